@@ -1,0 +1,10 @@
+//! The game model: what a chess game *is*, independent of any file format or text notation.
+//!
+//! Stores decode their records into these types and encode them back; the text layer renders
+//! and parses them. Nothing here knows bytes on disk or FUSE.
+
+pub mod chess;
+pub mod date;
+
+pub use chess::{ChessGame, GameResult, Headers, Line, MoveNode, Ply, Rating, RatingType, StartPosition};
+pub use date::PartialDate;
