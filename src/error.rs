@@ -54,7 +54,11 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     /// A new error of `kind` with a message that says what failed and where.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
-        Error { kind, message: message.into(), source: None }
+        Error {
+            kind,
+            message: message.into(),
+            source: None,
+        }
     }
 
     /// A damaged game record (the message should name the game and the reason).
@@ -76,7 +80,11 @@ impl Error {
             io::ErrorKind::ReadOnlyFilesystem => ErrorKind::ReadOnly,
             _ => ErrorKind::Io,
         };
-        Error { kind, message: format!("{}: {source}", what.into()), source: Some(source) }
+        Error {
+            kind,
+            message: format!("{}: {source}", what.into()),
+            source: Some(source),
+        }
     }
 
     /// The kind of failure.
@@ -111,7 +119,11 @@ impl Error {
             }
             ErrorKind::TooLarge => libc::EFBIG,
             ErrorKind::NoSpace => libc::ENOSPC,
-            ErrorKind::Io => self.source.as_ref().and_then(io::Error::raw_os_error).unwrap_or(libc::EIO),
+            ErrorKind::Io => self
+                .source
+                .as_ref()
+                .and_then(io::Error::raw_os_error)
+                .unwrap_or(libc::EIO),
         }
     }
 }

@@ -161,7 +161,12 @@ pub struct MoveNode {
 impl MoveNode {
     /// A bare move with no annotations.
     pub fn new(ply: Ply) -> MoveNode {
-        MoveNode { ply, nags: Vec::new(), comment: None, variations: Vec::new() }
+        MoveNode {
+            ply,
+            nags: Vec::new(),
+            comment: None,
+            variations: Vec::new(),
+        }
     }
 }
 

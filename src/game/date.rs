@@ -46,9 +46,17 @@ mod tests {
 
     #[test]
     fn renders_pgn_form_with_unknown_parts() {
-        let d = PartialDate { year: Some(1979), month: None, day: None };
+        let d = PartialDate {
+            year: Some(1979),
+            month: None,
+            day: None,
+        };
         assert_eq!(d.to_string(), "1979.??.??");
-        let d = PartialDate { year: Some(2020), month: Some(5), day: Some(7) };
+        let d = PartialDate {
+            year: Some(2020),
+            month: Some(5),
+            day: Some(7),
+        };
         assert_eq!(d.to_string(), "2020.05.07");
         assert_eq!(PartialDate::default().to_string(), "????.??.??");
     }

@@ -5,6 +5,9 @@
 
 pub mod chess;
 pub mod date;
+pub mod replay;
 
-pub use chess::{ChessGame, GameResult, Headers, Line, MoveNode, Ply, Rating, RatingType, StartPosition};
+pub use chess::{
+    ChessGame, GameResult, Headers, Line, MoveNode, Ply, Rating, RatingType, StartPosition,
+};
 pub use date::PartialDate;

@@ -1,0 +1,1 @@
+//! Mount tests: filled in below.
