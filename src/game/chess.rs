@@ -179,6 +179,22 @@ pub enum Ply {
     Null,
 }
 
+impl Drop for Line {
+    /// Variations can nest thousands deep; dropping them one level at a time from a heap
+    /// worklist keeps the stack flat where the derived recursive drop would overflow it.
+    fn drop(&mut self) {
+        let mut pending: Vec<Line> = Vec::new();
+        for node in &mut self.moves {
+            pending.append(&mut node.variations);
+        }
+        while let Some(mut line) = pending.pop() {
+            for node in &mut line.moves {
+                pending.append(&mut node.variations);
+            }
+        }
+    }
+}
+
 impl Line {
     /// The number of half-moves in this line (not counting variations).
     pub fn plies(&self) -> usize {

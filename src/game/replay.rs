@@ -41,7 +41,7 @@ pub fn play(pos: &Chess, ply: &Ply) -> Result<Chess> {
     match ply {
         Ply::Move(m) => {
             let mut next = pos.clone();
-            next.play_unchecked(m.clone());
+            next.play_unchecked(*m);
             Ok(next)
         }
         Ply::Null => pos.clone().swap_turn().map_err(|_| {

@@ -1,4 +1,123 @@
 //! The binary database formats. Each submodule knows one format and nothing above it.
+//!
+//! A format is exposed to the rest of gamefs through the [`ChessStore`] trait: the index
+//! (cheap, read once) answers [`GameSummary`] questions for directory views, and a record is
+//! decoded into a [`ChessGame`] only when someone reads that game.
 
 pub mod charset;
 pub mod scid;
+
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+use crate::error::Result;
+use crate::game::{ChessGame, GameResult, PartialDate};
+
+/// Which name dictionary a name ID refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NameKind {
+    /// Player names (White and Black).
+    Player,
+    /// Event names.
+    Event,
+    /// Site names.
+    Site,
+    /// Round names.
+    Round,
+}
+
+impl NameKind {
+    /// The four dictionaries in their on-disk order.
+    pub const ALL: [NameKind; 4] = [NameKind::Player, NameKind::Event, NameKind::Site, NameKind::Round];
+}
+
+/// What the index says about one game, without decoding its record: enough to name the
+/// game's file and to place it in the directory views.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSummary {
+    /// The game is marked deleted (it still exists until compaction).
+    pub deleted: bool,
+    /// White player's name ID.
+    pub white: u32,
+    /// Black player's name ID.
+    pub black: u32,
+    /// Event name ID.
+    pub event: u32,
+    /// Site name ID.
+    pub site: u32,
+    /// Round name ID.
+    pub round: u32,
+    /// Date played.
+    pub date: PartialDate,
+    /// Result.
+    pub result: GameResult,
+    /// ECO code in SCID's numeric form (0 = none); see [`eco_text`].
+    pub eco: u16,
+}
+
+/// Facts about the database as a whole, for timestamps and `info`.
+#[derive(Clone, Debug)]
+pub struct StoreInfo {
+    /// The format's name and version, e.g. "SCID 4 (version 400)".
+    pub format: String,
+    /// The database files, for messages and timestamps.
+    pub files: Vec<PathBuf>,
+    /// The newest modification time of the database files.
+    pub modified: SystemTime,
+    /// The oldest status-change/creation time we can offer.
+    pub created: SystemTime,
+}
+
+/// A chess game database, read side. Game numbers are 0-based positions in the index.
+pub trait ChessStore: Send + Sync {
+    /// Facts about the database files.
+    fn info(&self) -> &StoreInfo;
+    /// Number of games in the index, deleted ones included.
+    fn game_count(&self) -> u32;
+    /// The index summary of game `number` (`number < game_count()`).
+    fn summary(&self, number: u32) -> GameSummary;
+    /// The name with `id` in the `kind` dictionary.
+    fn name(&self, kind: NameKind, id: u32) -> &str;
+    /// Decode game `number` completely (record plus index fields).
+    fn load(&self, number: u32) -> Result<ChessGame>;
+}
+
+/// SCID's numeric ECO code as text (`B20`, `B91a3`); `None` for 0 (no code).
+pub fn eco_text(code: u16) -> Option<String> {
+    if code == 0 {
+        return None;
+    }
+    let v = u32::from(code) - 1;
+    let ext = v % 131;
+    let base = v / 131;
+    let (letter, number) = (base / 100, base % 100);
+    if letter > 4 {
+        return None;
+    }
+    let mut s = format!("{}{number:02}", char::from(b'A' + letter as u8));
+    if ext > 0 {
+        let sub = (ext - 1) / 5;
+        let digit = (ext - 1) % 5;
+        s.push(char::from(b'a' + sub as u8));
+        if digit > 0 {
+            s.push(char::from(b'0' + digit as u8));
+        }
+    }
+    Some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eco_codes_from_the_spec() {
+        assert_eq!(eco_text(0), None);
+        assert_eq!(eco_text(1).as_deref(), Some("A00"));
+        assert_eq!(eco_text(15721).as_deref(), Some("B20"));
+        assert_eq!(eco_text(64191).as_deref(), Some("E90"));
+        assert_eq!(eco_text(25026).as_deref(), Some("B91a3"));
+        assert_eq!(eco_text(65500).as_deref(), Some("E99z4"));
+        assert_eq!(eco_text(65535), None);
+    }
+}

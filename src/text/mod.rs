@@ -1,1 +1,3 @@
-//! Text formats.
+//! Text formats: rendering the game model as PGN (and, later, parsing it back).
+
+pub mod pgn;

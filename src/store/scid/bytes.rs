@@ -1,0 +1,67 @@
+//! Big-endian field readers for the SCID files, and a bounds-checked cursor over a byte slice.
+
+use crate::error::{Error, Result};
+
+/// A big-endian unsigned 16-bit value at `at` (caller guarantees bounds).
+pub fn be16(b: &[u8], at: usize) -> u32 {
+    u32::from(b[at]) << 8 | u32::from(b[at + 1])
+}
+
+/// A big-endian unsigned 24-bit value at `at` (caller guarantees bounds).
+pub fn be24(b: &[u8], at: usize) -> u32 {
+    u32::from(b[at]) << 16 | be16(b, at + 1)
+}
+
+/// A big-endian unsigned 32-bit value at `at` (caller guarantees bounds).
+pub fn be32(b: &[u8], at: usize) -> u32 {
+    u32::from(b[at]) << 24 | be24(b, at + 1)
+}
+
+/// Reads a byte slice front to back; running past the end is an error naming `what`.
+pub struct Cursor<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    what: &'static str,
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor at the start of `bytes`; `what` names the data in error messages.
+    pub fn new(bytes: &'a [u8], what: &'static str) -> Cursor<'a> {
+        Cursor { bytes, pos: 0, what }
+    }
+
+    /// Total length of the underlying bytes.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// True when the underlying slice is empty.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// The current byte offset.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The next `n` bytes.
+    pub fn take(&mut self, n: usize) -> Result<&'a [u8]> {
+        let end = self.pos.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or_else(|| {
+            Error::corrupt_database(format!(
+                "{} is truncated: needed {n} bytes at offset {}, file has {}",
+                self.what,
+                self.pos,
+                self.bytes.len()
+            ))
+        })?;
+        let s = &self.bytes[self.pos..end];
+        self.pos = end;
+        Ok(s)
+    }
+
+    /// The next big-endian unsigned integer of `width` bytes (1..=4).
+    pub fn uint(&mut self, width: usize) -> Result<u32> {
+        Ok(self.take(width)?.iter().fold(0u32, |acc, &b| acc << 8 | u32::from(b)))
+    }
+}
