@@ -6,6 +6,7 @@
 //! to the kernel.
 
 pub mod error;
+pub mod fuse;
 pub mod game;
 pub mod store;
 pub mod text;

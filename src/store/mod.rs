@@ -121,3 +121,19 @@ mod tests {
         assert_eq!(eco_text(65535), None);
     }
 }
+
+/// Open the database at `path` (a base path or any of the format's files), recognising its
+/// format. The message of a failure says what was looked for.
+pub fn open(path: &std::path::Path) -> Result<std::sync::Arc<dyn ChessStore>> {
+    if scid::looks_like(path) {
+        return Ok(std::sync::Arc::new(scid::ScidDatabase::open(path)?));
+    }
+    let base = scid::base_path(path);
+    Err(crate::error::Error::new(
+        crate::error::ErrorKind::NotFound,
+        format!(
+            "no database at {}: expected a SCID database ({0}.si4, {0}.sn4, {0}.sg4)",
+            base.display()
+        ),
+    ))
+}

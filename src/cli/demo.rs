@@ -1,0 +1,52 @@
+//! `gamefs demo`: mount a bundled sample database in the foreground and show what to try.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use super::{DemoArgs, MountOptions};
+
+/// The sample database, built from contrib/sample/demo.pgn (see `just demo-data`).
+const SAMPLE: [(&str, &[u8]); 3] = [
+    ("si4", include_bytes!("../../contrib/sample/demo.si4")),
+    ("sn4", include_bytes!("../../contrib/sample/demo.sn4")),
+    ("sg4", include_bytes!("../../contrib/sample/demo.sg4")),
+];
+
+/// Write the sample to a temporary folder and mount it on `args.mountpoint` until Ctrl-C.
+pub fn run(args: &DemoArgs) -> Result<ExitCode, String> {
+    let dir = std::env::temp_dir().join(format!("gamefs-demo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for (ext, bytes) in SAMPLE {
+        let path = dir.join(format!("demo.{ext}"));
+        std::fs::write(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let created = !args.mountpoint.exists();
+    if created {
+        std::fs::create_dir_all(&args.mountpoint)
+            .map_err(|e| format!("cannot create {}: {e}", args.mountpoint.display()))?;
+    }
+    let options = MountOptions { foreground: true, options: args.options.clone(), ..MountOptions::default() };
+    let result = super::mount::prepare_and_serve(&dir.join("demo"), &args.mountpoint, &options, tour);
+    let _ = std::fs::remove_dir_all(&dir);
+    if created {
+        let _ = std::fs::remove_dir(&args.mountpoint);
+    }
+    result
+}
+
+fn tour(mountpoint: &Path) {
+    let m = mountpoint.display();
+    println!(
+        "\
+gamefs demo: a sample SCID database is mounted on {m}
+
+Try, in another terminal:
+  ls {m}/games | head                       one PGN file per game
+  cat \"{m}/games/$(ls {m}/games | head -1)\"
+  grep -rl Morphy {m}/games                 search every game as text
+  ls {m}/players {m}/years                  the same games grouped (symlinks)
+  less {m}/players/*/*                      editors and pagers follow the links
+
+Press Ctrl-C here to unmount and quit."
+    );
+}

@@ -1,0 +1,92 @@
+//! The command line: every subcommand and flag is defined once here, with its help text.
+
+pub mod daemon;
+pub mod demo;
+pub mod export;
+pub mod mount;
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Mount chess game databases as folders of PGN files.
+#[derive(Parser, Debug)]
+#[command(name = "gamefs", version, about, long_about = None, after_help = "\
+Examples:
+  gamefs mount ~/chess/mybase ~/mnt/chess    mount a SCID database (mybase.si4/.sn4/.sg4)
+  grep -rl 'Najdorf' ~/mnt/chess/games        search every game as text
+  umount ~/mnt/chess                          unmount (or: fusermount3 -u ~/mnt/chess)
+  gamefs export ~/chess/mybase -o all.pgn     write every game as one PGN file
+  gamefs demo                                 mount a bundled sample database at ./gamefs-demo")]
+pub struct Cli {
+    /// Log level (error, warn, info, debug, trace); RUST_LOG overrides it.
+    #[arg(long, global = true, value_name = "LEVEL", default_value = "warn")]
+    pub log_level: String,
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Mount a database as a folder of PGN files (detaches once the mount is ready).
+    Mount(MountArgs),
+    /// Write every game of a database as one PGN stream.
+    Export(ExportArgs),
+    /// Mount a bundled sample database and show what to try.
+    Demo(DemoArgs),
+}
+
+/// Options of `gamefs mount`.
+#[derive(Args, Debug, Clone)]
+pub struct MountArgs {
+    /// The database: its base path or any of its files (x, x.si4, x.sg4, x.sn4).
+    pub database: PathBuf,
+    /// An existing empty directory to mount on.
+    pub mountpoint: PathBuf,
+    #[command(flatten)]
+    pub options: MountOptions,
+}
+
+/// Mount options shared by `mount` and `demo`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct MountOptions {
+    /// Stay in the foreground (for systemd and debugging); Ctrl-C unmounts.
+    #[arg(short, long)]
+    pub foreground: bool,
+    /// Mount read-only (same as -o ro).
+    #[arg(short = 'r', long)]
+    pub read_only: bool,
+    /// Mount options, comma-separated: ro, rw, allow_other, allow_root, default_permissions,
+    /// fsname=NAME, cache_mb=N (rendered-text cache size); others are passed to the kernel.
+    #[arg(short = 'o', value_name = "OPTIONS", action = clap::ArgAction::Append)]
+    pub options: Vec<String>,
+    /// Write the log to this file (when detached, the log goes nowhere otherwise).
+    #[arg(long, value_name = "FILE")]
+    pub log_file: Option<PathBuf>,
+}
+
+/// Options of `gamefs export`.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// The database: its base path or any of its files.
+    pub database: PathBuf,
+    /// Write to this file instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Include games marked deleted.
+    #[arg(long)]
+    pub include_deleted: bool,
+}
+
+/// Options of `gamefs demo`.
+#[derive(Args, Debug)]
+pub struct DemoArgs {
+    /// Where to mount the sample database (created if missing).
+    #[arg(default_value = "gamefs-demo")]
+    pub mountpoint: PathBuf,
+    /// Mount options, as for `gamefs mount -o`.
+    #[arg(short = 'o', value_name = "OPTIONS", action = clap::ArgAction::Append)]
+    pub options: Vec<String>,
+}

@@ -1,0 +1,194 @@
+//! `gamefs mount`: open the database, check the mountpoint, mount, and serve until unmounted
+//! or told to stop (Ctrl-C, SIGTERM, SIGHUP), unmounting cleanly.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use fuser::{Config, MountOption, Session, SessionACL};
+
+use super::MountOptions;
+use super::daemon;
+use gamefs::fuse::GameFs;
+use gamefs::store;
+use gamefs::vfs::{Vfs, VfsOptions};
+
+/// What `-o` and the flags ask for, parsed.
+#[derive(Debug, Default)]
+pub struct ParsedOptions {
+    /// Kernel mount options.
+    pub kernel: Vec<MountOption>,
+    /// Who may use the mount.
+    pub acl: SessionACL,
+    /// Rendered-text cache budget.
+    pub cache_bytes: Option<usize>,
+    /// A read-write mount was asked for.
+    pub want_rw: bool,
+}
+
+/// Turn `-o a,b,c` lists into mount settings.
+pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
+    let mut p = ParsedOptions::default();
+    for item in opts.options.iter().flat_map(|o| o.split(',')).filter(|s| !s.is_empty()) {
+        match item {
+            "ro" => p.want_rw = false,
+            "rw" => p.want_rw = true,
+            "allow_other" => {
+                p.acl = SessionACL::All;
+                p.kernel.push(MountOption::DefaultPermissions);
+            }
+            "allow_root" => p.acl = SessionACL::RootAndOwner,
+            "default_permissions" => p.kernel.push(MountOption::DefaultPermissions),
+            "nodev" => p.kernel.push(MountOption::NoDev),
+            "nosuid" => p.kernel.push(MountOption::NoSuid),
+            "noexec" => p.kernel.push(MountOption::NoExec),
+            "noatime" => p.kernel.push(MountOption::NoAtime),
+            // Options of mount(8) and fstab that mean nothing to a FUSE kernel mount.
+            "auto" | "noauto" | "user" | "nouser" | "users" | "_netdev" | "nofail" | "defaults" => {}
+            s if s.starts_with("x-") || s.starts_with("comment=") => {}
+            s if s.starts_with("fsname=") => p.kernel.push(MountOption::FSName(s[7..].to_owned())),
+            s if s.starts_with("cache_mb=") => {
+                let mb: usize = s[9..].parse().map_err(|_| format!("-o {s}: cache_mb takes a number of MiB"))?;
+                p.cache_bytes = Some(mb << 20);
+            }
+            other => p.kernel.push(MountOption::CUSTOM(other.to_owned())),
+        }
+    }
+    if opts.read_only {
+        p.want_rw = false;
+    }
+    Ok(p)
+}
+
+/// Check the mountpoint and /dev/fuse before doing anything, with messages that say what to fix.
+fn check_mountpoint(mountpoint: &Path) -> Result<PathBuf, String> {
+    let meta = std::fs::metadata(mountpoint)
+        .map_err(|e| format!("mountpoint {}: {e}", mountpoint.display()))?;
+    if !meta.is_dir() {
+        return Err(format!("mountpoint {} is not a directory", mountpoint.display()));
+    }
+    if !Path::new("/dev/fuse").exists() {
+        return Err("/dev/fuse is missing: load the fuse kernel module (modprobe fuse) or, in a container, \
+                    pass the device in (--device /dev/fuse)"
+            .into());
+    }
+    mountpoint.canonicalize().map_err(|e| format!("mountpoint {}: {e}", mountpoint.display()))
+}
+
+/// Mount `database` on `mountpoint` and serve it.
+pub fn run(database: &Path, mountpoint: &Path, opts: &MountOptions) -> Result<ExitCode, String> {
+    let result = prepare_and_serve(database, mountpoint, opts, |_| {});
+    if let Err(message) = &result {
+        daemon::report_error(message);
+    }
+    result
+}
+
+/// The mount itself; `on_ready` runs once the kernel has the mount (the demo prints its tour there).
+pub fn prepare_and_serve(
+    database: &Path,
+    mountpoint: &Path,
+    opts: &MountOptions,
+    on_ready: impl FnOnce(&Path),
+) -> Result<ExitCode, String> {
+    let parsed = parse_options(opts)?;
+    let store = store::open(database).map_err(|e| e.to_string())?;
+    let mountpoint = check_mountpoint(mountpoint)?;
+    if !opts.foreground && !daemon::is_detached_child() {
+        return daemon::detach();
+    }
+    if parsed.want_rw {
+        log::warn!("this version of gamefs mounts read-only; saving games comes in a later release");
+    }
+    let mut vfs_options = VfsOptions::default();
+    if let Some(bytes) = parsed.cache_bytes {
+        vfs_options.cache_bytes = bytes;
+    }
+    let vfs = Arc::new(Vfs::new(store.clone(), vfs_options));
+    let mut config = Config::default();
+    config.mount_options = vec![
+        MountOption::FSName(store::scid::base_path(database).display().to_string()),
+        MountOption::Subtype("gamefs".into()),
+        MountOption::RO,
+        MountOption::NoDev,
+        MountOption::NoSuid,
+    ];
+    config.mount_options.extend(parsed.kernel);
+    dedup_fsname(&mut config.mount_options);
+    config.acl = parsed.acl;
+    config.n_threads = Some(std::thread::available_parallelism().map_or(2, |n| n.get()).max(2));
+    let signals = block_signals();
+    let mut session = Session::new(GameFs::new(vfs), &mountpoint, &config)
+        .map_err(|e| format!("cannot mount on {}: {e}", mountpoint.display()))?;
+    let mut unmounter = session.unmount_callable();
+    let runner = std::thread::spawn(move || {
+        let result = session.run();
+        // Wake the main thread: the session ended (unmounted from outside, or after our unmount).
+        // SAFETY: kill on our own pid with a blocked signal only queues it for sigwait.
+        unsafe { libc::kill(libc::getpid(), libc::SIGUSR1) };
+        result
+    });
+    log::info!("mounted {} on {}", database.display(), mountpoint.display());
+    daemon::report_ready();
+    on_ready(&mountpoint);
+    loop {
+        match wait_signal(&signals) {
+            libc::SIGUSR1 => break,
+            sig => {
+                log::info!("signal {sig}: unmounting {}", mountpoint.display());
+                if let Err(e) = unmounter.unmount() {
+                    log::warn!("unmount of {} failed ({e}); detaching it lazily", mountpoint.display());
+                    lazy_unmount(&mountpoint);
+                }
+            }
+        }
+    }
+    match runner.join() {
+        Ok(Ok(())) => Ok(ExitCode::SUCCESS),
+        Ok(Err(e)) => Err(format!("the FUSE session ended with an error: {e}")),
+        Err(_) => Err("the FUSE session thread panicked".into()),
+    }
+}
+
+/// Keep only the last fsname= (the user's, when given).
+fn dedup_fsname(options: &mut Vec<MountOption>) {
+    if let Some(last) = options.iter().rposition(|o| matches!(o, MountOption::FSName(_))) {
+        let mut i = 0;
+        options.retain(|o| {
+            let keep = !matches!(o, MountOption::FSName(_)) || i == last;
+            i += 1;
+            keep
+        });
+    }
+}
+
+/// Block the stop signals in every thread (threads inherit the mask) so the main thread can
+/// take them with sigwait.
+fn block_signals() -> libc::sigset_t {
+    // SAFETY: plain libc signal-set manipulation on a local, initialised set.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGUSR1] {
+            libc::sigaddset(&mut set, sig);
+        }
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+        set
+    }
+}
+
+fn wait_signal(set: &libc::sigset_t) -> i32 {
+    let mut sig = 0;
+    // SAFETY: `set` is a valid signal set and `sig` a valid out-pointer.
+    unsafe { libc::sigwait(set, &mut sig) };
+    sig
+}
+
+/// Detach a busy mount (open files) so stopping never hangs.
+fn lazy_unmount(mountpoint: &Path) {
+    let c = std::ffi::CString::new(mountpoint.as_os_str().as_encoded_bytes()).unwrap_or_default();
+    // SAFETY: umount2 with a valid NUL-terminated path.
+    if unsafe { libc::umount2(c.as_ptr(), libc::MNT_DETACH) } != 0 {
+        let _ = std::process::Command::new("fusermount3").arg("-uz").arg(mountpoint).status();
+    }
+}

@@ -1,0 +1,162 @@
+//! File and folder names made from database text: safe, stable and unique.
+//!
+//! Names from a database can hold anything: `/`, NUL, control characters, `..`, nothing at
+//! all. We follow rclone's encoding so names stay readable: `/` becomes `／` (U+FF0F), NUL and
+//! control characters become their Unicode control pictures (U+2400…), and names that cannot
+//! stand alone get a visible stand-in. The same database always gives the same names.
+
+use std::collections::HashMap;
+
+/// The longest file name Linux accepts, in bytes.
+pub const NAME_MAX: usize = 255;
+
+/// The longest a single component (a player, an event) may be inside a game file name.
+const PART_MAX: usize = 100;
+
+/// The stand-in for an empty name.
+pub const EMPTY_STAND_IN: &str = "(none)";
+/// The stand-in for the `?` that databases use for "unknown".
+pub const UNKNOWN_STAND_IN: &str = "(unknown)";
+
+/// Make `text` usable as one path component: no `/`, NUL or control characters, not `.` or
+/// `..`, not empty, at most `max` bytes (cut at a character boundary).
+pub fn safe_component(text: &str, max: usize) -> String {
+    let standin = match text {
+        "" => Some(EMPTY_STAND_IN),
+        "?" => Some(UNKNOWN_STAND_IN),
+        "." => Some("(dot)"),
+        ".." => Some("(dot-dot)"),
+        _ => None,
+    };
+    if let Some(s) = standin {
+        return s.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let mapped = match c {
+            '/' => '／',
+            c if (c as u32) < 0x20 => char::from_u32(0x2400 + c as u32).unwrap_or('�'),
+            '\u{7f}' => '␡',
+            c => c,
+        };
+        if out.len() + mapped.len_utf8() > max {
+            break;
+        }
+        out.push(mapped);
+    }
+    out
+}
+
+/// Zero-padding width for game numbers: the digits of the game count, at least 4.
+pub fn number_width(game_count: u32) -> usize {
+    game_count.max(1).to_string().len().max(4)
+}
+
+/// The file name of game `number` (1-based in names, as SCID shows it):
+/// `0004711 Carlsen, Magnus - Nakamura, Hikaru 2019.pgn`.
+pub fn game_file_name(number: u32, width: usize, white: &str, black: &str, year: Option<u16>) -> String {
+    let mut name = format!(
+        "{:0width$} {} - {}",
+        number + 1,
+        safe_component(white, PART_MAX),
+        safe_component(black, PART_MAX)
+    );
+    if let Some(y) = year {
+        name.push_str(&format!(" {y}"));
+    }
+    name.push_str(".pgn");
+    debug_assert!(name.len() <= NAME_MAX);
+    name
+}
+
+/// The 0-based game number a game file name refers to: any name that is digits, then a space
+/// or nothing, then anything, ending in `.pgn`. This is what lets an open editor keep its
+/// file after the game's players change.
+pub fn game_number_of(name: &[u8]) -> Option<u32> {
+    let stem = name.strip_suffix(b".pgn")?;
+    let digits = stem.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits > 9 {
+        return None;
+    }
+    if digits < stem.len() && stem[digits] != b' ' {
+        return None;
+    }
+    let n: u32 = std::str::from_utf8(&stem[..digits]).ok()?.parse().ok()?;
+    n.checked_sub(1)
+}
+
+/// Give each of `names` (in a stable order) a unique folder name: the safe form of the
+/// name, and for later names whose safe form is already taken, ` ~2`, ` ~3`, … appended.
+pub fn unique_components<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut taken: HashMap<String, u32> = HashMap::new();
+    let mut out = Vec::new();
+    for name in names {
+        let base = safe_component(name, NAME_MAX - 8);
+        let mut candidate = base.clone();
+        let mut n = 1;
+        while taken.contains_key(&candidate) {
+            n += 1;
+            candidate = format!("{base} ~{n}");
+        }
+        taken.insert(candidate.clone(), n);
+        out.push(candidate);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unsafe_characters_and_stand_ins() {
+        assert_eq!(safe_component("a/b", 255), "a／b");
+        assert_eq!(safe_component("x\0y\nz\u{7f}", 255), "x␀y␊z␡");
+        assert_eq!(safe_component("", 255), "(none)");
+        assert_eq!(safe_component("?", 255), "(unknown)");
+        assert_eq!(safe_component(".", 255), "(dot)");
+        assert_eq!(safe_component("..", 255), "(dot-dot)");
+        assert_eq!(safe_component("Réti", 255), "Réti");
+    }
+
+    #[test]
+    fn length_is_cut_at_character_boundaries() {
+        let long = "é".repeat(200);
+        let s = safe_component(&long, 255);
+        assert!(s.len() <= 255);
+        assert_eq!(s.chars().count(), 127);
+        let name = game_file_name(0, 7, &long, &long, Some(2019));
+        assert!(name.len() <= NAME_MAX, "{}", name.len());
+    }
+
+    #[test]
+    fn game_file_names() {
+        assert_eq!(
+            game_file_name(4710, 7, "Carlsen, Magnus", "Nakamura, Hikaru", Some(2019)),
+            "0004711 Carlsen, Magnus - Nakamura, Hikaru 2019.pgn"
+        );
+        assert_eq!(game_file_name(0, 4, "", "?", None), "0001 (none) - (unknown).pgn");
+        assert_eq!(number_width(0), 4);
+        assert_eq!(number_width(1_000_000), 7);
+    }
+
+    #[test]
+    fn any_name_with_the_number_prefix_resolves() {
+        assert_eq!(game_number_of(b"0004711 Carlsen - Nakamura 2019.pgn"), Some(4710));
+        assert_eq!(game_number_of(b"0004711 anything else.pgn"), Some(4710));
+        assert_eq!(game_number_of(b"4711.pgn"), Some(4710));
+        assert_eq!(game_number_of(b"0004711 x.pgn~"), None);
+        assert_eq!(game_number_of(b"0004711x.pgn"), None);
+        assert_eq!(game_number_of(b".0004711 x.pgn.swp"), None);
+        assert_eq!(game_number_of(b"0000 x.pgn"), None);
+        assert_eq!(game_number_of(b"x.pgn"), None);
+    }
+
+    #[test]
+    fn collisions_are_broken_deterministically() {
+        let names = ["a/b", "a／b", "", "(none)", "a/b ~2"];
+        let got = unique_components(names);
+        assert_eq!(got, ["a／b", "a／b ~2", "(none)", "(none) ~2", "a／b ~2 ~2"]);
+        assert_eq!(got, unique_components(names));
+    }
+}
