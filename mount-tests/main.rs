@@ -1,1 +1,7 @@
-//! Mount tests: filled in below.
+//! Tests that mount gamefs for real, through the kernel, and use it with ordinary tools.
+//! Run with `cargo test --features mount-tests` (contrib/dev/test does), as root or with fusermount3.
+
+mod cli;
+mod fixtures;
+mod harness;
+mod tree;

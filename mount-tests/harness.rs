@@ -1,0 +1,157 @@
+//! Shared pieces of the mount tests: building SCID databases with real SCID, mounting gamefs
+//! through the kernel with timeouts, and always unmounting (MNT_DETACH) afterwards.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The gamefs binary cargo built for these tests.
+pub fn gamefs() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_gamefs"))
+}
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh scratch directory outside /tmp (editors treat /tmp specially), removed on drop.
+pub fn scratch(name: &str) -> tempfile::TempDir {
+    let base = repo().join("target").join("mount-tests");
+    std::fs::create_dir_all(&base).unwrap();
+    tempfile::Builder::new().prefix(&format!("{name}-")).tempdir_in(base).unwrap()
+}
+
+/// Run a command with a time limit; panics with its output if it cannot be run.
+pub fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Output {
+    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!("{cmd:?} did not finish within {limit:?}; stderr: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Run a shell command line (in `dir`) with a 60 s limit and return its stdout; it must succeed.
+pub fn sh(dir: &Path, script: &str) -> String {
+    let out = run_with_timeout(Command::new("bash").arg("-c").arg(script).current_dir(dir), Duration::from_secs(60));
+    assert!(
+        out.status.success(),
+        "`{script}` failed ({}):\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+/// Build a SCID database at `base` from PGN files with Debian's SCID (sc_import).
+pub fn scid_import(pgns: &[&Path], base: &Path) {
+    let mut cmd = Command::new(repo().join("contrib/tools/scid-import.sh"));
+    cmd.args(pgns).arg(base);
+    let out = run_with_timeout(&mut cmd, Duration::from_secs(300));
+    assert!(out.status.success(), "scid-import failed: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// True when `path` is a mountpoint right now.
+pub fn is_mounted(path: &Path) -> bool {
+    let wanted = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
+    mountinfo.lines().any(|l| l.split(' ').nth(4).map(unescape_mountinfo).as_deref() == Some(wanted.to_str().unwrap()))
+}
+
+fn unescape_mountinfo(s: &str) -> String {
+    s.replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n").replace("\\134", "\\")
+}
+
+/// Detach whatever is mounted on `path` (never blocks on a busy or dead mount).
+pub fn force_unmount(path: &Path) {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: valid NUL-terminated path.
+    unsafe { libc::umount2(c.as_ptr(), libc::MNT_DETACH) };
+}
+
+/// A gamefs mount running in the foreground as a child process; unmounted and stopped on drop.
+pub struct Mount {
+    /// Where the tree is mounted.
+    pub path: PathBuf,
+    child: Option<Child>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Mount {
+    /// Mount `db` on a new mountpoint inside `dir`, with extra arguments, and wait until ready.
+    pub fn new(db: &Path, dir: &Path, extra: &[&str]) -> Mount {
+        let path = dir.join("mnt");
+        std::fs::create_dir_all(&path).unwrap();
+        let child = Command::new(gamefs())
+            .arg("mount")
+            .arg("--foreground")
+            .args(extra)
+            .arg(db)
+            .arg(&path)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start gamefs");
+        let mut mount = Mount { path, child: Some(child), _dir: None };
+        mount.wait_ready();
+        mount
+    }
+
+    fn wait_ready(&mut self) {
+        let start = Instant::now();
+        while !is_mounted(&self.path) {
+            if let Some(status) = self.child.as_mut().unwrap().try_wait().unwrap() {
+                panic!("gamefs exited before mounting: {status}");
+            }
+            assert!(start.elapsed() < Duration::from_secs(30), "mount did not become ready in 30 s");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Path of something inside the mount.
+    pub fn join(&self, rel: &str) -> PathBuf {
+        self.path.join(rel)
+    }
+
+    /// The child process (to send signals).
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().unwrap().id()
+    }
+
+    /// Wait (bounded) for the gamefs process to exit; returns its status.
+    pub fn wait_exit(&mut self, limit: Duration) -> std::process::ExitStatus {
+        let child = self.child.as_mut().unwrap();
+        let start = Instant::now();
+        loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                self.child = None;
+                return s;
+            }
+            assert!(start.elapsed() < limit, "gamefs did not exit within {limit:?}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        force_unmount(&self.path);
+        if let Some(mut child) = self.child.take() {
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while Instant::now() < deadline && child.try_wait().ok().flatten().is_none() {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}

@@ -1,0 +1,212 @@
+//! The read-only tree through the kernel: layout, names, sizes, links, grep, find, concurrency.
+
+use std::collections::BTreeSet;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use gamefs::store::ChessStore;
+use gamefs::store::scid::ScidDatabase;
+
+use crate::fixtures::{copy_db, edge_db};
+use crate::harness::{Mount, gamefs, run_with_timeout, scratch, sh};
+
+fn files_in(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    v.sort();
+    v
+}
+
+fn live_games(db: &Path) -> u32 {
+    let store = ScidDatabase::open(db).unwrap();
+    (0..store.game_count()).filter(|&n| !store.summary(n).deleted).count() as u32
+}
+
+#[test]
+fn root_layout_and_game_files() {
+    let dir = scratch("layout");
+    let m = Mount::new(edge_db(), dir.path(), &[]);
+    let listing = sh(&m.path, "ls");
+    assert_eq!(listing, "eco\nevents\ngames\nplayers\nsites\nyears\n");
+    assert!(sh(&m.path, "ls -a").contains(".deleted\n"));
+    let games = files_in(&m.join("games"));
+    assert_eq!(games.len() as u32, live_games(edge_db()));
+    let width = games[0].file_name().unwrap().to_str().unwrap().split(' ').next().unwrap().len();
+    for (i, g) in games.iter().enumerate() {
+        let name = g.file_name().unwrap().to_str().unwrap();
+        assert!(name.starts_with(&format!("{:0width$} ", i + 1)), "{name}");
+        assert!(name.ends_with(".pgn") && name.len() <= 255, "{name}");
+        let meta = std::fs::symlink_metadata(g).unwrap();
+        assert!(meta.is_file());
+        assert_eq!(meta.mode() & 0o777, 0o444);
+    }
+}
+
+#[test]
+fn sizes_are_exact_and_text_matches_export() {
+    let dir = scratch("sizes");
+    let m = Mount::new(edge_db(), dir.path(), &[]);
+    let mut concatenated = Vec::new();
+    for g in files_in(&m.join("games")) {
+        let size = std::fs::metadata(&g).unwrap().len();
+        let bytes = std::fs::read(&g).unwrap();
+        assert_eq!(size, bytes.len() as u64, "st_size differs from bytes read for {g:?}");
+        concatenated.extend(bytes);
+    }
+    let export = run_with_timeout(Command::new(gamefs()).arg("export").arg(edge_db()), Duration::from_secs(60));
+    assert!(export.status.success());
+    assert_eq!(String::from_utf8_lossy(&concatenated), String::from_utf8_lossy(&export.stdout));
+}
+
+#[test]
+fn any_name_with_the_game_number_resolves() {
+    let dir = scratch("prefix");
+    let m = Mount::new(edge_db(), dir.path(), &[]);
+    let first = files_in(&m.join("games")).remove(0);
+    let name = first.file_name().unwrap().to_str().unwrap();
+    let number = name.split(' ').next().unwrap();
+    let other = m.join(&format!("games/{number} some other players.pgn"));
+    assert_eq!(std::fs::read(&other).unwrap(), std::fs::read(&first).unwrap());
+    assert!(std::fs::metadata(m.join(&format!("games/{number} x.pgn~"))).is_err());
+}
+
+#[test]
+fn grep_sees_each_game_once_and_follows_links_with_capital_r() {
+    let dir = scratch("grep");
+    let m = Mount::new(edge_db(), dir.path(), &[]);
+    let games = live_games(edge_db());
+    let all = files_in(&m.join("games")).len() as u32 + files_in(&m.join(".deleted")).len() as u32;
+    let count = sh(&m.path, "grep -r '^\\[Event ' . | wc -l");
+    assert_eq!(count.trim().parse::<u32>().unwrap(), all, "grep -r must see each game once");
+    let listed = sh(&m.path, "grep -rl '^\\[Event ' games | wc -l");
+    assert_eq!(listed.trim().parse::<u32>().unwrap(), games);
+    let followed = sh(&m.path, "grep -R '^\\[Event ' players | wc -l");
+    assert!(followed.trim().parse::<u32>().unwrap() >= games, "grep -R follows the player links");
+}
+
+#[test]
+fn views_hold_relative_links_into_games() {
+    let dir = scratch("views");
+    let m = Mount::new(edge_db(), dir.path(), &[]);
+    let games: BTreeSet<String> =
+        files_in(&m.join("games")).iter().map(|p| p.file_name().unwrap().to_str().unwrap().to_owned()).collect();
+    for view in ["players", "events", "sites", "years", "eco"] {
+        let mut seen = BTreeSet::new();
+        for group in files_in(&m.join(view)) {
+            assert!(std::fs::symlink_metadata(&group).unwrap().is_dir(), "{group:?}");
+            for link in files_in(&group) {
+                let target = std::fs::read_link(&link).unwrap();
+                let target = target.to_str().unwrap();
+                let name = link.file_name().unwrap().to_str().unwrap();
+                assert_eq!(target, format!("../../games/{name}"));
+                assert!(games.contains(name), "{link:?} points at a game that is not in games/");
+                assert_eq!(std::fs::read(&link).unwrap(), std::fs::read(m.join("games").join(name)).unwrap());
+                seen.insert(name.to_owned());
+            }
+        }
+        if view != "players" {
+            assert_eq!(seen, games, "every live game is in exactly the {view} view");
+        } else {
+            assert_eq!(seen, games, "every live game has at least one player folder");
+        }
+    }
+    let find_files = sh(&m.path, "find . -type f | wc -l");
+    let deleted = files_in(&m.join(".deleted")).len();
+    assert_eq!(find_files.trim().parse::<usize>().unwrap(), games.len() + deleted);
+    let find_l = sh(&m.path, "find -L players -type f | wc -l");
+    assert!(find_l.trim().parse::<usize>().unwrap() >= games.len());
+}
+
+#[test]
+fn names_and_inodes_are_the_same_on_every_mount() {
+    let dir = scratch("stable");
+    let listing = |m: &Mount| sh(&m.path, "ls -aiR . | sort");
+    let first = {
+        let m = Mount::new(edge_db(), dir.path(), &[]);
+        listing(&m)
+    };
+    let m = Mount::new(edge_db(), dir.path(), &[]);
+    assert_eq!(first, listing(&m));
+}
+
+#[test]
+fn concurrent_readers_see_the_same_bytes() {
+    let dir = scratch("concurrent");
+    let m = Mount::new(edge_db(), dir.path(), &["-o", "cache_mb=1"]);
+    let files = files_in(&m.join("games"));
+    let expected: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+    std::thread::scope(|s| {
+        for t in 0..8 {
+            let (files, expected) = (&files, &expected);
+            s.spawn(move || {
+                for round in 0..3 {
+                    for (i, f) in files.iter().enumerate().rev().skip(t) {
+                        assert_eq!(&std::fs::read(f).unwrap(), &expected[i], "{f:?} round {round}");
+                    }
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn the_tree_is_read_only() {
+    let dir = scratch("readonly");
+    let m = Mount::new(edge_db(), dir.path(), &[]);
+    let game = files_in(&m.join("games")).remove(0);
+    let err = std::fs::OpenOptions::new().write(true).open(&game).unwrap_err();
+    assert_eq!(err.raw_os_error(), Some(libc::EROFS), "{err}");
+    let err = std::fs::write(m.join("games/new.pgn"), "x").unwrap_err();
+    assert_eq!(err.raw_os_error(), Some(libc::EROFS), "{err}");
+    let err = std::fs::remove_file(&game).unwrap_err();
+    assert_eq!(err.raw_os_error(), Some(libc::EROFS), "{err}");
+}
+
+#[test]
+fn a_damaged_record_fails_alone_with_eio() {
+    let dir = scratch("damaged");
+    let db = copy_db(edge_db(), dir.path(), "damaged");
+    let store = ScidDatabase::open(&db).unwrap();
+    let entry = store.entry(1);
+    drop(store);
+    // Overwrite game 2's move bytes with an impossible move (piece 15 of a fresh game has no knight code 0).
+    let mut sg4 = std::fs::read(db.with_extension("sg4")).unwrap();
+    let start = entry.offset as usize;
+    let end = start + entry.length as usize;
+    for b in &mut sg4[start..end] {
+        *b = 0xF0;
+    }
+    std::fs::write(db.with_extension("sg4"), sg4).unwrap();
+    let log = dir.path().join("gamefs.log");
+    let m = Mount::new(&db, dir.path(), &["--log-file", log.to_str().unwrap()]);
+    let files = files_in(&m.join("games"));
+    let err = std::fs::read(&files[1]).unwrap_err();
+    assert_eq!(err.raw_os_error(), Some(libc::EIO), "{err}");
+    for (i, f) in files.iter().enumerate() {
+        if i != 1 {
+            std::fs::read(f).unwrap_or_else(|e| panic!("{f:?}: {e}"));
+        }
+    }
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("game 2:"), "the log names the game: {text}");
+}
+
+#[test]
+fn deleted_games_live_in_dot_deleted_only() {
+    let dir = scratch("deleted");
+    let db = copy_db(edge_db(), dir.path(), "marked");
+    // Set the D flag (bit 3 of entry bytes 7-8) of game 3, as SCID's delete does.
+    let mut si4 = std::fs::read(db.with_extension("si4")).unwrap();
+    si4[182 + 47 * 2 + 8] |= 0x08;
+    std::fs::write(db.with_extension("si4"), si4).unwrap();
+    let m = Mount::new(&db, dir.path(), &[]);
+    let deleted = files_in(&m.join(".deleted"));
+    assert_eq!(deleted.len(), 1);
+    let name = deleted[0].file_name().unwrap().to_str().unwrap().to_owned();
+    assert!(name.starts_with("000"), "{name}");
+    assert!(!m.join("games").join(&name).exists());
+    let in_views = sh(&m.path, &format!("find players events sites years eco -name '{}' | wc -l", name.replace('\'', "'\\''")));
+    assert_eq!(in_views.trim(), "0");
+    assert!(std::fs::read_to_string(&deleted[0]).unwrap().starts_with("[Event "));
+}
