@@ -1,0 +1,120 @@
+//! gamefs against real SCID and independent PGN readers.
+//!
+//! For every test PGN: Debian SCID (sc_import) builds the database, SCID exports every game,
+//! gamefs exports every game, and python-chess compares the two as games (tags, moves,
+//! comments, NAGs, variations, results). pgn-extract and python-chess must read all of
+//! gamefs's output without a single error or warning.
+#![cfg(feature = "oracle-tests")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn work_dir(name: &str) -> tempfile::TempDir {
+    let base = repo().join("target").join("oracle-tests");
+    std::fs::create_dir_all(&base).unwrap();
+    tempfile::Builder::new().prefix(&format!("{name}-")).tempdir_in(base).unwrap()
+}
+
+fn run(cmd: &mut Command) -> Output {
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed ({}):\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn tool(rel: &str) -> Command {
+    Command::new(repo().join(rel))
+}
+
+/// Import `pgns` with SCID, export with SCID and with gamefs, compare, and check gamefs's output.
+fn check_against_scid(name: &str, pgns: &[PathBuf]) -> String {
+    let dir = work_dir(name);
+    let base = dir.path().join(name);
+    run(tool("contrib/tools/scid-import.sh").args(pgns).arg(&base));
+    check_database(dir.path(), &base)
+}
+
+fn check_database(dir: &Path, base: &Path) -> String {
+    let scid_pgn = dir.join("scid.pgn");
+    let ours = dir.join("gamefs.pgn");
+    run(tool("contrib/tools/scid-export.sh").arg(base).arg(&scid_pgn));
+    run(Command::new(env!("CARGO_BIN_EXE_gamefs")).arg("export").arg(base).arg("-o").arg(&ours));
+    let compared = run(Command::new("python3").arg(repo().join("tests/oracle/pgn_compare.py")).arg(&scid_pgn).arg(&ours));
+    run(Command::new("python3").arg(repo().join("tests/oracle/pgn_check.py")).arg(&ours));
+    run(tool("tests/oracle/pgn_extract_check.sh").arg(&ours));
+    String::from_utf8_lossy(&compared.stdout).into_owned()
+}
+
+
+#[test]
+fn demo_games_equal_scids_export() {
+    let summary = check_against_scid("demo", &[repo().join("contrib/sample/demo.pgn")]);
+    assert!(summary.contains("equal"), "{summary}");
+}
+
+#[test]
+fn every_edge_case_file_equals_scids_export() {
+    let mut pgns: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/data"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+        .collect();
+    pgns.sort();
+    assert!(pgns.len() >= 3, "tests/data holds the edge-case PGNs");
+    for pgn in pgns {
+        let name = pgn.file_stem().unwrap().to_str().unwrap().to_owned();
+        check_against_scid(&name, &[pgn]);
+    }
+}
+
+#[test]
+fn random_games_equal_scids_export() {
+    let dir = work_dir("random");
+    let pgn = dir.path().join("random.pgn");
+    run(Command::new("python3")
+        .arg(repo().join("contrib/tools/gen_test_pgn.py"))
+        .args(["random", "--count", "300", "--seed", "7", "--out"])
+        .arg(&pgn));
+    check_against_scid("random", &[pgn]);
+}
+
+#[test]
+fn three_byte_name_ids_equal_scids_export() {
+    let dir = work_dir("many-names");
+    let pgn = dir.path().join("many.pgn");
+    run(Command::new("python3").arg(repo().join("contrib/tools/gen_many_names_pgn.py")).arg("33000").arg(&pgn));
+    check_against_scid("many", &[pgn]);
+}
+
+#[test]
+fn version_300_database_reads_like_the_original() {
+    let dir = work_dir("v300");
+    let base = dir.path().join("v400");
+    run(tool("contrib/tools/scid-import.sh").arg(repo().join("contrib/sample/demo.pgn")).arg(&base));
+    let old = dir.path().join("v300");
+    run(Command::new("python3").arg(repo().join("contrib/tools/scid_to_v300.py")).arg(&base).arg(&old));
+    let a = run(Command::new(env!("CARGO_BIN_EXE_gamefs")).arg("export").arg(&base));
+    let b = run(Command::new(env!("CARGO_BIN_EXE_gamefs")).arg("export").arg(&old));
+    assert_eq!(String::from_utf8_lossy(&a.stdout), String::from_utf8_lossy(&b.stdout));
+    check_database(dir.path(), &old);
+}
+
+#[test]
+fn empty_database_exports_nothing() {
+    let dir = work_dir("empty");
+    let empty = dir.path().join("empty.pgn");
+    std::fs::write(&empty, "").unwrap();
+    let base = dir.path().join("empty");
+    run(tool("contrib/tools/scid-import.sh").arg(&empty).arg(&base));
+    let out = run(Command::new(env!("CARGO_BIN_EXE_gamefs")).arg("export").arg(&base));
+    assert!(out.stdout.is_empty());
+}
