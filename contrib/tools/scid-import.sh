@@ -15,19 +15,27 @@
 #           to touch an existing database: `sc_base create` on an existing name truncates
 #           its .sg4 to 0 bytes before it notices that the .si4 exists (SCID 4.7.4 bug).
 #
-# What sc_import reports (SCID 4.7.4), per PGN file, on stdout:
-#     Imported N games from FILE
+# What sc_import reports (SCID 4.7.4), per PGN file, on stdout; its exit status is 0 even
+# when games were damaged or skipped:
+#     Imported 7 games from x.pgn
 #     There were no PGN errors or warnings.
-# or, when something was wrong:
-#     Imported N games from FILE
+# or
+#     Imported 7 games from x.pgn
 #     PGN errors/warnings:
-#     (game W - B, ...) ... (the parser's messages, e.g. "Error reading move ..."
-#     followed by "(game ...)" lines naming the game and line)
-# The exit status stays 0 in that case. A game with an illegal or unreadable move is NOT
-# skipped: SCID keeps the game up to the bad move (the rest of the movetext is dropped,
-# often moved into a comment) and counts it in N. Games whose FEN is Chess960 are rejected
-# by the SCID4 codec and reported as "Ignored N chess960 game(s)". See the report in
-# tests/data/README.md ("SCID findings") for the exact lines observed.
+#     (game 7, line 55) Failed to parse the move: Ke3
+#     (game 7, line 55) End of game, ignored the part after the last error.
+#     Ignored 1 chess960 game(s).
+# - Only Chess960 games are really skipped ("Ignored N chess960 game(s).", not counted in N).
+# - A game with an illegal/unparsable move is kept up to that move (rest dropped), with its result.
+# - A tag with len(name)+len(value) > 240 is dropped: "Error parsing the tag pair: White "…"";
+#   after the 3rd tag error in one game the game is kept WITHOUT moves ("End of game, ignored…").
+# - A FEN whose side not to move is in check: "Error parsing the tag pair: FEN "…"" and the
+#   game is kept from the standard start position without moves.
+# - An 8th NAG on a move: "Invalid annotation symbol: $146" (the first 7 are kept).
+# - Elo > 4000: "Error parsing the tag pair: WhiteElo "4001"" (tag dropped).
+# - Result tag differing from the termination marker: "Final result did not match the header tag."
+# Line numbers in these messages may be one less than the real line. Full list of SCID's
+# normalizations: tests/data/README.md ("SCID findings").
 set -eu
 
 PATH="$PATH:/usr/games"
