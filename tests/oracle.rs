@@ -82,8 +82,9 @@ fn random_games_equal_scids_export() {
     let pgn = dir.path().join("random.pgn");
     run(Command::new("python3")
         .arg(repo().join("contrib/tools/gen_test_pgn.py"))
-        .args(["random", "--count", "300", "--seed", "7", "--out"])
-        .arg(&pgn));
+        .args(["fuzz", "300"])
+        .arg(&pgn)
+        .args(["--seed", "7"]));
     check_against_scid("random", &[pgn]);
 }
 
