@@ -1207,6 +1207,72 @@ mod tests {
         dismantle(rec.moves);
     }
 
+    /// Movetext of a line in a compact PGN-like form (SAN, `$n`, `{c}`, `( … )`).
+    fn movetext(pos: &Chess, line: &Line, out: &mut Vec<String>) {
+        if let Some(c) = &line.comment {
+            out.push(format!("{{{c}}}"));
+        }
+        let mut pos = pos.clone();
+        for n in &line.moves {
+            out.push(match &n.ply {
+                Ply::Null => "--".to_owned(),
+                Ply::Move(m) => SanPlus::from_move(pos.clone(), *m).to_string(),
+            });
+            out.extend(n.nags.iter().map(|g| format!("${g}")));
+            if let Some(c) = &n.comment {
+                out.push(format!("{{{c}}}"));
+            }
+            for v in &n.variations {
+                out.push("(".to_owned());
+                movetext(&pos, v, out);
+                out.push(")".to_owned());
+            }
+            pos = play(&pos, &n.ply).unwrap();
+        }
+    }
+
+    fn hex(s: &str) -> Vec<u8> {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn records_written_by_scid_4_7_4() {
+        // Made with Debian's scid 4.7.4 (sc_import), checked against its scidpgn export.
+        let rec = decode(&hex(
+            "00000ccf0b010c0dbf0cbf0d610b020b0e0eaf0e0daf0b060ecf0b05670b030b120c220f526f6f\
+             7420636f6d6d656e740061667465722065340061667465722064340074776f206e61677300",
+        ))
+        .unwrap();
+        let mut out = Vec::new();
+        movetext(&Chess::default(), &rec.moves, &mut out);
+        assert_eq!(
+            out.join(" "),
+            "{Root comment} e4 $1 {after e4} ( d4 {after d4} d5 ( Nf6 $2 $14 ) c4 ) ( c4 $6 ) \
+             e5 $5 Nf3 $3 $18 {two nags} Nc6"
+        );
+        let rec = decode(&hex(
+            "fa013100017231627131726b312f707070703270312f357031702f347050322f32503150316e31\
+             2f506e3342322f5250315033502f314e42514b314e522077202d202d2031203134000c580b060b\
+             13b10023740cd50b06050b15810de5360b164fd20c89410e0f776974682074656d706f20e282ac\
+             207369676e206f6e6c79206d6f766500776974682074656d706f007820626164206f6e6c79206d\
+             6f766500",
+        ))
+        .unwrap();
+        assert_eq!(rec.extra_tags, [("SetUp".to_owned(), "1".to_owned())]);
+        let fen = "r1bq1rk1/pppp2p1/5p1p/4pP2/2P1P1n1/Pn3B2/RP1P3P/1NBQK1NR w - - 1 14";
+        assert_eq!(rec.start, StartPosition::Fen(fen.to_owned()));
+        let mut out = Vec::new();
+        movetext(&position_from_fen(fen).unwrap(), &rec.moves, &mut out);
+        assert_eq!(
+            out.join(" "),
+            "{with tempo € sign only move} Ra1 $6 $19 h5 -- Qe7 {with tempo} Ne2 $6 Kh8 $21 \
+             h3 ( Rf1 Rg8 $22 Bh1 Nxh2 {x bad only move} Rf2 Rb8 )"
+        );
+    }
+
     // ---------- every move code, by round trip ----------
 
     #[test]
