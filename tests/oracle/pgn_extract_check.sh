@@ -28,8 +28,11 @@ for f in "$@"; do
         bad=$((bad + 1))
         continue
     fi
-    pgn-extract -s -r --allownullmoves "$f" >/dev/null 2>"$err"
+    pgn-extract -s -r --allownullmoves "$f" >/dev/null 2>"$err.raw"
     rc=$?
+    # Large files make pgn-extract print progress ("Games: 1000", carriage returns): not problems.
+    tr '\r' '\n' <"$err.raw" | sed -e 's/Games: [0-9]*//g' -e '/^[[:space:]]*$/d' >"$err"
+    rm -f "$err.raw"
     if [ $rc -ne 0 ] || [ -s "$err" ]; then
         echo "$f: pgn-extract reported problems (exit $rc):" >&2
         sed 's/^/    /' "$err" >&2

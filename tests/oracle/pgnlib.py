@@ -32,6 +32,10 @@ class RawGameBuilder(chess.pgn.GameBuilder):
         super().__init__(Game=RawGame)
 
     def end_headers(self):
+        # The PGN standard escapes '"' and '\\' inside tag values; python-chess keeps the
+        # escapes, so undo them here (a value SCID wrote without escapes is unchanged).
+        for name, value in list(self.game.headers.items()):
+            self.game.headers[name] = re.sub(r'\\(["\\])', r"\1", value)
         self.game.raw_tags = list(self.game.headers.items())
         return super().end_headers()
 

@@ -134,7 +134,8 @@ impl IndexEntry {
         }
         let year = (self.date >> 9) as i64 + i64::from(year_offset) - 4;
         let packed = (year.max(0) as u32) << 9 | (e & 0x1FF);
-        Some(unpack_date(packed))
+        // SCID writes no EventDate tag for a date with no known part.
+        Some(unpack_date(packed)).filter(|d| !d.is_unknown())
     }
 
     /// White's rating, if any.
