@@ -7,7 +7,10 @@ use crate::fixtures::{copy_db, edge_db};
 use crate::harness::{Mount, force_unmount, gamefs, is_mounted, run_with_timeout, scratch};
 
 fn mount_cmd(args: &[&std::ffi::OsStr]) -> std::process::Output {
-    run_with_timeout(Command::new(gamefs()).arg("mount").args(args), Duration::from_secs(30))
+    run_with_timeout(
+        Command::new(gamefs()).arg("mount").args(args),
+        Duration::from_secs(30),
+    )
 }
 
 fn wait_until(limit: Duration, what: &str, mut f: impl FnMut() -> bool) {
@@ -26,17 +29,32 @@ fn detaches_when_ready_and_umount_stops_it() {
     // Any of the database's files names it.
     let si4 = edge_db().with_extension("si4");
     let out = mount_cmd(&[si4.as_os_str(), mnt.as_os_str()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(is_mounted(&mnt), "the mount is ready when the command returns");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        is_mounted(&mnt),
+        "the mount is ready when the command returns"
+    );
     assert!(std::fs::read_dir(mnt.join("games")).unwrap().count() > 0);
     let status = Command::new("umount").arg(&mnt).status().unwrap();
     assert!(status.success());
     wait_until(Duration::from_secs(10), "unmount", || !is_mounted(&mnt));
     let pattern = format!("gamefs mount {}", si4.display());
-    wait_until(Duration::from_secs(10), "the background gamefs to exit", || {
-        let p = Command::new("pgrep").arg("-f").arg(&pattern).output().unwrap();
-        !still_running(&p.stdout)
-    });
+    wait_until(
+        Duration::from_secs(10),
+        "the background gamefs to exit",
+        || {
+            let p = Command::new("pgrep")
+                .arg("-f")
+                .arg(&pattern)
+                .output()
+                .unwrap();
+            !still_running(&p.stdout)
+        },
+    );
     force_unmount(&mnt);
 }
 
@@ -44,7 +62,13 @@ fn detaches_when_ready_and_umount_stops_it() {
 fn still_running(pids: &[u8]) -> bool {
     String::from_utf8_lossy(pids).lines().any(|pid| {
         std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .map(|s| !s.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'))
+            .map(|s| {
+                !s.rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start()
+                    .starts_with('Z')
+            })
             .unwrap_or(false)
     })
 }
@@ -64,7 +88,12 @@ fn ctrl_c_in_the_foreground_unmounts_and_exits() {
 fn stopping_with_a_file_open_does_not_hang() {
     let dir = scratch("busy");
     let mut m = Mount::new(edge_db(), dir.path(), &[]);
-    let game = std::fs::read_dir(m.join("games")).unwrap().next().unwrap().unwrap().path();
+    let game = std::fs::read_dir(m.join("games"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
     let file = std::fs::File::open(&game).unwrap();
     // SAFETY: sending SIGTERM to our own child process.
     unsafe { libc::kill(m.pid() as i32, libc::SIGTERM) };
@@ -83,7 +112,10 @@ fn clear_errors_for_bad_input() {
         let out = mount_cmd(args);
         assert!(!out.status.success(), "{args:?} must fail");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(expect), "{args:?}: expected {expect:?} in {err:?}");
+        assert!(
+            err.contains(expect),
+            "{args:?}: expected {expect:?} in {err:?}"
+        );
         assert_eq!(err.trim().lines().count(), 1, "one-line error: {err:?}");
         assert!(!is_mounted(&mnt));
     };
@@ -94,13 +126,19 @@ fn clear_errors_for_bad_input() {
     let mut si4 = std::fs::read(bad_magic.with_extension("si4")).unwrap();
     si4[0] = b'X';
     std::fs::write(bad_magic.with_extension("si4"), &si4).unwrap();
-    check(&[bad_magic.as_os_str(), mnt.as_os_str()], "not a SCID index file");
+    check(
+        &[bad_magic.as_os_str(), mnt.as_os_str()],
+        "not a SCID index file",
+    );
 
     let bad_version = copy_db(edge_db(), dir.path(), "badversion");
     let mut si4 = std::fs::read(bad_version.with_extension("si4")).unwrap();
     si4[8..10].copy_from_slice(&500u16.to_be_bytes());
     std::fs::write(bad_version.with_extension("si4"), &si4).unwrap();
-    check(&[bad_version.as_os_str(), mnt.as_os_str()], "unknown SCID index version 500");
+    check(
+        &[bad_version.as_os_str(), mnt.as_os_str()],
+        "unknown SCID index version 500",
+    );
 
     let truncated = copy_db(edge_db(), dir.path(), "truncated");
     let si4 = std::fs::read(truncated.with_extension("si4")).unwrap();
@@ -130,7 +168,9 @@ fn the_demo_mounts_the_sample_and_quits_on_ctrl_c() {
         .stderr(std::process::Stdio::inherit())
         .spawn()
         .unwrap();
-    wait_until(Duration::from_secs(30), "the demo mount", || is_mounted(&mnt));
+    wait_until(Duration::from_secs(30), "the demo mount", || {
+        is_mounted(&mnt)
+    });
     let games = std::fs::read_dir(mnt.join("games")).unwrap().count();
     assert!(games >= 30, "the demo has a few dozen games, found {games}");
     // SAFETY: SIGINT to our own child.
@@ -149,7 +189,10 @@ fn the_demo_mounts_the_sample_and_quits_on_ctrl_c() {
     };
     assert!(status.success());
     let out = child.wait_with_output().unwrap();
-    assert!(String::from_utf8_lossy(&out.stdout).contains("Ctrl-C"), "the demo prints what to try");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("Ctrl-C"),
+        "the demo prints what to try"
+    );
     assert!(!mnt.exists(), "the demo removes the mountpoint it created");
 }
 

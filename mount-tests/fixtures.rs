@@ -6,7 +6,10 @@ use std::sync::OnceLock;
 use crate::harness::{repo, scid_import};
 
 fn fixture_dir() -> PathBuf {
-    let dir = repo().join("target").join("mount-tests").join(format!("fixtures-{}", std::process::id()));
+    let dir = repo()
+        .join("target")
+        .join("mount-tests")
+        .join(format!("fixtures-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

@@ -19,29 +19,41 @@ pub fn repo() -> PathBuf {
 pub fn scratch(name: &str) -> tempfile::TempDir {
     let base = repo().join("target").join("mount-tests");
     std::fs::create_dir_all(&base).unwrap();
-    tempfile::Builder::new().prefix(&format!("{name}-")).tempdir_in(base).unwrap()
+    tempfile::Builder::new()
+        .prefix(&format!("{name}-"))
+        .tempdir_in(base)
+        .unwrap()
 }
 
-/// Run a command with a time limit; panics with its output if it cannot be run.
+/// Run a command with a time limit, collecting its output; panics if it cannot be run or
+/// does not finish in time (the process is then killed).
 pub fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Output {
-    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    let start = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            return child.wait_with_output().unwrap();
+    let child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(out) => out.unwrap(),
+        Err(_) => {
+            // SAFETY: killing the child we started.
+            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+            panic!("{cmd:?} did not finish within {limit:?}");
         }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!("{cmd:?} did not finish within {limit:?}; stderr: {}", String::from_utf8_lossy(&out.stderr));
-        }
-        std::thread::sleep(Duration::from_millis(10));
     }
 }
 
 /// Run a shell command line (in `dir`) with a 60 s limit and return its stdout; it must succeed.
 pub fn sh(dir: &Path, script: &str) -> String {
-    let out = run_with_timeout(Command::new("bash").arg("-c").arg(script).current_dir(dir), Duration::from_secs(60));
+    let out = run_with_timeout(
+        Command::new("bash").arg("-c").arg(script).current_dir(dir),
+        Duration::from_secs(60),
+    );
     assert!(
         out.status.success(),
         "`{script}` failed ({}):\n{}",
@@ -56,18 +68,27 @@ pub fn scid_import(pgns: &[&Path], base: &Path) {
     let mut cmd = Command::new(repo().join("contrib/tools/scid-import.sh"));
     cmd.args(pgns).arg(base);
     let out = run_with_timeout(&mut cmd, Duration::from_secs(300));
-    assert!(out.status.success(), "scid-import failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "scid-import failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// True when `path` is a mountpoint right now.
 pub fn is_mounted(path: &Path) -> bool {
     let wanted = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
-    mountinfo.lines().any(|l| l.split(' ').nth(4).map(unescape_mountinfo).as_deref() == Some(wanted.to_str().unwrap()))
+    mountinfo.lines().any(|l| {
+        l.split(' ').nth(4).map(unescape_mountinfo).as_deref() == Some(wanted.to_str().unwrap())
+    })
 }
 
 fn unescape_mountinfo(s: &str) -> String {
-    s.replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n").replace("\\134", "\\")
+    s.replace("\\040", " ")
+        .replace("\\011", "\t")
+        .replace("\\012", "\n")
+        .replace("\\134", "\\")
 }
 
 /// Detach whatever is mounted on `path` (never blocks on a busy or dead mount).
@@ -101,7 +122,11 @@ impl Mount {
             .stderr(Stdio::inherit())
             .spawn()
             .expect("start gamefs");
-        let mut mount = Mount { path, child: Some(child), _dir: None };
+        let mut mount = Mount {
+            path,
+            child: Some(child),
+            _dir: None,
+        };
         mount.wait_ready();
         mount
     }
@@ -112,7 +137,10 @@ impl Mount {
             if let Some(status) = self.child.as_mut().unwrap().try_wait().unwrap() {
                 panic!("gamefs exited before mounting: {status}");
             }
-            assert!(start.elapsed() < Duration::from_secs(30), "mount did not become ready in 30 s");
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "mount did not become ready in 30 s"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -136,7 +164,10 @@ impl Mount {
                 self.child = None;
                 return s;
             }
-            assert!(start.elapsed() < limit, "gamefs did not exit within {limit:?}");
+            assert!(
+                start.elapsed() < limit,
+                "gamefs did not exit within {limit:?}"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
     }

@@ -13,14 +13,19 @@ use crate::fixtures::{copy_db, edge_db};
 use crate::harness::{Mount, gamefs, run_with_timeout, scratch, sh};
 
 fn files_in(dir: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     v.sort();
     v
 }
 
 fn live_games(db: &Path) -> u32 {
     let store = ScidDatabase::open(db).unwrap();
-    (0..store.game_count()).filter(|&n| !store.summary(n).deleted).count() as u32
+    (0..store.game_count())
+        .filter(|&n| !store.summary(n).deleted)
+        .count() as u32
 }
 
 #[test]
@@ -32,7 +37,15 @@ fn root_layout_and_game_files() {
     assert!(sh(&m.path, "ls -a").contains(".deleted\n"));
     let games = files_in(&m.join("games"));
     assert_eq!(games.len() as u32, live_games(edge_db()));
-    let width = games[0].file_name().unwrap().to_str().unwrap().split(' ').next().unwrap().len();
+    let width = games[0]
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .len();
     for (i, g) in games.iter().enumerate() {
         let name = g.file_name().unwrap().to_str().unwrap();
         assert!(name.starts_with(&format!("{:0width$} ", i + 1)), "{name}");
@@ -51,12 +64,22 @@ fn sizes_are_exact_and_text_matches_export() {
     for g in files_in(&m.join("games")) {
         let size = std::fs::metadata(&g).unwrap().len();
         let bytes = std::fs::read(&g).unwrap();
-        assert_eq!(size, bytes.len() as u64, "st_size differs from bytes read for {g:?}");
+        assert_eq!(
+            size,
+            bytes.len() as u64,
+            "st_size differs from bytes read for {g:?}"
+        );
         concatenated.extend(bytes);
     }
-    let export = run_with_timeout(Command::new(gamefs()).arg("export").arg(edge_db()), Duration::from_secs(60));
+    let export = run_with_timeout(
+        Command::new(gamefs()).arg("export").arg(edge_db()),
+        Duration::from_secs(60),
+    );
     assert!(export.status.success());
-    assert_eq!(String::from_utf8_lossy(&concatenated), String::from_utf8_lossy(&export.stdout));
+    assert_eq!(
+        String::from_utf8_lossy(&concatenated),
+        String::from_utf8_lossy(&export.stdout)
+    );
 }
 
 #[test]
@@ -67,7 +90,10 @@ fn any_name_with_the_game_number_resolves() {
     let name = first.file_name().unwrap().to_str().unwrap();
     let number = name.split(' ').next().unwrap();
     let other = m.join(&format!("games/{number} some other players.pgn"));
-    assert_eq!(std::fs::read(&other).unwrap(), std::fs::read(&first).unwrap());
+    assert_eq!(
+        std::fs::read(&other).unwrap(),
+        std::fs::read(&first).unwrap()
+    );
     assert!(std::fs::metadata(m.join(&format!("games/{number} x.pgn~"))).is_err());
 }
 
@@ -78,42 +104,66 @@ fn grep_sees_each_game_once_and_follows_links_with_capital_r() {
     let games = live_games(edge_db());
     let all = files_in(&m.join("games")).len() as u32 + files_in(&m.join(".deleted")).len() as u32;
     let count = sh(&m.path, "grep -r '^\\[Event ' . | wc -l");
-    assert_eq!(count.trim().parse::<u32>().unwrap(), all, "grep -r must see each game once");
+    assert_eq!(
+        count.trim().parse::<u32>().unwrap(),
+        all,
+        "grep -r must see each game once"
+    );
     let listed = sh(&m.path, "grep -rl '^\\[Event ' games | wc -l");
     assert_eq!(listed.trim().parse::<u32>().unwrap(), games);
     let followed = sh(&m.path, "grep -R '^\\[Event ' players | wc -l");
-    assert!(followed.trim().parse::<u32>().unwrap() >= games, "grep -R follows the player links");
+    assert!(
+        followed.trim().parse::<u32>().unwrap() >= games,
+        "grep -R follows the player links"
+    );
 }
 
 #[test]
 fn views_hold_relative_links_into_games() {
     let dir = scratch("views");
     let m = Mount::new(edge_db(), dir.path(), &[]);
-    let games: BTreeSet<String> =
-        files_in(&m.join("games")).iter().map(|p| p.file_name().unwrap().to_str().unwrap().to_owned()).collect();
+    let games: BTreeSet<String> = files_in(&m.join("games"))
+        .iter()
+        .map(|p| p.file_name().unwrap().to_str().unwrap().to_owned())
+        .collect();
     for view in ["players", "events", "sites", "years", "eco"] {
         let mut seen = BTreeSet::new();
         for group in files_in(&m.join(view)) {
-            assert!(std::fs::symlink_metadata(&group).unwrap().is_dir(), "{group:?}");
+            assert!(
+                std::fs::symlink_metadata(&group).unwrap().is_dir(),
+                "{group:?}"
+            );
             for link in files_in(&group) {
                 let target = std::fs::read_link(&link).unwrap();
                 let target = target.to_str().unwrap();
                 let name = link.file_name().unwrap().to_str().unwrap();
                 assert_eq!(target, format!("../../games/{name}"));
-                assert!(games.contains(name), "{link:?} points at a game that is not in games/");
-                assert_eq!(std::fs::read(&link).unwrap(), std::fs::read(m.join("games").join(name)).unwrap());
+                assert!(
+                    games.contains(name),
+                    "{link:?} points at a game that is not in games/"
+                );
+                assert_eq!(
+                    std::fs::read(&link).unwrap(),
+                    std::fs::read(m.join("games").join(name)).unwrap()
+                );
                 seen.insert(name.to_owned());
             }
         }
         if view != "players" {
             assert_eq!(seen, games, "every live game is in exactly the {view} view");
         } else {
-            assert_eq!(seen, games, "every live game has at least one player folder");
+            assert_eq!(
+                seen, games,
+                "every live game has at least one player folder"
+            );
         }
     }
     let find_files = sh(&m.path, "find . -type f | wc -l");
     let deleted = files_in(&m.join(".deleted")).len();
-    assert_eq!(find_files.trim().parse::<usize>().unwrap(), games.len() + deleted);
+    assert_eq!(
+        find_files.trim().parse::<usize>().unwrap(),
+        games.len() + deleted
+    );
     let find_l = sh(&m.path, "find -L players -type f | wc -l");
     assert!(find_l.trim().parse::<usize>().unwrap() >= games.len());
 }
@@ -142,7 +192,11 @@ fn concurrent_readers_see_the_same_bytes() {
             s.spawn(move || {
                 for round in 0..3 {
                     for (i, f) in files.iter().enumerate().rev().skip(t) {
-                        assert_eq!(&std::fs::read(f).unwrap(), &expected[i], "{f:?} round {round}");
+                        assert_eq!(
+                            &std::fs::read(f).unwrap(),
+                            &expected[i],
+                            "{f:?} round {round}"
+                        );
                     }
                 }
             });
@@ -155,7 +209,10 @@ fn the_tree_is_read_only() {
     let dir = scratch("readonly");
     let m = Mount::new(edge_db(), dir.path(), &[]);
     let game = files_in(&m.join("games")).remove(0);
-    let err = std::fs::OpenOptions::new().write(true).open(&game).unwrap_err();
+    let err = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&game)
+        .unwrap_err();
     assert_eq!(err.raw_os_error(), Some(libc::EROFS), "{err}");
     let err = std::fs::write(m.join("games/new.pgn"), "x").unwrap_err();
     assert_eq!(err.raw_os_error(), Some(libc::EROFS), "{err}");
@@ -206,7 +263,17 @@ fn deleted_games_live_in_dot_deleted_only() {
     let name = deleted[0].file_name().unwrap().to_str().unwrap().to_owned();
     assert!(name.starts_with("000"), "{name}");
     assert!(!m.join("games").join(&name).exists());
-    let in_views = sh(&m.path, &format!("find players events sites years eco -name '{}' | wc -l", name.replace('\'', "'\\''")));
+    let in_views = sh(
+        &m.path,
+        &format!(
+            "find players events sites years eco -name '{}' | wc -l",
+            name.replace('\'', "'\\''")
+        ),
+    );
     assert_eq!(in_views.trim(), "0");
-    assert!(std::fs::read_to_string(&deleted[0]).unwrap().starts_with("[Event "));
+    assert!(
+        std::fs::read_to_string(&deleted[0])
+            .unwrap()
+            .starts_with("[Event ")
+    );
 }

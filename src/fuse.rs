@@ -9,9 +9,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use fuser::{
-    Errno, FileAttr, FileHandle, FileType, Filesystem, FopenFlags, Generation, INodeNo, InitFlags,
-    KernelConfig, LockOwner, OpenAccMode, OpenFlags, ReplyAttr, ReplyData, ReplyDirectory,
-    ReplyDirectoryPlus, ReplyEntry, ReplyOpen, ReplyStatfs, Request,
+    AccessFlags, Errno, FileAttr, FileHandle, FileType, Filesystem, FopenFlags, Generation,
+    INodeNo, InitFlags, KernelConfig, LockOwner, OpenAccMode, OpenFlags, ReplyAttr, ReplyData,
+    ReplyDirectory, ReplyDirectoryPlus, ReplyEmpty, ReplyEntry, ReplyOpen, ReplyStatfs, Request,
 };
 
 use crate::error::Error;
@@ -118,7 +118,10 @@ impl Filesystem for GameFs {
         guard("open", || {
             let write = flags.acc_mode() != OpenAccMode::O_RDONLY;
             match self.vfs.open(ino.0, write) {
-                Ok(()) => reply.opened(FileHandle(0), FopenFlags::FOPEN_KEEP_CACHE | FopenFlags::FOPEN_NOFLUSH),
+                Ok(()) => reply.opened(
+                    FileHandle(0),
+                    FopenFlags::FOPEN_KEEP_CACHE | FopenFlags::FOPEN_NOFLUSH,
+                ),
                 Err(e) => reply.error(errno(&e)),
             }
         });
@@ -141,17 +144,38 @@ impl Filesystem for GameFs {
         });
     }
 
+    fn access(&self, _req: &Request, ino: INodeNo, mask: AccessFlags, reply: ReplyEmpty) {
+        guard("access", || {
+            match self.vfs.access(
+                ino.0,
+                mask.contains(AccessFlags::W_OK),
+                mask.contains(AccessFlags::X_OK),
+            ) {
+                Ok(()) => reply.ok(),
+                Err(e) => reply.error(errno(&e)),
+            }
+        });
+    }
+
     fn opendir(&self, _req: &Request, ino: INodeNo, _flags: OpenFlags, reply: ReplyOpen) {
         guard("opendir", || match self.vfs.getattr(ino.0) {
-            Ok(a) if a.kind == FileKind::Directory => {
-                reply.opened(FileHandle(0), FopenFlags::FOPEN_KEEP_CACHE | FopenFlags::FOPEN_CACHE_DIR)
-            }
+            Ok(a) if a.kind == FileKind::Directory => reply.opened(
+                FileHandle(0),
+                FopenFlags::FOPEN_KEEP_CACHE | FopenFlags::FOPEN_CACHE_DIR,
+            ),
             Ok(_) => reply.error(Errno::ENOTDIR),
             Err(e) => reply.error(errno(&e)),
         });
     }
 
-    fn readdir(&self, _req: &Request, ino: INodeNo, _fh: FileHandle, offset: u64, mut reply: ReplyDirectory) {
+    fn readdir(
+        &self,
+        _req: &Request,
+        ino: INodeNo,
+        _fh: FileHandle,
+        offset: u64,
+        mut reply: ReplyDirectory,
+    ) {
         guard("readdir", || match self.vfs.readdir(ino.0, offset) {
             Ok(entries) => {
                 for e in entries {
@@ -176,8 +200,17 @@ impl Filesystem for GameFs {
         guard("readdirplus", || match self.vfs.readdir(ino.0, offset) {
             Ok(entries) => {
                 for e in entries {
-                    let Ok(attr) = self.vfs.getattr(e.ino) else { continue };
-                    if reply.add(INodeNo(e.ino), e.next, &e.name, &TTL, &file_attr(&attr), Generation(0)) {
+                    let Ok(attr) = self.vfs.getattr(e.ino) else {
+                        continue;
+                    };
+                    if reply.add(
+                        INodeNo(e.ino),
+                        e.next,
+                        &e.name,
+                        &TTL,
+                        &file_attr(&attr),
+                        Generation(0),
+                    ) {
                         break;
                     }
                 }

@@ -10,12 +10,18 @@ use cli::{Cli, Command};
 
 fn main() -> ExitCode {
     let args = Cli::parse();
-    let env = env_logger::Env::default().default_filter_or(args.log_level.clone());
+    // fuser warns when it tries to unmount a mount that `umount` already removed: not news.
+    let env = env_logger::Env::default()
+        .default_filter_or(format!("{},fuser::session=error", args.log_level));
     let mut logger = env_logger::Builder::from_env(env);
     if let Command::Mount(m) = &args.command
         && let Some(path) = &m.options.log_file
     {
-        match std::fs::OpenOptions::new().create(true).append(true).open(path) {
+        match std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
             Ok(f) => {
                 logger.target(env_logger::Target::Pipe(Box::new(f)));
             }

@@ -16,11 +16,16 @@ fn repo() -> PathBuf {
 fn work_dir(name: &str) -> tempfile::TempDir {
     let base = repo().join("target").join("oracle-tests");
     std::fs::create_dir_all(&base).unwrap();
-    tempfile::Builder::new().prefix(&format!("{name}-")).tempdir_in(base).unwrap()
+    tempfile::Builder::new()
+        .prefix(&format!("{name}-"))
+        .tempdir_in(base)
+        .unwrap()
 }
 
 fn run(cmd: &mut Command) -> Output {
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
     assert!(
         out.status.success(),
         "{cmd:?} failed ({}):\nstdout:\n{}\nstderr:\n{}",
@@ -46,8 +51,14 @@ fn check_against_scid(name: &str, pgns: &[PathBuf]) -> String {
 fn check_database(dir: &Path, base: &Path) -> String {
     let scid_pgn = dir.join("scid.pgn");
     let ours = dir.join("gamefs.pgn");
-    run(tool("contrib/tools/scid-export.sh").arg(base).arg(&scid_pgn));
-    run(Command::new(env!("CARGO_BIN_EXE_gamefs")).arg("export").arg(base).arg("-o").arg(&ours));
+    run(tool("contrib/tools/scid-export.sh")
+        .arg(base)
+        .arg(&scid_pgn));
+    run(Command::new(env!("CARGO_BIN_EXE_gamefs"))
+        .arg("export")
+        .arg(base)
+        .arg("-o")
+        .arg(&ours));
     // SCID writes SetUp only when the imported PGN had it; gamefs always pairs FEN with SetUp "1"
     // as the PGN standard asks (unit-tested in text::pgn), so SetUp is left out of the comparison.
     let compared = run(Command::new("python3")
@@ -55,11 +66,12 @@ fn check_database(dir: &Path, base: &Path) -> String {
         .args(["--ignore-tags", "SetUp"])
         .arg(&scid_pgn)
         .arg(&ours));
-    run(Command::new("python3").arg(repo().join("tests/oracle/pgn_check.py")).arg(&ours));
+    run(Command::new("python3")
+        .arg(repo().join("tests/oracle/pgn_check.py"))
+        .arg(&ours));
     run(tool("tests/oracle/pgn_extract_check.sh").arg(&ours));
     String::from_utf8_lossy(&compared.stdout).into_owned()
 }
-
 
 #[test]
 fn demo_games_equal_scids_export() {
@@ -98,7 +110,10 @@ fn random_games_equal_scids_export() {
 fn three_byte_name_ids_equal_scids_export() {
     let dir = work_dir("many-names");
     let pgn = dir.path().join("many.pgn");
-    run(Command::new("python3").arg(repo().join("contrib/tools/gen_many_names_pgn.py")).arg("33000").arg(&pgn));
+    run(Command::new("python3")
+        .arg(repo().join("contrib/tools/gen_many_names_pgn.py"))
+        .arg("33000")
+        .arg(&pgn));
     check_against_scid("many", &[pgn]);
 }
 
@@ -106,12 +121,24 @@ fn three_byte_name_ids_equal_scids_export() {
 fn version_300_database_reads_like_the_original() {
     let dir = work_dir("v300");
     let base = dir.path().join("v400");
-    run(tool("contrib/tools/scid-import.sh").arg(repo().join("contrib/sample/demo.pgn")).arg(&base));
+    run(tool("contrib/tools/scid-import.sh")
+        .arg(repo().join("contrib/sample/demo.pgn"))
+        .arg(&base));
     let old = dir.path().join("v300");
-    run(Command::new("python3").arg(repo().join("contrib/tools/scid_to_v300.py")).arg(&base).arg(&old));
-    let a = run(Command::new(env!("CARGO_BIN_EXE_gamefs")).arg("export").arg(&base));
-    let b = run(Command::new(env!("CARGO_BIN_EXE_gamefs")).arg("export").arg(&old));
-    assert_eq!(String::from_utf8_lossy(&a.stdout), String::from_utf8_lossy(&b.stdout));
+    run(Command::new("python3")
+        .arg(repo().join("contrib/tools/scid_to_v300.py"))
+        .arg(&base)
+        .arg(&old));
+    let a = run(Command::new(env!("CARGO_BIN_EXE_gamefs"))
+        .arg("export")
+        .arg(&base));
+    let b = run(Command::new(env!("CARGO_BIN_EXE_gamefs"))
+        .arg("export")
+        .arg(&old));
+    assert_eq!(
+        String::from_utf8_lossy(&a.stdout),
+        String::from_utf8_lossy(&b.stdout)
+    );
     check_database(dir.path(), &old);
 }
 
@@ -122,6 +149,8 @@ fn empty_database_exports_nothing() {
     std::fs::write(&empty, "").unwrap();
     let base = dir.path().join("empty");
     run(tool("contrib/tools/scid-import.sh").arg(&empty).arg(&base));
-    let out = run(Command::new(env!("CARGO_BIN_EXE_gamefs")).arg("export").arg(&base));
+    let out = run(Command::new(env!("CARGO_BIN_EXE_gamefs"))
+        .arg("export")
+        .arg(&base));
     assert!(out.stdout.is_empty());
 }

@@ -19,7 +19,8 @@ pub fn is_detached_child() -> bool {
 /// Start this command again in the background, in its own session, and wait for it to
 /// report that the mount is ready.
 pub fn detach() -> Result<ExitCode, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find the gamefs executable: {e}"))?;
+    let exe =
+        std::env::current_exe().map_err(|e| format!("cannot find the gamefs executable: {e}"))?;
     let mut command = Command::new(exe);
     command
         .args(std::env::args_os().skip(1))
@@ -34,7 +35,9 @@ pub fn detach() -> Result<ExitCode, String> {
             Ok(())
         });
     }
-    let mut child = command.spawn().map_err(|e| format!("cannot start the background process: {e}"))?;
+    let mut child = command
+        .spawn()
+        .map_err(|e| format!("cannot start the background process: {e}"))?;
     let stdout = child.stdout.take().expect("piped stdout");
     let mut line = String::new();
     let _ = BufReader::new(stdout).read_line(&mut line);

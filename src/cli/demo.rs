@@ -18,15 +18,21 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode, String> {
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     for (ext, bytes) in SAMPLE {
         let path = dir.join(format!("demo.{ext}"));
-        std::fs::write(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(&path, bytes)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     let created = !args.mountpoint.exists();
     if created {
         std::fs::create_dir_all(&args.mountpoint)
             .map_err(|e| format!("cannot create {}: {e}", args.mountpoint.display()))?;
     }
-    let options = MountOptions { foreground: true, options: args.options.clone(), ..MountOptions::default() };
-    let result = super::mount::prepare_and_serve(&dir.join("demo"), &args.mountpoint, &options, tour);
+    let options = MountOptions {
+        foreground: true,
+        options: args.options.clone(),
+        ..MountOptions::default()
+    };
+    let result =
+        super::mount::prepare_and_serve(&dir.join("demo"), &args.mountpoint, &options, tour);
     let _ = std::fs::remove_dir_all(&dir);
     if created {
         let _ = std::fs::remove_dir(&args.mountpoint);

@@ -13,7 +13,8 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
     let store = store::open(&args.database).map_err(|e| e.to_string())?;
     let sink: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(
-            std::fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?,
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot create {}: {e}", path.display()))?,
         ),
         None => Box::new(std::io::stdout().lock()),
     };
@@ -24,7 +25,9 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
             continue;
         }
         match store.load(n).and_then(|g| pgn::render(&g)) {
-            Ok(text) => out.write_all(text.as_bytes()).map_err(|e| format!("write failed: {e}"))?,
+            Ok(text) => out
+                .write_all(text.as_bytes())
+                .map_err(|e| format!("write failed: {e}"))?,
             Err(e) => {
                 eprintln!("gamefs: skipped {e}");
                 failed += 1;

@@ -29,7 +29,12 @@ pub struct ParsedOptions {
 /// Turn `-o a,b,c` lists into mount settings.
 pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
     let mut p = ParsedOptions::default();
-    for item in opts.options.iter().flat_map(|o| o.split(',')).filter(|s| !s.is_empty()) {
+    for item in opts
+        .options
+        .iter()
+        .flat_map(|o| o.split(','))
+        .filter(|s| !s.is_empty())
+    {
         match item {
             "ro" => p.want_rw = false,
             "rw" => p.want_rw = true,
@@ -44,11 +49,14 @@ pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
             "noexec" => p.kernel.push(MountOption::NoExec),
             "noatime" => p.kernel.push(MountOption::NoAtime),
             // Options of mount(8) and fstab that mean nothing to a FUSE kernel mount.
-            "auto" | "noauto" | "user" | "nouser" | "users" | "_netdev" | "nofail" | "defaults" => {}
+            "auto" | "noauto" | "user" | "nouser" | "users" | "_netdev" | "nofail" | "defaults" => {
+            }
             s if s.starts_with("x-") || s.starts_with("comment=") => {}
             s if s.starts_with("fsname=") => p.kernel.push(MountOption::FSName(s[7..].to_owned())),
             s if s.starts_with("cache_mb=") => {
-                let mb: usize = s[9..].parse().map_err(|_| format!("-o {s}: cache_mb takes a number of MiB"))?;
+                let mb: usize = s[9..]
+                    .parse()
+                    .map_err(|_| format!("-o {s}: cache_mb takes a number of MiB"))?;
                 p.cache_bytes = Some(mb << 20);
             }
             other => p.kernel.push(MountOption::CUSTOM(other.to_owned())),
@@ -65,14 +73,19 @@ fn check_mountpoint(mountpoint: &Path) -> Result<PathBuf, String> {
     let meta = std::fs::metadata(mountpoint)
         .map_err(|e| format!("mountpoint {}: {e}", mountpoint.display()))?;
     if !meta.is_dir() {
-        return Err(format!("mountpoint {} is not a directory", mountpoint.display()));
+        return Err(format!(
+            "mountpoint {} is not a directory",
+            mountpoint.display()
+        ));
     }
     if !Path::new("/dev/fuse").exists() {
         return Err("/dev/fuse is missing: load the fuse kernel module (modprobe fuse) or, in a container, \
                     pass the device in (--device /dev/fuse)"
             .into());
     }
-    mountpoint.canonicalize().map_err(|e| format!("mountpoint {}: {e}", mountpoint.display()))
+    mountpoint
+        .canonicalize()
+        .map_err(|e| format!("mountpoint {}: {e}", mountpoint.display()))
 }
 
 /// Mount `database` on `mountpoint` and serve it.
@@ -98,7 +111,9 @@ pub fn prepare_and_serve(
         return daemon::detach();
     }
     if parsed.want_rw {
-        log::warn!("this version of gamefs mounts read-only; saving games comes in a later release");
+        log::warn!(
+            "this version of gamefs mounts read-only; saving games comes in a later release"
+        );
     }
     let mut vfs_options = VfsOptions::default();
     if let Some(bytes) = parsed.cache_bytes {
@@ -116,7 +131,11 @@ pub fn prepare_and_serve(
     config.mount_options.extend(parsed.kernel);
     dedup_fsname(&mut config.mount_options);
     config.acl = parsed.acl;
-    config.n_threads = Some(std::thread::available_parallelism().map_or(2, |n| n.get()).max(2));
+    config.n_threads = Some(
+        std::thread::available_parallelism()
+            .map_or(2, |n| n.get())
+            .max(2),
+    );
     let signals = block_signals();
     let mut session = Session::new(GameFs::new(vfs), &mountpoint, &config)
         .map_err(|e| format!("cannot mount on {}: {e}", mountpoint.display()))?;
@@ -137,8 +156,14 @@ pub fn prepare_and_serve(
             sig => {
                 log::info!("signal {sig}: unmounting {}", mountpoint.display());
                 if let Err(e) = unmounter.unmount() {
-                    log::warn!("unmount of {} failed ({e}); detaching it lazily", mountpoint.display());
+                    // Files are still open: detach the mount and quit; closing our end of
+                    // /dev/fuse ends the connection, so nothing waits on us.
+                    log::warn!(
+                        "unmount of {} failed ({e}); detaching it lazily",
+                        mountpoint.display()
+                    );
                     lazy_unmount(&mountpoint);
+                    return Ok(ExitCode::SUCCESS);
                 }
             }
         }
@@ -152,7 +177,10 @@ pub fn prepare_and_serve(
 
 /// Keep only the last fsname= (the user's, when given).
 fn dedup_fsname(options: &mut Vec<MountOption>) {
-    if let Some(last) = options.iter().rposition(|o| matches!(o, MountOption::FSName(_))) {
+    if let Some(last) = options
+        .iter()
+        .rposition(|o| matches!(o, MountOption::FSName(_)))
+    {
         let mut i = 0;
         options.retain(|o| {
             let keep = !matches!(o, MountOption::FSName(_)) || i == last;
@@ -189,6 +217,9 @@ fn lazy_unmount(mountpoint: &Path) {
     let c = std::ffi::CString::new(mountpoint.as_os_str().as_encoded_bytes()).unwrap_or_default();
     // SAFETY: umount2 with a valid NUL-terminated path.
     if unsafe { libc::umount2(c.as_ptr(), libc::MNT_DETACH) } != 0 {
-        let _ = std::process::Command::new("fusermount3").arg("-uz").arg(mountpoint).status();
+        let _ = std::process::Command::new("fusermount3")
+            .arg("-uz")
+            .arg(mountpoint)
+            .status();
     }
 }

@@ -28,7 +28,12 @@ pub enum NameKind {
 
 impl NameKind {
     /// The four dictionaries in their on-disk order.
-    pub const ALL: [NameKind; 4] = [NameKind::Player, NameKind::Event, NameKind::Site, NameKind::Round];
+    pub const ALL: [NameKind; 4] = [
+        NameKind::Player,
+        NameKind::Event,
+        NameKind::Site,
+        NameKind::Round,
+    ];
 }
 
 /// What the index says about one game, without decoding its record: enough to name the
@@ -106,22 +111,6 @@ pub fn eco_text(code: u16) -> Option<String> {
     Some(s)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn eco_codes_from_the_spec() {
-        assert_eq!(eco_text(0), None);
-        assert_eq!(eco_text(1).as_deref(), Some("A00"));
-        assert_eq!(eco_text(15721).as_deref(), Some("B20"));
-        assert_eq!(eco_text(64191).as_deref(), Some("E90"));
-        assert_eq!(eco_text(25026).as_deref(), Some("B91a3"));
-        assert_eq!(eco_text(65500).as_deref(), Some("E99z4"));
-        assert_eq!(eco_text(65535), None);
-    }
-}
-
 /// Open the database at `path` (a base path or any of the format's files), recognising its
 /// format. The message of a failure says what was looked for.
 pub fn open(path: &std::path::Path) -> Result<std::sync::Arc<dyn ChessStore>> {
@@ -136,4 +125,20 @@ pub fn open(path: &std::path::Path) -> Result<std::sync::Arc<dyn ChessStore>> {
             base.display()
         ),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eco_codes_from_the_spec() {
+        assert_eq!(eco_text(0), None);
+        assert_eq!(eco_text(1).as_deref(), Some("A00"));
+        assert_eq!(eco_text(15721).as_deref(), Some("B20"));
+        assert_eq!(eco_text(64191).as_deref(), Some("E90"));
+        assert_eq!(eco_text(25026).as_deref(), Some("B91a3"));
+        assert_eq!(eco_text(65500).as_deref(), Some("E99z4"));
+        assert_eq!(eco_text(65535), None);
+    }
 }

@@ -41,7 +41,10 @@ fn render_tags(h: &Headers, start: &StartPosition, out: &mut String) {
     tag("Result", h.result.as_pgn());
     for (color, rating) in [("White", h.white_rating), ("Black", h.black_rating)] {
         if let Some(r) = rating {
-            tag(&format!("{color}{}", r.kind.tag_suffix()), &r.value.to_string());
+            tag(
+                &format!("{color}{}", r.kind.tag_suffix()),
+                &r.value.to_string(),
+            );
         }
     }
     if let Some(eco) = &h.eco {
@@ -82,9 +85,19 @@ fn escape_tag_value(value: &str, out: &mut String) {
 fn sanitize_tag_name(name: &str) -> String {
     let s: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || "_+#=:-".contains(c) { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "_+#=:-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
-    if s.starts_with(|c: char| c.is_ascii_alphanumeric()) { s } else { format!("X{s}") }
+    if s.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        s
+    } else {
+        format!("X{s}")
+    }
 }
 
 /// Collects movetext tokens into lines no longer than [`MAX_LINE`].
@@ -169,13 +182,24 @@ struct Frame<'a> {
 
 impl<'a> Frame<'a> {
     fn new(line: &'a Line, pos: Chess, is_variation: bool) -> Frame<'a> {
-        Frame { line, next: 0, pos, force_number: true, is_variation, opened: false }
+        Frame {
+            line,
+            next: 0,
+            pos,
+            force_number: true,
+            is_variation,
+            opened: false,
+        }
     }
 }
 
 /// Walks the move tree with an explicit stack (no recursion, so any nesting depth is fine).
 fn render_movetext(game: &ChessGame, out: &mut String) -> Result<()> {
-    let mut w = Wrapper { out, line_len: 0, open_paren: false };
+    let mut w = Wrapper {
+        out,
+        line_len: 0,
+        open_paren: false,
+    };
     let mut stack = vec![Frame::new(&game.moves, start_position(&game.start)?, false)];
     while let Some(frame) = stack.last_mut() {
         if !frame.opened {
@@ -218,7 +242,10 @@ fn render_movetext(game: &ChessGame, out: &mut String) -> Result<()> {
         for nag in &node.nags {
             w.token(&format!("${nag}"));
         }
-        let commented = node.comment.as_deref().is_some_and(|c| !c.trim().is_empty());
+        let commented = node
+            .comment
+            .as_deref()
+            .is_some_and(|c| !c.trim().is_empty());
         if let Some(c) = node.comment.as_deref() {
             w.comment(c);
         }
@@ -253,7 +280,10 @@ mod tests {
             pos = play(&pos, &ply).unwrap();
             moves.push(MoveNode::new(ply));
         }
-        Line { comment: None, moves }
+        Line {
+            comment: None,
+            moves,
+        }
     }
 
     fn game(moves: Line) -> ChessGame {
@@ -262,7 +292,11 @@ mod tests {
                 event: "Casual".into(),
                 white: "Réti, Richard".into(),
                 black: "Say \"hi\" \\".into(),
-                date: PartialDate { year: Some(1910), month: None, day: None },
+                date: PartialDate {
+                    year: Some(1910),
+                    month: None,
+                    day: None,
+                },
                 result: GameResult::WhiteWins,
                 ..Headers::default()
             },
@@ -274,8 +308,14 @@ mod tests {
     #[test]
     fn tag_section_order_and_escaping() {
         let mut g = game(Line::default());
-        g.headers.white_rating = Some(Rating { value: 2700, kind: RatingType::Elo });
-        g.headers.black_rating = Some(Rating { value: 1800, kind: RatingType::Uscf });
+        g.headers.white_rating = Some(Rating {
+            value: 2700,
+            kind: RatingType::Elo,
+        });
+        g.headers.black_rating = Some(Rating {
+            value: 1800,
+            kind: RatingType::Uscf,
+        });
         g.headers.eco = Some("B20".into());
         g.headers.extra = vec![("Annotator".into(), "Me".into())];
         let text = render(&g).unwrap();

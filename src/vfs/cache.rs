@@ -23,7 +23,10 @@ impl TextCache {
     /// A cache for `games` games holding at most `max_bytes` of text.
     pub fn new(games: u32, max_bytes: usize) -> TextCache {
         TextCache {
-            inner: Mutex::new(Lru { map: LruCache::unbounded(), bytes: 0 }),
+            inner: Mutex::new(Lru {
+                map: LruCache::unbounded(),
+                bytes: 0,
+            }),
             max_bytes,
             sizes: (0..games).map(|_| AtomicU32::new(0)).collect(),
         }
@@ -43,7 +46,10 @@ impl TextCache {
     /// Store game `n`'s text, evicting the least recently used texts beyond the budget.
     pub fn insert(&self, n: u32, text: Arc<[u8]>) {
         if let Some(slot) = self.sizes.get(n as usize) {
-            slot.store(u32::try_from(text.len()).unwrap_or(u32::MAX - 1) + 1, Ordering::Relaxed);
+            slot.store(
+                u32::try_from(text.len()).unwrap_or(u32::MAX - 1) + 1,
+                Ordering::Relaxed,
+            );
         }
         let mut lru = self.lock();
         lru.bytes += text.len();

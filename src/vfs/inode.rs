@@ -18,7 +18,13 @@ pub enum View {
 
 impl View {
     /// All views, in the order they appear in the root folder.
-    pub const ALL: [View; 5] = [View::Players, View::Events, View::Sites, View::Years, View::Eco];
+    pub const ALL: [View; 5] = [
+        View::Players,
+        View::Events,
+        View::Sites,
+        View::Years,
+        View::Eco,
+    ];
 
     /// The view's folder name in the root.
     pub fn folder(self) -> &'static str {
@@ -96,7 +102,10 @@ impl Node {
                 _ => None,
             },
             TAG_GAME => u32::try_from(payload).ok().map(Node::Game),
-            t @ TAG_GROUP..=6 => Some(Node::Group(View::from_index(t - TAG_GROUP)?, u32::try_from(payload).ok()?)),
+            t @ TAG_GROUP..=6 => Some(Node::Group(
+                View::from_index(t - TAG_GROUP)?,
+                u32::try_from(payload).ok()?,
+            )),
             t @ TAG_LINK..=12 => Some(Node::Link(
                 View::from_index(t - TAG_LINK)?,
                 u32::try_from(payload >> GAME_BITS).ok()?,
@@ -113,7 +122,13 @@ mod tests {
 
     #[test]
     fn inode_numbers_round_trip_and_are_distinct() {
-        let mut nodes = vec![Node::Root, Node::Games, Node::Deleted, Node::Game(0), Node::Game(16_777_213)];
+        let mut nodes = vec![
+            Node::Root,
+            Node::Games,
+            Node::Deleted,
+            Node::Game(0),
+            Node::Game(16_777_213),
+        ];
         for v in View::ALL {
             nodes.push(Node::ViewRoot(v));
             nodes.push(Node::Group(v, 0));

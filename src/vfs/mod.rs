@@ -86,7 +86,11 @@ impl Default for VfsOptions {
     fn default() -> VfsOptions {
         // SAFETY: getuid/getgid have no preconditions and cannot fail.
         let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
-        VfsOptions { uid, gid, cache_bytes: 64 << 20 }
+        VfsOptions {
+            uid,
+            gid,
+            cache_bytes: 64 << 20,
+        }
     }
 }
 
@@ -130,7 +134,11 @@ impl Vfs {
             Node::Link(v, key, n) => self.group_has(v, key, n),
             _ => true,
         };
-        if valid { Ok(node) } else { Err(not_found(format!("inode {ino} is gone"))) }
+        if valid {
+            Ok(node)
+        } else {
+            Err(not_found(format!("inode {ino} is gone")))
+        }
     }
 
     /// Find `name` in the folder `parent`.
@@ -139,9 +147,10 @@ impl Vfs {
             Node::Root => self.root_child(name),
             Node::Games => self.game_named(name, false),
             Node::Deleted => self.game_named(name, true),
-            Node::ViewRoot(v) => {
-                name.to_str().and_then(|s| self.view(v).by_name(s)).map(|g| Node::Group(v, g.key))
-            }
+            Node::ViewRoot(v) => name
+                .to_str()
+                .and_then(|s| self.view(v).by_name(s))
+                .map(|g| Node::Group(v, g.key)),
             Node::Group(v, key) => game_number_of(name.as_bytes())
                 .filter(|&n| self.group_has(v, key, n))
                 .map(|n| Node::Link(v, key, n)),
@@ -173,12 +182,19 @@ impl Vfs {
         let parent = match node {
             Node::Root | Node::Games | Node::Deleted | Node::ViewRoot(_) => Node::Root,
             Node::Group(v, _) => Node::ViewRoot(v),
-            Node::Game(_) | Node::Link(..) => return Err(Error::new(ErrorKind::NotADirectory, "not a folder")),
+            Node::Game(_) | Node::Link(..) => {
+                return Err(Error::new(ErrorKind::NotADirectory, "not a folder"));
+            }
         };
         let mut out = Vec::new();
         let dots = [(node, "."), (parent, "..")];
         for (i, (n, name)) in dots.into_iter().enumerate().skip(offset as usize) {
-            out.push(DirEntry { ino: n.ino(), kind: FileKind::Directory, name: name.into(), next: i as u64 + 1 });
+            out.push(DirEntry {
+                ino: n.ino(),
+                kind: FileKind::Directory,
+                name: name.into(),
+                next: i as u64 + 1,
+            });
         }
         let from = offset.saturating_sub(2);
         match node {
@@ -203,14 +219,31 @@ impl Vfs {
                 }
             }
             Node::ViewRoot(v) => {
-                for (i, g) in self.view(v).groups().iter().enumerate().skip(from as usize).take(LISTING_CHUNK) {
+                for (i, g) in self
+                    .view(v)
+                    .groups()
+                    .iter()
+                    .enumerate()
+                    .skip(from as usize)
+                    .take(LISTING_CHUNK)
+                {
                     out.push(self.entry(Node::Group(v, g.key), g.name.clone(), i as u64 + 3));
                 }
             }
             Node::Group(v, key) => {
                 if let Some(g) = self.view(v).by_key(key) {
-                    for (i, &n) in g.games.iter().enumerate().skip(from as usize).take(LISTING_CHUNK) {
-                        out.push(self.entry(Node::Link(v, key, n), self.game_name(n), i as u64 + 3));
+                    for (i, &n) in g
+                        .games
+                        .iter()
+                        .enumerate()
+                        .skip(from as usize)
+                        .take(LISTING_CHUNK)
+                    {
+                        out.push(self.entry(
+                            Node::Link(v, key, n),
+                            self.game_name(n),
+                            i as u64 + 3,
+                        ));
                     }
                 }
             }
@@ -235,12 +268,30 @@ impl Vfs {
         }
     }
 
+    /// Whether `ino` may be accessed as `access(2)` asks: writing is refused (read-only
+    /// mount), executing is allowed only on folders (to enter them).
+    pub fn access(&self, ino: u64, want_write: bool, want_exec: bool) -> Result<()> {
+        let node = self.node(ino)?;
+        if want_write {
+            return Err(Error::new(ErrorKind::ReadOnly, "the mount is read-only"));
+        }
+        if want_exec && matches!(node, Node::Game(_)) {
+            return Err(Error::new(
+                ErrorKind::PermissionDenied,
+                "game files are not executable",
+            ));
+        }
+        Ok(())
+    }
+
     /// Up to `size` bytes of file `ino` from `offset`.
     pub fn read(&self, ino: u64, offset: u64, size: u32) -> Result<Vec<u8>> {
         match self.node(ino)? {
             Node::Game(n) => {
                 let text = self.text(n)?;
-                let start = usize::try_from(offset).unwrap_or(usize::MAX).min(text.len());
+                let start = usize::try_from(offset)
+                    .unwrap_or(usize::MAX)
+                    .min(text.len());
                 let end = start.saturating_add(size as usize).min(text.len());
                 Ok(text[start..end].to_vec())
             }
@@ -256,7 +307,9 @@ impl Vfs {
         let rendered = self
             .store
             .load(n)
-            .and_then(|game| pgn::render(&game).map_err(|e| e.context(format_args!("game {}", n + 1))))
+            .and_then(|game| {
+                pgn::render(&game).map_err(|e| e.context(format_args!("game {}", n + 1)))
+            })
             .inspect_err(|e| log::error!("{}: {e}", self.store.info().files[0].display()))?;
         let text: Arc<[u8]> = Arc::from(rendered.into_bytes());
         self.cache.insert(n, text.clone());
@@ -276,39 +329,63 @@ impl Vfs {
     }
 
     fn group_has(&self, v: View, key: u32, n: u32) -> bool {
-        self.view(v).by_key(key).is_some_and(|g| g.games.binary_search(&n).is_ok())
+        self.view(v)
+            .by_key(key)
+            .is_some_and(|g| g.games.binary_search(&n).is_ok())
     }
 
     fn root_child(&self, name: &OsStr) -> Option<Node> {
         match name.to_str()? {
             "games" => Some(Node::Games),
             ".deleted" => Some(Node::Deleted),
-            other => View::ALL.into_iter().find(|v| v.folder() == other).map(Node::ViewRoot),
+            other => View::ALL
+                .into_iter()
+                .find(|v| v.folder() == other)
+                .map(Node::ViewRoot),
         }
     }
 
     fn game_named(&self, name: &OsStr, deleted: bool) -> Option<Node> {
         let n = game_number_of(name.as_bytes())?;
-        (n < self.store.game_count() && self.store.summary(n).deleted == deleted).then_some(Node::Game(n))
+        (n < self.store.game_count() && self.store.summary(n).deleted == deleted)
+            .then_some(Node::Game(n))
     }
 
     fn entry(&self, node: Node, name: String, next: u64) -> DirEntry {
-        DirEntry { ino: node.ino(), kind: kind_of(node), name, next }
+        DirEntry {
+            ino: node.ino(),
+            kind: kind_of(node),
+            name,
+            next,
+        }
     }
 
     fn attr(&self, node: Node) -> Attr {
         let info = self.store.info();
         let (kind, size, perm, nlink) = match node {
             Node::Game(n) => {
-                let size = self.cache.size(n).or_else(|| self.text(n).ok().map(|t| t.len() as u64));
+                let size = self
+                    .cache
+                    .size(n)
+                    .or_else(|| self.text(n).ok().map(|t| t.len() as u64));
                 (FileKind::RegularFile, size.unwrap_or(0), 0o444, 1)
             }
             Node::Link(..) => {
                 let target = self.readlink(node.ino()).map(|t| t.len()).unwrap_or(0);
                 (FileKind::Symlink, target as u64, 0o777, 1)
             }
-            Node::Root => (FileKind::Directory, 0, 0o555, 2 + 2 + View::ALL.len() as u32),
-            Node::ViewRoot(v) => (FileKind::Directory, 0, 0o555, 2 + self.view(v).groups().len() as u32),
+            Node::Root => (
+                FileKind::Directory,
+                0,
+                0o555,
+                2 + 2 + View::ALL.len() as u32,
+            ),
+            Node::ViewRoot(v) => (
+                FileKind::Directory,
+                0,
+                0o555,
+                2 + self.view(v).groups().len() as u32,
+            ),
             _ => (FileKind::Directory, 0, 0o555, 2),
         };
         Attr {

@@ -54,7 +54,13 @@ pub fn number_width(game_count: u32) -> usize {
 
 /// The file name of game `number` (1-based in names, as SCID shows it):
 /// `0004711 Carlsen, Magnus - Nakamura, Hikaru 2019.pgn`.
-pub fn game_file_name(number: u32, width: usize, white: &str, black: &str, year: Option<u16>) -> String {
+pub fn game_file_name(
+    number: u32,
+    width: usize,
+    white: &str,
+    black: &str,
+    year: Option<u16>,
+) -> String {
     let mut name = format!(
         "{:0width$} {} - {}",
         number + 1,
@@ -135,14 +141,20 @@ mod tests {
             game_file_name(4710, 7, "Carlsen, Magnus", "Nakamura, Hikaru", Some(2019)),
             "0004711 Carlsen, Magnus - Nakamura, Hikaru 2019.pgn"
         );
-        assert_eq!(game_file_name(0, 4, "", "?", None), "0001 (none) - (unknown).pgn");
+        assert_eq!(
+            game_file_name(0, 4, "", "?", None),
+            "0001 (none) - (unknown).pgn"
+        );
         assert_eq!(number_width(0), 4);
         assert_eq!(number_width(1_000_000), 7);
     }
 
     #[test]
     fn any_name_with_the_number_prefix_resolves() {
-        assert_eq!(game_number_of(b"0004711 Carlsen - Nakamura 2019.pgn"), Some(4710));
+        assert_eq!(
+            game_number_of(b"0004711 Carlsen - Nakamura 2019.pgn"),
+            Some(4710)
+        );
         assert_eq!(game_number_of(b"0004711 anything else.pgn"), Some(4710));
         assert_eq!(game_number_of(b"4711.pgn"), Some(4710));
         assert_eq!(game_number_of(b"0004711 x.pgn~"), None);
@@ -156,7 +168,10 @@ mod tests {
     fn collisions_are_broken_deterministically() {
         let names = ["a/b", "a／b", "", "(none)", "a/b ~2"];
         let got = unique_components(names);
-        assert_eq!(got, ["a／b", "a／b ~2", "(none)", "(none) ~2", "a／b ~2 ~2"]);
+        assert_eq!(
+            got,
+            ["a／b", "a／b ~2", "(none)", "(none) ~2", "a／b ~2 ~2"]
+        );
         assert_eq!(got, unique_components(names));
     }
 }

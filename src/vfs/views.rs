@@ -54,9 +54,17 @@ impl ViewTable {
             .zip(names)
             .map(|((key, games), name)| Group { name, key, games })
             .collect();
-        let by_name = groups.iter().enumerate().map(|(i, g)| (g.name.clone(), i)).collect();
+        let by_name = groups
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (g.name.clone(), i))
+            .collect();
         let by_key = groups.iter().enumerate().map(|(i, g)| (g.key, i)).collect();
-        ViewTable { groups, by_name, by_key }
+        ViewTable {
+            groups,
+            by_name,
+            by_key,
+        }
     }
 
     /// Every group, in key order.

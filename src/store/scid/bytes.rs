@@ -27,7 +27,11 @@ pub struct Cursor<'a> {
 impl<'a> Cursor<'a> {
     /// A cursor at the start of `bytes`; `what` names the data in error messages.
     pub fn new(bytes: &'a [u8], what: &'static str) -> Cursor<'a> {
-        Cursor { bytes, pos: 0, what }
+        Cursor {
+            bytes,
+            pos: 0,
+            what,
+        }
     }
 
     /// Total length of the underlying bytes.
@@ -47,14 +51,18 @@ impl<'a> Cursor<'a> {
 
     /// The next `n` bytes.
     pub fn take(&mut self, n: usize) -> Result<&'a [u8]> {
-        let end = self.pos.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or_else(|| {
-            Error::corrupt_database(format!(
-                "{} is truncated: needed {n} bytes at offset {}, file has {}",
-                self.what,
-                self.pos,
-                self.bytes.len()
-            ))
-        })?;
+        let end = self
+            .pos
+            .checked_add(n)
+            .filter(|&e| e <= self.bytes.len())
+            .ok_or_else(|| {
+                Error::corrupt_database(format!(
+                    "{} is truncated: needed {n} bytes at offset {}, file has {}",
+                    self.what,
+                    self.pos,
+                    self.bytes.len()
+                ))
+            })?;
         let s = &self.bytes[self.pos..end];
         self.pos = end;
         Ok(s)
@@ -62,6 +70,9 @@ impl<'a> Cursor<'a> {
 
     /// The next big-endian unsigned integer of `width` bytes (1..=4).
     pub fn uint(&mut self, width: usize) -> Result<u32> {
-        Ok(self.take(width)?.iter().fold(0u32, |acc, &b| acc << 8 | u32::from(b)))
+        Ok(self
+            .take(width)?
+            .iter()
+            .fold(0u32, |acc, &b| acc << 8 | u32::from(b)))
     }
 }

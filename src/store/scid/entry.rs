@@ -162,7 +162,10 @@ pub fn unpack_date(d: u32) -> PartialDate {
 fn rating(value: u16, kind: u8) -> Option<Rating> {
     (value != 0).then(|| Rating {
         value,
-        kind: RatingType::ALL.get(usize::from(kind)).copied().unwrap_or(RatingType::Elo),
+        kind: RatingType::ALL
+            .get(usize::from(kind))
+            .copied()
+            .unwrap_or(RatingType::Elo),
     })
 }
 
@@ -182,7 +185,10 @@ mod tests {
     fn decodes_the_worked_example() {
         let e = IndexEntry::decode(&MOLINARI);
         assert_eq!((e.offset, e.length, e.flags), (1357, 17, 0));
-        assert_eq!((e.white, e.black, e.event, e.site, e.round), (9, 10, 5, 9, 3));
+        assert_eq!(
+            (e.white, e.black, e.event, e.site, e.round),
+            (9, 10, 5, 9, 3)
+        );
         assert_eq!(e.game_result(), GameResult::BlackWins);
         assert_eq!((e.var_code, e.comment_code, e.nag_code), (0, 0, 0));
         assert_eq!(e.eco, 15721);
@@ -200,7 +206,7 @@ mod tests {
         b[6] = 0x80 | 0x21; // length bit 16, custom flags 1 and 6
         b[7..9].copy_from_slice(&0x0008u16.to_be_bytes()); // D
         b[9] = 0xAB;
-        b[14] = 0b101_110_11;
+        b[14] = 0b1011_1011; // event 101, site 110, round 11
         b[37] = 76;
         b[38] = 0x40 | 5;
         let e = IndexEntry::decode(&b);
@@ -222,8 +228,20 @@ mod tests {
         let event = 4u32 << 9 | 5 << 5 | 15;
         b[25..29].copy_from_slice(&(event << 20 | date).to_be_bytes());
         let e = IndexEntry::decode(&b);
-        assert_eq!(e.white_rating(), Some(Rating { value: 1800, kind: RatingType::Uscf }));
-        assert_eq!(e.black_rating(), Some(Rating { value: 2700, kind: RatingType::Elo }));
+        assert_eq!(
+            e.white_rating(),
+            Some(Rating {
+                value: 1800,
+                kind: RatingType::Uscf
+            })
+        );
+        assert_eq!(
+            e.black_rating(),
+            Some(Rating {
+                value: 2700,
+                kind: RatingType::Elo
+            })
+        );
         assert_eq!(e.game_date().to_string(), "2020.05.17");
         assert_eq!(e.game_event_date().unwrap().to_string(), "2020.05.15");
     }

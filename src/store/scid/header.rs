@@ -54,7 +54,10 @@ impl IndexHeader {
     /// Parse the header at the start of an .si4 file's bytes.
     pub fn parse(bytes: &[u8]) -> Result<IndexHeader> {
         if bytes.len() < 10 || &bytes[..8] != INDEX_MAGIC {
-            return Err(Error::new(ErrorKind::UnknownFormat, "not a SCID index file (bad magic)"));
+            return Err(Error::new(
+                ErrorKind::UnknownFormat,
+                "not a SCID index file (bad magic)",
+            ));
         }
         let version = be16(bytes, 8) as u16;
         let layout = match version {
@@ -75,7 +78,10 @@ impl IndexHeader {
             )));
         }
         let description = &bytes[20..128];
-        let end = description.iter().position(|&b| b == 0).unwrap_or(description.len());
+        let end = description
+            .iter()
+            .position(|&b| b == 0)
+            .unwrap_or(description.len());
         Ok(IndexHeader {
             version,
             layout,
@@ -121,7 +127,10 @@ mod tests {
     fn rejects_bad_magic_and_versions() {
         let mut h = header(400, 0);
         h[0] = b'X';
-        assert_eq!(IndexHeader::parse(&h).unwrap_err().kind(), ErrorKind::UnknownFormat);
+        assert_eq!(
+            IndexHeader::parse(&h).unwrap_err().kind(),
+            ErrorKind::UnknownFormat
+        );
         let e = IndexHeader::parse(&header(500, 0)).unwrap_err();
         assert!(e.to_string().contains("version 500"), "{e}");
         assert!(IndexHeader::parse(&header(400, 0)[..100]).is_err());

@@ -80,7 +80,8 @@ impl ScidDatabase {
             )));
         }
         let names = NameFile::parse(&read_file(&sn4)?).map_err(|e| e.context(sn4.display()))?;
-        let games = File::open(&sg4).map_err(|e| Error::io(format!("cannot open {}", sg4.display()), e))?;
+        let games =
+            File::open(&sg4).map_err(|e| Error::io(format!("cannot open {}", sg4.display()), e))?;
         let files = vec![si4, sn4, sg4];
         let info = StoreInfo {
             format: format!("SCID 4 (version {})", header.version),
@@ -88,7 +89,13 @@ impl ScidDatabase {
             created: newest_mtime(&files[..1]),
             files,
         };
-        let db = ScidDatabase { info, header, index, names, games };
+        let db = ScidDatabase {
+            info,
+            header,
+            index,
+            names,
+            games,
+        };
         db.check_name_ids()?;
         Ok(db)
     }
@@ -113,8 +120,12 @@ impl ScidDatabase {
         let layout = self.header.layout;
         let at = layout.header_len() + layout.entry_len() * number as usize;
         match layout {
-            Layout::V400 => IndexEntry::decode(self.index[at..at + 47].try_into().expect("47 bytes")),
-            Layout::V300 => IndexEntry::decode_v300(self.index[at..at + 46].try_into().expect("46 bytes")),
+            Layout::V400 => {
+                IndexEntry::decode(self.index[at..at + 47].try_into().expect("47 bytes"))
+            }
+            Layout::V300 => {
+                IndexEntry::decode_v300(self.index[at..at + 46].try_into().expect("46 bytes"))
+            }
         }
     }
 
@@ -122,19 +133,23 @@ impl ScidDatabase {
     pub fn record_bytes(&self, number: u32) -> Result<Vec<u8>> {
         let entry = self.entry(number);
         let mut buf = vec![0u8; entry.length as usize];
-        self.games.read_exact_at(&mut buf, u64::from(entry.offset)).map_err(|e| {
-            let what = format!(
-                "game {}: cannot read {} bytes at offset {} of {}",
-                number + 1,
-                entry.length,
-                entry.offset,
-                self.info.files[2].display()
-            );
-            match e.kind() {
-                std::io::ErrorKind::UnexpectedEof => Error::corrupt_record(format!("{what}: the file is shorter")),
-                _ => Error::io(what, e),
-            }
-        })?;
+        self.games
+            .read_exact_at(&mut buf, u64::from(entry.offset))
+            .map_err(|e| {
+                let what = format!(
+                    "game {}: cannot read {} bytes at offset {} of {}",
+                    number + 1,
+                    entry.length,
+                    entry.offset,
+                    self.info.files[2].display()
+                );
+                match e.kind() {
+                    std::io::ErrorKind::UnexpectedEof => {
+                        Error::corrupt_record(format!("{what}: the file is shorter"))
+                    }
+                    _ => Error::io(what, e),
+                }
+            })?;
         Ok(buf)
     }
 
@@ -225,16 +240,24 @@ impl ChessStore for ScidDatabase {
     }
 
     fn name(&self, kind: NameKind, id: u32) -> &str {
-        self.names.section(kind).text.get(id as usize).map_or("?", |s| s)
+        self.names
+            .section(kind)
+            .text
+            .get(id as usize)
+            .map_or("?", |s| s)
     }
 
     fn load(&self, number: u32) -> Result<ChessGame> {
         if number >= self.game_count() {
-            return Err(Error::new(ErrorKind::NotFound, format!("no game {}", number + 1)));
+            return Err(Error::new(
+                ErrorKind::NotFound,
+                format!("no game {}", number + 1),
+            ));
         }
         let entry = self.entry(number);
         let bytes = self.record_bytes(number)?;
-        let record = record::decode(&bytes).map_err(|e| e.context(format_args!("game {}", number + 1)))?;
+        let record =
+            record::decode(&bytes).map_err(|e| e.context(format_args!("game {}", number + 1)))?;
         Ok(ChessGame {
             headers: self.headers(&entry, record.extra_tags),
             start: record.start,

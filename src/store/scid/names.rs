@@ -28,7 +28,10 @@ impl NameFile {
     /// twice) is an error: SCID itself refuses such a file.
     pub fn parse(bytes: &[u8]) -> Result<NameFile> {
         if bytes.len() < 8 || &bytes[..8] != NAMES_MAGIC {
-            return Err(Error::new(ErrorKind::UnknownFormat, "not a SCID name file (bad magic)"));
+            return Err(Error::new(
+                ErrorKind::UnknownFormat,
+                "not a SCID name file (bad magic)",
+            ));
         }
         if bytes.len() < 36 {
             return Err(Error::corrupt_database(format!(
@@ -58,7 +61,12 @@ impl NameFile {
     }
 }
 
-fn parse_section(cursor: &mut Cursor<'_>, kind: NameKind, count: usize, max_freq: u32) -> Result<NameSection> {
+fn parse_section(
+    cursor: &mut Cursor<'_>,
+    kind: NameKind,
+    count: usize,
+    max_freq: u32,
+) -> Result<NameSection> {
     let id_width = if count >= 65536 { 3 } else { 2 };
     let freq_width = match max_freq {
         0..=255 => 1,
@@ -78,7 +86,11 @@ fn parse_section(cursor: &mut Cursor<'_>, kind: NameKind, count: usize, max_freq
         let id = cursor.uint(id_width)? as usize;
         cursor.uint(freq_width)?;
         let length = usize::from(cursor.take(1)?[0]);
-        let prefix = if n == 0 { 0 } else { usize::from(cursor.take(1)?[0]) };
+        let prefix = if n == 0 {
+            0
+        } else {
+            usize::from(cursor.take(1)?[0])
+        };
         if prefix > length || prefix > previous.len() {
             return Err(Error::corrupt_database(format!(
                 "name file: {kind:?} name {n} shares {prefix} bytes with a shorter name"
@@ -87,16 +99,23 @@ fn parse_section(cursor: &mut Cursor<'_>, kind: NameKind, count: usize, max_freq
         let mut name = previous[..prefix].to_vec();
         name.extend_from_slice(cursor.take(length - prefix)?);
         let slot = raw.get_mut(id).ok_or_else(|| {
-            Error::corrupt_database(format!("name file: {kind:?} ID {id} is out of range (count {count})"))
+            Error::corrupt_database(format!(
+                "name file: {kind:?} ID {id} is out of range (count {count})"
+            ))
         })?;
         if slot.is_some() {
-            return Err(Error::corrupt_database(format!("name file: {kind:?} ID {id} is used twice")));
+            return Err(Error::corrupt_database(format!(
+                "name file: {kind:?} ID {id} is used twice"
+            )));
         }
         *slot = Some(name.clone());
         previous = name;
     }
     let raw: Vec<Vec<u8>> = raw.into_iter().map(Option::unwrap_or_default).collect();
-    let text = raw.iter().map(|r| text_from_bytes(r).into_boxed_str()).collect();
+    let text = raw
+        .iter()
+        .map(|r| text_from_bytes(r).into_boxed_str())
+        .collect();
     Ok(NameSection { raw, text })
 }
 
@@ -131,6 +150,75 @@ mod tests {
         assert_eq!(names.count(NameKind::Site), 0);
     }
 
+    /// A name file with `n` players "p00000".."p{n-1}" (IDs reversed) and the given max frequency.
+    fn wide(n: u32, max_freq: u32) -> Vec<u8> {
+        let mut b = NAMES_MAGIC.to_vec();
+        b.extend([0; 4]);
+        b.extend(&n.to_be_bytes()[1..]);
+        b.extend([0; 9]);
+        b.extend(&max_freq.to_be_bytes()[1..]);
+        b.extend([0; 9]);
+        let id_width = if n >= 65536 { 3 } else { 2 };
+        let freq_width = if max_freq < 256 {
+            1
+        } else if max_freq < 65536 {
+            2
+        } else {
+            3
+        };
+        let mut prev = String::new();
+        for i in 0..n {
+            let name = format!("p{i:06}");
+            let id = n - 1 - i;
+            b.extend(&id.to_be_bytes()[4 - id_width..]);
+            b.extend(&max_freq.to_be_bytes()[4 - freq_width..]);
+            b.push(name.len() as u8);
+            let prefix = name
+                .bytes()
+                .zip(prev.bytes())
+                .take_while(|(a, b)| a == b)
+                .count();
+            if i > 0 {
+                b.push(prefix as u8);
+            }
+            b.extend(&name.as_bytes()[prefix..]);
+            prev = name;
+        }
+        b
+    }
+
+    #[test]
+    fn id_and_frequency_widths() {
+        for (n, freq) in [
+            (3, 255),
+            (3, 256),
+            (3, 70_000),
+            (65_536, 1),
+            (65_537, 65_536),
+        ] {
+            let names =
+                NameFile::parse(&wide(n, freq)).unwrap_or_else(|e| panic!("{n} {freq}: {e}"));
+            let players = names.section(NameKind::Player);
+            assert_eq!(players.text.len() as u32, n);
+            assert_eq!(&*players.text[0], format!("p{:06}", n - 1));
+            assert_eq!(&*players.text[(n - 1) as usize], "p000000");
+        }
+    }
+
+    #[test]
+    fn latin1_names_become_utf8_text() {
+        let mut b = NAMES_MAGIC.to_vec();
+        b.extend([0; 4]);
+        b.extend([0, 0, 1]);
+        b.extend([0; 9]);
+        b.extend([0, 0, 1]);
+        b.extend([0; 9]);
+        b.extend([0, 0, 1, 4, b'R', 0xE9, b't', b'i']);
+        let names = NameFile::parse(&b).unwrap();
+        assert_eq!(&*names.section(NameKind::Player).text[0], "Réti");
+        assert_eq!(names.section(NameKind::Player).raw[0], b"R\xe9ti");
+    }
+
     #[test]
     fn empty_database_name_file() {
         let mut b = NAMES_MAGIC.to_vec();
@@ -147,9 +235,19 @@ mod tests {
         }
         let mut dup = good.clone();
         dup[37] = 0; // first player's id 1 -> 0, duplicating id 0
-        assert!(NameFile::parse(&dup).unwrap_err().to_string().contains("used twice"));
+        assert!(
+            NameFile::parse(&dup)
+                .unwrap_err()
+                .to_string()
+                .contains("used twice")
+        );
         let mut out = good.clone();
         out[37] = 9;
-        assert!(NameFile::parse(&out).unwrap_err().to_string().contains("out of range"));
+        assert!(
+            NameFile::parse(&out)
+                .unwrap_err()
+                .to_string()
+                .contains("out of range")
+        );
     }
 }
