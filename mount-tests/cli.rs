@@ -39,37 +39,37 @@ fn detaches_when_ready_and_umount_stops_it() {
         "the mount is ready when the command returns"
     );
     assert!(std::fs::read_dir(mnt.join("games")).unwrap().count() > 0);
+    assert!(gamefs_serving(&mnt), "a background gamefs serves the mount");
     let status = Command::new("umount").arg(&mnt).status().unwrap();
     assert!(status.success());
     wait_until(Duration::from_secs(10), "unmount", || !is_mounted(&mnt));
-    let pattern = format!("gamefs mount {}", si4.display());
     wait_until(
         Duration::from_secs(10),
         "the background gamefs to exit",
-        || {
-            let p = Command::new("pgrep")
-                .arg("-f")
-                .arg(&pattern)
-                .output()
-                .unwrap();
-            !still_running(&p.stdout)
-        },
+        || !gamefs_serving(&mnt),
     );
     force_unmount(&mnt);
 }
 
-/// pgrep lists zombies too; a zombie has already exited.
-fn still_running(pids: &[u8]) -> bool {
-    String::from_utf8_lossy(pids).lines().any(|pid| {
-        std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .map(|s| {
-                !s.rsplit(')')
-                    .next()
-                    .unwrap_or("")
-                    .trim_start()
-                    .starts_with('Z')
-            })
-            .unwrap_or(false)
+/// True while a live (not zombie) gamefs process has `mountpoint` on its command line.
+fn gamefs_serving(mountpoint: &std::path::Path) -> bool {
+    let wanted = mountpoint.as_os_str().as_encoded_bytes();
+    std::fs::read_dir("/proc").unwrap().flatten().any(|p| {
+        let cmdline = std::fs::read(p.path().join("cmdline")).unwrap_or_default();
+        let stat = std::fs::read_to_string(p.path().join("stat")).unwrap_or_default();
+        let zombie = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z');
+        !zombie
+            && cmdline.split(|&b| b == 0).any(|arg| arg == wanted)
+            && cmdline.starts_with(b"/")
+            && cmdline
+                .split(|&b| b == 0)
+                .next()
+                .is_some_and(|exe| exe.ends_with(b"gamefs"))
     })
 }
 
