@@ -74,6 +74,31 @@ fn gamefs_serving(mountpoint: &std::path::Path) -> bool {
 }
 
 #[test]
+fn fusermount3_unmounts_too() {
+    let dir = scratch("fusermount");
+    let mnt = dir.path().join("mnt");
+    std::fs::create_dir(&mnt).unwrap();
+    let out = mount_cmd(&[edge_db().as_os_str(), mnt.as_os_str()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let status = Command::new("fusermount3")
+        .arg("-u")
+        .arg(&mnt)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    wait_until(Duration::from_secs(10), "unmount", || !is_mounted(&mnt));
+    wait_until(
+        Duration::from_secs(10),
+        "the background gamefs to exit",
+        || !gamefs_serving(&mnt),
+    );
+}
+
+#[test]
 fn ctrl_c_in_the_foreground_unmounts_and_exits() {
     let dir = scratch("sigint");
     let mut m = Mount::new(edge_db(), dir.path(), &[]);

@@ -57,6 +57,44 @@ fn root_layout_and_game_files() {
 }
 
 #[test]
+fn timestamps_come_from_the_database_files() {
+    let dir = scratch("times");
+    let m = Mount::new(edge_db(), dir.path(), &[]);
+    let newest = ["si4", "sn4", "sg4"]
+        .iter()
+        .map(|e| {
+            std::fs::metadata(edge_db().with_extension(e))
+                .unwrap()
+                .modified()
+                .unwrap()
+        })
+        .max()
+        .unwrap();
+    for p in [m.join("games"), files_in(&m.join("games")).remove(0)] {
+        assert_eq!(
+            std::fs::metadata(&p).unwrap().modified().unwrap(),
+            newest,
+            "{p:?}"
+        );
+    }
+}
+
+#[test]
+fn an_empty_database_mounts_with_empty_folders() {
+    let dir = scratch("empty");
+    let pgn = dir.path().join("none.pgn");
+    std::fs::write(&pgn, "").unwrap();
+    let db = dir.path().join("empty");
+    crate::harness::scid_import(&[&pgn], &db);
+    let m = Mount::new(&db, dir.path(), &[]);
+    for folder in [
+        "games", ".deleted", "players", "events", "sites", "years", "eco",
+    ] {
+        assert!(files_in(&m.join(folder)).is_empty(), "{folder}");
+    }
+}
+
+#[test]
 fn sizes_are_exact_and_text_matches_export() {
     let dir = scratch("sizes");
     let m = Mount::new(edge_db(), dir.path(), &[]);
