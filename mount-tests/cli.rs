@@ -21,14 +21,13 @@ fn wait_until(limit: Duration, what: &str, mut f: impl FnMut() -> bool) {
     }
 }
 
-#[test]
-fn detaches_when_ready_and_umount_stops_it() {
+/// Mount in the background (the command returns once the mount is ready), then stop it with
+/// `unmount` (a command and its arguments, the mountpoint appended) and check gamefs exits.
+fn mount_detached_then_unmount_with(db: &std::path::Path, unmount: &[&str]) {
     let dir = scratch("detach");
     let mnt = dir.path().join("mnt");
     std::fs::create_dir(&mnt).unwrap();
-    // Any of the database's files names it.
-    let si4 = edge_db().with_extension("si4");
-    let out = mount_cmd(&[si4.as_os_str(), mnt.as_os_str()]);
+    let out = mount_cmd(&[db.as_os_str(), mnt.as_os_str()]);
     assert!(
         out.status.success(),
         "{}",
@@ -40,8 +39,12 @@ fn detaches_when_ready_and_umount_stops_it() {
     );
     assert!(std::fs::read_dir(mnt.join("games")).unwrap().count() > 0);
     assert!(gamefs_serving(&mnt), "a background gamefs serves the mount");
-    let status = Command::new("umount").arg(&mnt).status().unwrap();
-    assert!(status.success());
+    let status = Command::new(unmount[0])
+        .args(&unmount[1..])
+        .arg(&mnt)
+        .status()
+        .unwrap();
+    assert!(status.success(), "{unmount:?} failed");
     wait_until(Duration::from_secs(10), "unmount", || !is_mounted(&mnt));
     wait_until(
         Duration::from_secs(10),
@@ -49,6 +52,17 @@ fn detaches_when_ready_and_umount_stops_it() {
         || !gamefs_serving(&mnt),
     );
     force_unmount(&mnt);
+}
+
+#[test]
+fn detaches_when_ready_and_umount_stops_it() {
+    // Any of the database's files names it.
+    mount_detached_then_unmount_with(&edge_db().with_extension("si4"), &["umount"]);
+}
+
+#[test]
+fn fusermount3_unmounts_too() {
+    mount_detached_then_unmount_with(edge_db(), &["fusermount3", "-u"]);
 }
 
 /// True while a live (not zombie) gamefs process has `mountpoint` on its command line.
@@ -71,31 +85,6 @@ fn gamefs_serving(mountpoint: &std::path::Path) -> bool {
                 .next()
                 .is_some_and(|exe| exe.ends_with(b"gamefs"))
     })
-}
-
-#[test]
-fn fusermount3_unmounts_too() {
-    let dir = scratch("fusermount");
-    let mnt = dir.path().join("mnt");
-    std::fs::create_dir(&mnt).unwrap();
-    let out = mount_cmd(&[edge_db().as_os_str(), mnt.as_os_str()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let status = Command::new("fusermount3")
-        .arg("-u")
-        .arg(&mnt)
-        .status()
-        .unwrap();
-    assert!(status.success());
-    wait_until(Duration::from_secs(10), "unmount", || !is_mounted(&mnt));
-    wait_until(
-        Duration::from_secs(10),
-        "the background gamefs to exit",
-        || !gamefs_serving(&mnt),
-    );
 }
 
 #[test]
