@@ -41,18 +41,19 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode, String> {
 }
 
 fn tour(mountpoint: &Path) {
-    let m = mountpoint.display();
     println!(
         "\
-gamefs demo: a sample SCID database is mounted on {m}
+gamefs demo: a sample SCID database is mounted on {}
 
 Try, in another terminal:
-  ls {m}/games | head                       one PGN file per game
-  cat \"{m}/games/$(ls {m}/games | head -1)\"
-  grep -rl Morphy {m}/games                 search every game as text
-  ls {m}/players {m}/years                  the same games grouped (symlinks)
-  less {m}/players/*/*                      editors and pagers follow the links
+  cd {0}
+  ls games | head                  one PGN file per game
+  cat \"games/$(ls games | head -1)\"
+  grep -rl Morphy games            search every game as text
+  ls players years eco             the same games grouped (symlinks into games/)
+  less players/*/*                 pagers and editors follow the links
 
-Press Ctrl-C here to unmount and quit."
+Press Ctrl-C here to unmount and quit.",
+        mountpoint.display()
     );
 }

@@ -222,20 +222,23 @@ fn render_movetext(game: &ChessGame, out: &mut String) -> Result<()> {
             continue;
         };
         let before = frame.pos.clone();
-        if before.turn() == Color::White {
-            w.token(&format!("{}.", before.fullmoves()));
+        // The move number stays on one line with its move.
+        let number = if before.turn() == Color::White {
+            format!("{}. ", before.fullmoves())
         } else if frame.force_number {
-            w.token(&format!("{}...", before.fullmoves()));
-        }
+            format!("{}... ", before.fullmoves())
+        } else {
+            String::new()
+        };
         let after = match &node.ply {
             Ply::Move(m) => {
                 let mut next = before.clone();
                 let san = SanPlus::from_move_and_play_unchecked(&mut next, *m);
-                w.token(&san.to_string());
+                w.token(&format!("{number}{san}"));
                 next
             }
             Ply::Null => {
-                w.token("--");
+                w.token(&format!("{number}--"));
                 play(&before, &node.ply)?
             }
         };
