@@ -1,5 +1,9 @@
 //! The .sn4 name file: four front-coded dictionaries of players, events, sites and rounds (spec §4).
 
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use super::bytes::{Cursor, be24};
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::NameKind;
@@ -14,7 +18,56 @@ pub struct NameSection {
     /// Stored bytes of each name, by ID.
     pub raw: Vec<Vec<u8>>,
     /// Text of each name, by ID (UTF-8, or Latin-1 for old databases).
-    pub text: Vec<Box<str>>,
+    pub text: Vec<Arc<str>>,
+    /// Name bytes → ID, built the first time a name is looked up for writing.
+    lookup: Option<HashMap<Vec<u8>, u32>>,
+}
+
+/// The largest ID each dictionary can hold (from the ID bit widths in the index, spec §4.4).
+pub const MAX_NAMES: [u32; 4] = [(1 << 20) - 1, (1 << 19) - 1, (1 << 19) - 1, (1 << 18) - 1];
+
+/// The longest name SCID stores, in bytes.
+pub const MAX_NAME_LEN: usize = 255;
+
+impl NameSection {
+    /// The ID of the name with exactly these bytes, if present.
+    pub fn find(&mut self, name: &[u8]) -> Option<u32> {
+        let raw = &self.raw;
+        self.lookup
+            .get_or_insert_with(|| raw.iter().enumerate().map(|(i, r)| (r.clone(), i as u32)).collect())
+            .get(name)
+            .copied()
+    }
+
+    /// Add a new name (the caller checked it is not present); it gets the next ID, as in SCID.
+    pub fn push(&mut self, name: &[u8]) -> u32 {
+        let id = self.raw.len() as u32;
+        self.raw.push(name.to_vec());
+        self.text.push(Arc::from(text_from_bytes(name)));
+        if let Some(lookup) = &mut self.lookup {
+            lookup.insert(name.to_vec(), id);
+        }
+        id
+    }
+}
+
+/// SCID's name order (spec §4.3): first bytes compared unsigned, the rest as signed chars
+/// with C `strcmp` semantics (the terminating NUL counts as 0).
+pub fn scid_name_order(a: &[u8], b: &[u8]) -> Ordering {
+    let first = |s: &[u8]| s.first().copied().unwrap_or(0);
+    match first(a).cmp(&first(b)) {
+        Ordering::Equal => {}
+        other => return other,
+    }
+    let signed = |s: &[u8], i: usize| s.get(i).map_or(0, |&c| c as i8);
+    let mut i = 1;
+    loop {
+        let (x, y) = (signed(a, i), signed(b, i));
+        if x != y || x == 0 {
+            return x.cmp(&y);
+        }
+        i += 1;
+    }
 }
 
 /// The four dictionaries of an .sn4 file.
@@ -53,6 +106,53 @@ impl NameFile {
     /// The dictionary of `kind`.
     pub fn section(&self, kind: NameKind) -> &NameSection {
         &self.sections[kind as usize]
+    }
+
+    /// The dictionary of `kind`, for adding names.
+    pub fn section_mut(&mut self, kind: NameKind) -> &mut NameSection {
+        &mut self.sections[kind as usize]
+    }
+
+    /// The whole .sn4 file as SCID writes it: every section sorted in SCID's order, front
+    /// coded, with the given reference counts (`freqs[kind][id]`) deciding the field widths.
+    pub fn serialize(&self, freqs: &[Vec<u32>; 4]) -> Vec<u8> {
+        let mut out = NAMES_MAGIC.to_vec();
+        out.extend([0u8; 4]);
+        let max_freq: Vec<u32> = freqs.iter().map(|f| f.iter().copied().max().unwrap_or(0)).collect();
+        for section in &self.sections {
+            out.extend(&(section.raw.len() as u32).to_be_bytes()[1..]);
+        }
+        for m in &max_freq {
+            out.extend(&m.to_be_bytes()[1..]);
+        }
+        for (i, section) in self.sections.iter().enumerate() {
+            let id_width = if section.raw.len() >= 65536 { 3 } else { 2 };
+            let freq_width = match max_freq[i] {
+                0..=255 => 1,
+                256..=65535 => 2,
+                _ => 3,
+            };
+            let mut order: Vec<u32> = (0..section.raw.len() as u32).collect();
+            order.sort_by(|&a, &b| scid_name_order(&section.raw[a as usize], &section.raw[b as usize]));
+            let mut previous: &[u8] = &[];
+            for (n, &id) in order.iter().enumerate() {
+                let name = &section.raw[id as usize];
+                let freq = freqs[i].get(id as usize).copied().unwrap_or(0);
+                out.extend(&id.to_be_bytes()[4 - id_width..]);
+                out.extend(&freq.to_be_bytes()[4 - freq_width..]);
+                out.push(name.len() as u8);
+                let prefix = if n == 0 {
+                    0
+                } else {
+                    let shared = name.iter().zip(previous).take_while(|(a, b)| a == b).count();
+                    out.push(shared as u8);
+                    shared
+                };
+                out.extend(&name[prefix..]);
+                previous = name;
+            }
+        }
+        out
     }
 
     /// Number of names in the `kind` dictionary.
@@ -112,11 +212,11 @@ fn parse_section(
         previous = name;
     }
     let raw: Vec<Vec<u8>> = raw.into_iter().map(Option::unwrap_or_default).collect();
-    let text = raw
+    let text: Vec<Arc<str>> = raw
         .iter()
-        .map(|r| text_from_bytes(r).into_boxed_str())
+        .map(|r| Arc::from(text_from_bytes(r)))
         .collect();
-    Ok(NameSection { raw, text })
+    Ok(NameSection { raw, text, lookup: None })
 }
 
 fn cursor_remaining(cursor: &Cursor<'_>) -> usize {
@@ -217,6 +317,41 @@ mod tests {
         let names = NameFile::parse(&b).unwrap();
         assert_eq!(&*names.section(NameKind::Player).text[0], "Réti");
         assert_eq!(names.section(NameKind::Player).raw[0], b"R\xe9ti");
+    }
+
+    #[test]
+    fn serializing_gives_back_the_parsed_bytes() {
+        let bytes = sample();
+        let names = NameFile::parse(&bytes).unwrap();
+        let freqs = [vec![1, 1], vec![1], vec![], vec![]];
+        assert_eq!(names.serialize(&freqs), bytes);
+        for (n, freq) in [(3, 255), (3, 256), (3, 70_000), (65_536, 1), (65_537, 65_536)] {
+            let bytes = wide(n, freq);
+            let names = NameFile::parse(&bytes).unwrap();
+            let freqs = [vec![freq; n as usize], vec![], vec![], vec![]];
+            assert_eq!(names.serialize(&freqs), bytes, "{n} names, frequency {freq}");
+        }
+    }
+
+    #[test]
+    fn scid_sort_order() {
+        let mut names: Vec<&[u8]> =
+            vec!["É".as_bytes(), b"z", b"e", b"A", "Ärger".as_bytes(), b"Ab", "Abé".as_bytes(), b"Aaron", b"Zed", "é".as_bytes(), b""];
+        names.sort_by(|a, b| scid_name_order(a, b));
+        let expected: Vec<&[u8]> =
+            vec![b"", b"A", b"Aaron", "Abé".as_bytes(), b"Ab", b"Zed", b"e", b"z", "Ärger".as_bytes(), "É".as_bytes(), "é".as_bytes()];
+        assert_eq!(names, expected);
+    }
+
+    #[test]
+    fn new_names_get_the_next_id() {
+        let mut names = NameFile::parse(&sample()).unwrap();
+        let players = names.section_mut(NameKind::Player);
+        assert_eq!(players.find(b"Aaron"), Some(0));
+        assert_eq!(players.find(b"Zed"), None);
+        assert_eq!(players.push(b"Zed"), 2);
+        assert_eq!(players.find(b"Zed"), Some(2));
+        assert_eq!(&*players.text[2], "Zed");
     }
 
     #[test]
