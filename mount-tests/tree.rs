@@ -22,7 +22,7 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn live_games(db: &Path) -> u32 {
-    let store = ScidDatabase::open(db).unwrap();
+    let store = ScidDatabase::open(db, false).unwrap();
     (0..store.game_count())
         .filter(|&n| !store.summary(n).deleted)
         .count() as u32
@@ -262,7 +262,7 @@ fn the_tree_is_read_only() {
 fn a_damaged_record_fails_alone_with_eio() {
     let dir = scratch("damaged");
     let db = copy_db(edge_db(), dir.path(), "damaged");
-    let store = ScidDatabase::open(&db).unwrap();
+    let store = ScidDatabase::open(&db, false).unwrap();
     let entry = store.entry(1);
     drop(store);
     // Overwrite game 2's move bytes with an impossible move (piece 15 of a fresh game has no knight code 0).

@@ -10,7 +10,7 @@ use gamefs::text::pgn;
 /// Write the games; a game that cannot be read is reported and skipped, and the exit status
 /// says so at the end.
 pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
-    let store = store::open(&args.database).map_err(|e| e.to_string())?;
+    let store = store::open(&args.database, false).map_err(|e| e.to_string())?;
     let sink: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(
             std::fs::File::create(path)

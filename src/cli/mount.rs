@@ -105,7 +105,7 @@ pub fn prepare_and_serve(
     on_ready: impl FnOnce(&Path),
 ) -> Result<ExitCode, String> {
     let parsed = parse_options(opts)?;
-    let store = store::open(database).map_err(|e| e.to_string())?;
+    let store = store::open(database, parsed.want_rw).map_err(|e| e.to_string())?;
     let mountpoint = check_mountpoint(mountpoint)?;
     if !opts.foreground && !daemon::is_detached_child() {
         return daemon::detach();

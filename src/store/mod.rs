@@ -8,6 +8,7 @@ pub mod charset;
 pub mod scid;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use crate::error::Result;
@@ -60,31 +61,41 @@ pub struct GameSummary {
     pub eco: u16,
 }
 
-/// Facts about the database as a whole, for timestamps and `info`.
+/// Facts about the database as a whole, for timestamps and messages.
 #[derive(Clone, Debug)]
 pub struct StoreInfo {
     /// The format's name and version, e.g. "SCID 4 (version 400)".
     pub format: String,
     /// The database files, for messages and timestamps.
     pub files: Vec<PathBuf>,
-    /// The newest modification time of the database files.
+    /// When the database last changed (the newest file modification time, or our last save).
     pub modified: SystemTime,
-    /// The oldest status-change/creation time we can offer.
-    pub created: SystemTime,
 }
 
-/// A chess game database, read side. Game numbers are 0-based positions in the index.
+/// A chess game database. Game numbers are 0-based positions in the index.
+///
+/// Reads come from the index (cheap) or decode one record; writes append records and repoint
+/// index entries, following each format's own append design (DESIGN.md rules 4 and 7).
 pub trait ChessStore: Send + Sync {
     /// Facts about the database files.
-    fn info(&self) -> &StoreInfo;
+    fn info(&self) -> StoreInfo;
     /// Number of games in the index, deleted ones included.
     fn game_count(&self) -> u32;
     /// The index summary of game `number` (`number < game_count()`).
     fn summary(&self, number: u32) -> GameSummary;
     /// The name with `id` in the `kind` dictionary.
-    fn name(&self, kind: NameKind, id: u32) -> &str;
+    fn name(&self, kind: NameKind, id: u32) -> Arc<str>;
     /// Decode game `number` completely (record plus index fields).
     fn load(&self, number: u32) -> Result<ChessGame>;
+    /// True when the database was opened for writing.
+    fn writable(&self) -> bool;
+    /// Store `game` as the new content of game `number`. Returns false, writing nothing, when
+    /// the stored game is already exactly this.
+    fn replace(&self, number: u32, game: &ChessGame) -> Result<bool>;
+    /// Append `games` as new games; returns their numbers.
+    fn append(&self, games: &[ChessGame]) -> Result<Vec<u32>>;
+    /// Set or clear the deleted mark of game `number`.
+    fn set_deleted(&self, number: u32, deleted: bool) -> Result<()>;
 }
 
 /// SCID's numeric ECO code as text (`B20`, `B91a3`); `None` for 0 (no code).
@@ -112,10 +123,10 @@ pub fn eco_text(code: u16) -> Option<String> {
 }
 
 /// Open the database at `path` (a base path or any of the format's files), recognising its
-/// format. The message of a failure says what was looked for.
-pub fn open(path: &std::path::Path) -> Result<std::sync::Arc<dyn ChessStore>> {
+/// format, for reading or also for writing. The message of a failure says what was looked for.
+pub fn open(path: &std::path::Path, writable: bool) -> Result<Arc<dyn ChessStore>> {
     if scid::looks_like(path) {
-        return Ok(std::sync::Arc::new(scid::ScidDatabase::open(path)?));
+        return Ok(Arc::new(scid::ScidDatabase::open(path, writable)?));
     }
     let base = scid::base_path(path);
     Err(crate::error::Error::new(

@@ -321,7 +321,7 @@ impl Vfs {
         let s = self.store.summary(n);
         let white = self.store.name(NameKind::Player, s.white);
         let black = self.store.name(NameKind::Player, s.black);
-        game_file_name(n, self.width, white, black, s.date.year)
+        game_file_name(n, self.width, &white, &black, s.date.year)
     }
 
     fn view(&self, v: View) -> &ViewTable {

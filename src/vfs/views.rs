@@ -86,9 +86,9 @@ impl ViewTable {
 /// The text a group folder is named after, before it is made safe.
 fn label(store: &dyn ChessStore, view: View, key: u32) -> String {
     match view {
-        View::Players => store.name(NameKind::Player, key).to_owned(),
-        View::Events => store.name(NameKind::Event, key).to_owned(),
-        View::Sites => store.name(NameKind::Site, key).to_owned(),
+        View::Players => store.name(NameKind::Player, key).to_string(),
+        View::Events => store.name(NameKind::Event, key).to_string(),
+        View::Sites => store.name(NameKind::Site, key).to_string(),
         View::Years if key == 0 => "unknown".to_owned(),
         View::Years => format!("{key:04}"),
         View::Eco => eco_text(key as u16).unwrap_or_default(),

@@ -1,23 +1,27 @@
 //! SCID 4 databases (.si4 index, .sn4 names, .sg4 game records); byte layout in spec/scid4.md.
 //!
-//! [`ScidDatabase`] opens the three files, reads the index and names once, and decodes a game
-//! record from the .sg4 only when that game is loaded.
+//! [`ScidDatabase`] opens the three files, reads the index and names once, decodes a game
+//! record only when that game is loaded, and saves games the way SCID does: append the
+//! record, repoint or append the index entry, rewrite the name file.
 
 pub mod bytes;
+pub mod derive;
 pub mod entry;
 pub mod header;
 pub mod names;
 pub mod pieces;
 pub mod record;
+pub mod writer;
 
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::SystemTime;
 
-use entry::IndexEntry;
+use entry::{FLAG_DELETED, IndexEntry};
 use header::{IndexHeader, Layout};
-use names::NameFile;
+use names::{MAX_NAME_LEN, MAX_NAMES, NameFile};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::{ChessGame, Headers};
@@ -26,13 +30,31 @@ use crate::store::{ChessStore, GameSummary, NameKind, StoreInfo, eco_text};
 /// The three file extensions of a SCID 4 database, in the order index, names, games.
 pub const EXTENSIONS: [&str; 3] = ["si4", "sn4", "sg4"];
 
-/// An open SCID 4 database (read side).
+/// Flags SCID recomputes on every save (S: FEN start, X: promotion, Y: under-promotion) and D.
+const DERIVED_FLAGS: u32 = 0b111;
+
+/// The most games a SCID 4 index can count.
+pub const MAX_GAMES: u32 = 16_777_214;
+
+/// An open SCID 4 database.
 pub struct ScidDatabase {
-    info: StoreInfo,
+    paths: [PathBuf; 3],
+    format: String,
+    state: RwLock<State>,
+    games: File,
+    /// The index file, open for writing (and locked) when the database is writable.
+    index_file: Option<File>,
+}
+
+/// What changes when games are saved.
+struct State {
     header: IndexHeader,
     index: Vec<u8>,
     names: NameFile,
-    games: File,
+    /// Reference counts of every name, computed at the first save.
+    freqs: Option<[Vec<u32>; 4]>,
+    games_len: u64,
+    modified: SystemTime,
 }
 
 /// The base path of a SCID database given as its base or any of its three files.
@@ -59,74 +81,84 @@ fn read_file(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))
 }
 
+fn open_file(path: &Path, writable: bool) -> Result<File> {
+    File::options()
+        .read(true)
+        .write(writable)
+        .open(path)
+        .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))
+}
+
 impl ScidDatabase {
     /// Open the database at `path` (its base path or any of its three files), reading the
-    /// index and the names. Fails with a clear message when a file is missing or unreadable,
-    /// is not SCID, or the index and names disagree.
-    pub fn open(path: &Path) -> Result<ScidDatabase> {
+    /// index and the names; with `writable`, also take the one-writer lock. Fails with a
+    /// clear message when a file is missing or unreadable, is not SCID, or the index and
+    /// names disagree.
+    pub fn open(path: &Path, writable: bool) -> Result<ScidDatabase> {
         let base = base_path(path);
-        let [si4, sn4, sg4] = EXTENSIONS.map(|ext| with_ext(&base, ext));
-        let index = read_file(&si4)?;
-        let header = IndexHeader::parse(&index).map_err(|e| e.context(si4.display()))?;
-        let expected = header.layout.header_len() as u64
-            + header.layout.entry_len() as u64 * u64::from(header.num_games);
-        if index.len() as u64 != expected {
-            return Err(Error::corrupt_database(format!(
-                "{}: the header says {} games, which needs {expected} bytes, but the file has {} \
-                 (truncated, or an interrupted write)",
-                si4.display(),
-                header.num_games,
-                index.len()
-            )));
-        }
-        let names = NameFile::parse(&read_file(&sn4)?).map_err(|e| e.context(sn4.display()))?;
-        let games =
-            File::open(&sg4).map_err(|e| Error::io(format!("cannot open {}", sg4.display()), e))?;
-        let files = vec![si4, sn4, sg4];
-        let info = StoreInfo {
-            format: format!("SCID 4 (version {})", header.version),
-            modified: newest_mtime(&files),
-            created: newest_mtime(&files[..1]),
-            files,
+        let paths = EXTENSIONS.map(|ext| with_ext(&base, ext));
+        let [si4, sn4, sg4] = &paths;
+        let index_file = if writable {
+            let f = open_file(si4, true)?;
+            writer::lock(&f, si4)?;
+            Some(f)
+        } else {
+            None
         };
+        let mut index = read_file(si4)?;
+        let mut header = IndexHeader::parse(&index).map_err(|e| e.context(si4.display()))?;
+        if writable && header.layout != Layout::V400 {
+            return Err(Error::new(
+                ErrorKind::ReadOnly,
+                format!(
+                    "{}: version {} databases can only be opened read-only (as in SCID)",
+                    si4.display(),
+                    header.version
+                ),
+            ));
+        }
+        reconcile_count(&mut header, &mut index, si4, index_file.as_ref())?;
+        let names = NameFile::parse(&read_file(sn4)?).map_err(|e| e.context(sn4.display()))?;
+        let games = open_file(sg4, writable)?;
+        let games_len = games
+            .metadata()
+            .map_err(|e| Error::io(format!("cannot stat {}", sg4.display()), e))?
+            .len();
+        let modified = newest_mtime(&paths);
         let db = ScidDatabase {
-            info,
-            header,
-            index,
-            names,
+            format: format!("SCID 4 (version {})", header.version),
+            state: RwLock::new(State {
+                header,
+                index,
+                names,
+                freqs: None,
+                games_len,
+                modified,
+            }),
+            paths,
             games,
+            index_file,
         };
         db.check_name_ids()?;
         Ok(db)
     }
 
+    fn read(&self) -> RwLockReadGuard<'_, State> {
+        self.state.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn write(&self) -> RwLockWriteGuard<'_, State> {
+        self.state.write().unwrap_or_else(|p| p.into_inner())
+    }
+
     /// The parsed index header.
-    pub fn header(&self) -> &IndexHeader {
-        &self.header
-    }
-
-    /// The parsed name file.
-    pub fn names(&self) -> &NameFile {
-        &self.names
-    }
-
-    /// True for databases SCID only opens read-only (version 300).
-    pub fn is_read_only_format(&self) -> bool {
-        self.header.layout != Layout::V400
+    pub fn header(&self) -> IndexHeader {
+        self.read().header.clone()
     }
 
     /// The index entry of game `number` (0-based, `< game_count()`).
     pub fn entry(&self, number: u32) -> IndexEntry {
-        let layout = self.header.layout;
-        let at = layout.header_len() + layout.entry_len() * number as usize;
-        match layout {
-            Layout::V400 => {
-                IndexEntry::decode(self.index[at..at + 47].try_into().expect("47 bytes"))
-            }
-            Layout::V300 => {
-                IndexEntry::decode_v300(self.index[at..at + 46].try_into().expect("46 bytes"))
-            }
-        }
+        self.read().entry(number)
     }
 
     /// The raw bytes of game `number`'s record.
@@ -141,7 +173,7 @@ impl ScidDatabase {
                     number + 1,
                     entry.length,
                     entry.offset,
-                    self.info.files[2].display()
+                    self.paths[2].display()
                 );
                 match e.kind() {
                     std::io::ErrorKind::UnexpectedEof => {
@@ -153,22 +185,30 @@ impl ScidDatabase {
         Ok(buf)
     }
 
+    /// The reference counts of every name, computed over all entries (deleted ones included,
+    /// as SCID counts them).
+    pub fn name_frequencies(&self) -> [Vec<u32>; 4] {
+        let state = self.read();
+        state.count_frequencies()
+    }
+
+    /// The name file as SCID would write it now.
+    pub fn serialized_names(&self) -> Vec<u8> {
+        let state = self.read();
+        state.names.serialize(&state.count_frequencies())
+    }
+
     fn check_name_ids(&self) -> Result<()> {
-        for n in 0..self.game_count() {
-            let e = self.entry(n);
-            for (kind, id) in [
-                (NameKind::Player, e.white),
-                (NameKind::Player, e.black),
-                (NameKind::Event, e.event),
-                (NameKind::Site, e.site),
-                (NameKind::Round, e.round),
-            ] {
-                if id >= self.names.count(kind) {
+        let state = self.read();
+        for n in 0..state.header.num_games {
+            let e = state.entry(n);
+            for (kind, id) in name_refs(&e) {
+                if id >= state.names.count(kind) {
                     return Err(Error::corrupt_database(format!(
                         "{}: game {} refers to {kind:?} name {id}, but the name file has only {}",
-                        self.info.files[0].display(),
+                        self.paths[0].display(),
                         n + 1,
-                        self.names.count(kind)
+                        state.names.count(kind)
                     )));
                 }
             }
@@ -177,7 +217,7 @@ impl ScidDatabase {
     }
 
     fn headers(&self, e: &IndexEntry, extra: Vec<(String, String)>) -> Headers {
-        let name = |kind, id| self.name(kind, id).to_owned();
+        let name = |kind, id| self.name(kind, id).to_string();
         let mut headers = Headers {
             event: name(NameKind::Event, e.event),
             site: name(NameKind::Site, e.site),
@@ -205,6 +245,205 @@ impl ScidDatabase {
         }
         headers
     }
+
+    fn index_file(&self) -> Result<&File> {
+        self.index_file
+            .as_ref()
+            .ok_or_else(|| Error::new(ErrorKind::ReadOnly, "the database is open read-only"))
+    }
+
+    /// Encode `game` and work out its entry (without offset and length), adding its names.
+    fn prepare(
+        &self,
+        state: &mut State,
+        game: &ChessGame,
+        user_flags: u32,
+    ) -> Result<(Vec<u8>, IndexEntry)> {
+        let record = record::encode(game)?;
+        let d = derive::derive(game)?;
+        let h = &game.headers;
+        let ids = [
+            state.name_id(NameKind::Event, &h.event)?,
+            state.name_id(NameKind::Site, &h.site)?,
+            state.name_id(NameKind::Round, &h.round)?,
+            state.name_id(NameKind::Player, &h.white)?,
+            state.name_id(NameKind::Player, &h.black)?,
+        ];
+        let entry = IndexEntry {
+            offset: 0,
+            length: record.len() as u32,
+            flags: (user_flags & !(DERIVED_FLAGS | FLAG_DELETED)) | d.flags_sxy,
+            event: ids[0],
+            site: ids[1],
+            round: ids[2],
+            white: ids[3],
+            black: ids[4],
+            result: d.result,
+            var_code: d.var_code,
+            comment_code: d.comment_code,
+            nag_code: d.nag_code,
+            eco: d.eco,
+            date: d.date,
+            event_date: d.event_date,
+            white_elo: d.white_elo,
+            white_rating_type: d.white_rating_type,
+            black_elo: d.black_elo,
+            black_rating_type: d.black_rating_type,
+            stored_line: d.stored_line,
+            matsig: d.matsig,
+            plies: d.plies,
+            home_pawn_count: d.home_pawn_count,
+            home_pawns: d.home_pawns,
+        };
+        Ok((record, entry))
+    }
+
+    fn append_record(&self, state: &mut State, record: &[u8]) -> Result<u32> {
+        let offset = writer::append_record(&self.games, &self.paths[2], state.games_len, record)?;
+        state.games_len = offset + record.len() as u64;
+        Ok(offset as u32)
+    }
+
+    fn write_names(&self, state: &mut State) -> Result<()> {
+        let freqs = state
+            .freqs
+            .get_or_insert_with(|| [vec![], vec![], vec![], vec![]]);
+        let bytes = state.names.serialize(freqs);
+        writer::replace_file(&self.paths[1], &bytes)
+    }
+
+    fn write_entry(&self, state: &mut State, number: u32, entry: &IndexEntry) -> Result<()> {
+        let at = Layout::V400.header_len() + Layout::V400.entry_len() * number as usize;
+        let bytes = entry.encode();
+        writer::write_synced(self.index_file()?, &self.paths[0], at as u64, &bytes)?;
+        if state.index.len() < at + 47 {
+            state.index.resize(at + 47, 0);
+        }
+        state.index[at..at + 47].copy_from_slice(&bytes);
+        state.modified = SystemTime::now();
+        Ok(())
+    }
+}
+
+/// A header count that disagrees with the index size: fewer entries than counted is what an
+/// interrupted gamefs save leaves (repaired when writable), more is what an interrupted SCID
+/// import leaves (SCID itself refuses that database).
+fn reconcile_count(
+    header: &mut IndexHeader,
+    index: &mut Vec<u8>,
+    si4: &Path,
+    writable: Option<&File>,
+) -> Result<()> {
+    let layout = header.layout;
+    let expected =
+        layout.header_len() as u64 + layout.entry_len() as u64 * u64::from(header.num_games);
+    let actual = index.len() as u64;
+    if actual == expected {
+        return Ok(());
+    }
+    let whole = actual.saturating_sub(layout.header_len() as u64) / layout.entry_len() as u64;
+    let interrupted_save = actual > layout.header_len() as u64
+        && actual < expected
+        && (actual - layout.header_len() as u64) % layout.entry_len() as u64 == 0
+        && whole + 1 == u64::from(header.num_games);
+    if !interrupted_save {
+        return Err(Error::corrupt_database(format!(
+            "{}: the header says {} games, which needs {expected} bytes, but the file has {actual} \
+             (truncated, or an interrupted write)",
+            si4.display(),
+            header.num_games,
+        )));
+    }
+    log::warn!(
+        "{}: the header counts {} games but {whole} entries are present (an interrupted save); using {whole}",
+        si4.display(),
+        header.num_games
+    );
+    header.num_games = whole as u32;
+    if let Some(f) = writable {
+        writer::write_synced(f, si4, 14, &header.num_games.to_be_bytes()[1..])?;
+        index[14..17].copy_from_slice(&header.num_games.to_be_bytes()[1..]);
+    }
+    Ok(())
+}
+
+fn name_refs(e: &IndexEntry) -> [(NameKind, u32); 5] {
+    [
+        (NameKind::Player, e.white),
+        (NameKind::Player, e.black),
+        (NameKind::Event, e.event),
+        (NameKind::Site, e.site),
+        (NameKind::Round, e.round),
+    ]
+}
+
+impl State {
+    fn entry(&self, number: u32) -> IndexEntry {
+        let layout = self.header.layout;
+        let at = layout.header_len() + layout.entry_len() * number as usize;
+        match layout {
+            Layout::V400 => {
+                IndexEntry::decode(self.index[at..at + 47].try_into().expect("47 bytes"))
+            }
+            Layout::V300 => {
+                IndexEntry::decode_v300(self.index[at..at + 46].try_into().expect("46 bytes"))
+            }
+        }
+    }
+
+    fn count_frequencies(&self) -> [Vec<u32>; 4] {
+        let mut freqs = NameKind::ALL.map(|k| vec![0u32; self.names.count(k) as usize]);
+        for n in 0..self.header.num_games {
+            for (kind, id) in name_refs(&self.entry(n)) {
+                if let Some(f) = freqs[kind as usize].get_mut(id as usize) {
+                    *f += 1;
+                }
+            }
+        }
+        freqs
+    }
+
+    fn frequencies(&mut self) -> &mut [Vec<u32>; 4] {
+        if self.freqs.is_none() {
+            self.freqs = Some(self.count_frequencies());
+        }
+        self.freqs.as_mut().expect("just computed")
+    }
+
+    /// The ID of `name` in `kind`, adding it (with the next ID) if new.
+    fn name_id(&mut self, kind: NameKind, name: &str) -> Result<u32> {
+        if name.len() > MAX_NAME_LEN {
+            return Err(Error::new(
+                ErrorKind::TooLarge,
+                format!(
+                    "{kind:?} name is {} bytes; SCID stores at most {MAX_NAME_LEN}: {name:?}",
+                    name.len()
+                ),
+            ));
+        }
+        let section = self.names.section_mut(kind);
+        if let Some(id) = section.find(name.as_bytes()) {
+            return Ok(id);
+        }
+        if section.raw.len() as u32 >= MAX_NAMES[kind as usize] {
+            return Err(Error::new(
+                ErrorKind::TooLarge,
+                format!("the database holds the most {kind:?} names SCID allows"),
+            ));
+        }
+        let id = section.push(name.as_bytes());
+        self.frequencies()[kind as usize].push(0);
+        Ok(id)
+    }
+
+    fn count_refs(&mut self, e: &IndexEntry, delta: i64) {
+        let freqs = self.frequencies();
+        for (kind, id) in name_refs(e) {
+            if let Some(f) = freqs[kind as usize].get_mut(id as usize) {
+                *f = (i64::from(*f) + delta).max(0) as u32;
+            }
+        }
+    }
 }
 
 fn newest_mtime(files: &[PathBuf]) -> SystemTime {
@@ -216,12 +455,16 @@ fn newest_mtime(files: &[PathBuf]) -> SystemTime {
 }
 
 impl ChessStore for ScidDatabase {
-    fn info(&self) -> &StoreInfo {
-        &self.info
+    fn info(&self) -> StoreInfo {
+        StoreInfo {
+            format: self.format.clone(),
+            files: self.paths.to_vec(),
+            modified: self.read().modified,
+        }
     }
 
     fn game_count(&self) -> u32 {
-        self.header.num_games
+        self.read().header.num_games
     }
 
     fn summary(&self, number: u32) -> GameSummary {
@@ -239,12 +482,14 @@ impl ChessStore for ScidDatabase {
         }
     }
 
-    fn name(&self, kind: NameKind, id: u32) -> &str {
-        self.names
+    fn name(&self, kind: NameKind, id: u32) -> Arc<str> {
+        self.read()
+            .names
             .section(kind)
             .text
             .get(id as usize)
-            .map_or("?", |s| s)
+            .cloned()
+            .unwrap_or_else(|| Arc::from("?"))
     }
 
     fn load(&self, number: u32) -> Result<ChessGame> {
@@ -263,5 +508,90 @@ impl ChessStore for ScidDatabase {
             start: record.start,
             moves: record.moves,
         })
+    }
+
+    fn writable(&self) -> bool {
+        self.index_file.is_some()
+    }
+
+    fn replace(&self, number: u32, game: &ChessGame) -> Result<bool> {
+        self.index_file()?;
+        let mut state = self.write();
+        if number >= state.header.num_games {
+            return Err(Error::new(
+                ErrorKind::NotFound,
+                format!("no game {}", number + 1),
+            ));
+        }
+        let old = state.entry(number);
+        let (record, mut entry) = self.prepare(&mut state, game, old.flags)?;
+        entry.offset = old.offset;
+        let unchanged = IndexEntry {
+            flags: old.flags & !FLAG_DELETED,
+            ..old
+        };
+        if entry == unchanged && self.record_bytes(number)? == record {
+            return Ok(false);
+        }
+        entry.offset = self.append_record(&mut state, &record)?;
+        writer::sync(&self.games, &self.paths[2])?;
+        state.count_refs(&old, -1);
+        state.count_refs(&entry, 1);
+        self.write_names(&mut state)?;
+        self.write_entry(&mut state, number, &entry)?;
+        Ok(true)
+    }
+
+    fn append(&self, games: &[ChessGame]) -> Result<Vec<u32>> {
+        let index_file = self.index_file()?;
+        let mut state = self.write();
+        let first = state.header.num_games;
+        if u64::from(first) + games.len() as u64 > u64::from(MAX_GAMES) {
+            return Err(Error::new(
+                ErrorKind::TooLarge,
+                format!("SCID 4 holds at most {MAX_GAMES} games"),
+            ));
+        }
+        let mut entries = Vec::with_capacity(games.len());
+        for (i, game) in games.iter().enumerate() {
+            let (record, mut entry) = self
+                .prepare(&mut state, game, 0)
+                .map_err(|e| e.context(format_args!("game {} of the file", i + 1)))?;
+            entry.offset = self.append_record(&mut state, &record)?;
+            state.count_refs(&entry, 1);
+            entries.push(entry);
+        }
+        writer::sync(&self.games, &self.paths[2])?;
+        self.write_names(&mut state)?;
+        let count = first + games.len() as u32;
+        writer::write_synced(index_file, &self.paths[0], 14, &count.to_be_bytes()[1..])?;
+        state.index[14..17].copy_from_slice(&count.to_be_bytes()[1..]);
+        let mut bytes = Vec::with_capacity(entries.len() * 47);
+        for e in &entries {
+            bytes.extend(e.encode());
+        }
+        let at = state.index.len() as u64;
+        writer::write_synced(index_file, &self.paths[0], at, &bytes)?;
+        state.index.extend(bytes);
+        state.header.num_games = count;
+        state.modified = SystemTime::now();
+        Ok((first..count).collect())
+    }
+
+    fn set_deleted(&self, number: u32, deleted: bool) -> Result<()> {
+        self.index_file()?;
+        let mut state = self.write();
+        if number >= state.header.num_games {
+            return Err(Error::new(
+                ErrorKind::NotFound,
+                format!("no game {}", number + 1),
+            ));
+        }
+        let mut entry = state.entry(number);
+        if entry.is_deleted() == deleted {
+            return Ok(());
+        }
+        entry.flags ^= FLAG_DELETED;
+        self.write_entry(&mut state, number, &entry)
     }
 }

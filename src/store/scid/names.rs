@@ -34,7 +34,12 @@ impl NameSection {
     pub fn find(&mut self, name: &[u8]) -> Option<u32> {
         let raw = &self.raw;
         self.lookup
-            .get_or_insert_with(|| raw.iter().enumerate().map(|(i, r)| (r.clone(), i as u32)).collect())
+            .get_or_insert_with(|| {
+                raw.iter()
+                    .enumerate()
+                    .map(|(i, r)| (r.clone(), i as u32))
+                    .collect()
+            })
             .get(name)
             .copied()
     }
@@ -118,7 +123,10 @@ impl NameFile {
     pub fn serialize(&self, freqs: &[Vec<u32>; 4]) -> Vec<u8> {
         let mut out = NAMES_MAGIC.to_vec();
         out.extend([0u8; 4]);
-        let max_freq: Vec<u32> = freqs.iter().map(|f| f.iter().copied().max().unwrap_or(0)).collect();
+        let max_freq: Vec<u32> = freqs
+            .iter()
+            .map(|f| f.iter().copied().max().unwrap_or(0))
+            .collect();
         for section in &self.sections {
             out.extend(&(section.raw.len() as u32).to_be_bytes()[1..]);
         }
@@ -133,7 +141,9 @@ impl NameFile {
                 _ => 3,
             };
             let mut order: Vec<u32> = (0..section.raw.len() as u32).collect();
-            order.sort_by(|&a, &b| scid_name_order(&section.raw[a as usize], &section.raw[b as usize]));
+            order.sort_by(|&a, &b| {
+                scid_name_order(&section.raw[a as usize], &section.raw[b as usize])
+            });
             let mut previous: &[u8] = &[];
             for (n, &id) in order.iter().enumerate() {
                 let name = &section.raw[id as usize];
@@ -144,7 +154,11 @@ impl NameFile {
                 let prefix = if n == 0 {
                     0
                 } else {
-                    let shared = name.iter().zip(previous).take_while(|(a, b)| a == b).count();
+                    let shared = name
+                        .iter()
+                        .zip(previous)
+                        .take_while(|(a, b)| a == b)
+                        .count();
                     out.push(shared as u8);
                     shared
                 };
@@ -212,11 +226,12 @@ fn parse_section(
         previous = name;
     }
     let raw: Vec<Vec<u8>> = raw.into_iter().map(Option::unwrap_or_default).collect();
-    let text: Vec<Arc<str>> = raw
-        .iter()
-        .map(|r| Arc::from(text_from_bytes(r)))
-        .collect();
-    Ok(NameSection { raw, text, lookup: None })
+    let text: Vec<Arc<str>> = raw.iter().map(|r| Arc::from(text_from_bytes(r))).collect();
+    Ok(NameSection {
+        raw,
+        text,
+        lookup: None,
+    })
 }
 
 fn cursor_remaining(cursor: &Cursor<'_>) -> usize {
@@ -325,21 +340,53 @@ mod tests {
         let names = NameFile::parse(&bytes).unwrap();
         let freqs = [vec![1, 1], vec![1], vec![], vec![]];
         assert_eq!(names.serialize(&freqs), bytes);
-        for (n, freq) in [(3, 255), (3, 256), (3, 70_000), (65_536, 1), (65_537, 65_536)] {
+        for (n, freq) in [
+            (3, 255),
+            (3, 256),
+            (3, 70_000),
+            (65_536, 1),
+            (65_537, 65_536),
+        ] {
             let bytes = wide(n, freq);
             let names = NameFile::parse(&bytes).unwrap();
             let freqs = [vec![freq; n as usize], vec![], vec![], vec![]];
-            assert_eq!(names.serialize(&freqs), bytes, "{n} names, frequency {freq}");
+            assert_eq!(
+                names.serialize(&freqs),
+                bytes,
+                "{n} names, frequency {freq}"
+            );
         }
     }
 
     #[test]
     fn scid_sort_order() {
-        let mut names: Vec<&[u8]> =
-            vec!["É".as_bytes(), b"z", b"e", b"A", "Ärger".as_bytes(), b"Ab", "Abé".as_bytes(), b"Aaron", b"Zed", "é".as_bytes(), b""];
+        let mut names: Vec<&[u8]> = vec![
+            "É".as_bytes(),
+            b"z",
+            b"e",
+            b"A",
+            "Ärger".as_bytes(),
+            b"Ab",
+            "Abé".as_bytes(),
+            b"Aaron",
+            b"Zed",
+            "é".as_bytes(),
+            b"",
+        ];
         names.sort_by(|a, b| scid_name_order(a, b));
-        let expected: Vec<&[u8]> =
-            vec![b"", b"A", b"Aaron", "Abé".as_bytes(), b"Ab", b"Zed", b"e", b"z", "Ärger".as_bytes(), "É".as_bytes(), "é".as_bytes()];
+        let expected: Vec<&[u8]> = vec![
+            b"",
+            b"A",
+            b"Aaron",
+            "Abé".as_bytes(),
+            b"Ab",
+            b"Zed",
+            b"e",
+            b"z",
+            "Ärger".as_bytes(),
+            "É".as_bytes(),
+            "é".as_bytes(),
+        ];
         assert_eq!(names, expected);
     }
 
