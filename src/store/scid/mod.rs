@@ -330,7 +330,7 @@ impl ScidDatabase {
 /// import leaves (SCID itself refuses that database).
 fn reconcile_count(
     header: &mut IndexHeader,
-    index: &mut Vec<u8>,
+    index: &mut [u8],
     si4: &Path,
     writable: Option<&File>,
 ) -> Result<()> {
@@ -344,7 +344,7 @@ fn reconcile_count(
     let whole = actual.saturating_sub(layout.header_len() as u64) / layout.entry_len() as u64;
     let interrupted_save = actual > layout.header_len() as u64
         && actual < expected
-        && (actual - layout.header_len() as u64) % layout.entry_len() as u64 == 0
+        && (actual - layout.header_len() as u64).is_multiple_of(layout.entry_len() as u64)
         && whole + 1 == u64::from(header.num_games);
     if !interrupted_save {
         return Err(Error::corrupt_database(format!(
