@@ -36,6 +36,8 @@ pub enum ErrorKind {
     TooLarge,
     /// The disk is full.
     NoSpace,
+    /// Someone else holds the resource (the database's write lock).
+    Busy,
     /// Any other I/O failure.
     Io,
 }
@@ -119,6 +121,7 @@ impl Error {
             }
             ErrorKind::TooLarge => libc::EFBIG,
             ErrorKind::NoSpace => libc::ENOSPC,
+            ErrorKind::Busy => libc::EBUSY,
             ErrorKind::Io => self
                 .source
                 .as_ref()

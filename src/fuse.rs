@@ -4,22 +4,23 @@
 //! EIO instead of killing the worker thread and hanging the mount.
 
 use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
+use std::sync::mpsc::{Sender, channel};
+use std::time::{Duration, SystemTime};
 
 use fuser::{
     AccessFlags, Errno, FileAttr, FileHandle, FileType, Filesystem, FopenFlags, Generation,
-    INodeNo, InitFlags, KernelConfig, LockOwner, OpenAccMode, OpenFlags, ReplyAttr, ReplyData,
-    ReplyDirectory, ReplyDirectoryPlus, ReplyEmpty, ReplyEntry, ReplyOpen, ReplyStatfs, Request,
+    INodeNo, InitFlags, KernelConfig, LockOwner, Notifier, OpenAccMode, OpenFlags, RenameFlags,
+    ReplyAttr, ReplyCreate, ReplyData, ReplyDirectory, ReplyDirectoryPlus, ReplyEmpty, ReplyEntry,
+    ReplyOpen, ReplyStatfs, ReplyWrite, Request, TimeOrNow, WriteFlags,
 };
 
 use crate::error::Error;
-use crate::vfs::{Attr, FileKind, Vfs};
-
-/// How long the kernel may cache names and attributes. The tree only changes through us (and
-/// we tell the kernel when it does), so this can be long.
-const TTL: Duration = Duration::from_secs(3600);
+use crate::vfs::write::{RenameFlags as VfsRenameFlags, SetAttr};
+use crate::vfs::{Attr, FileKind, Invalidator, OpenMode, Opened, Vfs};
 
 /// A [`Vfs`] served to the kernel.
 pub struct GameFs {
@@ -50,6 +51,10 @@ fn errno(e: &Error) -> Errno {
     Errno::from_i32(e.errno())
 }
 
+fn ttl(a: &Attr) -> Duration {
+    Duration::from_secs(a.ttl_secs)
+}
+
 fn file_attr(a: &Attr) -> FileAttr {
     FileAttr {
         ino: INodeNo(a.ino),
@@ -78,6 +83,70 @@ fn file_type(k: FileKind) -> FileType {
     }
 }
 
+fn fopen_flags(o: &Opened) -> FopenFlags {
+    let mut flags = FopenFlags::empty();
+    if o.keep_cache {
+        flags |= FopenFlags::FOPEN_KEEP_CACHE;
+    }
+    if o.direct_io {
+        flags |= FopenFlags::FOPEN_DIRECT_IO;
+    }
+    flags
+}
+
+fn open_mode(flags: i32) -> OpenMode {
+    OpenMode {
+        write: OpenFlags(flags).acc_mode() != OpenAccMode::O_RDONLY,
+        truncate: flags & libc::O_TRUNC != 0,
+        append: flags & libc::O_APPEND != 0,
+    }
+}
+
+fn time(t: TimeOrNow) -> SystemTime {
+    match t {
+        TimeOrNow::SpecificTime(t) => t,
+        TimeOrNow::Now => SystemTime::now(),
+    }
+}
+
+/// Sends the tree's invalidations to the kernel from a thread of its own: notifying from
+/// inside a request handler can deadlock on the inode the kernel holds locked.
+pub struct KernelInvalidator {
+    queue: Sender<(u64, Option<Vec<u8>>)>,
+}
+
+impl KernelInvalidator {
+    /// Start the notifying thread for `notifier`.
+    pub fn new(notifier: Notifier) -> KernelInvalidator {
+        let (queue, rx) = channel::<(u64, Option<Vec<u8>>)>();
+        std::thread::spawn(move || {
+            for (ino, name) in rx {
+                let result = match &name {
+                    Some(n) => notifier.inval_entry(INodeNo(ino), OsStr::from_bytes(n)),
+                    None => notifier.inval_inode(INodeNo(ino), 0, 0),
+                };
+                // ENOENT only means the kernel had nothing cached.
+                if let Err(e) = result
+                    && e.raw_os_error() != Some(libc::ENOENT)
+                {
+                    log::debug!("cache invalidation of inode {ino} failed: {e}");
+                }
+            }
+        });
+        KernelInvalidator { queue }
+    }
+}
+
+impl Invalidator for KernelInvalidator {
+    fn inval_inode(&self, ino: u64) {
+        let _ = self.queue.send((ino, None));
+    }
+
+    fn inval_entry(&self, parent: u64, name: &OsStr) {
+        let _ = self.queue.send((parent, Some(name.as_bytes().to_vec())));
+    }
+}
+
 impl Filesystem for GameFs {
     fn init(&mut self, _req: &Request, config: &mut KernelConfig) -> std::io::Result<()> {
         for flag in [
@@ -95,35 +164,142 @@ impl Filesystem for GameFs {
 
     fn lookup(&self, _req: &Request, parent: INodeNo, name: &OsStr, reply: ReplyEntry) {
         guard("lookup", || match self.vfs.lookup(parent.0, name) {
-            Ok(a) => reply.entry(&TTL, &file_attr(&a), Generation(0)),
+            Ok(a) => reply.entry(&ttl(&a), &file_attr(&a), Generation(0)),
             Err(e) => reply.error(errno(&e)),
         });
     }
 
     fn getattr(&self, _req: &Request, ino: INodeNo, _fh: Option<FileHandle>, reply: ReplyAttr) {
         guard("getattr", || match self.vfs.getattr(ino.0) {
-            Ok(a) => reply.attr(&TTL, &file_attr(&a)),
+            Ok(a) => reply.attr(&ttl(&a), &file_attr(&a)),
             Err(e) => reply.error(errno(&e)),
+        });
+    }
+
+    fn setattr(
+        &self,
+        _req: &Request,
+        ino: INodeNo,
+        mode: Option<u32>,
+        uid: Option<u32>,
+        gid: Option<u32>,
+        size: Option<u64>,
+        _atime: Option<TimeOrNow>,
+        mtime: Option<TimeOrNow>,
+        _ctime: Option<SystemTime>,
+        _fh: Option<FileHandle>,
+        _crtime: Option<SystemTime>,
+        _chgtime: Option<SystemTime>,
+        _bkuptime: Option<SystemTime>,
+        _flags: Option<fuser::BsdFileFlags>,
+        reply: ReplyAttr,
+    ) {
+        guard("setattr", || {
+            let change = SetAttr {
+                size,
+                mode,
+                chown: uid.is_some() || gid.is_some(),
+                mtime: mtime.map(time),
+            };
+            match self.vfs.setattr(ino.0, change) {
+                Ok(a) => reply.attr(&ttl(&a), &file_attr(&a)),
+                Err(e) => reply.error(errno(&e)),
+            }
         });
     }
 
     fn readlink(&self, _req: &Request, ino: INodeNo, reply: ReplyData) {
         guard("readlink", || match self.vfs.readlink(ino.0) {
-            Ok(target) => reply.data(target.as_bytes()),
+            Ok(target) => reply.data(&target),
             Err(e) => reply.error(errno(&e)),
         });
     }
 
-    fn open(&self, _req: &Request, ino: INodeNo, flags: OpenFlags, reply: ReplyOpen) {
-        guard("open", || {
-            let write = flags.acc_mode() != OpenAccMode::O_RDONLY;
-            match self.vfs.open(ino.0, write) {
-                Ok(()) => reply.opened(
-                    FileHandle(0),
-                    FopenFlags::FOPEN_KEEP_CACHE | FopenFlags::FOPEN_NOFLUSH,
-                ),
+    fn mkdir(
+        &self,
+        _req: &Request,
+        _parent: INodeNo,
+        _name: &OsStr,
+        _mode: u32,
+        _umask: u32,
+        reply: ReplyEntry,
+    ) {
+        guard("mkdir", || match self.vfs.mkdir() {
+            Ok(a) => reply.entry(&ttl(&a), &file_attr(&a), Generation(0)),
+            Err(e) => reply.error(errno(&e)),
+        });
+    }
+
+    fn unlink(&self, _req: &Request, parent: INodeNo, name: &OsStr, reply: ReplyEmpty) {
+        guard("unlink", || match self.vfs.unlink(parent.0, name) {
+            Ok(()) => reply.ok(),
+            Err(e) => reply.error(errno(&e)),
+        });
+    }
+
+    fn rmdir(&self, _req: &Request, _parent: INodeNo, _name: &OsStr, reply: ReplyEmpty) {
+        guard("rmdir", || match self.vfs.mkdir() {
+            Ok(_) => reply.error(Errno::EPERM),
+            Err(e) => reply.error(errno(&e)),
+        });
+    }
+
+    fn symlink(
+        &self,
+        _req: &Request,
+        parent: INodeNo,
+        link_name: &OsStr,
+        target: &Path,
+        reply: ReplyEntry,
+    ) {
+        guard("symlink", || {
+            match self
+                .vfs
+                .symlink(parent.0, link_name, target.as_os_str().as_bytes())
+            {
+                Ok(a) => reply.entry(&ttl(&a), &file_attr(&a), Generation(0)),
                 Err(e) => reply.error(errno(&e)),
             }
+        });
+    }
+
+    fn rename(
+        &self,
+        _req: &Request,
+        parent: INodeNo,
+        name: &OsStr,
+        newparent: INodeNo,
+        newname: &OsStr,
+        flags: RenameFlags,
+        reply: ReplyEmpty,
+    ) {
+        guard("rename", || {
+            let flags = VfsRenameFlags {
+                noreplace: flags.contains(RenameFlags::RENAME_NOREPLACE),
+                exchange: flags.contains(RenameFlags::RENAME_EXCHANGE),
+            };
+            match self.vfs.rename(parent.0, name, newparent.0, newname, flags) {
+                Ok(()) => reply.ok(),
+                Err(e) => reply.error(errno(&e)),
+            }
+        });
+    }
+
+    fn link(
+        &self,
+        _req: &Request,
+        _ino: INodeNo,
+        _newparent: INodeNo,
+        _newname: &OsStr,
+        reply: ReplyEntry,
+    ) {
+        guard("link", || reply.error(Errno::EPERM));
+    }
+
+    fn open(&self, _req: &Request, ino: INodeNo, flags: OpenFlags, reply: ReplyOpen) {
+        guard("open", || match self.vfs.open(ino.0, open_mode(flags.0)) {
+            Ok(o) => reply.opened(FileHandle(o.fh), fopen_flags(&o)),
+            Err(e) => reply.error(errno(&e)),
         });
     }
 
@@ -144,25 +320,80 @@ impl Filesystem for GameFs {
         });
     }
 
-    fn access(&self, _req: &Request, ino: INodeNo, mask: AccessFlags, reply: ReplyEmpty) {
-        guard("access", || {
-            match self.vfs.access(
-                ino.0,
-                mask.contains(AccessFlags::W_OK),
-                mask.contains(AccessFlags::X_OK),
-            ) {
-                Ok(()) => reply.ok(),
+    fn write(
+        &self,
+        _req: &Request,
+        ino: INodeNo,
+        fh: FileHandle,
+        offset: u64,
+        data: &[u8],
+        _write_flags: WriteFlags,
+        _flags: OpenFlags,
+        _lock_owner: Option<LockOwner>,
+        reply: ReplyWrite,
+    ) {
+        guard("write", || {
+            match self.vfs.write(ino.0, fh.0, offset, data) {
+                Ok(n) => reply.written(n),
                 Err(e) => reply.error(errno(&e)),
             }
         });
     }
 
+    fn flush(
+        &self,
+        _req: &Request,
+        ino: INodeNo,
+        _fh: FileHandle,
+        _lock_owner: LockOwner,
+        reply: ReplyEmpty,
+    ) {
+        guard("flush", || match self.vfs.flush(ino.0) {
+            Ok(()) => reply.ok(),
+            Err(e) => reply.error(errno(&e)),
+        });
+    }
+
+    fn release(
+        &self,
+        _req: &Request,
+        ino: INodeNo,
+        fh: FileHandle,
+        _flags: OpenFlags,
+        _lock_owner: Option<LockOwner>,
+        _flush: bool,
+        reply: ReplyEmpty,
+    ) {
+        guard("release", || {
+            self.vfs.release(ino.0, fh.0);
+            reply.ok();
+        });
+    }
+
+    fn fsync(
+        &self,
+        _req: &Request,
+        ino: INodeNo,
+        _fh: FileHandle,
+        _datasync: bool,
+        reply: ReplyEmpty,
+    ) {
+        guard("fsync", || match self.vfs.flush(ino.0) {
+            Ok(()) => reply.ok(),
+            Err(e) => reply.error(errno(&e)),
+        });
+    }
+
     fn opendir(&self, _req: &Request, ino: INodeNo, _flags: OpenFlags, reply: ReplyOpen) {
         guard("opendir", || match self.vfs.getattr(ino.0) {
-            Ok(a) if a.kind == FileKind::Directory => reply.opened(
-                FileHandle(0),
-                FopenFlags::FOPEN_KEEP_CACHE | FopenFlags::FOPEN_CACHE_DIR,
-            ),
+            Ok(a) if a.kind == FileKind::Directory => {
+                let flags = if self.vfs.writable() {
+                    FopenFlags::empty()
+                } else {
+                    FopenFlags::FOPEN_KEEP_CACHE | FopenFlags::FOPEN_CACHE_DIR
+                };
+                reply.opened(FileHandle(0), flags)
+            }
             Ok(_) => reply.error(Errno::ENOTDIR),
             Err(e) => reply.error(errno(&e)),
         });
@@ -207,7 +438,7 @@ impl Filesystem for GameFs {
                         INodeNo(e.ino),
                         e.next,
                         &e.name,
-                        &TTL,
+                        &ttl(&attr),
                         &file_attr(&attr),
                         Generation(0),
                     ) {
@@ -224,6 +455,46 @@ impl Filesystem for GameFs {
         guard("statfs", || {
             let games = u64::from(self.vfs.store().game_count());
             reply.statfs(0, 0, 0, games, 0, 4096, 255, 4096);
+        });
+    }
+
+    fn access(&self, _req: &Request, ino: INodeNo, mask: AccessFlags, reply: ReplyEmpty) {
+        guard("access", || {
+            match self.vfs.access(
+                ino.0,
+                mask.contains(AccessFlags::W_OK),
+                mask.contains(AccessFlags::X_OK),
+            ) {
+                Ok(()) => reply.ok(),
+                Err(e) => reply.error(errno(&e)),
+            }
+        });
+    }
+
+    fn create(
+        &self,
+        _req: &Request,
+        parent: INodeNo,
+        name: &OsStr,
+        mode: u32,
+        umask: u32,
+        flags: i32,
+        reply: ReplyCreate,
+    ) {
+        guard("create", || {
+            match self
+                .vfs
+                .create(parent.0, name, mode & !umask, flags & libc::O_EXCL != 0)
+            {
+                Ok((a, o)) => reply.created(
+                    &ttl(&a),
+                    &file_attr(&a),
+                    Generation(0),
+                    FileHandle(o.fh),
+                    fopen_flags(&o),
+                ),
+                Err(e) => reply.error(errno(&e)),
+            }
         });
     }
 }

@@ -9,7 +9,8 @@ use fuser::{Config, MountOption, Session, SessionACL};
 
 use super::MountOptions;
 use super::daemon;
-use gamefs::fuse::GameFs;
+use gamefs::ErrorKind;
+use gamefs::fuse::{GameFs, KernelInvalidator};
 use gamefs::store;
 use gamefs::vfs::{Vfs, VfsOptions};
 
@@ -22,8 +23,10 @@ pub struct ParsedOptions {
     pub acl: SessionACL,
     /// Rendered-text cache budget.
     pub cache_bytes: Option<usize>,
-    /// A read-write mount was asked for.
-    pub want_rw: bool,
+    /// A read-only mount was asked for (`-o ro`, `--read-only`).
+    pub read_only: bool,
+    /// A read-write mount was asked for explicitly (`-o rw`): no falling back to read-only.
+    pub explicit_rw: bool,
 }
 
 /// Turn `-o a,b,c` lists into mount settings.
@@ -36,8 +39,8 @@ pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
         .filter(|s| !s.is_empty())
     {
         match item {
-            "ro" => p.want_rw = false,
-            "rw" => p.want_rw = true,
+            "ro" => p.read_only = true,
+            "rw" => p.explicit_rw = true,
             "allow_other" => {
                 p.acl = SessionACL::All;
                 p.kernel.push(MountOption::DefaultPermissions);
@@ -63,9 +66,37 @@ pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
         }
     }
     if opts.read_only {
-        p.want_rw = false;
+        p.read_only = true;
+    }
+    if p.read_only && p.explicit_rw {
+        return Err("-o ro and -o rw contradict each other".into());
     }
     Ok(p)
+}
+
+/// Open the database for writing unless asked not to. When writing is impossible (the files
+/// are read-only to us, or an old version-300 database) and `-o rw` was not given, mount
+/// read-only with a warning, as mount(8) does for write-protected media.
+fn open_store(
+    database: &Path,
+    parsed: &ParsedOptions,
+) -> Result<Arc<dyn store::ChessStore>, String> {
+    if parsed.read_only {
+        return store::open(database, false).map_err(|e| e.to_string());
+    }
+    match store::open(database, true) {
+        Ok(s) => Ok(s),
+        Err(e)
+            if !parsed.explicit_rw
+                && matches!(e.kind(), ErrorKind::PermissionDenied | ErrorKind::ReadOnly) =>
+        {
+            let s = store::open(database, false).map_err(|e| e.to_string())?;
+            log::warn!("{e}; mounting read-only");
+            eprintln!("gamefs: {e}; mounting read-only");
+            Ok(s)
+        }
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// Check the mountpoint and /dev/fuse before doing anything, with messages that say what to fix.
@@ -105,26 +136,30 @@ pub fn prepare_and_serve(
     on_ready: impl FnOnce(&Path),
 ) -> Result<ExitCode, String> {
     let parsed = parse_options(opts)?;
-    let store = store::open(database, parsed.want_rw).map_err(|e| e.to_string())?;
-    let mountpoint = check_mountpoint(mountpoint)?;
     if !opts.foreground && !daemon::is_detached_child() {
+        // Check what can be checked here, so errors reach the terminal; the background
+        // process opens (and locks) the database itself.
+        store::open(database, false).map_err(|e| e.to_string())?;
+        check_mountpoint(mountpoint)?;
         return daemon::detach();
     }
-    if parsed.want_rw {
-        log::warn!(
-            "this version of gamefs mounts read-only; saving games comes in a later release"
-        );
-    }
+    let store = open_store(database, &parsed)?;
+    let mountpoint = check_mountpoint(mountpoint)?;
     let mut vfs_options = VfsOptions::default();
     if let Some(bytes) = parsed.cache_bytes {
         vfs_options.cache_bytes = bytes;
     }
+    let writable = store.writable();
     let vfs = Arc::new(Vfs::new(store.clone(), vfs_options));
     let mut config = Config::default();
     config.mount_options = vec![
         MountOption::FSName(store::scid::base_path(database).display().to_string()),
         MountOption::Subtype("gamefs".into()),
-        MountOption::RO,
+        if writable {
+            MountOption::RW
+        } else {
+            MountOption::RO
+        },
         MountOption::NoDev,
         MountOption::NoSuid,
     ];
@@ -137,8 +172,9 @@ pub fn prepare_and_serve(
             .max(2),
     );
     let signals = block_signals();
-    let mut session = Session::new(GameFs::new(vfs), &mountpoint, &config)
+    let mut session = Session::new(GameFs::new(vfs.clone()), &mountpoint, &config)
         .map_err(|e| format!("cannot mount on {}: {e}", mountpoint.display()))?;
+    vfs.set_invalidator(Box::new(KernelInvalidator::new(session.notifier())));
     let mut unmounter = session.unmount_callable();
     let runner = std::thread::spawn(move || {
         let result = session.run();

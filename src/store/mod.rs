@@ -92,8 +92,9 @@ pub trait ChessStore: Send + Sync {
     /// Store `game` as the new content of game `number`. Returns false, writing nothing, when
     /// the stored game is already exactly this.
     fn replace(&self, number: u32, game: &ChessGame) -> Result<bool>;
-    /// Append `games` as new games; returns their numbers.
-    fn append(&self, games: &[ChessGame]) -> Result<Vec<u32>>;
+    /// Append the games of `games` as new games and return their numbers. All or nothing:
+    /// the first error (from the iterator or the format) leaves the database as it was.
+    fn append(&self, games: &mut dyn Iterator<Item = Result<ChessGame>>) -> Result<Vec<u32>>;
     /// Set or clear the deleted mark of game `number`.
     fn set_deleted(&self, number: u32, deleted: bool) -> Result<()>;
 }

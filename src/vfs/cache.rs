@@ -1,8 +1,7 @@
 //! Rendered game text, kept in a byte-bounded LRU cache, plus the size of every game ever
 //! rendered so `stat` does not have to render again after the text was evicted.
 
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 use lru::LruCache;
 
@@ -11,7 +10,7 @@ pub struct TextCache {
     inner: Mutex<Lru>,
     max_bytes: usize,
     /// Size + 1 of each game's text once known (0 = not yet rendered).
-    sizes: Vec<AtomicU32>,
+    sizes: RwLock<Vec<u32>>,
 }
 
 struct Lru {
@@ -28,7 +27,7 @@ impl TextCache {
                 bytes: 0,
             }),
             max_bytes,
-            sizes: (0..games).map(|_| AtomicU32::new(0)).collect(),
+            sizes: RwLock::new(vec![0; games as usize]),
         }
     }
 
@@ -39,17 +38,22 @@ impl TextCache {
 
     /// The size of game `n`'s text, if it was rendered before.
     pub fn size(&self, n: u32) -> Option<u64> {
-        let s = self.sizes.get(n as usize)?.load(Ordering::Relaxed);
+        let s = *self
+            .sizes
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(n as usize)?;
         (s != 0).then(|| u64::from(s - 1))
     }
 
     /// Store game `n`'s text, evicting the least recently used texts beyond the budget.
     pub fn insert(&self, n: u32, text: Arc<[u8]>) {
-        if let Some(slot) = self.sizes.get(n as usize) {
-            slot.store(
-                u32::try_from(text.len()).unwrap_or(u32::MAX - 1) + 1,
-                Ordering::Relaxed,
-            );
+        {
+            let mut sizes = self.sizes.write().unwrap_or_else(|p| p.into_inner());
+            if sizes.len() <= n as usize {
+                sizes.resize(n as usize + 1, 0);
+            }
+            sizes[n as usize] = u32::try_from(text.len()).unwrap_or(u32::MAX - 1) + 1;
         }
         let mut lru = self.lock();
         lru.bytes += text.len();
@@ -61,6 +65,22 @@ impl TextCache {
                 Some((_, old)) => lru.bytes -= old.len(),
                 None => break,
             }
+        }
+    }
+
+    /// Forget game `n`'s text and size (it was saved).
+    pub fn invalidate(&self, n: u32) {
+        if let Some(s) = self
+            .sizes
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .get_mut(n as usize)
+        {
+            *s = 0;
+        }
+        let mut lru = self.lock();
+        if let Some(old) = lru.map.pop(&n) {
+            lru.bytes -= old.len();
         }
     }
 
@@ -92,5 +112,10 @@ mod tests {
         assert_eq!(cache.bytes(), 8);
         assert_eq!(cache.size(1), Some(4));
         assert_eq!(cache.size(7), None);
+        cache.invalidate(0);
+        assert!(cache.get(0).is_none());
+        assert_eq!(cache.size(0), None);
+        cache.insert(9, Arc::from(&b"z"[..]));
+        assert_eq!(cache.size(9), Some(1), "sizes grow with the database");
     }
 }

@@ -64,12 +64,23 @@ pub enum Node {
     Game(u32),
     /// A symlink in a group folder pointing at a game.
     Link(View, u32, u32),
+    /// `.gamefs/`: the mount's status folder.
+    Status,
+    /// `.gamefs/errors`.
+    StatusErrors,
+    /// `.gamefs/README`.
+    StatusReadme,
+    /// `.gamefs/rejected/`: texts of refused saves (scratch files).
+    Rejected,
+    /// A scratch file or symlink (an id of the scratch store).
+    Scratch(u64),
 }
 
 const TAG_SHIFT: u32 = 48;
 const TAG_GAME: u64 = 1;
 const TAG_GROUP: u64 = 2; // 2..=6, one per view
 const TAG_LINK: u64 = 8; // 8..=12, one per view
+const TAG_SCRATCH: u64 = 13;
 const GAME_BITS: u32 = 24;
 
 impl Node {
@@ -85,6 +96,11 @@ impl Node {
             Node::Link(v, key, n) => {
                 (TAG_LINK + v.index()) << TAG_SHIFT | u64::from(key) << GAME_BITS | u64::from(n)
             }
+            Node::Status => 9,
+            Node::StatusErrors => 10,
+            Node::StatusReadme => 11,
+            Node::Rejected => 12,
+            Node::Scratch(id) => TAG_SCRATCH << TAG_SHIFT | (id & ((1 << TAG_SHIFT) - 1)),
         }
     }
 
@@ -99,6 +115,10 @@ impl Node {
                 2 => Some(Node::Games),
                 3 => Some(Node::Deleted),
                 i @ 4..=8 => View::from_index(i - 4).map(Node::ViewRoot),
+                9 => Some(Node::Status),
+                10 => Some(Node::StatusErrors),
+                11 => Some(Node::StatusReadme),
+                12 => Some(Node::Rejected),
                 _ => None,
             },
             TAG_GAME => u32::try_from(payload).ok().map(Node::Game),
@@ -111,6 +131,7 @@ impl Node {
                 u32::try_from(payload >> GAME_BITS).ok()?,
                 (payload & game_mask) as u32,
             )),
+            TAG_SCRATCH => Some(Node::Scratch(payload)),
             _ => None,
         }
     }

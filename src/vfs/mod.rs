@@ -1,23 +1,33 @@
-//! The file tree gamefs shows: folders, file names, inode numbers, attributes and file text.
+//! The file tree gamefs shows: folders, file names, inode numbers, attributes and file text,
+//! and what saving, creating, renaming and deleting files does.
 //!
 //! This layer knows nothing of fuser; the adapter in `fuse.rs` forwards kernel calls here.
 //! Layout (see README): `games/` holds one PGN file per live game, `.deleted/` the games marked
-//! deleted, and `players/`, `events/`, `sites/`, `years/`, `eco/` group the games as relative
-//! symlinks into `games/`.
+//! deleted, `players/`, `events/`, `sites/`, `years/`, `eco/` group the games as relative
+//! symlinks into `games/`, and `.gamefs/` reports errors. The write side is in [`write`] and
+//! [`commit`]; docs/SEMANTICS.md says what each operation does to the database.
 
 pub mod cache;
+pub mod commit;
 pub mod inode;
 pub mod naming;
+pub mod scratch;
+pub mod status;
 pub mod views;
+pub mod write;
 
-use std::ffi::OsStr;
+use std::collections::{HashMap, HashSet};
+use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
-use std::sync::{Arc, OnceLock};
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock};
 use std::time::SystemTime;
 
 use cache::TextCache;
 pub use inode::{Node, View};
 use naming::{game_file_name, game_number_of, number_width};
+use scratch::{ScratchKind, ScratchStore};
+use status::ErrorLog;
 use views::ViewTable;
 
 use crate::error::{Error, ErrorKind, Result};
@@ -29,9 +39,9 @@ use crate::text::pgn;
 pub enum FileKind {
     /// A folder.
     Directory,
-    /// A regular file (a game's text).
+    /// A regular file (a game's text, a scratch file, a status file).
     RegularFile,
-    /// A symbolic link (view entries).
+    /// A symbolic link (view entries, scratch symlinks).
     Symlink,
 }
 
@@ -48,14 +58,16 @@ pub struct Attr {
     pub perm: u16,
     /// Link count.
     pub nlink: u32,
-    /// Modification time (the database's).
+    /// Modification time.
     pub mtime: SystemTime,
-    /// Change/creation time (the database's).
+    /// Change time.
     pub ctime: SystemTime,
     /// Owner.
     pub uid: u32,
     /// Group.
     pub gid: u32,
+    /// How long the kernel may trust these attributes, in seconds.
+    pub ttl_secs: u64,
 }
 
 /// One entry of a folder listing.
@@ -66,7 +78,7 @@ pub struct DirEntry {
     /// Its kind.
     pub kind: FileKind,
     /// Its name.
-    pub name: String,
+    pub name: OsString,
     /// The offset to resume a listing after this entry.
     pub next: u64,
 }
@@ -94,29 +106,103 @@ impl Default for VfsOptions {
     }
 }
 
+/// Tells the kernel that cached names, attributes or data are stale. The FUSE adapter
+/// implements it; the tree calls it after every change to the database.
+pub trait Invalidator: Send + Sync {
+    /// Drop cached attributes and data of `ino`.
+    fn inval_inode(&self, ino: u64);
+    /// Drop the cached name `name` in folder `parent`.
+    fn inval_entry(&self, parent: u64, name: &OsStr);
+}
+
 /// How many entries one `readdir` answer holds at most; the kernel asks again for more.
 const LISTING_CHUNK: usize = 4096;
+
+/// Listing offsets at and above this are scratch entries (below: the folder's own entries).
+const SCRATCH_OFFSETS: u64 = 1 << 40;
+
+/// A game file opened for writing: the text being edited, shared by all its handles.
+#[derive(Debug)]
+struct Draft {
+    data: Vec<u8>,
+    dirty: bool,
+    open: u32,
+}
+
+/// What an open file handle refers to.
+#[derive(Clone, Copy, Debug)]
+struct Handle {
+    node: Node,
+    append: bool,
+}
+
+/// How a file is opened.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpenMode {
+    /// Opened for writing.
+    pub write: bool,
+    /// O_TRUNC.
+    pub truncate: bool,
+    /// O_APPEND.
+    pub append: bool,
+}
+
+/// The answer to an open: the handle and how the kernel should cache the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opened {
+    /// The file handle to pass back on later calls.
+    pub fh: u64,
+    /// The kernel may keep cached pages from earlier opens.
+    pub keep_cache: bool,
+    /// Bypass the page cache (files whose size can change without notice).
+    pub direct_io: bool,
+}
 
 /// The tree of one mounted database.
 pub struct Vfs {
     store: Arc<dyn ChessStore>,
     options: VfsOptions,
-    width: usize,
-    views: [OnceLock<ViewTable>; 5],
+    views: [RwLock<Option<Arc<ViewTable>>>; 5],
     cache: TextCache,
+    scratch: Mutex<ScratchStore>,
+    drafts: Mutex<HashMap<u32, Draft>>,
+    /// Games renamed away (to a scratch name) and not yet written back.
+    hidden: Mutex<HashSet<u32>>,
+    /// Games saved during this mount (their cached pages must not be kept).
+    saved: Mutex<HashSet<u32>>,
+    handles: Mutex<HashMap<u64, Handle>>,
+    next_fh: AtomicU64,
+    errors: ErrorLog,
+    invalidator: OnceLock<Box<dyn Invalidator>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 impl Vfs {
-    /// A tree over `store`.
+    /// A tree over `store` (writable when the store is).
     pub fn new(store: Arc<dyn ChessStore>, options: VfsOptions) -> Vfs {
         let count = store.game_count();
         Vfs {
-            width: number_width(count),
             cache: TextCache::new(count, options.cache_bytes),
             views: Default::default(),
+            scratch: Mutex::default(),
+            drafts: Mutex::default(),
+            hidden: Mutex::default(),
+            saved: Mutex::default(),
+            handles: Mutex::default(),
+            next_fh: AtomicU64::new(1),
+            errors: ErrorLog::default(),
+            invalidator: OnceLock::new(),
             store,
             options,
         }
+    }
+
+    /// Connect the kernel-cache invalidation (once the session exists).
+    pub fn set_invalidator(&self, invalidator: Box<dyn Invalidator>) {
+        let _ = self.invalidator.set(invalidator);
     }
 
     /// The database behind the tree.
@@ -124,14 +210,19 @@ impl Vfs {
         &*self.store
     }
 
+    /// True when saving is possible.
+    pub fn writable(&self) -> bool {
+        self.store.writable()
+    }
+
     /// The node an inode number names, or ENOENT.
     pub fn node(&self, ino: u64) -> Result<Node> {
         let node = Node::from_ino(ino).ok_or_else(|| not_found(format!("no inode {ino}")))?;
-        let count = self.store.game_count();
         let valid = match node {
-            Node::Game(n) => n < count,
+            Node::Game(n) => n < self.store.game_count(),
             Node::Group(v, key) => self.view(v).by_key(key).is_some(),
             Node::Link(v, key, n) => self.group_has(v, key, n),
+            Node::Scratch(id) => lock(&self.scratch).get(id).is_some(),
             _ => true,
         };
         if valid {
@@ -143,23 +234,39 @@ impl Vfs {
 
     /// Find `name` in the folder `parent`.
     pub fn lookup(&self, parent: u64, name: &OsStr) -> Result<Attr> {
-        let node = match self.node(parent)? {
+        let node = self
+            .child(parent, name)?
+            .ok_or_else(|| not_found(format!("no entry {}", name.to_string_lossy())))?;
+        Ok(self.attr(node))
+    }
+
+    /// The node called `name` in folder `parent`, if any (ENOTDIR if `parent` is no folder).
+    fn child(&self, parent: u64, name: &OsStr) -> Result<Option<Node>> {
+        let parent_node = self.node(parent)?;
+        if !is_dir(parent_node) {
+            return Err(Error::new(ErrorKind::NotADirectory, "not a folder"));
+        }
+        if let Some(id) = lock(&self.scratch).find(parent, name) {
+            return Ok(Some(Node::Scratch(id)));
+        }
+        Ok(match parent_node {
             Node::Root => self.root_child(name),
             Node::Games => self.game_named(name, false),
             Node::Deleted => self.game_named(name, true),
             Node::ViewRoot(v) => name
                 .to_str()
-                .and_then(|s| self.view(v).by_name(s))
-                .map(|g| Node::Group(v, g.key)),
+                .and_then(|s| self.view(v).by_name(s).map(|g| Node::Group(v, g.key))),
             Node::Group(v, key) => game_number_of(name.as_bytes())
                 .filter(|&n| self.group_has(v, key, n))
                 .map(|n| Node::Link(v, key, n)),
-            Node::Game(_) | Node::Link(..) => {
-                return Err(Error::new(ErrorKind::NotADirectory, "not a folder"));
-            }
-        };
-        let node = node.ok_or_else(|| not_found(format!("no entry {}", name.to_string_lossy())))?;
-        Ok(self.attr(node))
+            Node::Status => match name.to_str() {
+                Some("errors") => Some(Node::StatusErrors),
+                Some("README") => Some(Node::StatusReadme),
+                Some("rejected") => Some(Node::Rejected),
+                _ => None,
+            },
+            _ => None,
+        })
     }
 
     /// The attributes of inode `ino`.
@@ -167,10 +274,14 @@ impl Vfs {
         Ok(self.attr(self.node(ino)?))
     }
 
-    /// The target of a view symlink: a relative path into `games/`.
-    pub fn readlink(&self, ino: u64) -> Result<String> {
+    /// The target of a symlink: for view links a relative path into `games/`.
+    pub fn readlink(&self, ino: u64) -> Result<Vec<u8>> {
         match self.node(ino)? {
-            Node::Link(_, _, n) => Ok(format!("../../games/{}", self.game_name(n))),
+            Node::Link(_, _, n) => Ok(format!("../../games/{}", self.game_name(n)).into_bytes()),
+            Node::Scratch(id) => match lock(&self.scratch).get(id).map(|f| f.kind.clone()) {
+                Some(ScratchKind::Symlink(target)) => Ok(target),
+                _ => Err(Error::new(ErrorKind::InvalidInput, "not a symlink")),
+            },
             _ => Err(Error::new(ErrorKind::InvalidInput, "not a symlink")),
         }
     }
@@ -180,41 +291,71 @@ impl Vfs {
     pub fn readdir(&self, ino: u64, offset: u64) -> Result<Vec<DirEntry>> {
         let node = self.node(ino)?;
         let parent = match node {
-            Node::Root | Node::Games | Node::Deleted | Node::ViewRoot(_) => Node::Root,
             Node::Group(v, _) => Node::ViewRoot(v),
-            Node::Game(_) | Node::Link(..) => {
-                return Err(Error::new(ErrorKind::NotADirectory, "not a folder"));
-            }
+            Node::Rejected => Node::Status,
+            n if is_dir(n) => Node::Root,
+            _ => return Err(Error::new(ErrorKind::NotADirectory, "not a folder")),
         };
         let mut out = Vec::new();
-        let dots = [(node, "."), (parent, "..")];
-        for (i, (n, name)) in dots.into_iter().enumerate().skip(offset as usize) {
-            out.push(DirEntry {
-                ino: n.ino(),
-                kind: FileKind::Directory,
-                name: name.into(),
-                next: i as u64 + 1,
-            });
+        if offset < SCRATCH_OFFSETS {
+            let dots = [(node, "."), (parent, "..")];
+            for (i, (n, name)) in dots.into_iter().enumerate().skip(offset as usize) {
+                out.push(DirEntry {
+                    ino: n.ino(),
+                    kind: FileKind::Directory,
+                    name: name.into(),
+                    next: i as u64 + 1,
+                });
+            }
+            self.list_own(node, offset.saturating_sub(2), &mut out);
         }
-        let from = offset.saturating_sub(2);
+        if out.len() < LISTING_CHUNK {
+            let skip = offset.saturating_sub(SCRATCH_OFFSETS) as usize;
+            let scratch = lock(&self.scratch);
+            for (i, (name, id)) in scratch.list(ino).into_iter().enumerate().skip(skip) {
+                let kind = match scratch.get(id).map(|f| &f.kind) {
+                    Some(ScratchKind::Symlink(_)) => FileKind::Symlink,
+                    _ => FileKind::RegularFile,
+                };
+                out.push(DirEntry {
+                    ino: Node::Scratch(id).ino(),
+                    kind,
+                    name,
+                    next: SCRATCH_OFFSETS + i as u64 + 1,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The folder's own (non-scratch) entries after position `from`.
+    fn list_own(&self, node: Node, from: u64, out: &mut Vec<DirEntry>) {
         match node {
             Node::Root => {
-                let mut children = vec![(Node::Games, "games"), (Node::Deleted, ".deleted")];
+                let mut children = vec![
+                    (Node::Games, "games"),
+                    (Node::Deleted, ".deleted"),
+                    (Node::Status, ".gamefs"),
+                ];
                 children.extend(View::ALL.map(|v| (Node::ViewRoot(v), v.folder())));
                 for (i, (n, name)) in children.into_iter().enumerate().skip(from as usize) {
-                    out.push(self.entry(n, name.to_owned(), i as u64 + 3));
+                    out.push(self.entry(n, name.into(), i as u64 + 3));
                 }
             }
             Node::Games | Node::Deleted => {
                 let want_deleted = node == Node::Deleted;
-                let count = self.store.game_count();
+                let hidden = lock(&self.hidden).clone();
                 let start = u32::try_from(from).unwrap_or(u32::MAX);
-                for n in start..count {
+                for n in start..self.store.game_count() {
                     if out.len() >= LISTING_CHUNK {
                         break;
                     }
-                    if self.store.summary(n).deleted == want_deleted {
-                        out.push(self.entry(Node::Game(n), self.game_name(n), u64::from(n) + 3));
+                    if self.store.summary(n).deleted == want_deleted && !hidden.contains(&n) {
+                        out.push(self.entry(
+                            Node::Game(n),
+                            self.game_name(n).into(),
+                            u64::from(n) + 3,
+                        ));
                     }
                 }
             }
@@ -227,7 +368,11 @@ impl Vfs {
                     .skip(from as usize)
                     .take(LISTING_CHUNK)
                 {
-                    out.push(self.entry(Node::Group(v, g.key), g.name.clone(), i as u64 + 3));
+                    out.push(self.entry(
+                        Node::Group(v, g.key),
+                        g.name.clone().into(),
+                        i as u64 + 3,
+                    ));
                 }
             }
             Node::Group(v, key) => {
@@ -241,62 +386,63 @@ impl Vfs {
                     {
                         out.push(self.entry(
                             Node::Link(v, key, n),
-                            self.game_name(n),
+                            self.game_name(n).into(),
                             i as u64 + 3,
                         ));
                     }
                 }
             }
-            Node::Game(_) | Node::Link(..) => unreachable!("checked above"),
-        }
-        Ok(out)
-    }
-
-    /// Check that inode `ino` may be opened; for a game, render (or fetch) its text so a
-    /// damaged record fails here with EIO rather than in the middle of a read.
-    pub fn open(&self, ino: u64, write: bool) -> Result<()> {
-        match self.node(ino)? {
-            Node::Game(n) => {
-                if write {
-                    return Err(Error::new(ErrorKind::ReadOnly, "the mount is read-only"));
+            Node::Status => {
+                let children = [
+                    (Node::StatusErrors, "errors"),
+                    (Node::StatusReadme, "README"),
+                    (Node::Rejected, "rejected"),
+                ];
+                for (i, (n, name)) in children.into_iter().enumerate().skip(from as usize) {
+                    out.push(self.entry(n, name.into(), i as u64 + 3));
                 }
-                self.text(n).map(drop)
             }
-            Node::Link(..) => Ok(()),
-            _ if write => Err(Error::new(ErrorKind::IsADirectory, "is a folder")),
-            _ => Ok(()),
+            _ => {}
         }
     }
 
-    /// Whether `ino` may be accessed as `access(2)` asks: writing is refused (read-only
-    /// mount), executing is allowed only on folders (to enter them).
-    pub fn access(&self, ino: u64, want_write: bool, want_exec: bool) -> Result<()> {
-        let node = self.node(ino)?;
-        if want_write {
-            return Err(Error::new(ErrorKind::ReadOnly, "the mount is read-only"));
-        }
-        if want_exec && matches!(node, Node::Game(_)) {
-            return Err(Error::new(
-                ErrorKind::PermissionDenied,
-                "game files are not executable",
-            ));
-        }
-        Ok(())
-    }
-
-    /// Up to `size` bytes of file `ino` from `offset`.
+    /// Up to `size` bytes of file `ino` from `offset` (through handle `fh`, if any).
     pub fn read(&self, ino: u64, offset: u64, size: u32) -> Result<Vec<u8>> {
+        let slice = |data: &[u8]| {
+            let start = usize::try_from(offset)
+                .unwrap_or(usize::MAX)
+                .min(data.len());
+            let end = start.saturating_add(size as usize).min(data.len());
+            data[start..end].to_vec()
+        };
         match self.node(ino)? {
             Node::Game(n) => {
-                let text = self.text(n)?;
-                let start = usize::try_from(offset)
-                    .unwrap_or(usize::MAX)
-                    .min(text.len());
-                let end = start.saturating_add(size as usize).min(text.len());
-                Ok(text[start..end].to_vec())
+                if let Some(d) = lock(&self.drafts).get(&n) {
+                    return Ok(slice(&d.data));
+                }
+                Ok(slice(&self.text(n)?))
             }
+            Node::Scratch(id) => Ok(lock(&self.scratch)
+                .get(id)
+                .map(|f| slice(f.data()))
+                .unwrap_or_default()),
+            Node::StatusErrors => Ok(slice(&self.errors.text())),
+            Node::StatusReadme => Ok(slice(status::README.as_bytes())),
             _ => Err(Error::new(ErrorKind::IsADirectory, "not a regular file")),
         }
+    }
+
+    /// Whether `ino` may be accessed as `access(2)` asks.
+    pub fn access(&self, ino: u64, want_write: bool, want_exec: bool) -> Result<()> {
+        let attr = self.getattr(ino)?;
+        if want_write && !self.writable() {
+            return Err(Error::new(ErrorKind::ReadOnly, "the mount is read-only"));
+        }
+        let bit = |b: u16| attr.perm & b != 0;
+        if (want_write && !bit(0o200)) || (want_exec && !bit(0o100)) {
+            return Err(Error::new(ErrorKind::PermissionDenied, "permission denied"));
+        }
+        Ok(())
     }
 
     /// The rendered PGN of game `n`, from the cache or freshly rendered.
@@ -310,7 +456,7 @@ impl Vfs {
             .and_then(|game| {
                 pgn::render(&game).map_err(|e| e.context(format_args!("game {}", n + 1)))
             })
-            .inspect_err(|e| log::error!("{}: {e}", self.store.info().files[0].display()))?;
+            .inspect_err(|e| self.errors.record(&self.game_name(n), e.message()))?;
         let text: Arc<[u8]> = Arc::from(rendered.into_bytes());
         self.cache.insert(n, text.clone());
         Ok(text)
@@ -321,11 +467,30 @@ impl Vfs {
         let s = self.store.summary(n);
         let white = self.store.name(NameKind::Player, s.white);
         let black = self.store.name(NameKind::Player, s.black);
-        game_file_name(n, self.width, &white, &black, s.date.year)
+        game_file_name(
+            n,
+            number_width(self.store.game_count()),
+            &white,
+            &black,
+            s.date.year,
+        )
     }
 
-    fn view(&self, v: View) -> &ViewTable {
-        self.views[v as usize].get_or_init(|| ViewTable::build(&*self.store, v))
+    fn view(&self, v: View) -> Arc<ViewTable> {
+        let slot = &self.views[v as usize];
+        if let Some(t) = slot.read().unwrap_or_else(|p| p.into_inner()).as_ref() {
+            return t.clone();
+        }
+        let table = Arc::new(ViewTable::build(&*self.store, v));
+        *slot.write().unwrap_or_else(|p| p.into_inner()) = Some(table.clone());
+        table
+    }
+
+    /// Forget the grouped views; they are rebuilt from the index when next visited.
+    fn reset_views(&self) {
+        for slot in &self.views {
+            *slot.write().unwrap_or_else(|p| p.into_inner()) = None;
+        }
     }
 
     fn group_has(&self, v: View, key: u32, n: u32) -> bool {
@@ -338,6 +503,7 @@ impl Vfs {
         match name.to_str()? {
             "games" => Some(Node::Games),
             ".deleted" => Some(Node::Deleted),
+            ".gamefs" => Some(Node::Status),
             other => View::ALL
                 .into_iter()
                 .find(|v| v.folder() == other)
@@ -347,11 +513,13 @@ impl Vfs {
 
     fn game_named(&self, name: &OsStr, deleted: bool) -> Option<Node> {
         let n = game_number_of(name.as_bytes())?;
-        (n < self.store.game_count() && self.store.summary(n).deleted == deleted)
-            .then_some(Node::Game(n))
+        let visible = n < self.store.game_count()
+            && self.store.summary(n).deleted == deleted
+            && !lock(&self.hidden).contains(&n);
+        visible.then_some(Node::Game(n))
     }
 
-    fn entry(&self, node: Node, name: String, next: u64) -> DirEntry {
+    fn entry(&self, node: Node, name: OsString, next: u64) -> DirEntry {
         DirEntry {
             ino: node.ino(),
             kind: kind_of(node),
@@ -361,50 +529,86 @@ impl Vfs {
     }
 
     fn attr(&self, node: Node) -> Attr {
-        let info = self.store.info();
-        let (kind, size, perm, nlink) = match node {
-            Node::Game(n) => {
-                let size = self
-                    .cache
-                    .size(n)
-                    .or_else(|| self.text(n).ok().map(|t| t.len() as u64));
-                (FileKind::RegularFile, size.unwrap_or(0), 0o444, 1)
-            }
-            Node::Link(..) => {
-                let target = self.readlink(node.ino()).map(|t| t.len()).unwrap_or(0);
-                (FileKind::Symlink, target as u64, 0o777, 1)
-            }
-            Node::Root => (
-                FileKind::Directory,
-                0,
-                0o555,
-                2 + 2 + View::ALL.len() as u32,
-            ),
-            Node::ViewRoot(v) => (
-                FileKind::Directory,
-                0,
-                0o555,
-                2 + self.view(v).groups().len() as u32,
-            ),
-            _ => (FileKind::Directory, 0, 0o555, 2),
-        };
-        Attr {
+        let modified = self.store.info().modified;
+        let w = if self.writable() { 0o200 } else { 0 };
+        let ttl_secs = if self.writable() { 1 } else { 3600 };
+        let mut attr = Attr {
             ino: node.ino(),
-            kind,
-            size,
-            perm,
-            nlink,
-            mtime: info.modified,
-            ctime: info.modified,
+            kind: kind_of(node),
+            size: 0,
+            perm: 0o555 | w,
+            nlink: 2,
+            mtime: modified,
+            ctime: modified,
             uid: self.options.uid,
             gid: self.options.gid,
+            ttl_secs,
+        };
+        match node {
+            Node::Game(n) => {
+                attr.size = match lock(&self.drafts).get(&n) {
+                    Some(d) => d.data.len() as u64,
+                    None => self
+                        .cache
+                        .size(n)
+                        .or_else(|| self.text(n).ok().map(|t| t.len() as u64))
+                        .unwrap_or(0),
+                };
+                attr.perm = 0o444 | w;
+                attr.nlink = 1;
+            }
+            Node::Link(..) => {
+                attr.size = self.readlink(node.ino()).map_or(0, |t| t.len() as u64);
+                (attr.perm, attr.nlink) = (0o777, 1);
+            }
+            Node::StatusErrors | Node::StatusReadme => {
+                attr.size = self
+                    .read(node.ino(), 0, u32::MAX)
+                    .map_or(0, |d| d.len() as u64);
+                (attr.perm, attr.nlink, attr.ttl_secs) = (0o444, 1, 0);
+            }
+            Node::Scratch(id) => {
+                if let Some(f) = lock(&self.scratch).get(id) {
+                    if matches!(f.kind, ScratchKind::Symlink(_)) {
+                        attr.kind = FileKind::Symlink;
+                    }
+                    attr.size = f.size();
+                    attr.perm = (f.mode & 0o7777) as u16;
+                    attr.nlink = u32::from(f.linked);
+                    attr.mtime = f.mtime;
+                    attr.ctime = f.ctime;
+                    attr.ttl_secs = 1;
+                }
+            }
+            Node::Root => attr.nlink = 2 + 3 + View::ALL.len() as u32,
+            Node::ViewRoot(v) => attr.nlink = 2 + self.view(v).groups().len() as u32,
+            _ => {}
+        }
+        attr
+    }
+
+    /// Ask the kernel to forget what it cached about these nodes and names.
+    fn invalidate(&self, inodes: &[Node], names: &[(Node, String)]) {
+        if let Some(inv) = self.invalidator.get() {
+            for n in inodes {
+                inv.inval_inode(n.ino());
+            }
+            for (parent, name) in names {
+                inv.inval_entry(parent.ino(), OsStr::new(name));
+            }
         }
     }
 }
 
+fn is_dir(node: Node) -> bool {
+    kind_of(node) == FileKind::Directory
+}
+
 fn kind_of(node: Node) -> FileKind {
     match node {
-        Node::Game(_) => FileKind::RegularFile,
+        Node::Game(_) | Node::StatusErrors | Node::StatusReadme | Node::Scratch(_) => {
+            FileKind::RegularFile
+        }
         Node::Link(..) => FileKind::Symlink,
         _ => FileKind::Directory,
     }

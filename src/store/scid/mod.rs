@@ -542,28 +542,41 @@ impl ChessStore for ScidDatabase {
         Ok(true)
     }
 
-    fn append(&self, games: &[ChessGame]) -> Result<Vec<u32>> {
+    fn append(&self, games: &mut dyn Iterator<Item = Result<ChessGame>>) -> Result<Vec<u32>> {
         let index_file = self.index_file()?;
         let mut state = self.write();
         let first = state.header.num_games;
-        if u64::from(first) + games.len() as u64 > u64::from(MAX_GAMES) {
-            return Err(Error::new(
-                ErrorKind::TooLarge,
-                format!("SCID 4 holds at most {MAX_GAMES} games"),
-            ));
+        let mut entries = Vec::new();
+        let mut appended = || -> Result<()> {
+            for (i, game) in games.enumerate() {
+                let context = |e: Error| e.context(format_args!("game {} of the text", i + 1));
+                if u64::from(first) + entries.len() as u64 >= u64::from(MAX_GAMES) {
+                    return Err(Error::new(
+                        ErrorKind::TooLarge,
+                        format!("SCID 4 holds at most {MAX_GAMES} games"),
+                    ));
+                }
+                let (record, mut entry) = self
+                    .prepare(&mut state, &game.map_err(context)?, 0)
+                    .map_err(context)?;
+                entry.offset = self.append_record(&mut state, &record)?;
+                entries.push(entry);
+            }
+            Ok(())
+        };
+        if let Err(e) = appended() {
+            // Nothing references the records written so far: they stay as garbage until compact.
+            return Err(e);
         }
-        let mut entries = Vec::with_capacity(games.len());
-        for (i, game) in games.iter().enumerate() {
-            let (record, mut entry) = self
-                .prepare(&mut state, game, 0)
-                .map_err(|e| e.context(format_args!("game {} of the file", i + 1)))?;
-            entry.offset = self.append_record(&mut state, &record)?;
-            state.count_refs(&entry, 1);
-            entries.push(entry);
+        if entries.is_empty() {
+            return Ok(Vec::new());
+        }
+        for e in &entries {
+            state.count_refs(e, 1);
         }
         writer::sync(&self.games, &self.paths[2])?;
         self.write_names(&mut state)?;
-        let count = first + games.len() as u32;
+        let count = first + entries.len() as u32;
         writer::write_synced(index_file, &self.paths[0], 14, &count.to_be_bytes()[1..])?;
         state.index[14..17].copy_from_slice(&count.to_be_bytes()[1..]);
         let mut bytes = Vec::with_capacity(entries.len() * 47);

@@ -1,0 +1,238 @@
+//! Scratch files: names that are not games (swap files, backups, temp files, lock symlinks,
+//! new `.pgn` files not yet imported), held in memory in their folder with ordinary POSIX
+//! behaviour. They never reach the database by themselves and vanish at unmount.
+
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::{OsStr, OsString};
+use std::time::SystemTime;
+
+/// What a scratch node holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScratchKind {
+    /// A regular file and its bytes.
+    File(Vec<u8>),
+    /// A symbolic link and its target.
+    Symlink(Vec<u8>),
+}
+
+/// One scratch node.
+#[derive(Clone, Debug)]
+pub struct ScratchFile {
+    /// The folder it is in (inode number), while it has a name.
+    pub parent: u64,
+    /// Its name in that folder.
+    pub name: OsString,
+    /// Content.
+    pub kind: ScratchKind,
+    /// Permission bits.
+    pub mode: u32,
+    /// Modification time.
+    pub mtime: SystemTime,
+    /// Status-change time.
+    pub ctime: SystemTime,
+    /// Written since the last commit attempt (only `.pgn` names are ever committed).
+    pub dirty: bool,
+    /// Still listed in its folder (false once unlinked or renamed away while open).
+    pub linked: bool,
+    /// Open file handles.
+    pub open: u32,
+}
+
+impl ScratchFile {
+    /// The bytes of a regular file (empty for a symlink).
+    pub fn data(&self) -> &[u8] {
+        match &self.kind {
+            ScratchKind::File(d) => d,
+            ScratchKind::Symlink(_) => &[],
+        }
+    }
+
+    /// Size as `stat` reports it.
+    pub fn size(&self) -> u64 {
+        match &self.kind {
+            ScratchKind::File(d) | ScratchKind::Symlink(d) => d.len() as u64,
+        }
+    }
+}
+
+/// All scratch nodes of a mount, by id and by folder.
+#[derive(Debug, Default)]
+pub struct ScratchStore {
+    files: HashMap<u64, ScratchFile>,
+    dirs: HashMap<u64, BTreeMap<OsString, u64>>,
+    next_id: u64,
+}
+
+impl ScratchStore {
+    /// The id of `name` in folder `parent`.
+    pub fn find(&self, parent: u64, name: &OsStr) -> Option<u64> {
+        self.dirs.get(&parent)?.get(name).copied()
+    }
+
+    /// The node with `id`.
+    pub fn get(&self, id: u64) -> Option<&ScratchFile> {
+        self.files.get(&id)
+    }
+
+    /// The node with `id`, to change it.
+    pub fn get_mut(&mut self, id: u64) -> Option<&mut ScratchFile> {
+        self.files.get_mut(&id)
+    }
+
+    /// Names and ids in folder `parent`, in name order.
+    pub fn list(&self, parent: u64) -> Vec<(OsString, u64)> {
+        self.dirs
+            .get(&parent)
+            .map(|d| d.iter().map(|(n, &i)| (n.clone(), i)).collect())
+            .unwrap_or_default()
+    }
+
+    /// Make a new node `name` in `parent` (the caller checked the name is free).
+    pub fn create(&mut self, parent: u64, name: &OsStr, kind: ScratchKind, mode: u32) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        let now = SystemTime::now();
+        self.files.insert(
+            id,
+            ScratchFile {
+                parent,
+                name: name.to_owned(),
+                kind,
+                mode,
+                mtime: now,
+                ctime: now,
+                dirty: false,
+                linked: true,
+                open: 0,
+            },
+        );
+        self.dirs
+            .entry(parent)
+            .or_default()
+            .insert(name.to_owned(), id);
+        id
+    }
+
+    /// Remove the name of node `id`; the node itself lives on while it is open.
+    pub fn unlink(&mut self, id: u64) {
+        if let Some(f) = self.files.get_mut(&id) {
+            if let Some(dir) = self.dirs.get_mut(&f.parent) {
+                dir.remove(&f.name);
+            }
+            f.linked = false;
+            if f.open == 0 {
+                self.files.remove(&id);
+            }
+        }
+    }
+
+    /// Give node `id` the name `name` in `parent`, replacing any scratch node of that name.
+    pub fn rename(&mut self, id: u64, parent: u64, name: &OsStr) {
+        if let Some(existing) = self.find(parent, name).filter(|&e| e != id) {
+            self.unlink(existing);
+        }
+        if let Some(f) = self.files.get_mut(&id) {
+            if let Some(dir) = self.dirs.get_mut(&f.parent) {
+                dir.remove(&f.name);
+            }
+            f.parent = parent;
+            f.name = name.to_owned();
+            f.linked = true;
+            f.ctime = SystemTime::now();
+            self.dirs
+                .entry(parent)
+                .or_default()
+                .insert(name.to_owned(), id);
+        }
+    }
+
+    /// Swap the names of two nodes (RENAME_EXCHANGE).
+    pub fn exchange(&mut self, a: u64, b: u64) {
+        let (Some(fa), Some(fb)) = (self.files.get(&a).cloned(), self.files.get(&b).cloned())
+        else {
+            return;
+        };
+        self.dirs
+            .entry(fa.parent)
+            .or_default()
+            .insert(fa.name.clone(), b);
+        self.dirs
+            .entry(fb.parent)
+            .or_default()
+            .insert(fb.name.clone(), a);
+        if let Some(x) = self.files.get_mut(&a) {
+            (x.parent, x.name) = (fb.parent, fb.name);
+        }
+        if let Some(x) = self.files.get_mut(&b) {
+            (x.parent, x.name) = (fa.parent, fa.name);
+        }
+    }
+
+    /// Note one more open handle of `id`.
+    pub fn opened(&mut self, id: u64) {
+        if let Some(f) = self.files.get_mut(&id) {
+            f.open += 1;
+        }
+    }
+
+    /// Note one handle of `id` closed; an unlinked node goes away with its last handle.
+    pub fn closed(&mut self, id: u64) {
+        if let Some(f) = self.files.get_mut(&id) {
+            f.open = f.open.saturating_sub(1);
+            if f.open == 0 && !f.linked {
+                self.files.remove(&id);
+            }
+        }
+    }
+}
+
+/// Write `data` at `offset` into `buf`, growing it with zeros as needed.
+pub fn write_at(buf: &mut Vec<u8>, offset: u64, data: &[u8]) {
+    let start = offset as usize;
+    if buf.len() < start + data.len() {
+        buf.resize(start + data.len(), 0);
+    }
+    buf[start..start + data.len()].copy_from_slice(data);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn create_rename_exchange_unlink() {
+        let mut s = ScratchStore::default();
+        let a = s.create(2, OsStr::new("a"), ScratchKind::File(b"A".to_vec()), 0o644);
+        let b = s.create(2, OsStr::new("b"), ScratchKind::File(b"B".to_vec()), 0o644);
+        s.exchange(a, b);
+        assert_eq!(s.find(2, OsStr::new("a")), Some(b));
+        assert_eq!(s.get(a).unwrap().name, "b");
+        s.rename(a, 3, OsStr::new("a"));
+        assert_eq!(s.find(2, OsStr::new("b")), None);
+        assert_eq!(s.list(3), vec![(OsString::from("a"), a)]);
+        s.opened(b);
+        s.unlink(b);
+        assert!(s.get(b).is_some(), "an open file outlives its name");
+        s.closed(b);
+        assert!(s.get(b).is_none());
+    }
+
+    #[test]
+    fn rename_over_replaces_the_target() {
+        let mut s = ScratchStore::default();
+        let a = s.create(2, OsStr::new("a"), ScratchKind::File(vec![]), 0o644);
+        let b = s.create(2, OsStr::new("b"), ScratchKind::File(vec![]), 0o644);
+        s.rename(a, 2, OsStr::new("b"));
+        assert!(s.get(b).is_none());
+        assert_eq!(s.find(2, OsStr::new("b")), Some(a));
+    }
+
+    #[test]
+    fn write_at_extends_with_zeros() {
+        let mut buf = b"ab".to_vec();
+        write_at(&mut buf, 4, b"cd");
+        assert_eq!(buf, b"ab\0\0cd");
+        write_at(&mut buf, 0, b"X");
+        assert_eq!(buf, b"Xb\0\0cd");
+    }
+}

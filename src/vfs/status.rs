@@ -1,0 +1,107 @@
+//! The `.gamefs/` folder: what the mount has to tell its user — the reasons of rejected saves
+//! and unreadable games (`errors`), the rejected texts themselves (`rejected/`), and a short
+//! help (`README`).
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// How many recent errors `.gamefs/errors` keeps.
+const KEEP: usize = 200;
+
+/// The folder's help text.
+pub const README: &str = "\
+gamefs status folder
+
+errors     the most recent rejected saves and unreadable games, newest last, with reasons
+rejected/  the text of each rejected save, under the name it was saved as; fix it and copy it
+           back, or delete it
+
+Saving: writing a game file and closing it (or fsync) saves the game; the database gets a new
+record and the game keeps its number. A new .pgn file is imported when it is closed: each game
+in it becomes a new numbered file in games/, and the name you created goes away. rm marks a game
+deleted (it moves to .deleted/; move it back to restore it). Names that do not end in .pgn are
+scratch files kept in memory only. Text that is not valid PGN is refused: the editor reports
+an error, the database is unchanged, and the reason is listed in errors.
+";
+
+/// Recent errors, one line each.
+#[derive(Debug, Default)]
+pub struct ErrorLog {
+    lines: Mutex<VecDeque<String>>,
+}
+
+impl ErrorLog {
+    /// Record `message` about `what` (a file name or game), and log it.
+    pub fn record(&self, what: &str, message: &str) {
+        log::error!("{what}: {message}");
+        let secs = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let line = format!("{} {what}: {message}\n", format_utc(secs));
+        let mut lines = self.lines.lock().unwrap_or_else(|p| p.into_inner());
+        if lines.len() == KEEP {
+            lines.pop_front();
+        }
+        lines.push_back(line);
+    }
+
+    /// The text of `.gamefs/errors`.
+    pub fn text(&self) -> Vec<u8> {
+        self.lines
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .flat_map(|l| l.bytes())
+            .collect()
+    }
+}
+
+/// `YYYY-MM-DDTHH:MM:SSZ` for seconds since the epoch (civil-from-days, no time-zone data needed).
+pub fn format_utc(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_dates() {
+        assert_eq!(format_utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(format_utc(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(format_utc(1_795_000_000), "2026-11-18T11:06:40Z");
+    }
+
+    #[test]
+    fn keeps_the_most_recent_errors() {
+        let log = ErrorLog::default();
+        for i in 0..(KEEP + 5) {
+            log.record("f.pgn", &format!("error {i}"));
+        }
+        let text = String::from_utf8(log.text()).unwrap();
+        assert_eq!(text.lines().count(), KEEP);
+        assert!(
+            text.lines()
+                .last()
+                .unwrap()
+                .ends_with(&format!("f.pgn: error {}", KEEP + 4))
+        );
+    }
+}

@@ -1,0 +1,531 @@
+//! The write side of the tree: open for writing, create, write, truncate, flush/fsync/release
+//! (where saves commit), unlink, rename, symlink. docs/SEMANTICS.md describes each case.
+
+use std::ffi::OsStr;
+use std::sync::atomic::Ordering;
+use std::time::SystemTime;
+
+use super::commit::Target;
+use super::scratch::{ScratchKind, write_at};
+use super::{Attr, Draft, Handle, Node, OpenMode, Opened, Vfs, lock};
+use crate::error::{Error, ErrorKind, Result};
+
+/// A change of attributes asked by `setattr`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SetAttr {
+    /// New size (truncate or extend).
+    pub size: Option<u64>,
+    /// New permission bits.
+    pub mode: Option<u32>,
+    /// A new owner or group was asked for.
+    pub chown: bool,
+    /// New modification time.
+    pub mtime: Option<SystemTime>,
+}
+
+/// How a rename treats an existing target (renameat2 flags).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RenameFlags {
+    /// RENAME_NOREPLACE: fail if the target exists.
+    pub noreplace: bool,
+    /// RENAME_EXCHANGE: swap source and target.
+    pub exchange: bool,
+}
+
+fn invalid(message: &str) -> Error {
+    Error::new(ErrorKind::InvalidInput, message)
+}
+
+fn not_permitted(message: &str) -> Error {
+    Error::new(ErrorKind::Unsupported, message)
+}
+
+impl Vfs {
+    /// Open file `ino`; a game opened for writing gets a draft holding its text (or nothing,
+    /// with O_TRUNC) that is saved at flush/fsync/close.
+    pub fn open(&self, ino: u64, mode: OpenMode) -> Result<Opened> {
+        let node = self.node(ino)?;
+        if mode.write {
+            self.check_writable()?;
+        }
+        match node {
+            Node::Game(n) => {
+                if mode.write {
+                    if self.store.summary(n).deleted {
+                        return Err(not_permitted(
+                            "games in .deleted/ cannot be edited; move them back to games/ first",
+                        ));
+                    }
+                    self.open_draft(n, mode.truncate)?;
+                } else if !lock(&self.drafts).contains_key(&n) {
+                    self.text(n)?;
+                }
+                let keep_cache = !mode.write
+                    && !lock(&self.saved).contains(&n)
+                    && !lock(&self.drafts).contains_key(&n);
+                Ok(self.handle(node, mode, keep_cache, false))
+            }
+            Node::Scratch(id) => {
+                let mut scratch = lock(&self.scratch);
+                let f = scratch
+                    .get_mut(id)
+                    .ok_or_else(|| Error::new(ErrorKind::NotFound, "gone"))?;
+                if mode.truncate && mode.write {
+                    f.kind = ScratchKind::File(Vec::new());
+                    f.dirty = true;
+                    f.mtime = SystemTime::now();
+                }
+                scratch.opened(id);
+                drop(scratch);
+                Ok(self.handle(node, mode, false, false))
+            }
+            Node::StatusErrors | Node::StatusReadme => {
+                if mode.write {
+                    return Err(Error::new(
+                        ErrorKind::PermissionDenied,
+                        "status files are read-only",
+                    ));
+                }
+                Ok(self.handle(node, mode, false, true))
+            }
+            Node::Link(..) => Ok(self.handle(node, mode, true, false)),
+            _ if mode.write => Err(Error::new(ErrorKind::IsADirectory, "is a folder")),
+            _ => Ok(self.handle(node, mode, true, false)),
+        }
+    }
+
+    fn handle(&self, node: Node, mode: OpenMode, keep_cache: bool, direct_io: bool) -> Opened {
+        let fh = self.next_fh.fetch_add(1, Ordering::Relaxed);
+        lock(&self.handles).insert(
+            fh,
+            Handle {
+                node,
+                append: mode.append,
+            },
+        );
+        Opened {
+            fh,
+            keep_cache,
+            direct_io,
+        }
+    }
+
+    fn open_draft(&self, n: u32, truncate: bool) -> Result<()> {
+        let mut drafts = lock(&self.drafts);
+        if let Some(d) = drafts.get_mut(&n) {
+            d.open += 1;
+            if truncate {
+                d.data.clear();
+                d.dirty = true;
+            }
+            return Ok(());
+        }
+        drop(drafts);
+        let data = if truncate {
+            Vec::new()
+        } else {
+            self.text(n)?.to_vec()
+        };
+        let mut drafts = lock(&self.drafts);
+        let d = drafts.entry(n).or_insert(Draft {
+            data,
+            dirty: truncate,
+            open: 0,
+        });
+        d.open += 1;
+        Ok(())
+    }
+
+    /// Create `name` in folder `parent` and open it for writing. Every created file starts as
+    /// a scratch file; a `.pgn` one is saved (as the game its number names, or as new games)
+    /// when it is flushed, synced or closed.
+    pub fn create(
+        &self,
+        parent: u64,
+        name: &OsStr,
+        mode: u32,
+        exclusive: bool,
+    ) -> Result<(Attr, Opened)> {
+        self.check_writable()?;
+        if let Some(existing) = self.child(parent, name)? {
+            if exclusive {
+                return Err(Error::new(ErrorKind::AlreadyExists, "exists"));
+            }
+            let opened = self.open(
+                existing.ino(),
+                OpenMode {
+                    write: true,
+                    truncate: true,
+                    append: false,
+                },
+            )?;
+            return Ok((self.attr(existing), opened));
+        }
+        self.check_scratch_parent(parent)?;
+        let id =
+            lock(&self.scratch).create(parent, name, ScratchKind::File(Vec::new()), mode & 0o7777);
+        if let Some(f) = lock(&self.scratch).get_mut(id) {
+            f.dirty = self.target_of(name).is_some();
+        }
+        let node = Node::Scratch(id);
+        let opened = self.open(
+            node.ino(),
+            OpenMode {
+                write: true,
+                truncate: false,
+                append: false,
+            },
+        )?;
+        Ok((self.attr(node), opened))
+    }
+
+    fn check_scratch_parent(&self, parent: u64) -> Result<()> {
+        match self.node(parent)? {
+            Node::Deleted => Err(not_permitted(".deleted/ only holds deleted games")),
+            Node::Status => Err(not_permitted(".gamefs/ holds only status files")),
+            Node::Game(_)
+            | Node::Link(..)
+            | Node::Scratch(_)
+            | Node::StatusErrors
+            | Node::StatusReadme => Err(Error::new(ErrorKind::NotADirectory, "not a folder")),
+            _ => Ok(()),
+        }
+    }
+
+    /// Write `data` at `offset` through handle `fh`; returns the bytes written.
+    pub fn write(&self, ino: u64, fh: u64, offset: u64, data: &[u8]) -> Result<u32> {
+        self.check_writable()?;
+        let append = lock(&self.handles).get(&fh).is_some_and(|h| h.append);
+        match self.node(ino)? {
+            Node::Game(n) => {
+                let mut drafts = lock(&self.drafts);
+                let d = drafts.get_mut(&n).ok_or_else(|| {
+                    Error::new(ErrorKind::PermissionDenied, "not open for writing")
+                })?;
+                let at = if append { d.data.len() as u64 } else { offset };
+                write_at(&mut d.data, at, data);
+                d.dirty = true;
+            }
+            Node::Scratch(id) => {
+                let mut scratch = lock(&self.scratch);
+                let f = scratch
+                    .get_mut(id)
+                    .ok_or_else(|| Error::new(ErrorKind::NotFound, "gone"))?;
+                let ScratchKind::File(buf) = &mut f.kind else {
+                    return Err(invalid("not a regular file"));
+                };
+                let at = if append { buf.len() as u64 } else { offset };
+                write_at(buf, at, data);
+                f.dirty = true;
+                f.mtime = SystemTime::now();
+            }
+            _ => return Err(Error::new(ErrorKind::PermissionDenied, "not writable")),
+        }
+        Ok(data.len() as u32)
+    }
+
+    /// Change size, mode or times of `ino`. Truncating a game without an open handle (the
+    /// `truncate` command) saves at once.
+    pub fn setattr(&self, ino: u64, change: SetAttr) -> Result<Attr> {
+        let node = self.node(ino)?;
+        let changes = change.size.is_some()
+            || change.mode.is_some()
+            || change.mtime.is_some()
+            || change.chown;
+        if changes {
+            self.check_writable()?;
+        }
+        if change.chown {
+            return Err(Error::new(
+                ErrorKind::PermissionDenied,
+                "gamefs files belong to the user who mounted",
+            ));
+        }
+        match node {
+            Node::Game(n) => {
+                if let Some(size) = change.size {
+                    let open = lock(&self.drafts).contains_key(&n);
+                    if !open {
+                        self.open_draft(n, false)?;
+                    }
+                    if let Some(d) = lock(&self.drafts).get_mut(&n) {
+                        d.data.resize(size as usize, 0);
+                        d.dirty = true;
+                    }
+                    if !open {
+                        let result = self.commit_draft(n);
+                        self.close_draft(n);
+                        result?;
+                    }
+                }
+                // Mode and times of game files are the database's: accepted and ignored, as
+                // editors set them after every save.
+            }
+            Node::Scratch(id) => {
+                let mut scratch = lock(&self.scratch);
+                if let Some(f) = scratch.get_mut(id) {
+                    if let (Some(size), ScratchKind::File(buf)) = (change.size, &mut f.kind) {
+                        buf.resize(size as usize, 0);
+                        f.dirty = true;
+                    }
+                    if let Some(mode) = change.mode {
+                        f.mode = mode & 0o7777;
+                    }
+                    if let Some(t) = change.mtime {
+                        f.mtime = t;
+                    }
+                    f.ctime = SystemTime::now();
+                }
+            }
+            _ if change.size.is_some() => {
+                return Err(Error::new(ErrorKind::IsADirectory, "not a regular file"));
+            }
+            _ => {}
+        }
+        Ok(self.attr(node))
+    }
+
+    /// Save what was written through `ino` if anything changed (flush and fsync).
+    pub fn flush(&self, ino: u64) -> Result<()> {
+        match Node::from_ino(ino) {
+            Some(Node::Game(n)) => self.commit_draft(n),
+            Some(Node::Scratch(id)) => self.commit_scratch(id),
+            _ => Ok(()),
+        }
+    }
+
+    /// Close handle `fh` of `ino`: save anything still unsaved, then let go of the draft.
+    pub fn release(&self, ino: u64, fh: u64) {
+        let Some(handle) = lock(&self.handles).remove(&fh) else {
+            return;
+        };
+        if let Err(e) = self.flush(ino) {
+            log::warn!("unsaved at close: {e}");
+        }
+        match handle.node {
+            Node::Game(n) => self.close_draft(n),
+            Node::Scratch(id) => lock(&self.scratch).closed(id),
+            _ => {}
+        }
+    }
+
+    fn close_draft(&self, n: u32) {
+        let mut drafts = lock(&self.drafts);
+        if let Some(d) = drafts.get_mut(&n) {
+            d.open = d.open.saturating_sub(1);
+            if d.open == 0 {
+                drafts.remove(&n);
+                drop(drafts);
+                self.invalidate(&[Node::Game(n)], &[]);
+            }
+        }
+    }
+
+    fn commit_draft(&self, n: u32) -> Result<()> {
+        let text = {
+            let mut drafts = lock(&self.drafts);
+            match drafts.get_mut(&n) {
+                Some(d) if d.dirty => {
+                    d.dirty = false;
+                    d.data.clone()
+                }
+                _ => return Ok(()),
+            }
+        };
+        let name = self.game_name(n);
+        self.commit(Target::Game(n), OsStr::new(&name), &text)
+    }
+
+    fn commit_scratch(&self, id: u64) -> Result<()> {
+        let (name, text, parent) = {
+            let mut scratch = lock(&self.scratch);
+            match scratch.get_mut(id) {
+                Some(f) if f.dirty && f.linked => {
+                    f.dirty = false;
+                    (f.name.clone(), f.data().to_vec(), f.parent)
+                }
+                _ => return Ok(()),
+            }
+        };
+        if parent == Node::Rejected.ino() {
+            return Ok(());
+        }
+        let Some(target) = self.target_of(&name) else {
+            return Ok(());
+        };
+        if target == Target::Import && text.iter().all(u8::is_ascii_whitespace) {
+            return Ok(());
+        }
+        self.commit(target, &name, &text)?;
+        lock(&self.scratch).unlink(id);
+        self.invalidate(&[Node::Scratch(id)], &[]);
+        Ok(())
+    }
+
+    /// Remove `name` from `parent`: a game is marked deleted, a scratch file goes away.
+    pub fn unlink(&self, parent: u64, name: &OsStr) -> Result<()> {
+        self.check_writable()?;
+        match self.child(parent, name)? {
+            Some(Node::Scratch(id)) => {
+                lock(&self.scratch).unlink(id);
+                Ok(())
+            }
+            Some(Node::Game(n)) if self.node(parent)? == Node::Games => self.set_deleted(n, true),
+            Some(Node::Game(_)) => Err(not_permitted("deleted games stay until `gamefs compact`")),
+            Some(Node::Link(..)) => Err(not_permitted(
+                "view links follow the games; rm the game in games/ instead",
+            )),
+            Some(_) => Err(Error::new(ErrorKind::IsADirectory, "is a folder")),
+            None => Err(Error::new(ErrorKind::NotFound, "no such file")),
+        }
+    }
+
+    /// Make a scratch symlink (emacs lock files and the like).
+    pub fn symlink(&self, parent: u64, name: &OsStr, target: &[u8]) -> Result<Attr> {
+        self.check_writable()?;
+        if self.child(parent, name)?.is_some() {
+            return Err(Error::new(ErrorKind::AlreadyExists, "exists"));
+        }
+        self.check_scratch_parent(parent)?;
+        let id =
+            lock(&self.scratch).create(parent, name, ScratchKind::Symlink(target.to_vec()), 0o777);
+        Ok(self.attr(Node::Scratch(id)))
+    }
+
+    /// Rename `name` in `parent` to `new_name` in `new_parent` (see docs/SEMANTICS.md §6).
+    pub fn rename(
+        &self,
+        parent: u64,
+        name: &OsStr,
+        new_parent: u64,
+        new_name: &OsStr,
+        flags: RenameFlags,
+    ) -> Result<()> {
+        self.check_writable()?;
+        let source = self
+            .child(parent, name)?
+            .ok_or_else(|| Error::new(ErrorKind::NotFound, "no such file"))?;
+        let target = self.child(new_parent, new_name)?;
+        if flags.noreplace && target.is_some() {
+            return Err(Error::new(ErrorKind::AlreadyExists, "the target exists"));
+        }
+        if flags.exchange {
+            return match (source, target) {
+                (Node::Scratch(a), Some(Node::Scratch(b))) => {
+                    lock(&self.scratch).exchange(a, b);
+                    Ok(())
+                }
+                (_, None) => Err(Error::new(
+                    ErrorKind::NotFound,
+                    "no target to exchange with",
+                )),
+                _ => Err(invalid("only scratch files can be exchanged")),
+            };
+        }
+        let to_parent = self.node(new_parent)?;
+        match source {
+            Node::Scratch(id) => self.rename_scratch(id, new_parent, new_name, target),
+            Node::Game(n) => self.rename_game(n, to_parent, new_parent, new_name, target),
+            Node::Link(..) => Err(not_permitted("view links cannot be moved")),
+            _ => Err(not_permitted("folders cannot be renamed")),
+        }
+    }
+
+    fn rename_scratch(
+        &self,
+        id: u64,
+        new_parent: u64,
+        new_name: &OsStr,
+        target: Option<Node>,
+    ) -> Result<()> {
+        let to_status = new_parent == Node::Rejected.ino();
+        match (to_status, self.target_of(new_name), target) {
+            // Onto a game, or a new .pgn name: the text is saved; on success the scratch goes away.
+            (false, Some(t), _) => {
+                let text = lock(&self.scratch)
+                    .get(id)
+                    .map(|f| f.data().to_vec())
+                    .unwrap_or_default();
+                self.commit(t, new_name, &text)?;
+                if let Some(Node::Scratch(old)) = target {
+                    lock(&self.scratch).unlink(old);
+                }
+                lock(&self.scratch).unlink(id);
+                if let Target::Game(n) = t {
+                    lock(&self.hidden).remove(&n);
+                }
+                Ok(())
+            }
+            (_, _, Some(Node::Game(_) | Node::Link(..))) => {
+                Err(not_permitted("cannot replace that"))
+            }
+            (_, _, Some(n)) if !matches!(n, Node::Scratch(_)) => {
+                Err(Error::new(ErrorKind::IsADirectory, "is a folder"))
+            }
+            _ => {
+                self.check_scratch_parent(new_parent)?;
+                lock(&self.scratch).rename(id, new_parent, new_name);
+                Ok(())
+            }
+        }
+    }
+
+    fn rename_game(
+        &self,
+        n: u32,
+        to_parent: Node,
+        new_parent: u64,
+        new_name: &OsStr,
+        target: Option<Node>,
+    ) -> Result<()> {
+        let deleted = self.store.summary(n).deleted;
+        match (to_parent, self.target_of(new_name)) {
+            // Between games/ and .deleted/: delete or restore.
+            (Node::Deleted, _) if !deleted => self.set_deleted(n, true),
+            (Node::Games, Some(_)) if deleted && keeps_number(n, new_name) => {
+                self.set_deleted(n, false)
+            }
+            // Another name for the same game: nothing changes.
+            (Node::Games, Some(Target::Game(m))) if m == n && !deleted => Ok(()),
+            // To a scratch name: the text is kept there and the game steps aside until a file
+            // of its name is written again (the editors' backup dance).
+            (_, None) if !deleted => {
+                if matches!(target, Some(Node::Game(_) | Node::Link(..))) {
+                    return Err(not_permitted("cannot replace that"));
+                }
+                self.check_scratch_parent(new_parent)?;
+                let text = self.text(n)?.to_vec();
+                let mut scratch = lock(&self.scratch);
+                if let Some(Node::Scratch(old)) = target {
+                    scratch.unlink(old);
+                }
+                scratch.create(new_parent, new_name, ScratchKind::File(text), 0o644);
+                drop(scratch);
+                lock(&self.hidden).insert(n);
+                self.invalidate(&[Node::Games], &[(Node::Games, self.game_name(n))]);
+                Ok(())
+            }
+            _ => Err(not_permitted(
+                "a game can move between games/ and .deleted/, or to a scratch name",
+            )),
+        }
+    }
+}
+
+/// A name moved back from `.deleted/` must keep the game's number (or have none).
+fn keeps_number(n: u32, name: &OsStr) -> bool {
+    match super::naming::game_number_of(name.as_encoded_bytes()) {
+        Some(m) => m == n,
+        None => true,
+    }
+}
+
+impl Vfs {
+    /// Folders cannot be made in the tree.
+    pub fn mkdir(&self) -> Result<Attr> {
+        self.check_writable()?;
+        Err(not_permitted(
+            "gamefs folders come from the database; new folders cannot be made",
+        ))
+    }
+}
