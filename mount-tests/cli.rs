@@ -27,7 +27,12 @@ fn mount_detached_then_unmount_with(db: &std::path::Path, unmount: &[&str]) {
     let dir = scratch("detach");
     let mnt = dir.path().join("mnt");
     std::fs::create_dir(&mnt).unwrap();
-    let out = mount_cmd(&[db.as_os_str(), mnt.as_os_str()]);
+    let out = mount_cmd(&[
+        "-o".as_ref(),
+        "ro".as_ref(),
+        db.as_os_str(),
+        mnt.as_os_str(),
+    ]);
     assert!(
         out.status.success(),
         "{}",
@@ -90,7 +95,7 @@ fn gamefs_serving(mountpoint: &std::path::Path) -> bool {
 #[test]
 fn ctrl_c_in_the_foreground_unmounts_and_exits() {
     let dir = scratch("sigint");
-    let mut m = Mount::new(edge_db(), dir.path(), &[]);
+    let mut m = Mount::new(edge_db(), dir.path(), &["-o", "ro"]);
     // SAFETY: sending SIGINT to our own child process.
     unsafe { libc::kill(m.pid() as i32, libc::SIGINT) };
     let status = m.wait_exit(Duration::from_secs(10));
@@ -101,7 +106,7 @@ fn ctrl_c_in_the_foreground_unmounts_and_exits() {
 #[test]
 fn stopping_with_a_file_open_does_not_hang() {
     let dir = scratch("busy");
-    let mut m = Mount::new(edge_db(), dir.path(), &[]);
+    let mut m = Mount::new(edge_db(), dir.path(), &["-o", "ro"]);
     let game = std::fs::read_dir(m.join("games"))
         .unwrap()
         .next()

@@ -31,7 +31,7 @@ fn live_games(db: &Path) -> u32 {
 #[test]
 fn root_layout_and_game_files() {
     let dir = scratch("layout");
-    let m = Mount::new(edge_db(), dir.path(), &[]);
+    let m = Mount::new(edge_db(), dir.path(), &["-o", "ro"]);
     let listing = sh(&m.path, "ls");
     assert_eq!(listing, "eco\nevents\ngames\nplayers\nsites\nyears\n");
     assert!(sh(&m.path, "ls -a").contains(".deleted\n"));
@@ -52,14 +52,18 @@ fn root_layout_and_game_files() {
         assert!(name.ends_with(".pgn") && name.len() <= 255, "{name}");
         let meta = std::fs::symlink_metadata(g).unwrap();
         assert!(meta.is_file());
-        assert_eq!(meta.mode() & 0o777, 0o444);
+        assert_eq!(
+            meta.mode() & 0o777,
+            0o644,
+            "writable mount: game files are rw-r--r--"
+        );
     }
 }
 
 #[test]
 fn timestamps_come_from_the_database_files() {
     let dir = scratch("times");
-    let m = Mount::new(edge_db(), dir.path(), &[]);
+    let m = Mount::new(edge_db(), dir.path(), &["-o", "ro"]);
     let newest = ["si4", "sn4", "sg4"]
         .iter()
         .map(|e| {
@@ -97,7 +101,7 @@ fn an_empty_database_mounts_with_empty_folders() {
 #[test]
 fn sizes_are_exact_and_text_matches_export() {
     let dir = scratch("sizes");
-    let m = Mount::new(edge_db(), dir.path(), &[]);
+    let m = Mount::new(edge_db(), dir.path(), &["-o", "ro"]);
     let mut concatenated = Vec::new();
     for g in files_in(&m.join("games")) {
         let size = std::fs::metadata(&g).unwrap().len();
@@ -123,7 +127,7 @@ fn sizes_are_exact_and_text_matches_export() {
 #[test]
 fn any_name_with_the_game_number_resolves() {
     let dir = scratch("prefix");
-    let m = Mount::new(edge_db(), dir.path(), &[]);
+    let m = Mount::new(edge_db(), dir.path(), &["-o", "ro"]);
     let first = files_in(&m.join("games")).remove(0);
     let name = first.file_name().unwrap().to_str().unwrap();
     let number = name.split(' ').next().unwrap();
@@ -138,7 +142,7 @@ fn any_name_with_the_game_number_resolves() {
 #[test]
 fn grep_sees_each_game_once_and_follows_links_with_capital_r() {
     let dir = scratch("grep");
-    let m = Mount::new(edge_db(), dir.path(), &[]);
+    let m = Mount::new(edge_db(), dir.path(), &["-o", "ro"]);
     let games = live_games(edge_db());
     let all = files_in(&m.join("games")).len() as u32 + files_in(&m.join(".deleted")).len() as u32;
     let count = sh(&m.path, "grep -r '^\\[Event ' . | wc -l");
@@ -159,7 +163,7 @@ fn grep_sees_each_game_once_and_follows_links_with_capital_r() {
 #[test]
 fn views_hold_relative_links_into_games() {
     let dir = scratch("views");
-    let m = Mount::new(edge_db(), dir.path(), &[]);
+    let m = Mount::new(edge_db(), dir.path(), &["-o", "ro"]);
     let games: BTreeSet<String> = files_in(&m.join("games"))
         .iter()
         .map(|p| p.file_name().unwrap().to_str().unwrap().to_owned())
@@ -196,7 +200,10 @@ fn views_hold_relative_links_into_games() {
             );
         }
     }
-    let find_files = sh(&m.path, "find . -type f | wc -l");
+    let find_files = sh(
+        &m.path,
+        "find . -path ./.gamefs -prune -o -type f -print | wc -l",
+    );
     let deleted = files_in(&m.join(".deleted")).len();
     assert_eq!(
         find_files.trim().parse::<usize>().unwrap(),
@@ -211,17 +218,17 @@ fn names_and_inodes_are_the_same_on_every_mount() {
     let dir = scratch("stable");
     let listing = |m: &Mount| sh(&m.path, "ls -aiR . | sort");
     let first = {
-        let m = Mount::new(edge_db(), dir.path(), &[]);
+        let m = Mount::new(edge_db(), dir.path(), &["-o", "ro"]);
         listing(&m)
     };
-    let m = Mount::new(edge_db(), dir.path(), &[]);
+    let m = Mount::new(edge_db(), dir.path(), &["-o", "ro"]);
     assert_eq!(first, listing(&m));
 }
 
 #[test]
 fn concurrent_readers_see_the_same_bytes() {
     let dir = scratch("concurrent");
-    let m = Mount::new(edge_db(), dir.path(), &["-o", "cache_mb=1"]);
+    let m = Mount::new(edge_db(), dir.path(), &["-o", "ro,cache_mb=1"]);
     let files = files_in(&m.join("games"));
     let expected: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
     std::thread::scope(|s| {
@@ -245,7 +252,13 @@ fn concurrent_readers_see_the_same_bytes() {
 #[test]
 fn the_tree_is_read_only() {
     let dir = scratch("readonly");
-    let m = Mount::new(edge_db(), dir.path(), &[]);
+    let before: Vec<_> = ["si4", "sn4", "sg4"]
+        .iter()
+        .map(|e| std::fs::read(edge_db().with_extension(e)).unwrap())
+        .collect();
+    let m = Mount::new(edge_db(), dir.path(), &["-o", "ro"]);
+    let meta = std::fs::metadata(files_in(&m.join("games")).remove(0)).unwrap();
+    assert_eq!(meta.mode() & 0o777, 0o444);
     let game = files_in(&m.join("games")).remove(0);
     let err = std::fs::OpenOptions::new()
         .write(true)
@@ -256,6 +269,17 @@ fn the_tree_is_read_only() {
     assert_eq!(err.raw_os_error(), Some(libc::EROFS), "{err}");
     let err = std::fs::remove_file(&game).unwrap_err();
     assert_eq!(err.raw_os_error(), Some(libc::EROFS), "{err}");
+    let err = std::fs::rename(&game, m.join("games/x.txt")).unwrap_err();
+    assert_eq!(err.raw_os_error(), Some(libc::EROFS), "{err}");
+    drop(m);
+    let after: Vec<_> = ["si4", "sn4", "sg4"]
+        .iter()
+        .map(|e| std::fs::read(edge_db().with_extension(e)).unwrap())
+        .collect();
+    assert!(
+        before == after,
+        "a read-only mount never writes the database"
+    );
 }
 
 #[test]

@@ -90,7 +90,7 @@ pub fn lock(file: &File, path: &Path) -> Result<()> {
     // SAFETY: flock on a valid open descriptor.
     if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
         return Err(Error::new(
-            crate::error::ErrorKind::PermissionDenied,
+            crate::error::ErrorKind::Busy,
             format!(
                 "{} is already open for writing by another gamefs (one writer per database)",
                 path.display()
