@@ -54,8 +54,8 @@ fn root_layout_and_game_files() {
         assert!(meta.is_file());
         assert_eq!(
             meta.mode() & 0o777,
-            0o644,
-            "writable mount: game files are rw-r--r--"
+            0o444,
+            "read-only mount: game files are r--r--r--"
         );
     }
 }
