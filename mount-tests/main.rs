@@ -4,4 +4,5 @@
 mod cli;
 mod fixtures;
 mod harness;
+mod save;
 mod tree;
