@@ -1,0 +1,115 @@
+//! Real editors, driven through tmux the way people type, saving games in the mount
+//! (a mountpoint outside /tmp, so vim and emacs make their backups by renaming).
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use crate::fixtures::{copy_db, edge_db};
+use crate::harness::{Mount, scratch};
+use crate::save::scid_export;
+
+/// Run `command` in a detached tmux session and type `keys` (tmux send-keys arguments, one
+/// call per inner slice, with a pause between); wait for the editor to exit.
+fn drive(session: &str, dir: &Path, command: &str, keys: &[&[&str]]) {
+    let status = Command::new("tmux")
+        .args(["new-session", "-d", "-s", session, "-x", "160", "-y", "48", "-c"])
+        .arg(dir)
+        .arg(command)
+        .env("TERM", "xterm-256color")
+        .status()
+        .expect("tmux runs");
+    assert!(status.success(), "tmux could not start {command}");
+    std::thread::sleep(Duration::from_millis(800));
+    for k in keys {
+        let ok = Command::new("tmux").args(["send-keys", "-t", session]).args(*k).status().unwrap();
+        assert!(ok.success());
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let start = Instant::now();
+    while Command::new("tmux").args(["has-session", "-t", session]).output().unwrap().status.success() {
+        if start.elapsed() > Duration::from_secs(30) {
+            let screen = Command::new("tmux").args(["capture-pane", "-p", "-t", session]).output().unwrap();
+            let _ = Command::new("tmux").args(["kill-session", "-t", session]).status();
+            panic!("{command} did not exit; screen:\n{}", String::from_utf8_lossy(&screen.stdout));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Mount a private copy, let `edit` change game 1's Event through an editor, and check that
+/// SCID sees the new Event name `expected`.
+fn edit_game_one(name: &str, expected: &str, edit: impl FnOnce(&Path, &str)) {
+    let dir = scratch(name);
+    let db = copy_db(edge_db(), dir.path(), "db");
+    let m = Mount::new(&db, dir.path(), &[]);
+    let games = m.join("games");
+    let file = std::fs::read_dir(&games)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with("0001 "))
+        .next()
+        .unwrap();
+    edit(&games, &file);
+    let export = scid_export(&db);
+    assert!(export.contains(&format!("[Event \"{expected}\"]")), "SCID does not show {expected:?}");
+    let text = std::fs::read_to_string(games.join(&file)).unwrap();
+    assert!(text.contains(expected), "the mount shows the saved text");
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+#[test]
+fn vim_with_debian_defaults_saves() {
+    edit_game_one("vim", "Vim Event", |dir, file| {
+        let cmd = format!("vim {}", shell_quote(file));
+        drive(
+            "gamefs-vim",
+            dir,
+            &cmd,
+            &[&[":1s/\\[Event \"[^\"]*\"\\]/[Event \"Vim Event\"]/", "Enter"], &[":wq", "Enter"]],
+        );
+    });
+}
+
+#[test]
+fn vim_without_a_vimrc_saves() {
+    edit_game_one("vim-u-none", "Plain Vim", |dir, file| {
+        let cmd = format!("vim -u NONE {}", shell_quote(file));
+        drive(
+            "gamefs-vim-none",
+            dir,
+            &cmd,
+            &[&[":1s/\\[Event \"[^\"]*\"\\]/[Event \"Plain Vim\"]/", "Enter"], &[":wq", "Enter"]],
+        );
+    });
+}
+
+#[test]
+fn nano_saves() {
+    edit_game_one("nano", "Nano Event", |dir, file| {
+        let cmd = format!("nano --ignorercfiles {}", shell_quote(file));
+        // Go to the first line, delete it, type the new one, write out, confirm, exit.
+        drive(
+            "gamefs-nano",
+            dir,
+            &cmd,
+            &[&["M-\\"], &["C-k"], &["[Event \"Nano Event\"]", "Enter"], &["C-o"], &["Enter"], &["C-x"]],
+        );
+    });
+}
+
+#[test]
+fn emacs_saves() {
+    edit_game_one("emacs", "Emacs Event", |dir, file| {
+        let cmd = format!("emacs -nw --no-site-file {}", shell_quote(file));
+        drive(
+            "gamefs-emacs",
+            dir,
+            &cmd,
+            &[&["M-<"], &["C-k"], &["[Event \"Emacs Event\"]"], &["C-x", "C-s"], &["C-x", "C-c"]],
+        );
+    });
+}
