@@ -13,7 +13,17 @@ use crate::save::scid_export;
 /// call per inner slice, with a pause between); wait for the editor to exit.
 fn drive(session: &str, dir: &Path, command: &str, keys: &[&[&str]]) {
     let status = Command::new("tmux")
-        .args(["new-session", "-d", "-s", session, "-x", "160", "-y", "48", "-c"])
+        .args([
+            "new-session",
+            "-d",
+            "-s",
+            session,
+            "-x",
+            "160",
+            "-y",
+            "48",
+            "-c",
+        ])
         .arg(dir)
         .arg(command)
         .env("TERM", "xterm-256color")
@@ -22,16 +32,34 @@ fn drive(session: &str, dir: &Path, command: &str, keys: &[&[&str]]) {
     assert!(status.success(), "tmux could not start {command}");
     std::thread::sleep(Duration::from_millis(800));
     for k in keys {
-        let ok = Command::new("tmux").args(["send-keys", "-t", session]).args(*k).status().unwrap();
+        let ok = Command::new("tmux")
+            .args(["send-keys", "-t", session])
+            .args(*k)
+            .status()
+            .unwrap();
         assert!(ok.success());
         std::thread::sleep(Duration::from_millis(300));
     }
     let start = Instant::now();
-    while Command::new("tmux").args(["has-session", "-t", session]).output().unwrap().status.success() {
+    while Command::new("tmux")
+        .args(["has-session", "-t", session])
+        .output()
+        .unwrap()
+        .status
+        .success()
+    {
         if start.elapsed() > Duration::from_secs(30) {
-            let screen = Command::new("tmux").args(["capture-pane", "-p", "-t", session]).output().unwrap();
-            let _ = Command::new("tmux").args(["kill-session", "-t", session]).status();
-            panic!("{command} did not exit; screen:\n{}", String::from_utf8_lossy(&screen.stdout));
+            let screen = Command::new("tmux")
+                .args(["capture-pane", "-p", "-t", session])
+                .output()
+                .unwrap();
+            let _ = Command::new("tmux")
+                .args(["kill-session", "-t", session])
+                .status();
+            panic!(
+                "{command} did not exit; screen:\n{}",
+                String::from_utf8_lossy(&screen.stdout)
+            );
         }
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -52,7 +80,10 @@ fn edit_game_one(name: &str, expected: &str, edit: impl FnOnce(&Path, &str)) {
         .unwrap();
     edit(&games, &file);
     let export = scid_export(&db);
-    assert!(export.contains(&format!("[Event \"{expected}\"]")), "SCID does not show {expected:?}");
+    assert!(
+        export.contains(&format!("[Event \"{expected}\"]")),
+        "SCID does not show {expected:?}"
+    );
     let text = std::fs::read_to_string(games.join(&file)).unwrap();
     assert!(text.contains(expected), "the mount shows the saved text");
 }
@@ -69,7 +100,10 @@ fn vim_with_debian_defaults_saves() {
             "gamefs-vim",
             dir,
             &cmd,
-            &[&[":1s/\\[Event \"[^\"]*\"\\]/[Event \"Vim Event\"]/", "Enter"], &[":wq", "Enter"]],
+            &[
+                &[":1s/\\[Event \"[^\"]*\"\\]/[Event \"Vim Event\"]/", "Enter"],
+                &[":wq", "Enter"],
+            ],
         );
     });
 }
@@ -82,7 +116,10 @@ fn vim_without_a_vimrc_saves() {
             "gamefs-vim-none",
             dir,
             &cmd,
-            &[&[":1s/\\[Event \"[^\"]*\"\\]/[Event \"Plain Vim\"]/", "Enter"], &[":wq", "Enter"]],
+            &[
+                &[":1s/\\[Event \"[^\"]*\"\\]/[Event \"Plain Vim\"]/", "Enter"],
+                &[":wq", "Enter"],
+            ],
         );
     });
 }
@@ -96,7 +133,14 @@ fn nano_saves() {
             "gamefs-nano",
             dir,
             &cmd,
-            &[&["M-\\"], &["C-k"], &["[Event \"Nano Event\"]", "Enter"], &["C-o"], &["Enter"], &["C-x"]],
+            &[
+                &["M-\\"],
+                &["C-k"],
+                &["[Event \"Nano Event\"]", "Enter"],
+                &["C-o"],
+                &["Enter"],
+                &["C-x"],
+            ],
         );
     });
 }
@@ -109,7 +153,13 @@ fn emacs_saves() {
             "gamefs-emacs",
             dir,
             &cmd,
-            &[&["M-<"], &["C-k"], &["[Event \"Emacs Event\"]"], &["C-x", "C-s"], &["C-x", "C-c"]],
+            &[
+                &["M-<"],
+                &["C-k"],
+                &["[Event \"Emacs Event\"]"],
+                &["C-x", "C-s"],
+                &["C-x", "C-c"],
+            ],
         );
     });
 }

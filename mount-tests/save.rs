@@ -19,13 +19,19 @@ fn writable(name: &str) -> Writable {
     let dir = scratch(name);
     let db = copy_db(edge_db(), dir.path(), "db");
     let mount = Mount::new(&db, dir.path(), &[]);
-    Writable { db, mount, _dir: dir }
+    Writable {
+        db,
+        mount,
+        _dir: dir,
+    }
 }
 
 impl Writable {
     fn games(&self) -> Vec<PathBuf> {
-        let mut v: Vec<PathBuf> =
-            std::fs::read_dir(self.mount.join("games")).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut v: Vec<PathBuf> = std::fs::read_dir(self.mount.join("games"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         v.sort();
         v
     }
@@ -34,12 +40,21 @@ impl Writable {
         let prefix = format!("{number:04} ");
         self.games()
             .into_iter()
-            .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with(&prefix))
+            .find(|p| {
+                p.file_name()
+                    .unwrap()
+                    .to_str()
+                    .unwrap()
+                    .starts_with(&prefix)
+            })
             .unwrap_or_else(|| panic!("no game {number}"))
     }
 
     fn db_bytes(&self) -> Vec<Vec<u8>> {
-        ["si4", "sn4", "sg4"].iter().map(|e| std::fs::read(self.db.with_extension(e)).unwrap()).collect()
+        ["si4", "sn4", "sg4"]
+            .iter()
+            .map(|e| std::fs::read(self.db.with_extension(e)).unwrap())
+            .collect()
     }
 
     /// What Debian's SCID exports of the database now.
@@ -53,10 +68,17 @@ pub fn scid_export(db: &Path) -> String {
     let out_dir = tempfile::tempdir().unwrap();
     let out = out_dir.path().join("scid.pgn");
     let result = run_with_timeout(
-        Command::new(repo().join("contrib/tools/scid-export.sh")).arg(db).arg(&out),
+        Command::new(repo().join("contrib/tools/scid-export.sh"))
+            .arg(db)
+            .arg(&out),
         Duration::from_secs(120),
     );
-    assert!(result.status.success(), "SCID could not export {}: {}", db.display(), String::from_utf8_lossy(&result.stderr));
+    assert!(
+        result.status.success(),
+        "SCID could not export {}: {}",
+        db.display(),
+        String::from_utf8_lossy(&result.stderr)
+    );
     std::fs::read_to_string(out).unwrap()
 }
 
@@ -93,7 +115,10 @@ fn saving_unchanged_text_appends_nothing() {
     let before = w.db_bytes();
     std::fs::write(&game, &text).unwrap();
     sh(&w.mount.path, &format!("echo >> '{}'", game.display()));
-    assert!(before == w.db_bytes(), "the database files are byte-identical");
+    assert!(
+        before == w.db_bytes(),
+        "the database files are byte-identical"
+    );
 }
 
 #[test]
@@ -101,13 +126,32 @@ fn changing_a_player_renames_the_file_and_moves_it_between_views() {
     let w = writable("rename-player");
     let game = w.game(2);
     let text = std::fs::read_to_string(&game).unwrap();
-    let white = text.lines().find(|l| l.starts_with("[White ")).unwrap().to_owned();
-    std::fs::write(&game, text.replacen(&white, "[White \"Zukertort, Johannes\"]", 1)).unwrap();
+    let white = text
+        .lines()
+        .find(|l| l.starts_with("[White "))
+        .unwrap()
+        .to_owned();
+    std::fs::write(
+        &game,
+        text.replacen(&white, "[White \"Zukertort, Johannes\"]", 1),
+    )
+    .unwrap();
     let renamed = w.game(2);
-    assert!(renamed.file_name().unwrap().to_str().unwrap().contains("Zukertort, Johannes"), "{renamed:?}");
+    assert!(
+        renamed
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .contains("Zukertort, Johannes"),
+        "{renamed:?}"
+    );
     let player = w.mount.join("players/Zukertort, Johannes");
     let links = sh(&player, "ls");
-    assert!(links.contains(renamed.file_name().unwrap().to_str().unwrap()), "{links}");
+    assert!(
+        links.contains(renamed.file_name().unwrap().to_str().unwrap()),
+        "{links}"
+    );
     assert!(w.scid_export().contains("[White \"Zukertort, Johannes\"]"));
 }
 
@@ -115,10 +159,22 @@ fn changing_a_player_renames_the_file_and_moves_it_between_views() {
 fn sed_and_perl_in_place_edits_save() {
     let w = writable("sed");
     let game = w.game(4);
-    sh(&w.mount.path, &format!("sed -i 's/\\[Round \"[^\"]*\"\\]/[Round \"77\"]/' '{}'", game.display()));
+    sh(
+        &w.mount.path,
+        &format!(
+            "sed -i 's/\\[Round \"[^\"]*\"\\]/[Round \"77\"]/' '{}'",
+            game.display()
+        ),
+    );
     assert!(w.scid_export().contains("[Round \"77\"]"));
     let game = w.game(4);
-    sh(&w.mount.path, &format!("perl -pi -e 's/\\[Round \"77\"\\]/[Round \"78\"]/' '{}'", game.display()));
+    sh(
+        &w.mount.path,
+        &format!(
+            "perl -pi -e 's/\\[Round \"77\"\\]/[Round \"78\"]/' '{}'",
+            game.display()
+        ),
+    );
     assert!(w.scid_export().contains("[Round \"78\"]"));
     let leftovers = sh(&w.mount.join("games"), "ls -A | grep -v '\\.pgn$' || true");
     assert_eq!(leftovers, "", "no temp files left behind");
@@ -132,14 +188,24 @@ fn copying_a_pgn_file_in_imports_its_games() {
     let src = w._dir.path().join("new.pgn");
     std::fs::write(&src, NEW_GAMES).unwrap();
     sh(&w.mount.path, &format!("cp '{}' games/", src.display()));
-    assert!(!w.mount.join("games/new.pgn").exists(), "the created name does not linger");
+    assert!(
+        !w.mount.join("games/new.pgn").exists(),
+        "the created name does not linger"
+    );
     assert_eq!(w.games().len(), files_before + 2);
     let export = w.scid_export();
     assert_eq!(count_games(&export), before + 2);
     assert!(export.contains("[White \"Newplayer, Anna\"]"));
     assert!(w.mount.join("players/Newplayer, Anna").is_dir());
     let last = w.games().pop().unwrap();
-    assert!(last.file_name().unwrap().to_str().unwrap().contains("Other, Bob - Newplayer, Anna"), "{last:?}");
+    assert!(
+        last.file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .contains("Other, Bob - Newplayer, Anna"),
+        "{last:?}"
+    );
 }
 
 #[test]
@@ -154,9 +220,16 @@ fn rm_marks_deleted_and_moving_back_restores() {
     let si4 = std::fs::read(w.db.with_extension("si4")).unwrap();
     assert_eq!(si4[182 + 47 * 5 + 8] & 0x08, 0x08, "SCID's D flag is set");
     assert_eq!(si4.len(), si4_before.len());
-    std::fs::rename(w.mount.join(".deleted").join(&name), w.mount.join("games").join(&name)).unwrap();
+    std::fs::rename(
+        w.mount.join(".deleted").join(&name),
+        w.mount.join("games").join(&name),
+    )
+    .unwrap();
     assert!(w.mount.join("games").join(&name).exists());
-    assert!(std::fs::read(w.db.with_extension("si4")).unwrap() == si4_before, "restored exactly");
+    assert!(
+        std::fs::read(w.db.with_extension("si4")).unwrap() == si4_before,
+        "restored exactly"
+    );
 }
 
 #[test]
@@ -171,14 +244,25 @@ fn bad_text_is_refused_and_kept() {
     assert_eq!(err.raw_os_error(), Some(libc::EINVAL), "{err}");
     assert!(before == w.db_bytes(), "the database is untouched");
     let errors = std::fs::read_to_string(w.mount.join(".gamefs/errors")).unwrap();
-    assert!(errors.contains(&name) && errors.contains("line"), "{errors}");
+    assert!(
+        errors.contains(&name) && errors.contains("line"),
+        "{errors}"
+    );
     let kept = std::fs::read_to_string(w.mount.join(".gamefs/rejected").join(&name)).unwrap();
     assert_eq!(kept, bad);
-    assert_eq!(std::fs::read_to_string(w.game(7)).unwrap(), text, "the game is as it was");
+    assert_eq!(
+        std::fs::read_to_string(w.game(7)).unwrap(),
+        text,
+        "the game is as it was"
+    );
     // cp reports the failure too.
     let src = w._dir.path().join("broken.pgn");
     std::fs::write(&src, "[Event \"x\"]\n\n1. e4 e5 2. Ke7 *\n").unwrap();
-    let out = Command::new("cp").arg(&src).arg(w.mount.join("games/broken.pgn")).output().unwrap();
+    let out = Command::new("cp")
+        .arg(&src)
+        .arg(w.mount.join("games/broken.pgn"))
+        .output()
+        .unwrap();
     assert!(!out.status.success(), "cp exits non-zero");
     assert!(before == w.db_bytes());
 }
@@ -188,7 +272,11 @@ fn truncating_a_game_is_refused() {
     let w = writable("truncate");
     let game = w.game(8);
     let before = w.db_bytes();
-    let out = Command::new("truncate").args(["-s", "0"]).arg(&game).output().unwrap();
+    let out = Command::new("truncate")
+        .args(["-s", "0"])
+        .arg(&game)
+        .output()
+        .unwrap();
     assert!(!out.status.success(), "an empty game cannot be stored");
     assert!(before == w.db_bytes());
 }
@@ -200,10 +288,17 @@ fn scratch_files_behave_like_files() {
     let swap = games.join(".notes.swp");
     std::fs::write(&swap, b"scratch data").unwrap();
     assert_eq!(std::fs::read(&swap).unwrap(), b"scratch data");
-    let err = std::fs::OpenOptions::new().write(true).create_new(true).open(&swap).unwrap_err();
+    let err = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&swap)
+        .unwrap_err();
     assert_eq!(err.raw_os_error(), Some(libc::EEXIST));
     std::os::unix::fs::symlink("host:123", games.join(".#lock")).unwrap();
-    assert_eq!(std::fs::read_link(games.join(".#lock")).unwrap(), Path::new("host:123"));
+    assert_eq!(
+        std::fs::read_link(games.join(".#lock")).unwrap(),
+        Path::new("host:123")
+    );
     std::fs::rename(&swap, games.join("notes~")).unwrap();
     assert!(!swap.exists());
     std::fs::remove_file(games.join("notes~")).unwrap();
@@ -212,7 +307,10 @@ fn scratch_files_behave_like_files() {
     let before = w.db_bytes();
     std::fs::write(games.join("4913"), b"").unwrap();
     std::fs::remove_file(games.join("4913")).unwrap();
-    assert!(before == w.db_bytes(), "scratch files never reach the database");
+    assert!(
+        before == w.db_bytes(),
+        "scratch files never reach the database"
+    );
 }
 
 #[test]
@@ -221,9 +319,16 @@ fn a_second_writable_mount_is_refused() {
     let other = w._dir.path().join("mnt2");
     std::fs::create_dir(&other).unwrap();
     let out = run_with_timeout(
-        Command::new(crate::harness::gamefs()).args(["mount", "-o", "rw"]).arg(&w.db).arg(&other),
+        Command::new(crate::harness::gamefs())
+            .args(["mount", "-o", "rw"])
+            .arg(&w.db)
+            .arg(&other),
         Duration::from_secs(30),
     );
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("already open for writing"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("already open for writing"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

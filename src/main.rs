@@ -36,6 +36,9 @@ fn main() -> ExitCode {
         Command::Mount(m) => cli::mount::run(&m.database, &m.mountpoint, &m.options),
         Command::Export(e) => cli::export::run(&e),
         Command::Demo(d) => cli::demo::run(&d),
+        Command::Create(c) => cli::database::create(&c),
+        Command::Import(i) => cli::database::import(&i),
+        Command::Compact(c) => cli::database::compact(&c),
     };
     match result {
         Ok(code) => code,

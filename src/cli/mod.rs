@@ -1,6 +1,7 @@
 //! The command line: every subcommand and flag is defined once here, with its help text.
 
 pub mod daemon;
+pub mod database;
 pub mod demo;
 pub mod export;
 pub mod mount;
@@ -36,6 +37,45 @@ pub enum Command {
     Export(ExportArgs),
     /// Mount a bundled sample database and show what to try.
     Demo(DemoArgs),
+    /// Create a new, empty database.
+    Create(CreateArgs),
+    /// Append the games of PGN files to a database (as SCID's import does).
+    Import(ImportArgs),
+    /// Drop deleted games and unused bytes (as SCID's compaction does); not while mounted.
+    Compact(CompactArgs),
+}
+
+/// Options of `gamefs create`.
+#[derive(Args, Debug)]
+pub struct CreateArgs {
+    /// The new database's base path (x makes x.si4, x.sn4, x.sg4).
+    pub database: PathBuf,
+}
+
+/// Options of `gamefs import`.
+#[derive(Args, Debug)]
+pub struct ImportArgs {
+    /// The database: its base path or any of its files.
+    pub database: PathBuf,
+    /// PGN files to import, in order.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Create the database first if it does not exist.
+    #[arg(long)]
+    pub create: bool,
+    /// No progress or summary output.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Options of `gamefs compact`.
+#[derive(Args, Debug)]
+pub struct CompactArgs {
+    /// The database: its base path or any of its files.
+    pub database: PathBuf,
+    /// No summary output.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// Options of `gamefs mount`.

@@ -5,6 +5,8 @@
 //! record, repoint or append the index entry, rewrite the name file.
 
 pub mod bytes;
+pub mod compact;
+pub mod create;
 pub mod derive;
 pub mod entry;
 pub mod header;
@@ -70,7 +72,8 @@ pub fn looks_like(path: &Path) -> bool {
     with_ext(&base_path(path), "si4").is_file()
 }
 
-fn with_ext(base: &Path, ext: &str) -> PathBuf {
+/// `base` with `.ext` appended (base names may contain dots).
+pub fn with_ext(base: &Path, ext: &str) -> PathBuf {
     let mut s = base.as_os_str().to_owned();
     s.push(".");
     s.push(ext);
@@ -183,6 +186,17 @@ impl ScidDatabase {
                 }
             })?;
         Ok(buf)
+    }
+
+    /// The stored bytes of name `id` of `kind`.
+    pub fn raw_name(&self, kind: NameKind, id: u32) -> Vec<u8> {
+        self.read()
+            .names
+            .section(kind)
+            .raw
+            .get(id as usize)
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// The reference counts of every name, computed over all entries (deleted ones included,

@@ -1,0 +1,92 @@
+//! `gamefs create`, `gamefs import` and `gamefs compact`: database work without a mount,
+//! with the same encoder the mount uses.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::{CompactArgs, CreateArgs, ImportArgs};
+use gamefs::error::Error;
+use gamefs::store;
+use gamefs::store::scid::{compact, create};
+use gamefs::text::pgn_parse;
+
+/// Create an empty database.
+pub fn create(args: &CreateArgs) -> Result<ExitCode, String> {
+    create::create(&args.database).map_err(|e| e.to_string())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn progress(quiet: bool, what: &str) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::new_spinner();
+    pb.set_style(
+        ProgressStyle::with_template("{spinner} {msg}: {pos} games ({per_sec})")
+            .expect("valid template"),
+    );
+    pb.set_message(what.to_owned());
+    pb
+}
+
+/// Append the games of each PGN file; a file with a bad game is refused whole (reported, the
+/// next file still imported) and the exit status says so.
+pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
+    if args.create && !store::scid::looks_like(&args.database) {
+        create::create(&args.database).map_err(|e| e.to_string())?;
+    }
+    let db = store::open(&args.database, true).map_err(|e| e.to_string())?;
+    let mut failed = 0;
+    for file in &args.files {
+        let text = match std::fs::read(file) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("gamefs: cannot read {}: {e}", file.display());
+                failed += 1;
+                continue;
+            }
+        };
+        let pb = progress(args.quiet, &file.display().to_string());
+        let mut games = pgn_parse::games(&text)
+            .map(|g| g.map_err(Error::from))
+            .inspect(|_| pb.inc(1));
+        let result = db.append(&mut games);
+        pb.finish_and_clear();
+        match result {
+            Ok(numbers) if !args.quiet => {
+                eprintln!("{}: imported {} games", file.display(), numbers.len());
+            }
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!(
+                    "gamefs: {}: {e} (nothing imported from this file)",
+                    file.display()
+                );
+                failed += 1;
+            }
+        }
+    }
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Drop deleted games and garbage.
+pub fn compact(args: &CompactArgs) -> Result<ExitCode, String> {
+    let report = compact::compact(&args.database).map_err(|e| e.to_string())?;
+    if !args.quiet {
+        eprintln!(
+            "{}: {} of {} games kept, {} bytes now (was {})",
+            args.database.display(),
+            report.games_after,
+            report.games_before,
+            report.bytes_after,
+            report.bytes_before
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,143 @@
+//! `gamefs compact`: rewrite a database without its deleted games and garbage, as SCID's
+//! compaction does (spec §8): records and entries copied verbatim, names renumbered in order
+//! of first use, unused names dropped, block padding redone, autoload remapped; databases of
+//! more than 10,000 games are reordered by stored line, home pawns and material like SCID.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::create::empty_header;
+use super::entry::IndexEntry;
+use super::names::NameFile;
+use super::{EXTENSIONS, ScidDatabase, base_path, with_ext, writer};
+use crate::error::{Error, Result};
+use crate::store::{ChessStore, NameKind};
+
+/// What compaction did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompactReport {
+    /// Games before.
+    pub games_before: u32,
+    /// Games kept (not deleted).
+    pub games_after: u32,
+    /// Bytes of the three files before.
+    pub bytes_before: u64,
+    /// Bytes of the three files after.
+    pub bytes_after: u64,
+}
+
+/// Above this many games SCID also sorts the games while compacting.
+const REORDER_ABOVE: usize = 10_000;
+
+fn files_size(base: &Path) -> u64 {
+    EXTENSIONS
+        .iter()
+        .filter_map(|e| std::fs::metadata(with_ext(base, e)).ok())
+        .map(|m| m.len())
+        .sum()
+}
+
+/// Compact the database at `path` in place (it must not be mounted read-write).
+pub fn compact(path: &Path) -> Result<CompactReport> {
+    let base = base_path(path);
+    let db = ScidDatabase::open(&base, true)?;
+    let bytes_before = files_size(&base);
+    let count = db.game_count();
+    let mut keep: Vec<(u32, IndexEntry)> = (0..count)
+        .map(|n| (n, db.entry(n)))
+        .filter(|(_, e)| !e.is_deleted())
+        .collect();
+    if keep.len() > REORDER_ABOVE {
+        keep.sort_by_key(|(_, e)| {
+            (
+                e.stored_line,
+                [
+                    e.home_pawns[0],
+                    e.home_pawns[1],
+                    e.home_pawns[2],
+                    e.home_pawns[3],
+                ],
+                e.matsig,
+            )
+        });
+    }
+    let tmp_base = PathBuf::from(format!("{}__COMPACT__", base.display()));
+    let [si4, sn4, sg4] = EXTENSIONS.map(|e| with_ext(&tmp_base, e));
+    let games = File::create(&sg4).map_err(|e| write_error(&sg4, e))?;
+    let mut names = NameFile::parse(&super::create::empty_names())?;
+    let mut ids: [HashMap<u32, u32>; 4] = Default::default();
+    let mut freqs: [Vec<u32>; 4] = Default::default();
+    let mut entries = Vec::with_capacity(keep.len() * 47);
+    let mut sg4_len = 0u64;
+    for (n, old) in &keep {
+        let record = db.record_bytes(*n)?;
+        let offset = writer::append_record(&games, &sg4, sg4_len, &record)?;
+        sg4_len = offset + record.len() as u64;
+        let mut map = |kind: NameKind, id: u32| {
+            let k = kind as usize;
+            let new = *ids[k].entry(id).or_insert_with(|| {
+                let raw = db.raw_name(kind, id);
+                freqs[k].push(0);
+                names.section_mut(kind).push(&raw)
+            });
+            freqs[k][new as usize] += 1;
+            new
+        };
+        let mut e = *old;
+        e.event = map(NameKind::Event, old.event);
+        e.site = map(NameKind::Site, old.site);
+        e.round = map(NameKind::Round, old.round);
+        e.white = map(NameKind::Player, old.white);
+        e.black = map(NameKind::Player, old.black);
+        e.offset = offset as u32;
+        e.length = record.len() as u32;
+        entries.extend(e.encode());
+    }
+    writer::sync(&games, &sg4)?;
+    writer::replace_file(&sn4, &names.serialize(&freqs))?;
+    let old_header = db.header();
+    let mut header = empty_header(keep.len() as u32);
+    let raw_header =
+        std::fs::read(with_ext(&base, "si4")).map_err(|e| Error::io("reading the index", e))?;
+    header[10..14].copy_from_slice(&raw_header[10..14]);
+    header[20..182].copy_from_slice(&raw_header[20..182]);
+    let autoload = remap_autoload(old_header.auto_load, count, &keep);
+    header[17..20].copy_from_slice(&autoload.to_be_bytes()[1..]);
+    let mut f = File::create(&si4).map_err(|e| write_error(&si4, e))?;
+    f.write_all(&header)
+        .and_then(|_| f.write_all(&entries))
+        .and_then(|_| f.sync_all())
+        .map_err(|e| write_error(&si4, e))?;
+    drop(db);
+    for ext in ["sg4", "sn4", "si4"] {
+        let (from, to) = (with_ext(&tmp_base, ext), with_ext(&base, ext));
+        std::fs::rename(&from, &to).map_err(|e| {
+            Error::io(
+                format!("renaming {} to {}", from.display(), to.display()),
+                e,
+            )
+        })?;
+    }
+    Ok(CompactReport {
+        games_before: count,
+        games_after: keep.len() as u32,
+        bytes_before,
+        bytes_after: files_size(&base),
+    })
+}
+
+fn write_error(p: &Path, e: std::io::Error) -> Error {
+    Error::io(format!("writing {}", p.display()), e)
+}
+
+/// SCID's autoload (0 none, 1 first, above the count: last) after games were removed.
+fn remap_autoload(autoload: u32, count: u32, keep: &[(u32, IndexEntry)]) -> u32 {
+    match autoload {
+        0 => 0,
+        a if a > count => keep.len() as u32 + 1,
+        a => (keep.iter().filter(|(n, _)| *n + 1 < a).count() as u32 + 1)
+            .min(keep.len().max(1) as u32),
+    }
+}
