@@ -9,6 +9,7 @@ pub mod header;
 pub mod names;
 pub mod pieces;
 pub mod record;
+pub mod stored_lines;
 
 use std::fs::File;
 use std::os::unix::fs::FileExt;
