@@ -4,6 +4,7 @@
 //! record from the .sg4 only when that game is loaded.
 
 pub mod bytes;
+pub mod derive;
 pub mod entry;
 pub mod header;
 pub mod names;
