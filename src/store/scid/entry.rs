@@ -1,6 +1,7 @@
 //! One .si4 index entry (spec §3): where the record is, who played, when, and derived fields.
 
 use super::bytes::{be16, be32};
+use super::derive::Derived;
 use crate::game::{GameResult, PartialDate, Rating, RatingType};
 
 /// Flag bit 3: the game is marked deleted.
@@ -97,6 +98,77 @@ impl IndexEntry {
         }
     }
 
+    /// Encode this entry as its 47 bytes (version 400), the exact inverse of
+    /// [`IndexEntry::decode`] (spec §3). Each field is masked to its width: offset 32 bits,
+    /// length 17, flags 22, player IDs 20, event and site IDs 19, round ID 18, result and count
+    /// codes and rating types 4, Elo 12, date 20, event date 12, matsig 24, plies 10 (SCID
+    /// stores them modulo 1024), home-pawn count 6. Spare bit 6 of byte 6 is written 0.
+    pub fn encode(&self) -> [u8; 47] {
+        let mut e = [0u8; 47];
+        let put16 = |e: &mut [u8; 47], at: usize, v: u32| {
+            e[at..at + 2].copy_from_slice(&(v as u16).to_be_bytes());
+        };
+        e[0..4].copy_from_slice(&self.offset.to_be_bytes());
+        put16(&mut e, 4, self.length);
+        e[6] = ((self.length >> 9) & 0x80) as u8 | ((self.flags >> 16) & 0x3F) as u8;
+        put16(&mut e, 7, self.flags);
+        e[9] = ((self.white >> 12) & 0xF0) as u8 | ((self.black >> 16) & 0x0F) as u8;
+        put16(&mut e, 10, self.white);
+        put16(&mut e, 12, self.black);
+        e[14] = ((self.event >> 11) & 0xE0) as u8
+            | ((self.site >> 14) & 0x1C) as u8
+            | ((self.round >> 16) & 0x03) as u8;
+        put16(&mut e, 15, self.event);
+        put16(&mut e, 17, self.site);
+        put16(&mut e, 19, self.round);
+        let nibble = |v: u8| u32::from(v & 15);
+        put16(
+            &mut e,
+            21,
+            nibble(self.result) << 12
+                | nibble(self.nag_code) << 8
+                | nibble(self.comment_code) << 4
+                | nibble(self.var_code),
+        );
+        put16(&mut e, 23, u32::from(self.eco));
+        let dates = (u32::from(self.event_date) & 0xFFF) << 20 | (self.date & 0xF_FFFF);
+        e[25..29].copy_from_slice(&dates.to_be_bytes());
+        let rating = |elo: u16, kind: u8| u32::from(kind & 15) << 12 | u32::from(elo & 0xFFF);
+        put16(&mut e, 29, rating(self.white_elo, self.white_rating_type));
+        put16(&mut e, 31, rating(self.black_elo, self.black_rating_type));
+        let line_mat = u32::from(self.stored_line) << 24 | (self.matsig & 0xFF_FFFF);
+        e[33..37].copy_from_slice(&line_mat.to_be_bytes());
+        e[37] = self.plies as u8;
+        e[38] = (((self.plies >> 8) & 3) as u8) << 6 | (self.home_pawn_count & 0x3F);
+        e[39..47].copy_from_slice(&self.home_pawns);
+        e
+    }
+
+    /// This entry with every field SCID derives from the game replaced by `d` (result,
+    /// counts, ECO, dates, ratings, stored line, matsig, plies, home pawns, and flags S, X and
+    /// Y); offset, length, name IDs and the user's flags are kept.
+    pub fn with_derived(mut self, d: &Derived) -> IndexEntry {
+        const SXY: u32 = 7;
+        self.flags = (self.flags & !SXY) | (d.flags_sxy & SXY);
+        self.result = d.result;
+        self.var_code = d.var_code;
+        self.comment_code = d.comment_code;
+        self.nag_code = d.nag_code;
+        self.eco = d.eco;
+        self.date = d.date;
+        self.event_date = d.event_date;
+        self.white_elo = d.white_elo;
+        self.white_rating_type = d.white_rating_type;
+        self.black_elo = d.black_elo;
+        self.black_rating_type = d.black_rating_type;
+        self.stored_line = d.stored_line;
+        self.matsig = d.matsig;
+        self.plies = d.plies;
+        self.home_pawn_count = d.home_pawn_count;
+        self.home_pawns = d.home_pawns;
+        self
+    }
+
     /// Decode a version-300 entry (46 bytes: the 47-byte layout without byte 6).
     pub fn decode_v300(e: &[u8; 46]) -> IndexEntry {
         let mut full = [0u8; 47];
@@ -182,6 +254,48 @@ mod tests {
     ];
 
     #[test]
+    fn encodes_the_worked_example() {
+        assert_eq!(IndexEntry::decode(&MOLINARI).encode(), MOLINARI);
+    }
+
+    #[test]
+    fn fills_every_field_from_derived_values() {
+        // The §5.7 entry rebuilt from its parts: what a writer does for a new game.
+        let d = crate::store::scid::derive::Derived {
+            result: 2,
+            eco: 15721,
+            date: 1979 << 9,
+            stored_line: 107,
+            matsig: 0x6A86A8,
+            plies: 10,
+            home_pawn_count: 4,
+            home_pawns: [0xb5, 0xd9, 0, 0, 0, 0, 0, 0],
+            ..Default::default()
+        };
+        let e = IndexEntry {
+            offset: 1357,
+            length: 17,
+            white: 9,
+            black: 10,
+            event: 5,
+            site: 9,
+            round: 3,
+            ..IndexEntry::default()
+        }
+        .with_derived(&d);
+        assert_eq!(e.encode(), MOLINARI);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn encode_inverts_decode(bytes in proptest::collection::vec(proptest::num::u8::ANY, 47)) {
+            let mut b: [u8; 47] = bytes.try_into().unwrap();
+            b[6] &= !0x40; // the spare bit is not kept
+            proptest::prop_assert_eq!(IndexEntry::decode(&b).encode(), b);
+        }
+    }
+
+    #[test]
     fn decodes_the_worked_example() {
         let e = IndexEntry::decode(&MOLINARI);
         assert_eq!((e.offset, e.length, e.flags), (1357, 17, 0));
@@ -254,12 +368,5 @@ mod tests {
         let e = IndexEntry::decode_v300(&b);
         assert_eq!(e.length, 17);
         assert!(e.is_deleted());
-    }
-}
-
-impl IndexEntry {
-    /// TEMPORARY stub until the encoder branch lands.
-    pub fn encode(&self) -> [u8; 47] {
-        [0; 47]
     }
 }

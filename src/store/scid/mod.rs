@@ -13,6 +13,7 @@ pub mod header;
 pub mod names;
 pub mod pieces;
 pub mod record;
+pub mod stored_lines;
 pub mod writer;
 
 use std::fs::File;
