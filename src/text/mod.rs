@@ -1,4 +1,4 @@
-//! Text formats: rendering the game model as PGN (and, later, parsing it back).
+//! Text formats: the game model rendered as PGN, and PGN read back into the model.
 
 pub mod pgn;
 pub mod pgn_parse;

@@ -1,35 +1,2260 @@
-//! TEMPORARY stub until the parser branch lands.
-use crate::game::ChessGame;
-/// Stub.
-#[derive(Debug)]
+//! PGN parsing: text → [`ChessGame`], for saves from editors and bulk imports.
+//!
+//! Strict where storing needs it, tolerant of real-world files otherwise. Anything the model or
+//! a SCID 4 record cannot hold exactly (8 NAGs on a move, two comments in one slot, a 300-byte
+//! name, a Chess960 start, …) is refused with a [`ParseError`] that names the line, column and
+//! reason; nothing is silently dropped or rewritten. Byte-order marks, CRLF, `%` escape lines,
+//! missing tag sections, Latin-1 bytes, suffix annotations (`!?`), `0-0` castling, `;` comments
+//! and missing move numbers are accepted.
+//!
+//! The tokenizer is hand-written (byte-oriented, positions tracked as it goes) because
+//! pgn-reader's visitor cannot say where in the text a token was, and every refusal here must.
+//! Variations are handled with an explicit stack, so any nesting depth is fine, and
+//! [`games`] parses one game at a time, so memory is bounded by the largest game
+//! ([`MAX_GAME_BYTES`]), not by the file.
+//!
+//! Tag mapping follows SCID's import (spec `scid4.md` §6, §7): the Seven Tag Roster, ratings,
+//! ECO, EventDate and FEN go to [`Headers`] / [`StartPosition`]; every other tag is kept in
+//! [`Headers::extra`] in file order.
+
+use std::fmt;
+
+use shakmaty::fen::Fen;
+use shakmaty::san::{San, SanError, SanPlus};
+use shakmaty::{Board, CastlingMode, Chess, Color, Position, PositionErrorKinds};
+
+use crate::error::{Error, ErrorKind};
+use crate::game::replay::{fen_of, play, position_from_fen};
+use crate::game::{
+    ChessGame, GameResult, Headers, Line, MoveNode, PartialDate, Ply, Rating, RatingType,
+    StartPosition,
+};
+
+/// At most this many NAGs per move: a SCID 4 record with more cannot be loaded (spec §5.5).
+pub const MAX_NAGS: usize = 7;
+/// Longest player, event, site or round name SCID 4 stores, in bytes (spec §9).
+pub const MAX_NAME_BYTES: usize = 255;
+/// Longest extra tag name a SCID 4 record stores, in bytes (spec §5.1).
+pub const MAX_TAG_NAME_BYTES: usize = 240;
+/// Longest extra tag value a SCID 4 record stores, in bytes (spec §5.1).
+pub const MAX_TAG_VALUE_BYTES: usize = 255;
+/// Largest year a SCID 4 date holds (11 bits, spec §3.3).
+pub const MAX_YEAR: u16 = 2047;
+/// Largest rating SCID 4 stores (spec §9).
+pub const MAX_RATING: u16 = 4000;
+/// The text of one game may be at most this long. A SCID record is below 128 KiB, so any
+/// storable game is far smaller; the cap bounds the memory one game can take.
+pub const MAX_GAME_BYTES: usize = 4 << 20;
+
+/// Why text was refused: malformed, or well-formed but beyond what SCID 4 can store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParseErrorKind {
+    /// The text is not valid PGN, or says something the model cannot hold (illegal move,
+    /// two comments in one slot, a result that contradicts the Result tag, …).
+    Invalid,
+    /// The text is valid but exceeds a SCID 4 format limit (name length, NAGs per move,
+    /// year, rating, game size); maps to [`ErrorKind::TooLarge`].
+    TooLarge,
+}
+
+/// Where and why PGN text was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
-    /// Stub.
+    /// 1-based line of the offending token.
     pub line: u32,
-    /// Stub.
+    /// 1-based column of the offending token, counted in characters.
     pub column: u32,
-    /// Stub.
+    /// 1-based index of the game in the text.
     pub game: u32,
-    /// Stub.
+    /// Malformed input or a format limit.
+    pub kind: ParseErrorKind,
+    /// What is wrong, in words a user can act on.
     pub message: String,
 }
-impl From<ParseError> for crate::Error {
-    fn from(e: ParseError) -> crate::Error {
-        crate::Error::new(
-            crate::ErrorKind::InvalidInput,
-            format!("line {}, column {}: {}", e.line, e.column, e.message),
+
+impl fmt::Display for ParseError {
+    /// `line L, column C: message`, the form logs and editors' users read.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
         )
     }
 }
-/// Stub.
-pub fn games(_text: &[u8]) -> impl Iterator<Item = Result<ChessGame, ParseError>> {
-    std::iter::empty()
+
+impl std::error::Error for ParseError {}
+
+impl From<ParseError> for Error {
+    /// A refused text becomes `InvalidInput` (EINVAL), or `TooLarge` (EFBIG) for format limits.
+    fn from(e: ParseError) -> Error {
+        let kind = match e.kind {
+            ParseErrorKind::Invalid => ErrorKind::InvalidInput,
+            ParseErrorKind::TooLarge => ErrorKind::TooLarge,
+        };
+        Error::new(kind, e.to_string())
+    }
 }
-/// Stub.
-pub fn one_game(_text: &[u8]) -> Result<ChessGame, ParseError> {
-    Err(ParseError {
-        line: 1,
-        column: 1,
-        game: 1,
-        message: "parser not merged".into(),
+
+/// Every game of a PGN text, in order (bulk import of a whole file).
+///
+/// Games are parsed one at a time as the iterator advances. After a refused game the
+/// iterator skips to the next game (the next tag section or the text after a termination
+/// marker) and goes on, so one bad game does not hide the rest.
+pub fn games(text: &[u8]) -> impl Iterator<Item = Result<ChessGame, ParseError>> + '_ {
+    Games {
+        lx: Lexer::new(text),
+        game: 0,
+    }
+}
+
+/// Exactly one game (saving an existing game's file): an empty text, or text after the
+/// first game's end, is an error.
+pub fn one_game(text: &[u8]) -> Result<ChessGame, ParseError> {
+    let mut games = Games {
+        lx: Lexer::new(text),
+        game: 0,
+    };
+    let Some(first) = games.next() else {
+        let mut e = invalid(games.lx.at, "the text holds no game".to_string());
+        e.game = 1;
+        return Err(e);
+    };
+    let game = first?;
+    games.lx.skip_space();
+    if games.lx.peek().is_some() {
+        let mut e = invalid(
+            games.lx.at,
+            "text after the end of the game (a file holds exactly one game)".to_string(),
+        );
+        e.game = 2;
+        return Err(e);
+    }
+    Ok(game)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+fn invalid(at: Pos, message: String) -> ParseError {
+    ParseError {
+        line: at.line,
+        column: at.col,
+        game: 0,
+        kind: ParseErrorKind::Invalid,
+        message,
+    }
+}
+
+fn too_large(at: Pos, message: String) -> ParseError {
+    ParseError {
+        kind: ParseErrorKind::TooLarge,
+        ..invalid(at, message)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lexer
+
+/// A place in the text: byte offset, and 1-based line and column (for messages).
+#[derive(Clone, Copy, Debug)]
+struct Pos {
+    offset: usize,
+    line: u32,
+    col: u32,
+}
+
+/// Reads bytes and keeps track of line and column.
+struct Lexer<'a> {
+    text: &'a [u8],
+    at: Pos,
+}
+
+impl<'a> Lexer<'a> {
+    fn new(text: &'a [u8]) -> Lexer<'a> {
+        let offset = if text.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
+        Lexer {
+            text,
+            at: Pos {
+                offset,
+                line: 1,
+                col: 1,
+            },
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.text.get(self.at.offset).copied()
+    }
+
+    fn bump(&mut self) {
+        if let Some(b) = self.peek() {
+            self.at.offset += 1;
+            if b == b'\n' {
+                self.at.line = self.at.line.saturating_add(1);
+                self.at.col = 1;
+            } else if !(0x80..0xC0).contains(&b) {
+                // UTF-8 continuation bytes do not start a new character.
+                self.at.col = self.at.col.saturating_add(1);
+            }
+        }
+    }
+
+    /// Skip whitespace and `%` escape lines; returns how many line breaks were crossed.
+    fn skip_space(&mut self) -> usize {
+        let mut newlines = 0;
+        while let Some(b) = self.peek() {
+            match b {
+                b'\n' => {
+                    newlines += 1;
+                    self.bump();
+                }
+                b' ' | b'\t' | b'\r' | 0x0B | 0x0C => self.bump(),
+                b'%' if self.at.col == 1 => {
+                    self.rest_of_line();
+                }
+                _ => break,
+            }
+        }
+        newlines
+    }
+
+    /// The bytes up to (not including) the next line break; CR before it is left out.
+    fn rest_of_line(&mut self) -> &'a [u8] {
+        let start = self.at.offset;
+        while self.peek().is_some_and(|b| b != b'\n') {
+            self.bump();
+        }
+        let line = &self.text[start..self.at.offset];
+        line.strip_suffix(b"\r").unwrap_or(line)
+    }
+
+    fn take_while(&mut self, f: impl Fn(u8) -> bool) -> &'a [u8] {
+        let start = self.at.offset;
+        while self.peek().is_some_and(&f) {
+            self.bump();
+        }
+        &self.text[start..self.at.offset]
+    }
+
+    /// A movetext word: everything up to whitespace or a delimiter.
+    fn word(&mut self) -> &'a [u8] {
+        self.take_while(|b| !is_space(b) && !b"{}()[];$\"".contains(&b))
+    }
+
+    /// A `{…}` comment, at its opening brace; returns the text between the braces.
+    fn brace_comment(&mut self) -> Result<&'a [u8], ParseError> {
+        let open = self.at;
+        self.bump();
+        let text = self.take_while(|b| b != b'}');
+        if self.peek().is_none() {
+            return Err(invalid(
+                open,
+                "comment opened here is never closed with '}'".to_string(),
+            ));
+        }
+        self.bump();
+        Ok(text)
+    }
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C)
+}
+
+/// Text as SCID reads it: UTF-8 where valid, every other byte taken as Latin-1.
+fn decode(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_owned(),
+        Err(_) => {
+            let mut s = String::with_capacity(bytes.len() + bytes.len() / 2);
+            for chunk in bytes.utf8_chunks() {
+                s.push_str(chunk.valid());
+                s.extend(chunk.invalid().iter().map(|&b| char::from(b)));
+            }
+            s
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The game iterator
+
+struct Games<'a> {
+    lx: Lexer<'a>,
+    game: u32,
+}
+
+impl Iterator for Games<'_> {
+    type Item = Result<ChessGame, ParseError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.lx.skip_space();
+        self.lx.peek()?;
+        self.game = self.game.saturating_add(1);
+        let start = self.lx.at.offset;
+        let mut in_movetext = false;
+        match parse_game(&mut self.lx, &mut in_movetext) {
+            Ok(game) => Some(Ok(game)),
+            Err(mut e) => {
+                e.game = self.game;
+                skip_rest_of_game(&mut self.lx, in_movetext);
+                if self.lx.at.offset == start {
+                    self.lx.bump();
+                }
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+/// After a refused game, move to where the next game starts: just after a termination
+/// marker, or at a `[` that begins a line after movetext or after a blank line.
+fn skip_rest_of_game(lx: &mut Lexer<'_>, in_movetext: bool) {
+    let mut seen_movetext = in_movetext;
+    if !in_movetext {
+        lx.rest_of_line();
+    }
+    loop {
+        let newlines = lx.skip_space();
+        let Some(b) = lx.peek() else { return };
+        match b {
+            b'[' if seen_movetext || newlines >= 2 => return,
+            b'[' => {
+                lx.rest_of_line();
+            }
+            b'{' => {
+                if lx.brace_comment().is_err() {
+                    while lx.peek().is_some() {
+                        lx.bump();
+                    }
+                }
+                seen_movetext = true;
+            }
+            b';' => {
+                lx.rest_of_line();
+            }
+            _ => {
+                let word = lx.word();
+                if word.is_empty() {
+                    lx.bump();
+                }
+                seen_movetext = true;
+                if result_marker(word).is_some() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn result_marker(word: &[u8]) -> Option<GameResult> {
+    match word {
+        b"1-0" => Some(GameResult::WhiteWins),
+        b"0-1" => Some(GameResult::BlackWins),
+        b"1/2-1/2" => Some(GameResult::Draw),
+        b"*" => Some(GameResult::Unknown),
+        _ => None,
+    }
+}
+
+fn parse_game(lx: &mut Lexer<'_>, in_movetext: &mut bool) -> Result<ChessGame, ParseError> {
+    let game_start = lx.at.offset;
+    let mut tags = Vec::new();
+    loop {
+        lx.skip_space();
+        if lx.peek() != Some(b'[') {
+            break;
+        }
+        if lx.at.offset - game_start > MAX_GAME_BYTES {
+            return Err(game_too_large(lx.at));
+        }
+        tags.push(parse_tag(lx)?);
+    }
+    let tags = interpret_tags(tags)?;
+    *in_movetext = true;
+    let (line, marker) = parse_movetext(lx, tags.position.clone(), game_start)?;
+    finish_game(tags, line, marker)
+}
+
+fn game_too_large(at: Pos) -> ParseError {
+    too_large(
+        at,
+        format!(
+            "the game's text is longer than {} MiB; a SCID 4 game record holds less than 128 KiB",
+            MAX_GAME_BYTES >> 20
+        ),
+    )
+}
+
+fn finish_game(
+    tags: Tags,
+    moves: Line,
+    marker: Option<(GameResult, Pos)>,
+) -> Result<ChessGame, ParseError> {
+    let mut headers = tags.headers;
+    match (tags.result, marker) {
+        (Some((tag, tag_at)), Some((end, end_at))) if tag != end => {
+            return Err(invalid(
+                end_at,
+                format!(
+                    "the game ends with \"{}\" but its Result tag (line {}) says \"{}\"; make them agree",
+                    end.as_pgn(),
+                    tag_at.line,
+                    tag.as_pgn()
+                ),
+            ));
+        }
+        (Some((tag, _)), _) => headers.result = tag,
+        (None, Some((end, _))) => headers.result = end,
+        (None, None) => headers.result = GameResult::Unknown,
+    }
+    Ok(ChessGame {
+        headers,
+        start: tags.start,
+        moves,
     })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tags
+
+/// One tag pair as written, decoded and unescaped.
+struct RawTag {
+    name: String,
+    value: String,
+    /// The `[`.
+    at: Pos,
+    /// The first character of the value (just after the opening quote).
+    value_at: Pos,
+}
+
+/// `[Name "value"]`, at its `[`.
+fn parse_tag(lx: &mut Lexer<'_>) -> Result<RawTag, ParseError> {
+    let at = lx.at;
+    lx.bump();
+    lx.take_while(|b| b == b' ' || b == b'\t');
+    let name_at = lx.at;
+    let name = lx.take_while(|b| !is_space(b) && b != b'"' && b != b']');
+    if name.is_empty() {
+        return Err(invalid(name_at, "a tag needs a name after '['".to_string()));
+    }
+    let symbol = name[0].is_ascii_alphanumeric()
+        && name
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b"_+#=:-".contains(&b));
+    if !symbol {
+        return Err(invalid(
+            name_at,
+            format!(
+                "tag name \"{}\" must start with a letter or digit and contain only letters, digits and _+#=:-",
+                decode(name)
+            ),
+        ));
+    }
+    if name.len() > MAX_TAG_NAME_BYTES {
+        return Err(too_large(
+            name_at,
+            format!(
+                "tag name is {} bytes long; SCID 4 stores at most {MAX_TAG_NAME_BYTES}",
+                name.len()
+            ),
+        ));
+    }
+    let name = decode(name);
+    lx.take_while(|b| b == b' ' || b == b'\t');
+    if lx.peek() != Some(b'"') {
+        return Err(invalid(
+            lx.at,
+            format!("tag {name} needs a value in double quotes"),
+        ));
+    }
+    let quote_at = lx.at;
+    lx.bump();
+    let value_at = lx.at;
+    let mut value = Vec::new();
+    loop {
+        match lx.peek() {
+            None | Some(b'\n') => {
+                return Err(invalid(
+                    quote_at,
+                    format!("the value of tag {name} is not closed with '\"' on its line"),
+                ));
+            }
+            Some(b'"') => {
+                lx.bump();
+                break;
+            }
+            Some(b'\\') => {
+                lx.bump();
+                match lx.peek() {
+                    Some(c @ (b'"' | b'\\')) => {
+                        value.push(c);
+                        lx.bump();
+                    }
+                    _ => value.push(b'\\'),
+                }
+            }
+            Some(c) => {
+                value.push(c);
+                lx.bump();
+            }
+        }
+    }
+    lx.take_while(|b| b == b' ' || b == b'\t');
+    if lx.peek() != Some(b']') {
+        return Err(invalid(lx.at, format!("expected ']' to close tag {name}")));
+    }
+    lx.bump();
+    // Control characters cannot be written back in a tag value (SCID turns them into spaces too).
+    let value: String = decode(&value)
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if value.len() > MAX_TAG_VALUE_BYTES {
+        return Err(too_large(
+            value_at,
+            format!(
+                "the value of tag {name} is {} bytes long; SCID 4 stores at most {MAX_TAG_VALUE_BYTES}",
+                value.len()
+            ),
+        ));
+    }
+    Ok(RawTag {
+        name,
+        value,
+        at,
+        value_at,
+    })
+}
+
+/// The tag section turned into model parts.
+struct Tags {
+    headers: Headers,
+    start: StartPosition,
+    position: Chess,
+    result: Option<(GameResult, Pos)>,
+}
+
+/// Map tag pairs to headers, start position and extra tags (spec §6, §7).
+fn interpret_tags(raw: Vec<RawTag>) -> Result<Tags, ParseError> {
+    let mut h = Headers::default();
+    let mut seen: Vec<&'static str> = Vec::new();
+    let mut result = None;
+    let mut fen: Option<(String, Pos)> = None;
+    let mut date_at = None;
+    let mut event_date: Option<(PartialDate, String, Pos)> = None;
+    let mut setups: Vec<(String, Pos)> = Vec::new();
+    for tag in raw {
+        let RawTag {
+            name,
+            value,
+            at,
+            value_at,
+        } = tag;
+        let index_tag = [
+            "Event",
+            "Site",
+            "Date",
+            "Round",
+            "White",
+            "Black",
+            "Result",
+            "ECO",
+            "EventDate",
+            "FEN",
+        ]
+        .into_iter()
+        .find(|t| *t == name);
+        if let Some(t) = index_tag {
+            if seen.contains(&t) {
+                return Err(invalid(at, format!("tag {t} appears twice; keep one")));
+            }
+            seen.push(t);
+        }
+        match name.as_str() {
+            "Event" | "Site" | "Round" | "White" | "Black" => {
+                if value.len() > MAX_NAME_BYTES {
+                    return Err(too_large(
+                        value_at,
+                        format!(
+                            "{name} is {} bytes long; SCID 4 stores names of at most {MAX_NAME_BYTES} bytes",
+                            value.len()
+                        ),
+                    ));
+                }
+                let field = match name.as_str() {
+                    "Event" => &mut h.event,
+                    "Site" => &mut h.site,
+                    "Round" => &mut h.round,
+                    "White" => &mut h.white,
+                    _ => &mut h.black,
+                };
+                *field = value;
+            }
+            "Date" => {
+                h.date = parse_date("Date", &value, value_at)?;
+                date_at = Some(value_at);
+            }
+            "EventDate" => {
+                let d = parse_date("EventDate", &value, value_at)?;
+                if !d.is_unknown() {
+                    event_date = Some((d, value, value_at));
+                }
+            }
+            "Result" => {
+                let r = result_marker(value.as_bytes()).ok_or_else(|| {
+                    invalid(
+                        value_at,
+                        format!(
+                            "Result \"{value}\" must be one of \"1-0\", \"0-1\", \"1/2-1/2\", \"*\""
+                        ),
+                    )
+                })?;
+                result = Some((r, value_at));
+            }
+            "ECO" => h.eco = parse_eco(&value, value_at)?,
+            "FEN" => fen = Some((value, value_at)),
+            "Variant" => {
+                if !(value.eq_ignore_ascii_case("standard") || value.eq_ignore_ascii_case("chess"))
+                {
+                    return Err(invalid(
+                        value_at,
+                        format!("Variant \"{value}\": SCID 4 stores standard chess only"),
+                    ));
+                }
+                h.extra.push((name, value));
+            }
+            _ => {
+                if let Some((white, kind)) = rating_tag(&name) {
+                    let slot = if white {
+                        &mut h.white_rating
+                    } else {
+                        &mut h.black_rating
+                    };
+                    if slot.is_none() {
+                        *slot = parse_rating(&name, &value, value_at)?
+                            .map(|value| Rating { value, kind });
+                        continue;
+                    }
+                }
+                if name == "SetUp" || name == "Setup" {
+                    setups.push((value.clone(), value_at));
+                }
+                h.extra.push((name, value));
+            }
+        }
+    }
+    if let Some((d, text, at)) = event_date {
+        let ey = d.year.unwrap_or(0);
+        let dy = h.date.year.unwrap_or(0);
+        if ey.saturating_add(3) < dy || ey > dy.saturating_add(3) {
+            let date = date_at.map_or("(none)".to_string(), |_| format!("\"{}\"", h.date));
+            return Err(invalid(
+                at,
+                format!(
+                    "EventDate \"{text}\" is more than 3 years from the game's Date {date}; SCID 4 cannot store it"
+                ),
+            ));
+        }
+        h.event_date = Some(d);
+    }
+    let (start, position) = match fen {
+        None => (StartPosition::Standard, Chess::default()),
+        Some((text, at)) => {
+            if let Some((v, v_at)) = setups.iter().find(|(v, _)| v != "1") {
+                return Err(invalid(
+                    *v_at,
+                    format!("SetUp \"{v}\" contradicts the FEN tag; with a FEN it must be \"1\""),
+                ));
+            }
+            h.extra.retain(|(n, _)| n != "SetUp" && n != "Setup");
+            let (full, pos) = parse_fen(&text, at)?;
+            (StartPosition::Fen(full), pos)
+        }
+    };
+    Ok(Tags {
+        headers: h,
+        start,
+        position,
+        result,
+    })
+}
+
+/// `WhiteElo` → (true, Elo); `BlackUSCF` → (false, Uscf); other names → None.
+fn rating_tag(name: &str) -> Option<(bool, RatingType)> {
+    let (white, suffix) = if let Some(s) = name.strip_prefix("White") {
+        (true, s)
+    } else {
+        (false, name.strip_prefix("Black")?)
+    };
+    RatingType::ALL
+        .into_iter()
+        .find(|k| k.tag_suffix() == suffix)
+        .map(|k| (white, k))
+}
+
+/// A rating value: 1..=4000, or one of `""`, `"?"`, `"-"`, `"0"` for none.
+fn parse_rating(name: &str, value: &str, at: Pos) -> Result<Option<u16>, ParseError> {
+    let v = value.trim();
+    if matches!(v, "" | "?" | "-" | "0") {
+        return Ok(None);
+    }
+    if !v.bytes().all(|b| b.is_ascii_digit()) || v.len() > 9 {
+        return Err(invalid(
+            at,
+            format!(
+                "{name} \"{value}\" is not a rating: write a whole number 1..{MAX_RATING}, or \"\", \"?\", \"-\" or \"0\" for none"
+            ),
+        ));
+    }
+    let n: u32 = v.parse().unwrap_or(u32::MAX);
+    if n > u32::from(MAX_RATING) {
+        return Err(too_large(
+            at,
+            format!("{name} \"{value}\" is above {MAX_RATING}, the largest rating SCID 4 stores"),
+        ));
+    }
+    // n is 1..=4000 here (all zeros parse to 0, handled below).
+    match u16::try_from(n) {
+        Ok(0) => Ok(None),
+        Ok(n) => Ok(Some(n)),
+        Err(_) => Ok(None),
+    }
+}
+
+/// `YYYY.MM.DD` with `??` for unknown parts (`""` and `"?"` mean wholly unknown).
+fn parse_date(tag: &str, value: &str, at: Pos) -> Result<PartialDate, ParseError> {
+    if value.is_empty() || value == "?" {
+        return Ok(PartialDate::default());
+    }
+    let bad = || {
+        invalid(
+            at,
+            format!(
+                "{tag} \"{value}\" is not a date: write YYYY.MM.DD with ?? (or ????) for unknown parts"
+            ),
+        )
+    };
+    let b = value.as_bytes();
+    if b.len() != 10 || b[4] != b'.' || b[7] != b'.' {
+        return Err(bad());
+    }
+    fn part(p: &[u8]) -> Option<Option<u16>> {
+        if p.iter().all(|&c| c == b'?') {
+            Some(None)
+        } else if p.iter().all(u8::is_ascii_digit) {
+            Some(Some(
+                p.iter().fold(0u16, |n, &c| n * 10 + u16::from(c - b'0')),
+            ))
+        } else {
+            None
+        }
+    }
+    let (year, month, day) = (
+        part(&b[..4]).ok_or_else(bad)?,
+        part(&b[5..7]).ok_or_else(bad)?,
+        part(&b[8..]).ok_or_else(bad)?,
+    );
+    if year == Some(0) || month == Some(0) || day == Some(0) {
+        return Err(invalid(
+            at,
+            format!("{tag} \"{value}\": write ?? (or ????) for an unknown part, not zeros"),
+        ));
+    }
+    if let Some(y) = year.filter(|y| *y > MAX_YEAR) {
+        return Err(too_large(
+            at,
+            format!("{tag} \"{value}\": year {y} is after {MAX_YEAR}, the last year SCID 4 stores"),
+        ));
+    }
+    if month.is_some_and(|m| m > 12) || day.is_some_and(|d| d > 31) {
+        return Err(bad());
+    }
+    Ok(PartialDate {
+        year,
+        month: month.map(|m| m as u8),
+        day: day.map(|d| d as u8),
+    })
+}
+
+/// `A00`…`E99`, optionally SCID's extension (a letter a–z and a digit 1–4); `""`/`"?"` = none.
+fn parse_eco(value: &str, at: Pos) -> Result<Option<String>, ParseError> {
+    if value.is_empty() || value == "?" {
+        return Ok(None);
+    }
+    let b = value.as_bytes();
+    let ok = (3..=5).contains(&b.len())
+        && (b'A'..=b'E').contains(&b[0])
+        && b[1].is_ascii_digit()
+        && b[2].is_ascii_digit()
+        && b.get(3).is_none_or(u8::is_ascii_lowercase)
+        && b.get(4).is_none_or(|d| (b'1'..=b'4').contains(d));
+    if ok {
+        Ok(Some(value.to_string()))
+    } else {
+        Err(invalid(
+            at,
+            format!(
+                "ECO \"{value}\" is not a code A00..E99 (SCID also allows a letter a-z and a digit 1-4 after it, as in B91a3)"
+            ),
+        ))
+    }
+}
+
+/// A FEN tag → SCID's full 6-field form and the position it describes.
+fn parse_fen(value: &str, at: Pos) -> Result<(String, Chess), ParseError> {
+    let bad = |why: String| invalid(at, format!("FEN \"{value}\": {why}"));
+    let fields: Vec<&str> = value.split_ascii_whitespace().collect();
+    if fields.len() != 4 && fields.len() != 6 {
+        return Err(bad(format!(
+            "needs 4 or 6 fields (placement, side to move, castling, en passant, then optionally halfmove clock and move number), found {}",
+            fields.len()
+        )));
+    }
+    let board = Board::from_ascii_board_fen(fields[0].as_bytes())
+        .map_err(|e| bad(format!("bad piece placement ({e})")))?;
+    let side = fields[1];
+    if side != "w" && side != "b" {
+        return Err(bad("the side to move must be \"w\" or \"b\"".to_string()));
+    }
+    let castling = match fields[2] {
+        "-" => "-".to_string(),
+        c => {
+            if c.bytes().any(|b| matches!(b, b'A'..=b'H' | b'a'..=b'h')) {
+                return Err(bad(format!(
+                    "castling rights \"{c}\" name rook files (Chess960); SCID 4 stores standard chess only"
+                )));
+            }
+            let mut out = String::new();
+            for k in ['K', 'Q', 'k', 'q'] {
+                match c.matches(k).count() {
+                    0 => {}
+                    1 => out.push(k),
+                    _ => return Err(bad(format!("castling right {k} appears twice"))),
+                }
+            }
+            if out.len() != c.len() {
+                return Err(bad(format!(
+                    "castling rights \"{c}\" must be \"-\" or letters from KQkq"
+                )));
+            }
+            out
+        }
+    };
+    let ep = fields[3];
+    let ep_ok = ep == "-"
+        || (ep.len() == 2
+            && (b'a'..=b'h').contains(&ep.as_bytes()[0])
+            && matches!(ep.as_bytes()[1], b'3' | b'6'));
+    if !ep_ok {
+        return Err(bad(format!(
+            "en-passant square \"{ep}\" must be \"-\" or a square on rank 3 or 6"
+        )));
+    }
+    let (half, full) = if fields.len() == 6 {
+        let num = |s: &str, what: &str| {
+            if s.bytes().all(|b| b.is_ascii_digit()) && !s.is_empty() && s.len() <= 9 {
+                Ok(s.parse::<u32>().unwrap_or(0))
+            } else {
+                Err(bad(format!("{what} \"{s}\" must be a number")))
+            }
+        };
+        (
+            num(fields[4], "halfmove clock")?,
+            num(fields[5], "move number")?,
+        )
+    } else {
+        (0, 1)
+    };
+    let full_fen = format!("{board} {side} {castling} {ep} {half} {full}");
+    // The reasons shakmaty refuses the position in `mode` (None: the FEN does not parse).
+    let refusal = |mode| {
+        Fen::from_ascii(full_fen.as_bytes()).ok().map(|f| {
+            f.into_position::<Chess>(mode)
+                .err()
+                .map_or(PositionErrorKinds::empty(), |e| e.kinds())
+        })
+    };
+    let bad_castling = PositionErrorKinds::INVALID_CASTLING_RIGHTS;
+    let standard = refusal(CastlingMode::Standard).unwrap_or_default();
+    if standard.contains(bad_castling)
+        && refusal(CastlingMode::Chess960).is_some_and(|k| !k.contains(bad_castling))
+    {
+        return Err(bad(format!(
+            "castling rights \"{castling}\" need a king or rook off its standard square (Chess960); SCID 4 stores standard chess only"
+        )));
+    }
+    let pos = position_from_fen(&full_fen).map_err(|e| {
+        let msg = e.message();
+        let reason = msg.rsplit(": ").next().unwrap_or(msg);
+        bad(format!("not a legal position ({reason})"))
+    })?;
+    Ok((full_fen, pos))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Movetext
+
+/// A line being built: the main line or an open variation.
+struct Frame {
+    line: Line,
+    /// The position after the line's last move.
+    pos: Chess,
+    /// The position before the line's last move (None while the line has no move).
+    before: Option<Chess>,
+    /// Where the variation's `(` is (the game start for the main line).
+    open: Pos,
+    /// Variations of the last move have been closed since it was played.
+    after_variation: bool,
+}
+
+impl Frame {
+    fn new(pos: Chess, open: Pos) -> Frame {
+        Frame {
+            line: Line::default(),
+            pos,
+            before: None,
+            open,
+            after_variation: false,
+        }
+    }
+
+    /// `12. Nf3`, `12... Nf6` or `12. --`: the last move, for messages.
+    fn last_move_text(&self) -> String {
+        match (&self.before, self.line.moves.last()) {
+            (Some(before), Some(node)) => move_text(before, &node.ply),
+            _ => "the start".to_string(),
+        }
+    }
+}
+
+fn move_text(before: &Chess, ply: &Ply) -> String {
+    let number = before.fullmoves();
+    let dots = if before.turn() == Color::White {
+        "."
+    } else {
+        "..."
+    };
+    let san = match ply {
+        Ply::Move(m) => SanPlus::from_move(before.clone(), *m).to_string(),
+        Ply::Null => "--".to_string(),
+    };
+    format!("{number}{dots} {san}")
+}
+
+fn parse_movetext(
+    lx: &mut Lexer<'_>,
+    start: Chess,
+    game_start: usize,
+) -> Result<(Line, Option<(GameResult, Pos)>), ParseError> {
+    let mut stack = vec![Frame::new(start, lx.at)];
+    let marker = loop {
+        lx.skip_space();
+        let at = lx.at;
+        if at.offset - game_start > MAX_GAME_BYTES {
+            return Err(game_too_large(at));
+        }
+        let Some(b) = lx.peek() else { break None };
+        let Some(top) = stack.last_mut() else {
+            break None;
+        };
+        match b {
+            b'[' => break None,
+            b'{' => {
+                let raw = lx.brace_comment()?;
+                if lx.at.offset - game_start > MAX_GAME_BYTES {
+                    return Err(game_too_large(at));
+                }
+                add_comment(top, raw, at)?;
+            }
+            b';' => {
+                lx.bump();
+                let raw = lx.rest_of_line();
+                if raw.contains(&b'}') {
+                    return Err(invalid(
+                        at,
+                        "a ';' comment containing '}' cannot be kept: it is written back as a {…} comment; remove the '}'".to_string(),
+                    ));
+                }
+                add_comment(top, raw, at)?;
+            }
+            b'(' => {
+                lx.bump();
+                let Some(before) = top.before.clone() else {
+                    return Err(invalid(
+                        at,
+                        "a variation must follow the move it replaces, but this line has no move yet".to_string(),
+                    ));
+                };
+                stack.push(Frame::new(before, at));
+            }
+            b')' => {
+                lx.bump();
+                if stack.len() < 2 {
+                    return Err(invalid(at, "')' without a matching '('".to_string()));
+                }
+                if let Some(child) = stack.pop()
+                    && let Some(parent) = stack.last_mut()
+                    && let Some(node) = parent.line.moves.last_mut()
+                {
+                    node.variations.push(child.line);
+                    parent.after_variation = true;
+                }
+            }
+            b'$' => {
+                lx.bump();
+                let digits = lx.take_while(|b| b.is_ascii_digit());
+                if digits.is_empty() {
+                    return Err(invalid(
+                        at,
+                        "'$' must be followed by a NAG number".to_string(),
+                    ));
+                }
+                let n = if digits.len() > 3 {
+                    u32::MAX
+                } else {
+                    digits
+                        .iter()
+                        .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'))
+                };
+                let n = u8::try_from(n)
+                    .map_err(|_| invalid(at, format!("NAG ${} is above $255", decode(digits))))?;
+                add_nag(top, n, at)?;
+            }
+            b'}' | b']' => {
+                lx.bump();
+                return Err(invalid(
+                    at,
+                    format!("'{}' without a matching opening bracket", char::from(b)),
+                ));
+            }
+            _ => {
+                let word = lx.word();
+                if word.is_empty() {
+                    // A lone '"': nothing a movetext can hold.
+                    lx.bump();
+                    return Err(invalid(at, format!("unexpected '{}'", char::from(b))));
+                }
+                if let Some(r) = result_marker(word) {
+                    if stack.len() > 1 {
+                        return Err(invalid(
+                            at,
+                            format!(
+                                "the game ends with \"{}\" inside a variation; close it with ')' first",
+                                r.as_pgn()
+                            ),
+                        ));
+                    }
+                    break Some((r, at));
+                }
+                handle_word(top, word, at)?;
+            }
+        }
+    };
+    if stack.len() > 1
+        && let Some(top) = stack.last()
+    {
+        return Err(invalid(
+            top.open,
+            "variation opened here is never closed with ')'".to_string(),
+        ));
+    }
+    let line = stack.pop().map(|f| f.line).unwrap_or_default();
+    Ok((line, marker))
+}
+
+/// A comment: to the line's start if it has no move yet, else to its last move.
+fn add_comment(frame: &mut Frame, raw: &[u8], at: Pos) -> Result<(), ParseError> {
+    if raw.contains(&0) {
+        return Err(invalid(
+            at,
+            "a comment cannot contain a NUL byte (SCID ends comments with one)".to_string(),
+        ));
+    }
+    let text = decode(raw).split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.is_empty() {
+        // `{}` says nothing; SCID keeps no empty comments either.
+        return Ok(());
+    }
+    let where_ = frame.last_move_text();
+    let after_variation = frame.after_variation;
+    let slot = match frame.line.moves.last_mut() {
+        None => &mut frame.line.comment,
+        Some(node) => &mut node.comment,
+    };
+    if slot.is_some() {
+        let message = if frame.line.moves.is_empty() {
+            "a second comment before the first move of this line; join them into one comment"
+                .to_string()
+        } else if after_variation {
+            format!(
+                "this comment after a variation belongs to {where_}, which already has a comment; join them into one comment"
+            )
+        } else {
+            format!("a second comment after {where_}; join them into one comment")
+        };
+        return Err(invalid(at, message));
+    }
+    *slot = Some(text);
+    Ok(())
+}
+
+fn add_nag(frame: &mut Frame, nag: u8, at: Pos) -> Result<(), ParseError> {
+    if nag == 0 {
+        return Err(invalid(
+            at,
+            "NAG $0 means nothing and SCID does not store it; remove it".to_string(),
+        ));
+    }
+    let where_ = frame.last_move_text();
+    let Some(node) = frame.line.moves.last_mut() else {
+        return Err(invalid(
+            at,
+            "an annotation (NAG) must follow a move, but this line has no move yet".to_string(),
+        ));
+    };
+    if node.nags.len() >= MAX_NAGS {
+        return Err(too_large(
+            at,
+            format!(
+                "more than {MAX_NAGS} NAGs on {where_}; SCID 4 stores at most {MAX_NAGS} per move"
+            ),
+        ));
+    }
+    node.nags.push(nag);
+    Ok(())
+}
+
+/// Suffix annotations and the symbols SCID converts to NAGs (README: `+=`, `-+`, `N`, …).
+fn symbol_nag(s: &[u8]) -> Option<u8> {
+    Some(match s {
+        b"!" => 1,
+        b"?" => 2,
+        b"!!" => 3,
+        b"??" => 4,
+        b"!?" => 5,
+        b"?!" => 6,
+        b"=" => 10,
+        b"+=" => 14,
+        b"=+" => 15,
+        b"+/-" => 16,
+        b"-/+" => 17,
+        b"+-" => 18,
+        b"-+" => 19,
+        b"N" => 146,
+        _ => return None,
+    })
+}
+
+/// A movetext word: move number, move (with suffix annotation), null move or symbol.
+fn handle_word(frame: &mut Frame, word: &[u8], at: Pos) -> Result<(), ParseError> {
+    let digits = word.iter().take_while(|b| b.is_ascii_digit()).count();
+    let dots = word[digits..].iter().take_while(|&&b| b == b'.').count();
+    let rest = if digits == word.len() || dots > 0 {
+        &word[digits + dots..]
+    } else {
+        word
+    };
+    if rest.is_empty() {
+        return Ok(());
+    }
+    if rest == b"--" {
+        let after = play(&frame.pos, &Ply::Null).map_err(|_| {
+            invalid(
+                at,
+                format!(
+                    "a null move (--) is not possible while in check, at move {} (position {})",
+                    frame.pos.fullmoves(),
+                    fen_of(&frame.pos)
+                ),
+            )
+        })?;
+        push_move(frame, Ply::Null, after);
+        return Ok(());
+    }
+    if let Some(n) = symbol_nag(rest) {
+        return add_nag(frame, n, at);
+    }
+    if rest == b"e.p." {
+        return Ok(());
+    }
+    let split = rest
+        .iter()
+        .position(|&b| b == b'!' || b == b'?')
+        .unwrap_or(rest.len());
+    let (san_text, suffix) = rest.split_at(split);
+    let suffix_nag = if suffix.is_empty() {
+        None
+    } else {
+        Some(symbol_nag(suffix).filter(|n| *n <= 6).ok_or_else(|| {
+            invalid(
+                at,
+                format!(
+                    "\"{}\" is not an annotation (use !, ?, !!, ??, !? or ?!)",
+                    decode(suffix)
+                ),
+            )
+        })?)
+    };
+    let mut san_bytes = san_text.to_vec();
+    if san_bytes.starts_with(b"0-0") || san_bytes.starts_with(b"o-o") {
+        for b in &mut san_bytes {
+            if *b == b'0' || *b == b'o' {
+                *b = b'O';
+            }
+        }
+    }
+    let san = SanPlus::from_ascii(&san_bytes)
+        .map_err(|_| {
+            invalid(
+                at,
+                format!(
+                    "\"{}\" is not a move, move number, annotation or result",
+                    decode(word)
+                ),
+            )
+        })?
+        .san;
+    let number = frame.pos.fullmoves();
+    let dots = if frame.pos.turn() == Color::White {
+        "."
+    } else {
+        "..."
+    };
+    let shown = decode(san_text);
+    let m = match san
+        .to_move(&frame.pos)
+        .or_else(|e| lenient_capture(san, &frame.pos, e))
+    {
+        Ok(m) => m,
+        Err(SanError::AmbiguousSan) => {
+            let options: Vec<String> = frame
+                .pos
+                .legal_moves()
+                .into_iter()
+                .filter(|m| san.matches(*m))
+                .map(|m| San::from_move(&frame.pos, m).to_string())
+                .collect();
+            return Err(invalid(
+                at,
+                format!(
+                    "ambiguous move {number}{dots} {shown} (could be {}) in position {}",
+                    options.join(" or "),
+                    fen_of(&frame.pos)
+                ),
+            ));
+        }
+        Err(SanError::IllegalSan) => {
+            return Err(invalid(
+                at,
+                format!(
+                    "illegal move {number}{dots} {shown} in position {}",
+                    fen_of(&frame.pos)
+                ),
+            ));
+        }
+    };
+    let mut after = frame.pos.clone();
+    after.play_unchecked(m);
+    push_move(frame, Ply::Move(m), after);
+    if let Some(n) = suffix_nag {
+        add_nag(frame, n, at)?;
+    }
+    Ok(())
+}
+
+/// Real files write `Qd7` for a capture on d7 (or `Qxd7` for a quiet move); when the SAN as
+/// written matches no move, the same SAN with the capture mark flipped is tried. The move is
+/// still unique, so nothing is guessed.
+fn lenient_capture(san: San, pos: &Chess, e: SanError) -> Result<shakmaty::Move, SanError> {
+    match (e, san) {
+        (
+            SanError::IllegalSan,
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            },
+        ) => San::Normal {
+            role,
+            file,
+            rank,
+            capture: !capture,
+            to,
+            promotion,
+        }
+        .to_move(pos)
+        .map_err(|_| SanError::IllegalSan),
+        (e, _) => Err(e),
+    }
+}
+
+fn push_move(frame: &mut Frame, ply: Ply, after: Chess) {
+    let before = std::mem::replace(&mut frame.pos, after);
+    frame.before = Some(before);
+    frame.line.moves.push(MoveNode::new(ply));
+    frame.after_variation = false;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::pgn::render;
+    use proptest::prelude::*;
+
+    const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+    fn read(path: &str) -> Vec<u8> {
+        std::fs::read(format!("{ROOT}/{path}")).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    /// parse(render(g)) == g, and rendering is a fixed point.
+    fn assert_round_trip(g: &ChessGame) {
+        let text = render(g).expect("render");
+        let again = one_game(text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(&again, g, "{text}");
+        assert_eq!(render(&again).expect("render"), text);
+    }
+
+    fn ok(text: &str) -> ChessGame {
+        one_game(text.as_bytes()).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The refusal of `text`: at `line`/`column`, with `part` in its message.
+    fn refused(text: &str, line: u32, column: u32, part: &str) -> ParseError {
+        let e = one_game(text.as_bytes()).expect_err("should be refused");
+        assert!(e.message.contains(part), "{e:?} lacks {part:?}");
+        assert_eq!((e.line, e.column), (line, column), "{e}");
+        e
+    }
+
+    // ---- round trips over the sample and test data -------------------------------------------
+
+    /// Games of the test data that must be refused, with part of the message.
+    const REFUSED: &[(&str, usize, &str)] = &[
+        ("nags8.pgn", 1, "more than 7 NAGs on 1. e4"),
+        ("tags.pgn", 6, "WhiteElo \"4001\" is above 4000"),
+        ("tags.pgn", 10, "ECO \"c1\" is not a code"),
+        (
+            "tags.pgn",
+            15,
+            "EventDate \"2016.05.15\" is more than 3 years",
+        ),
+        (
+            "tags.pgn",
+            16,
+            "EventDate \"2024.05.15\" is more than 3 years",
+        ),
+        ("tags.pgn", 17, "Date \"????.??.??\""),
+        ("long-tags.pgn", 8, "tag White is 300 bytes"),
+        (
+            "annotations.pgn",
+            1,
+            "a second comment after 3... a6; join them into one comment",
+        ),
+    ];
+
+    #[test]
+    fn sample_and_test_data_round_trip() {
+        let mut files = vec!["contrib/sample/demo.pgn".to_string()];
+        let mut data: Vec<String> = std::fs::read_dir(format!("{ROOT}/tests/data"))
+            .expect("tests/data")
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.ends_with(".pgn"))
+            .map(|n| format!("tests/data/{n}"))
+            .collect();
+        data.sort();
+        assert!(data.len() >= 10, "{data:?}");
+        files.extend(data);
+        let mut checked = 0;
+        let mut refusals = 0;
+        for file in &files {
+            let text = read(file);
+            let name = file.rsplit('/').next().unwrap_or(file);
+            let mut count = 0;
+            for (i, result) in games(&text).enumerate() {
+                count += 1;
+                let expected = REFUSED.iter().find(|(f, n, _)| *f == name && *n == i + 1);
+                match (result, expected) {
+                    (Ok(g), None) => {
+                        assert_round_trip(&g);
+                        checked += 1;
+                    }
+                    (Err(e), Some((_, _, part))) => {
+                        assert!(e.message.contains(part), "{file} game {}: {e}", i + 1);
+                        assert_eq!(e.game as usize, i + 1);
+                        refusals += 1;
+                    }
+                    (Ok(_), Some(_)) => panic!("{file} game {} should be refused", i + 1),
+                    (Err(e), None) => panic!("{file} game {}: {e}", i + 1),
+                }
+            }
+            assert!(count > 0, "{file}");
+        }
+        assert_eq!(refusals, REFUSED.len());
+        assert!(checked > 100, "{checked}");
+    }
+
+    #[test]
+    fn demo_has_thirty_games() {
+        let text = read("contrib/sample/demo.pgn");
+        assert_eq!(games(&text).filter(Result::is_ok).count(), 30);
+    }
+
+    #[test]
+    fn odd_files() {
+        let four = one_game(&read("tests/data/odd/fen-4field.pgn")).expect("4-field FEN");
+        assert_eq!(
+            four.start,
+            StartPosition::Fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".into())
+        );
+        assert!(four.headers.extra.is_empty(), "SetUp is consumed");
+        assert_eq!(four.moves.plies(), 4);
+        assert_round_trip(&four);
+
+        let latin = one_game(&read("tests/data/odd/latin1.pgn")).expect("Latin-1");
+        assert_eq!(latin.headers.white, "Réti, Richard");
+        assert_eq!(latin.headers.black, "Ärger, Jürgen");
+        assert_eq!(latin.headers.site, "Zürich");
+        assert_eq!(latin.moves.comment.as_deref(), Some("Café comment"));
+        assert_round_trip(&latin);
+
+        let text = read("tests/data/odd/result-mismatch.pgn");
+        let all: Vec<_> = games(&text).collect();
+        assert_eq!(all.len(), 2);
+        let e = all[0].as_ref().expect_err("mismatch");
+        assert_eq!((e.line, e.column, e.game), (9, 7, 1));
+        assert_eq!(
+            e.message,
+            "the game ends with \"0-1\" but its Result tag (line 7) says \"1-0\"; make them agree"
+        );
+        let second = all[1].as_ref().expect("no Result tag");
+        assert_eq!(second.headers.result, GameResult::Draw);
+    }
+
+    // ---- tags --------------------------------------------------------------------------------
+
+    #[test]
+    fn roster_names_and_missing_tags() {
+        let g = ok("[White \"?\"]\n[Event \"\"]\n\n1. e4 *\n");
+        assert_eq!(g.headers.white, "?");
+        assert_eq!(g.headers.event, "");
+        assert_eq!(g.headers.black, "");
+        assert_eq!(g.headers.site, "");
+        assert_eq!(g.headers.result, GameResult::Unknown);
+        let long = format!("[Event \"x\"]\n[White \"{}\"]\n\n*", "é".repeat(128));
+        let e = refused(&long, 2, 9, "White is 256 bytes long");
+        assert_eq!(e.kind, ParseErrorKind::TooLarge);
+        refused(
+            "[Event \"a\"]\n[Site \"b\"]\n[Event \"c\"]\n*",
+            3,
+            1,
+            "tag Event appears twice",
+        );
+    }
+
+    #[test]
+    fn dates() {
+        let g = ok("[Date \"1851.06.??\"]\n[EventDate \"1851.??.??\"]\n*");
+        assert_eq!(g.headers.date.to_string(), "1851.06.??");
+        assert_eq!(
+            g.headers.event_date.map(|d| d.to_string()).as_deref(),
+            Some("1851.??.??")
+        );
+        let g = ok("[Date \"2020.05.17\"]\n[EventDate \"????.??.??\"]\n*");
+        assert_eq!(g.headers.event_date, None);
+        refused(
+            "[Date \"2024/01/01\"]\n*",
+            1,
+            8,
+            "Date \"2024/01/01\" is not a date",
+        );
+        refused("[Date \"2024.13.01\"]\n*", 1, 8, "is not a date");
+        refused("[Date \"2024.00.01\"]\n*", 1, 8, "not zeros");
+        let e = refused("[Date \"2048.01.01\"]\n*", 1, 8, "year 2048 is after 2047");
+        assert_eq!(e.kind, ParseErrorKind::TooLarge);
+        refused(
+            "[Date \"2020.01.01\"]\n[EventDate \"2020-01\"]\n*",
+            2,
+            13,
+            "EventDate \"2020-01\" is not a date",
+        );
+        refused(
+            "[Date \"2020.01.01\"]\n[EventDate \"2016.12.31\"]\n*",
+            2,
+            13,
+            "more than 3 years from the game's Date \"2020.01.01\"; SCID 4 cannot store it",
+        );
+    }
+
+    #[test]
+    fn result_tag_and_marker() {
+        assert_eq!(ok("1. e4 1-0").headers.result, GameResult::WhiteWins);
+        assert_eq!(
+            ok("[Result \"0-1\"]\n1. e4").headers.result,
+            GameResult::BlackWins
+        );
+        refused(
+            "[Result \"1/2-1/2\"]\n\n1. e4 e5\n2. Nf3 *",
+            4,
+            8,
+            "ends with \"*\" but its Result tag (line 1) says \"1/2-1/2\"",
+        );
+        refused("[Result \"?\"]\n*", 1, 10, "Result \"?\" must be one of");
+    }
+
+    #[test]
+    fn eco_codes() {
+        for (code, want) in [
+            ("B91a3", Some("B91a3")),
+            ("E99z4", Some("E99z4")),
+            ("A00", Some("A00")),
+            ("B91a", Some("B91a")),
+            ("?", None),
+            ("", None),
+        ] {
+            let g = ok(&format!("[ECO \"{code}\"]\n*"));
+            assert_eq!(g.headers.eco.as_deref(), want, "{code}");
+        }
+        for bad in ["c1", "C1", "F00", "B91a5", "B91A", "b20", "B20 ", "B2x"] {
+            refused(
+                &format!("[ECO \"{bad}\"]\n*"),
+                1,
+                7,
+                &format!("ECO \"{bad}\" is not a code"),
+            );
+        }
+    }
+
+    #[test]
+    fn ratings() {
+        let g = ok(
+            "[WhiteDWZ \"2001\"]\n[WhiteElo \"2002\"]\n[BlackElo \"0\"]\n[BlackRating \"2100\"]\n[BlackUSCF \"?\"]\n*",
+        );
+        assert_eq!(
+            g.headers.white_rating,
+            Some(Rating {
+                value: 2001,
+                kind: RatingType::Dwz
+            })
+        );
+        assert_eq!(
+            g.headers.black_rating,
+            Some(Rating {
+                value: 2100,
+                kind: RatingType::Rating
+            })
+        );
+        assert_eq!(
+            g.headers.extra,
+            vec![
+                ("WhiteElo".into(), "2002".into()),
+                ("BlackUSCF".into(), "?".into())
+            ]
+        );
+        for none in ["", "?", "-", "0"] {
+            let g = ok(&format!("[WhiteElo \"{none}\"]\n*"));
+            assert_eq!(g.headers.white_rating, None);
+            assert!(g.headers.extra.is_empty());
+        }
+        let g = ok("[WhiteBCF \"190\"]\n[BlackECF \"180\"]\n*");
+        assert_eq!(g.headers.extra, vec![("WhiteBCF".into(), "190".into())]);
+        assert_eq!(
+            g.headers.black_rating,
+            Some(Rating {
+                value: 180,
+                kind: RatingType::Ecf
+            })
+        );
+        refused(
+            "[Event \"e\"]\n[BlackRating \"abc\"]\n*",
+            2,
+            15,
+            "BlackRating \"abc\" is not a rating",
+        );
+        let e = refused(
+            "[WhiteElo \"4001\"]\n*",
+            1,
+            12,
+            "WhiteElo \"4001\" is above 4000",
+        );
+        assert_eq!(e.kind, ParseErrorKind::TooLarge);
+    }
+
+    #[test]
+    fn fen_setup_and_variant() {
+        let g = ok("[SetUp \"1\"]\n[FEN \"4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1\"]\n1... Kd7 *");
+        assert_eq!(
+            g.start,
+            StartPosition::Fen("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1".into())
+        );
+        assert!(g.headers.extra.is_empty());
+        assert_round_trip(&g);
+        // No SetUp: still a FEN start. Castling letters are put in SCID's KQkq order.
+        let g = ok("[FEN \"r3k2r/8/8/8/8/8/8/R3K2R w qkQK - 5 20\"]\n*");
+        assert_eq!(
+            g.start,
+            StartPosition::Fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 5 20".into())
+        );
+        // SetUp without FEN is an ordinary extra tag.
+        let g = ok("[Setup \"0\"]\n*");
+        assert_eq!(g.headers.extra, vec![("Setup".into(), "0".into())]);
+        refused(
+            "[SetUp \"0\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n*",
+            1,
+            9,
+            "SetUp \"0\" contradicts the FEN tag",
+        );
+        refused(
+            "[FEN \"4k3/8/8/8/8/8/8/4K2r b - - 0 1\"]\n*",
+            1,
+            7,
+            "not a legal position",
+        );
+        refused(
+            "[FEN \"4k3/8/8/8/8/8/8/4K3 w\"]\n*",
+            1,
+            7,
+            "needs 4 or 6 fields",
+        );
+        refused(
+            "[FEN \"4k3/8/8/8/8/8/8/4K3 w - e4\"]\n*",
+            1,
+            7,
+            "rank 3 or 6",
+        );
+        refused(
+            "[FEN \"4k3/8/8/8/8/8/8/4K3 x - -\"]\n*",
+            1,
+            7,
+            "side to move",
+        );
+        refused(
+            "[FEN \"4k3/9/8/8/8/8/8/4K3 w - -\"]\n*",
+            1,
+            7,
+            "bad piece placement",
+        );
+        let e = refused(
+            "[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1\"]\n*",
+            1,
+            7,
+            "(Chess960); SCID 4 stores standard chess only",
+        );
+        assert_eq!(e.kind, ParseErrorKind::Invalid);
+        refused(
+            "[FEN \"rk2r3/8/8/8/8/8/8/RK2R3 w HAha - 0 1\"]\n*",
+            1,
+            7,
+            "name rook files (Chess960)",
+        );
+        refused(
+            "[Variant \"Chess960\"]\n*",
+            1,
+            11,
+            "Variant \"Chess960\": SCID 4 stores standard chess only",
+        );
+        let g = ok("[Variant \"Standard\"]\n*");
+        assert_eq!(g.headers.extra, vec![("Variant".into(), "Standard".into())]);
+    }
+
+    #[test]
+    fn extra_tags_lengths_and_escapes() {
+        let g = ok(
+            "[Annotator \"A\"] [Quoted \"say \\\"hi\\\" and back\\\\slash\"]\n[X \"C:\\dir\"]\n[Tab \"a\tb\"]\n*",
+        );
+        assert_eq!(
+            g.headers.extra,
+            vec![
+                ("Annotator".into(), "A".into()),
+                ("Quoted".into(), "say \"hi\" and back\\slash".into()),
+                ("X".into(), "C:\\dir".into()),
+                ("Tab".into(), "a b".into()),
+            ]
+        );
+        assert_round_trip(&g);
+        let ok_name = format!("[{} \"v\"]\n*", "N".repeat(240));
+        assert_eq!(ok(&ok_name).headers.extra[0].0.len(), 240);
+        let e = refused(
+            &format!("[{} \"v\"]\n*", "N".repeat(241)),
+            1,
+            2,
+            "tag name is 241 bytes long",
+        );
+        assert_eq!(e.kind, ParseErrorKind::TooLarge);
+        let e = refused(
+            &format!("[Opening \"{}\"]\n*", "v".repeat(256)),
+            1,
+            11,
+            "Opening is 256 bytes long",
+        );
+        assert_eq!(e.kind, ParseErrorKind::TooLarge);
+        refused("[Event \"x]\n*", 1, 8, "not closed with '\"' on its line");
+        refused("[Event x]\n*", 1, 8, "needs a value in double quotes");
+        refused("[Event \"x\"\n*", 1, 11, "expected ']'");
+        refused(
+            "[_x \"v\"]\n*",
+            1,
+            2,
+            "tag name \"_x\" must start with a letter or digit",
+        );
+        refused("[ \"v\"]\n*", 1, 3, "a tag needs a name");
+    }
+
+    // ---- movetext ----------------------------------------------------------------------------
+
+    #[test]
+    fn comments_go_to_their_slots() {
+        let g = ok("{Pre} 1. e4 {after e4} ({start} 1. d4 {after d4}) 1... e5 *");
+        assert_eq!(g.moves.comment.as_deref(), Some("Pre"));
+        let e4 = &g.moves.moves[0];
+        assert_eq!(e4.comment.as_deref(), Some("after e4"));
+        assert_eq!(e4.variations[0].comment.as_deref(), Some("start"));
+        assert_eq!(
+            e4.variations[0].moves[0].comment.as_deref(),
+            Some("after d4")
+        );
+        // Whitespace runs become one space; `{}` is nothing; `[%clk]` is kept.
+        let g = ok("1. e4 {  two\r\n lines\tand   tabs } e5 {} 2. Nf3 {[%clk 0:01:02]} *");
+        assert_eq!(
+            g.moves.moves[0].comment.as_deref(),
+            Some("two lines and tabs")
+        );
+        assert_eq!(g.moves.moves[1].comment, None);
+        assert_eq!(g.moves.moves[2].comment.as_deref(), Some("[%clk 0:01:02]"));
+        // A comment after a variation goes to the move the variation hangs from (as in SCID).
+        let g = ok("1. e4 (1. d4) {after the variation} 1... e5 *");
+        assert_eq!(
+            g.moves.moves[0].comment.as_deref(),
+            Some("after the variation")
+        );
+        assert_round_trip(&g);
+    }
+
+    #[test]
+    fn comment_refusals() {
+        refused(
+            "1. e4 {a}\n{b} e5 *",
+            2,
+            1,
+            "a second comment after 1. e4; join them into one comment",
+        );
+        refused(
+            "{a} {b} 1. e4 *",
+            1,
+            5,
+            "a second comment before the first move",
+        );
+        refused(
+            "1. e4 e5 ({a} {b} 1... c5) *",
+            1,
+            15,
+            "a second comment before the first move",
+        );
+        refused(
+            "1. e4 {a} (1. d4) {b} e5 *",
+            1,
+            19,
+            "this comment after a variation belongs to 1. e4, which already has a comment; join them",
+        );
+        refused(
+            "1. e4 $1 {a} ; b\n e5 *",
+            1,
+            14,
+            "a second comment after 1. e4",
+        );
+        refused("1. e4 ; a } b\n*", 1, 7, "a ';' comment containing '}'");
+        refused("1. e4 {a\0b} *", 1, 7, "NUL byte");
+        refused(
+            "1. e4\n  {never closed *",
+            2,
+            3,
+            "comment opened here is never closed",
+        );
+    }
+
+    #[test]
+    fn nags_and_symbols() {
+        let g = ok("1. e4! e5? 2. Nf3!! Nc6?? 3. Bc4!? Bc5?! 4. c3 $255 Nf6 +- 5. d4 $1 $14 ! *");
+        let nags: Vec<Vec<u8>> = g.moves.moves.iter().map(|m| m.nags.clone()).collect();
+        assert_eq!(
+            nags,
+            vec![
+                vec![1],
+                vec![2],
+                vec![3],
+                vec![4],
+                vec![5],
+                vec![6],
+                vec![255],
+                vec![18],
+                vec![1, 14, 1]
+            ]
+        );
+        let e = refused(
+            "1. e4 $1 $2 $3 $4 $5 $6 $7\n  $8 *",
+            2,
+            3,
+            "more than 7 NAGs on 1. e4; SCID 4 stores at most 7 per move",
+        );
+        assert_eq!(e.kind, ParseErrorKind::TooLarge);
+        refused("1. e4 $0 *", 1, 7, "NAG $0");
+        refused("1. e4 $256 *", 1, 7, "NAG $256 is above $255");
+        refused("1. e4 $ *", 1, 7, "'$' must be followed by a NAG number");
+        refused("$1 1. e4 *", 1, 1, "an annotation (NAG) must follow a move");
+        refused("1. e4 e5 ( ! 1... c5) *", 1, 12, "must follow a move");
+        refused(
+            "1. e4!! e5?? 2. Nf3!x *",
+            1,
+            17,
+            "\"!x\" is not an annotation",
+        );
+    }
+
+    #[test]
+    fn moves_and_variations() {
+        // Castling with zeros, check marks, move numbers optional or glued, e.p., null moves.
+        let g = ok(
+            "1.e4 e5 Nf3 Nc6 3. Bc4 Nf6 4. 0-0 Nxe4 5. Re1 d5 6. Bxd5 Qxd5 7. Nc3 Qd8 8. Rxe4+ Be7 9. -- 0-0 *",
+        );
+        assert_eq!(g.moves.plies(), 18);
+        assert_eq!(g.moves.moves[16].ply, Ply::Null);
+        let g = ok("1. e4 d5 2. e5 f5 3. exf6 e.p. *");
+        assert_eq!(g.moves.plies(), 5);
+        // Capture mark missing or extra: the move is still unique.
+        let g = ok("1. e4 e5 2. Qh5 Nc6 3. Qf7# *");
+        assert_eq!(g.moves.plies(), 5);
+        // Nested variations and several siblings.
+        let g = ok("1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) (1. c4) 1... e5 *");
+        assert_eq!(g.moves.moves[0].variations.len(), 2);
+        assert_eq!(g.moves.moves[0].variations[0].moves[1].variations.len(), 1);
+        assert_round_trip(&g);
+    }
+
+    #[test]
+    fn move_refusals() {
+        refused(
+            "[Event \"x\"]\n\n1. e4 e5 2. Ke3 *",
+            3,
+            13,
+            "illegal move 2. Ke3 in position rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+        );
+        refused(
+            "[FEN \"4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1\"]\n\n1. Nd2 *",
+            3,
+            4,
+            "ambiguous move 1. Nd2 (could be Nbd2 or Nfd2) in position 4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1",
+        );
+        refused(
+            "1. e4 e5 2. Bb5 f6 3. Bxe8 *",
+            1,
+            23,
+            "illegal move 3. Bxe8",
+        );
+        refused(
+            "1. e4 xyz *",
+            1,
+            7,
+            "\"xyz\" is not a move, move number, annotation or result",
+        );
+        refused(
+            "(1. d4) 1. e4 *",
+            1,
+            1,
+            "a variation must follow the move it replaces",
+        );
+        refused(
+            "1. e4 ((1. d4) 1... e5) *",
+            1,
+            8,
+            "a variation must follow the move it replaces",
+        );
+        refused(
+            "1. e4 (1. d4\n  (1. c4 c5",
+            2,
+            3,
+            "variation opened here is never closed",
+        );
+        refused("1. e4 (1. d4 1-0) *", 1, 14, "inside a variation");
+        refused("1. e4 ) *", 1, 7, "')' without a matching '('");
+        refused("1. e4 } *", 1, 7, "'}' without a matching opening bracket");
+        refused(
+            "[FEN \"4k3/8/8/8/8/8/8/r3K3 w - - 0 1\"]\n1. -- *",
+            2,
+            4,
+            "a null move (--) is not possible while in check",
+        );
+    }
+
+    #[test]
+    fn columns_count_characters() {
+        // "é" is two bytes but one column; the bad move is the 8th character.
+        refused("{é} 1. Ke2 *", 1, 8, "illegal move 1. Ke2");
+    }
+
+    #[test]
+    fn real_world_tolerance() {
+        let text = b"\xEF\xBB\xBF% an escape line\r\n[Event \"T\xe9st\"]\r\n[White \"R\xc3\xa9ti\"]\r\n\r\n\
+            ; a rest-of-line comment\r\n1. e4 {caf\xe9 [%clk 0:03:00]} e5\r\n%2. d4\r\n2. Nf3 *\r\n";
+        let g = one_game(text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(g.headers.event, "Tést");
+        assert_eq!(g.headers.white, "Réti");
+        assert_eq!(g.moves.comment.as_deref(), Some("a rest-of-line comment"));
+        assert_eq!(
+            g.moves.moves[0].comment.as_deref(),
+            Some("café [%clk 0:03:00]")
+        );
+        assert_eq!(g.moves.plies(), 3);
+        // Movetext alone, no tags, no marker.
+        let g = ok("\n\n  e4 e5\n");
+        assert_eq!(g.moves.plies(), 2);
+        assert_eq!(g.headers.result, GameResult::Unknown);
+    }
+
+    #[test]
+    fn games_splits_and_recovers() {
+        let text = "[Event \"1\"]\n1. e4 *\n\n[Event \"2\"]\n1. e4 e5?? 2. Kxx *\n\n[Event \"3\"]\n1. d4\n[Event \"4\"]\n[Date \"bad\"]\n[Site \"s\"]\n\n1. c4 1-0\n\n[Event \"5\"]\n1. Nf3 *\n";
+        let all: Vec<_> = games(text.as_bytes()).collect();
+        assert_eq!(all.len(), 5, "{all:?}");
+        assert_eq!(all[0].as_ref().map(|g| g.headers.event.as_str()), Ok("1"));
+        let e = all[1].as_ref().expect_err("illegal move");
+        assert_eq!((e.game, e.line, e.column), (2, 5, 15));
+        assert!(e.message.contains("\"Kxx\" is not a move"), "{e}");
+        assert_eq!(all[2].as_ref().map(|g| g.moves.plies()), Ok(1));
+        let e = all[3].as_ref().expect_err("bad date");
+        assert_eq!((e.game, e.line, e.column), (4, 10, 8));
+        assert_eq!(all[4].as_ref().map(|g| g.headers.event.as_str()), Ok("5"));
+    }
+
+    #[test]
+    fn one_game_needs_exactly_one() {
+        let e = one_game(b"  \n% nothing\n").expect_err("empty");
+        assert_eq!(e.message, "the text holds no game");
+        let e = one_game(b"1. e4 *\n\n1. d4 *\n").expect_err("two");
+        assert_eq!((e.game, e.line, e.column), (2, 3, 1));
+        assert!(e.message.contains("a file holds exactly one game"));
+        let e = one_game(b"[Event \"a\"]\n1. e4 *\n[Event \"b\"]\n*").expect_err("two");
+        assert_eq!((e.line, e.column), (3, 1));
+    }
+
+    #[test]
+    fn errors_convert_with_position_and_kind() {
+        let e = one_game(b"1. e4 $0 *").expect_err("NAG 0");
+        let err: Error = e.into();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        assert!(
+            err.message().starts_with("line 1, column 7: NAG $0"),
+            "{err}"
+        );
+        let e = one_game(b"[Date \"3000.01.01\"]\n*").expect_err("year");
+        let err: Error = e.into();
+        assert_eq!(err.kind(), ErrorKind::TooLarge);
+        assert!(err.message().starts_with("line 1, column 8: "), "{err}");
+    }
+
+    #[test]
+    fn ten_thousand_nested_variations() {
+        let mut text = String::from("1. e4 ");
+        for _ in 0..10_000 {
+            text.push_str("(1. d4 ");
+        }
+        text.push_str(&")".repeat(10_000));
+        text.push_str(" *");
+        let g = ok(&text);
+        let rendered = render(&g).expect("render");
+        assert_eq!(rendered.matches('(').count(), 10_000);
+        let again = ok(&rendered);
+        assert_eq!(render(&again).expect("render"), rendered);
+        // Unclosed at depth: an error, not a stack overflow.
+        let e = one_game(text.trim_end_matches(['*', ')', ' ']).as_bytes()).expect_err("open");
+        assert!(e.message.contains("never closed"));
+    }
+
+    #[test]
+    fn a_huge_game_is_refused() {
+        let mut text = String::from("1. e4 {");
+        text.push_str(&"x".repeat(MAX_GAME_BYTES));
+        text.push_str("} e5 *");
+        let e = one_game(text.as_bytes()).expect_err("too large");
+        assert_eq!(e.kind, ParseErrorKind::TooLarge);
+        assert_eq!((e.line, e.column), (1, 7), "{e}");
+    }
+
+    // ---- property and robustness tests -------------------------------------------------------
+
+    /// A small deterministic generator (xorshift64*), so failures reproduce from a seed.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            if n == 0 { 0 } else { self.next() % n }
+        }
+        fn chance(&mut self, percent: u64) -> bool {
+            self.below(100) < percent
+        }
+        fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+            &items[self.below(items.len() as u64) as usize]
+        }
+    }
+
+    const WORDS: &[&str] = &[
+        "a",
+        "good",
+        "move",
+        "é",
+        "Ж",
+        "光",
+        "\"q\"",
+        "back\\slash",
+        "[%clk",
+        "0:01:02]",
+        "1-0",
+        "*",
+        "(x)",
+        "$5",
+        ";",
+        "%",
+        "{",
+        "[Event",
+        "!?",
+        "--",
+        "e4",
+        "1.",
+        "\u{1}",
+    ];
+
+    fn comment(rng: &mut Rng) -> String {
+        let n = 1 + rng.below(8);
+        (0..n)
+            .map(|_| *rng.pick(WORDS))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn name(rng: &mut Rng) -> String {
+        const CHARS: &[char] = &[
+            'a', 'Z', ' ', ',', '"', '\\', 'é', '?', '-', '.', '光', '[', ']', '{', '}',
+        ];
+        (0..rng.below(20)).map(|_| *rng.pick(CHARS)).collect()
+    }
+
+    fn random_line(rng: &mut Rng, start: &Chess, depth: u32, budget: &mut u32) -> Line {
+        let mut line = Line::default();
+        if rng.chance(15) {
+            line.comment = Some(comment(rng));
+        }
+        let mut pos = start.clone();
+        for _ in 0..rng.below(14) {
+            if *budget == 0 {
+                break;
+            }
+            *budget -= 1;
+            let legal = pos.legal_moves();
+            let ply = if !pos.is_check() && (legal.is_empty() || rng.chance(5)) {
+                Ply::Null
+            } else if legal.is_empty() {
+                break;
+            } else {
+                Ply::Move(*rng.pick(&legal))
+            };
+            let after = play(&pos, &ply).expect("legal ply");
+            let mut node = MoveNode::new(ply);
+            let nags = if rng.chance(10) {
+                rng.below(8)
+            } else if rng.chance(20) {
+                1
+            } else {
+                0
+            };
+            node.nags = (0..nags).map(|_| 1 + rng.below(255) as u8).collect();
+            if rng.chance(20) {
+                node.comment = Some(comment(rng));
+            }
+            if depth < 4 && rng.chance(15) {
+                for _ in 0..1 + rng.below(2) {
+                    node.variations
+                        .push(random_line(rng, &pos, depth + 1, budget));
+                }
+            }
+            line.moves.push(node);
+            pos = after;
+        }
+        line
+    }
+
+    fn random_date(rng: &mut Rng) -> PartialDate {
+        PartialDate {
+            year: rng.chance(80).then(|| 1 + rng.below(2047) as u16),
+            month: rng.chance(60).then(|| 1 + rng.below(12) as u8),
+            day: rng.chance(50).then(|| 1 + rng.below(31) as u8),
+        }
+    }
+
+    fn random_game(seed: u64) -> ChessGame {
+        let mut rng = Rng(seed | 1);
+        let mut h = Headers {
+            event: name(&mut rng),
+            site: name(&mut rng),
+            date: random_date(&mut rng),
+            round: name(&mut rng),
+            white: name(&mut rng),
+            black: name(&mut rng),
+            result: *rng.pick(&[
+                GameResult::Unknown,
+                GameResult::WhiteWins,
+                GameResult::BlackWins,
+                GameResult::Draw,
+            ]),
+            ..Headers::default()
+        };
+        for slot in [&mut h.white_rating, &mut h.black_rating] {
+            if rng.chance(50) {
+                *slot = Some(Rating {
+                    value: 1 + rng.below(4000) as u16,
+                    kind: *rng.pick(&RatingType::ALL),
+                });
+            }
+        }
+        if rng.chance(50) {
+            let mut eco = format!(
+                "{}{:02}",
+                char::from(b'A' + rng.below(5) as u8),
+                rng.below(100)
+            );
+            if rng.chance(40) {
+                eco.push(char::from(b'a' + rng.below(26) as u8));
+                if rng.chance(50) {
+                    eco.push(char::from(b'1' + rng.below(4) as u8));
+                }
+            }
+            h.eco = Some(eco);
+        }
+        if let Some(y) = h.date.year.filter(|_| rng.chance(50)) {
+            let ey = (i32::from(y) - 3 + rng.below(7) as i32).clamp(1, 2047) as u16;
+            h.event_date = Some(PartialDate {
+                year: Some(ey),
+                ..random_date(&mut rng)
+            });
+        }
+        const EXTRA: &[&str] = &[
+            "Annotator",
+            "PlyCount",
+            "Opening",
+            "MyTag",
+            "X-1",
+            "UTCDate",
+            "a_b+c#d=e:f-g",
+            "0Num",
+            "event",
+        ];
+        for _ in 0..rng.below(4) {
+            h.extra.push((rng.pick(EXTRA).to_string(), name(&mut rng)));
+        }
+        let mut pos = Chess::default();
+        let start = if rng.chance(30) {
+            for _ in 0..rng.below(40) {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(*rng.pick(&legal));
+            }
+            StartPosition::Fen(fen_of(&pos))
+        } else {
+            StartPosition::Standard
+        };
+        let mut budget = 300;
+        let moves = random_line(&mut rng, &pos, 0, &mut budget);
+        ChessGame {
+            headers: h,
+            start,
+            moves,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// Any game the model can hold (within SCID's limits) survives render → parse.
+        #[test]
+        fn random_games_round_trip(seed in any::<u64>()) {
+            let g = random_game(seed);
+            let text = render(&g).expect("render");
+            let parsed = one_game(text.as_bytes());
+            prop_assert_eq!(parsed.as_ref(), Ok(&g), "{}", text);
+        }
+    }
+
+    /// Random bytes and mutated real files: never a panic, and whatever is accepted round-trips.
+    #[test]
+    fn arbitrary_bytes_never_panic() {
+        let mut seeds: Vec<Vec<u8>> = vec![read("contrib/sample/demo.pgn")];
+        for f in [
+            "annotations",
+            "tags",
+            "special-moves",
+            "fen-starts",
+            "deep-variations",
+            "long-tags",
+        ] {
+            seeds.push(read(&format!("tests/data/{f}.pgn")));
+        }
+        seeds.push(read("tests/data/odd/latin1.pgn"));
+        const SPECIAL: &[u8] = b"{}()[];$\"\\%\n\r!?-0O=+#*. \x00\xff\xe9\xc3";
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut accepted = 0;
+        for round in 0..3000 {
+            let text: Vec<u8> = if round % 5 == 0 {
+                (0..rng.below(400))
+                    .map(|_| {
+                        if rng.chance(50) {
+                            *rng.pick(SPECIAL)
+                        } else {
+                            rng.next() as u8
+                        }
+                    })
+                    .collect()
+            } else {
+                let seed = rng.pick(&seeds);
+                let from = rng.below(seed.len() as u64) as usize;
+                let len = rng.below(3000) as usize;
+                let mut t = seed[from..seed.len().min(from + len)].to_vec();
+                for _ in 0..1 + rng.below(6) {
+                    let at = rng.below(t.len() as u64 + 1) as usize;
+                    match rng.below(4) {
+                        0 if at < t.len() => t[at] = *rng.pick(SPECIAL),
+                        1 => t.insert(at, *rng.pick(SPECIAL)),
+                        2 if at < t.len() => {
+                            let end = t.len().min(at + 1 + rng.below(20) as usize);
+                            t.drain(at..end);
+                        }
+                        _ if at < t.len() => t[at] = rng.next() as u8,
+                        _ => {}
+                    }
+                }
+                t
+            };
+            for g in games(&text).flatten() {
+                assert_round_trip(&g);
+                accepted += 1;
+            }
+            let _ = one_game(&text);
+        }
+        // The mutations leave many games intact: the round-trip check above is exercised.
+        assert!(accepted > 500, "{accepted}");
+    }
 }
