@@ -75,8 +75,7 @@ fn edit_game_one(name: &str, expected: &str, edit: impl FnOnce(&Path, &str)) {
     let file = std::fs::read_dir(&games)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| n.starts_with("0001 "))
-        .next()
+        .find(|n| n.starts_with("0001 "))
         .unwrap();
     edit(&games, &file);
     let export = scid_export(&db);

@@ -240,8 +240,29 @@ fn bad_text_is_refused_and_kept() {
     let before = w.db_bytes();
     let text = std::fs::read_to_string(&game).unwrap();
     let bad = text.replacen("\n\n", "\n\n1. Ke5 ", 1);
-    let err = std::fs::write(&game, &bad).unwrap_err();
+    // Python reports the error of close(2), where the save happens.
+    let src = w._dir.path().join("bad.pgn");
+    std::fs::write(&src, &bad).unwrap();
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg("import sys; f = open(sys.argv[1], 'w'); f.write(open(sys.argv[2]).read()); f.close()")
+        .arg(&game)
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("Invalid argument"), "{stderr}");
+    // fsync reports it too, as editors see it.
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(&game)
+        .unwrap();
+    std::io::Write::write_all(&mut f, bad.as_bytes()).unwrap();
+    let err = f.sync_all().unwrap_err();
     assert_eq!(err.raw_os_error(), Some(libc::EINVAL), "{err}");
+    drop(f);
     assert!(before == w.db_bytes(), "the database is untouched");
     let errors = std::fs::read_to_string(w.mount.join(".gamefs/errors")).unwrap();
     assert!(

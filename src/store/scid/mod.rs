@@ -168,6 +168,11 @@ impl ScidDatabase {
     /// The raw bytes of game `number`'s record.
     pub fn record_bytes(&self, number: u32) -> Result<Vec<u8>> {
         let entry = self.entry(number);
+        self.read_record(number, &entry)
+    }
+
+    /// The record `entry` points at (game `number`, for messages).
+    fn read_record(&self, number: u32, entry: &IndexEntry) -> Result<Vec<u8>> {
         let mut buf = vec![0u8; entry.length as usize];
         self.games
             .read_exact_at(&mut buf, u64::from(entry.offset))
@@ -545,7 +550,7 @@ impl ChessStore for ScidDatabase {
             flags: old.flags & !FLAG_DELETED,
             ..old
         };
-        if entry == unchanged && self.record_bytes(number)? == record {
+        if entry == unchanged && self.read_record(number, &old)? == record {
             return Ok(false);
         }
         entry.offset = self.append_record(&mut state, &record)?;
@@ -579,10 +584,9 @@ impl ChessStore for ScidDatabase {
             }
             Ok(())
         };
-        if let Err(e) = appended() {
-            // Nothing references the records written so far: they stay as garbage until compact.
-            return Err(e);
-        }
+        // On an error nothing references the records written so far: they stay as garbage
+        // until compact.
+        appended()?;
         if entries.is_empty() {
             return Ok(Vec::new());
         }
