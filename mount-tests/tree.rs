@@ -339,3 +339,35 @@ fn deleted_games_live_in_dot_deleted_only() {
             .starts_with("[Event ")
     );
 }
+
+#[test]
+fn a_read_only_mount_notices_games_scid_added() {
+    let dir = scratch("grows");
+    let db = copy_db(edge_db(), dir.path(), "growing");
+    let m = Mount::new(&db, dir.path(), &["-o", "ro"]);
+    let before = files_in(&m.join("games")).len();
+    let pgn = dir.path().join("more.pgn");
+    std::fs::write(&pgn, "[Event \"Added by SCID\"]\n[White \"Outside, Ann\"]\n[Black \"Outside, Bo\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n").unwrap();
+    let out = Command::new("sc_import")
+        .arg(&db)
+        .arg(&pgn)
+        .output()
+        .expect("sc_import");
+    assert!(out.status.success());
+    std::thread::sleep(Duration::from_millis(1100));
+    let after = files_in(&m.join("games"));
+    assert_eq!(after.len(), before + 1, "the new game appears");
+    let last = after.last().unwrap();
+    assert!(
+        last.to_str()
+            .unwrap()
+            .contains("Outside, Ann - Outside, Bo"),
+        "{last:?}"
+    );
+    assert!(
+        std::fs::read_to_string(last)
+            .unwrap()
+            .contains("[Event \"Added by SCID\"]")
+    );
+    assert!(m.join("players/Outside, Ann").is_dir());
+}

@@ -386,16 +386,12 @@ impl Filesystem for GameFs {
     }
 
     fn opendir(&self, _req: &Request, ino: INodeNo, _flags: OpenFlags, reply: ReplyOpen) {
-        guard("opendir", || match self.vfs.getattr(ino.0) {
-            Ok(a) if a.kind == FileKind::Directory => {
-                let flags = if self.vfs.writable() {
-                    FopenFlags::empty()
-                } else {
-                    FopenFlags::FOPEN_KEEP_CACHE | FopenFlags::FOPEN_CACHE_DIR
-                };
-                reply.opened(FileHandle(0), flags)
-            }
-            Ok(_) => reply.error(Errno::ENOTDIR),
+        guard("opendir", || match self.vfs.opendir(ino.0) {
+            Ok(true) => reply.opened(
+                FileHandle(0),
+                FopenFlags::FOPEN_KEEP_CACHE | FopenFlags::FOPEN_CACHE_DIR,
+            ),
+            Ok(false) => reply.opened(FileHandle(0), FopenFlags::empty()),
             Err(e) => reply.error(errno(&e)),
         });
     }

@@ -97,6 +97,9 @@ pub trait ChessStore: Send + Sync {
     fn append(&self, games: &mut dyn Iterator<Item = Result<ChessGame>>) -> Result<Vec<u32>>;
     /// Set or clear the deleted mark of game `number`.
     fn set_deleted(&self, number: u32, deleted: bool) -> Result<()>;
+    /// Notice changes another program made to the files (read-only databases); true if the
+    /// index was re-read.
+    fn reload_if_changed(&self) -> Result<bool>;
 }
 
 /// SCID's numeric ECO code as text (`B20`, `B91a3`); `None` for 0 (no code).

@@ -84,6 +84,18 @@ impl TextCache {
         }
     }
 
+    /// Forget every text and size (the database changed under us).
+    pub fn clear(&self) {
+        self.sizes
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter_mut()
+            .for_each(|s| *s = 0);
+        let mut lru = self.lock();
+        lru.map.clear();
+        lru.bytes = 0;
+    }
+
     /// Bytes of text currently held.
     pub fn bytes(&self) -> usize {
         self.lock().bytes

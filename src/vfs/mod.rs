@@ -172,6 +172,8 @@ pub struct Vfs {
     saved: Mutex<HashSet<u32>>,
     handles: Mutex<HashMap<u64, Handle>>,
     next_fh: AtomicU64,
+    /// When the database files were last checked for outside changes (seconds since the epoch).
+    last_check: AtomicU64,
     errors: ErrorLog,
     invalidator: OnceLock<Box<dyn Invalidator>>,
 }
@@ -193,6 +195,7 @@ impl Vfs {
             saved: Mutex::default(),
             handles: Mutex::default(),
             next_fh: AtomicU64::new(1),
+            last_check: AtomicU64::new(0),
             errors: ErrorLog::default(),
             invalidator: OnceLock::new(),
             store,
@@ -284,6 +287,48 @@ impl Vfs {
             },
             _ => Err(Error::new(ErrorKind::InvalidInput, "not a symlink")),
         }
+    }
+
+    /// At most once a second, on listing the root or `games/`: if another program (SCID)
+    /// changed a read-only database, show its new state.
+    /// Returns true when the tree changed.
+    fn notice_outside_changes(&self) -> bool {
+        let now = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        if self
+            .last_check
+            .swap(now, std::sync::atomic::Ordering::Relaxed)
+            == now
+        {
+            return false;
+        }
+        match self.store.reload_if_changed() {
+            Ok(true) => {
+                self.cache.clear();
+                self.reset_views();
+                let mut dirs = vec![Node::Root, Node::Games, Node::Deleted];
+                dirs.extend(View::ALL.map(Node::ViewRoot));
+                self.invalidate(&dirs, &[]);
+                true
+            }
+            Ok(false) => false,
+            Err(e) => {
+                log::error!("{e}");
+                false
+            }
+        }
+    }
+
+    /// Open folder `ino` for listing; answers whether the kernel may keep its cached listing
+    /// (read-only mounts whose database did not change).
+    pub fn opendir(&self, ino: u64) -> Result<bool> {
+        let node = self.node(ino)?;
+        if !is_dir(node) {
+            return Err(Error::new(ErrorKind::NotADirectory, "not a folder"));
+        }
+        let changed = matches!(node, Node::Root | Node::Games) && self.notice_outside_changes();
+        Ok(!self.writable() && !changed)
     }
 
     /// Up to one chunk of the listing of folder `ino`, starting after the entry whose `next`

@@ -58,6 +58,15 @@ struct State {
     freqs: Option<[Vec<u32>; 4]>,
     games_len: u64,
     modified: SystemTime,
+    /// Sizes and times of the index and name files when read, to notice outside changes.
+    stamp: Stamp,
+}
+
+/// What identifies a version of the index and name files without reading them.
+type Stamp = [(u64, Option<SystemTime>); 2];
+
+fn stamp(paths: &[PathBuf; 3]) -> Stamp {
+    [0, 1].map(|i| std::fs::metadata(&paths[i]).map_or((0, None), |m| (m.len(), m.modified().ok())))
 }
 
 /// The base path of a SCID database given as its base or any of its three files.
@@ -129,6 +138,7 @@ impl ScidDatabase {
             .map_err(|e| Error::io(format!("cannot stat {}", sg4.display()), e))?
             .len();
         let modified = newest_mtime(&paths);
+        let stamp = stamp(&paths);
         let db = ScidDatabase {
             format: format!("SCID 4 (version {})", header.version),
             state: RwLock::new(State {
@@ -138,6 +148,7 @@ impl ScidDatabase {
                 freqs: None,
                 games_len,
                 modified,
+                stamp,
             }),
             paths,
             games,
@@ -192,6 +203,48 @@ impl ScidDatabase {
                 }
             })?;
         Ok(buf)
+    }
+
+    /// Re-read the index and names if another program (SCID) changed them since we read
+    /// them; only for databases open read-only (a writable one is locked and ours).
+    /// Returns whether anything changed.
+    pub fn reload_if_changed(&self) -> Result<bool> {
+        if self.index_file.is_some() || stamp(&self.paths) == self.read().stamp {
+            return Ok(false);
+        }
+        let [si4, sn4, sg4] = &self.paths;
+        let now = stamp(&self.paths);
+        let mut index = read_file(si4)?;
+        let mut header = IndexHeader::parse(&index).map_err(|e| e.context(si4.display()))?;
+        reconcile_count(&mut header, &mut index, si4, None)?;
+        let names = NameFile::parse(&read_file(sn4)?).map_err(|e| e.context(sn4.display()))?;
+        let games_len = std::fs::metadata(sg4).map_or(0, |m| m.len());
+        let fresh = State {
+            header,
+            index,
+            names,
+            freqs: None,
+            games_len,
+            modified: newest_mtime(&self.paths),
+            stamp: now,
+        };
+        for n in 0..fresh.header.num_games {
+            for (kind, id) in name_refs(&fresh.entry(n)) {
+                if id >= fresh.names.count(kind) {
+                    return Err(Error::corrupt_database(format!(
+                        "{}: changed, and now inconsistent",
+                        si4.display()
+                    )));
+                }
+            }
+        }
+        log::info!(
+            "{} changed outside gamefs: {} games now",
+            si4.display(),
+            fresh.header.num_games
+        );
+        *self.write() = fresh;
+        Ok(true)
     }
 
     /// The stored bytes of name `id` of `kind`.
@@ -608,6 +661,10 @@ impl ChessStore for ScidDatabase {
         state.header.num_games = count;
         state.modified = SystemTime::now();
         Ok((first..count).collect())
+    }
+
+    fn reload_if_changed(&self) -> Result<bool> {
+        ScidDatabase::reload_if_changed(self)
     }
 
     fn set_deleted(&self, number: u32, deleted: bool) -> Result<()> {
