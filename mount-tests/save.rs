@@ -353,3 +353,50 @@ fn a_second_writable_mount_is_refused() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn concurrent_writers_and_readers_lose_nothing() {
+    let w = writable("concurrent");
+    let targets: Vec<PathBuf> = (1..=6).map(|n| w.game(n)).collect();
+    let all = w.games();
+    std::thread::scope(|s| {
+        for (i, game) in targets.iter().enumerate() {
+            s.spawn(move || {
+                for round in 0..3 {
+                    let text = std::fs::read_to_string(game.parent().unwrap().join(format!("{:04}.pgn", i + 1))).unwrap();
+                    let site = text.lines().find(|l| l.starts_with("[Site ")).unwrap().to_owned();
+                    let edited = text.replacen(&site, &format!("[Site \"Writer {i} round {round}\"]"), 1);
+                    let out = Command::new("python3")
+                        .arg("-c")
+                        .arg("import os,sys; f=open(sys.argv[1],'w'); f.write(sys.argv[2]); f.flush(); os.fsync(f.fileno()); f.close()")
+                        .arg(game.parent().unwrap().join(format!("{:04}.pgn", i + 1)))
+                        .arg(&edited)
+                        .output()
+                        .unwrap();
+                    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+                }
+            });
+        }
+        for t in 0..3 {
+            let all = &all;
+            s.spawn(move || {
+                for f in all.iter().skip(10 + t) {
+                    let text = std::fs::read_to_string(f).unwrap();
+                    assert!(
+                        text.starts_with("[Event ")
+                            && text.trim_end().ends_with(['0', '1', '2', '*']),
+                        "{f:?}: {text}"
+                    );
+                }
+            });
+        }
+    });
+    let export = w.scid_export();
+    for i in 0..6 {
+        assert!(
+            export.contains(&format!("[Site \"Writer {i} round 2\"]")),
+            "writer {i}'s last save is in the database"
+        );
+    }
+    assert_eq!(count_games(&export), all.len());
+}

@@ -418,7 +418,7 @@ fn reconcile_count(
     let interrupted_save = actual > layout.header_len() as u64
         && actual < expected
         && (actual - layout.header_len() as u64).is_multiple_of(layout.entry_len() as u64)
-        && whole + 1 == u64::from(header.num_games);
+        && whole < u64::from(header.num_games);
     if !interrupted_save {
         return Err(Error::corrupt_database(format!(
             "{}: the header says {} games, which needs {expected} bytes, but the file has {actual} \
