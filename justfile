@@ -12,8 +12,3 @@ test:
 lint:
     cargo fmt --check
     cargo clippy --all-targets --all-features -- -D warnings
-
-# Rebuild the bundled sample database from contrib/sample/demo.pgn with Debian's SCID.
-demo-data:
-    rm -f contrib/sample/demo.si4 contrib/sample/demo.sn4 contrib/sample/demo.sg4
-    contrib/tools/scid-import.sh contrib/sample/demo.pgn contrib/sample/demo

@@ -4,22 +4,24 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use super::{DemoArgs, MountOptions};
+use gamefs::error::Error;
+use gamefs::store;
+use gamefs::store::scid::create;
+use gamefs::text::pgn_parse;
 
-/// The sample database, built from contrib/sample/demo.pgn (see `just demo-data`).
-const SAMPLE: [(&str, &[u8]); 3] = [
-    ("si4", include_bytes!("../../contrib/sample/demo.si4")),
-    ("sn4", include_bytes!("../../contrib/sample/demo.sn4")),
-    ("sg4", include_bytes!("../../contrib/sample/demo.sg4")),
-];
+/// The sample games (contrib/sample/demo.pgn), built into a database with gamefs's own encoder.
+const SAMPLE_PGN: &str = include_str!("../../contrib/sample/demo.pgn");
 
-/// Write the sample to a temporary folder and mount it on `args.mountpoint` until Ctrl-C.
+/// Build the sample database in a temporary folder and mount it on `args.mountpoint` until Ctrl-C.
 pub fn run(args: &DemoArgs) -> Result<ExitCode, String> {
     let dir = std::env::temp_dir().join(format!("gamefs-demo-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    for (ext, bytes) in SAMPLE {
-        let path = dir.join(format!("demo.{ext}"));
-        std::fs::write(&path, bytes)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let base = dir.join("demo");
+    create::create(&base).map_err(|e| e.to_string())?;
+    {
+        let db = store::open(&base, true).map_err(|e| e.to_string())?;
+        let mut games = pgn_parse::games(SAMPLE_PGN.as_bytes()).map(|g| g.map_err(Error::from));
+        db.append(&mut games).map_err(|e| format!("building the sample database: {e}"))?;
     }
     let created = !args.mountpoint.exists();
     if created {
