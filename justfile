@@ -12,3 +12,11 @@ test:
 lint:
     cargo fmt --check
     cargo clippy --all-targets --all-features -- -D warnings
+
+# Regenerate the man page and shell completions shipped in contrib/ from the CLI definitions.
+generated:
+    mkdir -p contrib/man contrib/completions
+    cargo run --quiet -- man > contrib/man/gamefs.1
+    cargo run --quiet -- completions bash > contrib/completions/gamefs.bash
+    cargo run --quiet -- completions zsh > contrib/completions/_gamefs
+    cargo run --quiet -- completions fish > contrib/completions/gamefs.fish

@@ -8,30 +8,41 @@ use clap::Parser;
 
 use cli::{Cli, Command};
 
-fn main() -> ExitCode {
-    let args = Cli::parse();
-    // fuser warns when it tries to unmount a mount that `umount` already removed: not news.
-    let env = env_logger::Env::default()
-        .default_filter_or(format!("{},fuser::session=error", args.log_level));
-    let mut logger = env_logger::Builder::from_env(env);
-    if let Command::Mount(m) = &args.command
-        && let Some(path) = &m.options.log_file
+/// The subcommand names; anything else in first place is a database (mount(8)'s helper form).
+const SUBCOMMANDS: [&str; 11] = [
+    "mount",
+    "export",
+    "demo",
+    "create",
+    "import",
+    "compact",
+    "info",
+    "check",
+    "completions",
+    "man",
+    "help",
+];
+
+/// mount(8) and fstab run `gamefs SOURCE MOUNTPOINT -o OPTIONS` (through mount.fuse3 for type
+/// `fuse.gamefs`): read that as `gamefs mount …`.
+fn arguments() -> Vec<std::ffi::OsString> {
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(first) = args.get(1).and_then(|a| a.to_str())
+        && !first.starts_with('-')
+        && !SUBCOMMANDS.contains(&first)
+        && args.len() >= 3
     {
-        match std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-        {
-            Ok(f) => {
-                logger.target(env_logger::Target::Pipe(Box::new(f)));
-            }
-            Err(e) => {
-                eprintln!("gamefs: cannot open log file {}: {e}", path.display());
-                return ExitCode::FAILURE;
-            }
-        }
+        args.insert(1, "mount".into());
     }
-    logger.init();
+    args
+}
+
+fn main() -> ExitCode {
+    let args = Cli::parse_from(arguments());
+    if let Err(message) = cli::logging::init(&args) {
+        eprintln!("gamefs: {message}");
+        return ExitCode::FAILURE;
+    }
     let result = match args.command {
         Command::Mount(m) => cli::mount::run(&m.database, &m.mountpoint, &m.options),
         Command::Export(e) => cli::export::run(&e),
@@ -39,6 +50,8 @@ fn main() -> ExitCode {
         Command::Create(c) => cli::database::create(&c),
         Command::Import(i) => cli::database::import(&i),
         Command::Compact(c) => cli::database::compact(&c),
+        Command::Completions(c) => print(&cli::completions(c.shell)),
+        Command::Man => print(&cli::man_page()),
     };
     match result {
         Ok(code) => code,
@@ -47,4 +60,12 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn print(bytes: &[u8]) -> Result<ExitCode, String> {
+    use std::io::Write;
+    std::io::stdout()
+        .write_all(bytes)
+        .map_err(|e| e.to_string())?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -21,7 +21,8 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode, String> {
     {
         let db = store::open(&base, true).map_err(|e| e.to_string())?;
         let mut games = pgn_parse::games(SAMPLE_PGN.as_bytes()).map(|g| g.map_err(Error::from));
-        db.append(&mut games).map_err(|e| format!("building the sample database: {e}"))?;
+        db.append(&mut games)
+            .map_err(|e| format!("building the sample database: {e}"))?;
     }
     let created = !args.mountpoint.exists();
     if created {

@@ -4,7 +4,9 @@ pub mod daemon;
 pub mod database;
 pub mod demo;
 pub mod export;
+pub mod logging;
 pub mod mount;
+pub mod notify;
 
 use std::path::PathBuf;
 
@@ -43,6 +45,106 @@ pub enum Command {
     Import(ImportArgs),
     /// Drop deleted games and unused bytes (as SCID's compaction does); not while mounted.
     Compact(CompactArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), e.g. `gamefs man | man -l -`.
+    Man,
+}
+
+/// Options of `gamefs completions`.
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell.
+    pub shell: clap_complete::Shell,
+}
+
+/// The completion script for `shell`, generated from these definitions.
+pub fn completions(shell: clap_complete::Shell) -> Vec<u8> {
+    let mut out = Vec::new();
+    clap_complete::generate(
+        shell,
+        &mut <Cli as clap::CommandFactory>::command(),
+        "gamefs",
+        &mut out,
+    );
+    out
+}
+
+/// The manual page, generated from these definitions: `gamefs(1)` followed by a section per
+/// subcommand with its options.
+pub fn man_page() -> Vec<u8> {
+    let command = <Cli as clap::CommandFactory>::command();
+    let mut out = Vec::new();
+    let render = |c: clap::Command, out: &mut Vec<u8>| {
+        clap_mangen::Man::new(c)
+            .render(out)
+            .expect("rendering to memory cannot fail");
+    };
+    render(command.clone(), &mut out);
+    for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
+        let name = format!("gamefs-{}", sub.get_name());
+        let sub = sub
+            .clone()
+            .name(name.clone())
+            .bin_name(format!("gamefs {}", sub.get_name()));
+        let mut page = Vec::new();
+        render(sub, &mut page);
+        // Keep one .TH: the subcommand pages become sections of the main page.
+        let text = String::from_utf8_lossy(&page);
+        let body: String = text
+            .lines()
+            .filter(|l| !l.starts_with(".TH") && !l.starts_with(".ie") && !l.starts_with(".el"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        out.extend(format!(".SH \"GAMEFS {}\"\n", sub_title(&name)).bytes());
+        out.extend(body.replace(".SH ", ".SS ").bytes());
+    }
+    out
+}
+
+fn sub_title(name: &str) -> String {
+    name.trim_start_matches("gamefs-").to_uppercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// contrib/ ships the generated man page and completions; they must match the definitions
+    /// (regenerate with `just generated`).
+    #[test]
+    fn generated_files_are_current() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("contrib");
+        let check = |rel: &str, want: Vec<u8>| {
+            let have = std::fs::read(root.join(rel)).unwrap_or_default();
+            assert!(
+                have == want,
+                "contrib/{rel} is out of date: run `just generated`"
+            );
+        };
+        check("man/gamefs.1", man_page());
+        check(
+            "completions/gamefs.bash",
+            completions(clap_complete::Shell::Bash),
+        );
+        check(
+            "completions/_gamefs",
+            completions(clap_complete::Shell::Zsh),
+        );
+        check(
+            "completions/gamefs.fish",
+            completions(clap_complete::Shell::Fish),
+        );
+    }
+
+    #[test]
+    fn man_page_documents_every_subcommand() {
+        let man = String::from_utf8(man_page()).unwrap();
+        for sub in ["MOUNT", "EXPORT", "DEMO", "CREATE", "IMPORT", "COMPACT"] {
+            assert!(man.contains(&format!("GAMEFS {sub}")), "{sub}");
+        }
+        assert!(man.contains("allow_other"));
+    }
 }
 
 /// Options of `gamefs create`.
@@ -99,10 +201,12 @@ pub struct MountOptions {
     #[arg(short = 'r', long)]
     pub read_only: bool,
     /// Mount options, comma-separated: ro, rw, allow_other, allow_root, default_permissions,
-    /// fsname=NAME, cache_mb=N (rendered-text cache size); others are passed to the kernel.
+    /// nodev, nosuid, noexec, noatime, fsname=NAME, cache_mb=N (rendered-text cache size),
+    /// log_file=FILE, log_level=LEVEL; fstab words (noauto, nofail, _netdev, x-*) are ignored,
+    /// anything else is an error.
     #[arg(short = 'o', value_name = "OPTIONS", action = clap::ArgAction::Append)]
     pub options: Vec<String>,
-    /// Write the log to this file (when detached, the log goes nowhere otherwise).
+    /// Write the log to this file (otherwise: stderr in the foreground, syslog when detached).
     #[arg(long, value_name = "FILE")]
     pub log_file: Option<PathBuf>,
 }

@@ -29,6 +29,15 @@ pub struct ParsedOptions {
     pub explicit_rw: bool,
 }
 
+/// The value of a `-o key=value` option, if given (the last one wins).
+pub fn option_value<'a>(opts: &'a MountOptions, key: &str) -> Option<&'a str> {
+    opts.options
+        .iter()
+        .flat_map(|o| o.split(','))
+        .filter_map(|item| item.strip_prefix(key)?.strip_prefix('='))
+        .last()
+}
+
 /// Turn `-o a,b,c` lists into mount settings.
 pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
     let mut p = ParsedOptions::default();
@@ -51,9 +60,18 @@ pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
             "nosuid" => p.kernel.push(MountOption::NoSuid),
             "noexec" => p.kernel.push(MountOption::NoExec),
             "noatime" => p.kernel.push(MountOption::NoAtime),
+            "dev" => p.kernel.push(MountOption::Dev),
+            "suid" => p.kernel.push(MountOption::Suid),
+            "exec" => p.kernel.push(MountOption::Exec),
+            "atime" => p.kernel.push(MountOption::Atime),
+            "sync" => p.kernel.push(MountOption::Sync),
+            "async" => p.kernel.push(MountOption::Async),
+            "dirsync" => p.kernel.push(MountOption::DirSync),
             // Options of mount(8) and fstab that mean nothing to a FUSE kernel mount.
-            "auto" | "noauto" | "user" | "nouser" | "users" | "_netdev" | "nofail" | "defaults" => {
-            }
+            "auto" | "noauto" | "user" | "nouser" | "users" | "_netdev" | "nofail" | "defaults"
+            | "relatime" | "norelatime" | "strictatime" | "lazytime" | "nolazytime"
+            | "foreground" => {}
+            s if s.starts_with("log_file=") || s.starts_with("log_level=") => {}
             s if s.starts_with("x-") || s.starts_with("comment=") => {}
             s if s.starts_with("fsname=") => p.kernel.push(MountOption::FSName(s[7..].to_owned())),
             s if s.starts_with("cache_mb=") => {
@@ -62,7 +80,12 @@ pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
                     .map_err(|_| format!("-o {s}: cache_mb takes a number of MiB"))?;
                 p.cache_bytes = Some(mb << 20);
             }
-            other => p.kernel.push(MountOption::CUSTOM(other.to_owned())),
+            other => {
+                return Err(format!(
+                    "unknown mount option {other:?} (gamefs takes ro, rw, allow_other, allow_root, \
+                     default_permissions, nodev, nosuid, noexec, noatime, fsname=, cache_mb=, log_file=, log_level=)"
+                ));
+            }
         }
     }
     if opts.read_only {
@@ -185,12 +208,14 @@ pub fn prepare_and_serve(
     });
     log::info!("mounted {} on {}", database.display(), mountpoint.display());
     daemon::report_ready();
+    super::notify::notify("READY=1");
     on_ready(&mountpoint);
     loop {
         match wait_signal(&signals) {
             libc::SIGUSR1 => break,
             sig => {
                 log::info!("signal {sig}: unmounting {}", mountpoint.display());
+                super::notify::notify("STOPPING=1");
                 if let Err(e) = unmounter.unmount() {
                     // Files are still open: detach the mount and quit; closing our end of
                     // /dev/fuse ends the connection, so nothing waits on us.

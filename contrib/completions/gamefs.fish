@@ -1,0 +1,73 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_gamefs_global_optspecs
+    string join \n log-level= h/help V/version
+end
+
+function __fish_gamefs_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_gamefs_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_gamefs_using_subcommand
+    set -l cmd (__fish_gamefs_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c gamefs -n "__fish_gamefs_needs_command" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_needs_command" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_needs_command" -s V -l version -d 'Print version'
+complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "mount" -d 'Mount a database as a folder of PGN files (detaches once the mount is ready)'
+complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "export" -d 'Write every game of a database as one PGN stream'
+complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "demo" -d 'Mount a bundled sample database and show what to try'
+complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "create" -d 'Create a new, empty database'
+complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "import" -d 'Append the games of PGN files to a database (as SCID\'s import does)'
+complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "compact" -d 'Drop deleted games and unused bytes (as SCID\'s compaction does); not while mounted'
+complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "man" -d 'Print the manual page (roff), e.g. `gamefs man | man -l -`'
+complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -s o -d 'Mount options, comma-separated: ro, rw, allow_other, allow_root, default_permissions, nodev, nosuid, noexec, noatime, fsname=NAME, cache_mb=N (rendered-text cache size), log_file=FILE, log_level=LEVEL; fstab words (noauto, nofail, _netdev, x-*) are ignored, anything else is an error' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -l log-file -d 'Write the log to this file (otherwise: stderr in the foreground, syslog when detached)' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -s f -l foreground -d 'Stay in the foreground (for systemd and debugging); Ctrl-C unmounts'
+complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -s r -l read-only -d 'Mount read-only (same as -o ro)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand export" -s o -l output -d 'Write to this file instead of standard output' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand export" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand export" -l include-deleted -d 'Include games marked deleted'
+complete -c gamefs -n "__fish_gamefs_using_subcommand export" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand demo" -s o -d 'Mount options, as for `gamefs mount -o`' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand demo" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand demo" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand create" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand create" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l create -d 'Create the database first if it does not exist'
+complete -c gamefs -n "__fish_gamefs_using_subcommand import" -s q -l quiet -d 'No progress or summary output'
+complete -c gamefs -n "__fish_gamefs_using_subcommand import" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand compact" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand compact" -s q -l quiet -d 'No summary output'
+complete -c gamefs -n "__fish_gamefs_using_subcommand compact" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand completions" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand man" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand man" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact completions man help" -f -a "mount" -d 'Mount a database as a folder of PGN files (detaches once the mount is ready)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact completions man help" -f -a "export" -d 'Write every game of a database as one PGN stream'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact completions man help" -f -a "demo" -d 'Mount a bundled sample database and show what to try'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact completions man help" -f -a "create" -d 'Create a new, empty database'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact completions man help" -f -a "import" -d 'Append the games of PGN files to a database (as SCID\'s import does)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact completions man help" -f -a "compact" -d 'Drop deleted games and unused bytes (as SCID\'s compaction does); not while mounted'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact completions man help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact completions man help" -f -a "man" -d 'Print the manual page (roff), e.g. `gamefs man | man -l -`'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
