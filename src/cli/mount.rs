@@ -188,6 +188,7 @@ pub fn prepare_and_serve(
     ];
     config.mount_options.extend(parsed.kernel);
     dedup_fsname(&mut config.mount_options);
+    keep_last_of_each_pair(&mut config.mount_options);
     config.acl = parsed.acl;
     config.n_threads = Some(
         std::thread::available_parallelism()
@@ -233,6 +234,26 @@ pub fn prepare_and_serve(
         Ok(Ok(())) => Ok(ExitCode::SUCCESS),
         Ok(Err(e)) => Err(format!("the FUSE session ended with an error: {e}")),
         Err(_) => Err("the FUSE session thread panicked".into()),
+    }
+}
+
+/// Of options that contradict each other (nodev and dev, mount(8)'s defaults and the user's
+/// choice), keep the last one given.
+fn keep_last_of_each_pair(options: &mut Vec<MountOption>) {
+    use MountOption::*;
+    let pairs = [
+        (NoDev, Dev),
+        (NoSuid, Suid),
+        (NoExec, Exec),
+        (NoAtime, Atime),
+        (Sync, Async),
+    ];
+    for (a, b) in pairs {
+        if let Some(last) = options.iter().rposition(|o| *o == a || *o == b) {
+            let keep = options[last].clone();
+            options.retain(|o| (*o != a && *o != b) || *o == keep);
+            options.dedup();
+        }
     }
 }
 
