@@ -105,6 +105,15 @@ fn rewriting_a_game_in_place_saves_it_for_scid() {
     // The kernel shows the new text at once.
     let now = std::fs::read_to_string(w.game(3)).unwrap();
     assert!(now.contains("[Site \"Edited "));
+    let stats = std::fs::read_to_string(w.mount.join(".gamefs/stats")).unwrap();
+    assert!(
+        stats.contains("saves: 1\n") && stats.contains("writable: yes\n"),
+        "{stats}"
+    );
+    assert!(
+        !sh(&w.mount.path, "ls").contains(".gamefs"),
+        "hidden from ls without -a"
+    );
 }
 
 #[test]

@@ -309,6 +309,23 @@ fn a_damaged_record_fails_alone_with_eio() {
     }
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(text.contains("game 2:"), "the log names the game: {text}");
+    let errors = std::fs::read_to_string(m.join(".gamefs/errors")).unwrap();
+    assert!(
+        errors.contains("0002 "),
+        ".gamefs/errors names the file: {errors}"
+    );
+    // `gamefs check` reports it and fails.
+    let out = Command::new(gamefs())
+        .args(["check", "-q"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("game 2: "),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }
 
 #[test]

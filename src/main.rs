@@ -50,6 +50,8 @@ fn main() -> ExitCode {
         Command::Create(c) => cli::database::create(&c),
         Command::Import(i) => cli::database::import(&i),
         Command::Compact(c) => cli::database::compact(&c),
+        Command::Info(i) => cli::inspect::info(&i),
+        Command::Check(c) => cli::inspect::check(&c),
         Command::Completions(c) => print(&cli::completions(c.shell)),
         Command::Man => print(&cli::man_page()),
     };

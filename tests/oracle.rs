@@ -83,6 +83,10 @@ fn check_database(dir: &Path, base: &Path) -> String {
         .arg(&ours));
     run(tool("tests/oracle/pgn_extract_check.sh").arg(&ours));
     check_name_file_rebuilds(base);
+    // A database SCID wrote passes `gamefs check`.
+    run(Command::new(env!("CARGO_BIN_EXE_gamefs"))
+        .args(["check", "-q"])
+        .arg(base));
     String::from_utf8_lossy(&compared.stdout).into_owned()
 }
 

@@ -16,6 +16,9 @@ _gamefs() {
             ",$1")
                 cmd="gamefs"
                 ;;
+            gamefs,check)
+                cmd="gamefs__subcmd__check"
+                ;;
             gamefs,compact)
                 cmd="gamefs__subcmd__compact"
                 ;;
@@ -37,11 +40,17 @@ _gamefs() {
             gamefs,import)
                 cmd="gamefs__subcmd__import"
                 ;;
+            gamefs,info)
+                cmd="gamefs__subcmd__info"
+                ;;
             gamefs,man)
                 cmd="gamefs__subcmd__man"
                 ;;
             gamefs,mount)
                 cmd="gamefs__subcmd__mount"
+                ;;
+            gamefs__subcmd__help,check)
+                cmd="gamefs__subcmd__help__subcmd__check"
                 ;;
             gamefs__subcmd__help,compact)
                 cmd="gamefs__subcmd__help__subcmd__compact"
@@ -64,6 +73,9 @@ _gamefs() {
             gamefs__subcmd__help,import)
                 cmd="gamefs__subcmd__help__subcmd__import"
                 ;;
+            gamefs__subcmd__help,info)
+                cmd="gamefs__subcmd__help__subcmd__info"
+                ;;
             gamefs__subcmd__help,man)
                 cmd="gamefs__subcmd__help__subcmd__man"
                 ;;
@@ -77,8 +89,26 @@ _gamefs() {
 
     case "${cmd}" in
         gamefs)
-            opts="-h -V --log-level --help --version mount export demo create import compact completions man help"
+            opts="-h -V --log-level --help --version mount export demo create import compact info check completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__check)
+            opts="-q -h --json --quiet --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -197,8 +227,22 @@ _gamefs() {
             return 0
             ;;
         gamefs__subcmd__help)
-            opts="mount export demo create import compact completions man help"
+            opts="mount export demo create import compact info check completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__help__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -308,6 +352,20 @@ _gamefs() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gamefs__subcmd__help__subcmd__info)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gamefs__subcmd__help__subcmd__man)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -338,6 +396,24 @@ _gamefs() {
             ;;
         gamefs__subcmd__import)
             opts="-q -h --create --quiet --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__info)
+            opts="-q -h --json --quiet --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

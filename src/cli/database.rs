@@ -18,7 +18,8 @@ pub fn create(args: &CreateArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn progress(quiet: bool, what: &str) -> ProgressBar {
+/// A progress line on a terminal (hidden when quiet or not a terminal).
+pub fn progress(quiet: bool, what: &str) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }

@@ -4,6 +4,7 @@ pub mod daemon;
 pub mod database;
 pub mod demo;
 pub mod export;
+pub mod inspect;
 pub mod logging;
 pub mod mount;
 pub mod notify;
@@ -45,10 +46,27 @@ pub enum Command {
     Import(ImportArgs),
     /// Drop deleted games and unused bytes (as SCID's compaction does); not while mounted.
     Compact(CompactArgs),
+    /// Show what a database holds: format, games, deleted, names, years, reclaimable bytes.
+    Info(InspectArgs),
+    /// Check every game and the index and name files; exit status 1 if anything is wrong.
+    Check(InspectArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(CompletionsArgs),
     /// Print the manual page (roff), e.g. `gamefs man | man -l -`.
     Man,
+}
+
+/// Options of `gamefs info` and `gamefs check`.
+#[derive(Args, Debug)]
+pub struct InspectArgs {
+    /// The database: its base path or any of its files.
+    pub database: PathBuf,
+    /// Print JSON for scripts instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress output.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// Options of `gamefs completions`.

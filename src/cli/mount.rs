@@ -33,9 +33,9 @@ pub struct ParsedOptions {
 pub fn option_value<'a>(opts: &'a MountOptions, key: &str) -> Option<&'a str> {
     opts.options
         .iter()
-        .flat_map(|o| o.split(','))
-        .filter_map(|item| item.strip_prefix(key)?.strip_prefix('='))
-        .last()
+        .rev()
+        .flat_map(|o| o.rsplit(','))
+        .find_map(|item| item.strip_prefix(key)?.strip_prefix('='))
 }
 
 /// Turn `-o a,b,c` lists into mount settings.

@@ -1,6 +1,7 @@
 //! Rendered game text, kept in a byte-bounded LRU cache, plus the size of every game ever
 //! rendered so `stat` does not have to render again after the text was evicted.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use lru::LruCache;
@@ -11,6 +12,8 @@ pub struct TextCache {
     max_bytes: usize,
     /// Size + 1 of each game's text once known (0 = not yet rendered).
     sizes: RwLock<Vec<u32>>,
+    hits: AtomicU64,
+    misses: AtomicU64,
 }
 
 struct Lru {
@@ -28,12 +31,29 @@ impl TextCache {
             }),
             max_bytes,
             sizes: RwLock::new(vec![0; games as usize]),
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
         }
     }
 
     /// The cached text of game `n`, if present.
     pub fn get(&self, n: u32) -> Option<Arc<[u8]>> {
-        self.lock().map.get(&n).cloned()
+        let found = self.lock().map.get(&n).cloned();
+        let counter = if found.is_some() {
+            &self.hits
+        } else {
+            &self.misses
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        found
+    }
+
+    /// How often a text was found in the cache and how often it had to be rendered.
+    pub fn hits_and_misses(&self) -> (u64, u64) {
+        (
+            self.hits.load(Ordering::Relaxed),
+            self.misses.load(Ordering::Relaxed),
+        )
     }
 
     /// The size of game `n`'s text, if it was rendered before.

@@ -8,6 +8,7 @@ use std::ffi::OsStr;
 
 use super::naming::game_number_of;
 use super::scratch::ScratchKind;
+use super::status::Counters;
 use super::{Node, Vfs, View, lock};
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::GameSummary;
@@ -43,6 +44,7 @@ impl Vfs {
             Target::Import => self.import(text),
         };
         if let Err(e) = &result {
+            Counters::bump(&self.counters.rejected, 1);
             let shown = name.to_string_lossy();
             self.errors.record(&shown, e.message());
             self.keep_rejected(name, text);
@@ -58,6 +60,7 @@ impl Vfs {
         let changed = self.store.replace(n, &game)?;
         lock(&self.hidden).remove(&n);
         if changed || before.deleted {
+            Counters::bump(&self.counters.saves, 1);
             self.changed(n, Some((before, old_name)));
         }
         Ok(())
@@ -82,6 +85,7 @@ impl Vfs {
             numbers[0] + 1,
             numbers[numbers.len() - 1] + 1
         );
+        Counters::bump(&self.counters.imported, numbers.len() as u64);
         for &n in &numbers {
             self.changed(n, None);
         }
@@ -94,6 +98,7 @@ impl Vfs {
         let before = self.store.summary(n);
         let old_name = self.game_name(n);
         self.store.set_deleted(n, deleted)?;
+        Counters::bump(&self.counters.deletions, 1);
         self.changed(n, Some((before, old_name)));
         Ok(())
     }

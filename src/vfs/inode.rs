@@ -72,6 +72,8 @@ pub enum Node {
     StatusReadme,
     /// `.gamefs/rejected/`: texts of refused saves (scratch files).
     Rejected,
+    /// `.gamefs/stats`.
+    StatusStats,
     /// A scratch file or symlink (an id of the scratch store).
     Scratch(u64),
 }
@@ -100,6 +102,7 @@ impl Node {
             Node::StatusErrors => 10,
             Node::StatusReadme => 11,
             Node::Rejected => 12,
+            Node::StatusStats => 13,
             Node::Scratch(id) => TAG_SCRATCH << TAG_SHIFT | (id & ((1 << TAG_SHIFT) - 1)),
         }
     }
@@ -119,6 +122,7 @@ impl Node {
                 10 => Some(Node::StatusErrors),
                 11 => Some(Node::StatusReadme),
                 12 => Some(Node::Rejected),
+                13 => Some(Node::StatusStats),
                 _ => None,
             },
             TAG_GAME => u32::try_from(payload).ok().map(Node::Game),

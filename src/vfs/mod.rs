@@ -27,7 +27,7 @@ use cache::TextCache;
 pub use inode::{Node, View};
 use naming::{game_file_name, game_number_of, number_width};
 use scratch::{ScratchKind, ScratchStore};
-use status::ErrorLog;
+use status::{Counters, ErrorLog};
 use views::ViewTable;
 
 use crate::error::{Error, ErrorKind, Result};
@@ -175,6 +175,7 @@ pub struct Vfs {
     /// When the database files were last checked for outside changes (seconds since the epoch).
     last_check: AtomicU64,
     errors: ErrorLog,
+    counters: Counters,
     invalidator: OnceLock<Box<dyn Invalidator>>,
 }
 
@@ -197,6 +198,7 @@ impl Vfs {
             next_fh: AtomicU64::new(1),
             last_check: AtomicU64::new(0),
             errors: ErrorLog::default(),
+            counters: Counters::default(),
             invalidator: OnceLock::new(),
             store,
             options,
@@ -265,6 +267,7 @@ impl Vfs {
             Node::Status => match name.to_str() {
                 Some("errors") => Some(Node::StatusErrors),
                 Some("README") => Some(Node::StatusReadme),
+                Some("stats") => Some(Node::StatusStats),
                 Some("rejected") => Some(Node::Rejected),
                 _ => None,
             },
@@ -473,6 +476,7 @@ impl Vfs {
                 .unwrap_or_default()),
             Node::StatusErrors => Ok(slice(&self.errors.text())),
             Node::StatusReadme => Ok(slice(status::README.as_bytes())),
+            Node::StatusStats => Ok(slice(self.stats_text().as_bytes())),
             _ => Err(Error::new(ErrorKind::IsADirectory, "not a regular file")),
         }
     }
@@ -505,6 +509,44 @@ impl Vfs {
         let text: Arc<[u8]> = Arc::from(rendered.into_bytes());
         self.cache.insert(n, text.clone());
         Ok(text)
+    }
+
+    /// The text of `.gamefs/stats`.
+    fn stats_text(&self) -> String {
+        use std::sync::atomic::Ordering::Relaxed;
+        let info = self.store.info();
+        let count = self.store.game_count();
+        let deleted = (0..count)
+            .filter(|&n| self.store.summary(n).deleted)
+            .count();
+        let (hits, misses) = self.cache.hits_and_misses();
+        let rate = if hits + misses == 0 {
+            0.0
+        } else {
+            100.0 * hits as f64 / (hits + misses) as f64
+        };
+        let c = &self.counters;
+        format!(
+            "database: {}\nformat: {}\nwritable: {}\ngames: {count}\ndeleted: {deleted}\n\
+             players: {}\nevents: {}\nsites: {}\n\
+             cache_bytes: {}\ncache_hits: {hits}\ncache_misses: {misses}\ncache_hit_rate: {rate:.1}%\n\
+             saves: {}\nimported_games: {}\ndeletions_and_restores: {}\nrejected_saves: {}\nerrors: {}\n",
+            info.files
+                .first()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+            info.format,
+            if self.writable() { "yes" } else { "no" },
+            self.view(View::Players).groups().len(),
+            self.view(View::Events).groups().len(),
+            self.view(View::Sites).groups().len(),
+            self.cache.bytes(),
+            c.saves.load(Relaxed),
+            c.imported.load(Relaxed),
+            c.deletions.load(Relaxed),
+            c.rejected.load(Relaxed),
+            self.errors.total(),
+        )
     }
 
     /// The file name of game `n` (0-based) in `games/`.
@@ -606,7 +648,7 @@ impl Vfs {
                 attr.size = self.readlink(node.ino()).map_or(0, |t| t.len() as u64);
                 (attr.perm, attr.nlink) = (0o777, 1);
             }
-            Node::StatusErrors | Node::StatusReadme => {
+            Node::StatusErrors | Node::StatusReadme | Node::StatusStats => {
                 attr.size = self
                     .read(node.ino(), 0, u32::MAX)
                     .map_or(0, |d| d.len() as u64);
@@ -651,9 +693,11 @@ fn is_dir(node: Node) -> bool {
 
 fn kind_of(node: Node) -> FileKind {
     match node {
-        Node::Game(_) | Node::StatusErrors | Node::StatusReadme | Node::Scratch(_) => {
-            FileKind::RegularFile
-        }
+        Node::Game(_)
+        | Node::StatusErrors
+        | Node::StatusReadme
+        | Node::StatusStats
+        | Node::Scratch(_) => FileKind::RegularFile,
         Node::Link(..) => FileKind::Symlink,
         _ => FileKind::Directory,
     }

@@ -4,6 +4,7 @@
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// How many recent errors `.gamefs/errors` keeps.
@@ -13,6 +14,7 @@ const KEEP: usize = 200;
 pub const README: &str = "\
 gamefs status folder
 
+stats      games, cache, saves and errors of this mount
 errors     the most recent rejected saves and unreadable games, newest last, with reasons
 rejected/  the text of each rejected save, under the name it was saved as; fix it and copy it
            back, or delete it
@@ -25,10 +27,31 @@ scratch files kept in memory only. Text that is not valid PGN is refused: the ed
 an error, the database is unchanged, and the reason is listed in errors.
 ";
 
+/// What happened during this mount, for `.gamefs/stats`.
+#[derive(Debug, Default)]
+pub struct Counters {
+    /// Saves that changed a game.
+    pub saves: AtomicU64,
+    /// Games imported from new files.
+    pub imported: AtomicU64,
+    /// Games marked deleted or restored.
+    pub deletions: AtomicU64,
+    /// Saves refused.
+    pub rejected: AtomicU64,
+}
+
+impl Counters {
+    /// Count one more of `counter`.
+    pub fn bump(counter: &AtomicU64, by: u64) {
+        counter.fetch_add(by, Ordering::Relaxed);
+    }
+}
+
 /// Recent errors, one line each.
 #[derive(Debug, Default)]
 pub struct ErrorLog {
     lines: Mutex<VecDeque<String>>,
+    total: AtomicU64,
 }
 
 impl ErrorLog {
@@ -39,11 +62,17 @@ impl ErrorLog {
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         let line = format!("{} {what}: {message}\n", format_utc(secs));
+        self.total.fetch_add(1, Ordering::Relaxed);
         let mut lines = self.lines.lock().unwrap_or_else(|p| p.into_inner());
         if lines.len() == KEEP {
             lines.pop_front();
         }
         lines.push_back(line);
+    }
+
+    /// How many errors were recorded since the mount.
+    pub fn total(&self) -> u64 {
+        self.total.load(Ordering::Relaxed)
     }
 
     /// The text of `.gamefs/errors`.

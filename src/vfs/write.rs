@@ -79,7 +79,7 @@ impl Vfs {
                 drop(scratch);
                 Ok(self.handle(node, mode, false, false))
             }
-            Node::StatusErrors | Node::StatusReadme => {
+            Node::StatusErrors | Node::StatusReadme | Node::StatusStats => {
                 if mode.write {
                     return Err(Error::new(
                         ErrorKind::PermissionDenied,
@@ -187,7 +187,8 @@ impl Vfs {
             | Node::Link(..)
             | Node::Scratch(_)
             | Node::StatusErrors
-            | Node::StatusReadme => Err(Error::new(ErrorKind::NotADirectory, "not a folder")),
+            | Node::StatusReadme
+            | Node::StatusStats => Err(Error::new(ErrorKind::NotADirectory, "not a folder")),
             _ => Ok(()),
         }
     }

@@ -5,6 +5,7 @@
 //! record, repoint or append the index entry, rewrite the name file.
 
 pub mod bytes;
+pub mod check;
 pub mod compact;
 pub mod create;
 pub mod derive;
@@ -245,6 +246,16 @@ impl ScidDatabase {
         );
         *self.write() = fresh;
         Ok(true)
+    }
+
+    /// Number of names in the `kind` dictionary.
+    pub fn name_count(&self, kind: NameKind) -> u32 {
+        self.read().names.count(kind)
+    }
+
+    /// Current size of the game file.
+    pub fn games_file_len(&self) -> u64 {
+        std::fs::metadata(&self.paths[2]).map_or(self.read().games_len, |m| m.len())
     }
 
     /// The stored bytes of name `id` of `kind`.

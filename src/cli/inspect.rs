@@ -1,0 +1,115 @@
+//! `gamefs info` and `gamefs check`: what a database holds, and whether it is sound.
+
+use std::process::ExitCode;
+
+use super::InspectArgs;
+use super::database::progress;
+use gamefs::store::ChessStore;
+use gamefs::store::scid::ScidDatabase;
+use gamefs::store::scid::check::{self, Problem};
+
+fn open(args: &InspectArgs) -> Result<ScidDatabase, String> {
+    ScidDatabase::open(&args.database, false).map_err(|e| e.to_string())
+}
+
+/// A JSON string literal.
+fn json_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Print the facts of a database.
+pub fn info(args: &InspectArgs) -> Result<ExitCode, String> {
+    let db = open(args)?;
+    let i = check::info(&db);
+    let format = db.info().format;
+    let years = i.years.map(|(a, b)| format!("{a}–{b}"));
+    if args.json {
+        let years_json = i
+            .years
+            .map_or("null".to_owned(), |(a, b)| format!("[{a},{b}]"));
+        println!(
+            "{{\"format\":{},\"version\":{},\"description\":{},\"games\":{},\"deleted\":{},\"players\":{},\"events\":{},\"sites\":{},\"rounds\":{},\"years\":{years_json},\"garbage_bytes\":{}}}",
+            json_str(&format),
+            i.version,
+            json_str(&i.description),
+            i.games,
+            i.deleted,
+            i.names[0],
+            i.names[1],
+            i.names[2],
+            i.names[3],
+            i.garbage_bytes
+        );
+    } else {
+        println!("format:        {format}");
+        if !i.description.is_empty() {
+            println!("description:   {}", i.description);
+        }
+        println!("games:         {} ({} deleted)", i.games, i.deleted);
+        println!("players:       {}", i.names[0]);
+        println!("events:        {}", i.names[1]);
+        println!("sites:         {}", i.names[2]);
+        println!("rounds:        {}", i.names[3]);
+        println!(
+            "years:         {}",
+            years.unwrap_or_else(|| "unknown".into())
+        );
+        println!("reclaimable:   {} bytes (gamefs compact)", i.garbage_bytes);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Check a database; exit status 1 when anything is wrong.
+pub fn check(args: &InspectArgs) -> Result<ExitCode, String> {
+    let db = open(args)?;
+    let pb = progress(args.quiet || args.json, "checking");
+    let problems: Vec<Problem> = check::check(&db, |_| pb.inc(1));
+    pb.finish_and_clear();
+    if args.json {
+        let items: Vec<String> = problems
+            .iter()
+            .map(|p| {
+                format!(
+                    "{{\"game\":{},\"problem\":{}}}",
+                    p.game.map_or("null".into(), |g| g.to_string()),
+                    json_str(&p.message)
+                )
+            })
+            .collect();
+        println!(
+            "{{\"games\":{},\"ok\":{},\"problems\":[{}]}}",
+            db.game_count(),
+            problems.is_empty(),
+            items.join(",")
+        );
+    } else {
+        for p in &problems {
+            match p.game {
+                Some(g) => println!("game {g}: {}", p.message),
+                None => println!("{}", p.message),
+            }
+        }
+        if !args.quiet {
+            eprintln!(
+                "checked {} games: {} problem(s)",
+                db.game_count(),
+                problems.len()
+            );
+        }
+    }
+    Ok(if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

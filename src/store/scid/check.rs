@@ -1,0 +1,151 @@
+//! `gamefs check` and `gamefs info` for SCID databases: every record decodes, index fields agree
+//! with the games, the name file is what SCID would write; and the facts a user asks about.
+
+use super::ScidDatabase;
+use super::derive::derive;
+use super::entry::IndexEntry;
+use super::record;
+use crate::store::{ChessStore, NameKind};
+
+/// One problem found in a database.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The game (1-based), or None for the database as a whole.
+    pub game: Option<u32>,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Facts about a database (what `gamefs info` shows).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Info {
+    /// Games in the index, deleted ones included.
+    pub games: u32,
+    /// Games marked deleted.
+    pub deleted: u32,
+    /// Distinct names per dictionary: players, events, sites, rounds.
+    pub names: [u32; 4],
+    /// Earliest and latest known game year.
+    pub years: Option<(u16, u16)>,
+    /// Bytes of the game file that `compact` would reclaim (deleted games, replaced records,
+    /// padding).
+    pub garbage_bytes: u64,
+    /// The index version.
+    pub version: u16,
+    /// The database description.
+    pub description: String,
+}
+
+/// Gather the facts of `db` from its index (no record is decoded).
+pub fn info(db: &ScidDatabase) -> Info {
+    let header = db.header();
+    let mut info = Info {
+        games: db.game_count(),
+        version: header.version,
+        description: String::from_utf8_lossy(&header.description).into_owned(),
+        names: NameKind::ALL.map(|k| db.name_count(k)),
+        ..Info::default()
+    };
+    let mut live_bytes = 0u64;
+    for n in 0..info.games {
+        let e = db.entry(n);
+        if e.is_deleted() {
+            info.deleted += 1;
+        } else {
+            live_bytes += u64::from(e.length);
+        }
+        if let Some(y) = e.game_date().year {
+            info.years = Some(info.years.map_or((y, y), |(lo, hi)| (lo.min(y), hi.max(y))));
+        }
+    }
+    info.garbage_bytes = db.games_file_len().saturating_sub(live_bytes);
+    info
+}
+
+/// Check every game and the name file; `progress` is called after each game.
+pub fn check(db: &ScidDatabase, mut progress: impl FnMut(u32)) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for n in 0..db.game_count() {
+        progress(n);
+        let entry = db.entry(n);
+        let game = Some(n + 1);
+        let bytes = match db.record_bytes(n) {
+            Ok(b) => b,
+            Err(e) => {
+                problems.push(Problem {
+                    game,
+                    message: e.to_string(),
+                });
+                continue;
+            }
+        };
+        if let Err(e) = record::decode(&bytes) {
+            problems.push(Problem {
+                game,
+                message: format!("record does not decode: {e}"),
+            });
+            continue;
+        }
+        match db.load(n).and_then(|g| derive(&g)) {
+            Ok(d) => {
+                let expected = entry.with_derived(&d);
+                for field in differing_fields(&entry, &expected) {
+                    problems.push(Problem {
+                        game,
+                        message: format!("index field {field} does not match the game"),
+                    });
+                }
+            }
+            Err(e) => problems.push(Problem {
+                game,
+                message: format!("the game cannot be re-encoded: {e}"),
+            }),
+        }
+    }
+    let names = std::fs::read(&db.info().files[1]).unwrap_or_default();
+    if db.serialized_names() != names {
+        problems.push(Problem {
+            game: None,
+            message:
+                "the name file is not sorted and counted as SCID writes it (SCID 4.7 reads it; \
+                      older SCID versions may not)"
+                    .into(),
+        });
+    }
+    problems
+}
+
+/// Names of the derived index fields that differ between `have` and `want`.
+fn differing_fields(have: &IndexEntry, want: &IndexEntry) -> Vec<&'static str> {
+    let checks: [(&str, bool); 11] = [
+        ("flags (S/X/Y)", have.flags & 0b111 != want.flags & 0b111),
+        ("result", have.result != want.result),
+        (
+            "count codes",
+            (have.var_code, have.comment_code, have.nag_code)
+                != (want.var_code, want.comment_code, want.nag_code),
+        ),
+        ("ECO", have.eco != want.eco),
+        ("date", have.date != want.date),
+        (
+            "event date",
+            have.game_event_date() != want.game_event_date(),
+        ),
+        (
+            "ratings",
+            (have.white_elo, have.black_elo) != (want.white_elo, want.black_elo),
+        ),
+        ("stored line", have.stored_line != want.stored_line),
+        ("final material", have.matsig != want.matsig),
+        ("plies", have.plies != want.plies),
+        (
+            "home pawns",
+            (have.home_pawn_count, have.home_pawns) != (want.home_pawn_count, want.home_pawns),
+        ),
+    ];
+    checks
+        .into_iter()
+        .filter(|(_, differs)| *differs)
+        .map(|(name, _)| name)
+        .collect()
+}
