@@ -503,7 +503,7 @@ impl Filesystem for GameFs {
 
     fn statfs(&self, _req: &Request, _ino: INodeNo, reply: ReplyStatfs) {
         guard("statfs", || {
-            let games = u64::from(self.vfs.store().game_count());
+            let games = u64::from(self.vfs.collection().count());
             reply.statfs(0, 0, 0, games, 0, 4096, 255, 4096);
         });
     }

@@ -5,6 +5,7 @@
 //! PGN, [`vfs`] arranges games as a tree of files, and `fuse` (in the binary) adapts the tree
 //! to the kernel.
 
+pub mod collection;
 pub mod error;
 pub mod fuse;
 pub mod game;

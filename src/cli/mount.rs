@@ -10,8 +10,8 @@ use fuser::{Config, MountOption, Session, SessionACL};
 use super::MountOptions;
 use super::daemon;
 use gamefs::ErrorKind;
+use gamefs::collection::{self, Collection};
 use gamefs::fuse::{GameFs, KernelInvalidator};
-use gamefs::store;
 use gamefs::vfs::{Vfs, VfsOptions};
 
 /// What `-o` and the flags ask for, parsed.
@@ -100,20 +100,17 @@ pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
 /// Open the database for writing unless asked not to. When writing is impossible (the files
 /// are read-only to us, or an old version-300 database) and `-o rw` was not given, mount
 /// read-only with a warning, as mount(8) does for write-protected media.
-fn open_store(
-    database: &Path,
-    parsed: &ParsedOptions,
-) -> Result<Arc<dyn store::ChessStore>, String> {
+fn open_collection(database: &Path, parsed: &ParsedOptions) -> Result<Arc<dyn Collection>, String> {
     if parsed.read_only {
-        return store::open(database, false).map_err(|e| e.to_string());
+        return collection::open(database, false).map_err(|e| e.to_string());
     }
-    match store::open(database, true) {
+    match collection::open(database, true) {
         Ok(s) => Ok(s),
         Err(e)
             if !parsed.explicit_rw
                 && matches!(e.kind(), ErrorKind::PermissionDenied | ErrorKind::ReadOnly) =>
         {
-            let s = store::open(database, false).map_err(|e| e.to_string())?;
+            let s = collection::open(database, false).map_err(|e| e.to_string())?;
             log::warn!("{e}; mounting read-only");
             eprintln!("gamefs: {e}; mounting read-only");
             Ok(s)
@@ -162,21 +159,21 @@ pub fn prepare_and_serve(
     if !opts.foreground && !daemon::is_detached_child() {
         // Check what can be checked here, so errors reach the terminal; the background
         // process opens (and locks) the database itself.
-        store::open(database, false).map_err(|e| e.to_string())?;
+        collection::open(database, false).map_err(|e| e.to_string())?;
         check_mountpoint(mountpoint)?;
         return daemon::detach();
     }
-    let store = open_store(database, &parsed)?;
+    let coll = open_collection(database, &parsed)?;
     let mountpoint = check_mountpoint(mountpoint)?;
     let mut vfs_options = VfsOptions::default();
     if let Some(bytes) = parsed.cache_bytes {
         vfs_options.cache_bytes = bytes;
     }
-    let writable = store.writable();
-    let vfs = Arc::new(Vfs::new(store.clone(), vfs_options));
+    let writable = coll.writable();
+    let vfs = Arc::new(Vfs::new(coll, vfs_options));
     let mut config = Config::default();
     config.mount_options = vec![
-        MountOption::FSName(store::scid::base_path(database).display().to_string()),
+        MountOption::FSName(database.display().to_string()),
         MountOption::Subtype("gamefs".into()),
         if writable {
             MountOption::RW

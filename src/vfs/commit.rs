@@ -6,13 +6,10 @@
 
 use std::ffi::OsStr;
 
-use super::naming::game_number_of;
 use super::scratch::ScratchKind;
 use super::status::Counters;
 use super::{Node, Vfs, View, lock};
 use crate::error::{Error, ErrorKind, Result};
-use crate::store::GameSummary;
-use crate::text::pgn_parse;
 
 /// What a `.pgn` text saved under some name is meant to become.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,16 +20,24 @@ pub enum Target {
     Import,
 }
 
+/// What a tree showed of an item before a change: its name and its groups.
+struct Before {
+    name: String,
+    groups: Vec<(View, u32)>,
+}
+
 impl Vfs {
-    /// What saving text under `name` means: a name with an existing game's number replaces
-    /// that game; any other `.pgn` name imports; other names are never saved.
+    /// What saving text under `name` means: a name the collection reads as an existing item
+    /// replaces that item; any other name with the collection's extension imports; other
+    /// names are never saved.
     pub fn target_of(&self, name: &OsStr) -> Option<Target> {
         let bytes = name.as_encoded_bytes();
-        if !bytes.ends_with(b".pgn") || bytes.starts_with(b".") {
+        let ext = format!(".{}", self.coll.extension());
+        if !bytes.ends_with(ext.as_bytes()) || bytes.starts_with(b".") {
             return None;
         }
-        match game_number_of(bytes) {
-            Some(n) if n < self.store.game_count() => Some(Target::Game(n)),
+        match self.coll.item_named(bytes) {
+            Some(n) if n < self.coll.count() => Some(Target::Game(n)),
             _ => Some(Target::Import),
         }
     }
@@ -54,14 +59,13 @@ impl Vfs {
 
     fn save_game(&self, n: u32, text: &[u8]) -> Result<()> {
         self.check_writable()?;
-        let game = pgn_parse::one_game(text).map_err(Error::from)?;
-        let before = self.store.summary(n);
-        let old_name = self.game_name(n);
-        let changed = self.store.replace(n, &game)?;
+        let before = self.before(n);
+        let was_deleted = self.coll.deleted(n);
+        let changed = self.coll.save(n, text)?;
         lock(&self.hidden).remove(&n);
-        if changed || before.deleted {
+        if changed || was_deleted {
             Counters::bump(&self.counters.saves, 1);
-            self.changed(n, Some((before, old_name)));
+            self.changed(n, Some(before));
         }
         Ok(())
     }
@@ -71,20 +75,15 @@ impl Vfs {
         if text.iter().all(u8::is_ascii_whitespace) {
             return Ok(());
         }
-        let mut games = pgn_parse::games(text).map(|g| g.map_err(Error::from));
-        let numbers = self.store.append(&mut games)?;
-        if numbers.is_empty() {
-            return Err(Error::new(
-                ErrorKind::InvalidInput,
-                "the text holds no game",
-            ));
+        let numbers = self.coll.import(text)?;
+        if let (Some(first), Some(last)) = (numbers.first(), numbers.last()) {
+            log::info!(
+                "imported {} item(s) as numbers {}..={}",
+                numbers.len(),
+                first + 1,
+                last + 1
+            );
         }
-        log::info!(
-            "imported {} game(s) as numbers {}..={}",
-            numbers.len(),
-            numbers[0] + 1,
-            numbers[numbers.len() - 1] + 1
-        );
         Counters::bump(&self.counters.imported, numbers.len() as u64);
         for &n in &numbers {
             self.changed(n, None);
@@ -92,14 +91,13 @@ impl Vfs {
         Ok(())
     }
 
-    /// Mark game `n` deleted or not.
+    /// Mark item `n` deleted or not.
     pub fn set_deleted(&self, n: u32, deleted: bool) -> Result<()> {
         self.check_writable()?;
-        let before = self.store.summary(n);
-        let old_name = self.game_name(n);
-        self.store.set_deleted(n, deleted)?;
+        let before = self.before(n);
+        self.coll.set_deleted(n, deleted)?;
         Counters::bump(&self.counters.deletions, 1);
-        self.changed(n, Some((before, old_name)));
+        self.changed(n, Some(before));
         Ok(())
     }
 
@@ -112,27 +110,42 @@ impl Vfs {
         }
     }
 
-    /// Game `n` changed (it was `before`, named `old_name`, or is new): drop cached text and
-    /// views here and in the kernel.
-    fn changed(&self, n: u32, before: Option<(GameSummary, String)>) {
+    fn before(&self, n: u32) -> Before {
+        Before {
+            name: self.game_name(n),
+            groups: self.groups_of(n),
+        }
+    }
+
+    fn groups_of(&self, n: u32) -> Vec<(View, u32)> {
+        self.view_indexes()
+            .flat_map(|v| {
+                self.coll
+                    .view_keys(usize::from(v.0), n)
+                    .into_iter()
+                    .map(move |k| (v, k))
+            })
+            .collect()
+    }
+
+    /// Item `n` changed (it was `before`, or is new): drop cached text and views here and in
+    /// the kernel.
+    fn changed(&self, n: u32, before: Option<Before>) {
         self.cache.invalidate(n);
         lock(&self.saved).insert(n);
         self.reset_views();
-        let after = self.store.summary(n);
         let mut inodes = vec![Node::Game(n), Node::Root, Node::Games, Node::Deleted];
-        inodes.extend(View::ALL.map(Node::ViewRoot));
-        let mut summaries = vec![after];
+        inodes.extend(self.view_indexes().map(Node::ViewRoot));
+        let mut groups = self.groups_of(n);
         let mut names = Vec::new();
-        if let Some((old, old_name)) = before {
-            summaries.push(old);
-            names.push((Node::Games, old_name.clone()));
-            names.push((Node::Deleted, old_name));
+        if let Some(b) = before {
+            groups.extend(b.groups);
+            names.push((Node::Games, b.name.clone()));
+            names.push((Node::Deleted, b.name));
         }
-        for s in summaries {
-            for (v, key) in group_keys(&s) {
-                inodes.push(Node::Group(v, key));
-                inodes.push(Node::Link(v, key, n));
-            }
+        for (v, key) in groups {
+            inodes.push(Node::Group(v, key));
+            inodes.push(Node::Link(v, key, n));
         }
         self.invalidate(&inodes, &names);
     }
@@ -153,16 +166,4 @@ impl Vfs {
             }
         }
     }
-}
-
-/// The group folders a game appears in, per view.
-fn group_keys(s: &GameSummary) -> Vec<(View, u32)> {
-    vec![
-        (View::Players, s.white),
-        (View::Players, s.black),
-        (View::Events, s.event),
-        (View::Sites, s.site),
-        (View::Years, u32::from(s.date.year.unwrap_or(0))),
-        (View::Eco, u32::from(s.eco)),
-    ]
 }

@@ -1,68 +1,34 @@
 //! Inode numbers: every node of the tree has a number computed from what it is, so the same
 //! database always gives the same numbers and no table of inodes has to be kept.
 
-/// The grouped views of the games: each is a folder of folders of symlinks into `games/`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum View {
-    /// `players/<name>/`: games as White and as Black.
-    Players,
-    /// `events/<name>/`.
-    Events,
-    /// `sites/<name>/`.
-    Sites,
-    /// `years/<yyyy>/`.
-    Years,
-    /// `eco/<code>/`.
-    Eco,
-}
+/// One grouped view of the collection (its index in `Collection::views`): a folder of group
+/// folders holding symlinks to the items.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct View(pub u8);
 
-impl View {
-    /// All views, in the order they appear in the root folder.
-    pub const ALL: [View; 5] = [
-        View::Players,
-        View::Events,
-        View::Sites,
-        View::Years,
-        View::Eco,
-    ];
-
-    /// The view's folder name in the root.
-    pub fn folder(self) -> &'static str {
-        match self {
-            View::Players => "players",
-            View::Events => "events",
-            View::Sites => "sites",
-            View::Years => "years",
-            View::Eco => "eco",
-        }
-    }
-
-    fn index(self) -> u64 {
-        self as u64
-    }
-
-    fn from_index(i: u64) -> Option<View> {
-        View::ALL.get(usize::try_from(i).ok()?).copied()
-    }
-}
+/// The most views a collection may have.
+pub const MAX_VIEWS: usize = 16;
 
 /// What an inode number stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Node {
     /// The mount's root folder.
     Root,
-    /// `games/`: one regular file per live game.
+    /// The items folder (`games/`): one regular file per live item.
     Games,
-    /// `.deleted/`: one regular file per game marked deleted.
+    /// `.deleted/`: one regular file per item marked deleted.
     Deleted,
+    /// A folder that holds views (`scores/` for `scores/fuego_chinese`), by the index of the
+    /// first view under it.
+    ViewParent(View),
     /// A view's top folder, e.g. `players/`.
     ViewRoot(View),
-    /// One group folder of a view, e.g. `players/Carlsen, Magnus/`; the key is the name ID,
-    /// year or ECO number.
+    /// One group folder of a view, e.g. `players/Carlsen, Magnus/`; the key is the
+    /// collection's group key (name ID, year, ECO number…).
     Group(View, u32),
-    /// A game's text (0-based game number), in `games/` or `.deleted/`.
+    /// An item's text (0-based number), in the items folder or `.deleted/`.
     Game(u32),
-    /// A symlink in a group folder pointing at a game.
+    /// A symlink in a group folder pointing at an item.
     Link(View, u32, u32),
     /// `.gamefs/`: the mount's status folder.
     Status,
@@ -79,11 +45,14 @@ pub enum Node {
 }
 
 const TAG_SHIFT: u32 = 48;
+const PAYLOAD: u64 = (1 << TAG_SHIFT) - 1;
 const TAG_GAME: u64 = 1;
-const TAG_GROUP: u64 = 2; // 2..=6, one per view
-const TAG_LINK: u64 = 8; // 8..=12, one per view
-const TAG_SCRATCH: u64 = 13;
+const TAG_SCRATCH: u64 = 2;
+const TAG_GROUP: u64 = 16; // 16..32, one per view
+const TAG_LINK: u64 = 32; // 32..48, one per view
 const GAME_BITS: u32 = 24;
+const FIRST_VIEW_ROOT: u64 = 32; // 32..48
+const FIRST_VIEW_PARENT: u64 = 48; // 48..64
 
 impl Node {
     /// The node's inode number.
@@ -92,50 +61,56 @@ impl Node {
             Node::Root => 1,
             Node::Games => 2,
             Node::Deleted => 3,
-            Node::ViewRoot(v) => 4 + v.index(),
-            Node::Game(n) => TAG_GAME << TAG_SHIFT | u64::from(n),
-            Node::Group(v, key) => (TAG_GROUP + v.index()) << TAG_SHIFT | u64::from(key),
-            Node::Link(v, key, n) => {
-                (TAG_LINK + v.index()) << TAG_SHIFT | u64::from(key) << GAME_BITS | u64::from(n)
-            }
             Node::Status => 9,
             Node::StatusErrors => 10,
             Node::StatusReadme => 11,
             Node::Rejected => 12,
             Node::StatusStats => 13,
-            Node::Scratch(id) => TAG_SCRATCH << TAG_SHIFT | (id & ((1 << TAG_SHIFT) - 1)),
+            Node::ViewRoot(v) => FIRST_VIEW_ROOT + u64::from(v.0),
+            Node::ViewParent(v) => FIRST_VIEW_PARENT + u64::from(v.0),
+            Node::Game(n) => TAG_GAME << TAG_SHIFT | u64::from(n),
+            Node::Scratch(id) => TAG_SCRATCH << TAG_SHIFT | (id & PAYLOAD),
+            Node::Group(v, key) => (TAG_GROUP + u64::from(v.0)) << TAG_SHIFT | u64::from(key),
+            Node::Link(v, key, n) => {
+                (TAG_LINK + u64::from(v.0)) << TAG_SHIFT
+                    | u64::from(key) << GAME_BITS
+                    | u64::from(n)
+            }
         }
     }
 
     /// The node an inode number stands for, if it is one of ours.
     pub fn from_ino(ino: u64) -> Option<Node> {
         let tag = ino >> TAG_SHIFT;
-        let payload = ino & ((1 << TAG_SHIFT) - 1);
-        let game_mask = (1u64 << GAME_BITS) - 1;
+        let payload = ino & PAYLOAD;
+        let view = |base: u64, t: u64| View((t - base) as u8);
         match tag {
             0 => match ino {
                 1 => Some(Node::Root),
                 2 => Some(Node::Games),
                 3 => Some(Node::Deleted),
-                i @ 4..=8 => View::from_index(i - 4).map(Node::ViewRoot),
                 9 => Some(Node::Status),
                 10 => Some(Node::StatusErrors),
                 11 => Some(Node::StatusReadme),
                 12 => Some(Node::Rejected),
                 13 => Some(Node::StatusStats),
+                i @ FIRST_VIEW_ROOT..FIRST_VIEW_PARENT => {
+                    Some(Node::ViewRoot(view(FIRST_VIEW_ROOT, i)))
+                }
+                i @ FIRST_VIEW_PARENT..64 => Some(Node::ViewParent(view(FIRST_VIEW_PARENT, i))),
                 _ => None,
             },
             TAG_GAME => u32::try_from(payload).ok().map(Node::Game),
-            t @ TAG_GROUP..=6 => Some(Node::Group(
-                View::from_index(t - TAG_GROUP)?,
+            TAG_SCRATCH => Some(Node::Scratch(payload)),
+            t @ TAG_GROUP..TAG_LINK => Some(Node::Group(
+                view(TAG_GROUP, t),
                 u32::try_from(payload).ok()?,
             )),
-            t @ TAG_LINK..=12 => Some(Node::Link(
-                View::from_index(t - TAG_LINK)?,
+            t @ TAG_LINK..48 => Some(Node::Link(
+                view(TAG_LINK, t),
                 u32::try_from(payload >> GAME_BITS).ok()?,
-                (payload & game_mask) as u32,
+                (payload & ((1 << GAME_BITS) - 1)) as u32,
             )),
-            TAG_SCRATCH => Some(Node::Scratch(payload)),
             _ => None,
         }
     }
@@ -153,9 +128,17 @@ mod tests {
             Node::Deleted,
             Node::Game(0),
             Node::Game(16_777_213),
+            Node::Status,
+            Node::StatusErrors,
+            Node::StatusReadme,
+            Node::Rejected,
+            Node::StatusStats,
+            Node::Scratch(0),
+            Node::Scratch(1 << 40),
         ];
-        for v in View::ALL {
+        for v in (0..MAX_VIEWS as u8).map(View) {
             nodes.push(Node::ViewRoot(v));
+            nodes.push(Node::ViewParent(v));
             nodes.push(Node::Group(v, 0));
             nodes.push(Node::Group(v, 1_048_574));
             nodes.push(Node::Link(v, 1_048_574, 16_777_213));

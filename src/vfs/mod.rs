@@ -10,7 +10,6 @@
 pub mod cache;
 pub mod commit;
 pub mod inode;
-pub mod naming;
 pub mod scratch;
 pub mod status;
 pub mod views;
@@ -25,14 +24,12 @@ use std::time::SystemTime;
 
 use cache::TextCache;
 pub use inode::{Node, View};
-use naming::{game_file_name, game_number_of, number_width};
 use scratch::{ScratchKind, ScratchStore};
 use status::{Counters, ErrorLog};
 use views::ViewTable;
 
+use crate::collection::Collection;
 use crate::error::{Error, ErrorKind, Result};
-use crate::store::{ChessStore, NameKind};
-use crate::text::pgn;
 
 /// The kind of a node, as `stat` reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,9 +157,11 @@ pub struct Opened {
 
 /// The tree of one mounted database.
 pub struct Vfs {
-    store: Arc<dyn ChessStore>,
+    coll: Arc<dyn Collection>,
     options: VfsOptions,
-    views: [RwLock<Option<Arc<ViewTable>>>; 5],
+    /// The view folder paths (`players`, `scores/fuego_chinese`), by view index.
+    view_paths: Vec<String>,
+    views: Vec<RwLock<Option<Arc<ViewTable>>>>,
     cache: TextCache,
     scratch: Mutex<ScratchStore>,
     drafts: Mutex<HashMap<u32, Draft>>,
@@ -184,12 +183,15 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Vfs {
-    /// A tree over `store` (writable when the store is).
-    pub fn new(store: Arc<dyn ChessStore>, options: VfsOptions) -> Vfs {
-        let count = store.game_count();
+    /// A tree over `coll` (writable when the collection is).
+    pub fn new(coll: Arc<dyn Collection>, options: VfsOptions) -> Vfs {
+        let count = coll.count();
+        let mut view_paths = coll.views();
+        view_paths.truncate(inode::MAX_VIEWS);
         Vfs {
             cache: TextCache::new(count, options.cache_bytes),
-            views: Default::default(),
+            views: view_paths.iter().map(|_| RwLock::new(None)).collect(),
+            view_paths,
             scratch: Mutex::default(),
             drafts: Mutex::default(),
             hidden: Mutex::default(),
@@ -200,7 +202,7 @@ impl Vfs {
             errors: ErrorLog::default(),
             counters: Counters::default(),
             invalidator: OnceLock::new(),
-            store,
+            coll,
             options,
         }
     }
@@ -210,21 +212,22 @@ impl Vfs {
         let _ = self.invalidator.set(invalidator);
     }
 
-    /// The database behind the tree.
-    pub fn store(&self) -> &dyn ChessStore {
-        &*self.store
+    /// The collection behind the tree.
+    pub fn collection(&self) -> &dyn Collection {
+        &*self.coll
     }
 
     /// True when saving is possible.
     pub fn writable(&self) -> bool {
-        self.store.writable()
+        self.coll.writable()
     }
 
     /// The node an inode number names, or ENOENT.
     pub fn node(&self, ino: u64) -> Result<Node> {
         let node = Node::from_ino(ino).ok_or_else(|| not_found(format!("no inode {ino}")))?;
         let valid = match node {
-            Node::Game(n) => n < self.store.game_count(),
+            Node::Game(n) => n < self.coll.count(),
+            Node::ViewRoot(v) | Node::ViewParent(v) => usize::from(v.0) < self.view_paths.len(),
             Node::Group(v, key) => self.view(v).by_key(key).is_some(),
             Node::Link(v, key, n) => self.group_has(v, key, n),
             Node::Scratch(id) => lock(&self.scratch).get(id).is_some(),
@@ -261,7 +264,10 @@ impl Vfs {
             Node::ViewRoot(v) => name
                 .to_str()
                 .and_then(|s| self.view(v).by_name(s).map(|g| Node::Group(v, g.key))),
-            Node::Group(v, key) => game_number_of(name.as_bytes())
+            Node::ViewParent(v) => self.view_under(v, name),
+            Node::Group(v, key) => self
+                .coll
+                .item_named(name.as_bytes())
                 .filter(|&n| self.group_has(v, key, n))
                 .map(|n| Node::Link(v, key, n)),
             Node::Status => match name.to_str() {
@@ -283,7 +289,10 @@ impl Vfs {
     /// The target of a symlink: for view links a relative path into `games/`.
     pub fn readlink(&self, ino: u64) -> Result<Vec<u8>> {
         match self.node(ino)? {
-            Node::Link(_, _, n) => Ok(format!("../../games/{}", self.game_name(n)).into_bytes()),
+            Node::Link(v, _, n) => {
+                let up = "../".repeat(self.view_paths[usize::from(v.0)].split('/').count() + 1);
+                Ok(format!("{up}{}/{}", self.coll.items_folder(), self.game_name(n)).into_bytes())
+            }
             Node::Scratch(id) => match lock(&self.scratch).get(id).map(|f| f.kind.clone()) {
                 Some(ScratchKind::Symlink(target)) => Ok(target),
                 _ => Err(Error::new(ErrorKind::InvalidInput, "not a symlink")),
@@ -306,12 +315,12 @@ impl Vfs {
         {
             return false;
         }
-        match self.store.reload_if_changed() {
+        match self.coll.reload_if_changed() {
             Ok(true) => {
                 self.cache.clear();
                 self.reset_views();
                 let mut dirs = vec![Node::Root, Node::Games, Node::Deleted];
-                dirs.extend(View::ALL.map(Node::ViewRoot));
+                dirs.extend(self.view_indexes().map(Node::ViewRoot));
                 self.invalidate(&dirs, &[]);
                 true
             }
@@ -340,6 +349,7 @@ impl Vfs {
         let node = self.node(ino)?;
         let parent = match node {
             Node::Group(v, _) => Node::ViewRoot(v),
+            Node::ViewRoot(v) => self.view_parent_of(v).unwrap_or(Node::Root),
             Node::Rejected => Node::Status,
             n if is_dir(n) => Node::Root,
             _ => return Err(Error::new(ErrorKind::NotADirectory, "not a folder")),
@@ -380,13 +390,12 @@ impl Vfs {
     fn list_own(&self, node: Node, from: u64, out: &mut Vec<DirEntry>) {
         match node {
             Node::Root => {
-                let mut children = vec![
-                    (Node::Games, "games"),
-                    (Node::Deleted, ".deleted"),
-                    (Node::Status, ".gamefs"),
-                ];
-                children.extend(View::ALL.map(|v| (Node::ViewRoot(v), v.folder())));
-                for (i, (n, name)) in children.into_iter().enumerate().skip(from as usize) {
+                for (i, (n, name)) in self
+                    .root_children()
+                    .into_iter()
+                    .enumerate()
+                    .skip(from as usize)
+                {
                     out.push(self.entry(n, name.into(), i as u64 + 3));
                 }
             }
@@ -394,17 +403,27 @@ impl Vfs {
                 let want_deleted = node == Node::Deleted;
                 let hidden = lock(&self.hidden).clone();
                 let start = u32::try_from(from).unwrap_or(u32::MAX);
-                for n in start..self.store.game_count() {
+                for n in start..self.coll.count() {
                     if out.len() >= LISTING_CHUNK {
                         break;
                     }
-                    if self.store.summary(n).deleted == want_deleted && !hidden.contains(&n) {
+                    if self.coll.deleted(n) == want_deleted && !hidden.contains(&n) {
                         out.push(self.entry(
                             Node::Game(n),
                             self.game_name(n).into(),
                             u64::from(n) + 3,
                         ));
                     }
+                }
+            }
+            Node::ViewParent(v) => {
+                for (i, (n, name)) in self
+                    .views_under(v)
+                    .into_iter()
+                    .enumerate()
+                    .skip(from as usize)
+                {
+                    out.push(self.entry(n, name.into(), i as u64 + 3));
                 }
             }
             Node::ViewRoot(v) => {
@@ -494,31 +513,27 @@ impl Vfs {
         Ok(())
     }
 
-    /// The rendered PGN of game `n`, from the cache or freshly rendered.
+    /// The text of item `n`, from the cache or freshly rendered.
     pub fn text(&self, n: u32) -> Result<Arc<[u8]>> {
         if let Some(text) = self.cache.get(n) {
             return Ok(text);
         }
         let rendered = self
-            .store
-            .load(n)
-            .and_then(|game| {
-                pgn::render(&game).map_err(|e| e.context(format_args!("game {}", n + 1)))
-            })
+            .coll
+            .render(n)
             .inspect_err(|e| self.errors.record(&self.game_name(n), e.message()))?;
-        let text: Arc<[u8]> = Arc::from(rendered.into_bytes());
+        let text: Arc<[u8]> = Arc::from(rendered);
         self.cache.insert(n, text.clone());
         Ok(text)
     }
 
     /// The text of `.gamefs/stats`.
     fn stats_text(&self) -> String {
+        use std::fmt::Write;
         use std::sync::atomic::Ordering::Relaxed;
-        let info = self.store.info();
-        let count = self.store.game_count();
-        let deleted = (0..count)
-            .filter(|&n| self.store.summary(n).deleted)
-            .count();
+        let info = self.coll.info();
+        let count = self.coll.count();
+        let deleted = (0..count).filter(|&n| self.coll.deleted(n)).count();
         let (hits, misses) = self.cache.hits_and_misses();
         let rate = if hits + misses == 0 {
             0.0
@@ -526,49 +541,53 @@ impl Vfs {
             100.0 * hits as f64 / (hits + misses) as f64
         };
         let c = &self.counters;
-        format!(
-            "database: {}\nformat: {}\nwritable: {}\ngames: {count}\ndeleted: {deleted}\n\
-             players: {}\nevents: {}\nsites: {}\n\
-             cache_bytes: {}\ncache_hits: {hits}\ncache_misses: {misses}\ncache_hit_rate: {rate:.1}%\n\
-             saves: {}\nimported_games: {}\ndeletions_and_restores: {}\nrejected_saves: {}\nerrors: {}\n",
+        let mut out = format!(
+            "database: {}\nformat: {}\nwritable: {}\n{}: {count}\ndeleted: {deleted}\n",
             info.files
                 .first()
                 .map(|p| p.display().to_string())
                 .unwrap_or_default(),
             info.format,
             if self.writable() { "yes" } else { "no" },
-            self.view(View::Players).groups().len(),
-            self.view(View::Events).groups().len(),
-            self.view(View::Sites).groups().len(),
+            self.coll.items_folder(),
+        );
+        for v in self.view_indexes() {
+            let _ = writeln!(
+                out,
+                "{}: {}",
+                self.view_paths[usize::from(v.0)],
+                self.view(v).groups().len()
+            );
+        }
+        let _ = write!(
+            out,
+            "cache_bytes: {}\ncache_hits: {hits}\ncache_misses: {misses}\ncache_hit_rate: {rate:.1}%\n\
+             saves: {}\nimported: {}\ndeletions_and_restores: {}\nrejected_saves: {}\nerrors: {}\n",
             self.cache.bytes(),
             c.saves.load(Relaxed),
             c.imported.load(Relaxed),
             c.deletions.load(Relaxed),
             c.rejected.load(Relaxed),
             self.errors.total(),
-        )
+        );
+        out
     }
 
-    /// The file name of game `n` (0-based) in `games/`.
+    /// The file name of item `n` in the items folder.
     pub fn game_name(&self, n: u32) -> String {
-        let s = self.store.summary(n);
-        let white = self.store.name(NameKind::Player, s.white);
-        let black = self.store.name(NameKind::Player, s.black);
-        game_file_name(
-            n,
-            number_width(self.store.game_count()),
-            &white,
-            &black,
-            s.date.year,
-        )
+        self.coll.file_name(n)
+    }
+
+    fn view_indexes(&self) -> impl Iterator<Item = View> + use<> {
+        (0..self.view_paths.len() as u8).map(View)
     }
 
     fn view(&self, v: View) -> Arc<ViewTable> {
-        let slot = &self.views[v as usize];
+        let slot = &self.views[usize::from(v.0)];
         if let Some(t) = slot.read().unwrap_or_else(|p| p.into_inner()).as_ref() {
             return t.clone();
         }
-        let table = Arc::new(ViewTable::build(&*self.store, v));
+        let table = Arc::new(ViewTable::build(&*self.coll, v));
         *slot.write().unwrap_or_else(|p| p.into_inner()) = Some(table.clone());
         table
     }
@@ -586,22 +605,72 @@ impl Vfs {
             .is_some_and(|g| g.games.binary_search(&n).is_ok())
     }
 
-    fn root_child(&self, name: &OsStr) -> Option<Node> {
-        match name.to_str()? {
-            "games" => Some(Node::Games),
-            ".deleted" => Some(Node::Deleted),
-            ".gamefs" => Some(Node::Status),
-            other => View::ALL
-                .into_iter()
-                .find(|v| v.folder() == other)
-                .map(Node::ViewRoot),
+    /// The root's folders: items, `.deleted` (when the format has a delete mark), `.gamefs`,
+    /// and each view or folder of views.
+    fn root_children(&self) -> Vec<(Node, String)> {
+        let mut out = vec![(Node::Games, self.coll.items_folder().to_owned())];
+        if self.coll.has_delete_mark() {
+            out.push((Node::Deleted, ".deleted".to_owned()));
         }
+        out.push((Node::Status, ".gamefs".to_owned()));
+        let mut parents_seen = Vec::new();
+        for v in self.view_indexes() {
+            let path = &self.view_paths[usize::from(v.0)];
+            match path.split_once('/') {
+                None => out.push((Node::ViewRoot(v), path.clone())),
+                Some((parent, _)) if !parents_seen.contains(&parent) => {
+                    parents_seen.push(parent);
+                    out.push((Node::ViewParent(v), parent.to_owned()));
+                }
+                Some(_) => {}
+            }
+        }
+        out
+    }
+
+    /// The views inside the folder of views that `first` opens (`scores/…`), with their names.
+    fn views_under(&self, first: View) -> Vec<(Node, String)> {
+        let parent = self.view_paths[usize::from(first.0)]
+            .split('/')
+            .next()
+            .unwrap_or("");
+        self.view_indexes()
+            .filter_map(|v| {
+                let (p, child) = self.view_paths[usize::from(v.0)].split_once('/')?;
+                (p == parent).then(|| (Node::ViewRoot(v), child.to_owned()))
+            })
+            .collect()
+    }
+
+    fn view_under(&self, first: View, name: &OsStr) -> Option<Node> {
+        self.views_under(first)
+            .into_iter()
+            .find(|(_, n)| OsStr::new(n) == name)
+            .map(|(node, _)| node)
+    }
+
+    /// The folder of views a two-level view sits in.
+    fn view_parent_of(&self, v: View) -> Option<Node> {
+        let (parent, _) = self.view_paths[usize::from(v.0)].split_once('/')?;
+        self.view_indexes()
+            .find(|w| self.view_paths[usize::from(w.0)].split('/').next() == Some(parent))
+            .map(Node::ViewParent)
+    }
+
+    fn root_child(&self, name: &OsStr) -> Option<Node> {
+        if name == ".deleted" && !self.coll.has_delete_mark() {
+            return None;
+        }
+        self.root_children()
+            .into_iter()
+            .find(|(_, n)| OsStr::new(n) == name)
+            .map(|(node, _)| node)
     }
 
     fn game_named(&self, name: &OsStr, deleted: bool) -> Option<Node> {
-        let n = game_number_of(name.as_bytes())?;
-        let visible = n < self.store.game_count()
-            && self.store.summary(n).deleted == deleted
+        let n = self.coll.item_named(name.as_bytes())?;
+        let visible = n < self.coll.count()
+            && self.coll.deleted(n) == deleted
             && !lock(&self.hidden).contains(&n);
         visible.then_some(Node::Game(n))
     }
@@ -616,7 +685,7 @@ impl Vfs {
     }
 
     fn attr(&self, node: Node) -> Attr {
-        let modified = self.store.info().modified;
+        let modified = self.coll.info().modified;
         let w = if self.writable() { 0o200 } else { 0 };
         let ttl_secs = if self.writable() { 1 } else { 3600 };
         let mut attr = Attr {
@@ -667,7 +736,7 @@ impl Vfs {
                     attr.ttl_secs = 1;
                 }
             }
-            Node::Root => attr.nlink = 2 + 3 + View::ALL.len() as u32,
+            Node::Root => attr.nlink = 2 + self.root_children().len() as u32,
             Node::ViewRoot(v) => attr.nlink = 2 + self.view(v).groups().len() as u32,
             _ => {}
         }

@@ -1,20 +1,20 @@
-//! The grouped views (`players/`, `events/`, `sites/`, `years/`, `eco/`), built from the index
+//! The grouped views of a collection (`players/`, `events/`, … for chess), built from the index
 //! alone the first time a view is visited.
 
 use std::collections::{BTreeMap, HashMap};
 
 use super::inode::View;
-use super::naming::unique_components;
-use crate::store::{ChessStore, NameKind, eco_text};
+use crate::collection::Collection;
+use crate::collection::naming::unique_components;
 
-/// One group folder: its name, its key (name ID, year or ECO number) and its live games.
+/// One group folder: its name, its key and its live items.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Group {
     /// The folder name (safe and unique within the view).
     pub name: String,
     /// The key the group's inode numbers are made from.
     pub key: u32,
-    /// 0-based numbers of the games in the group, ascending.
+    /// Numbers of the items in the group, ascending.
     pub games: Vec<u32>,
 }
 
@@ -27,27 +27,22 @@ pub struct ViewTable {
 }
 
 impl ViewTable {
-    /// Group the live games of `store` for `view`.
-    pub fn build(store: &dyn ChessStore, view: View) -> ViewTable {
+    /// Group the live items of `collection` for `view`.
+    pub fn build(collection: &dyn Collection, view: View) -> ViewTable {
+        let v = usize::from(view.0);
         let mut members: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
-        for n in 0..store.game_count() {
-            let s = store.summary(n);
-            if s.deleted {
+        for n in 0..collection.count() {
+            if collection.deleted(n) {
                 continue;
             }
-            let keys = match view {
-                View::Players if s.white == s.black => [Some(s.white), None],
-                View::Players => [Some(s.white), Some(s.black)],
-                View::Events => [Some(s.event), None],
-                View::Sites => [Some(s.site), None],
-                View::Years => [Some(u32::from(s.date.year.unwrap_or(0))), None],
-                View::Eco => [Some(u32::from(s.eco)), None],
-            };
-            for key in keys.into_iter().flatten() {
+            for key in collection.view_keys(v, n) {
                 members.entry(key).or_default().push(n);
             }
         }
-        let labels: Vec<String> = members.keys().map(|&key| label(store, view, key)).collect();
+        let labels: Vec<String> = members
+            .keys()
+            .map(|&key| collection.view_label(v, key))
+            .collect();
         let names = unique_components(labels.iter().map(String::as_str));
         let groups: Vec<Group> = members
             .into_iter()
@@ -80,17 +75,5 @@ impl ViewTable {
     /// The group with `key`.
     pub fn by_key(&self, key: u32) -> Option<&Group> {
         self.by_key.get(&key).map(|&i| &self.groups[i])
-    }
-}
-
-/// The text a group folder is named after, before it is made safe.
-fn label(store: &dyn ChessStore, view: View, key: u32) -> String {
-    match view {
-        View::Players => store.name(NameKind::Player, key).to_string(),
-        View::Events => store.name(NameKind::Event, key).to_string(),
-        View::Sites => store.name(NameKind::Site, key).to_string(),
-        View::Years if key == 0 => "unknown".to_owned(),
-        View::Years => format!("{key:04}"),
-        View::Eco => eco_text(key as u16).unwrap_or_default(),
     }
 }

@@ -51,7 +51,7 @@ impl Vfs {
         match node {
             Node::Game(n) => {
                 if mode.write {
-                    if self.store.summary(n).deleted {
+                    if self.coll.deleted(n) {
                         return Err(not_permitted(
                             "games in .deleted/ cannot be edited; move them back to games/ first",
                         ));
@@ -479,11 +479,11 @@ impl Vfs {
         new_name: &OsStr,
         target: Option<Node>,
     ) -> Result<()> {
-        let deleted = self.store.summary(n).deleted;
+        let deleted = self.coll.deleted(n);
         match (to_parent, self.target_of(new_name)) {
             // Between games/ and .deleted/: delete or restore.
             (Node::Deleted, _) if !deleted => self.set_deleted(n, true),
-            (Node::Games, Some(_)) if deleted && keeps_number(n, new_name) => {
+            (Node::Games, Some(_)) if deleted && self.keeps_number(n, new_name) => {
                 self.set_deleted(n, false)
             }
             // Another name for the same game: nothing changes.
@@ -513,15 +513,14 @@ impl Vfs {
     }
 }
 
-/// A name moved back from `.deleted/` must keep the game's number (or have none).
-fn keeps_number(n: u32, name: &OsStr) -> bool {
-    match super::naming::game_number_of(name.as_encoded_bytes()) {
-        Some(m) => m == n,
-        None => true,
-    }
-}
-
 impl Vfs {
+    /// A name moved back from `.deleted/` must name the same item (or none).
+    fn keeps_number(&self, n: u32, name: &OsStr) -> bool {
+        self.coll
+            .item_named(name.as_encoded_bytes())
+            .is_none_or(|m| m == n)
+    }
+
     /// Folders cannot be made in the tree.
     pub fn mkdir(&self) -> Result<Attr> {
         self.check_writable()?;

@@ -1,0 +1,136 @@
+//! Chess databases (any [`ChessStore`]) as collections of PGN files named
+//! `NUMBER WHITE - BLACK YEAR.pgn`, grouped by players, events, sites, years and ECO codes.
+
+use std::sync::Arc;
+
+use super::Collection;
+use crate::collection::naming::{game_file_name, game_number_of, number_width};
+use crate::error::{Error, ErrorKind, Result};
+use crate::store::{ChessStore, NameKind, StoreInfo, eco_text};
+use crate::text::{pgn, pgn_parse};
+
+/// The chess views, in the order they appear in the root folder.
+const VIEWS: [&str; 5] = ["players", "events", "sites", "years", "eco"];
+
+/// A chess store shown as PGN files.
+pub struct ChessCollection {
+    store: Arc<dyn ChessStore>,
+}
+
+impl ChessCollection {
+    /// Show `store` as PGN files.
+    pub fn new(store: Arc<dyn ChessStore>) -> ChessCollection {
+        ChessCollection { store }
+    }
+
+    /// The store behind the collection.
+    pub fn store(&self) -> &dyn ChessStore {
+        &*self.store
+    }
+}
+
+impl Collection for ChessCollection {
+    fn items_folder(&self) -> &'static str {
+        "games"
+    }
+
+    fn extension(&self) -> &'static str {
+        "pgn"
+    }
+
+    fn has_delete_mark(&self) -> bool {
+        true
+    }
+
+    fn info(&self) -> StoreInfo {
+        self.store.info()
+    }
+
+    fn writable(&self) -> bool {
+        self.store.writable()
+    }
+
+    fn count(&self) -> u32 {
+        self.store.game_count()
+    }
+
+    fn deleted(&self, n: u32) -> bool {
+        self.store.summary(n).deleted
+    }
+
+    fn file_name(&self, n: u32) -> String {
+        let s = self.store.summary(n);
+        let white = self.store.name(NameKind::Player, s.white);
+        let black = self.store.name(NameKind::Player, s.black);
+        game_file_name(
+            n,
+            number_width(self.store.game_count()),
+            &white,
+            &black,
+            s.date.year,
+        )
+    }
+
+    fn item_named(&self, name: &[u8]) -> Option<u32> {
+        game_number_of(name)
+    }
+
+    fn views(&self) -> Vec<String> {
+        VIEWS.iter().map(|v| v.to_string()).collect()
+    }
+
+    fn view_keys(&self, view: usize, n: u32) -> Vec<u32> {
+        let s = self.store.summary(n);
+        match view {
+            0 if s.white == s.black => vec![s.white],
+            0 => vec![s.white, s.black],
+            1 => vec![s.event],
+            2 => vec![s.site],
+            3 => vec![u32::from(s.date.year.unwrap_or(0))],
+            _ => vec![u32::from(s.eco)],
+        }
+    }
+
+    fn view_label(&self, view: usize, key: u32) -> String {
+        match view {
+            0 => self.store.name(NameKind::Player, key).to_string(),
+            1 => self.store.name(NameKind::Event, key).to_string(),
+            2 => self.store.name(NameKind::Site, key).to_string(),
+            3 if key == 0 => "unknown".to_owned(),
+            3 => format!("{key:04}"),
+            _ => eco_text(key as u16).unwrap_or_default(),
+        }
+    }
+
+    fn render(&self, n: u32) -> Result<Vec<u8>> {
+        let game = self.store.load(n)?;
+        Ok(pgn::render(&game)
+            .map_err(|e| e.context(format_args!("game {}", n + 1)))?
+            .into_bytes())
+    }
+
+    fn save(&self, n: u32, text: &[u8]) -> Result<bool> {
+        let game = pgn_parse::one_game(text).map_err(Error::from)?;
+        self.store.replace(n, &game)
+    }
+
+    fn import(&self, text: &[u8]) -> Result<Vec<u32>> {
+        let mut games = pgn_parse::games(text).map(|g| g.map_err(Error::from));
+        let numbers = self.store.append(&mut games)?;
+        if numbers.is_empty() {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                "the text holds no game",
+            ));
+        }
+        Ok(numbers)
+    }
+
+    fn set_deleted(&self, n: u32, deleted: bool) -> Result<()> {
+        self.store.set_deleted(n, deleted)
+    }
+
+    fn reload_if_changed(&self) -> Result<bool> {
+        self.store.reload_if_changed()
+    }
+}

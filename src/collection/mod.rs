@@ -1,0 +1,65 @@
+//! What the file tree needs from a database, whatever the game: numbered items, each shown as
+//! one text file, grouped into views, saved back from text.
+//!
+//! Each kind of database (chess via [`chess::ChessCollection`], Go positions) implements
+//! [`Collection`] by joining its store (binary format) with its text format (PGN, SGF). The
+//! tree in `vfs/` knows only this trait, so one tree, one set of editing rules and one set of
+//! errors serve every format.
+
+pub mod chess;
+pub mod naming;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::error::Result;
+use crate::store::{self, StoreInfo};
+
+/// Open the database at `path` (any format gamefs knows, recognised by its files) as a
+/// collection, for reading or also for writing.
+pub fn open(path: &Path, writable: bool) -> Result<Arc<dyn Collection>> {
+    let store = store::open(path, writable)?;
+    Ok(Arc::new(chess::ChessCollection::new(store)))
+}
+
+/// A database seen as a collection of numbered text files.
+///
+/// Item numbers are 0-based and stable for the life of a mount; an item that goes away
+/// (deleted) keeps its number.
+pub trait Collection: Send + Sync {
+    /// The folder that holds one file per item (`games`).
+    fn items_folder(&self) -> &'static str;
+    /// The extension of item files, without the dot (`pgn`).
+    fn extension(&self) -> &'static str;
+    /// True when deleted items stay in the files with a mark (shown under `.deleted/`).
+    fn has_delete_mark(&self) -> bool;
+    /// Facts about the database files.
+    fn info(&self) -> StoreInfo;
+    /// True when saving is possible.
+    fn writable(&self) -> bool;
+    /// Number of item numbers in use (deleted items included).
+    fn count(&self) -> u32;
+    /// True when item `n` is deleted.
+    fn deleted(&self, n: u32) -> bool;
+    /// The file name of item `n` (with the extension).
+    fn file_name(&self, n: u32) -> String;
+    /// The item a file name refers to, if any (any name the collection accepts for it).
+    fn item_named(&self, name: &[u8]) -> Option<u32>;
+    /// The grouped views: folder paths relative to the root, one or two components
+    /// (`players`, `scores/fuego_chinese`).
+    fn views(&self) -> Vec<String>;
+    /// The groups of view `view` that item `n` belongs to (group keys).
+    fn view_keys(&self, view: usize, n: u32) -> Vec<u32>;
+    /// The folder label of group `key` of view `view`, before it is made safe.
+    fn view_label(&self, view: usize, key: u32) -> String;
+    /// The text of item `n`.
+    fn render(&self, n: u32) -> Result<Vec<u8>>;
+    /// Store `text` as the new content of item `n`; false when nothing changed.
+    fn save(&self, n: u32, text: &[u8]) -> Result<bool>;
+    /// Store every item in `text` as new items; returns their numbers. All or nothing.
+    fn import(&self, text: &[u8]) -> Result<Vec<u32>>;
+    /// Mark item `n` deleted, or bring it back.
+    fn set_deleted(&self, n: u32, deleted: bool) -> Result<()>;
+    /// Notice changes another program made to a read-only database; true if re-read.
+    fn reload_if_changed(&self) -> Result<bool>;
+}
