@@ -71,11 +71,8 @@ fn check_database(dir: &Path, base: &Path) -> String {
         .arg(base)
         .arg("-o")
         .arg(&ours));
-    // SCID writes SetUp only when the imported PGN had it; gamefs always pairs FEN with SetUp "1"
-    // as the PGN standard asks (unit-tested in text::pgn), so SetUp is left out of the comparison.
     let compared = run(Command::new("python3")
         .arg(repo().join("tests/oracle/pgn_compare.py"))
-        .args(["--ignore-tags", "SetUp"])
         .arg(&scid_pgn)
         .arg(&ours));
     run(Command::new("python3")

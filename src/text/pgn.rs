@@ -2,7 +2,8 @@
 //!
 //! Deterministic: the same game always gives the same bytes, which the file tree relies on for
 //! exact sizes. Tags come as the Seven Tag Roster in order, then ratings, ECO, EventDate, the
-//! stored extra tags, and SetUp/FEN; movetext is wrapped below 80 columns.
+//! stored extra tags (SetUp among them, where stored), and FEN; movetext is wrapped below 80
+//! columns.
 
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Position};
@@ -53,16 +54,15 @@ fn render_tags(h: &Headers, start: &StartPosition, out: &mut String) {
     if let Some(d) = h.event_date {
         tag("EventDate", &d.to_string());
     }
-    let is_fen = matches!(start, StartPosition::Fen(_));
     for (name, value) in &h.extra {
-        // Our own SetUp/FEN pair below describes the start; a stored copy would contradict or repeat it.
-        if is_fen && (name == "SetUp" || name == "Setup" || name == "FEN") {
-            continue;
+        // The start position is written from the game itself, below.
+        if name != "FEN" {
+            tag(&sanitize_tag_name(name), value);
         }
-        tag(&sanitize_tag_name(name), value);
     }
+    // A stored SetUp tag is written where it stands, like any other tag; none is invented, so
+    // the text reads back to exactly the stored game (SCID exports the same way).
     if let StartPosition::Fen(fen) = start {
-        tag("SetUp", "1");
         tag("FEN", fen);
     }
 }

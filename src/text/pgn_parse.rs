@@ -672,7 +672,8 @@ fn interpret_tags(raw: Vec<RawTag>) -> Result<Tags, ParseError> {
                     format!("SetUp \"{v}\" contradicts the FEN tag; with a FEN it must be \"1\""),
                 ));
             }
-            h.extra.retain(|(n, _)| n != "SetUp" && n != "Setup");
+            // SetUp stays an extra tag, where it stood, as SCID keeps it; the renderer writes it
+            // back in place, so a game reads and saves unchanged.
             let (full, pos) = parse_fen(&text, at)?;
             (StartPosition::Fen(full), pos)
         }
@@ -1416,7 +1417,11 @@ mod tests {
             four.start,
             StartPosition::Fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".into())
         );
-        assert!(four.headers.extra.is_empty(), "SetUp is consumed");
+        assert_eq!(
+            four.headers.extra,
+            vec![("SetUp".to_owned(), "1".to_owned())],
+            "SetUp is kept, as SCID keeps it"
+        );
         assert_eq!(four.moves.plies(), 4);
         assert_round_trip(&four);
 
@@ -1596,7 +1601,7 @@ mod tests {
             g.start,
             StartPosition::Fen("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1".into())
         );
-        assert!(g.headers.extra.is_empty());
+        assert_eq!(g.headers.extra, vec![("SetUp".to_owned(), "1".to_owned())]);
         assert_round_trip(&g);
         // No SetUp: still a FEN start. Castling letters are put in SCID's KQkq order.
         let g = ok("[FEN \"r3k2r/8/8/8/8/8/8/R3K2R w qkQK - 5 20\"]\n*");
