@@ -570,3 +570,19 @@ fn null_move_in_check_is_a_corrupt_record() {
         ErrorKind::CorruptRecord
     );
 }
+
+#[test]
+fn a_name_that_reads_the_same_keeps_its_reference() {
+    // gen300 game 3's White is over 36 bytes: pgn2dcg stored ref 0, which reads as "".
+    let (_d, base) = copy_of("gen300");
+    let before = files(&base);
+    let db = open(&base, true, false);
+    assert_eq!(db.entry(2).white, 0);
+    let mut g = db.load(2).unwrap();
+    assert_eq!(g.headers.white, "");
+    g.moves.moves.truncate(10);
+    assert!(db.replace(2, &g).unwrap());
+    assert_eq!(db.entry(2).white, 0);
+    drop(db);
+    assert_eq!(files(&base)[1..4], before[1..4], "no name record appended");
+}

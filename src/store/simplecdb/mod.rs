@@ -437,15 +437,22 @@ impl SimpleCdb {
     /// Per name file, the batch's distinct names are taken in Qt's order; each reuses an
     /// identical record that was in the file before, else it is appended (a name over 36
     /// bytes gets its cut record appended, as pgn2dcg does, and reference 0).
-    fn place_names(&self, state: &mut State, games: &[&Fitted]) -> Result<Vec<[u32; 4]>> {
+    /// Names marked in `keep` are left out (the caller keeps the old reference; they get 0).
+    fn place_names(
+        &self,
+        state: &mut State,
+        games: &[&Fitted],
+        keep: &[[bool; 4]],
+    ) -> Result<Vec<[u32; 4]>> {
         let writers = self.writers()?;
         let mut refs = vec![[0u32; 4]; games.len()];
         for file in 0..3 {
             let mut wanted: Vec<&str> = games
                 .iter()
-                .flat_map(|f| {
+                .zip(keep)
+                .flat_map(|(f, keep)| {
                     (0..4)
-                        .filter(move |&i| NAME_FILE_OF[i] == file)
+                        .filter(move |&i| NAME_FILE_OF[i] == file && !keep[i])
                         .map(move |i| f.names[i].as_str())
                 })
                 .collect();
@@ -488,7 +495,7 @@ impl SimpleCdb {
                 }
             }
             for (g, f) in games.iter().enumerate() {
-                for i in (0..4).filter(|&i| NAME_FILE_OF[i] == file) {
+                for i in (0..4).filter(|&i| NAME_FILE_OF[i] == file && !keep[g][i]) {
                     refs[g][i] = offsets[f.names[i].as_str()];
                 }
             }
@@ -633,24 +640,25 @@ impl ChessStore for SimpleCdb {
         }
         let offset = self.append_record(&mut state, &p.record)?;
         writer::sync(&self.games, &self.paths[DCG])?;
-        let refs = self.place_names(&mut state, &[&p.fitted])?[0];
-        let mut entry = entry_of(&p.fitted, refs, offset);
         // A name that reads the same keeps its old reference (a duplicate record, or ref 0
-        // versus a record of spaces), so only what really changed is rewritten.
-        for (i, (old_ref, new_ref)) in [
-            (old.white, &mut entry.white),
-            (old.black, &mut entry.black),
-            (old.site, &mut entry.site),
-            (old.event, &mut entry.event),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let file = &state.names[NAME_FILE_OF[i]];
-            if file.text(old_ref) == file.text(*new_ref) {
-                *new_ref = old_ref;
+        // versus a record of spaces), so only what really changed is written.
+        let old_refs = [old.white, old.black, old.site, old.event];
+        let new_texts = [
+            &p.stored.white,
+            &p.stored.black,
+            &p.stored.site,
+            &p.stored.event,
+        ];
+        let keep: [bool; 4] = std::array::from_fn(|i| {
+            *state.names[NAME_FILE_OF[i]].text(old_refs[i]) == **new_texts[i]
+        });
+        let mut refs = self.place_names(&mut state, &[&p.fitted], &[keep])?[0];
+        for i in 0..4 {
+            if keep[i] {
+                refs[i] = old_refs[i];
             }
         }
+        let entry = entry_of(&p.fitted, refs, offset);
         let old_bytes = old.encode();
         let new_bytes = entry.encode();
         let at = entry_at(number);
@@ -696,7 +704,7 @@ impl ChessStore for SimpleCdb {
         }
         writer::sync(&self.games, &self.paths[DCG])?;
         let fitted: Vec<&Fitted> = prepared.iter().map(|(f, _)| f).collect();
-        let refs = self.place_names(&mut state, &fitted)?;
+        let refs = self.place_names(&mut state, &fitted, &vec![[false; 4]; fitted.len()])?;
         let mut bytes = Vec::with_capacity(prepared.len() * ENTRY_LEN);
         for ((f, offset), r) in prepared.iter().zip(refs) {
             bytes.extend(entry_of(f, r, *offset).encode());
