@@ -6,6 +6,7 @@
 
 pub mod charset;
 pub mod scid;
+pub mod simplecdb;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -126,17 +127,49 @@ pub fn eco_text(code: u16) -> Option<String> {
     Some(s)
 }
 
+/// How to open a database: for writing, and whether saves may lose what the format cannot
+/// hold (logged) instead of being refused.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpenOptions {
+    /// Open for writing (and take the one-writer lock).
+    pub writable: bool,
+    /// Store what the format can hold and log each loss, instead of refusing such a save
+    /// (`-o lossy`; only formats that can lose something use it: the Simple Chess Database).
+    pub lossy: bool,
+}
+
 /// Open the database at `path` (a base path or any of the format's files), recognising its
-/// format, for reading or also for writing. The message of a failure says what was looked for.
+/// format, for reading or also for writing; saves that would lose data are refused.
 pub fn open(path: &std::path::Path, writable: bool) -> Result<Arc<dyn ChessStore>> {
+    open_with(
+        path,
+        &OpenOptions {
+            writable,
+            lossy: false,
+        },
+    )
+}
+
+/// Open the database at `path` with `options`. SCID is recognised by its .si4, the Simple
+/// Chess Database by the magic bytes of its .dci. The message of a failure says what was
+/// looked for.
+pub fn open_with(path: &std::path::Path, options: &OpenOptions) -> Result<Arc<dyn ChessStore>> {
     if scid::looks_like(path) {
-        return Ok(Arc::new(scid::ScidDatabase::open(path, writable)?));
+        return Ok(Arc::new(scid::ScidDatabase::open(path, options.writable)?));
     }
-    let base = scid::base_path(path);
+    if simplecdb::looks_like(path) {
+        return Ok(Arc::new(simplecdb::SimpleCdb::open(
+            path,
+            options.writable,
+            options.lossy,
+        )?));
+    }
+    let base = scid::base_path(&simplecdb::base_path(path));
     Err(crate::error::Error::new(
         crate::error::ErrorKind::NotFound,
         format!(
-            "no database at {}: expected a SCID database ({0}.si4, {0}.sn4, {0}.sg4)",
+            "no database at {}: expected a SCID database ({0}.si4, {0}.sn4, {0}.sg4) or a \
+             Simple Chess Database ({0}.dci starting with SimpleCDbi, .dcn, .dcs, .dce, .dcg)",
             base.display()
         ),
     ))

@@ -1,0 +1,743 @@
+//! Simple Chess Database (.dci index, .dcn players, .dcs sites, .dce events, .dcg games); the
+//! byte layout, as the reference tools really write it, is in spec/simplecdb.md.
+//!
+//! [`SimpleCdb`] reads the index and the three name files once, decodes a game record only
+//! when that game is loaded, and saves with the format's own append design: a new game
+//! appends its record to .dcg and its entry to .dci; a replaced game appends its record and
+//! overwrites only the bytes of its entry that change (just the 8-byte offset when only the
+//! moves changed), so game numbers stay stable; rm sets status 0xFF. Names reuse an existing
+//! identical record before a new one is appended. One batch of new games writes its new
+//! names sorted and deduplicated, exactly as the reference writer pgn2dcg does in one run, so
+//! importing a PGN into an empty database gives pgn2dcg's bytes.
+//!
+//! What the format cannot hold (see [`fit`] and [`codec`]) is refused with a message naming
+//! the field, unless the database was opened lossy ([`crate::store::OpenOptions::lossy`]):
+//! then it is stored as the reference writer stores it and each loss is logged.
+
+pub mod codec;
+pub mod compact;
+pub mod entry;
+pub mod fit;
+pub mod names;
+
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::time::SystemTime;
+
+use entry::{ENTRY_LEN, HEADER_LEN, IndexEntry, MAGIC, STATUS_DELETED, entry_at};
+use fit::{Fitted, Loss};
+use names::{NameFile, RECORD_LEN, qt_order, record};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::game::{ChessGame, Headers};
+use crate::store::scid::writer;
+use crate::store::{ChessStore, GameSummary, NameKind, StoreInfo};
+
+pub use compact::{CompactReport, compact, create};
+
+/// The five file extensions, in the order index, players, sites, events, games.
+pub const EXTENSIONS: [&str; 5] = ["dci", "dcn", "dcs", "dce", "dcg"];
+const DCI: usize = 0;
+const DCG: usize = 4;
+
+/// The base path of a database given as its base or any of its five files.
+pub fn base_path(path: &Path) -> PathBuf {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(ext) if EXTENSIONS.contains(&ext) => path.with_extension(""),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// `base` with `.ext` appended (base names may contain dots).
+pub fn with_ext(base: &Path, ext: &str) -> PathBuf {
+    crate::store::scid::with_ext(base, ext)
+}
+
+/// True when `path` (base or one of the five files) is a Simple Chess Database: its .dci
+/// starts with the `SimpleCDbi` magic.
+pub fn looks_like(path: &Path) -> bool {
+    let dci = with_ext(&base_path(path), "dci");
+    let mut magic = [0u8; 10];
+    File::open(dci)
+        .and_then(|f| f.read_exact_at(&mut magic, 0))
+        .is_ok_and(|()| &magic == MAGIC[0])
+}
+
+/// Which name file (0 players, 1 sites, 2 events) a kind lives in; rounds are numbers.
+fn name_file(kind: NameKind) -> Option<usize> {
+    match kind {
+        NameKind::Player => Some(0),
+        NameKind::Site => Some(1),
+        NameKind::Event => Some(2),
+        NameKind::Round => None,
+    }
+}
+
+/// The name file of each of [`Fitted::names`] (White, Black, Site, Event).
+const NAME_FILE_OF: [usize; 4] = [0, 0, 1, 2];
+
+/// An open Simple Chess Database.
+pub struct SimpleCdb {
+    paths: [PathBuf; 5],
+    lossy: bool,
+    state: RwLock<State>,
+    /// The game file (read, and appended to when writable).
+    games: File,
+    /// Index and name files open for writing (the index locked) when writable.
+    writers: Option<[File; 4]>,
+}
+
+/// What changes when games are saved.
+struct State {
+    /// The index header and its whole entries.
+    index: Vec<u8>,
+    count: u32,
+    names: [NameFile; 3],
+    games_len: u64,
+    modified: SystemTime,
+    stamp: Stamp,
+}
+
+type Stamp = [(u64, Option<SystemTime>); 5];
+
+fn stamp(paths: &[PathBuf; 5]) -> Stamp {
+    std::array::from_fn(|i| {
+        std::fs::metadata(&paths[i]).map_or((0, None), |m| (m.len(), m.modified().ok()))
+    })
+}
+
+fn newest_mtime(stamp: &Stamp) -> SystemTime {
+    stamp
+        .iter()
+        .filter_map(|s| s.1)
+        .max()
+        .unwrap_or(SystemTime::UNIX_EPOCH)
+}
+
+fn read_file(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))
+}
+
+fn open_file(path: &Path, writable: bool) -> Result<File> {
+    File::options()
+        .read(true)
+        .write(writable)
+        .open(path)
+        .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))
+}
+
+/// Read the index and names (and the game file's size) into a fresh state.
+fn read_state(paths: &[PathBuf; 5]) -> Result<State> {
+    let now = stamp(paths);
+    let mut index = read_file(&paths[DCI])?;
+    entry::check_header(&index).map_err(|e| e.context(paths[DCI].display()))?;
+    let whole = (index.len() - HEADER_LEN) / ENTRY_LEN;
+    if whole as u64 > u64::from(u32::MAX) {
+        return Err(Error::new(
+            ErrorKind::TooLarge,
+            format!("{}: too many games", paths[DCI].display()),
+        ));
+    }
+    let tail = (index.len() - HEADER_LEN) % ENTRY_LEN;
+    if tail != 0 {
+        log::warn!(
+            "{}: {tail} bytes after the last whole entry are ignored (an interrupted write)",
+            paths[DCI].display()
+        );
+        index.truncate(HEADER_LEN + whole * ENTRY_LEN);
+    }
+    let mut names: [NameFile; 3] = Default::default();
+    for (i, slot) in names.iter_mut().enumerate() {
+        let path = &paths[i + 1];
+        let (file, notes) = NameFile::parse(&read_file(path)?, MAGIC[i + 1]).map_err(|m| {
+            Error::new(ErrorKind::UnknownFormat, format!("{}: {m}", path.display()))
+        })?;
+        for note in notes {
+            log::warn!("{}: {note}", path.display());
+        }
+        *slot = file;
+    }
+    let games_len = std::fs::metadata(&paths[DCG])
+        .map_err(|e| Error::io(format!("cannot stat {}", paths[DCG].display()), e))?
+        .len();
+    let state = State {
+        index,
+        count: whole as u32,
+        names,
+        games_len,
+        modified: newest_mtime(&now),
+        stamp: now,
+    };
+    state.log_dangling_refs(&paths[DCI]);
+    Ok(state)
+}
+
+impl State {
+    fn entry(&self, number: u32) -> IndexEntry {
+        let at = entry_at(number);
+        IndexEntry::decode(
+            self.index[at..at + ENTRY_LEN]
+                .try_into()
+                .expect("entry within the index"),
+        )
+    }
+
+    fn log_dangling_refs(&self, dci: &Path) {
+        let mut dangling = 0;
+        let mut first = None;
+        for n in 0..self.count {
+            let e = self.entry(n);
+            for (file, r) in [(0, e.white), (0, e.black), (1, e.site), (2, e.event)] {
+                if !self.names[file].is_valid_ref(r) {
+                    dangling += 1;
+                    first.get_or_insert((n, r));
+                }
+            }
+        }
+        if let Some((n, r)) = first {
+            log::warn!(
+                "{}: {dangling} name references hit no name record (read as empty), the first in game {} (offset {r})",
+                dci.display(),
+                n + 1
+            );
+        }
+    }
+
+    /// The entry's fields and names as headers.
+    fn headers(&self, e: &IndexEntry) -> Headers {
+        let names = [
+            self.names[0].text(e.white),
+            self.names[0].text(e.black),
+            self.names[1].text(e.site),
+            self.names[2].text(e.event),
+        ]
+        .map(|t| t.to_string());
+        fit::read_headers(&fitted_of(e), names)
+    }
+}
+
+/// The entry's fields other than names and offset.
+fn fitted_of(e: &IndexEntry) -> Fitted {
+    Fitted {
+        names: Default::default(),
+        round: e.round,
+        elo: [e.white_elo, e.black_elo],
+        result: e.result,
+        eco: e.eco,
+        date: (e.year, e.month, e.day),
+    }
+}
+
+/// A game ready to be written: its record, its entry fields and the headers it will read as.
+struct Prepared {
+    record: Vec<u8>,
+    fitted: Fitted,
+    stored: Headers,
+}
+
+/// The refusal of a save that would lose `losses`.
+fn refusal(losses: &[Loss]) -> Error {
+    let fields: Vec<&str> = losses.iter().map(|l| l.field.as_str()).collect();
+    let messages: Vec<&str> = losses.iter().map(|l| l.message.as_str()).collect();
+    Error::new(
+        losses[0].kind,
+        format!(
+            "a Simple Chess Database cannot store {} of this game: {}; nothing was saved \
+             (open the database with -o lossy to store it as close as the format allows)",
+            fields.join(", "),
+            messages.join("; ")
+        ),
+    )
+}
+
+impl SimpleCdb {
+    /// Open the database at `path` (its base path or any of its five files), reading the
+    /// index and the names. With `writable`, also take the one-writer lock (on the .dci).
+    /// With `lossy`, saves store what the format can hold and log the rest instead of being
+    /// refused. Fails with a clear message when a file is missing, is not this format, or the
+    /// index version is not 0x00.
+    pub fn open(path: &Path, writable: bool, lossy: bool) -> Result<SimpleCdb> {
+        let base = base_path(path);
+        let paths = EXTENSIONS.map(|ext| with_ext(&base, ext));
+        let writers = if writable {
+            let files: [File; 4] = [
+                open_file(&paths[0], true)?,
+                open_file(&paths[1], true)?,
+                open_file(&paths[2], true)?,
+                open_file(&paths[3], true)?,
+            ];
+            writer::lock(&files[0], &paths[0])?;
+            Some(files)
+        } else {
+            None
+        };
+        let games = open_file(&paths[DCG], writable)?;
+        let mut head = [0u8; 10];
+        let games_len = games
+            .metadata()
+            .map_err(|e| Error::io(format!("cannot stat {}", paths[DCG].display()), e))?
+            .len();
+        if games_len > 0 && (games.read_exact_at(&mut head, 0).is_err() || &head != MAGIC[DCG]) {
+            return Err(Error::new(
+                ErrorKind::UnknownFormat,
+                format!(
+                    "{}: not a Simple Chess Database game file (no SimpleCDbg magic)",
+                    paths[DCG].display()
+                ),
+            ));
+        }
+        if let Some(files) = &writers {
+            // pgn2dcg leaves empty files when it aborts; appends need the magic first.
+            for (i, f) in files.iter().enumerate().skip(1) {
+                if f.metadata().is_ok_and(|m| m.len() == 0) {
+                    writer::write_synced(f, &paths[i], 0, MAGIC[i])?;
+                }
+            }
+            if games_len == 0 {
+                writer::write_synced(&games, &paths[DCG], 0, MAGIC[DCG])?;
+            }
+        }
+        let state = read_state(&paths)?;
+        Ok(SimpleCdb {
+            paths,
+            lossy,
+            state: RwLock::new(state),
+            games,
+            writers,
+        })
+    }
+
+    fn read(&self) -> RwLockReadGuard<'_, State> {
+        self.state.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn write(&self) -> RwLockWriteGuard<'_, State> {
+        self.state.write().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn writers(&self) -> Result<&[File; 4]> {
+        self.writers
+            .as_ref()
+            .ok_or_else(|| Error::new(ErrorKind::ReadOnly, "the database is open read-only"))
+    }
+
+    /// True when saves store what they can and log losses instead of refusing.
+    pub fn lossy(&self) -> bool {
+        self.lossy
+    }
+
+    /// The index entry of game `number` (0-based, `< game_count()`).
+    pub fn entry(&self, number: u32) -> IndexEntry {
+        self.read().entry(number)
+    }
+
+    /// The stored bytes of the name record at `offset` of name file `file` (0 players,
+    /// 1 sites, 2 events), or None for ref 0 or a ref that hits no record.
+    pub fn name_record(&self, file: usize, offset: u32) -> Option<[u8; RECORD_LEN]> {
+        let state = self.read();
+        if offset == 0 || !state.names[file].is_valid_ref(offset) {
+            return None;
+        }
+        let mut buf = [0u8; RECORD_LEN];
+        std::fs::File::open(&self.paths[file + 1])
+            .and_then(|f| f.read_exact_at(&mut buf, u64::from(offset)))
+            .ok()?;
+        Some(buf)
+    }
+
+    /// The whole stored record of game `number` (length bytes included).
+    pub fn record_bytes(&self, number: u32) -> Result<Vec<u8>> {
+        let (entry, games_len) = {
+            let s = self.read();
+            (s.entry(number), s.games_len)
+        };
+        let (len_bytes, body) = self.read_body(number, &entry, games_len)?;
+        let mut all = len_bytes;
+        all.extend(body);
+        Ok(all)
+    }
+
+    /// The length bytes and body of the record `entry` points at (game `number`, for
+    /// messages). A record outside the file is a corrupt record, not a panic.
+    fn read_body(
+        &self,
+        number: u32,
+        entry: &IndexEntry,
+        games_len: u64,
+    ) -> Result<(Vec<u8>, Vec<u8>)> {
+        let what = || {
+            format!(
+                "game {}: the record at offset {} of {}",
+                number + 1,
+                entry.offset,
+                self.paths[DCG].display()
+            )
+        };
+        if entry.offset < 10 || entry.offset >= games_len {
+            return Err(Error::corrupt_record(format!(
+                "{} lies outside the file ({games_len} bytes)",
+                what()
+            )));
+        }
+        let mut head = vec![0u8; (games_len - entry.offset).min(5) as usize];
+        self.games
+            .read_exact_at(&mut head, entry.offset)
+            .map_err(|e| Error::io(what(), e))?;
+        let (hl, len) = codec::record_extent(&head).map_err(|e| e.context(what()))?;
+        let start = entry.offset + hl as u64;
+        if start + len as u64 > games_len {
+            return Err(Error::corrupt_record(format!(
+                "{} says it is {len} bytes long, but the file ends {} bytes after it starts",
+                what(),
+                games_len - start
+            )));
+        }
+        let mut body = vec![0u8; len];
+        self.games
+            .read_exact_at(&mut body, start)
+            .map_err(|e| Error::io(what(), e))?;
+        head.truncate(hl);
+        Ok((head, body))
+    }
+
+    /// Encode `game`, checking what the format can hold: refused (nothing written) unless
+    /// lossy, where each loss is logged.
+    fn prepare(&self, game: &ChessGame, what: &dyn std::fmt::Display) -> Result<Prepared> {
+        let (fitted, mut losses) = fit::fit_headers(&game.headers);
+        let (body, tree) = codec::encode_body(&game.start, &game.moves)?;
+        losses.extend(tree.into_iter().map(|t| Loss {
+            kind: ErrorKind::InvalidInput,
+            field: "movetext".into(),
+            message: format!("{} cannot be stored (dropped)", t.what),
+        }));
+        if !losses.is_empty() {
+            if !self.lossy {
+                return Err(refusal(&losses).context(what));
+            }
+            for l in &losses {
+                log::warn!(
+                    "{}: {what}: lossy save: {}",
+                    self.paths[DCI].display(),
+                    l.message
+                );
+            }
+        }
+        let record = codec::encode_record(&body)?;
+        let stored = fit::stored_headers(&fitted);
+        Ok(Prepared {
+            record,
+            fitted,
+            stored,
+        })
+    }
+
+    /// Write the names of `games` and return their references (White, Black, Site, Event).
+    /// Per name file, the batch's distinct names are taken in Qt's order; each reuses an
+    /// identical record that was in the file before, else it is appended (a name over 36
+    /// bytes gets its cut record appended, as pgn2dcg does, and reference 0).
+    /// Names marked in `keep` are left out (the caller keeps the old reference; they get 0).
+    fn place_names(
+        &self,
+        state: &mut State,
+        games: &[&Fitted],
+        keep: &[[bool; 4]],
+    ) -> Result<Vec<[u32; 4]>> {
+        let writers = self.writers()?;
+        let mut refs = vec![[0u32; 4]; games.len()];
+        for file in 0..3 {
+            let mut wanted: Vec<&str> = games
+                .iter()
+                .zip(keep)
+                .flat_map(|(f, keep)| {
+                    (0..4)
+                        .filter(move |&i| NAME_FILE_OF[i] == file && !keep[i])
+                        .map(move |i| f.names[i].as_str())
+                })
+                .collect();
+            wanted.sort_by(|a, b| qt_order(a, b).then_with(|| a.cmp(b)));
+            wanted.dedup();
+            let names = &state.names[file];
+            let mut new_records: Vec<[u8; RECORD_LEN]> = Vec::new();
+            let mut offsets = std::collections::HashMap::new();
+            for name in wanted {
+                let rec = record(name);
+                let offset = match names.find(&rec) {
+                    Some(o) => o,
+                    None => {
+                        let o = names.end() + (new_records.len() * RECORD_LEN) as u64;
+                        if o + RECORD_LEN as u64 > u64::from(u32::MAX) {
+                            return Err(Error::new(
+                                ErrorKind::TooLarge,
+                                format!(
+                                    "{} would grow past 4 GiB, the most a name reference reaches",
+                                    self.paths[file + 1].display()
+                                ),
+                            ));
+                        }
+                        new_records.push(rec);
+                        o as u32
+                    }
+                };
+                offsets.insert(name, if fit::name_fits(name) { offset } else { 0 });
+            }
+            if !new_records.is_empty() {
+                let bytes: Vec<u8> = new_records.concat();
+                writer::write_synced(
+                    &writers[file + 1],
+                    &self.paths[file + 1],
+                    names.end(),
+                    &bytes,
+                )?;
+                for r in &new_records {
+                    state.names[file].push(r);
+                }
+            }
+            for (g, f) in games.iter().enumerate() {
+                for i in (0..4).filter(|&i| NAME_FILE_OF[i] == file && !keep[g][i]) {
+                    refs[g][i] = offsets[f.names[i].as_str()];
+                }
+            }
+        }
+        Ok(refs)
+    }
+
+    /// Append `record` at the end of the game file (not yet synced); returns its offset.
+    fn append_record(&self, state: &mut State, record: &[u8]) -> Result<u64> {
+        let offset = state.games_len;
+        self.games
+            .write_all_at(record, offset)
+            .map_err(|e| Error::io(format!("writing {}", self.paths[DCG].display()), e))?;
+        state.games_len = offset + record.len() as u64;
+        Ok(offset)
+    }
+
+    /// Re-read the files if another program changed them (read-only databases only; a
+    /// writable one is locked and ours). Returns whether anything changed.
+    pub fn reload_if_changed(&self) -> Result<bool> {
+        if self.writers.is_some() || stamp(&self.paths) == self.read().stamp {
+            return Ok(false);
+        }
+        let fresh = read_state(&self.paths)?;
+        log::info!(
+            "{} changed outside gamefs: {} games now",
+            self.paths[DCI].display(),
+            fresh.count
+        );
+        *self.write() = fresh;
+        Ok(true)
+    }
+}
+
+fn entry_of(f: &Fitted, refs: [u32; 4], offset: u64) -> IndexEntry {
+    IndexEntry {
+        status: 0,
+        offset,
+        white: refs[0],
+        black: refs[1],
+        round: f.round,
+        site: refs[2],
+        event: refs[3],
+        white_elo: f.elo[0],
+        black_elo: f.elo[1],
+        result: f.result,
+        eco: f.eco,
+        year: f.date.0,
+        month: f.date.1,
+        day: f.date.2,
+    }
+}
+
+impl ChessStore for SimpleCdb {
+    fn info(&self) -> StoreInfo {
+        StoreInfo {
+            format: "Simple Chess Database (version 0)".to_string(),
+            files: self.paths.to_vec(),
+            modified: self.read().modified,
+        }
+    }
+
+    fn game_count(&self) -> u32 {
+        self.read().count
+    }
+
+    fn summary(&self, number: u32) -> GameSummary {
+        let state = self.read();
+        let e = state.entry(number);
+        let eco = fit::eco_text(e.eco)
+            .and_then(|t| crate::store::scid::derive::eco_code(&t))
+            .unwrap_or(0);
+        let f = fitted_of(&e);
+        let h = fit::read_headers(&f, Default::default());
+        GameSummary {
+            deleted: e.is_deleted(),
+            white: state.names[0].canonical(e.white),
+            black: state.names[0].canonical(e.black),
+            event: state.names[2].canonical(e.event),
+            site: state.names[1].canonical(e.site),
+            round: u32::from(e.round),
+            date: h.date,
+            result: h.result,
+            eco,
+        }
+    }
+
+    fn name(&self, kind: NameKind, id: u32) -> Arc<str> {
+        match name_file(kind) {
+            Some(file) => self.read().names[file].text(id),
+            None if id == 0 => Arc::from("?"),
+            None => Arc::from(id.to_string()),
+        }
+    }
+
+    fn load(&self, number: u32) -> Result<ChessGame> {
+        let (entry, headers, games_len) = {
+            let s = self.read();
+            if number >= s.count {
+                return Err(Error::new(
+                    ErrorKind::NotFound,
+                    format!("no game {}", number + 1),
+                ));
+            }
+            let e = s.entry(number);
+            (e, s.headers(&e), s.games_len)
+        };
+        let (_, body) = self.read_body(number, &entry, games_len)?;
+        let (start, moves) = codec::decode_body(&body)
+            .map_err(|e| e.context(format_args!("game {}", number + 1)))?;
+        Ok(ChessGame {
+            headers,
+            start,
+            moves,
+        })
+    }
+
+    fn writable(&self) -> bool {
+        self.writers.is_some()
+    }
+
+    fn replace(&self, number: u32, game: &ChessGame) -> Result<bool> {
+        let writers = self.writers()?;
+        let mut state = self.write();
+        if number >= state.count {
+            return Err(Error::new(
+                ErrorKind::NotFound,
+                format!("no game {}", number + 1),
+            ));
+        }
+        let p = self.prepare(game, &format_args!("game {}", number + 1))?;
+        let old = state.entry(number);
+        // Unchanged when the headers read the same and the stored moves, read and encoded
+        // again, give the same bytes (another writer's raw comment whitespace is not a change).
+        if state.headers(&old) == p.stored
+            && let Ok((_, body)) = self.read_body(number, &old, state.games_len)
+            && let Ok((start, moves)) = codec::decode_body(&body)
+            && let Ok((again, _)) = codec::encode_body(&start, &moves)
+            && codec::encode_record(&again).is_ok_and(|r| r == p.record)
+        {
+            return Ok(false);
+        }
+        let offset = self.append_record(&mut state, &p.record)?;
+        writer::sync(&self.games, &self.paths[DCG])?;
+        // A name that reads the same keeps its old reference (a duplicate record, or ref 0
+        // versus a record of spaces), so only what really changed is written.
+        let old_refs = [old.white, old.black, old.site, old.event];
+        let new_texts = [
+            &p.stored.white,
+            &p.stored.black,
+            &p.stored.site,
+            &p.stored.event,
+        ];
+        let keep: [bool; 4] = std::array::from_fn(|i| {
+            *state.names[NAME_FILE_OF[i]].text(old_refs[i]) == **new_texts[i]
+        });
+        let mut refs = self.place_names(&mut state, &[&p.fitted], &[keep])?[0];
+        for i in 0..4 {
+            if keep[i] {
+                refs[i] = old_refs[i];
+            }
+        }
+        let entry = entry_of(&p.fitted, refs, offset);
+        let old_bytes = old.encode();
+        let new_bytes = entry.encode();
+        let at = entry_at(number);
+        if let (Some(first), Some(last)) = (
+            (0..ENTRY_LEN).find(|&i| old_bytes[i] != new_bytes[i]),
+            (0..ENTRY_LEN).rfind(|&i| old_bytes[i] != new_bytes[i]),
+        ) {
+            writer::write_synced(
+                &writers[DCI],
+                &self.paths[DCI],
+                (at + first) as u64,
+                &new_bytes[first..=last],
+            )?;
+            state.index[at..at + ENTRY_LEN].copy_from_slice(&new_bytes);
+        }
+        state.modified = SystemTime::now();
+        Ok(true)
+    }
+
+    fn append(&self, games: &mut dyn Iterator<Item = Result<ChessGame>>) -> Result<Vec<u32>> {
+        let writers = self.writers()?;
+        let mut state = self.write();
+        let first = state.count;
+        let mut prepared: Vec<(Fitted, u64)> = Vec::new();
+        let mut appended = || -> Result<()> {
+            for (i, game) in games.enumerate() {
+                let what = format!("game {} of the text", i + 1);
+                let context = |e: Error| e.context(&what);
+                if u64::from(first) + prepared.len() as u64 >= u64::from(u32::MAX) {
+                    return Err(Error::new(ErrorKind::TooLarge, "too many games"));
+                }
+                let p = self.prepare(&game.map_err(context)?, &what)?;
+                let offset = self.append_record(&mut state, &p.record)?;
+                prepared.push((p.fitted, offset));
+            }
+            Ok(())
+        };
+        // On an error nothing references the records written so far: they stay as garbage
+        // until compact.
+        appended()?;
+        if prepared.is_empty() {
+            return Ok(Vec::new());
+        }
+        writer::sync(&self.games, &self.paths[DCG])?;
+        let fitted: Vec<&Fitted> = prepared.iter().map(|(f, _)| f).collect();
+        let refs = self.place_names(&mut state, &fitted, &vec![[false; 4]; fitted.len()])?;
+        let mut bytes = Vec::with_capacity(prepared.len() * ENTRY_LEN);
+        for ((f, offset), r) in prepared.iter().zip(refs) {
+            bytes.extend(entry_of(f, r, *offset).encode());
+        }
+        let at = state.index.len() as u64;
+        writer::write_synced(&writers[DCI], &self.paths[DCI], at, &bytes)?;
+        state.index.extend(bytes);
+        state.count = first + prepared.len() as u32;
+        state.modified = SystemTime::now();
+        Ok((first..state.count).collect())
+    }
+
+    fn set_deleted(&self, number: u32, deleted: bool) -> Result<()> {
+        let writers = self.writers()?;
+        let mut state = self.write();
+        if number >= state.count {
+            return Err(Error::new(
+                ErrorKind::NotFound,
+                format!("no game {}", number + 1),
+            ));
+        }
+        if state.entry(number).is_deleted() == deleted {
+            return Ok(());
+        }
+        let status = if deleted { STATUS_DELETED } else { 0 };
+        let at = entry_at(number);
+        writer::write_synced(&writers[DCI], &self.paths[DCI], at as u64, &[status])?;
+        state.index[at] = status;
+        state.modified = SystemTime::now();
+        Ok(())
+    }
+
+    fn reload_if_changed(&self) -> Result<bool> {
+        SimpleCdb::reload_if_changed(self)
+    }
+}

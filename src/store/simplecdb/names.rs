@@ -1,0 +1,221 @@
+//! The name files (.dcn players, .dcs sites, .dce events): a 10-byte magic, then 36-byte
+//! UTF-8 records right-padded with spaces. Index entries refer to a record by its absolute
+//! byte offset (10, 46, 82, …); 0 means "no name".
+//!
+//! Reading tolerates what real files hold: duplicate records (a name is then known by its
+//! first offset), records cut inside a UTF-8 sequence (the pgn2dcg writer cuts at 36 bytes;
+//! the broken tail is dropped and logged) and a partial record at the end (ignored).
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::store::charset::text_from_bytes;
+
+/// Bytes in one name record.
+pub const RECORD_LEN: usize = 36;
+/// Offset of the first record (just after the magic).
+pub const FIRST: u32 = 10;
+
+/// One name file, parsed.
+#[derive(Clone, Debug, Default)]
+pub struct NameFile {
+    /// The text of each record, in file order.
+    texts: Vec<Arc<str>>,
+    /// For each record, the offset of the first record with the same text.
+    canonical: Vec<u32>,
+    /// The first offset of each distinct record's bytes.
+    by_bytes: HashMap<[u8; RECORD_LEN], u32>,
+}
+
+/// The record bytes for `name`: its first 36 bytes (as pgn2dcg cuts, possibly inside a UTF-8
+/// sequence), right-padded with spaces.
+pub fn record(name: &str) -> [u8; RECORD_LEN] {
+    let mut r = [b' '; RECORD_LEN];
+    let b = name.as_bytes();
+    let n = b.len().min(RECORD_LEN);
+    r[..n].copy_from_slice(&b[..n]);
+    r
+}
+
+/// The text of a record: the padding removed, a UTF-8 sequence cut by the 36-byte limit
+/// dropped, other invalid bytes read as Latin-1. The flag says whether bytes were dropped.
+pub fn record_text(r: &[u8]) -> (String, bool) {
+    let mut end = r.len();
+    while end > 0 && r[end - 1] == b' ' {
+        end -= 1;
+    }
+    let mut bytes = &r[..end];
+    let mut cut = false;
+    if let Err(e) = std::str::from_utf8(bytes)
+        && e.error_len().is_none()
+    {
+        bytes = &bytes[..e.valid_up_to()];
+        cut = true;
+    }
+    (text_from_bytes(bytes), cut)
+}
+
+/// Qt's QString order (by UTF-16 code units), the order pgn2dcg writes one run's names in.
+pub fn qt_order(a: &str, b: &str) -> Ordering {
+    a.encode_utf16().cmp(b.encode_utf16())
+}
+
+impl NameFile {
+    /// Parse a name file's bytes after checking its `magic`. An empty file counts as one
+    /// without names (pgn2dcg leaves empty files behind when it aborts). Returns the file
+    /// and messages about what was tolerated.
+    pub fn parse(bytes: &[u8], magic: &[u8; 10]) -> Result<(NameFile, Vec<String>), String> {
+        let mut notes = Vec::new();
+        if bytes.is_empty() {
+            return Ok((NameFile::default(), notes));
+        }
+        if bytes.len() < 10 || &bytes[..10] != magic {
+            return Err(format!(
+                "not a Simple Chess Database name file (no {} magic)",
+                String::from_utf8_lossy(magic)
+            ));
+        }
+        let body = &bytes[10..];
+        if !body.len().is_multiple_of(RECORD_LEN) {
+            notes.push(format!(
+                "{} bytes after the last whole record are ignored (an interrupted write)",
+                body.len() % RECORD_LEN
+            ));
+        }
+        let mut file = NameFile::default();
+        let mut by_text: HashMap<Arc<str>, u32> = HashMap::new();
+        let mut duplicates = 0;
+        for (i, chunk) in body.chunks_exact(RECORD_LEN).enumerate() {
+            let offset = FIRST + (i * RECORD_LEN) as u32;
+            let (text, cut) = record_text(chunk);
+            if cut {
+                notes.push(format!(
+                    "the name at offset {offset} ends inside a UTF-8 sequence (cut at 36 bytes); \
+                     read as {text:?}"
+                ));
+            }
+            let text: Arc<str> = Arc::from(text);
+            let first = *by_text.entry(text.clone()).or_insert(offset);
+            if first != offset {
+                duplicates += 1;
+            }
+            file.texts.push(text);
+            file.canonical.push(first);
+            file.by_bytes
+                .entry(chunk.try_into().expect("36 bytes"))
+                .or_insert(offset);
+        }
+        if duplicates > 0 {
+            notes.push(format!(
+                "{duplicates} names are stored more than once; each is known by its first record"
+            ));
+        }
+        Ok((file, notes))
+    }
+
+    /// Number of whole records.
+    pub fn count(&self) -> u32 {
+        self.texts.len() as u32
+    }
+
+    /// The offset just after the last whole record: where the next record goes.
+    pub fn end(&self) -> u64 {
+        u64::from(FIRST) + (self.texts.len() * RECORD_LEN) as u64
+    }
+
+    fn index_of(offset: u32) -> Option<usize> {
+        let rel = offset.checked_sub(FIRST)? as usize;
+        rel.is_multiple_of(RECORD_LEN).then_some(rel / RECORD_LEN)
+    }
+
+    /// True when `offset` is 0 or the start of a record.
+    pub fn is_valid_ref(&self, offset: u32) -> bool {
+        offset == 0 || Self::index_of(offset).is_some_and(|i| i < self.texts.len())
+    }
+
+    /// The ID a reference is shown under: the first offset with the same text; 0 for none or
+    /// for a reference that hits no record.
+    pub fn canonical(&self, offset: u32) -> u32 {
+        Self::index_of(offset)
+            .and_then(|i| self.canonical.get(i).copied())
+            .unwrap_or(0)
+    }
+
+    /// The text of the record at `offset`; empty for 0 or a reference that hits no record.
+    pub fn text(&self, offset: u32) -> Arc<str> {
+        Self::index_of(offset)
+            .and_then(|i| self.texts.get(i).cloned())
+            .unwrap_or_else(|| Arc::from(""))
+    }
+
+    /// The first record with exactly these bytes.
+    pub fn find(&self, record: &[u8; RECORD_LEN]) -> Option<u32> {
+        self.by_bytes.get(record).copied()
+    }
+
+    /// Add a record (after writing it to the file); returns its offset.
+    pub fn push(&mut self, record: &[u8; RECORD_LEN]) -> u32 {
+        let offset = self.end() as u32;
+        let (text, _) = record_text(record);
+        let text: Arc<str> = Arc::from(text);
+        let first = self
+            .texts
+            .iter()
+            .position(|t| *t == text)
+            .map_or(offset, |i| FIRST + (i * RECORD_LEN) as u32);
+        self.texts.push(text);
+        self.canonical.push(first);
+        self.by_bytes.entry(*record).or_insert(offset);
+        offset
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(names: &[&[u8]]) -> Vec<u8> {
+        let mut b = b"SimpleCDbn".to_vec();
+        for n in names {
+            let mut r = [b' '; 36];
+            r[..n.len()].copy_from_slice(n);
+            b.extend(r);
+        }
+        b
+    }
+
+    #[test]
+    fn offsets_duplicates_and_cut_names() {
+        let cut = format!("a{}", "é".repeat(18));
+        let mut bytes = file(&[b"A", b"B", b"A", &cut.as_bytes()[..36]]);
+        bytes.extend(b"xx");
+        let (f, notes) = NameFile::parse(&bytes, b"SimpleCDbn").unwrap();
+        assert_eq!(f.count(), 4);
+        assert_eq!(&*f.text(10), "A");
+        assert_eq!(&*f.text(46), "B");
+        assert_eq!(f.canonical(82), 10);
+        assert_eq!(&*f.text(0), "");
+        assert_eq!(&*f.text(11), "", "a ref inside a record hits nothing");
+        assert_eq!(&*f.text(10_000), "");
+        assert!(!f.is_valid_ref(11));
+        assert_eq!(*f.text(118), format!("a{}", "é".repeat(17)));
+        assert_eq!(notes.len(), 3, "{notes:?}");
+        assert_eq!(f.end(), 10 + 4 * 36);
+        assert_eq!(f.find(&record("B")), Some(46));
+    }
+
+    #[test]
+    fn qt_order_is_utf16() {
+        assert_eq!(qt_order("a", "b"), Ordering::Less);
+        // U+FFFD sorts after U+10000 by code point but before it in UTF-16.
+        assert_eq!(qt_order("\u{10000}", "\u{FFFD}"), Ordering::Less);
+        assert_eq!("\u{10000}".cmp("\u{FFFD}"), Ordering::Greater);
+    }
+
+    #[test]
+    fn bad_magic_and_empty_file() {
+        assert!(NameFile::parse(b"SimpleCDbX", b"SimpleCDbn").is_err());
+        assert_eq!(NameFile::parse(b"", b"SimpleCDbn").unwrap().0.count(), 0);
+    }
+}

@@ -1,0 +1,588 @@
+//! Simple Chess Database: codec round trips over generated games, malformed files (never a
+//! panic), and store-level writes (replace, append, delete/restore, no-op saves, refused and
+//! lossy saves, compact).
+
+use std::path::{Path, PathBuf};
+
+use gamefs::error::ErrorKind;
+use gamefs::game::replay::{play, position_from_fen};
+use gamefs::game::{ChessGame, GameResult, Headers, Line, MoveNode, Ply, StartPosition};
+use gamefs::store::simplecdb::{self, EXTENSIONS, SimpleCdb, codec};
+use gamefs::store::{ChessStore, OpenOptions};
+use gamefs::text::{pgn, pgn_parse};
+use shakmaty::{Chess, Position};
+
+fn golden(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/simplecdb");
+    assert!(
+        dir.join("edge.dci").is_file(),
+        "the golden files are missing: expected {} (the shared/ folder beside the checkout)",
+        dir.display()
+    );
+    dir.join(name)
+}
+
+/// A copy of golden database `name` in a temp dir; returns (dir, base).
+fn copy_of(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join(name);
+    for ext in EXTENSIONS {
+        let from = golden(&format!("{name}.{ext}"));
+        let to = simplecdb::with_ext(&base, ext);
+        std::fs::write(&to, std::fs::read(from).unwrap()).unwrap();
+    }
+    (dir, base)
+}
+
+fn files(base: &Path) -> Vec<Vec<u8>> {
+    EXTENSIONS
+        .iter()
+        .map(|e| std::fs::read(simplecdb::with_ext(base, e)).unwrap())
+        .collect()
+}
+
+fn open(base: &Path, writable: bool, lossy: bool) -> SimpleCdb {
+    SimpleCdb::open(base, writable, lossy).unwrap()
+}
+
+// ---- generated games -------------------------------------------------------------------
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+const FENS: [&str; 4] = [
+    "8/1P1P1P1P/8/8/8/8/k7/7K w - - 0 1",
+    "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    "4k3/P7/8/8/8/8/7p/4K3 b - - 0 1",
+];
+
+fn comment(rng: &mut Rng) -> Option<String> {
+    match rng.below(12) {
+        0 => Some("x".repeat(1 + rng.below(300))),
+        1 => Some("é comment".to_string()),
+        2 => Some("a".repeat(70_000)),
+        _ => None,
+    }
+}
+
+fn random_line(rng: &mut Rng, pos: &Chess, depth: usize, len: usize) -> Line {
+    let mut line = Line::default();
+    let mut pos = pos.clone();
+    for _ in 0..len {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let ply = if rng.below(25) == 0 && !pos.is_check() {
+            Ply::Null
+        } else {
+            Ply::Move(moves[rng.below(moves.len())])
+        };
+        let mut node = MoveNode::new(ply.clone());
+        if rng.below(5) == 0 {
+            let n = if rng.below(20) == 0 {
+                130
+            } else {
+                1 + rng.below(3)
+            };
+            node.nags = (0..n).map(|_| 1 + rng.below(255) as u8).collect();
+        }
+        node.comment = comment(rng);
+        if depth > 0 && !line.moves.is_empty() && rng.below(6) == 0 {
+            // An alternative to this move, from the position before it.
+            let len = 1 + rng.below(6);
+            let var = random_line(rng, &pos, depth - 1, len);
+            if !var.moves.is_empty() {
+                node.variations.push(var);
+            }
+        }
+        pos = play(&pos, &ply).unwrap();
+        line.moves.push(node);
+    }
+    line
+}
+
+fn random_game(rng: &mut Rng) -> ChessGame {
+    let start = if rng.below(3) == 0 {
+        StartPosition::Fen(FENS[rng.below(FENS.len())].to_string())
+    } else {
+        StartPosition::Standard
+    };
+    let pos = gamefs::game::replay::start_position(&start).unwrap();
+    let len = rng.below(80);
+    let mut moves = random_line(rng, &pos, 3, len);
+    moves.comment = comment(rng);
+    ChessGame {
+        headers: Headers {
+            white: "W".into(),
+            black: "B".into(),
+            round: "?".into(),
+            result: GameResult::Draw,
+            ..Headers::default()
+        },
+        start,
+        moves,
+    }
+}
+
+#[test]
+fn generated_games_round_trip_through_the_codec() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut forms = std::collections::BTreeSet::new();
+    for _ in 0..400 {
+        let g = random_game(&mut rng);
+        let (body, losses) = codec::encode_body(&g.start, &g.moves).unwrap();
+        assert!(losses.is_empty(), "{losses:?}");
+        let record = codec::encode_record(&body).unwrap();
+        forms.insert(record[0].max(0x80));
+        let (hl, len) = codec::record_extent(&record).unwrap();
+        assert_eq!(len, body.len());
+        assert_eq!(&record[hl..], &body[..]);
+        let (start, moves) = codec::decode_body(&body).unwrap();
+        assert_eq!(start, g.start);
+        assert_eq!(moves, g.moves);
+    }
+    assert!(forms.len() >= 4, "length forms seen: {forms:x?}");
+}
+
+#[test]
+fn every_length_form_at_its_boundary() {
+    // A game whose body is exactly n bytes: start marker, one move (2 bytes), a comment.
+    for n in [10, 126, 127, 128, 254, 255, 256, 65_534, 65_535, 65_536] {
+        let header = 1 + 2 + 1; // marker, move, comment token
+        let mut text_len = n - header - 1;
+        let body = loop {
+            let mut moves = Line::default();
+            let e4 = Chess::default().legal_moves()[0];
+            let mut node = MoveNode::new(Ply::Move(e4));
+            node.comment = Some("c".repeat(text_len));
+            moves.moves.push(node);
+            let (body, _) = codec::encode_body(&StartPosition::Standard, &moves).unwrap();
+            if body.len() == n {
+                break body;
+            }
+            text_len -= body.len() - n;
+        };
+        let record = codec::encode_record(&body).unwrap();
+        let prefix = &record[..record.len() - n];
+        match n {
+            0..=126 => assert_eq!(prefix, [n as u8]),
+            127..=254 => assert_eq!(prefix, [0x81, n as u8]),
+            255..=65_534 => assert_eq!(prefix, [0x82, (n >> 8) as u8, n as u8]),
+            _ => assert_eq!(prefix[0], 0x83),
+        }
+        let (start, moves) = codec::decode_body(&body).unwrap();
+        assert_eq!(start, StartPosition::Standard);
+        assert_eq!(moves.moves[0].comment.as_ref().unwrap().len(), text_len);
+    }
+}
+
+#[test]
+fn tree_losses_are_reported() {
+    let pos = Chess::default();
+    let mut moves = random_line(&mut Rng(7), &pos, 0, 4);
+    let alt = pos.legal_moves()[5];
+    moves.moves[0].variations.push(Line {
+        comment: Some("start".into()),
+        moves: vec![MoveNode::new(Ply::Move(alt))],
+    });
+    moves.moves[0].variations.push(Line::default());
+    let (_, losses) = codec::encode_body(&StartPosition::Standard, &moves).unwrap();
+    assert_eq!(losses.len(), 2, "{losses:?}");
+}
+
+// ---- malformed files -------------------------------------------------------------------
+
+#[test]
+fn mutated_game_bytes_never_panic() {
+    let (_d, base) = copy_of("edge");
+    let dcg = simplecdb::with_ext(&base, "dcg");
+    let orig = std::fs::read(&dcg).unwrap();
+    let mut rng = Rng(12345);
+    for i in 10..orig.len() {
+        for v in [0x80u8, 0x81, 0x82, 0x83, 0x7f, 0xff, rng.next() as u8] {
+            let mut bytes = orig.clone();
+            bytes[i] = v;
+            std::fs::write(&dcg, &bytes).unwrap();
+            let db = open(&base, false, false);
+            for n in 0..db.game_count() {
+                if let Err(e) = db.load(n) {
+                    assert!(
+                        matches!(e.kind(), ErrorKind::CorruptRecord | ErrorKind::Io),
+                        "{e}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn token_bytes_0x80_to_0x83_are_corrupt() {
+    for t in 0x80u8..=0x83 {
+        let e = codec::decode_body(&[0x00, 0x03, 0x1c, t]).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::CorruptRecord);
+    }
+}
+
+#[test]
+fn truncated_files_give_errors_not_panics() {
+    for ext in EXTENSIONS {
+        let (_d, base) = copy_of("edge");
+        let path = simplecdb::with_ext(&base, ext);
+        let orig = std::fs::read(&path).unwrap();
+        for len in 0..orig.len() {
+            std::fs::write(&path, &orig[..len]).unwrap();
+            if let Ok(db) = SimpleCdb::open(&base, false, false) {
+                for n in 0..db.game_count() {
+                    if let Err(e) = db.load(n) {
+                        assert_ne!(e.kind(), ErrorKind::Io, "{ext} at {len}: {e}");
+                    }
+                }
+            }
+        }
+    }
+    // A truncated game file: the last game is a corrupt record, the others still load.
+    let (_d, base) = copy_of("edge");
+    let dcg = simplecdb::with_ext(&base, "dcg");
+    let orig = std::fs::read(&dcg).unwrap();
+    std::fs::write(&dcg, &orig[..orig.len() - 3]).unwrap();
+    let db = open(&base, false, false);
+    assert!(db.load(0).is_ok());
+    assert_eq!(db.load(5).unwrap_err().kind(), ErrorKind::CorruptRecord);
+}
+
+#[test]
+fn unknown_version_and_bad_lengths() {
+    let (_d, base) = copy_of("edge");
+    let dci = simplecdb::with_ext(&base, "dci");
+    let mut bytes = std::fs::read(&dci).unwrap();
+    bytes[10] = 1;
+    std::fs::write(&dci, &bytes).unwrap();
+    let e = gamefs::store::open(&base, false).err().unwrap();
+    assert_eq!(e.kind(), ErrorKind::UnknownFormat);
+    assert!(e.message().contains("version 0x01"), "{e}");
+    // A length that runs past the end of the file, and an offset outside the file.
+    let (_d, base) = copy_of("edge");
+    let dcg = simplecdb::with_ext(&base, "dcg");
+    let mut g = std::fs::read(&dcg).unwrap();
+    g[10] = 0x84;
+    std::fs::write(&dcg, &g).unwrap();
+    let db = open(&base, false, false);
+    assert_eq!(db.load(0).unwrap_err().kind(), ErrorKind::CorruptRecord);
+    let dci = simplecdb::with_ext(&base, "dci");
+    let mut i = std::fs::read(&dci).unwrap();
+    i[19 + 39 + 1..19 + 39 + 9].copy_from_slice(&u64::MAX.to_be_bytes());
+    std::fs::write(&dci, &i).unwrap();
+    let db = open(&base, false, false);
+    assert_eq!(db.load(1).unwrap_err().kind(), ErrorKind::CorruptRecord);
+}
+
+#[test]
+fn a_lone_0x7f_length_is_read() {
+    let (_d, base) = copy_of("edge");
+    // Game 1 (len127) is stored as 81 7f + body: rewrite it as 7f + body one byte later.
+    let dcg = simplecdb::with_ext(&base, "dcg");
+    let mut g = std::fs::read(&dcg).unwrap();
+    assert_eq!(&g[10..12], [0x81, 0x7f]);
+    g[11] = 0x7f;
+    g[10] = 0x00; // filler
+    std::fs::write(&dcg, &g).unwrap();
+    let dci = simplecdb::with_ext(&base, "dci");
+    let mut i = std::fs::read(&dci).unwrap();
+    i[20..28].copy_from_slice(&11u64.to_be_bytes());
+    std::fs::write(&dci, &i).unwrap();
+    let db = open(&base, false, false);
+    assert_eq!(db.load(0).unwrap().moves.moves.len(), 63);
+}
+
+// ---- writes ----------------------------------------------------------------------------
+
+fn game_from_pgn(text: &str) -> ChessGame {
+    pgn_parse::one_game(text.as_bytes()).unwrap()
+}
+
+#[test]
+fn stored_games_re_save_as_no_ops() {
+    for name in ["edge", "gen300"] {
+        let (_d, base) = copy_of(name);
+        let before = files(&base);
+        let db = open(&base, true, false);
+        for n in 0..db.game_count() {
+            let g = db.load(n).unwrap();
+            assert!(!db.replace(n, &g).unwrap(), "{name} game {}", n + 1);
+            // Through the text the user sees: render, parse, save.
+            let text = pgn::render(&g).unwrap();
+            let parsed = pgn_parse::one_game(text.as_bytes())
+                .unwrap_or_else(|e| panic!("{name} game {}: {e}\n{text}", n + 1));
+            assert!(
+                !db.replace(n, &parsed).unwrap(),
+                "{name} game {}: rendering re-saves as a change\n{text}",
+                n + 1
+            );
+        }
+        drop(db);
+        assert_eq!(files(&base), before, "{name}: no-op saves appended nothing");
+    }
+}
+
+#[test]
+fn replace_appends_and_repoints_only_the_offset() {
+    let (_d, base) = copy_of("edge");
+    let before = files(&base);
+    let db = open(&base, true, false);
+    let mut g = db.load(4).unwrap();
+    g.moves.moves.truncate(3);
+    assert!(db.replace(4, &g).unwrap());
+    assert_eq!(db.game_count(), 6);
+    drop(db);
+    let after = files(&base);
+    assert_eq!(after[1..4], before[1..4], "names untouched");
+    assert_eq!(
+        &after[4][..before[4].len()],
+        &before[4][..],
+        "game file only grows"
+    );
+    let at = 19 + 39 * 4;
+    let diff: Vec<usize> = (0..after[0].len())
+        .filter(|&i| after[0][i] != before[0][i])
+        .collect();
+    assert!(
+        diff.iter().all(|&i| (at + 1..at + 9).contains(&i)),
+        "{diff:?}"
+    );
+    assert_eq!(
+        u64::from_be_bytes(after[0][at + 1..at + 9].try_into().unwrap()),
+        before[4].len() as u64
+    );
+    let db = open(&base, false, false);
+    assert_eq!(db.load(4).unwrap(), g);
+    assert_eq!(
+        db.load(5).unwrap(),
+        open(&golden("edge"), false, false).load(5).unwrap()
+    );
+}
+
+#[test]
+fn replace_with_new_names_reuses_or_appends_records() {
+    let (_d, base) = copy_of("edge");
+    let db = open(&base, true, false);
+    let mut g = db.load(0).unwrap();
+    g.headers.white = "B".into(); // exists: reused
+    g.headers.black = "Zed".into(); // new: appended
+    assert!(db.replace(0, &g).unwrap());
+    let dcn = std::fs::read(simplecdb::with_ext(&base, "dcn")).unwrap();
+    assert_eq!(dcn.len(), 334 + 36);
+    assert_eq!(db.load(0).unwrap().headers, g.headers);
+    let e = db.entry(0);
+    assert_eq!(e.white, 82);
+    assert_eq!(e.black, 334);
+}
+
+#[test]
+fn append_delete_restore() {
+    let (_d, base) = copy_of("edge");
+    let db = open(&base, true, false);
+    let g = game_from_pgn(
+        "[White \"New\"]\n[Black \"B\"]\n[Round \"2\"]\n\n1. d4 d5 (1... Nf6 {x}) 2. c4 $1 *\n",
+    );
+    let numbers = db.append(&mut std::iter::once(Ok(g.clone()))).unwrap();
+    assert_eq!(numbers, vec![6]);
+    assert_eq!(db.game_count(), 7);
+    assert_eq!(db.load(6).unwrap().moves, g.moves);
+    db.set_deleted(2, true).unwrap();
+    assert!(db.summary(2).deleted);
+    assert_eq!(db.entry(2).status, 0xFF);
+    db.set_deleted(2, false).unwrap();
+    assert_eq!(db.entry(2).status, 0);
+    drop(db);
+    let db = open(&base, false, false);
+    assert_eq!(db.game_count(), 7);
+    assert_eq!(db.load(6).unwrap().headers.white, "New");
+    assert!(db.append(&mut std::iter::empty()).is_err(), "read-only");
+}
+
+#[test]
+fn append_is_all_or_nothing() {
+    let (_d, base) = copy_of("edge");
+    let before = files(&base);
+    let db = open(&base, true, false);
+    let ok = game_from_pgn("[White \"Fresh\"]\n\n1. e4 *\n");
+    let bad = game_from_pgn("[White \"x\"]\n[Round \"1.2\"]\n\n1. e4 *\n");
+    let e = db
+        .append(&mut vec![Ok(ok), Ok(bad)].into_iter())
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidInput);
+    assert!(e.message().contains("Round"), "{e}");
+    assert_eq!(db.game_count(), 6);
+    drop(db);
+    let after = files(&base);
+    assert_eq!(after[..4], before[..4], "index and names untouched");
+}
+
+#[test]
+fn refused_saves_leave_files_byte_identical() {
+    let (_d, base) = copy_of("edge");
+    let before = files(&base);
+    let db = open(&base, true, false);
+    let cases: [(&str, &str, ErrorKind); 6] = [
+        (
+            "[White \"a name that is far longer than thirty-six bytes\"]\n\n1. e4 *\n",
+            "White",
+            ErrorKind::TooLarge,
+        ),
+        (
+            "[Round \"1.2\"]\n\n1. e4 *\n",
+            "Round",
+            ErrorKind::InvalidInput,
+        ),
+        (
+            "[ECO \"B91a3\"]\n\n1. e4 *\n",
+            "ECO",
+            ErrorKind::InvalidInput,
+        ),
+        (
+            "[Opening \"Sicilian\"]\n\n1. e4 *\n",
+            "extra tags",
+            ErrorKind::InvalidInput,
+        ),
+        (
+            "[Date \"2020.01.01\"]\n[EventDate \"2020.01.01\"]\n\n1. e4 *\n",
+            "EventDate",
+            ErrorKind::InvalidInput,
+        ),
+        (
+            "\n1. e4 ({start} 1. d4) *\n",
+            "movetext",
+            ErrorKind::InvalidInput,
+        ),
+    ];
+    for (text, field, kind) in cases {
+        let g = game_from_pgn(text);
+        let e = db.replace(0, &g).unwrap_err();
+        assert_eq!(e.kind(), kind, "{e}");
+        assert!(e.message().contains(field), "{e}");
+        assert!(e.message().contains("lossy"), "{e}");
+        let e = db.append(&mut std::iter::once(Ok(g))).unwrap_err();
+        assert_eq!(e.kind(), kind);
+    }
+    drop(db);
+    // Refused appends may have left unreferenced record bytes at the end of .dcg only.
+    let after = files(&base);
+    assert_eq!(after[..4], before[..4]);
+}
+
+#[test]
+fn lossy_mode_stores_as_close_as_the_format_allows() {
+    let (_d, base) = copy_of("edge");
+    let db = SimpleCdb::open(&base, true, true).unwrap();
+    assert!(db.lossy());
+    let g = game_from_pgn(
+        "[Event \"E\"]\n[White \"Wh\"]\n[Round \"1.2\"]\n[ECO \"B91a3\"]\n[Opening \"x\"]\n\n{c} 1. e4 ({start} 1. d4) *\n",
+    );
+    assert!(db.replace(1, &g).unwrap());
+    let got = db.load(1).unwrap();
+    assert_eq!(got.headers.round, "?");
+    assert_eq!(got.headers.eco.as_deref(), Some("B91"));
+    assert!(got.headers.extra.is_empty());
+    assert_eq!(got.moves.comment.as_deref(), Some("c"));
+    assert_eq!(got.moves.moves[0].variations[0].comment, None);
+    // Saving the same lossy text again changes nothing.
+    let before = files(&base);
+    assert!(!db.replace(1, &g).unwrap());
+    assert_eq!(files(&base), before);
+}
+
+#[test]
+fn one_writer_at_a_time() {
+    let (_d, base) = copy_of("edge");
+    let _w = open(&base, true, false);
+    let e = SimpleCdb::open(&base, true, false).err().unwrap();
+    assert_eq!(e.kind(), ErrorKind::Busy);
+    assert!(SimpleCdb::open(&base, false, false).is_ok());
+}
+
+#[test]
+fn create_then_import_then_compact() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("new");
+    simplecdb::create(&base).unwrap();
+    assert!(simplecdb::create(&base).is_err());
+    let db = gamefs::store::open_with(
+        &simplecdb::with_ext(&base, "dcg"),
+        &OpenOptions {
+            writable: true,
+            lossy: false,
+        },
+    )
+    .unwrap();
+    let games: Vec<ChessGame> = (0..5)
+        .map(|i| {
+            game_from_pgn(&format!(
+                "[White \"P{i}\"]\n[Black \"Q\"]\n\n1. e4 e5 2. Nf3 *\n"
+            ))
+        })
+        .collect();
+    db.append(&mut games.clone().into_iter().map(Ok)).unwrap();
+    let mut changed = games[3].clone();
+    changed.moves.moves.truncate(1);
+    assert!(db.replace(3, &changed).unwrap());
+    db.set_deleted(1, true).unwrap();
+    drop(db);
+    let report = simplecdb::compact(&base).unwrap();
+    assert_eq!((report.games_before, report.games_after), (5, 4));
+    assert!(report.bytes_after < report.bytes_before);
+    let db = open(&base, false, false);
+    let whites: Vec<String> = (0..4).map(|n| db.load(n).unwrap().headers.white).collect();
+    assert_eq!(whites, ["P0", "P2", "P3", "P4"]);
+    assert_eq!(db.load(2).unwrap().moves, changed.moves);
+    // Compacting what one import wrote gives the bytes of importing the kept games at once.
+    let again = dir.path().join("again");
+    simplecdb::create(&again).unwrap();
+    let db2 = open(&again, true, false);
+    let kept: Vec<ChessGame> = (0..4).map(|n| db.load(n).unwrap()).collect();
+    db2.append(&mut kept.into_iter().map(Ok)).unwrap();
+    drop(db2);
+    assert_eq!(files(&again), files(&base));
+}
+
+#[test]
+fn null_move_in_check_is_a_corrupt_record() {
+    let pos = position_from_fen("4k3/8/8/8/8/8/8/4K2r w - - 0 1").unwrap();
+    assert!(pos.is_check());
+    let fen = "4k3/8/8/8/8/8/8/4K2r w - - 0 1";
+    let mut body = vec![1, fen.len() as u8];
+    body.extend(fen.as_bytes());
+    body.push(codec::NULL_MOVE);
+    assert_eq!(
+        codec::decode_body(&body).unwrap_err().kind(),
+        ErrorKind::CorruptRecord
+    );
+}
+
+#[test]
+fn a_name_that_reads_the_same_keeps_its_reference() {
+    // gen300 game 3's White is over 36 bytes: pgn2dcg stored ref 0, which reads as "".
+    let (_d, base) = copy_of("gen300");
+    let before = files(&base);
+    let db = open(&base, true, false);
+    assert_eq!(db.entry(2).white, 0);
+    let mut g = db.load(2).unwrap();
+    assert_eq!(g.headers.white, "");
+    g.moves.moves.truncate(10);
+    assert!(db.replace(2, &g).unwrap());
+    assert_eq!(db.entry(2).white, 0);
+    drop(db);
+    assert_eq!(files(&base)[1..4], before[1..4], "no name record appended");
+}
