@@ -11,7 +11,7 @@ use crate::save::scid_export;
 
 /// Run `command` in a detached tmux session and type `keys` (tmux send-keys arguments, one
 /// call per inner slice, with a pause between); wait for the editor to exit.
-fn drive(session: &str, dir: &Path, command: &str, keys: &[&[&str]]) {
+pub fn drive(session: &str, dir: &Path, command: &str, keys: &[&[&str]]) {
     let status = Command::new("tmux")
         .args([
             "new-session",

@@ -7,4 +7,5 @@ mod editors;
 mod fixtures;
 mod harness;
 mod save;
+mod simplecdb;
 mod tree;

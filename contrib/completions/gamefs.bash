@@ -161,12 +161,16 @@ _gamefs() {
             return 0
             ;;
         gamefs__subcmd__create)
-            opts="-h --log-level --help"
+            opts="-h --format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "scid simplecdb" -- "${cur}"))
+                    return 0
+                    ;;
                 --log-level)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -395,12 +399,16 @@ _gamefs() {
             return 0
             ;;
         gamefs__subcmd__import)
-            opts="-q -h --create --quiet --log-level --help"
+            opts="-q -h --create --format --quiet --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "scid simplecdb" -- "${cur}"))
+                    return 0
+                    ;;
                 --log-level)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -6,15 +6,24 @@ use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{CompactArgs, CreateArgs, ImportArgs};
+use super::{CompactArgs, CreateArgs, FormatArg, ImportArgs};
 use gamefs::error::Error;
 use gamefs::store;
-use gamefs::store::scid::{compact, create};
 use gamefs::text::pgn_parse;
+
+/// The format to create: as asked, or as the path's extension suggests.
+fn format_for(path: &std::path::Path, asked: Option<FormatArg>) -> store::Format {
+    match asked {
+        Some(FormatArg::Scid) => store::Format::Scid,
+        Some(FormatArg::Simplecdb) => store::Format::SimpleCdb,
+        None => store::Format::from_path(path),
+    }
+}
 
 /// Create an empty database.
 pub fn create(args: &CreateArgs) -> Result<ExitCode, String> {
-    create::create(&args.database).map_err(|e| e.to_string())?;
+    store::create(&args.database, format_for(&args.database, args.format))
+        .map_err(|e| e.to_string())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -35,8 +44,9 @@ pub fn progress(quiet: bool, what: &str) -> ProgressBar {
 /// Append the games of each PGN file; a file with a bad game is refused whole (reported, the
 /// next file still imported) and the exit status says so.
 pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
-    if args.create && !store::scid::looks_like(&args.database) {
-        create::create(&args.database).map_err(|e| e.to_string())?;
+    if args.create && !store::exists(&args.database) {
+        store::create(&args.database, format_for(&args.database, args.format))
+            .map_err(|e| e.to_string())?;
     }
     let db = store::open(&args.database, true).map_err(|e| e.to_string())?;
     let mut failed = 0;
@@ -78,7 +88,7 @@ pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
 
 /// Drop deleted games and garbage.
 pub fn compact(args: &CompactArgs) -> Result<ExitCode, String> {
-    let report = compact::compact(&args.database).map_err(|e| e.to_string())?;
+    let report = store::compact(&args.database).map_err(|e| e.to_string())?;
     if !args.quiet {
         eprintln!(
             "{}: {} of {} games kept, {} bytes now (was {})",

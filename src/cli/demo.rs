@@ -6,7 +6,6 @@ use std::process::ExitCode;
 use super::{DemoArgs, MountOptions};
 use gamefs::error::Error;
 use gamefs::store;
-use gamefs::store::scid::create;
 use gamefs::text::pgn_parse;
 
 /// The sample games (contrib/sample/demo.pgn), built into a database with gamefs's own encoder.
@@ -17,7 +16,7 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode, String> {
     let dir = std::env::temp_dir().join(format!("gamefs-demo-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let base = dir.join("demo");
-    create::create(&base).map_err(|e| e.to_string())?;
+    store::create(&base, store::Format::Scid).map_err(|e| e.to_string())?;
     {
         let db = store::open(&base, true).map_err(|e| e.to_string())?;
         let mut games = pgn_parse::games(SAMPLE_PGN.as_bytes()).map(|g| g.map_err(Error::from));

@@ -34,7 +34,11 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
             }
         }
     }
-    out.flush().map_err(|e| format!("write failed: {e}"))?;
+    if let Err(e) = out.flush()
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        return Err(format!("write failed: {e}"));
+    }
     if failed > 0 {
         eprintln!("gamefs: {failed} game(s) could not be read");
         return Ok(ExitCode::FAILURE);

@@ -4,12 +4,25 @@ use std::process::ExitCode;
 
 use super::InspectArgs;
 use super::database::progress;
-use gamefs::store::ChessStore;
 use gamefs::store::scid::ScidDatabase;
 use gamefs::store::scid::check::{self, Problem};
+use gamefs::store::{self, ChessStore};
 
-fn open(args: &InspectArgs) -> Result<ScidDatabase, String> {
-    ScidDatabase::open(&args.database, false).map_err(|e| e.to_string())
+/// A SCID database gets the SCID-specific facts and checks; any other format the general ones.
+enum Opened {
+    Scid(ScidDatabase),
+    Other(std::sync::Arc<dyn ChessStore>),
+}
+
+fn open(args: &InspectArgs) -> Result<Opened, String> {
+    if store::scid::looks_like(&args.database) {
+        return ScidDatabase::open(&args.database, false)
+            .map(Opened::Scid)
+            .map_err(|e| e.to_string());
+    }
+    store::open(&args.database, false)
+        .map(Opened::Other)
+        .map_err(|e| e.to_string())
 }
 
 /// A JSON string literal.
@@ -29,9 +42,10 @@ fn json_str(s: &str) -> String {
 
 /// Print the facts of a database.
 pub fn info(args: &InspectArgs) -> Result<ExitCode, String> {
-    let db = open(args)?;
-    let i = check::info(&db);
-    let format = db.info().format;
+    let (i, format) = match open(args)? {
+        Opened::Scid(db) => (check::info(&db), db.info().format),
+        Opened::Other(db) => (check::store_info(&*db), db.info().format),
+    };
     let years = i.years.map(|(a, b)| format!("{a}–{b}"));
     if args.json {
         let years_json = i
@@ -64,16 +78,21 @@ pub fn info(args: &InspectArgs) -> Result<ExitCode, String> {
             "years:         {}",
             years.unwrap_or_else(|| "unknown".into())
         );
-        println!("reclaimable:   {} bytes (gamefs compact)", i.garbage_bytes);
+        if format.starts_with("SCID") {
+            println!("reclaimable:   {} bytes (gamefs compact)", i.garbage_bytes);
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// Check a database; exit status 1 when anything is wrong.
 pub fn check(args: &InspectArgs) -> Result<ExitCode, String> {
-    let db = open(args)?;
+    let opened = open(args)?;
     let pb = progress(args.quiet || args.json, "checking");
-    let problems: Vec<Problem> = check::check(&db, |_| pb.inc(1));
+    let (problems, games): (Vec<Problem>, u32) = match &opened {
+        Opened::Scid(db) => (check::check(db, |_| pb.inc(1)), db.game_count()),
+        Opened::Other(db) => (check::check_store(&**db, |_| pb.inc(1)), db.game_count()),
+    };
     pb.finish_and_clear();
     if args.json {
         let items: Vec<String> = problems
@@ -88,7 +107,7 @@ pub fn check(args: &InspectArgs) -> Result<ExitCode, String> {
             .collect();
         println!(
             "{{\"games\":{},\"ok\":{},\"problems\":[{}]}}",
-            db.game_count(),
+            games,
             problems.is_empty(),
             items.join(",")
         );
@@ -100,11 +119,7 @@ pub fn check(args: &InspectArgs) -> Result<ExitCode, String> {
             }
         }
         if !args.quiet {
-            eprintln!(
-                "checked {} games: {} problem(s)",
-                db.game_count(),
-                problems.len()
-            );
+            eprintln!("checked {} games: {} problem(s)", games, problems.len());
         }
     }
     Ok(if problems.is_empty() {

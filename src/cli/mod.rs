@@ -165,11 +165,24 @@ mod tests {
     }
 }
 
+/// The database formats gamefs can create.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormatArg {
+    /// SCID 4: .si4, .sn4, .sg4.
+    Scid,
+    /// Simple Chess Database: .dci, .dcn, .dcs, .dce, .dcg.
+    Simplecdb,
+}
+
 /// Options of `gamefs create`.
 #[derive(Args, Debug)]
 pub struct CreateArgs {
-    /// The new database's base path (x makes x.si4, x.sn4, x.sg4).
+    /// The new database's base path (x makes x.si4, x.sn4, x.sg4; x.dci makes a Simple Chess
+    /// Database).
     pub database: PathBuf,
+    /// The format (default: from the path's extension, else SCID).
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
 }
 
 /// Options of `gamefs import`.
@@ -183,6 +196,9 @@ pub struct ImportArgs {
     /// Create the database first if it does not exist.
     #[arg(long)]
     pub create: bool,
+    /// The format to create with --create (default: from the path's extension, else SCID).
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
     /// No progress or summary output.
     #[arg(short, long)]
     pub quiet: bool,
@@ -218,7 +234,8 @@ pub struct MountOptions {
     /// Mount read-only (same as -o ro).
     #[arg(short = 'r', long)]
     pub read_only: bool,
-    /// Mount options, comma-separated: ro, rw, allow_other, allow_root, default_permissions,
+    /// Mount options, comma-separated: ro, rw, lossy (Simple Chess Database: store what the
+    /// format cannot hold as closely as it can, logging each loss), allow_other, allow_root, default_permissions,
     /// nodev, nosuid, noexec, noatime, fsname=NAME, cache_mb=N (rendered-text cache size),
     /// log_file=FILE, log_level=LEVEL; fstab words (noauto, nofail, _netdev, x-*) are ignored,
     /// anything else is an error.

@@ -12,6 +12,7 @@ use super::daemon;
 use gamefs::ErrorKind;
 use gamefs::collection::{self, Collection};
 use gamefs::fuse::{GameFs, KernelInvalidator};
+use gamefs::store::OpenOptions;
 use gamefs::vfs::{Vfs, VfsOptions};
 
 /// What `-o` and the flags ask for, parsed.
@@ -27,6 +28,8 @@ pub struct ParsedOptions {
     pub read_only: bool,
     /// A read-write mount was asked for explicitly (`-o rw`): no falling back to read-only.
     pub explicit_rw: bool,
+    /// `-o lossy`: store what the format cannot hold as closely as it can (logged).
+    pub lossy: bool,
 }
 
 /// The value of a `-o key=value` option, if given (the last one wins).
@@ -50,6 +53,7 @@ pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
         match item {
             "ro" => p.read_only = true,
             "rw" => p.explicit_rw = true,
+            "lossy" => p.lossy = true,
             "allow_other" => {
                 p.acl = SessionACL::All;
                 p.kernel.push(MountOption::DefaultPermissions);
@@ -82,7 +86,7 @@ pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown mount option {other:?} (gamefs takes ro, rw, allow_other, allow_root, \
+                    "unknown mount option {other:?} (gamefs takes ro, rw, lossy, allow_other, allow_root, \
                      default_permissions, nodev, nosuid, noexec, noatime, fsname=, cache_mb=, log_file=, log_level=)"
                 ));
             }
@@ -101,16 +105,20 @@ pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
 /// are read-only to us, or an old version-300 database) and `-o rw` was not given, mount
 /// read-only with a warning, as mount(8) does for write-protected media.
 fn open_collection(database: &Path, parsed: &ParsedOptions) -> Result<Arc<dyn Collection>, String> {
+    let options = |writable| OpenOptions {
+        writable,
+        lossy: parsed.lossy,
+    };
     if parsed.read_only {
-        return collection::open(database, false).map_err(|e| e.to_string());
+        return collection::open(database, &options(false)).map_err(|e| e.to_string());
     }
-    match collection::open(database, true) {
+    match collection::open(database, &options(true)) {
         Ok(s) => Ok(s),
         Err(e)
             if !parsed.explicit_rw
                 && matches!(e.kind(), ErrorKind::PermissionDenied | ErrorKind::ReadOnly) =>
         {
-            let s = collection::open(database, false).map_err(|e| e.to_string())?;
+            let s = collection::open(database, &options(false)).map_err(|e| e.to_string())?;
             log::warn!("{e}; mounting read-only");
             eprintln!("gamefs: {e}; mounting read-only");
             Ok(s)
@@ -159,7 +167,7 @@ pub fn prepare_and_serve(
     if !opts.foreground && !daemon::is_detached_child() {
         // Check what can be checked here, so errors reach the terminal; the background
         // process opens (and locks) the database itself.
-        collection::open(database, false).map_err(|e| e.to_string())?;
+        collection::open(database, &OpenOptions::default()).map_err(|e| e.to_string())?;
         check_mountpoint(mountpoint)?;
         return daemon::detach();
     }

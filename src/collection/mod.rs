@@ -16,9 +16,9 @@ use crate::error::Result;
 use crate::store::{self, StoreInfo};
 
 /// Open the database at `path` (any format gamefs knows, recognised by its files) as a
-/// collection, for reading or also for writing.
-pub fn open(path: &Path, writable: bool) -> Result<Arc<dyn Collection>> {
-    let store = store::open(path, writable)?;
+/// collection, as `options` say (writable, lossy).
+pub fn open(path: &Path, options: &store::OpenOptions) -> Result<Arc<dyn Collection>> {
+    let store = store::open_with(path, options)?;
     Ok(Arc::new(chess::ChessCollection::new(store)))
 }
 

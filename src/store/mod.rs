@@ -127,6 +127,67 @@ pub fn eco_text(code: u16) -> Option<String> {
     Some(s)
 }
 
+/// What compaction did (`gamefs compact`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompactReport {
+    /// Games before.
+    pub games_before: u32,
+    /// Games kept (not deleted).
+    pub games_after: u32,
+    /// Bytes of the database files before.
+    pub bytes_before: u64,
+    /// Bytes of the database files after.
+    pub bytes_after: u64,
+}
+
+/// The chess database formats gamefs can create.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// SCID 4 (.si4, .sn4, .sg4).
+    Scid,
+    /// Simple Chess Database (.dci, .dcn, .dcs, .dce, .dcg).
+    SimpleCdb,
+}
+
+impl Format {
+    /// The format a new database's path suggests: any of the Simple Chess Database's file
+    /// extensions means that format, anything else SCID.
+    pub fn from_path(path: &std::path::Path) -> Format {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(ext) if simplecdb::EXTENSIONS.contains(&ext) => Format::SimpleCdb,
+            _ => Format::Scid,
+        }
+    }
+}
+
+/// Create an empty database of `format` at `path`.
+pub fn create(path: &std::path::Path, format: Format) -> Result<()> {
+    match format {
+        Format::Scid => scid::create::create(path),
+        Format::SimpleCdb => simplecdb::create(path),
+    }
+}
+
+/// Compact the database at `path` (whatever its format), as its own tools would.
+pub fn compact(path: &std::path::Path) -> Result<CompactReport> {
+    if scid::looks_like(path) {
+        scid::compact::compact(path)
+    } else if simplecdb::looks_like(path) {
+        simplecdb::compact(path)
+    } else {
+        open(path, false)?;
+        Err(crate::error::Error::new(
+            crate::error::ErrorKind::Unsupported,
+            "this format cannot be compacted",
+        ))
+    }
+}
+
+/// True when `path` names an existing database of a format gamefs knows.
+pub fn exists(path: &std::path::Path) -> bool {
+    scid::looks_like(path) || simplecdb::looks_like(path)
+}
+
 /// How to open a database: for writing, and whether saves may lose what the format cannot
 /// hold (logged) instead of being refused.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

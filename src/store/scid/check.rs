@@ -36,30 +36,66 @@ pub struct Info {
     pub description: String,
 }
 
-/// Gather the facts of `db` from its index (no record is decoded).
-pub fn info(db: &ScidDatabase) -> Info {
-    let header = db.header();
+/// Gather the facts of any chess database from its index (no record is decoded); names are
+/// counted as the distinct names the games use.
+pub fn store_info(db: &dyn ChessStore) -> Info {
     let mut info = Info {
         games: db.game_count(),
-        version: header.version,
-        description: String::from_utf8_lossy(&header.description).into_owned(),
-        names: NameKind::ALL.map(|k| db.name_count(k)),
         ..Info::default()
     };
-    let mut live_bytes = 0u64;
+    let mut used: [std::collections::HashSet<u32>; 4] = Default::default();
     for n in 0..info.games {
-        let e = db.entry(n);
-        if e.is_deleted() {
+        let s = db.summary(n);
+        if s.deleted {
             info.deleted += 1;
-        } else {
-            live_bytes += u64::from(e.length);
         }
-        if let Some(y) = e.game_date().year {
+        for (k, id) in [
+            (0, s.white),
+            (0, s.black),
+            (1, s.event),
+            (2, s.site),
+            (3, s.round),
+        ] {
+            used[k].insert(id);
+        }
+        if let Some(y) = s.date.year {
             info.years = Some(info.years.map_or((y, y), |(lo, hi)| (lo.min(y), hi.max(y))));
         }
     }
+    info.names = used.map(|u| u.len() as u32);
+    info
+}
+
+/// Gather the facts of a SCID database: those of any store, plus the name file's counts
+/// (unused names included), the header and the bytes compaction would reclaim.
+pub fn info(db: &ScidDatabase) -> Info {
+    let header = db.header();
+    let mut info = store_info(db);
+    info.version = header.version;
+    info.description = String::from_utf8_lossy(&header.description).into_owned();
+    info.names = NameKind::ALL.map(|k| db.name_count(k));
+    let live_bytes: u64 = (0..info.games)
+        .map(|n| db.entry(n))
+        .filter(|e| !e.is_deleted())
+        .map(|e| u64::from(e.length))
+        .sum();
     info.garbage_bytes = db.games_file_len().saturating_sub(live_bytes);
     info
+}
+
+/// Check any chess database: every game decodes and renders.
+pub fn check_store(db: &dyn ChessStore, mut progress: impl FnMut(u32)) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for n in 0..db.game_count() {
+        progress(n);
+        if let Err(e) = db.load(n).and_then(|g| crate::text::pgn::render(&g)) {
+            problems.push(Problem {
+                game: Some(n + 1),
+                message: e.to_string(),
+            });
+        }
+    }
+    problems
 }
 
 /// Check every game and the name file; `progress` is called after each game.

@@ -13,20 +13,8 @@ use super::entry::IndexEntry;
 use super::names::NameFile;
 use super::{EXTENSIONS, ScidDatabase, base_path, with_ext, writer};
 use crate::error::{Error, Result};
+use crate::store::CompactReport;
 use crate::store::{ChessStore, NameKind};
-
-/// What compaction did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CompactReport {
-    /// Games before.
-    pub games_before: u32,
-    /// Games kept (not deleted).
-    pub games_after: u32,
-    /// Bytes of the three files before.
-    pub bytes_before: u64,
-    /// Bytes of the three files after.
-    pub bytes_after: u64,
-}
 
 /// Above this many games SCID also sorts the games while compacting.
 const REORDER_ABOVE: usize = 10_000;

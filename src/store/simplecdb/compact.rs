@@ -10,19 +10,7 @@ use super::names::{RECORD_LEN, record_text};
 use super::{EXTENSIONS, MAGIC, SimpleCdb, base_path, with_ext, writer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::ChessStore;
-
-/// What compaction did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CompactReport {
-    /// Games before.
-    pub games_before: u32,
-    /// Games kept (not deleted).
-    pub games_after: u32,
-    /// Bytes of the five files before.
-    pub bytes_before: u64,
-    /// Bytes of the five files after.
-    pub bytes_after: u64,
-}
+use crate::store::CompactReport;
 
 /// The initial bytes of each of the five files of an empty database (magic; the index also
 /// has version 0 and OpenDefault 0), as pgn2dcg starts them.

@@ -35,7 +35,7 @@ use crate::game::{ChessGame, Headers};
 use crate::store::scid::writer;
 use crate::store::{ChessStore, GameSummary, NameKind, StoreInfo};
 
-pub use compact::{CompactReport, compact, create};
+pub use compact::{compact, create};
 
 /// The five file extensions, in the order index, players, sites, events, games.
 pub const EXTENSIONS: [&str; 5] = ["dci", "dcn", "dcs", "dce", "dcg"];

@@ -1,0 +1,247 @@
+//! A Simple Chess Database mounted and edited like a SCID one: the same tree, saves as the
+//! format's own appends (new record + 8-byte offset), and refusals for what it cannot hold.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use crate::editors::drive;
+use crate::harness::{Mount, gamefs, repo, run_with_timeout, scratch, sh};
+
+const FILES: [&str; 5] = ["dci", "dcn", "dcs", "dce", "dcg"];
+
+/// A private copy of the golden `gen300` database (written by the reference writer).
+fn golden_copy(dir: &Path) -> PathBuf {
+    let src = repo().join("../shared/data/simplecdb");
+    assert!(
+        src.is_dir(),
+        "the golden files are missing: {} (shared/ beside the checkout)",
+        src.display()
+    );
+    let base = dir.join("gen300");
+    for ext in FILES {
+        std::fs::copy(src.join(format!("gen300.{ext}")), base.with_extension(ext)).unwrap();
+    }
+    base
+}
+
+fn export(db: &Path) -> String {
+    let out = run_with_timeout(
+        Command::new(gamefs()).arg("export").arg(db),
+        Duration::from_secs(60),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn game_file(m: &Mount, number: usize) -> PathBuf {
+    let prefix = format!("{number:04} ");
+    std::fs::read_dir(m.join("games"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with(&prefix)
+        })
+        .unwrap()
+}
+
+fn bytes(db: &Path) -> Vec<Vec<u8>> {
+    FILES
+        .iter()
+        .map(|e| std::fs::read(db.with_extension(e)).unwrap())
+        .collect()
+}
+
+#[test]
+fn the_tree_shows_every_game_as_export_does() {
+    let dir = scratch("scdb-read");
+    let db = golden_copy(dir.path());
+    let m = Mount::new(&db, dir.path(), &["-o", "ro"]);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(m.join("games"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 300);
+    let joined: String = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    assert_eq!(joined, export(&db));
+    for view in ["players", "events", "sites", "years", "eco"] {
+        assert!(
+            std::fs::read_dir(m.join(view)).unwrap().count() > 0,
+            "{view}"
+        );
+    }
+}
+
+#[test]
+fn saves_append_a_record_and_repoint_only_the_offset() {
+    let dir = scratch("scdb-save");
+    let db = golden_copy(dir.path());
+    let m = Mount::new(&db, dir.path(), &[]);
+    let game = game_file(&m, 5);
+    let text = std::fs::read_to_string(&game).unwrap();
+    let dci = std::fs::read(db.with_extension("dci")).unwrap();
+    let dcg_len = std::fs::metadata(db.with_extension("dcg")).unwrap().len();
+    // Change the moves only (a NAG on the first move): names and header stay.
+    let edited = text.replacen("\n\n1. d4", "\n\n1. d4 $1", 1);
+    let edited = if edited == text {
+        text.replacen("\n\n1. e4", "\n\n1. e4 $1", 1)
+    } else {
+        edited
+    };
+    assert_ne!(edited, text, "the test game starts with 1. d4 or 1. e4");
+    std::fs::write(&game, &edited).unwrap();
+    let dci_after = std::fs::read(db.with_extension("dci")).unwrap();
+    assert_eq!(dci.len(), dci_after.len(), "no new entry");
+    let changed: Vec<usize> = (0..dci.len()).filter(|&i| dci[i] != dci_after[i]).collect();
+    let entry_start = 19 + 39 * 4;
+    assert!(
+        changed
+            .iter()
+            .all(|&i| (entry_start + 1..entry_start + 9).contains(&i)),
+        "only game 5's offset changed: {changed:?}"
+    );
+    assert!(
+        std::fs::metadata(db.with_extension("dcg")).unwrap().len() > dcg_len,
+        "the record was appended"
+    );
+    drop(m);
+    assert!(export(&db).contains(" $1"), "the saved game reads back");
+}
+
+#[test]
+fn unchanged_saves_imports_rm_and_sed_work() {
+    let dir = scratch("scdb-tools");
+    let db = golden_copy(dir.path());
+    let m = Mount::new(&db, dir.path(), &[]);
+    let game = game_file(&m, 7);
+    let before = bytes(&db);
+    std::fs::write(&game, std::fs::read(&game).unwrap()).unwrap();
+    assert!(before == bytes(&db), "an unchanged save appends nothing");
+    sh(
+        &m.path,
+        &format!(
+            "sed -i 's/^\\[Round \"[^\"]*\"\\]/[Round \"42\"]/' '{}'",
+            game.display()
+        ),
+    );
+    assert!(
+        std::fs::read_to_string(game_file(&m, 7))
+            .unwrap()
+            .contains("[Round \"42\"]")
+    );
+    let pgn = dir.path().join("new.pgn");
+    std::fs::write(&pgn, "[Event \"Imported\"]\n[Site \"?\"]\n[Date \"2026.11.22\"]\n[Round \"1\"]\n[White \"New, One\"]\n[Black \"New, Two\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n").unwrap();
+    sh(&m.path, &format!("cp '{}' games/", pgn.display()));
+    assert!(
+        game_file(&m, 301)
+            .to_str()
+            .unwrap()
+            .contains("New, One - New, Two")
+    );
+    let victim = game_file(&m, 9);
+    std::fs::remove_file(&victim).unwrap();
+    let dci = std::fs::read(db.with_extension("dci")).unwrap();
+    assert_eq!(dci[19 + 39 * 8], 0xFF, "status 0xFF marks the deleted game");
+    let name = victim.file_name().unwrap();
+    std::fs::rename(m.join(".deleted").join(name), m.join("games").join(name)).unwrap();
+    assert_eq!(
+        std::fs::read(db.with_extension("dci")).unwrap()[19 + 39 * 8],
+        0x00
+    );
+}
+
+#[test]
+fn what_the_format_cannot_hold_is_refused_unless_lossy() {
+    let dir = scratch("scdb-lossy");
+    let db = golden_copy(dir.path());
+    let long = "Someone With A Very Long Name, Longer Than 36";
+    {
+        let m = Mount::new(&db, dir.path(), &[]);
+        let game = game_file(&m, 3);
+        let text = std::fs::read_to_string(&game).unwrap();
+        let white = text
+            .lines()
+            .find(|l| l.starts_with("[White "))
+            .unwrap()
+            .to_owned();
+        let before = bytes(&db);
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(&game)
+            .unwrap();
+        std::io::Write::write_all(
+            &mut f,
+            text.replacen(&white, &format!("[White \"{long}\"]"), 1)
+                .as_bytes(),
+        )
+        .unwrap();
+        let err = f.sync_all().unwrap_err();
+        assert_eq!(err.raw_os_error(), Some(libc::EFBIG), "{err}");
+        drop(f);
+        assert!(before == bytes(&db));
+        let errors = std::fs::read_to_string(m.join(".gamefs/errors")).unwrap();
+        assert!(
+            errors.contains("36") && errors.contains("lossy"),
+            "{errors}"
+        );
+    }
+    let m = Mount::new(&db, dir.path(), &["-o", "lossy"]);
+    let game = game_file(&m, 3);
+    let text = std::fs::read_to_string(&game).unwrap();
+    let white = text
+        .lines()
+        .find(|l| l.starts_with("[White "))
+        .unwrap()
+        .to_owned();
+    std::fs::write(
+        &game,
+        text.replacen(&white, &format!("[White \"{long}\"]"), 1),
+    )
+    .unwrap();
+    let now = std::fs::read_to_string(game_file(&m, 3)).unwrap();
+    assert!(
+        now.contains("[White \"\"]"),
+        "stored as the format allows: {now}"
+    );
+}
+
+#[test]
+fn vim_saves_into_a_simple_chess_database() {
+    let dir = scratch("scdb-vim");
+    let db = golden_copy(dir.path());
+    let m = Mount::new(&db, dir.path(), &[]);
+    let game = game_file(&m, 1);
+    let name = game
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .replace('\'', "'\\''");
+    drive(
+        "gamefs-scdb-vim",
+        &m.join("games"),
+        &format!("vim '{name}'"),
+        &[
+            &[
+                ":1s/\\[Event \"[^\"]*\"\\]/[Event \"Vim In SCDB\"]/",
+                "Enter",
+            ],
+            &[":wq", "Enter"],
+        ],
+    );
+    drop(m);
+    assert!(export(&db).contains("[Event \"Vim In SCDB\"]"));
+}
