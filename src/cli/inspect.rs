@@ -10,7 +10,7 @@ use gamefs::store::{self, ChessStore};
 
 /// A SCID database gets the SCID-specific facts and checks; any other format the general ones.
 enum Opened {
-    Scid(ScidDatabase),
+    Scid(Box<ScidDatabase>),
     Other(std::sync::Arc<dyn ChessStore>),
 }
 
