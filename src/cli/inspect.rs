@@ -17,7 +17,7 @@ enum Opened {
 fn open(args: &InspectArgs) -> Result<Opened, String> {
     if store::scid::looks_like(&args.database) {
         return ScidDatabase::open(&args.database, false)
-            .map(Opened::Scid)
+            .map(|db| Opened::Scid(Box::new(db)))
             .map_err(|e| e.to_string());
     }
     store::open(&args.database, false)
