@@ -205,7 +205,7 @@ _gamefs() {
             return 0
             ;;
         gamefs__subcmd__export)
-            opts="-o -h --output --include-deleted --log-level --help"
+            opts="-o -q -h --output --include-deleted --quiet --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

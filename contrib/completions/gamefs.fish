@@ -47,6 +47,7 @@ complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -s h -l help -d 'Pr
 complete -c gamefs -n "__fish_gamefs_using_subcommand export" -s o -l output -d 'Write to this file instead of standard output' -r -F
 complete -c gamefs -n "__fish_gamefs_using_subcommand export" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand export" -l include-deleted -d 'Include games marked deleted'
+complete -c gamefs -n "__fish_gamefs_using_subcommand export" -s q -l quiet -d 'No progress output (progress shows only on a terminal, when writing to a file)'
 complete -c gamefs -n "__fish_gamefs_using_subcommand export" -s h -l help -d 'Print help'
 complete -c gamefs -n "__fish_gamefs_using_subcommand demo" -s o -d 'Mount options, as for `gamefs mount -o`' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand demo" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r

@@ -41,6 +41,17 @@ pub fn progress(quiet: bool, what: &str) -> ProgressBar {
     pb
 }
 
+/// A spinner with a message on a terminal, for waits without a count.
+pub fn spinner(quiet: bool, what: &str) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::new_spinner();
+    pb.set_message(what.to_owned());
+    pb.enable_steady_tick(std::time::Duration::from_millis(120));
+    pb
+}
+
 /// Append the games of each PGN file; a file with a bad game is refused whole (reported, the
 /// next file still imported) and the exit status says so.
 pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
@@ -88,7 +99,10 @@ pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
 
 /// Drop deleted games and garbage.
 pub fn compact(args: &CompactArgs) -> Result<ExitCode, String> {
-    let report = store::compact(&args.database).map_err(|e| e.to_string())?;
+    let pb = spinner(args.quiet, "compacting");
+    let report = store::compact(&args.database);
+    pb.finish_and_clear();
+    let report = report.map_err(|e| e.to_string())?;
     if !args.quiet {
         eprintln!(
             "{}: {} of {} games kept, {} bytes now (was {})",

@@ -20,7 +20,9 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
     };
     let mut out = BufWriter::with_capacity(1 << 20, sink);
     let mut failed = 0u32;
+    let pb = super::database::progress(args.quiet || args.output.is_none(), "exporting");
     for n in 0..store.game_count() {
+        pb.inc(1);
         if store.summary(n).deleted && !args.include_deleted {
             continue;
         }
@@ -39,6 +41,7 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
     {
         return Err(format!("write failed: {e}"));
     }
+    pb.finish_and_clear();
     if failed > 0 {
         eprintln!("gamefs: {failed} game(s) could not be read");
         return Ok(ExitCode::FAILURE);

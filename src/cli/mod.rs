@@ -257,6 +257,9 @@ pub struct ExportArgs {
     /// Include games marked deleted.
     #[arg(long)]
     pub include_deleted: bool,
+    /// No progress output (progress shows only on a terminal, when writing to a file).
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// Options of `gamefs demo`.

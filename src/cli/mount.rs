@@ -171,7 +171,11 @@ pub fn prepare_and_serve(
         check_mountpoint(mountpoint)?;
         return daemon::detach();
     }
-    let coll = open_collection(database, &parsed)?;
+    // Reading the index of a big database takes a moment: show it on a terminal.
+    let pb = super::database::spinner(!opts.foreground, "reading the index");
+    let coll = open_collection(database, &parsed);
+    pb.finish_and_clear();
+    let coll = coll?;
     let mountpoint = check_mountpoint(mountpoint)?;
     let mut vfs_options = VfsOptions::default();
     if let Some(bytes) = parsed.cache_bytes {
