@@ -1,0 +1,145 @@
+//! The database commands end to end, without a mount: create, import, export, info, check,
+//! compact — on both chess formats — and their behaviour off a terminal.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn gamefs(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gamefs"))
+        .args(args)
+        .output()
+        .expect("gamefs runs")
+}
+
+fn ok(args: &[&std::ffi::OsStr]) -> String {
+    let out = gamefs(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn demo_pgn() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("contrib/sample/demo.pgn")
+}
+
+fn os(s: &str) -> &std::ffi::OsStr {
+    s.as_ref()
+}
+
+fn round_trip(db: &Path) {
+    let pgn = demo_pgn();
+    let out = gamefs(&[
+        os("import"),
+        os("--create"),
+        db.as_os_str(),
+        pgn.as_os_str(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("imported 30 games"), "{stderr}");
+    assert!(
+        !stderr.contains('\r') && !stderr.contains('\u{1b}'),
+        "no progress drawing off a terminal: {stderr:?}"
+    );
+    let exported = ok(&[os("export"), db.as_os_str()]);
+    assert_eq!(exported.matches("[Event ").count(), 30);
+    let again = db.with_file_name("again");
+    let tmp = db.with_file_name("exported.pgn");
+    std::fs::write(&tmp, &exported).unwrap();
+    let format = if db.extension().is_some_and(|e| e == "dci") {
+        "simplecdb"
+    } else {
+        "scid"
+    };
+    ok(&[
+        os("import"),
+        os("--create"),
+        os("--format"),
+        os(format),
+        again.as_os_str(),
+        tmp.as_os_str(),
+    ]);
+    assert_eq!(
+        ok(&[os("export"), again.as_os_str()]),
+        exported,
+        "export → import → export is stable"
+    );
+    let info = ok(&[os("info"), os("--json"), db.as_os_str()]);
+    assert!(
+        info.contains("\"games\":30") && info.contains("\"deleted\":0"),
+        "{info}"
+    );
+    ok(&[os("check"), os("-q"), db.as_os_str()]);
+    let report = gamefs(&[os("compact"), db.as_os_str()]);
+    assert!(
+        report.status.success(),
+        "{}",
+        String::from_utf8_lossy(&report.stderr)
+    );
+    assert_eq!(
+        ok(&[os("export"), db.as_os_str()]),
+        exported,
+        "compaction keeps every game"
+    );
+}
+
+#[test]
+fn scid_databases_round_trip_through_the_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    round_trip(&dir.path().join("base"));
+    assert!(dir.path().join("base.si4").is_file());
+}
+
+#[test]
+fn simple_chess_databases_round_trip_through_the_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("fits.pgn");
+    // The demo games hold things this format cannot (long names, extra tags): a game it can hold.
+    std::fs::write(&pgn, "[Event \"Fits\"]\n[Site \"Here\"]\n[Date \"2026.11.22\"]\n[Round \"3\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n").unwrap();
+    let db = dir.path().join("small.dci");
+    ok(&[
+        os("import"),
+        os("--create"),
+        db.as_os_str(),
+        pgn.as_os_str(),
+    ]);
+    assert!(dir.path().join("small.dcg").is_file());
+    let exported = ok(&[os("export"), db.as_os_str()]);
+    assert!(
+        exported.contains("[Round \"3\"]") && exported.contains("4. Qxf7# 1-0"),
+        "{exported}"
+    );
+    ok(&[os("check"), os("-q"), db.as_os_str()]);
+    // The demo file does not fit: refused whole, with the reason, and nothing imported.
+    let demo = demo_pgn();
+    let out = gamefs(&[os("import"), db.as_os_str(), demo.as_os_str()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing imported from this file"));
+    assert_eq!(ok(&[os("export"), db.as_os_str()]), exported);
+}
+
+#[test]
+fn errors_are_one_clear_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nothing");
+    for cmd in ["export", "info", "check", "compact"] {
+        let out = gamefs(&[os(cmd), missing.as_os_str()]);
+        assert!(!out.status.success(), "{cmd}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with("gamefs: no database at") && err.trim().lines().count() == 1,
+            "{cmd}: {err}"
+        );
+    }
+    let db = dir.path().join("twice");
+    ok(&[os("create"), db.as_os_str()]);
+    let out = gamefs(&[os("create"), db.as_os_str()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already exists"));
+}
