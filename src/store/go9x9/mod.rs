@@ -6,10 +6,11 @@
 //! In the directory given to [`Go9Database::open`]:
 //!
 //! * `zobrist_board_81.dat`: the Zobrist table (required: it makes the PositionID hashes).
-//! * The **position file**: the one `.dat` file (other than the table) whose first record is a
-//!   position record (a `B`/`W` player byte, 81 bytes of `#`/`O`/`.`, a 0/1 flag). An empty
-//!   `.dat` file counts as the position file when its name contains `position` (e.g.
-//!   `positions.dat`, `input_positions.dat`). Several candidates (queue files are position
+//! * The **position file**: the one `.dat` file (other than the table) whose first 92 bytes
+//!   look like a position record (a `B`/`W` player byte at byte 10 and at least 72 of the 81
+//!   board bytes `#`/`O`/`.`; a damaged record is then refused with a precise message), or
+//!   whose name contains `position` (`positions.dat`, `input_positions.dat`; so an empty or
+//!   damaged one is still found and then checked). Several candidates (queue files are position
 //!   files too) or none are refused with a message naming them; [`Go9Options::positions`]
 //!   chooses one explicitly.
 //! * **Scored-position files**: every other `.dat` file named `<program>_<ruleset>.dat`
@@ -33,6 +34,7 @@
 //! stay keyed by id, so a removed and re-added position gets its scores back. One writer per
 //! database: a writable open takes an advisory lock on the directory.
 
+pub mod ascii;
 pub mod records;
 pub mod zobrist;
 
@@ -241,11 +243,7 @@ pub fn scan_dir(dir: &Path) -> Result<(Option<PathBuf>, Vec<PathBuf>)> {
         let n = read_up_to(&f, &mut head).map_err(|e| io_err("reading", &path, e))?;
         head.truncate(n);
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let position_like = if head.is_empty() {
-            name.contains("position")
-        } else {
-            records::looks_like_positions(&head)
-        };
+        let position_like = name.contains("position") || records::looks_like_positions(&head);
         if position_like {
             positions.push(path);
         } else if program_of(&path).is_some() {
@@ -862,13 +860,4 @@ fn check_hashes(table: &ZobristTable, raw: &[PositionRecord], name: &str) -> Res
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// The 81-byte board as 9 text rows (the ASCII form of the view and import tools).
-pub fn board_rows(board: &Board) -> Vec<String> {
-    board
-        .to_ascii()
-        .chunks(9)
-        .map(|r| String::from_utf8_lossy(r).into_owned())
-        .collect()
 }

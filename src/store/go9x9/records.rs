@@ -199,15 +199,19 @@ pub fn encode_position(id: &RawId, board: &Board, extra: Option<&ExtraInfo>) -> 
     out
 }
 
-/// True when `bytes` (a file's beginning) looks like a position record: a `B`/`W` player,
-/// 81 board bytes and a 0/1 flag. Used to tell position files from scored files.
+/// True when `bytes` (a file's beginning) looks like a position record: a `B`/`W` player
+/// byte and at least 72 of the 81 board bytes `#`/`O`/`.` (so that a damaged record is still
+/// recognised, and then refused with a precise message). A score file's first 92 bytes
+/// (hashes, scores) practically never look like that. Used to tell position files from
+/// scored files.
 pub fn looks_like_positions(bytes: &[u8]) -> bool {
     bytes.len() >= POSITION_RECORD
         && to_play(bytes[9]).is_some()
         && bytes[10..91]
             .iter()
-            .all(|b| matches!(b, b'#' | b'O' | b'.'))
-        && bytes[91] <= 1
+            .filter(|b| matches!(b, b'#' | b'O' | b'.'))
+            .count()
+            >= 72
 }
 
 /// Decode a whole scored-position file; `name` is used in messages. Returns the records and
