@@ -326,7 +326,7 @@ fn one_writer_at_a_time_and_read_only_refuses_writes() {
     let e = ro.save(&pos(one_stone(), Color::Black), None).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::ReadOnly);
     assert_eq!(
-        ro.remove(&ro.id_for(&one_stone(), Color::Black))
+        ro.remove(&ro.id_for(&one_stone(), Color::Black).unwrap())
             .unwrap_err()
             .kind(),
         ErrorKind::ReadOnly

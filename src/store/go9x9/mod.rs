@@ -156,6 +156,8 @@ struct State {
     index: HashMap<PositionId, usize>,
     /// Ids in file order of their first record.
     order: Vec<PositionId>,
+    /// Records by canonical hash (to find boards that share one).
+    by_hash: HashMap<u64, Vec<usize>>,
     /// Length of the position file as we last wrote or read it.
     file_len: u64,
     modified: Option<SystemTime>,
@@ -165,12 +167,25 @@ impl State {
     fn rebuild(&mut self) {
         self.index.clear();
         self.order.clear();
-        for (i, r) in self.records.iter().enumerate() {
-            if let std::collections::hash_map::Entry::Vacant(e) = self.index.entry(r.id) {
-                e.insert(i);
-                self.order.push(r.id);
-            }
+        self.by_hash.clear();
+        for i in 0..self.records.len() {
+            self.note(i);
         }
+    }
+
+    /// Add record `i` to the maps (records are only ever added at the end).
+    fn note(&mut self, i: usize) {
+        let id = self.records[i].id;
+        if let std::collections::hash_map::Entry::Vacant(e) = self.index.entry(id) {
+            e.insert(i);
+            self.order.push(id);
+        }
+        self.by_hash.entry(id.hash).or_default().push(i);
+    }
+
+    fn push(&mut self, r: Record) {
+        self.records.push(r);
+        self.note(self.records.len() - 1);
     }
 }
 
@@ -572,28 +587,30 @@ impl Go9Database {
         })
     }
 
-    /// The id `board` with `to_play` has, or would get if saved now.
-    pub fn id_for(&self, board: &Board, to_play: Color) -> PositionId {
+    /// The id `board` with `to_play` has, or would get if saved now (`TooLarge` when 256
+    /// different boards already share its hash).
+    pub fn id_for(&self, board: &Board, to_play: Color) -> Result<PositionId> {
         let s = self.read();
-        let (id, _) = self.place(&s.records, board, to_play, None);
-        id
+        self.place(&s, board, to_play, None).map(|(id, _)| id)
     }
 
-    /// The id for a board among `records` (ignoring those of `except`), and whether a record
-    /// of that very position already exists.
+    /// The id for a board (ignoring the records of `except`), and whether a record of that
+    /// very position already exists. Only records with the same hash are compared.
     fn place(
         &self,
-        records: &[Record],
+        s: &State,
         board: &Board,
         to_play: Color,
         except: Option<&PositionId>,
-    ) -> (PositionId, bool) {
+    ) -> Result<(PositionId, bool)> {
         let (hash, _) = self.table.canonical(board);
         let form = board.canonical_form();
         let mut used = [false; 256];
-        for r in records
+        let same_hash = s.by_hash.get(&hash).map(Vec::as_slice).unwrap_or(&[]);
+        for r in same_hash
             .iter()
-            .filter(|r| r.id.hash == hash && Some(&r.id) != except)
+            .map(|&i| &s.records[i])
+            .filter(|r| Some(&r.id) != except)
         {
             if r.board.canonical_form() == form {
                 let id = PositionId {
@@ -601,20 +618,25 @@ impl Go9Database {
                     tiebreak: r.id.tiebreak,
                     to_play,
                 };
-                let exists = records.iter().any(|q| q.id == id && Some(&q.id) != except);
-                return (id, exists);
+                let exists = Some(&id) != except && s.index.contains_key(&id);
+                return Ok((id, exists));
             }
             used[usize::from(r.id.tiebreak)] = true;
         }
-        let tiebreak = used.iter().position(|u| !u).unwrap_or(256);
-        (
+        let tiebreak = used.iter().position(|u| !u).ok_or_else(|| {
+            Error::new(
+                ErrorKind::TooLarge,
+                format!("256 different boards already share hash {hash:016x}"),
+            )
+        })?;
+        Ok((
             PositionId {
                 hash,
-                tiebreak: u8::try_from(tiebreak).unwrap_or(u8::MAX),
+                tiebreak: tiebreak as u8,
                 to_play,
             },
             false,
-        )
+        ))
     }
 
     fn check_writable(&self) -> Result<()> {
@@ -716,7 +738,7 @@ impl Go9Database {
                 format!("no position {old} in the database"),
             ));
         }
-        let (id, exists) = self.place(&s.records, &position.board, position.to_play, replacing);
+        let (id, exists) = self.place(&s, &position.board, position.to_play, replacing)?;
         if replacing == Some(&id) {
             return Ok(Saved {
                 id,
@@ -730,12 +752,6 @@ impl Go9Database {
                 appended: false,
                 removed: None,
             });
-        }
-        if id.tiebreak == u8::MAX && !exists {
-            return Err(Error::new(
-                ErrorKind::TooLarge,
-                format!("256 different boards share hash {:016x}", id.hash),
-            ));
         }
         self.check_unchanged(&s)?;
         let record = Record {
@@ -757,9 +773,8 @@ impl Go9Database {
                     .map_err(|e| io_err("writing", p, e))?;
                 sync(&f, p)?;
                 s.file_len += bytes.len() as u64;
-                s.records.push(record);
+                s.push(record);
                 s.modified = Some(SystemTime::now());
-                s.rebuild();
                 Ok(Saved {
                     id,
                     appended: true,
@@ -860,4 +875,32 @@ fn check_hashes(table: &ZobristTable, raw: &[PositionRecord], name: &str) -> Res
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_database_can_be_shared_between_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Go9Database>();
+    }
+
+    #[test]
+    fn scored_file_names() {
+        assert_eq!(
+            program_of(Path::new("d/fuego_chinese.dat")).as_deref(),
+            Some("fuego_chinese")
+        );
+        for bad in [
+            "d/fuego.dat",
+            "_x.dat",
+            "x_.dat",
+            "zobrist_board_81.dat",
+            "a_b.txt",
+        ] {
+            assert_eq!(program_of(Path::new(bad)), None, "{bad}");
+        }
+    }
 }
