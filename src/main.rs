@@ -9,7 +9,7 @@ use clap::Parser;
 use cli::{Cli, Command};
 
 /// The subcommand names; anything else in first place is a database (mount(8)'s helper form).
-const SUBCOMMANDS: [&str; 11] = [
+const SUBCOMMANDS: [&str; 12] = [
     "mount",
     "export",
     "demo",
@@ -18,6 +18,7 @@ const SUBCOMMANDS: [&str; 11] = [
     "compact",
     "info",
     "check",
+    "go9",
     "completions",
     "man",
     "help",
@@ -52,6 +53,7 @@ fn main() -> ExitCode {
         Command::Compact(c) => cli::database::compact(&c),
         Command::Info(i) => cli::inspect::info(&i),
         Command::Check(c) => cli::inspect::check(&c),
+        Command::Go9(g) => cli::go9::run(&g),
         Command::Completions(c) => print(&cli::completions(c.shell)),
         Command::Man => print(&cli::man_page()),
     };

@@ -34,6 +34,9 @@ _gamefs() {
             gamefs,export)
                 cmd="gamefs__subcmd__export"
                 ;;
+            gamefs,go9)
+                cmd="gamefs__subcmd__go9"
+                ;;
             gamefs,help)
                 cmd="gamefs__subcmd__help"
                 ;;
@@ -48,6 +51,60 @@ _gamefs() {
                 ;;
             gamefs,mount)
                 cmd="gamefs__subcmd__mount"
+                ;;
+            gamefs__subcmd__go9,add)
+                cmd="gamefs__subcmd__go9__subcmd__add"
+                ;;
+            gamefs__subcmd__go9,diff-scores)
+                cmd="gamefs__subcmd__go9__subcmd__diff__subcmd__scores"
+                ;;
+            gamefs__subcmd__go9,help)
+                cmd="gamefs__subcmd__go9__subcmd__help"
+                ;;
+            gamefs__subcmd__go9,histogram)
+                cmd="gamefs__subcmd__go9__subcmd__histogram"
+                ;;
+            gamefs__subcmd__go9,import)
+                cmd="gamefs__subcmd__go9__subcmd__import"
+                ;;
+            gamefs__subcmd__go9,merge)
+                cmd="gamefs__subcmd__go9__subcmd__merge"
+                ;;
+            gamefs__subcmd__go9,rm)
+                cmd="gamefs__subcmd__go9__subcmd__rm"
+                ;;
+            gamefs__subcmd__go9,sgf)
+                cmd="gamefs__subcmd__go9__subcmd__sgf"
+                ;;
+            gamefs__subcmd__go9,view)
+                cmd="gamefs__subcmd__go9__subcmd__view"
+                ;;
+            gamefs__subcmd__go9__subcmd__help,add)
+                cmd="gamefs__subcmd__go9__subcmd__help__subcmd__add"
+                ;;
+            gamefs__subcmd__go9__subcmd__help,diff-scores)
+                cmd="gamefs__subcmd__go9__subcmd__help__subcmd__diff__subcmd__scores"
+                ;;
+            gamefs__subcmd__go9__subcmd__help,help)
+                cmd="gamefs__subcmd__go9__subcmd__help__subcmd__help"
+                ;;
+            gamefs__subcmd__go9__subcmd__help,histogram)
+                cmd="gamefs__subcmd__go9__subcmd__help__subcmd__histogram"
+                ;;
+            gamefs__subcmd__go9__subcmd__help,import)
+                cmd="gamefs__subcmd__go9__subcmd__help__subcmd__import"
+                ;;
+            gamefs__subcmd__go9__subcmd__help,merge)
+                cmd="gamefs__subcmd__go9__subcmd__help__subcmd__merge"
+                ;;
+            gamefs__subcmd__go9__subcmd__help,rm)
+                cmd="gamefs__subcmd__go9__subcmd__help__subcmd__rm"
+                ;;
+            gamefs__subcmd__go9__subcmd__help,sgf)
+                cmd="gamefs__subcmd__go9__subcmd__help__subcmd__sgf"
+                ;;
+            gamefs__subcmd__go9__subcmd__help,view)
+                cmd="gamefs__subcmd__go9__subcmd__help__subcmd__view"
                 ;;
             gamefs__subcmd__help,check)
                 cmd="gamefs__subcmd__help__subcmd__check"
@@ -67,6 +124,9 @@ _gamefs() {
             gamefs__subcmd__help,export)
                 cmd="gamefs__subcmd__help__subcmd__export"
                 ;;
+            gamefs__subcmd__help,go9)
+                cmd="gamefs__subcmd__help__subcmd__go9"
+                ;;
             gamefs__subcmd__help,help)
                 cmd="gamefs__subcmd__help__subcmd__help"
                 ;;
@@ -82,6 +142,30 @@ _gamefs() {
             gamefs__subcmd__help,mount)
                 cmd="gamefs__subcmd__help__subcmd__mount"
                 ;;
+            gamefs__subcmd__help__subcmd__go9,add)
+                cmd="gamefs__subcmd__help__subcmd__go9__subcmd__add"
+                ;;
+            gamefs__subcmd__help__subcmd__go9,diff-scores)
+                cmd="gamefs__subcmd__help__subcmd__go9__subcmd__diff__subcmd__scores"
+                ;;
+            gamefs__subcmd__help__subcmd__go9,histogram)
+                cmd="gamefs__subcmd__help__subcmd__go9__subcmd__histogram"
+                ;;
+            gamefs__subcmd__help__subcmd__go9,import)
+                cmd="gamefs__subcmd__help__subcmd__go9__subcmd__import"
+                ;;
+            gamefs__subcmd__help__subcmd__go9,merge)
+                cmd="gamefs__subcmd__help__subcmd__go9__subcmd__merge"
+                ;;
+            gamefs__subcmd__help__subcmd__go9,rm)
+                cmd="gamefs__subcmd__help__subcmd__go9__subcmd__rm"
+                ;;
+            gamefs__subcmd__help__subcmd__go9,sgf)
+                cmd="gamefs__subcmd__help__subcmd__go9__subcmd__sgf"
+                ;;
+            gamefs__subcmd__help__subcmd__go9,view)
+                cmd="gamefs__subcmd__help__subcmd__go9__subcmd__view"
+                ;;
             *)
                 ;;
         esac
@@ -89,7 +173,7 @@ _gamefs() {
 
     case "${cmd}" in
         gamefs)
-            opts="-h -V --log-level --help --version mount export demo create import compact info check completions man help"
+            opts="-h -V --log-level --help --version mount export demo create import compact info check go9 completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -230,8 +314,398 @@ _gamefs() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gamefs__subcmd__go9)
+            opts="-h --log-level --help view histogram merge diff-scores import sgf add rm help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__go9__subcmd__add)
+            opts="-h --positions --zobrist --scored --replace --create --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --positions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zobrist)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scored)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --replace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__go9__subcmd__diff__subcmd__scores)
+            opts="-h --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__go9__subcmd__help)
+            opts="view histogram merge diff-scores import sgf add rm help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__go9__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__go9__subcmd__help__subcmd__diff__subcmd__scores)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__go9__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__go9__subcmd__help__subcmd__histogram)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__go9__subcmd__help__subcmd__import)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__go9__subcmd__help__subcmd__merge)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__go9__subcmd__help__subcmd__rm)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__go9__subcmd__help__subcmd__sgf)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__go9__subcmd__help__subcmd__view)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__go9__subcmd__histogram)
+            opts="-h --positions --zobrist --scored --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --positions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zobrist)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scored)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__go9__subcmd__import)
+            opts="-h --positions --zobrist --scored --to-play --create --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --positions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zobrist)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scored)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to-play)
+                    COMPREPLY=($(compgen -W "B W" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__go9__subcmd__merge)
+            opts="-o -h --output --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__go9__subcmd__rm)
+            opts="-h --positions --zobrist --scored --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --positions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zobrist)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scored)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__go9__subcmd__sgf)
+            opts="-h --positions --zobrist --scored --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --positions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zobrist)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scored)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__go9__subcmd__view)
+            opts="-h --positions --zobrist --scored --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --positions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --zobrist)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scored)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gamefs__subcmd__help)
-            opts="mount export demo create import compact info check completions man help"
+            opts="mount export demo create import compact info check go9 completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -317,6 +791,132 @@ _gamefs() {
         gamefs__subcmd__help__subcmd__export)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__help__subcmd__go9)
+            opts="view histogram merge diff-scores import sgf add rm"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__help__subcmd__go9__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__help__subcmd__go9__subcmd__diff__subcmd__scores)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__help__subcmd__go9__subcmd__histogram)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__help__subcmd__go9__subcmd__import)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__help__subcmd__go9__subcmd__merge)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__help__subcmd__go9__subcmd__rm)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__help__subcmd__go9__subcmd__sgf)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__help__subcmd__go9__subcmd__view)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -35,6 +35,7 @@ complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "import" -d 'Append th
 complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "compact" -d 'Drop deleted games and unused bytes (as SCID\'s compaction does); not while mounted'
 complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "info" -d 'Show what a database holds: format, games, deleted, names, years, reclaimable bytes'
 complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "check" -d 'Check every game and the index and name files; exit status 1 if anything is wrong'
+complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "go9" -d 'Darren Cook\'s 9x9 Go position databases: view, histogram, merge, diff-scores, import…'
 complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
 complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "man" -d 'Print the manual page (roff), e.g. `gamefs man | man -l -`'
 complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -73,18 +74,87 @@ complete -c gamefs -n "__fish_gamefs_using_subcommand check" -l log-level -d 'Lo
 complete -c gamefs -n "__fish_gamefs_using_subcommand check" -l json -d 'Print JSON for scripts instead of text'
 complete -c gamefs -n "__fish_gamefs_using_subcommand check" -s q -l quiet -d 'No progress output'
 complete -c gamefs -n "__fish_gamefs_using_subcommand check" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and not __fish_seen_subcommand_from view histogram merge diff-scores import sgf add rm help" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and not __fish_seen_subcommand_from view histogram merge diff-scores import sgf add rm help" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and not __fish_seen_subcommand_from view histogram merge diff-scores import sgf add rm help" -f -a "view" -d 'Print positions as ASCII boards (all, or the given ids), with their scores'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and not __fish_seen_subcommand_from view histogram merge diff-scores import sgf add rm help" -f -a "histogram" -d 'Count positions by number of stones on the board'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and not __fish_seen_subcommand_from view histogram merge diff-scores import sgf add rm help" -f -a "merge" -d 'Join position files into one, dropping duplicate PositionIDs (first kept)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and not __fish_seen_subcommand_from view histogram merge diff-scores import sgf add rm help" -f -a "diff-scores" -d 'Compare two scored-position files; exit status 1 when they differ'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and not __fish_seen_subcommand_from view histogram merge diff-scores import sgf add rm help" -f -a "import" -d 'Append ASCII board positions (9 rows of #, O, .) to a database'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and not __fish_seen_subcommand_from view histogram merge diff-scores import sgf add rm help" -f -a "sgf" -d 'Print positions as SGF, as the mount shows them'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and not __fish_seen_subcommand_from view histogram merge diff-scores import sgf add rm help" -f -a "add" -d 'Save SGF files into a database (the final position of each main line)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and not __fish_seen_subcommand_from view histogram merge diff-scores import sgf add rm help" -f -a "rm" -d 'Remove positions by id (rewrites the position file atomically)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and not __fish_seen_subcommand_from view histogram merge diff-scores import sgf add rm help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from view" -l positions -d 'The position file, when the directory holds several or it lives elsewhere' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from view" -l zobrist -d 'The zobrist table (default: DIR/zobrist_board_81.dat)' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from view" -l scored -d 'A scored-position file (repeatable; default: every <program>_<ruleset>.dat in DIR)' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from view" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from view" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from histogram" -l positions -d 'The position file, when the directory holds several or it lives elsewhere' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from histogram" -l zobrist -d 'The zobrist table (default: DIR/zobrist_board_81.dat)' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from histogram" -l scored -d 'A scored-position file (repeatable; default: every <program>_<ruleset>.dat in DIR)' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from histogram" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from histogram" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from merge" -s o -l output -d 'The merged position file (written atomically; may be one of the inputs)' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from merge" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from merge" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from diff-scores" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from diff-scores" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from import" -l positions -d 'The position file, when the directory holds several or it lives elsewhere' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from import" -l zobrist -d 'The zobrist table (default: DIR/zobrist_board_81.dat)' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from import" -l scored -d 'A scored-position file (repeatable; default: every <program>_<ruleset>.dat in DIR)' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from import" -l to-play -d 'Player to move for boards without a `who=` line' -r -f -a "B\t''
+W\t''"
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from import" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from import" -l create -d 'Create DIR/positions.dat when the directory has no position file'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from sgf" -l positions -d 'The position file, when the directory holds several or it lives elsewhere' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from sgf" -l zobrist -d 'The zobrist table (default: DIR/zobrist_board_81.dat)' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from sgf" -l scored -d 'A scored-position file (repeatable; default: every <program>_<ruleset>.dat in DIR)' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from sgf" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from sgf" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from add" -l positions -d 'The position file, when the directory holds several or it lives elsewhere' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from add" -l zobrist -d 'The zobrist table (default: DIR/zobrist_board_81.dat)' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from add" -l scored -d 'A scored-position file (repeatable; default: every <program>_<ruleset>.dat in DIR)' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from add" -l replace -d 'Put the (single) file\'s position in place of this position id' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from add" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from add" -l create -d 'Create DIR/positions.dat when the directory has no position file'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from rm" -l positions -d 'The position file, when the directory holds several or it lives elsewhere' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from rm" -l zobrist -d 'The zobrist table (default: DIR/zobrist_board_81.dat)' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from rm" -l scored -d 'A scored-position file (repeatable; default: every <program>_<ruleset>.dat in DIR)' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from rm" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from help" -f -a "view" -d 'Print positions as ASCII boards (all, or the given ids), with their scores'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from help" -f -a "histogram" -d 'Count positions by number of stones on the board'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from help" -f -a "merge" -d 'Join position files into one, dropping duplicate PositionIDs (first kept)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from help" -f -a "diff-scores" -d 'Compare two scored-position files; exit status 1 when they differ'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from help" -f -a "import" -d 'Append ASCII board positions (9 rows of #, O, .) to a database'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from help" -f -a "sgf" -d 'Print positions as SGF, as the mount shows them'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from help" -f -a "add" -d 'Save SGF files into a database (the final position of each main line)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from help" -f -a "rm" -d 'Remove positions by id (rewrites the position file atomically)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c gamefs -n "__fish_gamefs_using_subcommand completions" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c gamefs -n "__fish_gamefs_using_subcommand man" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand man" -s h -l help -d 'Print help'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check completions man help" -f -a "mount" -d 'Mount a database as a folder of PGN files (detaches once the mount is ready)'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check completions man help" -f -a "export" -d 'Write every game of a database as one PGN stream'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check completions man help" -f -a "demo" -d 'Mount a bundled sample database and show what to try'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check completions man help" -f -a "create" -d 'Create a new, empty database'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check completions man help" -f -a "import" -d 'Append the games of PGN files to a database (as SCID\'s import does)'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check completions man help" -f -a "compact" -d 'Drop deleted games and unused bytes (as SCID\'s compaction does); not while mounted'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check completions man help" -f -a "info" -d 'Show what a database holds: format, games, deleted, names, years, reclaimable bytes'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check completions man help" -f -a "check" -d 'Check every game and the index and name files; exit status 1 if anything is wrong'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check completions man help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check completions man help" -f -a "man" -d 'Print the manual page (roff), e.g. `gamefs man | man -l -`'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "mount" -d 'Mount a database as a folder of PGN files (detaches once the mount is ready)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "export" -d 'Write every game of a database as one PGN stream'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "demo" -d 'Mount a bundled sample database and show what to try'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "create" -d 'Create a new, empty database'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "import" -d 'Append the games of PGN files to a database (as SCID\'s import does)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "compact" -d 'Drop deleted games and unused bytes (as SCID\'s compaction does); not while mounted'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "info" -d 'Show what a database holds: format, games, deleted, names, years, reclaimable bytes'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "check" -d 'Check every game and the index and name files; exit status 1 if anything is wrong'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "go9" -d 'Darren Cook\'s 9x9 Go position databases: view, histogram, merge, diff-scores, import…'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "man" -d 'Print the manual page (roff), e.g. `gamefs man | man -l -`'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and __fish_seen_subcommand_from go9" -f -a "view" -d 'Print positions as ASCII boards (all, or the given ids), with their scores'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and __fish_seen_subcommand_from go9" -f -a "histogram" -d 'Count positions by number of stones on the board'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and __fish_seen_subcommand_from go9" -f -a "merge" -d 'Join position files into one, dropping duplicate PositionIDs (first kept)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and __fish_seen_subcommand_from go9" -f -a "diff-scores" -d 'Compare two scored-position files; exit status 1 when they differ'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and __fish_seen_subcommand_from go9" -f -a "import" -d 'Append ASCII board positions (9 rows of #, O, .) to a database'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and __fish_seen_subcommand_from go9" -f -a "sgf" -d 'Print positions as SGF, as the mount shows them'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and __fish_seen_subcommand_from go9" -f -a "add" -d 'Save SGF files into a database (the final position of each main line)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and __fish_seen_subcommand_from go9" -f -a "rm" -d 'Remove positions by id (rewrites the position file atomically)'

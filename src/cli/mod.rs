@@ -4,6 +4,7 @@ pub mod daemon;
 pub mod database;
 pub mod demo;
 pub mod export;
+pub mod go9;
 pub mod inspect;
 pub mod logging;
 pub mod mount;
@@ -50,6 +51,9 @@ pub enum Command {
     Info(InspectArgs),
     /// Check every game and the index and name files; exit status 1 if anything is wrong.
     Check(InspectArgs),
+    /// Darren Cook's 9x9 Go position databases: view, histogram, merge, diff-scores, import…
+    #[command(subcommand)]
+    Go9(go9::Go9Command),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(CompletionsArgs),
     /// Print the manual page (roff), e.g. `gamefs man | man -l -`.

@@ -5,6 +5,7 @@
 
 pub mod chess;
 pub mod date;
+pub mod go;
 pub mod replay;
 
 pub use chess::{

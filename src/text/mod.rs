@@ -2,3 +2,5 @@
 
 pub mod pgn;
 pub mod pgn_parse;
+pub mod sgf;
+pub mod sgf_parse;

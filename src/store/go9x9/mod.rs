@@ -1,0 +1,906 @@
+//! Darren Cook's 9x9 Go position database: a directory with one position file, the zobrist
+//! table and any number of scored-position files (spec `go9x9.md`).
+//!
+//! # Which files
+//!
+//! In the directory given to [`Go9Database::open`]:
+//!
+//! * `zobrist_board_81.dat`: the Zobrist table (required: it makes the PositionID hashes).
+//! * The **position file**: the one `.dat` file (other than the table) whose first 92 bytes
+//!   look like a position record (a `B`/`W` player byte at byte 10 and at least 72 of the 81
+//!   board bytes `#`/`O`/`.`; a damaged record is then refused with a precise message), or
+//!   whose name contains `position` (`positions.dat`, `input_positions.dat`; so an empty or
+//!   damaged one is still found and then checked). Several candidates (queue files are position
+//!   files too) or none are refused with a message naming them; [`Go9Options::positions`]
+//!   chooses one explicitly.
+//! * **Scored-position files**: every other `.dat` file named `<program>_<ruleset>.dat`
+//!   (`fuego_chinese.dat`); the program/ruleset is the name without `.dat`. Other `.dat` files
+//!   without `_` in their name are ignored (logged).
+//!
+//! # Identity, reading and writing
+//!
+//! A position is named by its PositionID ([`PositionId`]). The file's records are all read at
+//! open, checked, and their hashes recomputed with the table: the file is accepted as
+//! big-endian or little-endian hashes, whichever its records match (spec §3); new records use
+//! the file's order (big-endian for a new file). Duplicate records of one id (queue files
+//! have them) show once, as the first. A score file's later record for an id wins over an
+//! earlier one (re-scoring appends).
+//!
+//! Saving ([`Go9Database::save`]) appends one 92-byte record, fsync'd; a save whose position
+//! is already in the file appends nothing. Removing ([`Go9Database::remove`]) rewrites the
+//! file without the position's records atomically (temp file, fsync, rename, fsync of the
+//! directory), since the format has no delete mark; replacing a position is one such rewrite
+//! (old records out, new record at the end). Scored files are never written: their records
+//! stay keyed by id, so a removed and re-added position gets its scores back. One writer per
+//! database: a writable open takes an advisory lock on the directory.
+
+pub mod ascii;
+pub mod records;
+pub mod zobrist;
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::time::SystemTime;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::game::go::{Board, Color, ExtraInfo, GoPosition, PositionId, Score, ZobristTable};
+use crate::store::StoreInfo;
+use crate::store::scid::writer::{lock, replace_file, sync};
+use records::{PositionRecord, RawId};
+
+/// How to open a database: the directory, or explicit files.
+#[derive(Clone, Debug, Default)]
+pub struct Go9Options {
+    /// The database directory (default: the position file's directory).
+    pub dir: Option<PathBuf>,
+    /// The position file (default: recognised in `dir`, see the module documentation).
+    pub positions: Option<PathBuf>,
+    /// The zobrist table (default: `zobrist_board_81.dat` in `dir`).
+    pub zobrist: Option<PathBuf>,
+    /// The scored-position files (default: the `<program>_<ruleset>.dat` files of `dir`).
+    pub scored: Option<Vec<PathBuf>>,
+    /// Open for writing (takes the one-writer lock).
+    pub writable: bool,
+    /// Create an empty position file when there is none: `positions` if given, else
+    /// `dir/positions.dat`. Needs `writable`.
+    pub create: bool,
+    /// Do not recompute and check the stored hashes (faster for huge files; the byte order
+    /// is then assumed big-endian).
+    pub trust_hashes: bool,
+}
+
+/// Byte order of the stored hashes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HashOrder {
+    /// Most significant byte first (the published display order; what gamefs writes).
+    BigEndian,
+    /// Least significant byte first (accepted when a file's hashes only match that way).
+    LittleEndian,
+}
+
+impl HashOrder {
+    fn decode(self, bytes: [u8; 8]) -> u64 {
+        match self {
+            HashOrder::BigEndian => u64::from_be_bytes(bytes),
+            HashOrder::LittleEndian => u64::from_le_bytes(bytes),
+        }
+    }
+
+    fn encode(self, hash: u64) -> [u8; 8] {
+        match self {
+            HashOrder::BigEndian => hash.to_be_bytes(),
+            HashOrder::LittleEndian => hash.to_le_bytes(),
+        }
+    }
+}
+
+/// What the index says about one position, without rendering it: enough to name its file
+/// and place it in the directory views (to-play, stone count, scores).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionSummary {
+    /// Its PositionID (and so its file name, [`PositionId::file_name`]).
+    pub id: PositionId,
+    /// Black stones.
+    pub black: u8,
+    /// White stones.
+    pub white: u8,
+    /// Scores per program/ruleset, sorted by program.
+    pub scores: Vec<Score>,
+}
+
+impl PositionSummary {
+    /// All stones on the board (the `stones/<n>/` view).
+    pub fn stones(&self) -> u8 {
+        self.black + self.white
+    }
+}
+
+/// What a save did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Saved {
+    /// The id of the saved position (new, or the one already in the file).
+    pub id: PositionId,
+    /// A record was appended.
+    pub appended: bool,
+    /// The position that was replaced and is gone from the file, if any.
+    pub removed: Option<PositionId>,
+}
+
+/// The files of an open database.
+#[derive(Clone, Debug)]
+pub struct Go9Paths {
+    /// The database directory.
+    pub dir: PathBuf,
+    /// The position file.
+    pub positions: PathBuf,
+    /// The zobrist table.
+    pub zobrist: PathBuf,
+    /// Scored-position files with their program/ruleset names, sorted by name.
+    pub scored: Vec<(Arc<str>, PathBuf)>,
+}
+
+#[derive(Clone, Debug)]
+struct Record {
+    id: PositionId,
+    board: Board,
+    extra: Option<ExtraInfo>,
+}
+
+#[derive(Default)]
+struct State {
+    records: Vec<Record>,
+    /// First record of each id.
+    index: HashMap<PositionId, usize>,
+    /// Ids in file order of their first record.
+    order: Vec<PositionId>,
+    /// Records by canonical hash (to find boards that share one).
+    by_hash: HashMap<u64, Vec<usize>>,
+    /// Length of the position file as we last wrote or read it.
+    file_len: u64,
+    modified: Option<SystemTime>,
+}
+
+impl State {
+    fn rebuild(&mut self) {
+        self.index.clear();
+        self.order.clear();
+        self.by_hash.clear();
+        for i in 0..self.records.len() {
+            self.note(i);
+        }
+    }
+
+    /// Add record `i` to the maps (records are only ever added at the end).
+    fn note(&mut self, i: usize) {
+        let id = self.records[i].id;
+        if let std::collections::hash_map::Entry::Vacant(e) = self.index.entry(id) {
+            e.insert(i);
+            self.order.push(id);
+        }
+        self.by_hash.entry(id.hash).or_default().push(i);
+    }
+
+    fn push(&mut self, r: Record) {
+        self.records.push(r);
+        self.note(self.records.len() - 1);
+    }
+}
+
+/// An open 9x9 position database. Shared between threads (`&self` everywhere; writes take
+/// an internal lock).
+pub struct Go9Database {
+    paths: Go9Paths,
+    table: ZobristTable,
+    hash_order: HashOrder,
+    writable: bool,
+    /// The directory handle holding the one-writer lock (kept open while writable).
+    _lock: Option<File>,
+    /// program/ruleset → id → (score, confidence).
+    scores: BTreeMap<Arc<str>, HashMap<PositionId, (u8, u8)>>,
+    state: RwLock<State>,
+}
+
+fn io_err(what: &str, path: &Path, e: std::io::Error) -> Error {
+    Error::io(format!("{what} {}", path.display()), e)
+}
+
+/// The name of a scored-position file (`fuego_chinese` for `fuego_chinese.dat`), if `path`
+/// is named like one.
+pub fn program_of(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    let stem = name.strip_suffix(".dat")?;
+    (stem.contains('_')
+        && !stem.starts_with('_')
+        && !stem.ends_with('_')
+        && stem != "zobrist_board_81")
+        .then(|| stem.to_owned())
+}
+
+/// Find the position file and the scored files of `dir` (the rule is in the module
+/// documentation). Returns the position file, if any, and the scored files.
+pub fn scan_dir(dir: &Path) -> Result<(Option<PathBuf>, Vec<PathBuf>)> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotADirectory {
+            Error::new(
+                ErrorKind::NotADirectory,
+                format!(
+                    "{} is not a directory: a 9x9 database is a directory holding a position file, \
+                     zobrist_board_81.dat and scored-position files",
+                    dir.display()
+                ),
+            )
+        } else {
+            io_err("reading the directory", dir, e)
+        }
+    })?;
+    let mut dats = Vec::new();
+    for e in entries {
+        let e = e.map_err(|e| io_err("reading the directory", dir, e))?;
+        let path = e.path();
+        let is_file = std::fs::metadata(&path)
+            .map(|m| m.is_file())
+            .unwrap_or(false);
+        let name = e.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if is_file && name.ends_with(".dat") && name != zobrist::FILE_NAME {
+            dats.push(path);
+        }
+    }
+    dats.sort();
+    let mut positions = Vec::new();
+    let mut scored = Vec::new();
+    for path in dats {
+        let mut head = vec![0u8; records::POSITION_RECORD];
+        let f = File::open(&path).map_err(|e| io_err("opening", &path, e))?;
+        let n = read_up_to(&f, &mut head).map_err(|e| io_err("reading", &path, e))?;
+        head.truncate(n);
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let position_like = name.contains("position") || records::looks_like_positions(&head);
+        if position_like {
+            positions.push(path);
+        } else if program_of(&path).is_some() {
+            scored.push(path);
+        } else {
+            log::warn!(
+                "{}: ignored (neither a position file nor a <program>_<ruleset>.dat scored file)",
+                path.display()
+            );
+        }
+    }
+    match positions.len() {
+        0 | 1 => Ok((positions.pop(), scored)),
+        _ => Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!(
+                "{} holds several position files ({}): choose one with --positions",
+                dir.display(),
+                positions
+                    .iter()
+                    .filter_map(|p| p.file_name()?.to_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )),
+    }
+}
+
+fn read_up_to(f: &File, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match f.read_at(&mut buf[n..], n as u64)? {
+            0 => break,
+            k => n += k,
+        }
+    }
+    Ok(n)
+}
+
+impl Go9Database {
+    /// Open the database in directory `dir` (files recognised as the module documentation
+    /// says), for reading or also for writing.
+    pub fn open(dir: &Path, writable: bool) -> Result<Go9Database> {
+        Go9Database::open_with(&Go9Options {
+            dir: Some(dir.to_owned()),
+            writable,
+            ..Go9Options::default()
+        })
+    }
+
+    /// Open with explicit files and options.
+    pub fn open_with(options: &Go9Options) -> Result<Go9Database> {
+        let dir = match (&options.dir, &options.positions) {
+            (Some(d), _) => d.clone(),
+            (None, Some(p)) => p
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .map_or_else(|| PathBuf::from("."), Path::to_owned),
+            (None, None) => {
+                return Err(Error::new(
+                    ErrorKind::InvalidInput,
+                    "no 9x9 database given: a directory or a position file is needed",
+                ));
+            }
+        };
+        if options.create && !options.writable {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                "creating a position file needs a writable open",
+            ));
+        }
+        let need_scan = options.positions.is_none() || options.scored.is_none();
+        let (found, scanned) = if need_scan {
+            scan_dir(&dir)?
+        } else {
+            (None, Vec::new())
+        };
+        let positions = match options.positions.clone().or(found) {
+            Some(p) => p,
+            None if options.create => dir.join("positions.dat"),
+            None => {
+                return Err(Error::new(
+                    ErrorKind::NotFound,
+                    format!(
+                        "no position file in {}: expected a .dat file of 92- or 100-byte position \
+                         records (or name one with --positions)",
+                        dir.display()
+                    ),
+                ));
+            }
+        };
+        let zobrist_path = options
+            .zobrist
+            .clone()
+            .unwrap_or_else(|| dir.join(zobrist::FILE_NAME));
+        let table = zobrist::load(&zobrist_path)?;
+
+        let lock_file = if options.writable {
+            let d = File::open(&dir).map_err(|e| io_err("opening", &dir, e))?;
+            lock(&d, &dir)?;
+            Some(d)
+        } else {
+            None
+        };
+        if options.create && !positions.exists() {
+            File::options()
+                .write(true)
+                .create_new(true)
+                .open(&positions)
+                .and_then(|f| f.sync_all())
+                .map_err(|e| io_err("creating", &positions, e))?;
+            File::open(&dir)
+                .and_then(|d| d.sync_all())
+                .map_err(|e| io_err("syncing", &dir, e))?;
+        }
+
+        let name = positions.display().to_string();
+        let bytes = std::fs::read(&positions).map_err(|e| io_err("reading", &positions, e))?;
+        let modified = std::fs::metadata(&positions)
+            .and_then(|m| m.modified())
+            .ok();
+        let raw = records::decode_positions(&bytes, &name)?;
+        let hash_order = if options.trust_hashes {
+            HashOrder::BigEndian
+        } else {
+            check_hashes(&table, &raw, &name)?
+        };
+        let mut state = State {
+            records: raw
+                .iter()
+                .map(|r| Record {
+                    id: PositionId {
+                        hash: hash_order.decode(r.id.hash),
+                        tiebreak: r.id.tiebreak,
+                        to_play: r.id.to_play,
+                    },
+                    board: r.board,
+                    extra: r.extra,
+                })
+                .collect(),
+            file_len: bytes.len() as u64,
+            modified,
+            ..State::default()
+        };
+        state.rebuild();
+
+        let scored_paths = options.scored.clone().unwrap_or(scanned);
+        let mut scored = Vec::new();
+        let mut scores = BTreeMap::new();
+        for path in scored_paths {
+            let program: Arc<str> = program_of(&path)
+                .or_else(|| path.file_stem().and_then(|s| s.to_str()).map(str::to_owned))
+                .ok_or_else(|| {
+                    Error::new(
+                        ErrorKind::InvalidInput,
+                        format!("{}: a scored file needs a name", path.display()),
+                    )
+                })?
+                .into();
+            let bytes = std::fs::read(&path).map_err(|e| io_err("reading", &path, e))?;
+            let (recs, swapped) = records::decode_scores(&bytes, &path.display().to_string())?;
+            if swapped {
+                log::info!(
+                    "{}: confidence is stored before score; read accordingly",
+                    path.display()
+                );
+            }
+            let map: &mut HashMap<PositionId, (u8, u8)> =
+                scores.entry(program.clone()).or_default();
+            for r in recs {
+                let id = PositionId {
+                    hash: hash_order.decode(r.id.hash),
+                    tiebreak: r.id.tiebreak,
+                    to_play: r.id.to_play,
+                };
+                map.insert(id, (r.score, r.confidence));
+            }
+            scored.push((program, path));
+        }
+        scored.sort();
+        Ok(Go9Database {
+            paths: Go9Paths {
+                dir,
+                positions,
+                zobrist: zobrist_path,
+                scored,
+            },
+            table,
+            hash_order,
+            writable: options.writable,
+            _lock: lock_file,
+            scores,
+            state: RwLock::new(state),
+        })
+    }
+
+    fn read(&self) -> RwLockReadGuard<'_, State> {
+        self.state.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn write(&self) -> RwLockWriteGuard<'_, State> {
+        self.state.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The files of the database.
+    pub fn paths(&self) -> &Go9Paths {
+        &self.paths
+    }
+
+    /// The zobrist table in use.
+    pub fn table(&self) -> &ZobristTable {
+        &self.table
+    }
+
+    /// Byte order of the position file's hashes.
+    pub fn hash_order(&self) -> HashOrder {
+        self.hash_order
+    }
+
+    /// True when opened for writing.
+    pub fn writable(&self) -> bool {
+        self.writable
+    }
+
+    /// Facts about the database, for timestamps and messages.
+    pub fn info(&self) -> StoreInfo {
+        let mut files = vec![self.paths.positions.clone(), self.paths.zobrist.clone()];
+        files.extend(self.paths.scored.iter().map(|(_, p)| p.clone()));
+        let modified = files
+            .iter()
+            .filter_map(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
+            .chain(self.read().modified)
+            .max()
+            .unwrap_or(SystemTime::UNIX_EPOCH);
+        StoreInfo {
+            format: format!(
+                "9x9 Go position database ({} hashes)",
+                match self.hash_order {
+                    HashOrder::BigEndian => "big-endian",
+                    HashOrder::LittleEndian => "little-endian",
+                }
+            ),
+            files,
+            modified,
+        }
+    }
+
+    /// The program/ruleset names of the scored files, sorted (the `scores/<name>/` views).
+    pub fn programs(&self) -> Vec<Arc<str>> {
+        self.paths.scored.iter().map(|(n, _)| n.clone()).collect()
+    }
+
+    /// Number of distinct positions.
+    pub fn len(&self) -> usize {
+        self.read().order.len()
+    }
+
+    /// True when the position file holds no position.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Number of records in the position file (duplicates included).
+    pub fn record_count(&self) -> usize {
+        self.read().records.len()
+    }
+
+    /// The scores of `id`, one per program/ruleset that scored it, sorted by program.
+    pub fn scores_of(&self, id: &PositionId) -> Vec<Score> {
+        self.scores
+            .iter()
+            .filter_map(|(program, map)| {
+                map.get(id).map(|&(score, confidence)| Score {
+                    program: program.clone(),
+                    score,
+                    confidence,
+                })
+            })
+            .collect()
+    }
+
+    fn summary_of(&self, r: &Record) -> PositionSummary {
+        PositionSummary {
+            id: r.id,
+            black: r.board.count(Color::Black) as u8,
+            white: r.board.count(Color::White) as u8,
+            scores: self.scores_of(&r.id),
+        }
+    }
+
+    /// Every position, in file order, once each: what the directory views are built from.
+    pub fn positions(&self) -> Vec<PositionSummary> {
+        let s = self.read();
+        s.order
+            .iter()
+            .map(|id| self.summary_of(&s.records[s.index[id]]))
+            .collect()
+    }
+
+    /// The summary of one position, if it is in the file.
+    pub fn summary(&self, id: &PositionId) -> Option<PositionSummary> {
+        let s = self.read();
+        s.index.get(id).map(|&i| self.summary_of(&s.records[i]))
+    }
+
+    /// True when `id` is in the position file.
+    pub fn contains(&self, id: &PositionId) -> bool {
+        self.read().index.contains_key(id)
+    }
+
+    /// The whole position `id` (board, player, id, scores, extra info), for rendering.
+    pub fn load(&self, id: &PositionId) -> Result<GoPosition> {
+        let s = self.read();
+        let r = s.index.get(id).map(|&i| &s.records[i]).ok_or_else(|| {
+            Error::new(
+                ErrorKind::NotFound,
+                format!("no position {id} in the database"),
+            )
+        })?;
+        Ok(GoPosition {
+            board: r.board,
+            to_play: r.id.to_play,
+            id: Some(r.id),
+            scores: self.scores_of(id),
+            extra: r.extra,
+        })
+    }
+
+    /// The id `board` with `to_play` has, or would get if saved now (`TooLarge` when 256
+    /// different boards already share its hash).
+    pub fn id_for(&self, board: &Board, to_play: Color) -> Result<PositionId> {
+        let s = self.read();
+        self.place(&s, board, to_play, None).map(|(id, _)| id)
+    }
+
+    /// The id for a board (ignoring the records of `except`), and whether a record of that
+    /// very position already exists. Only records with the same hash are compared.
+    fn place(
+        &self,
+        s: &State,
+        board: &Board,
+        to_play: Color,
+        except: Option<&PositionId>,
+    ) -> Result<(PositionId, bool)> {
+        let (hash, _) = self.table.canonical(board);
+        let form = board.canonical_form();
+        let mut used = [false; 256];
+        let same_hash = s.by_hash.get(&hash).map(Vec::as_slice).unwrap_or(&[]);
+        for r in same_hash
+            .iter()
+            .map(|&i| &s.records[i])
+            .filter(|r| Some(&r.id) != except)
+        {
+            if r.board.canonical_form() == form {
+                let id = PositionId {
+                    hash,
+                    tiebreak: r.id.tiebreak,
+                    to_play,
+                };
+                let exists = Some(&id) != except && s.index.contains_key(&id);
+                return Ok((id, exists));
+            }
+            used[usize::from(r.id.tiebreak)] = true;
+        }
+        let tiebreak = used.iter().position(|u| !u).ok_or_else(|| {
+            Error::new(
+                ErrorKind::TooLarge,
+                format!("256 different boards already share hash {hash:016x}"),
+            )
+        })?;
+        Ok((
+            PositionId {
+                hash,
+                tiebreak: tiebreak as u8,
+                to_play,
+            },
+            false,
+        ))
+    }
+
+    fn check_writable(&self) -> Result<()> {
+        if self.writable {
+            Ok(())
+        } else {
+            Err(Error::new(
+                ErrorKind::ReadOnly,
+                format!("{} is open read-only", self.paths.positions.display()),
+            ))
+        }
+    }
+
+    /// Refuse a changed file (another program wrote it while we hold the lock).
+    fn check_unchanged(&self, s: &State) -> Result<()> {
+        let p = &self.paths.positions;
+        let len = match std::fs::metadata(p) {
+            Ok(m) => m.len(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+            Err(e) => return Err(io_err("reading the size of", p, e)),
+        };
+        if len != s.file_len {
+            return Err(Error::new(
+                ErrorKind::Busy,
+                format!(
+                    "{} changed behind gamefs's back ({} bytes, expected {}): reopen the database",
+                    p.display(),
+                    len,
+                    s.file_len
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, r: &Record) -> Vec<u8> {
+        let raw = RawId {
+            hash: self.hash_order.encode(r.id.hash),
+            tiebreak: r.id.tiebreak,
+            to_play: r.id.to_play,
+        };
+        records::encode_position(&raw, &r.board, r.extra.as_ref())
+    }
+
+    /// Save `position` (its board and player): append it as a new 92-byte record, or, with
+    /// `replacing`, put it in place of that position (one atomic rewrite of the file). A
+    /// position already in the file is not appended again.
+    ///
+    /// Scores are written by scoring programs, not by hand: when `position.scores` is not
+    /// empty it must equal the stored scores of the position the text came from
+    /// (`replacing`, else `position.id`), or the save is refused (`InvalidInput`). The new
+    /// record gets the canonical hash, tiebreak 0 unless a different board already has that
+    /// hash, and `position.to_play`. A board with a group without liberties is refused.
+    pub fn save(&self, position: &GoPosition, replacing: Option<&PositionId>) -> Result<Saved> {
+        self.check_writable()?;
+        if let Err(dead) = position.board.check_layout() {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                format!("not a legal stone layout: {dead}"),
+            ));
+        }
+        if !position.scores.is_empty() {
+            let Some(reference) = replacing.or(position.id.as_ref()) else {
+                return Err(Error::new(
+                    ErrorKind::InvalidInput,
+                    "the text states scores but names no position (GFID): scores are written \
+                     by scoring programs and cannot be added by hand",
+                ));
+            };
+            let stored = self.scores_of(reference);
+            if stored != position.scores {
+                let show = |v: &[Score]| {
+                    if v.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        v.iter()
+                            .map(|s| format!("{} {}/{}", s.program, s.score, s.confidence))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }
+                };
+                return Err(Error::new(
+                    ErrorKind::InvalidInput,
+                    format!(
+                        "scores are written by scoring programs and cannot be edited: the text \
+                         says {}, the database has {} for {reference}",
+                        show(&position.scores),
+                        show(&stored)
+                    ),
+                ));
+            }
+        }
+        let mut s = self.write();
+        if let Some(old) = replacing
+            && !s.index.contains_key(old)
+        {
+            return Err(Error::new(
+                ErrorKind::NotFound,
+                format!("no position {old} in the database"),
+            ));
+        }
+        let (id, exists) = self.place(&s, &position.board, position.to_play, replacing)?;
+        if replacing == Some(&id) {
+            return Ok(Saved {
+                id,
+                appended: false,
+                removed: None,
+            });
+        }
+        if exists && replacing.is_none() {
+            return Ok(Saved {
+                id,
+                appended: false,
+                removed: None,
+            });
+        }
+        self.check_unchanged(&s)?;
+        let record = Record {
+            id,
+            board: position.board,
+            extra: None,
+        };
+        match replacing {
+            None => {
+                let bytes = self.encode(&record);
+                let p = &self.paths.positions;
+                let f = File::options()
+                    .write(true)
+                    .create(true)
+                    .truncate(false)
+                    .open(p)
+                    .map_err(|e| io_err("opening", p, e))?;
+                f.write_all_at(&bytes, s.file_len)
+                    .map_err(|e| io_err("writing", p, e))?;
+                sync(&f, p)?;
+                s.file_len += bytes.len() as u64;
+                s.push(record);
+                s.modified = Some(SystemTime::now());
+                Ok(Saved {
+                    id,
+                    appended: true,
+                    removed: None,
+                })
+            }
+            Some(old) => {
+                let mut kept: Vec<Record> =
+                    s.records.iter().filter(|r| r.id != *old).cloned().collect();
+                if !exists {
+                    kept.push(record);
+                }
+                self.rewrite(&mut s, kept)?;
+                Ok(Saved {
+                    id,
+                    appended: !exists,
+                    removed: Some(*old),
+                })
+            }
+        }
+    }
+
+    fn rewrite(&self, s: &mut State, records: Vec<Record>) -> Result<()> {
+        let bytes: Vec<u8> = records.iter().flat_map(|r| self.encode(r)).collect();
+        replace_file(&self.paths.positions, &bytes)?;
+        s.file_len = bytes.len() as u64;
+        s.records = records;
+        s.modified = Some(SystemTime::now());
+        s.rebuild();
+        Ok(())
+    }
+
+    /// Remove position `id` (every record of it) by rewriting the position file atomically.
+    /// Its scores stay in the scored files.
+    pub fn remove(&self, id: &PositionId) -> Result<()> {
+        self.check_writable()?;
+        let mut s = self.write();
+        if !s.index.contains_key(id) {
+            return Err(Error::new(
+                ErrorKind::NotFound,
+                format!("no position {id} in the database"),
+            ));
+        }
+        self.check_unchanged(&s)?;
+        let kept = s.records.iter().filter(|r| r.id != *id).cloned().collect();
+        self.rewrite(&mut s, kept)
+    }
+
+    /// The boards of the position file in record order, with ids (duplicates included): for
+    /// tools that show every record.
+    pub fn records(&self) -> Vec<(PositionId, Board, Option<ExtraInfo>)> {
+        self.read()
+            .records
+            .iter()
+            .map(|r| (r.id, r.board, r.extra))
+            .collect()
+    }
+}
+
+/// Check every record's hash against its board; the byte order the file uses.
+fn check_hashes(table: &ZobristTable, raw: &[PositionRecord], name: &str) -> Result<HashOrder> {
+    let mut order: Option<HashOrder> = None;
+    for (i, r) in raw.iter().enumerate() {
+        let (want, _) = table.canonical(&r.board);
+        let be = u64::from_be_bytes(r.id.hash);
+        let le = u64::from_le_bytes(r.id.hash);
+        let fits = |o: HashOrder| match o {
+            HashOrder::BigEndian => be == want,
+            HashOrder::LittleEndian => le == want,
+        };
+        match order {
+            Some(o) if fits(o) => {}
+            None if be == want && le == want => {}
+            None if be == want => order = Some(HashOrder::BigEndian),
+            None if le == want => order = Some(HashOrder::LittleEndian),
+            _ => {
+                return Err(Error::new(
+                    ErrorKind::CorruptDatabase,
+                    format!(
+                        "{name}: record {} at byte {}: stored hash {} does not match its board, \
+                         which hashes to {want:016x}{} (is zobrist_board_81.dat the table this file \
+                         was made with?)",
+                        i + 1,
+                        r.offset,
+                        hex(&r.id.hash),
+                        match order {
+                            Some(HashOrder::LittleEndian) =>
+                                " (little-endian like the records before)",
+                            _ => "",
+                        }
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(order.unwrap_or(HashOrder::BigEndian))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_database_can_be_shared_between_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Go9Database>();
+    }
+
+    #[test]
+    fn scored_file_names() {
+        assert_eq!(
+            program_of(Path::new("d/fuego_chinese.dat")).as_deref(),
+            Some("fuego_chinese")
+        );
+        for bad in [
+            "d/fuego.dat",
+            "_x.dat",
+            "x_.dat",
+            "zobrist_board_81.dat",
+            "a_b.txt",
+        ] {
+            assert_eq!(program_of(Path::new(bad)), None, "{bad}");
+        }
+    }
+}

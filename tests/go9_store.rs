@@ -1,0 +1,576 @@
+//! The 9x9 store: byte-exact appends and removals, ids and tiebreaks, scores, the lock, and
+//! clear errors (never a panic) for malformed files.
+
+mod go9_common;
+
+use std::path::Path;
+
+use gamefs::ErrorKind;
+use gamefs::game::go::{
+    Board, Color, GoPosition, POINTS, PositionId, Score, Symmetry, ZobristTable,
+};
+use gamefs::store::go9x9::records::{self, RawId, ScoreRecord};
+use gamefs::store::go9x9::{Go9Database, Go9Options, HashOrder, zobrist};
+use gamefs::text::{sgf, sgf_parse};
+use go9_common::{Rng, board, empty_db};
+
+fn one_stone() -> Board {
+    board(&[
+        ".........",
+        ".........",
+        ".........",
+        "...#.....",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+    ])
+}
+
+fn two_stones() -> Board {
+    board(&[
+        ".........",
+        ".........",
+        "......O..",
+        "...#.....",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+    ])
+}
+
+fn pos(board: Board, to_play: Color) -> GoPosition {
+    GoPosition {
+        board,
+        to_play,
+        id: None,
+        scores: Vec::new(),
+        extra: None,
+    }
+}
+
+fn record(hash: u64, tiebreak: u8, to_play: Color, board: &Board) -> Vec<u8> {
+    records::encode_position(
+        &RawId {
+            hash: hash.to_be_bytes(),
+            tiebreak,
+            to_play,
+        },
+        board,
+        None,
+    )
+}
+
+fn writable(dir: &Path) -> Go9Database {
+    Go9Database::open_with(&Go9Options {
+        dir: Some(dir.to_owned()),
+        writable: true,
+        create: true,
+        ..Go9Options::default()
+    })
+    .unwrap()
+}
+
+const H1: u64 = 0x31846ceb8015dc92;
+const H2: u64 = 0x161229a425c1a6ab;
+
+#[test]
+fn appends_are_byte_exact_and_saves_that_change_nothing_append_nothing() {
+    let dir = empty_db();
+    let db = writable(dir.path());
+    let file = dir.path().join("positions.dat");
+    assert_eq!(std::fs::read(&file).unwrap(), b"", "created empty");
+    let s = db.save(&pos(one_stone(), Color::White), None).unwrap();
+    assert!(s.appended);
+    assert_eq!(s.id.to_string(), "31846ceb8015dc92-0-W");
+    let s2 = db.save(&pos(two_stones(), Color::Black), None).unwrap();
+    assert_eq!(s2.id.to_string(), "161229a425c1a6ab-0-B");
+    let want = [
+        record(H1, 0, Color::White, &one_stone()),
+        record(H2, 0, Color::Black, &two_stones()),
+    ]
+    .concat();
+    assert_eq!(want.len(), 184);
+    assert_eq!(std::fs::read(&file).unwrap(), want);
+    assert_eq!(
+        &want[..10],
+        b"\x31\x84\x6c\xeb\x80\x15\xdc\x92\x00W",
+        "big-endian hash"
+    );
+
+    // The same position again, or a rotation of it: nothing appended, the same id.
+    let again = db.save(&pos(one_stone(), Color::White), None).unwrap();
+    assert_eq!((again.id, again.appended), (s.id, false));
+    let rotated = db
+        .save(
+            &pos(one_stone().transformed(Symmetry::ALL[3]), Color::White),
+            None,
+        )
+        .unwrap();
+    assert_eq!((rotated.id, rotated.appended), (s.id, false));
+    assert_eq!(std::fs::read(&file).unwrap(), want);
+
+    // The other player to move is another position with the same hash and tiebreak.
+    let b = db.save(&pos(one_stone(), Color::Black), None).unwrap();
+    assert!(b.appended);
+    assert_eq!(b.id.to_string(), "31846ceb8015dc92-0-B");
+    assert_eq!(db.len(), 3);
+    let summary = db.summary(&b.id).unwrap();
+    assert_eq!((summary.stones(), summary.black, summary.white), (1, 1, 0));
+
+    // Reopening reads back exactly what was written.
+    drop(db);
+    let db = Go9Database::open(dir.path(), false).unwrap();
+    let ids: Vec<String> = db.positions().iter().map(|p| p.id.to_string()).collect();
+    assert_eq!(
+        ids,
+        [
+            "31846ceb8015dc92-0-W",
+            "161229a425c1a6ab-0-B",
+            "31846ceb8015dc92-0-B"
+        ]
+    );
+    assert_eq!(db.hash_order(), HashOrder::BigEndian);
+}
+
+#[test]
+fn remove_and_replace_rewrite_the_file_atomically() {
+    let dir = empty_db();
+    let db = writable(dir.path());
+    let file = dir.path().join("positions.dat");
+    let a = db.save(&pos(one_stone(), Color::White), None).unwrap().id;
+    let b = db.save(&pos(two_stones(), Color::White), None).unwrap().id;
+    let c = db.save(&pos(one_stone(), Color::Black), None).unwrap().id;
+    db.remove(&b).unwrap();
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        [
+            record(H1, 0, Color::White, &one_stone()),
+            record(H1, 0, Color::Black, &one_stone())
+        ]
+        .concat()
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        2,
+        "no temp file left"
+    );
+    assert_eq!(db.remove(&b).unwrap_err().kind(), ErrorKind::NotFound);
+
+    // Replacing a with the two-stone board: a leaves, the new record goes to the end.
+    let s = db.save(&pos(two_stones(), Color::White), Some(&a)).unwrap();
+    assert_eq!((s.id, s.appended, s.removed), (b, true, Some(a)));
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        [
+            record(H1, 0, Color::Black, &one_stone()),
+            record(H2, 0, Color::White, &two_stones())
+        ]
+        .concat()
+    );
+    // Replacing with an unchanged position writes nothing.
+    let before = std::fs::read(&file).unwrap();
+    let s = db.save(&pos(two_stones(), Color::White), Some(&b)).unwrap();
+    assert_eq!((s.id, s.appended, s.removed), (b, false, None));
+    // Replacing with a position already present just removes the old one.
+    let s = db.save(&pos(one_stone(), Color::Black), Some(&b)).unwrap();
+    assert_eq!((s.id, s.appended, s.removed), (c, false, Some(b)));
+    assert_eq!(std::fs::read(&file).unwrap(), before[..92]);
+    assert_eq!(
+        db.save(&pos(one_stone(), Color::Black), Some(&b))
+            .unwrap_err()
+            .kind(),
+        ErrorKind::NotFound
+    );
+}
+
+#[test]
+fn different_boards_with_one_hash_get_tiebreaks() {
+    // A table of zero codes hashes every board to 0: every new board is a collision.
+    let dir = tempfile::tempdir().unwrap();
+    let zero = ZobristTable {
+        black: [0; POINTS],
+        white: [0; POINTS],
+        ko: [0; POINTS],
+    };
+    std::fs::write(dir.path().join(zobrist::FILE_NAME), zobrist::render(&zero)).unwrap();
+    let db = writable(dir.path());
+    let a = db.save(&pos(one_stone(), Color::Black), None).unwrap().id;
+    let b = db.save(&pos(two_stones(), Color::Black), None).unwrap().id;
+    let a2 = db.save(&pos(one_stone(), Color::White), None).unwrap().id;
+    let c = db
+        .save(&pos(Board::empty(), Color::Black), None)
+        .unwrap()
+        .id;
+    assert_eq!((a.hash, a.tiebreak), (0, 0));
+    assert_eq!((b.hash, b.tiebreak), (0, 1));
+    assert_eq!(a2.tiebreak, 0, "same board, other player: same tiebreak");
+    assert_eq!(c.tiebreak, 2);
+    // Removing the tiebreak-0 board frees 0 for the next new board.
+    db.remove(&a).unwrap();
+    db.remove(&a2).unwrap();
+    let d = db
+        .save(
+            &pos(one_stone().transformed(Symmetry::ALL[6]), Color::Black),
+            None,
+        )
+        .unwrap()
+        .id;
+    assert_eq!(d.tiebreak, 0);
+}
+
+fn write_scores(path: &Path, recs: &[(PositionId, u8, u8)]) {
+    let bytes: Vec<u8> = recs
+        .iter()
+        .flat_map(|(id, s, c)| {
+            records::encode_score(&ScoreRecord {
+                id: RawId {
+                    hash: id.hash.to_be_bytes(),
+                    tiebreak: id.tiebreak,
+                    to_play: id.to_play,
+                },
+                score: *s,
+                confidence: *c,
+            })
+        })
+        .collect();
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn scores_are_shown_and_cannot_be_edited() {
+    let dir = empty_db();
+    let a = writable(dir.path())
+        .save(&pos(one_stone(), Color::White), None)
+        .unwrap()
+        .id;
+    write_scores(
+        &dir.path().join("fuego_chinese.dat"),
+        &[(a, 4, 10), (a, 5, 87)],
+    );
+    write_scores(&dir.path().join("gnugo_japanese.dat"), &[(a, 8, 100)]);
+    let db = Go9Database::open(dir.path(), true).unwrap();
+    assert_eq!(db.programs().len(), 2);
+    let p = db.load(&a).unwrap();
+    let shown: Vec<(String, u8, u8)> = p
+        .scores
+        .iter()
+        .map(|s| (s.program.to_string(), s.score, s.confidence))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            ("fuego_chinese".into(), 5, 87),
+            ("gnugo_japanese".into(), 8, 100)
+        ],
+        "the later record of an id wins"
+    );
+    assert_eq!(db.summary(&a).unwrap().scores, p.scores);
+    let text = sgf::render(&p);
+    assert!(
+        text.contains("GFSC[fuego_chinese:5/87][gnugo_japanese:8/100]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("fuego_chinese: score 5, confidence 87\n"),
+        "{text}"
+    );
+
+    // Unchanged scores with an edited board: saved (the scores stay with the old position).
+    let moved = text.replace("AB[dd]", "AB[dd][ee]");
+    let parsed = sgf_parse::parse(moved.as_bytes()).unwrap();
+    let s = db.save(&parsed.position, Some(&a)).unwrap();
+    assert!(s.appended);
+    assert!(db.load(&s.id).unwrap().scores.is_empty());
+    // Edited scores are refused, in GFSC or in the comment.
+    let edited = text.replace("GFSC[fuego_chinese:5/87]", "GFSC[fuego_chinese:6/87]");
+    let edited = edited.replace("score 5, confidence 87", "score 6, confidence 87");
+    let parsed = sgf_parse::parse(edited.as_bytes()).unwrap();
+    let e = db.save(&parsed.position, None).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidInput);
+    assert!(e.to_string().contains("cannot be edited"), "{e}");
+    assert!(e.to_string().contains("fuego_chinese 6/87"), "{e}");
+    // Scores on a position that names none are refused too.
+    let mut p2 = pos(two_stones(), Color::Black);
+    p2.scores = vec![Score {
+        program: "fuego_chinese".into(),
+        score: 5,
+        confidence: 1,
+    }];
+    assert_eq!(
+        db.save(&p2, None).unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
+    // Removing keeps the scored files as they are.
+    let before = std::fs::read(dir.path().join("fuego_chinese.dat")).unwrap();
+    db.remove(&s.id).unwrap();
+    assert_eq!(
+        std::fs::read(dir.path().join("fuego_chinese.dat")).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn one_writer_at_a_time_and_read_only_refuses_writes() {
+    let dir = empty_db();
+    let db = writable(dir.path());
+    let e = Go9Database::open(dir.path(), true)
+        .err()
+        .expect("second writer refused");
+    assert_eq!(e.kind(), ErrorKind::Busy);
+    assert!(e.to_string().contains("one writer"), "{e}");
+    let ro = Go9Database::open(dir.path(), false).unwrap();
+    let e = ro.save(&pos(one_stone(), Color::Black), None).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::ReadOnly);
+    assert_eq!(
+        ro.remove(&ro.id_for(&one_stone(), Color::Black).unwrap())
+            .unwrap_err()
+            .kind(),
+        ErrorKind::ReadOnly
+    );
+    drop(db);
+    assert!(
+        Go9Database::open(dir.path(), true).is_ok(),
+        "lock released on drop"
+    );
+}
+
+#[test]
+fn a_file_changed_behind_our_back_is_not_overwritten() {
+    let dir = empty_db();
+    let db = writable(dir.path());
+    db.save(&pos(one_stone(), Color::Black), None).unwrap();
+    let file = dir.path().join("positions.dat");
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes.extend(record(H2, 0, Color::Black, &two_stones()));
+    std::fs::write(&file, &bytes).unwrap();
+    let e = db.save(&pos(two_stones(), Color::White), None).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Busy);
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+}
+
+#[test]
+fn position_file_is_recognised_by_content() {
+    let dir = empty_db();
+    let bytes = [
+        record(H1, 0, Color::White, &one_stone()),
+        record(H2, 0, Color::White, &two_stones()),
+    ]
+    .concat();
+    std::fs::write(dir.path().join("input_positions.dat"), &bytes).unwrap();
+    let id: PositionId = "31846ceb8015dc92-0-W".parse().unwrap();
+    write_scores(&dir.path().join("fuego_chinese.dat"), &[(id, 5, 50)]);
+    std::fs::write(dir.path().join("notes.txt"), "x").unwrap();
+    let db = Go9Database::open(dir.path(), false).unwrap();
+    assert_eq!(db.paths().positions, dir.path().join("input_positions.dat"));
+    assert_eq!(db.len(), 2);
+    assert_eq!(db.summary(&id).unwrap().scores[0].score, 5);
+    // A queue file beside it: two candidates, a clear error, and --positions decides.
+    std::fs::write(dir.path().join("queue.dat"), &bytes[..92]).unwrap();
+    let e = Go9Database::open(dir.path(), false).err().unwrap();
+    assert!(
+        e.to_string()
+            .contains("several position files (input_positions.dat, queue.dat)"),
+        "{e}"
+    );
+    let db = Go9Database::open_with(&Go9Options {
+        dir: Some(dir.path().to_owned()),
+        positions: Some(dir.path().join("queue.dat")),
+        scored: Some(vec![]),
+        ..Go9Options::default()
+    })
+    .unwrap();
+    assert_eq!(db.len(), 1);
+    assert!(db.programs().is_empty());
+    // No position file at all.
+    let empty = empty_db();
+    let e = Go9Database::open(empty.path(), false).err().unwrap();
+    assert_eq!(e.kind(), ErrorKind::NotFound);
+    assert!(e.to_string().contains("no position file"), "{e}");
+    // No zobrist table.
+    std::fs::remove_file(dir.path().join("queue.dat")).unwrap();
+    std::fs::remove_file(dir.path().join(zobrist::FILE_NAME)).unwrap();
+    let e = Go9Database::open(dir.path(), false).err().unwrap();
+    assert_eq!(e.kind(), ErrorKind::NotFound);
+    assert!(e.to_string().contains("zobrist_board_81.dat"), "{e}");
+    // Not a directory.
+    let e = Go9Database::open(&dir.path().join("notes.txt"), false)
+        .err()
+        .unwrap();
+    assert_eq!(e.kind(), ErrorKind::NotADirectory);
+}
+
+#[test]
+fn little_endian_files_are_read_and_extended_little_endian() {
+    let dir = empty_db();
+    let le = records::encode_position(
+        &RawId {
+            hash: H1.to_le_bytes(),
+            tiebreak: 0,
+            to_play: Color::White,
+        },
+        &one_stone(),
+        None,
+    );
+    std::fs::write(dir.path().join("positions.dat"), &le).unwrap();
+    let db = Go9Database::open(dir.path(), true).unwrap();
+    assert_eq!(db.hash_order(), HashOrder::LittleEndian);
+    assert_eq!(db.positions()[0].id.hash, H1);
+    db.save(&pos(two_stones(), Color::White), None).unwrap();
+    let bytes = std::fs::read(dir.path().join("positions.dat")).unwrap();
+    assert_eq!(&bytes[92..100], &H2.to_le_bytes());
+}
+
+#[test]
+fn malformed_files_give_clear_errors() {
+    let dir = empty_db();
+    let good = record(H1, 0, Color::White, &one_stone());
+    let file = dir.path().join("positions.dat");
+    let check = |bytes: &[u8], want: &str| {
+        std::fs::write(&file, bytes).unwrap();
+        let e = Go9Database::open(dir.path(), false).err().expect(want);
+        assert!(e.to_string().contains(want), "{e} / {want}");
+        assert_eq!(e.errno(), libc::EIO);
+    };
+    check(
+        &[good.clone(), good[..91].to_vec()].concat(),
+        "91 bytes at the end (from byte 92)",
+    );
+    let mut bad = good.clone();
+    bad[10 + 40] = b'X';
+    check(
+        &bad,
+        "record 1 at byte 0: board byte 41 (row 5, column 5) is 'X'",
+    );
+    let mut bad = good.clone();
+    bad[0] ^= 1;
+    check(
+        &bad,
+        "does not match its board, which hashes to 31846ceb8015dc92",
+    );
+    let mut bad = good.clone();
+    bad[91] = 1;
+    check(&bad, "flag 1 announces 8 bytes of extra info");
+    std::fs::write(&file, &good).unwrap();
+    std::fs::write(dir.path().join("fuego_chinese.dat"), [0u8; 13]).unwrap();
+    let e = Go9Database::open(dir.path(), false).err().unwrap();
+    assert!(
+        e.to_string()
+            .contains("fuego_chinese.dat: 13 bytes is not a whole number"),
+        "{e}"
+    );
+    std::fs::write(dir.path().join("fuego_chinese.dat"), [0u8; 12]).unwrap();
+    let e = Go9Database::open(dir.path(), false).err().unwrap();
+    assert!(e.to_string().contains("score 0 (3..8 expected)"), "{e}");
+}
+
+#[test]
+fn mutated_files_never_panic() {
+    let dir = empty_db();
+    {
+        let db = writable(dir.path());
+        for b in [one_stone(), two_stones()] {
+            for c in [Color::Black, Color::White] {
+                db.save(&pos(b, c), None).unwrap();
+            }
+        }
+        let id = db.positions()[0].id;
+        write_scores(
+            &dir.path().join("fuego_chinese.dat"),
+            &[(id, 5, 87), (id, 3, 0)],
+        );
+    }
+    let names = ["positions.dat", "fuego_chinese.dat", zobrist::FILE_NAME];
+    let originals: Vec<Vec<u8>> = names
+        .iter()
+        .map(|n| std::fs::read(dir.path().join(n)).unwrap())
+        .collect();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let (mut opened, mut refused) = (0, 0);
+    for round in 0..600 {
+        let which = round % names.len();
+        let mut bytes = originals[which].clone();
+        for _ in 0..=rng.below(3) {
+            match rng.below(4) {
+                0 if !bytes.is_empty() => {
+                    let i = rng.below(bytes.len());
+                    bytes[i] = rng.next() as u8;
+                }
+                1 if !bytes.is_empty() => {
+                    let n = rng.below(bytes.len());
+                    bytes.truncate(n);
+                }
+                2 => {
+                    let i = rng.below(bytes.len() + 1);
+                    bytes.insert(i, b"#O.BW\x00\x01\n,"[rng.below(9)]);
+                }
+                _ => {
+                    let i = rng.below(bytes.len() + 1);
+                    let j = rng.below(bytes.len() + 1);
+                    let (i, j) = (i.min(j), i.max(j));
+                    bytes.drain(i..j);
+                }
+            }
+        }
+        std::fs::write(dir.path().join(names[which]), &bytes).unwrap();
+        match Go9Database::open(dir.path(), false) {
+            Ok(db) => {
+                opened += 1;
+                for s in db.positions() {
+                    let p = db.load(&s.id).unwrap();
+                    let text = sgf::render(&p);
+                    let back = sgf_parse::parse(text.as_bytes());
+                    // Stored boards may hold groups without liberties; those are refused, never a panic.
+                    if let Ok(back) = back {
+                        assert_eq!(back.position.board, p.board);
+                    }
+                }
+            }
+            Err(e) => {
+                refused += 1;
+                assert!(!e.to_string().is_empty());
+            }
+        }
+        std::fs::write(dir.path().join(names[which]), &originals[which]).unwrap();
+    }
+    assert!(
+        opened > 0 && refused > 0,
+        "{opened} opened, {refused} refused"
+    );
+}
+
+#[test]
+fn ff1_and_ff3_texts_save_the_expected_position() {
+    let dir = empty_db();
+    let db = writable(dir.path());
+    // FF[1] (Smart-Go): text before the tree, lowercase in names, no FF, a tt pass.
+    let ff1 = "Smart Game Board file\n(;GaMe[1]SiZe[9]\n;Black[dd];White[gc];Black[tt];White[tt])";
+    let p = sgf_parse::parse(ff1.as_bytes()).unwrap();
+    let s = db.save(&p.position, None).unwrap();
+    assert_eq!(s.id.to_string(), "161229a425c1a6ab-0-B");
+    // FF[3]: setup and a move in one node, compressed list, a capture on the main line.
+    let ff3 = "(;FF[3]GM[1]SZ[9]AB[ab:ac]AW[aa][ba][bb][bc]W[ad];B[dd]PL[W])";
+    let p = sgf_parse::parse(ff3.as_bytes()).unwrap();
+    assert_eq!(p.position.to_play, Color::White);
+    assert_eq!(
+        p.position.board,
+        board(&[
+            "OO.......",
+            ".O.......",
+            ".O.......",
+            "O..#.....",
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+        ])
+    );
+    assert!(db.save(&p.position, None).unwrap().appended);
+    // A 19x19 text is refused with a clear message.
+    let e = sgf_parse::parse(b"(;FF[4]SZ[19];B[pd])").unwrap_err();
+    assert!(e.to_string().contains("board size 19"), "{e}");
+}
