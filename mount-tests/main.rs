@@ -5,6 +5,7 @@ mod cli;
 mod ecosystem;
 mod editors;
 mod fixtures;
+mod go9;
 mod harness;
 mod save;
 mod simplecdb;

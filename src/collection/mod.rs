@@ -7,6 +7,7 @@
 //! errors serve every format.
 
 pub mod chess;
+pub mod go;
 pub mod naming;
 
 use std::path::Path;
@@ -18,8 +19,17 @@ use crate::store::{self, StoreInfo};
 /// Open the database at `path` (any format gamefs knows, recognised by its files) as a
 /// collection, as `options` say (writable, lossy).
 pub fn open(path: &Path, options: &store::OpenOptions) -> Result<Arc<dyn Collection>> {
+    if is_go_database(path) {
+        let db = store::go9x9::Go9Database::open(path, options.writable)?;
+        return Ok(Arc::new(go::GoCollection::new(db)));
+    }
     let store = store::open_with(path, options)?;
     Ok(Arc::new(chess::ChessCollection::new(store)))
+}
+
+/// A 9x9 Go position database is a folder holding the zobrist table.
+fn is_go_database(path: &Path) -> bool {
+    path.is_dir() && path.join(store::go9x9::ZOBRIST_FILE).is_file()
 }
 
 /// A database seen as a collection of numbered text files.

@@ -51,6 +51,10 @@ use crate::store::StoreInfo;
 use crate::store::scid::writer::{lock, replace_file, sync};
 use records::{PositionRecord, RawId};
 
+/// The name of the Zobrist table file in a database folder (its presence marks the folder as
+/// a 9x9 Go position database).
+pub const ZOBRIST_FILE: &str = "zobrist_board_81.dat";
+
 /// How to open a database: the directory, or explicit files.
 #[derive(Clone, Debug, Default)]
 pub struct Go9Options {

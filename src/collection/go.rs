@@ -1,0 +1,248 @@
+//! 9x9 Go position databases as collections of SGF files named by their PositionID
+//! (`31846ceb8015dc92-0-W.sgf`), grouped by player to move, stone count and each program's
+//! score (`to-play/B/`, `stones/5/`, `scores/fuego_chinese/6/`).
+//!
+//! Positions are numbered in file order at mount; a position removed or replaced keeps its
+//! number for the life of the mount (the file itself is rewritten, as the format has no
+//! delete mark).
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+use super::Collection;
+use crate::error::{Error, ErrorKind, Result};
+use crate::game::go::{Color, PositionId};
+use crate::store::StoreInfo;
+use crate::store::go9x9::{Go9Database, PositionSummary};
+use crate::text::{sgf, sgf_parse};
+
+/// One numbered position: what the index says of it, or that it is gone.
+#[derive(Clone, Debug)]
+struct Slot {
+    summary: PositionSummary,
+    removed: bool,
+}
+
+/// A Go position database shown as SGF files.
+pub struct GoCollection {
+    db: Go9Database,
+    programs: Vec<Arc<str>>,
+    slots: RwLock<Slots>,
+}
+
+#[derive(Default)]
+struct Slots {
+    items: Vec<Slot>,
+    by_id: HashMap<PositionId, u32>,
+}
+
+impl Slots {
+    fn push(&mut self, summary: PositionSummary) -> u32 {
+        let n = self.items.len() as u32;
+        self.by_id.insert(summary.id, n);
+        self.items.push(Slot {
+            summary,
+            removed: false,
+        });
+        n
+    }
+}
+
+impl GoCollection {
+    /// Show `db` as SGF files.
+    pub fn new(db: Go9Database) -> GoCollection {
+        let mut slots = Slots::default();
+        for summary in db.positions() {
+            slots.push(summary);
+        }
+        GoCollection {
+            programs: db.programs(),
+            db,
+            slots: RwLock::new(slots),
+        }
+    }
+
+    fn slot(&self, n: u32) -> Option<Slot> {
+        self.slots
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .items
+            .get(n as usize)
+            .cloned()
+    }
+
+    fn live_id(&self, n: u32) -> Result<PositionId> {
+        match self.slot(n) {
+            Some(s) if !s.removed => Ok(s.summary.id),
+            _ => Err(Error::new(
+                ErrorKind::NotFound,
+                format!("position {} is gone", n + 1),
+            )),
+        }
+    }
+
+    /// Record that position `n` is now `id` (after a save), and that any other number holding
+    /// `id` is the same position.
+    fn set(&self, n: u32, id: PositionId) {
+        let summary = self.db.summary(&id);
+        let mut slots = self.slots.write().unwrap_or_else(|p| p.into_inner());
+        let old = slots.items[n as usize].summary.id;
+        slots.by_id.remove(&old);
+        match (summary, slots.by_id.get(&id).copied()) {
+            (Some(summary), None) => {
+                slots.by_id.insert(id, n);
+                slots.items[n as usize] = Slot {
+                    summary,
+                    removed: false,
+                };
+            }
+            // The saved board was already in the file under another number: this number goes.
+            _ => slots.items[n as usize].removed = true,
+        }
+    }
+}
+
+impl Collection for GoCollection {
+    fn items_folder(&self) -> &'static str {
+        "positions"
+    }
+
+    fn extension(&self) -> &'static str {
+        "sgf"
+    }
+
+    fn has_delete_mark(&self) -> bool {
+        false
+    }
+
+    fn info(&self) -> StoreInfo {
+        self.db.info()
+    }
+
+    fn writable(&self) -> bool {
+        self.db.writable()
+    }
+
+    fn count(&self) -> u32 {
+        self.slots
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .items
+            .len() as u32
+    }
+
+    fn deleted(&self, n: u32) -> bool {
+        self.slot(n).is_none_or(|s| s.removed)
+    }
+
+    fn file_name(&self, n: u32) -> String {
+        self.slot(n)
+            .map(|s| s.summary.id.file_name())
+            .unwrap_or_default()
+    }
+
+    fn item_named(&self, name: &[u8]) -> Option<u32> {
+        let id = PositionId::from_file_name(std::str::from_utf8(name).ok()?)?;
+        self.slots
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .by_id
+            .get(&id)
+            .copied()
+    }
+
+    fn views(&self) -> Vec<String> {
+        let mut views = vec!["to-play".to_owned(), "stones".to_owned()];
+        views.extend(self.programs.iter().map(|p| format!("scores/{p}")));
+        views
+    }
+
+    fn view_keys(&self, view: usize, n: u32) -> Vec<u32> {
+        let Some(slot) = self.slot(n) else {
+            return Vec::new();
+        };
+        let s = &slot.summary;
+        match view {
+            0 => vec![u32::from(s.id.to_play == Color::White)],
+            1 => vec![u32::from(s.stones())],
+            v => {
+                let program = &self.programs[v - 2];
+                s.scores
+                    .iter()
+                    .filter(|sc| &sc.program == program)
+                    .map(|sc| u32::from(sc.score))
+                    .collect()
+            }
+        }
+    }
+
+    fn view_label(&self, view: usize, key: u32) -> String {
+        match (view, key) {
+            (0, 0) => "B".to_owned(),
+            (0, _) => "W".to_owned(),
+            _ => key.to_string(),
+        }
+    }
+
+    fn render(&self, n: u32) -> Result<Vec<u8>> {
+        let id = self.live_id(n)?;
+        Ok(sgf::render(&self.db.load(&id)?).into_bytes())
+    }
+
+    fn save(&self, n: u32, text: &[u8]) -> Result<bool> {
+        let old = self.live_id(n)?;
+        let parsed = sgf_parse::parse(text).map_err(Error::from)?;
+        let saved = self.db.save(&parsed.position, Some(&old))?;
+        if saved.id == old && !saved.appended && saved.removed.is_none() {
+            return Ok(false);
+        }
+        self.set(n, saved.id);
+        Ok(true)
+    }
+
+    fn import(&self, text: &[u8]) -> Result<Vec<u32>> {
+        let parsed = sgf_parse::parse(text).map_err(Error::from)?;
+        let saved = self.db.save(&parsed.position, None)?;
+        let existing = self
+            .slots
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .by_id
+            .get(&saved.id)
+            .copied();
+        if let Some(n) = existing {
+            return Ok(vec![n]);
+        }
+        let summary = self.db.summary(&saved.id).ok_or_else(|| {
+            Error::new(
+                ErrorKind::Io,
+                format!("position {} vanished after saving", saved.id),
+            )
+        })?;
+        Ok(vec![
+            self.slots
+                .write()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(summary),
+        ])
+    }
+
+    fn set_deleted(&self, n: u32, deleted: bool) -> Result<()> {
+        if !deleted {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                "removed positions cannot be restored (the format has no delete mark)",
+            ));
+        }
+        let id = self.live_id(n)?;
+        self.db.remove(&id)?;
+        let mut slots = self.slots.write().unwrap_or_else(|p| p.into_inner());
+        slots.by_id.remove(&id);
+        slots.items[n as usize].removed = true;
+        Ok(())
+    }
+
+    fn reload_if_changed(&self) -> Result<bool> {
+        Ok(false)
+    }
+}
