@@ -113,7 +113,7 @@ pub trait Invalidator: Send + Sync {
 }
 
 /// How many entries one `readdir` answer holds at most; the kernel asks again for more.
-const LISTING_CHUNK: usize = 4096;
+const LISTING_CHUNK: usize = 256;
 
 /// Listing offsets at and above this are scratch entries (below: the folder's own entries).
 const SCRATCH_OFFSETS: u64 = 1 << 40;
