@@ -131,6 +131,8 @@ struct Draft {
 struct Handle {
     node: Node,
     append: bool,
+    /// Opened for writing: only such handles hold a game's draft open.
+    write: bool,
 }
 
 /// How a file is opened.

@@ -101,6 +101,7 @@ impl Vfs {
             Handle {
                 node,
                 append: mode.append,
+                write: mode.write,
             },
         );
         Opened {
@@ -304,7 +305,9 @@ impl Vfs {
             log::warn!("unsaved at close: {e}");
         }
         match handle.node {
-            Node::Game(n) => self.close_draft(n),
+            // A reader's close (which the kernel may send after a writer opened) must not
+            // close the writer's draft.
+            Node::Game(n) if handle.write => self.close_draft(n),
             Node::Scratch(id) => lock(&self.scratch).closed(id),
             _ => {}
         }
@@ -527,5 +530,67 @@ impl Vfs {
         Err(not_permitted(
             "gamefs folders come from the database; new folders cannot be made",
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::collection::chess::ChessCollection;
+    use crate::error::Error;
+    use crate::store::{self, Format};
+    use crate::text::pgn_parse;
+    use crate::vfs::VfsOptions;
+
+    /// A writable tree over a fresh SCID database holding the demo games.
+    fn tree(dir: &std::path::Path) -> Vfs {
+        let base = dir.join("db");
+        store::create(&base, Format::Scid).unwrap();
+        let text = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/contrib/sample/demo.pgn")).unwrap();
+        let db = store::open(&base, true).unwrap();
+        db.append(&mut pgn_parse::games(&text).map(|g| g.map_err(Error::from))).unwrap();
+        Vfs::new(Arc::new(ChessCollection::new(db)), VfsOptions::default())
+    }
+
+    #[test]
+    fn a_readers_late_close_does_not_drop_a_writers_draft() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = tree(dir.path());
+        let ino = Node::Game(2).ino();
+        let text = vfs.text(2).unwrap().to_vec();
+        let reader = vfs.open(ino, OpenMode::default()).unwrap();
+        let writer = vfs.open(ino, OpenMode { write: true, truncate: true, append: false }).unwrap();
+        // The kernel sends the reader's RELEASE asynchronously: after the writer opened.
+        vfs.release(ino, reader.fh);
+        vfs.setattr(ino, SetAttr { size: Some(0), ..SetAttr::default() }).unwrap();
+        let edited = String::from_utf8(text).unwrap().replacen("[Site \"", "[Site \"Late ", 1);
+        vfs.write(ino, writer.fh, 0, edited.as_bytes()).unwrap();
+        vfs.flush(ino).expect("the save succeeds");
+        vfs.release(ino, writer.fh);
+        assert!(String::from_utf8(vfs.text(2).unwrap().to_vec()).unwrap().contains("[Site \"Late "));
+    }
+
+    #[test]
+    fn unchanged_text_saves_nothing_and_bad_text_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = tree(dir.path());
+        let ino = Node::Game(4).ino();
+        let files = |ext: &str| std::fs::read(dir.path().join(format!("db.{ext}"))).unwrap();
+        let before = (files("si4"), files("sg4"));
+        let w = vfs.open(ino, OpenMode { write: true, truncate: false, append: true }).unwrap();
+        vfs.write(ino, w.fh, 0, b"\n").unwrap();
+        vfs.flush(ino).unwrap();
+        vfs.release(ino, w.fh);
+        assert_eq!(before, (files("si4"), files("sg4")), "an appended newline changes nothing");
+        let w = vfs.open(ino, OpenMode { write: true, truncate: true, append: false }).unwrap();
+        vfs.write(ino, w.fh, 0, b"[Event \"x\"]\n\n1. e5 *\n").unwrap();
+        let err = vfs.flush(ino).unwrap_err();
+        assert_eq!(err.kind(), crate::error::ErrorKind::InvalidInput);
+        vfs.release(ino, w.fh);
+        assert_eq!(before, (files("si4"), files("sg4")));
+        let rejected = vfs.lookup(Node::Rejected.ino(), std::ffi::OsStr::new(&vfs.game_name(4))).unwrap();
+        assert_eq!(vfs.read(rejected.ino, 0, 100).unwrap(), b"[Event \"x\"]\n\n1. e5 *\n");
     }
 }
