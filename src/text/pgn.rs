@@ -104,6 +104,9 @@ fn sanitize_tag_name(name: &str) -> String {
 struct Wrapper<'a> {
     out: &'a mut String,
     line_len: usize,
+    /// A token was written on this line, so the next one needs a separating space (tracked
+    /// apart from `line_len`: an empty token, a second space of a comment, has no width).
+    need_space: bool,
     /// A "(" waiting to be glued to the next token.
     open_paren: bool,
 }
@@ -114,22 +117,33 @@ impl Wrapper<'_> {
             return self.token(&format!("({token}"));
         }
         let width = token.chars().count();
-        if self.line_len > 0 && self.line_len + 1 + width > MAX_LINE {
+        if self.need_space && self.line_len + 1 + width > MAX_LINE {
+            // The line break stands in for the separating space.
             self.out.push('\n');
             self.line_len = 0;
+            self.need_space = false;
         }
-        if self.line_len > 0 {
+        if self.need_space {
             self.out.push(' ');
             self.line_len += 1;
         }
         self.out.push_str(token);
         self.line_len += width;
+        self.need_space = true;
     }
 
     /// A `{comment}`, split into words so it wraps like any other text.
+    ///
+    /// Words are split at single spaces so runs of spaces survive (empty words), and a line
+    /// break only ever replaces one space, which a reader turns back into a space.
     fn comment(&mut self, text: &str) {
-        let cleaned = text.replace('}', ")");
-        let words: Vec<&str> = cleaned.split_whitespace().collect();
+        let cleaned = text.replace('}', ")").replace(['\n', '\r', '\t'], " ");
+        let trimmed = cleaned.trim_matches(' ');
+        let words: Vec<&str> = if trimmed.is_empty() {
+            Vec::new()
+        } else {
+            trimmed.split(' ').collect()
+        };
         match words.as_slice() {
             [] => {}
             [one] => self.token(&format!("{{{one}}}")),
@@ -161,7 +175,7 @@ impl Wrapper<'_> {
     }
 
     fn finish(self) {
-        if self.line_len > 0 {
+        if self.need_space {
             self.out.push('\n');
         }
     }
@@ -198,6 +212,7 @@ fn render_movetext(game: &ChessGame, out: &mut String) -> Result<()> {
     let mut w = Wrapper {
         out,
         line_len: 0,
+        need_space: false,
         open_paren: false,
     };
     let mut stack = vec![Frame::new(&game.moves, start_position(&game.start)?, false)];

@@ -1077,7 +1077,12 @@ fn add_comment(frame: &mut Frame, raw: &[u8], at: Pos) -> Result<(), ParseError>
             "a comment cannot contain a NUL byte (SCID ends comments with one)".to_string(),
         ));
     }
-    let text = decode(raw).split_whitespace().collect::<Vec<_>>().join(" ");
+    // As SCID imports comments: newlines and tabs become spaces, the ends are trimmed, and
+    // runs of spaces stay (the renderer writes them back).
+    let text = decode(raw)
+        .replace(['\n', '\r', '\t'], " ")
+        .trim_matches(' ')
+        .to_owned();
     if text.is_empty() {
         // `{}` says nothing; SCID keeps no empty comments either.
         return Ok(());
@@ -1727,11 +1732,12 @@ mod tests {
             e4.variations[0].moves[0].comment.as_deref(),
             Some("after d4")
         );
-        // Whitespace runs become one space; `{}` is nothing; `[%clk]` is kept.
+        // Newlines and tabs become spaces, runs of spaces stay (as SCID keeps them), the ends
+        // are trimmed; `{}` is nothing; `[%clk]` is kept.
         let g = ok("1. e4 {  two\r\n lines\tand   tabs } e5 {} 2. Nf3 {[%clk 0:01:02]} *");
         assert_eq!(
             g.moves.moves[0].comment.as_deref(),
-            Some("two lines and tabs")
+            Some("two   lines and   tabs")
         );
         assert_eq!(g.moves.moves[1].comment, None);
         assert_eq!(g.moves.moves[2].comment.as_deref(), Some("[%clk 0:01:02]"));

@@ -548,9 +548,14 @@ mod tests {
     fn tree(dir: &std::path::Path) -> Vfs {
         let base = dir.join("db");
         store::create(&base, Format::Scid).unwrap();
-        let text = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/contrib/sample/demo.pgn")).unwrap();
+        let text = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/contrib/sample/demo.pgn"
+        ))
+        .unwrap();
         let db = store::open(&base, true).unwrap();
-        db.append(&mut pgn_parse::games(&text).map(|g| g.map_err(Error::from))).unwrap();
+        db.append(&mut pgn_parse::games(&text).map(|g| g.map_err(Error::from)))
+            .unwrap();
         Vfs::new(Arc::new(ChessCollection::new(db)), VfsOptions::default())
     }
 
@@ -561,15 +566,37 @@ mod tests {
         let ino = Node::Game(2).ino();
         let text = vfs.text(2).unwrap().to_vec();
         let reader = vfs.open(ino, OpenMode::default()).unwrap();
-        let writer = vfs.open(ino, OpenMode { write: true, truncate: true, append: false }).unwrap();
+        let writer = vfs
+            .open(
+                ino,
+                OpenMode {
+                    write: true,
+                    truncate: true,
+                    append: false,
+                },
+            )
+            .unwrap();
         // The kernel sends the reader's RELEASE asynchronously: after the writer opened.
         vfs.release(ino, reader.fh);
-        vfs.setattr(ino, SetAttr { size: Some(0), ..SetAttr::default() }).unwrap();
-        let edited = String::from_utf8(text).unwrap().replacen("[Site \"", "[Site \"Late ", 1);
+        vfs.setattr(
+            ino,
+            SetAttr {
+                size: Some(0),
+                ..SetAttr::default()
+            },
+        )
+        .unwrap();
+        let edited = String::from_utf8(text)
+            .unwrap()
+            .replacen("[Site \"", "[Site \"Late ", 1);
         vfs.write(ino, writer.fh, 0, edited.as_bytes()).unwrap();
         vfs.flush(ino).expect("the save succeeds");
         vfs.release(ino, writer.fh);
-        assert!(String::from_utf8(vfs.text(2).unwrap().to_vec()).unwrap().contains("[Site \"Late "));
+        assert!(
+            String::from_utf8(vfs.text(2).unwrap().to_vec())
+                .unwrap()
+                .contains("[Site \"Late ")
+        );
     }
 
     #[test]
@@ -579,18 +606,49 @@ mod tests {
         let ino = Node::Game(4).ino();
         let files = |ext: &str| std::fs::read(dir.path().join(format!("db.{ext}"))).unwrap();
         let before = (files("si4"), files("sg4"));
-        let w = vfs.open(ino, OpenMode { write: true, truncate: false, append: true }).unwrap();
+        let w = vfs
+            .open(
+                ino,
+                OpenMode {
+                    write: true,
+                    truncate: false,
+                    append: true,
+                },
+            )
+            .unwrap();
         vfs.write(ino, w.fh, 0, b"\n").unwrap();
         vfs.flush(ino).unwrap();
         vfs.release(ino, w.fh);
-        assert_eq!(before, (files("si4"), files("sg4")), "an appended newline changes nothing");
-        let w = vfs.open(ino, OpenMode { write: true, truncate: true, append: false }).unwrap();
-        vfs.write(ino, w.fh, 0, b"[Event \"x\"]\n\n1. e5 *\n").unwrap();
+        assert_eq!(
+            before,
+            (files("si4"), files("sg4")),
+            "an appended newline changes nothing"
+        );
+        let w = vfs
+            .open(
+                ino,
+                OpenMode {
+                    write: true,
+                    truncate: true,
+                    append: false,
+                },
+            )
+            .unwrap();
+        vfs.write(ino, w.fh, 0, b"[Event \"x\"]\n\n1. e5 *\n")
+            .unwrap();
         let err = vfs.flush(ino).unwrap_err();
         assert_eq!(err.kind(), crate::error::ErrorKind::InvalidInput);
         vfs.release(ino, w.fh);
         assert_eq!(before, (files("si4"), files("sg4")));
-        let rejected = vfs.lookup(Node::Rejected.ino(), std::ffi::OsStr::new(&vfs.game_name(4))).unwrap();
-        assert_eq!(vfs.read(rejected.ino, 0, 100).unwrap(), b"[Event \"x\"]\n\n1. e5 *\n");
+        let rejected = vfs
+            .lookup(
+                Node::Rejected.ino(),
+                std::ffi::OsStr::new(&vfs.game_name(4)),
+            )
+            .unwrap();
+        assert_eq!(
+            vfs.read(rejected.ino, 0, 100).unwrap(),
+            b"[Event \"x\"]\n\n1. e5 *\n"
+        );
     }
 }
