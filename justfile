@@ -20,3 +20,15 @@ generated:
     cargo run --quiet -- completions bash > contrib/completions/gamefs.bash
     cargo run --quiet -- completions zsh > contrib/completions/_gamefs
     cargo run --quiet -- completions fish > contrib/completions/gamefs.fish
+
+# Benchmark against Debian SCID: 100 000 games (contrib/bench/run.sh full; `1m` for a million).
+bench:
+    contrib/bench/run.sh full
+
+# The 10 000-game benchmark (a couple of minutes; a smoke test, times not asserted).
+bench-quick:
+    contrib/bench/run.sh quick
+
+# The crash-safety harness at full length: 1000 kill -9s during saves, creates, imports, deletes.
+crash kills="1000":
+    PATH="$PATH:/usr/games" GAMEFS_CRASH_KILLS={{kills}} cargo test --features mount-tests --test mount crash -- --nocapture
