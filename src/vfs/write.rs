@@ -341,29 +341,46 @@ impl Vfs {
     }
 
     fn commit_scratch(&self, id: u64) -> Result<()> {
-        let (name, text, parent) = {
+        let (name, parent) = {
             let mut scratch = lock(&self.scratch);
             match scratch.get_mut(id) {
-                Some(f) if f.dirty && f.linked => {
+                Some(f) if f.dirty && f.linked && matches!(f.kind, ScratchKind::File(_)) => {
                     f.dirty = false;
-                    (f.name.clone(), f.data().to_vec(), f.parent)
+                    (f.name.clone(), f.parent)
                 }
                 _ => return Ok(()),
             }
         };
-        if parent == Node::Rejected.ino() {
-            return Ok(());
-        }
-        let Some(target) = self.target_of(&name) else {
+        let Some(target) = self
+            .target_of(&name)
+            .filter(|_| parent != Node::Rejected.ino())
+        else {
             return Ok(());
         };
-        if target == Target::Import && text.iter().all(u8::is_ascii_whitespace) {
-            return Ok(());
+        // The text is moved out while it is saved (a bulk import can be large: no second
+        // copy), and put back if the save is refused.
+        let text = match lock(&self.scratch).get_mut(id).map(|f| &mut f.kind) {
+            Some(ScratchKind::File(data)) => std::mem::take(data),
+            _ => return Ok(()),
+        };
+        let result = if target == Target::Import && text.iter().all(u8::is_ascii_whitespace) {
+            Err(None)
+        } else {
+            self.commit(target, &name, &text).map_err(Some)
+        };
+        match result {
+            Ok(()) => {
+                lock(&self.scratch).unlink(id);
+                self.invalidate(&[Node::Scratch(id)], &[]);
+                Ok(())
+            }
+            Err(e) => {
+                if let Some(f) = lock(&self.scratch).get_mut(id) {
+                    f.kind = ScratchKind::File(text);
+                }
+                e.map_or(Ok(()), Err)
+            }
         }
-        self.commit(target, &name, &text)?;
-        lock(&self.scratch).unlink(id);
-        self.invalidate(&[Node::Scratch(id)], &[]);
-        Ok(())
     }
 
     /// Remove `name` from `parent`: a game is marked deleted, a scratch file goes away.
