@@ -57,7 +57,10 @@ impl Vfs {
                         ));
                     }
                     self.open_draft(n, mode.truncate)?;
-                } else if !lock(&self.drafts).contains_key(&n) {
+                } else if !lock(&self.drafts).contains_key(&n) && self.cache.size(n).is_none() {
+                    // Render now so a damaged record fails at open, not mid-read; a game
+                    // rendered before (its size is known) is fine, and the kernel may still
+                    // hold its pages.
                     self.text(n)?;
                 }
                 let keep_cache = !mode.write
