@@ -5,7 +5,7 @@
 //! stored extra tags (SetUp among them, where stored), and FEN; movetext is wrapped below 80
 //! columns.
 
-use shakmaty::san::SanPlus;
+use shakmaty::san::San;
 use shakmaty::{Chess, Color, Position};
 
 use crate::error::Result;
@@ -181,6 +181,18 @@ impl Wrapper<'_> {
     }
 }
 
+/// `+` or `#` after a move that gives check or mate. Legal moves are generated only when the
+/// side to move is in check (shakmaty's own suffix looks for stalemate too, after every move).
+fn check_suffix(pos: &Chess) -> &'static str {
+    if !pos.checkers().any() {
+        ""
+    } else if pos.legal_moves().is_empty() {
+        "#"
+    } else {
+        "+"
+    }
+}
+
 /// One line being rendered: where we are in it and the position before its next move.
 struct Frame<'a> {
     line: &'a Line,
@@ -247,9 +259,10 @@ fn render_movetext(game: &ChessGame, out: &mut String) -> Result<()> {
         };
         let after = match &node.ply {
             Ply::Move(m) => {
+                let san = San::from_move(&before, *m);
                 let mut next = before.clone();
-                let san = SanPlus::from_move_and_play_unchecked(&mut next, *m);
-                w.token(&format!("{number}{san}"));
+                next.play_unchecked(*m);
+                w.token(&format!("{number}{san}{}", check_suffix(&next)));
                 next
             }
             Ply::Null => {
