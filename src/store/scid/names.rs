@@ -21,6 +21,9 @@ pub struct NameSection {
     pub text: Vec<Arc<str>>,
     /// Name bytes → ID, built the first time a name is looked up for writing.
     lookup: Option<HashMap<Vec<u8>, u32>>,
+    /// IDs in SCID's sort order, built at the first save and kept up to date as names are
+    /// added (sorting a million names on every save would dominate its time).
+    order: std::sync::OnceLock<Vec<u32>>,
 }
 
 /// The largest ID each dictionary can hold (from the ID bit widths in the index, spec §4.4).
@@ -52,7 +55,22 @@ impl NameSection {
         if let Some(lookup) = &mut self.lookup {
             lookup.insert(name.to_vec(), id);
         }
+        if let Some(order) = self.order.get_mut() {
+            let raw = &self.raw;
+            let at =
+                order.partition_point(|&other| scid_name_order(&raw[other as usize], name).is_lt());
+            order.insert(at, id);
+        }
         id
+    }
+
+    /// The IDs in SCID's sort order.
+    pub fn sorted_ids(&self) -> &[u32] {
+        self.order.get_or_init(|| {
+            let mut order: Vec<u32> = (0..self.raw.len() as u32).collect();
+            order.sort_by(|&a, &b| scid_name_order(&self.raw[a as usize], &self.raw[b as usize]));
+            order
+        })
     }
 }
 
@@ -140,10 +158,7 @@ impl NameFile {
                 256..=65535 => 2,
                 _ => 3,
             };
-            let mut order: Vec<u32> = (0..section.raw.len() as u32).collect();
-            order.sort_by(|&a, &b| {
-                scid_name_order(&section.raw[a as usize], &section.raw[b as usize])
-            });
+            let order = section.sorted_ids();
             let mut previous: &[u8] = &[];
             for (n, &id) in order.iter().enumerate() {
                 let name = &section.raw[id as usize];
@@ -231,6 +246,7 @@ fn parse_section(
         raw,
         text,
         lookup: None,
+        order: Default::default(),
     })
 }
 
@@ -388,6 +404,24 @@ mod tests {
             "é".as_bytes(),
         ];
         assert_eq!(names, expected);
+    }
+
+    #[test]
+    fn the_kept_sort_order_follows_added_names() {
+        let mut names = NameFile::parse(&sample()).unwrap();
+        let freqs = |n: &NameFile| NameKind::ALL.map(|k| vec![1; n.count(k) as usize]);
+        let _ = names.serialize(&freqs(&names)); // builds the order
+        for new in ["Zed", "Abé", "", "Ab", "É", "Aaa"] {
+            names.section_mut(NameKind::Player).push(new.as_bytes());
+        }
+        let kept = names.serialize(&freqs(&names));
+        let fresh = NameFile::parse(&kept).unwrap();
+        assert_eq!(
+            fresh.serialize(&freqs(&fresh)),
+            kept,
+            "incremental order = a full sort"
+        );
+        assert_eq!(names.section(NameKind::Player).sorted_ids().len(), 8);
     }
 
     #[test]
