@@ -1,0 +1,686 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""gamefs benchmark against Debian SCID 4.7 (tkscid / sc_import). Run it via contrib/bench/run.sh.
+
+bench.py --games N [--import-games M] --gamefs BIN --gen BIN [--runs R] [--data DIR] [--mnt DIR]
+         [--append FILE] [--label TEXT]
+
+Generates (once, cached in DATA) a deterministic corpus of N random legal games, imports it with
+SCID's sc_import and with `gamefs import`, checks both databases hold the same games, then
+measures the seven figures of the benchmark (see BENCHMARKS.md), each the median of R runs with
+min-max, prints a table with the ratio to SCID and appends a dated run to FILE.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import random
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+PLAYER = "Carlsen, Magnus"  # the generator's most frequent player
+GREP_WORD = "Carlsen"
+MOUNTS = set()  # mountpoints to unmount on the way out
+DAEMON_PEAKS = []  # (what, peak RSS KiB) of every gamefs daemon
+LOG = []
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def sh(cmd, timeout=600, check=True, capture=True, env=None):
+    """Run a shell command; return its stdout (text)."""
+    p = subprocess.run(
+        cmd, shell=True, timeout=timeout, env=env, text=True,
+        stdout=subprocess.PIPE if capture else None, stderr=subprocess.PIPE,
+    )
+    if check and p.returncode != 0:
+        raise RuntimeError(f"command failed ({p.returncode}): {cmd}\n{p.stderr[-2000:]}")
+    return p.stdout or ""
+
+
+def q(s):
+    return "'" + str(s).replace("'", "'\\''") + "'"
+
+
+def timed(cmd, timeout=900):
+    """Wall time of one shell command (output into a pipe, read here)."""
+    t0 = time.perf_counter()
+    out = sh(cmd, timeout=timeout)
+    return time.perf_counter() - t0, out
+
+
+# ------------------------------------------------------------------ mounts
+
+
+def is_mounted(mnt):
+    mnt = os.path.realpath(mnt)
+    with open("/proc/self/mountinfo") as f:
+        return any(line.split()[4] == mnt for line in f)
+
+
+def unmount(mnt, proc=None):
+    subprocess.run(["umount", "-l", mnt], timeout=30, stderr=subprocess.DEVNULL)
+    MOUNTS.discard(mnt)
+    if proc is not None:
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+def unmount_all():
+    for m in list(MOUNTS):
+        unmount(m)
+
+
+def daemon_pid(mnt):
+    """The pid of the gamefs process serving mnt (scan /proc for our own daemon)."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        # the detached daemon's argv may differ from ours ("gamefs DB MNT …", mount(8) style)
+        if argv and os.path.basename(argv[0]).startswith(b"gamefs") and mnt.encode() in argv:
+            return int(pid)
+    return None
+
+
+def vm_hwm(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
+
+
+class ForegroundMount:
+    """`/usr/bin/time -v gamefs mount -f DB MNT` in the background; peak RSS when it ends."""
+
+    def __init__(self, gamefs, db, mnt, what, ro=False):
+        self.mnt, self.what = mnt, what
+        self.rss_file = mnt.rstrip("/") + ".time"
+        os.makedirs(mnt, exist_ok=True)
+        args = ["/usr/bin/time", "-v", "-o", self.rss_file, gamefs, "mount", db, mnt, "-f"]
+        if ro:
+            args += ["-o", "ro"]
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        MOUNTS.add(mnt)
+        deadline = time.time() + 120
+        while not is_mounted(mnt):
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"gamefs mount failed: {self.proc.stderr.read().decode()}")
+            if time.time() > deadline:
+                raise RuntimeError("gamefs mount: not ready after 120 s")
+            time.sleep(0.002)
+
+    def close(self):
+        unmount(self.mnt, self.proc)
+        DAEMON_PEAKS.append((self.what, max_rss(self.rss_file)))
+
+
+def max_rss(time_v_file):
+    with open(time_v_file) as f:
+        m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", f.read())
+    return int(m.group(1)) if m else 0
+
+
+# ------------------------------------------------------------------ SCID (tkscid Tcl)
+
+TCL_OPEN = r"""
+proc ::progressCallBack {args} {}
+if {[catch {sc_base open [lindex $argv 0]} b]} {
+    if {![string is integer -strict $b]} { puts stderr "cannot open: $b"; exit 1 }
+}
+"""
+
+TCL_CREATE = r"""
+if {[catch {sc_base create [lindex $argv 0]} b]} { puts stderr "sc_base create failed: $b"; exit 1 }
+sc_base close $b
+exit 0
+"""
+
+TCL_COUNT = TCL_OPEN + r"""puts [sc_base numGames $b]
+exit 0
+"""
+
+# open the base (timed in-process too), nothing else
+TCL_OPEN_ONLY = r"""
+set t0 [clock microseconds]
+""" + TCL_OPEN + r"""
+puts [expr {[clock microseconds] - $t0}]
+exit 0
+"""
+
+TCL_EXPORT_LOOP = TCL_OPEN + r"""
+set f [open [lindex $argv 1] w]
+fconfigure $f -encoding utf-8 -translation lf
+set n [sc_base numGames $b]
+set last [expr {[llength $argv] > 2 ? [lindex $argv 2] : $n}]
+for {set i 1} {$i <= $last} {incr i} {
+    if {[catch {sc_game load $i}]} { continue }
+    puts $f [sc_game pgn -tags 1 -comments 1 -variations 1 -symbols 0 -width 1000000]
+}
+close $f
+exit 0
+"""
+
+TCL_EXPORT_BASE = TCL_OPEN + r"""
+sc_base export filter PGN [lindex $argv 1] -append 0 -starttext "" -endtext "" \
+    -comments 1 -variations 1 -space 0 -symbols 0 -indentC 0 -indentV 0 -column 0 \
+    -noMarkCodes 0 -convertNullMoves 0
+exit 0
+"""
+
+# header search for a player (as White, then OR as Black: -ignore does not work in 4.7.4), then
+# list the games found; microseconds per run
+TCL_PLAYER = TCL_OPEN + r"""
+set name [lindex $argv 1]
+set runs [lindex $argv 2]
+for {set r 0} {$r < $runs} {incr r} {
+    set t0 [clock microseconds]
+    set f [sc_filter new $b]
+    sc_filter search $b $f header -white $name
+    sc_filter search $b $f header -filter OR -black $name
+    set c [sc_filter count $b $f]
+    set l [sc_base gameslist $b 0 $c $f N+]
+    set t [expr {[clock microseconds] - $t0}]
+    puts "$t $c [llength $l]"
+    sc_filter release $b $f
+}
+exit 0
+"""
+
+
+def tcl(script_text, *args, timeout=1800):
+    path = os.path.join(DATA, "bench.tcl")
+    with open(path, "w") as f:
+        f.write(script_text)
+    return sh("tkscid " + q(path) + " " + " ".join(q(a) for a in args), timeout=timeout)
+
+
+def tcl_file(name, text):
+    path = os.path.join(DATA, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+# ------------------------------------------------------------------ statistics / table
+
+
+def stat(xs):
+    return {"median": statistics.median(xs), "min": min(xs), "max": max(xs), "runs": len(xs)}
+
+
+def fmt_s(st, unit="s"):
+    if st is None:
+        return "—"
+    if unit == "s":
+        f = lambda v: f"{v * 1000:.0f} ms" if v < 1 else f"{v:.2f} s"  # noqa: E731
+        g = lambda v: f"{v * 1000:.0f}" if v < 1 else f"{v:.2f}"  # noqa: E731
+        return f"{f(st['median'])} ({g(st['min'])}–{g(st['max'])})"
+    if unit == "ms":
+        return f"{st['median']:.1f} ms ({st['min']:.1f}–{st['max']:.1f})"
+    if unit == "MiB":
+        return f"{st['median']:.0f} MiB"
+    return str(st)
+
+
+ROWS = []
+
+
+def row(num, what, gf, peer, ratio_txt, target, met, unit="s", peer_name=""):
+    ROWS.append({
+        "num": num, "what": what, "gamefs": fmt_s(gf, unit), "peer": fmt_s(peer, unit) if peer else "—",
+        "peer_name": peer_name, "ratio": ratio_txt, "target": target,
+        "met": "met" if met else "MISSED", "raw_gamefs": gf, "raw_peer": peer,
+    })
+
+
+def table_md():
+    out = ["| # | what | gamefs median (min–max) | peer median (min–max) | gamefs / peer | target | |",
+           "|---|---|---|---|---|---|---|"]
+    for r in ROWS:
+        peer = r["peer"] + (f" — {r['peer_name']}" if r["peer_name"] else "")
+        out.append(f"| {r['num']} | {r['what']} | {r['gamefs']} | {peer} | {r['ratio']} | {r['target']} | {r['met']} |")
+    return "\n".join(out)
+
+
+# ------------------------------------------------------------------ steps
+
+
+def corpus(gen, n, seed):
+    path = os.path.join(DATA, f"corpus-{n}-s{seed}.pgn")
+    if not os.path.exists(path):
+        log(f"generating {n} games -> {path}")
+        t0 = time.perf_counter()
+        err = subprocess.run([gen, str(n), "--seed", str(seed), "-o", path + ".tmp"],
+                             stderr=subprocess.PIPE, text=True, timeout=3600, check=True).stderr
+        os.rename(path + ".tmp", path)
+        with open(path + ".stats", "w") as f:
+            f.write(err.strip() + f" [{time.perf_counter() - t0:.1f} s]\n")
+    with open(path + ".stats") as f:
+        return path, f.read().strip()
+
+
+def scid_create(db):
+    for ext in ("si4", "sn4", "sg4"):
+        if os.path.exists(f"{db}.{ext}"):
+            os.remove(f"{db}.{ext}")
+    tcl(TCL_CREATE, db)
+
+
+def rm_db(db):
+    for ext in ("si4", "sn4", "sg4"):
+        if os.path.exists(f"{db}.{ext}"):
+            os.remove(f"{db}.{ext}")
+
+
+def databases(args, pgn, n):
+    """SCID's and gamefs's import of the corpus (cached); returns (scid_db, gamefs_db, info)."""
+    d = os.path.join(DATA, f"db-{n}")
+    os.makedirs(d, exist_ok=True)
+    scid_db, gf_db = os.path.join(d, "scid"), os.path.join(d, "gamefs")
+    info = {}
+    stamp = os.path.join(d, "done.json")
+    if os.path.exists(stamp) and os.path.getmtime(stamp) > os.path.getmtime(pgn):
+        with open(stamp) as f:
+            return scid_db, gf_db, json.load(f)
+    log(f"importing {pgn} with sc_import and gamefs import")
+    scid_create(scid_db)
+    t, _ = timed(f"sc_import {q(scid_db)} {q(pgn)}", timeout=7200)
+    info["sc_import_s"] = round(t, 2)
+    rm_db(gf_db)
+    t, _ = timed(f"{q(args.gamefs)} import {q(gf_db)} {q(pgn)} --create -q", timeout=7200)
+    info["gamefs_import_s"] = round(t, 2)
+    with open(stamp, "w") as f:
+        json.dump(info, f)
+    return scid_db, gf_db, info
+
+
+def verify(args, scid_db, gf_db, n):
+    """Both databases hold the same games: counts, gamefs export, SCID's export of a sample."""
+    res = {}
+    cs = int(tcl(TCL_COUNT, scid_db).strip())
+    cg = int(tcl(TCL_COUNT, gf_db).strip())
+    res["games (sc_import / gamefs import)"] = f"{cs} / {cg}"
+    a, b = os.path.join(DATA, "v-scid.pgn"), os.path.join(DATA, "v-gamefs.pgn")
+    if n <= 200_000:
+        sh(f"{q(args.gamefs)} export {q(scid_db)} -o {q(a)}", timeout=3600)
+        sh(f"{q(args.gamefs)} export {q(gf_db)} -o {q(b)}", timeout=3600)
+        same_export = sh(f"cmp -s {q(a)} {q(b)} && echo same || echo DIFFERENT").strip()
+        res["gamefs export of both"] = same_export
+    else:  # two full exports take minutes; the SCID sample below still compares games
+        same_export = "same"
+        res["gamefs export of both"] = "skipped (more than 200 000 games)"
+    sample = str(min(n, 2000))
+    tcl(TCL_EXPORT_LOOP, scid_db, a, sample)
+    tcl(TCL_EXPORT_LOOP, gf_db, b, sample)
+    key = f"SCID export of games 1–{sample} of both"
+    res[key] = sh(f"cmp -s {q(a)} {q(b)} && echo same || echo DIFFERENT").strip()
+    if res[key] == "DIFFERENT":
+        # known: SCID keeps [SetUp "1"] as an extra tag of FEN games, gamefs import does not
+        def lines(path):
+            with open(path, "rb") as f:
+                return f.read().splitlines()
+        la, lb = lines(a), lines(b)
+        setup_a = sum(1 for x in la if x.startswith(b"[SetUp "))
+        setup_b = sum(1 for x in lb if x.startswith(b"[SetUp "))
+        same_rest = [x for x in la if not x.startswith(b"[SetUp ")] == [x for x in lb if not x.startswith(b"[SetUp ")]
+        rest = "same" if same_rest else "DIFFERENT"
+        if rest == "same":
+            res[key] = (f"same except [SetUp \"1\"]: SCID shows it for {setup_a} FEN games of its own import, "
+                        f"{setup_b} of gamefs's (gamefs import drops the tag SCID stores)")
+    files = []
+    for ext in ("si4", "sn4", "sg4"):
+        same = subprocess.run(["cmp", "-s", f"{scid_db}.{ext}", f"{gf_db}.{ext}"]).returncode == 0
+        files.append(f".{ext} {'identical' if same else 'differ'}")
+    res["database files"] = ", ".join(files)
+    os.remove(a)
+    os.remove(b)
+    ok = cs == cg == n and same_export == "same" and "DIFFERENT" not in res[key]
+    return ok, res
+
+
+def drop_caches():
+    if os.geteuid() != 0:
+        return False
+    sh("sync; echo 3 > /proc/sys/vm/drop_caches")
+    return True
+
+
+def bench_export(args, db, runs):
+    out = os.path.join(DATA, "export-out.pgn")
+    gf = [timed(f"{q(args.gamefs)} export {q(db)} -o {q(out)}", timeout=3600)[0] for _ in range(runs)]
+    size_gf = os.path.getsize(out)
+    loop = tcl_file("export-loop.tcl", TCL_EXPORT_LOOP)
+    base = tcl_file("export-base.tcl", TCL_EXPORT_BASE)
+    peers = {}
+    for name, script in (("sc_game pgn loop", loop), ("sc_base export", base)):
+        peers[name] = stat([timed(f"tkscid {q(script)} {q(db)} {q(out)}", timeout=3600)[0] for _ in range(runs)])
+    os.remove(out)
+    best = min(peers, key=lambda k: peers[k]["median"])
+    g, p = stat(gf), peers[best]
+    speedup = p["median"] / g["median"]
+    row(1, f"export all games to PGN ({size_gf / 2**20:.0f} MiB)", g, p, f"{speedup:.2f}× faster" if speedup >= 1 else f"{1 / speedup:.2f}× slower",
+        "≥ 5× faster", speedup >= 5, peer_name=f"SCID {best} (other: {fmt_s(peers[[k for k in peers if k != best][0]])})")
+
+
+def bench_mount_ls(args, db, runs):
+    mnt = os.path.join(MNT, "m2")
+    os.makedirs(mnt, exist_ok=True)
+    gf = []
+    for _ in range(runs):
+        MOUNTS.add(mnt)
+        t, out = timed(f"timeout 120 {q(args.gamefs)} mount {q(db)} {q(mnt)} && timeout 120 ls {q(mnt)}/games | wc -l")
+        gf.append(t)
+        pid = daemon_pid(mnt)
+        if pid:
+            DAEMON_PEAKS.append(("mount + ls games/", vm_hwm(pid)))
+        unmount(mnt)
+        if pid:
+            for _ in range(3000):
+                if not os.path.exists(f"/proc/{pid}"):
+                    break
+                time.sleep(0.01)
+    nfiles = int(out.strip())
+    script = tcl_file("open.tcl", TCL_OPEN_ONLY)
+    peer = [timed(f"tkscid {q(script)} {q(db)}")[0] for _ in range(runs)]
+    g, p = stat(gf), stat(peer)
+    ratio = g["median"] / p["median"]
+    row(2, f"mount ready + first `ls games/` ({nfiles} files)", g, p, f"{ratio:.2f}×", "≤ 2× SCID", ratio <= 2,
+        peer_name="tkscid process: `sc_base open`")
+    return nfiles
+
+
+def grep_cmd(d):
+    # counts per file into a pipe (grep -c to /dev/null would be short-cut), summed by awk
+    return f"grep -rc {GREP_WORD} {q(d)} | awk -F: '{{n++; s+=$NF}} END {{print n, s}}'"
+
+
+def bench_grep(args, db, runs):
+    plain = os.path.join(DATA, f"plain-{os.path.basename(os.path.dirname(db))}")
+    mnt = os.path.join(MNT, "m3")
+    if not os.path.exists(os.path.join(plain, ".done")):
+        log(f"copying the rendered games out of the mount to {plain}")
+        shutil.rmtree(plain, ignore_errors=True)
+        os.makedirs(plain)
+        m = ForegroundMount(args.gamefs, db, mnt, "copy games out", ro=True)
+        try:
+            sh(f"cp -r {q(mnt)}/games {q(plain)}/games", timeout=7200)
+        finally:
+            m.close()
+        open(os.path.join(plain, ".done"), "w").close()
+    pdir = os.path.join(plain, "games")
+    dropped = False
+    cold_g, warm_g, cold_p, warm_p = [], [], [], []
+    for _ in range(runs):
+        dropped = drop_caches()
+        m = ForegroundMount(args.gamefs, db, mnt, "grep", ro=True)
+        try:
+            t, out_g = timed(grep_cmd(f"{mnt}/games"))
+            cold_g.append(t)
+            for _ in range(1):
+                warm_g.append(timed(grep_cmd(f"{mnt}/games"))[0])
+        finally:
+            m.close()
+    for _ in range(runs):
+        drop_caches()
+        t, out_p = timed(grep_cmd(pdir))
+        cold_p.append(t)
+        warm_p.append(timed(grep_cmd(pdir))[0])
+    same = out_g.strip() == out_p.strip()
+    files, hits = out_g.split()
+    how = "drop_caches + fresh mount" if dropped else "fresh mount (not root: page cache not dropped)"
+    for label, g, p, lim in (("cold", cold_g, cold_p, 8), ("warm", warm_g, warm_p, 3)):
+        g, p = stat(g), stat(p)
+        ratio = g["median"] / p["median"]
+        row(3, f"`grep -rc {GREP_WORD}` games/, {label}" + (f" ({how}; {files} files, {hits} hits, {'same as' if same else 'DIFFERENT from'} plain)" if label == "cold" else ""),
+            g, p, f"{ratio:.2f}×", f"≤ {lim}×", ratio <= lim, peer_name="grep on plain copy")
+
+
+def bench_player(args, db, runs):
+    mnt = os.path.join(MNT, "m4")
+    d = os.path.join(mnt, "players", PLAYER)
+    cold, warm = [], []
+    for _ in range(runs):
+        m = ForegroundMount(args.gamefs, db, mnt, "ls -l player", ro=True)
+        try:
+            t, out = timed(f"ls -l {q(d)} | wc -l")
+            cold.append(t)
+            warm.append(timed(f"ls -l {q(d)} | wc -l")[0])
+        finally:
+            m.close()
+    entries = int(out.strip()) - 1  # "total" line
+    script = tcl_file("player.tcl", TCL_PLAYER)
+    lines = sh(f"tkscid {q(script)} {q(db)} {q(PLAYER)} {runs}").strip().splitlines()
+    peer = [int(x.split()[0]) / 1e6 for x in lines]
+    found = lines[0].split()[1]
+    for label, g in (("cold (fresh mount)", cold), ("warm", warm)):
+        g, p = stat(g), stat(peer)
+        speed = p["median"] / g["median"]
+        row(4, f"`ls -l players/{PLAYER}/` {label}" + (f" ({entries} entries; SCID finds {found})" if label.startswith("cold") else ""),
+            g, p, f"{speed:.2f}× faster" if speed >= 1 else f"{1 / speed:.2f}× slower", "≤ 0.1 s and ≥ 3× faster",
+            g["median"] <= 0.1 and speed >= 3, peer_name="SCID header search + gameslist (in-process)")
+
+
+def bench_import(args, pgn, n, runs):
+    d = os.path.join(DATA, "import")
+    os.makedirs(d, exist_ok=True)
+    db = os.path.join(d, "x")
+    peer, gfi, gcp = [], [], []
+    for _ in range(runs):
+        scid_create(db)
+        peer.append(timed(f"sc_import {q(db)} {q(pgn)}", timeout=7200)[0])
+        rm_db(db)
+        gfi.append(timed(f"{q(args.gamefs)} import {q(db)} {q(pgn)} --create -q", timeout=7200)[0])
+        rm_db(db)
+        sh(f"{q(args.gamefs)} create {q(db)}")
+        mnt = os.path.join(MNT, "m5")
+        m = ForegroundMount(args.gamefs, db, mnt, "cp import")
+        try:
+            gcp.append(timed(f"cp {q(pgn)} {q(mnt)}/games/import.pgn", timeout=7200)[0])
+            count = int(sh(f"ls {q(mnt)}/games | wc -l").strip())
+        finally:
+            m.close()
+        rm_db(db)
+    p = stat(peer)
+    for label, g in (("`gamefs import`", gfi), ("`cp` into MOUNT/games/", gcp)):
+        g = stat(g)
+        ratio = g["median"] / p["median"]
+        row(5, f"bulk import of {n} games: {label}" + (f" ({count} games after)" if label.startswith("`cp") else ""),
+            g, p, f"{ratio:.2f}×", "≤ 1× SCID", ratio <= 1, peer_name="`sc_import`")
+
+
+def bench_saves(args, db, runs, nsaves=200):
+    """Rewrite one game (open O_TRUNC, write, close) nsaves times per run, on a copy of the DB."""
+    d = os.path.join(DATA, "work")
+    os.makedirs(d, exist_ok=True)
+    work = os.path.join(d, "db")
+    for ext in ("si4", "sn4", "sg4"):
+        shutil.copyfile(f"{db}.{ext}", f"{work}.{ext}")
+    mnt = os.path.join(MNT, "m6")
+    m = ForegroundMount(args.gamefs, work, mnt, "saves (writable)")
+    p50s, p99s, failed = [], [], []
+    try:
+        names = sorted(os.listdir(os.path.join(mnt, "games")))
+        rnd = random.Random(42)
+        for r in range(runs):
+            lat = []
+            for i in range(nsaves):
+                # a game whose movetext ends with a move (not a comment or a variation): the
+                # edit adds a comment after its last move (any earlier bench comment removed)
+                while True:
+                    path = os.path.join(mnt, "games", rnd.choice(names))
+                    with open(path, "rb") as f:
+                        text = f.read()
+                    text = re.sub(rb"\{bench-save-[^}]*\}\s*", b"", text)
+                    res = re.search(rb'\[Result "([^"]*)"\]', text).group(1)
+                    k = text.rstrip().rfind(res)
+                    if re.search(rb"[^\s)}]\s+$", text[:k]):
+                        break
+                new = text[:k] + f"{{bench-save-{r}.{i}}} ".encode() + text[k:]
+                t0 = time.perf_counter()
+                try:
+                    fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
+                    try:
+                        os.write(fd, new)
+                    finally:
+                        os.close(fd)
+                except OSError as e:
+                    failed.append(f"run {r} save {i}: {os.path.basename(path)}: {e.strerror}")
+                    log(f"save failed: {failed[-1]}")
+                    continue
+                lat.append((time.perf_counter() - t0) * 1000)
+                if i == 0:
+                    with open(path, "rb") as f:
+                        if f"bench-save-{r}.{i}".encode() not in f.read():
+                            raise RuntimeError(f"save did not stick: {path}")
+            lat.sort()
+            p50s.append(lat[len(lat) // 2])
+            p99s.append(lat[min(len(lat) - 1, int(len(lat) * 0.99))])
+    finally:
+        m.close()
+    p50, p99 = stat(p50s), stat(p99s)
+    fails = f"; {len(failed)} saves FAILED, first: {failed[0]}" if failed else ""
+    row(6, f"save latency p50 ({nsaves} saves per run, write + close{fails})", p50, None, "—", "p50 ≤ 20 ms",
+        p50["median"] <= 20 and not failed, unit="ms")
+    row(6, "save latency p99", p99, None, "—", "p99 ≤ 100 ms", p99["median"] <= 100, unit="ms")
+    shutil.rmtree(d)
+
+
+def bench_rss(args, db, runs):
+    script = tcl_file("player-rss.tcl", TCL_PLAYER)
+    peer = []
+    for _ in range(runs):
+        f = os.path.join(DATA, "scid.time")
+        sh(f"/usr/bin/time -v -o {q(f)} tkscid {q(script)} {q(db)} {q(PLAYER)} 1")
+        peer.append(max_rss(f) / 1024)
+    what, peak = max(DAEMON_PEAKS, key=lambda x: x[1])
+    g = {"median": peak / 1024, "min": peak / 1024, "max": peak / 1024, "runs": len(DAEMON_PEAKS)}
+    p = stat(peer)
+    ratio = g["median"] / p["median"]
+    row(7, f"daemon peak RSS over all of the above ({len(DAEMON_PEAKS)} mounts; peak in: {what})", g, p, f"{ratio:.2f}×",
+        "≤ 256 MiB and ≤ 2× SCID", g["median"] <= 256 and ratio <= 2, unit="MiB",
+        peer_name="tkscid with the base open + a header search")
+
+
+# ------------------------------------------------------------------ main
+
+
+def hardware():
+    cpu = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    mem = sh("free -h").rstrip()
+    return {"nproc": sh("nproc").strip(), "cpu": cpu, "free -h": mem, "kernel": platform.release()}
+
+
+def commit():
+    if os.environ.get("GAMEFS_COMMIT"):
+        return os.environ["GAMEFS_COMMIT"]
+    c = sh(f"git -C {q(REPO)} rev-parse --short HEAD", check=False).strip() or "?"
+    dirty = sh(f"git -C {q(REPO)} status --porcelain --untracked-files=no -- src Cargo.toml Cargo.lock", check=False).strip()
+    return c + (" (+ uncommitted changes in src/)" if dirty else "")
+
+
+def main():
+    global DATA, MNT
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, required=True)
+    ap.add_argument("--import-games", type=int, help="corpus size for figure 5 (default: --games, at most 100000)")
+    ap.add_argument("--gamefs", required=True)
+    ap.add_argument("--gen", required=True)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=20240601)
+    ap.add_argument("--data", default=os.environ.get("GAMEFS_BENCH_DATA", "/work/bench-data"))
+    ap.add_argument("--mnt", default=os.environ.get("GAMEFS_BENCH_MNT", "/work/bench-mnt"))
+    ap.add_argument("--append", help="append the run to this markdown file")
+    ap.add_argument("--label", default="")
+    ap.add_argument("--only", help="comma-separated figures to run (1-7), for debugging")
+    args = ap.parse_args()
+    DATA, MNT = os.path.abspath(args.data), os.path.abspath(args.mnt)
+    os.makedirs(DATA, exist_ok=True)
+    os.makedirs(MNT, exist_ok=True)
+    only = set(args.only.split(",")) if args.only else set("1234567")
+    n = args.games
+    started = time.time()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        pgn, gen_stats = corpus(args.gen, n, args.seed)
+        scid_db, gf_db, import_info = databases(args, pgn, n)
+        ok, checks = verify(args, scid_db, gf_db, n)
+        for k, v in checks.items():
+            log(f"check: {k}: {v}")
+        if not ok:
+            log("WARNING: the two imports do not hold the same games")
+        ni = args.import_games or min(n, 100_000)
+        ipgn = pgn if ni == n else corpus(args.gen, ni, args.seed)[0]
+        steps = [
+            ("1", lambda: bench_export(args, scid_db, args.runs)),
+            ("2", lambda: bench_mount_ls(args, scid_db, args.runs)),
+            ("3", lambda: bench_grep(args, scid_db, args.runs)),
+            ("4", lambda: bench_player(args, scid_db, args.runs)),
+            ("5", lambda: bench_import(args, ipgn, ni, args.runs)),
+            ("6", lambda: bench_saves(args, scid_db, args.runs)),
+            ("7", lambda: bench_rss(args, scid_db, args.runs)),
+        ]
+        for key, fn in steps:
+            if key in only and (key != "7" or DAEMON_PEAKS):
+                log(f"figure {key} ...")
+                t0 = time.perf_counter()
+                fn()
+                log(f"figure {key} done in {time.perf_counter() - t0:.1f} s")
+    finally:
+        unmount_all()
+    wall = time.time() - started
+    hw = hardware()
+    sizes = {ext: os.path.getsize(f"{scid_db}.{ext}") for ext in ("si4", "sn4", "sg4")}
+    table = table_md()
+    print(table)
+    print(f"\n(wall time {wall / 60:.1f} min)")
+    if args.append:
+        now = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+        scid_version = sh("dpkg-query -W -f='${Version}' scid", check=False).strip() or "?"
+        with open(args.append, "a") as f:
+            f.write(f"\n## {now} — {args.label or f'{n} games'}\n\n")
+            f.write(f"- gamefs commit: {commit()}; SCID: Debian {scid_version}\n")
+            f.write(f"- hardware: {hw['cpu']}, nproc {hw['nproc']}, kernel {hw['kernel']}\n")
+            f.write("- memory (`free -h`):\n\n```\n" + hw["free -h"] + "\n```\n\n")
+            f.write(f"- data set: {os.path.basename(pgn)} ({os.path.getsize(pgn) / 2**20:.0f} MiB PGN), "
+                    f"database .si4/.sn4/.sg4 = {sizes['si4'] / 2**20:.1f}/{sizes['sn4'] / 2**20:.1f}/{sizes['sg4'] / 2**20:.1f} MiB; "
+                    f"figure 5 imports {ni} games\n")
+            f.write(f"- generator: `{gen_stats}`\n")
+            f.write(f"- corpus import (once): sc_import {import_info.get('sc_import_s')} s, gamefs import {import_info.get('gamefs_import_s')} s\n")
+            f.write("- same games in both imports: " + "; ".join(f"{k}: {v}" for k, v in checks.items()) + "\n")
+            ran = f"; figures run: {', '.join(sorted(only))} (`--only {args.only}`)" if args.only else ""
+            f.write(f"- runs per figure: {args.runs}{ran}; bench wall time {wall / 60:.1f} min\n\n")
+            f.write(table + "\n")
+        log(f"appended to {args.append}")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    finally:
+        unmount_all()

@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# contrib/bench/run.sh quick|full|1m [bench.py options...]
+#
+# The gamefs benchmark against Debian SCID (see BENCHMARKS.md). Builds gamefs (release) and the
+# corpus generator (contrib/bench/gen, its own crate), then runs contrib/bench/bench.py:
+#   quick  10 000 games (a couple of minutes; CI may run it as a smoke test, times not asserted)
+#   full   100 000 games
+#   1m     1 000 000 games (figure 5 still imports the 100 000-game corpus)
+# The table goes to stdout and a dated run is appended to BENCHMARKS.md (--no-append: not).
+#
+# Environment: GAMEFS_BENCH_DATA (corpora, databases; default /work/bench-data),
+# GAMEFS_BENCH_MNT (mountpoints; default /work/bench-mnt), CARGO_TARGET_DIR (default
+# /work/target-bench), BENCH_RUNS (runs per figure, default 3), GAMEFS_BIN and GAMEFS_COMMIT
+# (below).
+# Needs: scid (tkscid, sc_import in /usr/games), fuse3, GNU time (/usr/bin/time), python3.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+mode=${1:-quick}
+[ $# -gt 0 ] && shift
+case "$mode" in
+quick) games=10000 ;;
+full) games=100000 ;;
+1m) games=1000000 ;;
+*) echo "usage: contrib/bench/run.sh quick|full|1m [bench.py options]" >&2; exit 2 ;;
+esac
+append="--append $repo/BENCHMARKS.md"
+for a in "$@"; do [ "$a" = "--no-append" ] && append=""; done
+set -- $(for a in "$@"; do [ "$a" = "--no-append" ] || printf '%s\n' "$a"; done)
+
+PATH="$PATH:/usr/games"
+export PATH
+for tool in tkscid sc_import python3 cargo; do
+    command -v "$tool" >/dev/null 2>&1 || { echo "run.sh: $tool not found (apt-get install scid python3 cargo)" >&2; exit 1; }
+done
+[ -x /usr/bin/time ] || { echo "run.sh: /usr/bin/time not found (apt-get install time)" >&2; exit 1; }
+
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/work/target-bench}"
+mnt="${GAMEFS_BENCH_MNT:-/work/bench-mnt}"
+mkdir -p "$mnt"
+# Whatever happens, leave no mount behind.
+cleanup() {
+    for m in $(awk -v root="$mnt/" 'index($2, root) == 1 { print $2 }' /proc/mounts); do
+        umount -l "$m" 2>/dev/null || true
+    done
+}
+trap cleanup EXIT INT TERM
+
+# GAMEFS_BIN=path: use that gamefs binary instead of building the checkout (e.g. one built from
+# a clean `git archive` while the working tree is being edited; GAMEFS_COMMIT names its commit).
+if [ -z "${GAMEFS_BIN:-}" ]; then
+    (cd "$repo" && cargo build --release --quiet)
+    GAMEFS_BIN="$CARGO_TARGET_DIR/release/gamefs"
+fi
+(cd "$here/gen" && CARGO_TARGET_DIR="$CARGO_TARGET_DIR/bench-gen" cargo build --release --quiet)
+
+python3 "$here/bench.py" --games "$games" \
+    --gamefs "$GAMEFS_BIN" \
+    --gen "$CARGO_TARGET_DIR/bench-gen/release/gamefs-bench-gen" \
+    --runs "${BENCH_RUNS:-3}" --label "$mode: $games games" $append "$@"
