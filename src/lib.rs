@@ -10,6 +10,8 @@ pub mod error;
 pub mod fuse;
 pub mod game;
 pub mod store;
+#[cfg(test)]
+pub mod testing;
 pub mod text;
 pub mod vfs;
 

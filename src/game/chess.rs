@@ -96,6 +96,21 @@ pub struct Rating {
     pub kind: RatingType,
 }
 
+/// The tags [`Headers`] keeps in fields of its own, and FEN (the start position): a tag of
+/// one of these names is never among the extra tags.
+pub const FIELD_TAGS: [&str; 10] = [
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "White",
+    "Black",
+    "Result",
+    "ECO",
+    "EventDate",
+    "FEN",
+];
+
 /// The header information of a game (PGN's tag pairs), split into the fields
 /// databases index and the free-form extra tags they carry along.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

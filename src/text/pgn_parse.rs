@@ -556,20 +556,9 @@ fn interpret_tags(raw: Vec<RawTag>) -> Result<Tags, ParseError> {
             at,
             value_at,
         } = tag;
-        let index_tag = [
-            "Event",
-            "Site",
-            "Date",
-            "Round",
-            "White",
-            "Black",
-            "Result",
-            "ECO",
-            "EventDate",
-            "FEN",
-        ]
-        .into_iter()
-        .find(|t| *t == name);
+        let index_tag = crate::game::chess::FIELD_TAGS
+            .into_iter()
+            .find(|t| *t == name);
         if let Some(t) = index_tag {
             if seen.contains(&t) {
                 return Err(invalid(at, format!("tag {t} appears twice; keep one")));
@@ -2001,26 +1990,7 @@ mod tests {
 
     // ---- property and robustness tests -------------------------------------------------------
 
-    /// A small deterministic generator (xorshift64*), so failures reproduce from a seed.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            if n == 0 { 0 } else { self.next() % n }
-        }
-        fn chance(&mut self, percent: u64) -> bool {
-            self.below(100) < percent
-        }
-        fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-            &items[self.below(items.len() as u64) as usize]
-        }
-    }
+    use crate::testing::Rng;
 
     const WORDS: &[&str] = &[
         "a",
@@ -2235,25 +2205,25 @@ mod tests {
                         if rng.chance(50) {
                             *rng.pick(SPECIAL)
                         } else {
-                            rng.next() as u8
+                            rng.next_u64() as u8
                         }
                     })
                     .collect()
             } else {
                 let seed = rng.pick(&seeds);
-                let from = rng.below(seed.len() as u64) as usize;
-                let len = rng.below(3000) as usize;
+                let from = rng.below(seed.len());
+                let len = rng.below(3000);
                 let mut t = seed[from..seed.len().min(from + len)].to_vec();
                 for _ in 0..1 + rng.below(6) {
-                    let at = rng.below(t.len() as u64 + 1) as usize;
+                    let at = rng.below(t.len() + 1);
                     match rng.below(4) {
                         0 if at < t.len() => t[at] = *rng.pick(SPECIAL),
                         1 => t.insert(at, *rng.pick(SPECIAL)),
                         2 if at < t.len() => {
-                            let end = t.len().min(at + 1 + rng.below(20) as usize);
+                            let end = t.len().min(at + 1 + rng.below(20));
                             t.drain(at..end);
                         }
-                        _ if at < t.len() => t[at] = rng.next() as u8,
+                        _ if at < t.len() => t[at] = rng.next_u64() as u8,
                         _ => {}
                     }
                 }

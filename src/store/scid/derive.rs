@@ -625,20 +625,7 @@ mod tests {
         assert_eq!(derive(&g).unwrap_err().kind(), ErrorKind::InvalidInput);
     }
 
-    /// xorshift64*: a small deterministic generator.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n.max(1) as u64) as usize
-        }
-    }
+    use crate::testing::Rng;
 
     /// A random playout of up to `len` plies from `pos` (null moves when not in check), with
     /// NAGs, comments and short variations.

@@ -29,6 +29,8 @@ use names::{MAX_NAME_LEN, MAX_NAMES, NameFile};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::{ChessGame, Headers};
+pub use crate::store::files::with_ext;
+use crate::store::files::{self, open_file, read_file};
 use crate::store::{ChessStore, GameSummary, NameKind, StoreInfo, eco_text};
 
 /// The three file extensions of a SCID 4 database, in the order index, names, games.
@@ -72,35 +74,12 @@ fn stamp(paths: &[PathBuf; 3]) -> Stamp {
 
 /// The base path of a SCID database given as its base or any of its three files.
 pub fn base_path(path: &Path) -> PathBuf {
-    match path.extension().and_then(|e| e.to_str()) {
-        Some(ext) if EXTENSIONS.contains(&ext) => path.with_extension(""),
-        _ => path.to_path_buf(),
-    }
+    files::base_path(path, &EXTENSIONS)
 }
 
 /// True when `path` (base or one of the files) looks like a SCID database: its .si4 exists.
 pub fn looks_like(path: &Path) -> bool {
     with_ext(&base_path(path), "si4").is_file()
-}
-
-/// `base` with `.ext` appended (base names may contain dots).
-pub fn with_ext(base: &Path, ext: &str) -> PathBuf {
-    let mut s = base.as_os_str().to_owned();
-    s.push(".");
-    s.push(ext);
-    PathBuf::from(s)
-}
-
-fn read_file(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))
-}
-
-fn open_file(path: &Path, writable: bool) -> Result<File> {
-    File::options()
-        .read(true)
-        .write(writable)
-        .open(path)
-        .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))
 }
 
 impl ScidDatabase {

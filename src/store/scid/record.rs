@@ -574,19 +574,22 @@ pub const MAX_TAG_VALUE_LEN: usize = 255;
 
 /// Tags SCID keeps in the index (or turns into index fields) and never in a record's extra
 /// tags; a record holding one would be read back differently (spec §5.1, §7).
-pub const INDEX_TAGS: [&str; 11] = [
-    "Event",
-    "Site",
-    "Date",
-    "Round",
-    "White",
-    "Black",
-    "Result",
-    "ECO",
-    "EventDate",
-    "FEN",
-    "ScidFlags",
-];
+pub const INDEX_TAGS: [&str; 11] = {
+    let f = crate::game::chess::FIELD_TAGS;
+    [
+        f[0],
+        f[1],
+        f[2],
+        f[3],
+        f[4],
+        f[5],
+        f[6],
+        f[7],
+        f[8],
+        f[9],
+        "ScidFlags",
+    ]
+};
 
 /// Encode a game's record (extra tags, flags byte + FEN, move stream with markers, comments)
 /// exactly as SCID 4.7.4 does (`Game::Encode`), so that SCID reads the game back unchanged.
@@ -1183,23 +1186,7 @@ mod tests {
         super::encode(&game_of(rec)).unwrap()
     }
 
-    /// A small deterministic random generator (xorshift64*).
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-        fn chance(&mut self, percent: usize) -> bool {
-            self.below(100) < percent
-        }
-    }
+    use crate::testing::Rng;
 
     /// Pick a random legal move, preferring the rare kinds (promotions, castling, en passant)
     /// so that every move code shows up.
@@ -1995,14 +1982,14 @@ mod tests {
             let mut bytes = valid[rng.below(valid.len())].clone();
             for _ in 0..=rng.below(4) {
                 let i = rng.below(bytes.len());
-                bytes[i] = rng.next() as u8;
+                bytes[i] = rng.next_u64() as u8;
             }
             let _ = decode(&bytes);
         }
         // Pure garbage, with and without a plausible header.
         for _ in 0..20_000 {
             let len = rng.below(64);
-            let mut bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+            let mut bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
             if rng.chance(50) {
                 bytes.splice(0..0, [0, 0]);
             }

@@ -32,6 +32,7 @@ use names::{NameFile, RECORD_LEN, qt_order, record};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::{ChessGame, Headers};
+use crate::store::files::{open_file, read_file};
 use crate::store::scid::writer;
 use crate::store::{ChessStore, GameSummary, NameKind, StoreInfo};
 
@@ -44,16 +45,10 @@ const DCG: usize = 4;
 
 /// The base path of a database given as its base or any of its five files.
 pub fn base_path(path: &Path) -> PathBuf {
-    match path.extension().and_then(|e| e.to_str()) {
-        Some(ext) if EXTENSIONS.contains(&ext) => path.with_extension(""),
-        _ => path.to_path_buf(),
-    }
+    crate::store::files::base_path(path, &EXTENSIONS)
 }
 
-/// `base` with `.ext` appended (base names may contain dots).
-pub fn with_ext(base: &Path, ext: &str) -> PathBuf {
-    crate::store::scid::with_ext(base, ext)
-}
+pub use crate::store::files::with_ext;
 
 /// True when `path` (base or one of the five files) is a Simple Chess Database: its .dci
 /// starts with the `SimpleCDbi` magic.
@@ -114,18 +109,6 @@ fn newest_mtime(stamp: &Stamp) -> SystemTime {
         .filter_map(|s| s.1)
         .max()
         .unwrap_or(SystemTime::UNIX_EPOCH)
-}
-
-fn read_file(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))
-}
-
-fn open_file(path: &Path, writable: bool) -> Result<File> {
-    File::options()
-        .read(true)
-        .write(writable)
-        .open(path)
-        .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))
 }
 
 /// Read the index and names (and the game file's size) into a fresh state.
