@@ -38,6 +38,14 @@ pub fn open_file(path: &Path, writable: bool) -> Result<File> {
         .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))
 }
 
+/// The total size of a database's files (missing files count as empty).
+pub fn total_size(base: &Path, exts: &[&str]) -> u64 {
+    exts.iter()
+        .filter_map(|e| std::fs::metadata(with_ext(base, e)).ok())
+        .map(|m| m.len())
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,11 +20,7 @@ use crate::store::{ChessStore, NameKind};
 const REORDER_ABOVE: usize = 10_000;
 
 fn files_size(base: &Path) -> u64 {
-    EXTENSIONS
-        .iter()
-        .filter_map(|e| std::fs::metadata(with_ext(base, e)).ok())
-        .map(|m| m.len())
-        .sum()
+    crate::store::files::total_size(base, &EXTENSIONS)
 }
 
 /// Compact the database at `path` in place (it must not be mounted read-write).

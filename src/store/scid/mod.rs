@@ -430,6 +430,18 @@ fn reconcile_count(
     Ok(())
 }
 
+/// Game `number` (0-based) exists among `count`.
+fn check_number(number: u32, count: u32) -> Result<()> {
+    if number < count {
+        Ok(())
+    } else {
+        Err(Error::new(
+            ErrorKind::NotFound,
+            format!("no game {}", number + 1),
+        ))
+    }
+}
+
 fn name_refs(e: &IndexEntry) -> [(NameKind, u32); 5] {
     [
         (NameKind::Player, e.white),
@@ -580,12 +592,7 @@ impl ChessStore for ScidDatabase {
     fn replace(&self, number: u32, game: &ChessGame) -> Result<bool> {
         self.index_file()?;
         let mut state = self.write();
-        if number >= state.header.num_games {
-            return Err(Error::new(
-                ErrorKind::NotFound,
-                format!("no game {}", number + 1),
-            ));
-        }
+        check_number(number, state.header.num_games)?;
         let old = state.entry(number);
         let (record, mut entry) = self.prepare(&mut state, game, old.flags)?;
         entry.offset = old.offset;
@@ -660,12 +667,7 @@ impl ChessStore for ScidDatabase {
     fn set_deleted(&self, number: u32, deleted: bool) -> Result<()> {
         self.index_file()?;
         let mut state = self.write();
-        if number >= state.header.num_games {
-            return Err(Error::new(
-                ErrorKind::NotFound,
-                format!("no game {}", number + 1),
-            ));
-        }
+        check_number(number, state.header.num_games)?;
         let mut entry = state.entry(number);
         if entry.is_deleted() == deleted {
             return Ok(());

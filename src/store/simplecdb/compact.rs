@@ -47,11 +47,7 @@ pub fn create(path: &Path) -> Result<()> {
 }
 
 fn files_size(base: &Path) -> u64 {
-    EXTENSIONS
-        .iter()
-        .filter_map(|e| std::fs::metadata(with_ext(base, e)).ok())
-        .map(|m| m.len())
-        .sum()
+    crate::store::files::total_size(base, &EXTENSIONS)
 }
 
 /// Compact the database at `path` in place (it must not be mounted read-write): deleted
