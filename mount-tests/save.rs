@@ -409,3 +409,83 @@ fn concurrent_writers_and_readers_lose_nothing() {
     }
     assert_eq!(count_games(&export), all.len());
 }
+
+/// renameat2(2) through libc: `mv --exchange` and `mv --no-clobber` need a newer coreutils
+/// than Debian 12 has, so the flags are exercised directly.
+fn renameat2(from: &Path, to: &Path, flags: libc::c_uint) -> std::io::Result<()> {
+    let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
+    let (a, b) = (c(from), c(to));
+    // SAFETY: valid NUL-terminated paths; AT_FDCWD for both directories.
+    let r = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            flags,
+        )
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+#[test]
+fn mv_saves_and_rename_flags_behave() {
+    let w = writable("mv");
+    let games = w.mount.join("games");
+    // mv tmp game: the rename is the save.
+    let game = w.game(2);
+    let text = std::fs::read_to_string(&game).unwrap();
+    let tmp = games.join("edit.tmp");
+    std::fs::write(&tmp, text.replacen("[Round \"", "[Round \"9", 1)).unwrap();
+    sh(
+        &w.mount.path,
+        &format!("mv -f '{}' '{}'", tmp.display(), game.display()),
+    );
+    assert!(!tmp.exists());
+    assert!(
+        std::fs::read_to_string(w.game(2))
+            .unwrap()
+            .contains("[Round \"9")
+    );
+    // mv from outside the mount (a copy, then unlink of the source) saves too.
+    let outside = w._dir.path().join("outside.pgn");
+    std::fs::write(&outside, text.replacen("[Round \"", "[Round \"8", 1)).unwrap();
+    sh(
+        &w.mount.path,
+        &format!("mv '{}' '{}'", outside.display(), w.game(2).display()),
+    );
+    assert!(
+        std::fs::read_to_string(w.game(2))
+            .unwrap()
+            .contains("[Round \"8")
+    );
+    assert!(w.scid_export().contains("[Round \"8"));
+    // RENAME_NOREPLACE onto an existing name fails with EEXIST and changes nothing.
+    let a = games.join("a.txt");
+    let b = games.join("b.txt");
+    std::fs::write(&a, "A").unwrap();
+    std::fs::write(&b, "B").unwrap();
+    let err = renameat2(&a, &w.game(3), libc::RENAME_NOREPLACE).unwrap_err();
+    assert_eq!(err.raw_os_error(), Some(libc::EEXIST));
+    let err = renameat2(&a, &b, libc::RENAME_NOREPLACE).unwrap_err();
+    assert_eq!(err.raw_os_error(), Some(libc::EEXIST));
+    renameat2(&a, &games.join("c.txt"), libc::RENAME_NOREPLACE).unwrap();
+    // RENAME_EXCHANGE swaps two scratch files.
+    renameat2(&games.join("c.txt"), &b, libc::RENAME_EXCHANGE).unwrap();
+    assert_eq!(std::fs::read_to_string(&b).unwrap(), "A");
+    assert_eq!(std::fs::read_to_string(games.join("c.txt")).unwrap(), "B");
+    // Hard links, folders and chown are refused with clear errors.
+    let err = std::fs::hard_link(w.game(4), games.join("link.pgn")).unwrap_err();
+    assert_eq!(err.raw_os_error(), Some(libc::EPERM));
+    let err = std::fs::create_dir(games.join("sub")).unwrap_err();
+    assert_eq!(err.raw_os_error(), Some(libc::ENOTSUP));
+    let err = std::os::unix::fs::chown(w.game(4), Some(1), None).unwrap_err();
+    assert!(
+        matches!(err.raw_os_error(), Some(libc::EACCES) | Some(libc::EPERM)),
+        "{err}"
+    );
+}

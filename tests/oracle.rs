@@ -168,3 +168,25 @@ fn empty_database_exports_nothing() {
         .arg(&base));
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn compacted_databases_open_in_scid_with_the_surviving_games() {
+    use gamefs::store::ChessStore;
+    let dir = work_dir("compact");
+    let base = dir.path().join("c");
+    run(tool("contrib/tools/scid-import.sh")
+        .arg(repo().join("contrib/sample/demo.pgn"))
+        .arg(&base));
+    {
+        let db = gamefs::store::scid::ScidDatabase::open(&base, true).unwrap();
+        db.set_deleted(2, true).unwrap();
+        db.set_deleted(9, true).unwrap();
+    }
+    let before = std::fs::metadata(base.with_extension("sg4")).unwrap().len();
+    run(Command::new(env!("CARGO_BIN_EXE_gamefs"))
+        .args(["compact", "-q"])
+        .arg(&base));
+    assert!(std::fs::metadata(base.with_extension("sg4")).unwrap().len() < before);
+    let summary = check_database(dir.path(), &base);
+    assert!(summary.contains("compared 28 games: 28 equal"), "{summary}");
+}
