@@ -162,3 +162,149 @@ fn emacs_saves() {
         );
     });
 }
+
+/// The editors of the chess tests, on a Simple Chess Database and on a Go position database:
+/// each format saves the same way through the same tree.
+mod other_formats {
+    use super::*;
+    use crate::go9::example_db;
+    use crate::simplecdb::{export, golden_copy};
+
+    /// The keys that replace the first line (or, with `whole`, all) of the open file with
+    /// `line` and save, per editor, as a person types them.
+    fn keys(editor: &str, line: &str, whole: bool) -> Vec<Vec<String>> {
+        let s = |v: &[&str]| v.iter().map(|k| k.to_string()).collect::<Vec<_>>();
+        let text = vec![line.to_owned()];
+        match (editor, whole) {
+            ("nano", false) => vec![
+                s(&["M-\\"]),
+                s(&["C-k"]),
+                text,
+                s(&["Enter"]),
+                s(&["C-o"]),
+                s(&["Enter"]),
+                s(&["C-x"]),
+            ],
+            ("nano", true) => vec![
+                s(&["M-\\"]),
+                s(&["M-a"]),
+                s(&["M-/"]),
+                s(&["C-k"]),
+                text,
+                s(&["C-o"]),
+                s(&["Enter"]),
+                s(&["C-x"]),
+            ],
+            ("emacs", false) => vec![
+                s(&["M-<"]),
+                s(&["C-k"]),
+                text,
+                s(&["C-x", "C-s"]),
+                s(&["C-x", "C-c"]),
+            ],
+            ("emacs", true) => vec![
+                s(&["C-x", "h"]),
+                s(&["C-w"]),
+                text,
+                s(&["C-x", "C-s"]),
+                s(&["C-x", "C-c"]),
+            ],
+            (_, false) => vec![
+                s(&["gg"]),
+                s(&["S"]),
+                text,
+                s(&["Escape"]),
+                s(&[":wq", "Enter"]),
+            ],
+            (_, true) => vec![
+                s(&[":%d", "Enter"]),
+                s(&["i"]),
+                text,
+                s(&["Escape"]),
+                s(&[":wq", "Enter"]),
+            ],
+        }
+    }
+
+    fn command(editor: &str, file: &str) -> String {
+        let file = shell_quote(file);
+        match editor {
+            "nano" => format!("nano --ignorercfiles {file}"),
+            "emacs" => format!("emacs -nw --no-site-file {file}"),
+            "vim-u-none" => format!("vim -u NONE {file}"),
+            _ => format!("vim {file}"),
+        }
+    }
+
+    fn drive_keys(session: &str, dir: &Path, editor: &str, file: &str, line: &str, whole: bool) {
+        let keys = keys(editor, line, whole);
+        let refs: Vec<Vec<&str>> = keys
+            .iter()
+            .map(|k| k.iter().map(String::as_str).collect())
+            .collect();
+        let slices: Vec<&[&str]> = refs.iter().map(Vec::as_slice).collect();
+        drive(session, dir, &command(editor, file), &slices);
+    }
+
+    fn simplecdb_edit(editor: &str) {
+        let dir = scratch(&format!("scdb-{editor}"));
+        let db = golden_copy(dir.path());
+        let m = Mount::new(&db, dir.path(), &[]);
+        let games = m.join("games");
+        let file = std::fs::read_dir(&games)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .find(|n| n.starts_with("0002 "))
+            .unwrap();
+        let event = format!("Edited by {editor}");
+        drive_keys(
+            &format!("gamefs-scdb-{editor}"),
+            &games,
+            editor,
+            &file,
+            &format!("[Event \"{event}\"]"),
+            false,
+        );
+        drop(m);
+        assert!(
+            export(&db).contains(&format!("[Event \"{event}\"]")),
+            "{editor}: the database holds the edit"
+        );
+    }
+
+    fn go_edit(editor: &str) {
+        let dir = scratch(&format!("go-{editor}"));
+        let db = example_db(dir.path());
+        let m = Mount::new(&db, dir.path(), &[]);
+        let positions = m.join("positions");
+        // Example 1 (one black stone, White to play) becomes the same board with Black to play.
+        drive_keys(
+            &format!("gamefs-go-{editor}"),
+            &positions,
+            editor,
+            "31846ceb8015dc92-0-W.sgf",
+            "(;FF[4]GM[1]SZ[9]AB[dd]PL[B])",
+            true,
+        );
+        assert!(
+            positions.join("31846ceb8015dc92-0-B.sgf").is_file(),
+            "{editor}: the new position is there"
+        );
+        let text = std::fs::read_to_string(positions.join("31846ceb8015dc92-0-B.sgf")).unwrap();
+        assert!(text.contains("PL[B]"), "{text}");
+    }
+
+    #[test]
+    fn simple_chess_database_with_vim_nano_and_emacs() {
+        for editor in ["vim", "vim-u-none", "nano", "emacs"] {
+            simplecdb_edit(editor);
+        }
+    }
+
+    #[test]
+    fn go_positions_with_vim_nano_and_emacs() {
+        for editor in ["vim", "vim-u-none", "nano", "emacs"] {
+            go_edit(editor);
+        }
+    }
+}

@@ -7,7 +7,7 @@ use std::process::Command;
 use crate::harness::{Mount, gamefs, repo, scratch, sh};
 
 /// A database of the five published example positions, with a scored file.
-fn example_db(dir: &Path) -> PathBuf {
+pub fn example_db(dir: &Path) -> PathBuf {
     let shared = repo().join("../shared/data/go9x9");
     assert!(
         shared.is_dir(),

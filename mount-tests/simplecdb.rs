@@ -11,7 +11,7 @@ use crate::harness::{Mount, gamefs, repo, run_with_timeout, scratch, sh};
 const FILES: [&str; 5] = ["dci", "dcn", "dcs", "dce", "dcg"];
 
 /// A private copy of the golden `gen300` database (written by the reference writer).
-fn golden_copy(dir: &Path) -> PathBuf {
+pub fn golden_copy(dir: &Path) -> PathBuf {
     let src = repo().join("../shared/data/simplecdb");
     assert!(
         src.is_dir(),
@@ -25,7 +25,7 @@ fn golden_copy(dir: &Path) -> PathBuf {
     base
 }
 
-fn export(db: &Path) -> String {
+pub fn export(db: &Path) -> String {
     let out = run_with_timeout(
         Command::new(gamefs()).arg("export").arg(db),
         Duration::from_secs(60),
