@@ -134,3 +134,25 @@ fn saving_importing_and_removing_positions() {
     let errors = std::fs::read_to_string(m.join(".gamefs/errors")).unwrap();
     assert!(errors.contains("19"), "{errors}");
 }
+
+#[test]
+fn explicit_file_paths_as_mount_options() {
+    let dir = scratch("go-paths");
+    let db = example_db(dir.path());
+    let elsewhere = dir.path().join("tables");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::fs::rename(db.join("zobrist_board_81.dat"), elsewhere.join("z81.dat")).unwrap();
+    std::fs::rename(
+        db.join("fuego_chinese.dat"),
+        elsewhere.join("fuego_chinese.dat"),
+    )
+    .unwrap();
+    let opts = format!(
+        "ro,zobrist={},scored={}",
+        elsewhere.join("z81.dat").display(),
+        elsewhere.join("fuego_chinese.dat").display()
+    );
+    let m = Mount::new(&db, dir.path(), &["-o", &opts]);
+    assert_eq!(files(&m.join("positions")).len(), 5);
+    assert_eq!(files(&m.join("scores/fuego_chinese/6")).len(), 1);
+}

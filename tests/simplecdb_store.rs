@@ -523,7 +523,7 @@ fn create_then_import_then_compact() {
         &simplecdb::with_ext(&base, "dcg"),
         &OpenOptions {
             writable: true,
-            lossy: false,
+            ..OpenOptions::default()
         },
     )
     .unwrap();

@@ -241,7 +241,8 @@ pub struct MountOptions {
     /// Mount options, comma-separated: ro, rw, lossy (Simple Chess Database: store what the
     /// format cannot hold as closely as it can, logging each loss), allow_other, allow_root, default_permissions,
     /// nodev, nosuid, noexec, noatime, fsname=NAME, cache_mb=N (rendered-text cache size),
-    /// log_file=FILE, log_level=LEVEL; fstab words (noauto, nofail, _netdev, x-*) are ignored,
+    /// log_file=FILE, log_level=LEVEL; for 9x9 Go databases whose files are not in one folder,
+    /// positions=FILE, zobrist=FILE, scored=FILE (repeatable); fstab words (noauto, nofail, _netdev, x-*) are ignored,
     /// anything else is an error.
     #[arg(short = 'o', value_name = "OPTIONS", action = clap::ArgAction::Append)]
     pub options: Vec<String>,

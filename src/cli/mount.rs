@@ -30,6 +30,8 @@ pub struct ParsedOptions {
     pub explicit_rw: bool,
     /// `-o lossy`: store what the format cannot hold as closely as it can (logged).
     pub lossy: bool,
+    /// `-o positions=`, `-o zobrist=`, `-o scored=`: a Go database's files, named.
+    pub go_files: gamefs::store::GoFiles,
 }
 
 /// The value of a `-o key=value` option, if given (the last one wins).
@@ -76,6 +78,9 @@ pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
             | "relatime" | "norelatime" | "strictatime" | "lazytime" | "nolazytime"
             | "foreground" => {}
             s if s.starts_with("log_file=") || s.starts_with("log_level=") => {}
+            s if s.starts_with("positions=") => p.go_files.positions = Some(s[10..].into()),
+            s if s.starts_with("zobrist=") => p.go_files.zobrist = Some(s[8..].into()),
+            s if s.starts_with("scored=") => p.go_files.scored.push(s[7..].into()),
             s if s.starts_with("x-") || s.starts_with("comment=") => {}
             s if s.starts_with("fsname=") => p.kernel.push(MountOption::FSName(s[7..].to_owned())),
             s if s.starts_with("cache_mb=") => {
@@ -87,7 +92,8 @@ pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
             other => {
                 return Err(format!(
                     "unknown mount option {other:?} (gamefs takes ro, rw, lossy, allow_other, allow_root, \
-                     default_permissions, nodev, nosuid, noexec, noatime, fsname=, cache_mb=, log_file=, log_level=)"
+                     default_permissions, nodev, nosuid, noexec, noatime, fsname=, cache_mb=, log_file=, log_level=, \
+                     positions=, zobrist=, scored=)"
                 ));
             }
         }
@@ -106,6 +112,7 @@ pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
 /// read-only with a warning, as mount(8) does for write-protected media.
 fn open_collection(database: &Path, parsed: &ParsedOptions) -> Result<Arc<dyn Collection>, String> {
     let options = |writable| OpenOptions {
+        go_files: parsed.go_files.clone(),
         writable,
         lossy: parsed.lossy,
     };
@@ -167,7 +174,14 @@ pub fn prepare_and_serve(
     if !opts.foreground && !daemon::is_detached_child() {
         // Check what can be checked here, so errors reach the terminal; the background
         // process opens (and locks) the database itself.
-        collection::open(database, &OpenOptions::default()).map_err(|e| e.to_string())?;
+        collection::open(
+            database,
+            &OpenOptions {
+                go_files: parsed.go_files.clone(),
+                ..OpenOptions::default()
+            },
+        )
+        .map_err(|e| e.to_string())?;
         check_mountpoint(mountpoint)?;
         return daemon::detach();
     }

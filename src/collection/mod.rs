@@ -19,8 +19,16 @@ use crate::store::{self, StoreInfo};
 /// Open the database at `path` (any format gamefs knows, recognised by its files) as a
 /// collection, as `options` say (writable, lossy).
 pub fn open(path: &Path, options: &store::OpenOptions) -> Result<Arc<dyn Collection>> {
-    if is_go_database(path) {
-        let db = store::go9x9::Go9Database::open(path, options.writable)?;
+    let go = &options.go_files;
+    if is_go_database(path) || go.positions.is_some() || go.zobrist.is_some() {
+        let db = store::go9x9::Go9Database::open_with(&store::go9x9::Go9Options {
+            dir: Some(path.to_path_buf()),
+            positions: go.positions.clone(),
+            zobrist: go.zobrist.clone(),
+            scored: (!go.scored.is_empty()).then(|| go.scored.clone()),
+            writable: options.writable,
+            ..store::go9x9::Go9Options::default()
+        })?;
         return Ok(Arc::new(go::GoCollection::new(db)));
     }
     let store = store::open_with(path, options)?;

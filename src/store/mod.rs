@@ -192,13 +192,27 @@ pub fn exists(path: &std::path::Path) -> bool {
 
 /// How to open a database: for writing, and whether saves may lose what the format cannot
 /// hold (logged) instead of being refused.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OpenOptions {
     /// Open for writing (and take the one-writer lock).
     pub writable: bool,
     /// Store what the format can hold and log each loss, instead of refusing such a save
     /// (`-o lossy`; only formats that can lose something use it: the Simple Chess Database).
     pub lossy: bool,
+    /// Where a 9x9 Go database's files are, when not all in one folder (`-o positions=`,
+    /// `-o zobrist=`, `-o scored=`).
+    pub go_files: GoFiles,
+}
+
+/// Explicit paths of a 9x9 Go database's files (each defaults to what its folder holds).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoFiles {
+    /// The position file.
+    pub positions: Option<PathBuf>,
+    /// The zobrist table.
+    pub zobrist: Option<PathBuf>,
+    /// The scored-position files (all of them, when given).
+    pub scored: Vec<PathBuf>,
 }
 
 /// Open the database at `path` (a base path or any of the format's files), recognising its
@@ -208,7 +222,7 @@ pub fn open(path: &std::path::Path, writable: bool) -> Result<Arc<dyn ChessStore
         path,
         &OpenOptions {
             writable,
-            lossy: false,
+            ..OpenOptions::default()
         },
     )
 }
