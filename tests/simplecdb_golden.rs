@@ -188,6 +188,7 @@ fn check_import_bytes(name: &str) {
         &OpenOptions {
             writable: true,
             lossy: true,
+            ..OpenOptions::default()
         },
     )
     .unwrap();
