@@ -6,39 +6,12 @@
 //! gamefs's output without a single error or warning.
 #![cfg(feature = "oracle-tests")]
 
+mod common;
+
+use common::{repo, run, tool, work_dir};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn work_dir(name: &str) -> tempfile::TempDir {
-    let base = repo().join("target").join("oracle-tests");
-    std::fs::create_dir_all(&base).unwrap();
-    tempfile::Builder::new()
-        .prefix(&format!("{name}-"))
-        .tempdir_in(base)
-        .unwrap()
-}
-
-fn run(cmd: &mut Command) -> Output {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed ({}):\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn tool(rel: &str) -> Command {
-    Command::new(repo().join(rel))
-}
+use std::process::Command;
 
 /// Import `pgns` with SCID, export with SCID and with gamefs, compare, and check gamefs's output.
 fn check_against_scid(name: &str, pgns: &[PathBuf]) -> String {

@@ -7,6 +7,8 @@
 //! length, name IDs and user flags plus `derive` of the loaded game must equal SCID's 47 bytes.
 #![cfg(feature = "oracle-tests")]
 
+mod common;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -17,69 +19,7 @@ use gamefs::store::scid::derive::derive;
 use gamefs::store::scid::entry::IndexEntry;
 use gamefs::store::scid::record;
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A fresh directory under `target/oracle-tests/`.
-fn work_dir(name: &str) -> tempfile::TempDir {
-    let base = repo().join("target").join("oracle-tests");
-    std::fs::create_dir_all(&base).unwrap();
-    tempfile::Builder::new()
-        .prefix(&format!("scid-encode-{name}-"))
-        .tempdir_in(base)
-        .unwrap()
-}
-
-/// Run a command that must succeed.
-fn run(cmd: &mut Command) {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed ({}):\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// Build a database from `pgns` with real SCID; returns its base path.
-fn scid_import(dir: &Path, name: &str, pgns: &[PathBuf]) -> PathBuf {
-    let base = dir.join(name);
-    run(Command::new(repo().join("contrib/tools/scid-import.sh"))
-        .args(pgns)
-        .arg(&base));
-    base
-}
-
-/// A readable diff of two byte strings: every differing offset with a little context.
-fn hex_diff(ours: &[u8], scid: &[u8]) -> String {
-    let mut s = format!("ours {} bytes, SCID {} bytes\n", ours.len(), scid.len());
-    let n = ours.len().max(scid.len());
-    let mut shown = 0;
-    for i in 0..n {
-        if ours.get(i) != scid.get(i) {
-            let from = i.saturating_sub(4);
-            let hex = |b: &[u8]| {
-                b.get(from..(i + 5).min(b.len()))
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|x| format!("{x:02x}"))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            };
-            let _ = writeln!(s, "  at {i}: ours [{}] SCID [{}]", hex(ours), hex(scid));
-            shown += 1;
-            if shown == 8 {
-                s.push_str("  …\n");
-                break;
-            }
-        }
-    }
-    s
-}
+use common::{hex_diff, repo, run, scid_import, work_dir};
 
 /// What one database check covered.
 #[derive(Debug, Default)]

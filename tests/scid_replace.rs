@@ -11,75 +11,21 @@
 //! - `import_matches_sc_import_*`: `gamefs import --create` of PGN files writes the same three
 //!   files as `sc_import` into an empty database made by `sc_base create`.
 //!
-//! The edits avoid runs of spaces inside comments: SCID keeps them (it only turns newlines and
-//! tabs into spaces and trims the ends), while the PGN reader collapses every whitespace run to
-//! one space. The random games of `gen_test_pgn.py` contain such comments, so
-//! `import_matches_sc_import_for_random_games` fails until the reader keeps them.
+//! Comments keep their runs of spaces, as SCID keeps them (newlines and tabs become spaces,
+//! the ends are trimmed); the random games of `gen_test_pgn.py` contain such comments.
 #![cfg(feature = "oracle-tests")]
+
+mod common;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::Duration;
+use std::process::Command;
 
 use gamefs::store::ChessStore;
 use gamefs::store::scid::ScidDatabase;
 use gamefs::text::pgn_parse;
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A fresh directory under `target/oracle-tests/`.
-fn work_dir(name: &str) -> tempfile::TempDir {
-    let base = repo().join("target").join("oracle-tests");
-    std::fs::create_dir_all(&base).unwrap();
-    tempfile::Builder::new()
-        .prefix(&format!("scid-replace-{name}-"))
-        .tempdir_in(base)
-        .unwrap()
-}
-
-/// Run a command with a time limit (killed and panics when over it); it must succeed.
-fn run(cmd: &mut Command) -> Output {
-    let limit = Duration::from_secs(300);
-    let child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    let pid = child.id();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    let out = match rx.recv_timeout(limit) {
-        Ok(out) => out.unwrap(),
-        Err(_) => {
-            // SAFETY: killing the child we started.
-            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
-            panic!("{cmd:?} did not finish within {limit:?}");
-        }
-    };
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed ({}):\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-/// Build a database from `pgns` with real SCID (`sc_base create` + `sc_import` per file).
-fn scid_import(dir: &Path, name: &str, pgns: &[PathBuf]) -> PathBuf {
-    let base = dir.join(name);
-    run(Command::new(repo().join("contrib/tools/scid-import.sh"))
-        .args(pgns)
-        .arg(&base));
-    base
-}
+use common::{hex_diff, repo, run, scid_import, work_dir};
 
 /// Run a Tcl script with tkscid (`argv` = `args`); returns its stdout.
 fn tkscid(dir: &Path, script: &str, args: &[&Path]) -> String {
@@ -102,31 +48,6 @@ fn copy_db(src: &Path, dst: &Path) {
     for ext in ["si4", "sn4", "sg4"] {
         std::fs::copy(file(src, ext), file(dst, ext)).unwrap();
     }
-}
-
-/// The first region where `ours` and `scid` differ, as hex lines with offsets.
-fn hex_diff(ours: &[u8], scid: &[u8]) -> String {
-    let Some(first) = (0..ours.len().max(scid.len())).find(|&i| ours.get(i) != scid.get(i)) else {
-        return "equal".into();
-    };
-    let from = first.saturating_sub(16) & !15;
-    let to = (first + 48).min(ours.len().max(scid.len()));
-    let hex = |b: &[u8], at: usize| {
-        (at..(at + 16).min(to))
-            .map(|i| b.get(i).map_or("--".into(), |x| format!("{x:02x}")))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let mut s = format!(
-        "gamefs {} bytes, SCID {} bytes; first difference at byte {first}\n",
-        ours.len(),
-        scid.len()
-    );
-    for at in (from..to).step_by(16) {
-        let _ = writeln!(s, "  {at:08x} gamefs {}", hex(ours, at));
-        let _ = writeln!(s, "  {at:08x} SCID   {}", hex(scid, at));
-    }
-    s
 }
 
 /// `Ok` when the three files of the two databases are byte-identical, else the hex diff of the

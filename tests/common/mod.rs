@@ -1,0 +1,93 @@
+//! Helpers shared by the tests against real SCID: paths, scratch folders under `target/`,
+//! running commands that must succeed (with a time limit), building databases with SCID, and
+//! readable byte diffs.
+#![allow(dead_code)] // each test file uses its own subset
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh folder under `target/oracle-tests/`, named after `name`.
+pub fn work_dir(name: &str) -> tempfile::TempDir {
+    let base = repo().join("target").join("oracle-tests");
+    std::fs::create_dir_all(&base).unwrap();
+    tempfile::Builder::new()
+        .prefix(&format!("{name}-"))
+        .tempdir_in(base)
+        .unwrap()
+}
+
+/// A program of the repository (`contrib/tools/…`, `tests/oracle/…`).
+pub fn tool(rel: &str) -> Command {
+    Command::new(repo().join(rel))
+}
+
+/// Run `cmd`, which must succeed within five minutes (it is killed otherwise); its output.
+pub fn run(cmd: &mut Command) -> Output {
+    let limit = Duration::from_secs(300);
+    let child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let out = match rx.recv_timeout(limit) {
+        Ok(out) => out.unwrap(),
+        Err(_) => {
+            // SAFETY: killing the child we started.
+            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+            panic!("{cmd:?} did not finish within {limit:?}");
+        }
+    };
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed ({}):\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// Build the database `dir/name` from `pgns` with Debian's SCID; its base path.
+pub fn scid_import(dir: &Path, name: &str, pgns: &[PathBuf]) -> PathBuf {
+    let base = dir.join(name);
+    run(tool("contrib/tools/scid-import.sh").args(pgns).arg(&base));
+    base
+}
+
+/// The first region where `ours` and `scid` differ, as hex lines with offsets.
+pub fn hex_diff(ours: &[u8], scid: &[u8]) -> String {
+    let Some(first) = (0..ours.len().max(scid.len())).find(|&i| ours.get(i) != scid.get(i)) else {
+        return "equal".into();
+    };
+    let from = first.saturating_sub(16) & !15;
+    let to = (first + 48).min(ours.len().max(scid.len()));
+    let hex = |b: &[u8], at: usize| {
+        (at..(at + 16).min(to))
+            .map(|i| b.get(i).map_or("--".into(), |x| format!("{x:02x}")))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut s = format!(
+        "gamefs {} bytes, SCID {} bytes; first difference at byte {first}\n",
+        ours.len(),
+        scid.len()
+    );
+    for at in (from..to).step_by(16) {
+        let _ = writeln!(s, "  {at:08x} gamefs {}", hex(ours, at));
+        let _ = writeln!(s, "  {at:08x} SCID   {}", hex(scid, at));
+    }
+    s
+}
