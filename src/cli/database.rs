@@ -7,9 +7,8 @@ use std::process::ExitCode;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{CompactArgs, CreateArgs, FormatArg, ImportArgs};
-use gamefs::error::Error;
+use gamefs::collection::chess::append_pgn;
 use gamefs::store;
-use gamefs::text::pgn_parse;
 
 /// The format to create: as asked, or as the path's extension suggests.
 fn format_for(path: &std::path::Path, asked: Option<FormatArg>) -> store::Format {
@@ -71,10 +70,7 @@ pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
             }
         };
         let pb = progress(args.quiet, &file.display().to_string());
-        let mut games = pgn_parse::games(&text)
-            .map(|g| g.map_err(Error::from))
-            .inspect(|_| pb.inc(1));
-        let result = db.append(&mut games);
+        let result = append_pgn(&*db, &text, &mut |_| pb.inc(1));
         pb.finish_and_clear();
         match result {
             Ok(numbers) if !args.quiet => {

@@ -4,9 +4,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use super::{DemoArgs, MountOptions};
-use gamefs::error::Error;
+use gamefs::collection::chess::append_pgn;
 use gamefs::store;
-use gamefs::text::pgn_parse;
 
 /// The sample games (contrib/sample/demo.pgn), built into a database with gamefs's own encoder.
 const SAMPLE_PGN: &str = include_str!("../../contrib/sample/demo.pgn");
@@ -19,8 +18,7 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode, String> {
     store::create(&base, store::Format::Scid).map_err(|e| e.to_string())?;
     {
         let db = store::open(&base, true).map_err(|e| e.to_string())?;
-        let mut games = pgn_parse::games(SAMPLE_PGN.as_bytes()).map(|g| g.map_err(Error::from));
-        db.append(&mut games)
+        append_pgn(&*db, SAMPLE_PGN.as_bytes(), &mut |_| {})
             .map_err(|e| format!("building the sample database: {e}"))?;
     }
     let created = !args.mountpoint.exists();

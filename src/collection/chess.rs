@@ -9,6 +9,34 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::store::{ChessStore, NameKind, StoreInfo, eco_text};
 use crate::text::{pgn, pgn_parse};
 
+/// Append every game of the PGN `text` to `store`, all or nothing; `progress` sees each game.
+/// Parsing runs on a thread of its own, ahead of encoding and writing, so an import uses two
+/// cores.
+pub fn append_pgn(
+    store: &dyn ChessStore,
+    text: &[u8],
+    progress: &mut dyn FnMut(u32),
+) -> Result<Vec<u32>> {
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::sync_channel(256);
+        s.spawn(move || {
+            for game in pgn_parse::games(text) {
+                // The receiver is gone when the store refused a game: stop parsing.
+                if tx.send(game).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut count = 0;
+        let mut games = rx.into_iter().map(|g| {
+            count += 1;
+            progress(count);
+            g.map_err(Error::from)
+        });
+        store.append(&mut games)
+    })
+}
+
 /// The chess views, in the order they appear in the root folder.
 const VIEWS: [&str; 5] = ["players", "events", "sites", "years", "eco"];
 
@@ -115,8 +143,7 @@ impl Collection for ChessCollection {
     }
 
     fn import(&self, text: &[u8]) -> Result<Vec<u32>> {
-        let mut games = pgn_parse::games(text).map(|g| g.map_err(Error::from));
-        let numbers = self.store.append(&mut games)?;
+        let numbers = append_pgn(&*self.store, text, &mut |_| {})?;
         if numbers.is_empty() {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
