@@ -19,9 +19,160 @@ use fuser::{
     WriteFlags,
 };
 
+use fuser::{Config, MountOption, Session, SessionACL, SessionUnmounter};
+
 use crate::error::Error;
 use crate::vfs::write::{RenameFlags as VfsRenameFlags, SetAttr};
 use crate::vfs::{Attr, FileKind, Invalidator, OpenMode, Opened, Vfs};
+
+/// Who may use a mount.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Access {
+    /// Only the user who mounted (FUSE's default).
+    #[default]
+    Owner,
+    /// That user and root (`-o allow_root`).
+    OwnerAndRoot,
+    /// Every user (`-o allow_other`).
+    Everyone,
+}
+
+/// How to mount: the kernel's mount options as `-o` words, already checked by the caller.
+#[derive(Clone, Debug, Default)]
+pub struct MountSettings {
+    /// The source shown in /proc/mounts (a user's `fsname=` word wins).
+    pub fsname: String,
+    /// Mount read-write rather than read-only.
+    pub writable: bool,
+    /// Kernel option words (`nodev`, `noexec`, `default_permissions`, `fsname=…`).
+    pub options: Vec<String>,
+    /// Who may use the mount.
+    pub access: Access,
+}
+
+/// A mount being served on a thread of its own.
+pub struct Mounted {
+    unmounter: SessionUnmounter,
+    runner: std::thread::JoinHandle<std::io::Result<()>>,
+}
+
+impl Mounted {
+    /// Unmount (fails while files are open: the caller may detach lazily instead).
+    pub fn unmount(&mut self) -> std::io::Result<()> {
+        self.unmounter.unmount()
+    }
+
+    /// Wait until the session ends.
+    pub fn join(self) -> Result<(), String> {
+        match self.runner.join() {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(format!("the FUSE session ended with an error: {e}")),
+            Err(_) => Err("the FUSE session thread panicked".into()),
+        }
+    }
+}
+
+/// Mount `vfs` on `mountpoint` and serve it on a thread of its own (one worker per core);
+/// `on_end` runs when the session ends. Kernel cache invalidation is connected to the tree.
+pub fn mount(
+    vfs: Arc<Vfs>,
+    mountpoint: &Path,
+    settings: &MountSettings,
+    on_end: impl FnOnce() + Send + 'static,
+) -> std::io::Result<Mounted> {
+    let mut options = vec![
+        MountOption::FSName(settings.fsname.clone()),
+        MountOption::Subtype("gamefs".into()),
+        if settings.writable {
+            MountOption::RW
+        } else {
+            MountOption::RO
+        },
+        MountOption::NoDev,
+        MountOption::NoSuid,
+    ];
+    options.extend(settings.options.iter().map(|w| kernel_option(w)));
+    keep_last_fsname(&mut options);
+    keep_last_of_each_pair(&mut options);
+    let mut config = Config::default();
+    config.mount_options = options;
+    config.acl = match settings.access {
+        Access::Owner => SessionACL::Owner,
+        Access::OwnerAndRoot => SessionACL::RootAndOwner,
+        Access::Everyone => SessionACL::All,
+    };
+    config.n_threads = Some(
+        std::thread::available_parallelism()
+            .map_or(2, |n| n.get())
+            .max(2),
+    );
+    let mut session = Session::new(GameFs::new(vfs.clone()), mountpoint, &config)?;
+    vfs.set_invalidator(Box::new(KernelInvalidator::new(session.notifier())));
+    let unmounter = session.unmount_callable();
+    let runner = std::thread::spawn(move || {
+        let result = session.run();
+        on_end();
+        result
+    });
+    Ok(Mounted { unmounter, runner })
+}
+
+/// The fuser option of a `-o` word.
+fn kernel_option(word: &str) -> MountOption {
+    match word {
+        "default_permissions" => MountOption::DefaultPermissions,
+        "nodev" => MountOption::NoDev,
+        "nosuid" => MountOption::NoSuid,
+        "noexec" => MountOption::NoExec,
+        "noatime" => MountOption::NoAtime,
+        "dev" => MountOption::Dev,
+        "suid" => MountOption::Suid,
+        "exec" => MountOption::Exec,
+        "atime" => MountOption::Atime,
+        "sync" => MountOption::Sync,
+        "async" => MountOption::Async,
+        "dirsync" => MountOption::DirSync,
+        w => match w.strip_prefix("fsname=") {
+            Some(name) => MountOption::FSName(name.to_owned()),
+            None => MountOption::CUSTOM(w.to_owned()),
+        },
+    }
+}
+
+/// Of options that contradict each other (nodev and dev, mount(8)'s defaults and the user's
+/// choice), keep the last one given.
+fn keep_last_of_each_pair(options: &mut Vec<MountOption>) {
+    use MountOption::*;
+    let pairs = [
+        (NoDev, Dev),
+        (NoSuid, Suid),
+        (NoExec, Exec),
+        (NoAtime, Atime),
+        (Sync, Async),
+    ];
+    for (a, b) in pairs {
+        if let Some(last) = options.iter().rposition(|o| *o == a || *o == b) {
+            let keep = options[last].clone();
+            options.retain(|o| (*o != a && *o != b) || *o == keep);
+            options.dedup();
+        }
+    }
+}
+
+/// Keep only the last fsname= (the user's, when given).
+fn keep_last_fsname(options: &mut Vec<MountOption>) {
+    if let Some(last) = options
+        .iter()
+        .rposition(|o| matches!(o, MountOption::FSName(_)))
+    {
+        let mut i = 0;
+        options.retain(|o| {
+            let keep = !matches!(o, MountOption::FSName(_)) || i == last;
+            i += 1;
+            keep
+        });
+    }
+}
 
 /// A [`Vfs`] served to the kernel.
 pub struct GameFs {

@@ -5,23 +5,21 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use fuser::{Config, MountOption, Session, SessionACL};
-
 use super::MountOptions;
 use super::daemon;
 use gamefs::ErrorKind;
 use gamefs::collection::{self, Collection};
-use gamefs::fuse::{GameFs, KernelInvalidator};
+use gamefs::fuse::{self, Access, MountSettings};
 use gamefs::store::OpenOptions;
 use gamefs::vfs::{Vfs, VfsOptions};
 
 /// What `-o` and the flags ask for, parsed.
 #[derive(Debug, Default)]
 pub struct ParsedOptions {
-    /// Kernel mount options.
-    pub kernel: Vec<MountOption>,
+    /// Kernel mount options, as `-o` words (`nodev`, `fsname=…`).
+    pub kernel: Vec<String>,
     /// Who may use the mount.
-    pub acl: SessionACL,
+    pub access: Access,
     /// Rendered-text cache budget.
     pub cache_bytes: Option<usize>,
     /// A read-only mount was asked for (`-o ro`, `--read-only`).
@@ -57,22 +55,22 @@ pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
             "rw" => p.explicit_rw = true,
             "lossy" => p.lossy = true,
             "allow_other" => {
-                p.acl = SessionACL::All;
-                p.kernel.push(MountOption::DefaultPermissions);
+                p.access = Access::Everyone;
+                p.kernel.push("default_permissions".into());
             }
-            "allow_root" => p.acl = SessionACL::RootAndOwner,
-            "default_permissions" => p.kernel.push(MountOption::DefaultPermissions),
-            "nodev" => p.kernel.push(MountOption::NoDev),
-            "nosuid" => p.kernel.push(MountOption::NoSuid),
-            "noexec" => p.kernel.push(MountOption::NoExec),
-            "noatime" => p.kernel.push(MountOption::NoAtime),
-            "dev" => p.kernel.push(MountOption::Dev),
-            "suid" => p.kernel.push(MountOption::Suid),
-            "exec" => p.kernel.push(MountOption::Exec),
-            "atime" => p.kernel.push(MountOption::Atime),
-            "sync" => p.kernel.push(MountOption::Sync),
-            "async" => p.kernel.push(MountOption::Async),
-            "dirsync" => p.kernel.push(MountOption::DirSync),
+            "allow_root" => p.access = Access::OwnerAndRoot,
+            "default_permissions"
+            | "nodev"
+            | "nosuid"
+            | "noexec"
+            | "noatime"
+            | "dev"
+            | "suid"
+            | "exec"
+            | "atime"
+            | "sync"
+            | "async"
+            | "dirsync" => p.kernel.push(item.to_owned()),
             // Options of mount(8) and fstab that mean nothing to a FUSE kernel mount.
             "auto" | "noauto" | "user" | "nouser" | "users" | "_netdev" | "nofail" | "defaults"
             | "relatime" | "norelatime" | "strictatime" | "lazytime" | "nolazytime"
@@ -82,7 +80,7 @@ pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
             s if s.starts_with("zobrist=") => p.go_files.zobrist = Some(s[8..].into()),
             s if s.starts_with("scored=") => p.go_files.scored.push(s[7..].into()),
             s if s.starts_with("x-") || s.starts_with("comment=") => {}
-            s if s.starts_with("fsname=") => p.kernel.push(MountOption::FSName(s[7..].to_owned())),
+            s if s.starts_with("fsname=") => p.kernel.push(s.to_owned()),
             s if s.starts_with("cache_mb=") => {
                 let mb: usize = s[9..]
                     .parse()
@@ -197,39 +195,20 @@ pub fn prepare_and_serve(
     }
     let writable = coll.writable();
     let vfs = Arc::new(Vfs::new(coll, vfs_options));
-    let mut config = Config::default();
-    config.mount_options = vec![
-        MountOption::FSName(database.display().to_string()),
-        MountOption::Subtype("gamefs".into()),
-        if writable {
-            MountOption::RW
-        } else {
-            MountOption::RO
-        },
-        MountOption::NoDev,
-        MountOption::NoSuid,
-    ];
-    config.mount_options.extend(parsed.kernel);
-    dedup_fsname(&mut config.mount_options);
-    keep_last_of_each_pair(&mut config.mount_options);
-    config.acl = parsed.acl;
-    config.n_threads = Some(
-        std::thread::available_parallelism()
-            .map_or(2, |n| n.get())
-            .max(2),
-    );
+    let settings = MountSettings {
+        fsname: database.display().to_string(),
+        writable,
+        options: parsed.kernel.clone(),
+        access: parsed.access,
+    };
     let signals = block_signals();
-    let mut session = Session::new(GameFs::new(vfs.clone()), &mountpoint, &config)
+    // Wake the main thread when the session ends (unmounted from outside, or after our unmount).
+    // SAFETY: kill on our own pid with a blocked signal only queues it for sigwait.
+    let wake = || unsafe {
+        libc::kill(libc::getpid(), libc::SIGUSR1);
+    };
+    let mut mounted = fuse::mount(vfs, &mountpoint, &settings, wake)
         .map_err(|e| format!("cannot mount on {}: {e}", mountpoint.display()))?;
-    vfs.set_invalidator(Box::new(KernelInvalidator::new(session.notifier())));
-    let mut unmounter = session.unmount_callable();
-    let runner = std::thread::spawn(move || {
-        let result = session.run();
-        // Wake the main thread: the session ended (unmounted from outside, or after our unmount).
-        // SAFETY: kill on our own pid with a blocked signal only queues it for sigwait.
-        unsafe { libc::kill(libc::getpid(), libc::SIGUSR1) };
-        result
-    });
     log::info!("mounted {} on {}", database.display(), mountpoint.display());
     daemon::report_ready();
     super::notify::notify("READY=1");
@@ -240,7 +219,7 @@ pub fn prepare_and_serve(
             sig => {
                 log::info!("signal {sig}: unmounting {}", mountpoint.display());
                 super::notify::notify("STOPPING=1");
-                if let Err(e) = unmounter.unmount() {
+                if let Err(e) = mounted.unmount() {
                     // Files are still open: detach the mount and quit; closing our end of
                     // /dev/fuse ends the connection, so nothing waits on us.
                     log::warn!(
@@ -253,46 +232,7 @@ pub fn prepare_and_serve(
             }
         }
     }
-    match runner.join() {
-        Ok(Ok(())) => Ok(ExitCode::SUCCESS),
-        Ok(Err(e)) => Err(format!("the FUSE session ended with an error: {e}")),
-        Err(_) => Err("the FUSE session thread panicked".into()),
-    }
-}
-
-/// Of options that contradict each other (nodev and dev, mount(8)'s defaults and the user's
-/// choice), keep the last one given.
-fn keep_last_of_each_pair(options: &mut Vec<MountOption>) {
-    use MountOption::*;
-    let pairs = [
-        (NoDev, Dev),
-        (NoSuid, Suid),
-        (NoExec, Exec),
-        (NoAtime, Atime),
-        (Sync, Async),
-    ];
-    for (a, b) in pairs {
-        if let Some(last) = options.iter().rposition(|o| *o == a || *o == b) {
-            let keep = options[last].clone();
-            options.retain(|o| (*o != a && *o != b) || *o == keep);
-            options.dedup();
-        }
-    }
-}
-
-/// Keep only the last fsname= (the user's, when given).
-fn dedup_fsname(options: &mut Vec<MountOption>) {
-    if let Some(last) = options
-        .iter()
-        .rposition(|o| matches!(o, MountOption::FSName(_)))
-    {
-        let mut i = 0;
-        options.retain(|o| {
-            let keep = !matches!(o, MountOption::FSName(_)) || i == last;
-            i += 1;
-            keep
-        });
-    }
+    mounted.join().map(|()| ExitCode::SUCCESS)
 }
 
 /// Block the stop signals in every thread (threads inherit the mask) so the main thread can
