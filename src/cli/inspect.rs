@@ -7,6 +7,7 @@ use super::database::progress;
 use gamefs::store::scid::ScidDatabase;
 use gamefs::store::scid::check::{self, Problem};
 use gamefs::store::{self, ChessStore};
+use gamefs::text::pgn;
 
 /// A SCID database gets the SCID-specific facts and checks; any other format the general ones.
 enum Opened {
@@ -91,7 +92,7 @@ pub fn check(args: &InspectArgs) -> Result<ExitCode, String> {
     let pb = progress(args.quiet || args.json, "checking");
     let (problems, games): (Vec<Problem>, u32) = match &opened {
         Opened::Scid(db) => (check::check(db, |_| pb.inc(1)), db.game_count()),
-        Opened::Other(db) => (check::check_store(&**db, |_| pb.inc(1)), db.game_count()),
+        Opened::Other(db) => (check_store(&**db, |_| pb.inc(1)), db.game_count()),
     };
     pb.finish_and_clear();
     if args.json {
@@ -127,4 +128,19 @@ pub fn check(args: &InspectArgs) -> Result<ExitCode, String> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Check any chess database: every game decodes and renders.
+fn check_store(db: &dyn ChessStore, mut progress: impl FnMut(u32)) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for n in 0..db.game_count() {
+        progress(n);
+        if let Err(e) = db.load(n).and_then(|g| pgn::render(&g)) {
+            problems.push(Problem {
+                game: Some(n + 1),
+                message: e.to_string(),
+            });
+        }
+    }
+    problems
 }

@@ -83,21 +83,6 @@ pub fn info(db: &ScidDatabase) -> Info {
     info
 }
 
-/// Check any chess database: every game decodes and renders.
-pub fn check_store(db: &dyn ChessStore, mut progress: impl FnMut(u32)) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    for n in 0..db.game_count() {
-        progress(n);
-        if let Err(e) = db.load(n).and_then(|g| crate::text::pgn::render(&g)) {
-            problems.push(Problem {
-                game: Some(n + 1),
-                message: e.to_string(),
-            });
-        }
-    }
-    problems
-}
-
 /// Check every game and the name file; `progress` is called after each game.
 pub fn check(db: &ScidDatabase, mut progress: impl FnMut(u32)) -> Vec<Problem> {
     let mut problems = Vec::new();
