@@ -333,31 +333,16 @@ impl ScidDatabase {
             state.name_id(NameKind::Player, &h.black)?,
         ];
         let entry = IndexEntry {
-            offset: 0,
             length: record.len() as u32,
-            flags: (user_flags & !(DERIVED_FLAGS | FLAG_DELETED)) | d.flags_sxy,
+            flags: user_flags & !(DERIVED_FLAGS | FLAG_DELETED),
             event: ids[0],
             site: ids[1],
             round: ids[2],
             white: ids[3],
             black: ids[4],
-            result: d.result,
-            var_code: d.var_code,
-            comment_code: d.comment_code,
-            nag_code: d.nag_code,
-            eco: d.eco,
-            date: d.date,
-            event_date: d.event_date,
-            white_elo: d.white_elo,
-            white_rating_type: d.white_rating_type,
-            black_elo: d.black_elo,
-            black_rating_type: d.black_rating_type,
-            stored_line: d.stored_line,
-            matsig: d.matsig,
-            plies: d.plies,
-            home_pawn_count: d.home_pawn_count,
-            home_pawns: d.home_pawns,
-        };
+            ..IndexEntry::default()
+        }
+        .with_derived(&d);
         Ok((record, entry))
     }
 
