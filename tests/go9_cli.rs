@@ -2,12 +2,10 @@
 
 mod go9_common;
 
-use std::path::Path;
 use std::process::{Command, Output};
 
 use gamefs::game::go::{Color, PositionId};
-use gamefs::store::go9x9::records::{self, RawId, ScoreRecord};
-use go9_common::empty_db;
+use go9_common::{empty_db, write_scores};
 
 fn gamefs(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_gamefs"));
@@ -55,24 +53,6 @@ fn sample_db() -> tempfile::TempDir {
         &[(ids[0], 5, 90), (ids[2], 3, 10)],
     );
     dir
-}
-
-fn write_scores(path: &Path, recs: &[(PositionId, u8, u8)]) {
-    let bytes: Vec<u8> = recs
-        .iter()
-        .flat_map(|(id, s, c)| {
-            records::encode_score(&ScoreRecord {
-                id: RawId {
-                    hash: id.hash.to_be_bytes(),
-                    tiebreak: id.tiebreak,
-                    to_play: id.to_play,
-                },
-                score: *s,
-                confidence: *c,
-            })
-        })
-        .collect();
-    std::fs::write(path, bytes).unwrap();
 }
 
 #[test]

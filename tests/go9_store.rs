@@ -9,10 +9,10 @@ use gamefs::ErrorKind;
 use gamefs::game::go::{
     Board, Color, GoPosition, POINTS, PositionId, Score, Symmetry, ZobristTable,
 };
-use gamefs::store::go9x9::records::{self, RawId, ScoreRecord};
+use gamefs::store::go9x9::records::{self, RawId};
 use gamefs::store::go9x9::{Go9Database, Go9Options, HashOrder, zobrist};
 use gamefs::text::{sgf, sgf_parse};
-use go9_common::{Rng, board, empty_db};
+use go9_common::{Rng, board, empty_db, write_scores};
 
 fn one_stone() -> Board {
     board(&[
@@ -220,24 +220,6 @@ fn different_boards_with_one_hash_get_tiebreaks() {
         .unwrap()
         .id;
     assert_eq!(d.tiebreak, 0);
-}
-
-fn write_scores(path: &Path, recs: &[(PositionId, u8, u8)]) {
-    let bytes: Vec<u8> = recs
-        .iter()
-        .flat_map(|(id, s, c)| {
-            records::encode_score(&ScoreRecord {
-                id: RawId {
-                    hash: id.hash.to_be_bytes(),
-                    tiebreak: id.tiebreak,
-                    to_play: id.to_play,
-                },
-                score: *s,
-                confidence: *c,
-            })
-        })
-        .collect();
-    std::fs::write(path, bytes).unwrap();
 }
 
 #[test]

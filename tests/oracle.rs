@@ -68,12 +68,7 @@ fn demo_games_equal_scids_export() {
 
 #[test]
 fn every_edge_case_file_equals_scids_export() {
-    let mut pgns: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/data"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
-        .collect();
-    pgns.sort();
+    let pgns = common::data_pgns();
     assert!(pgns.len() >= 3, "tests/data holds the edge-case PGNs");
     for pgn in pgns {
         let name = pgn.file_stem().unwrap().to_str().unwrap().to_owned();

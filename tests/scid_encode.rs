@@ -10,7 +10,7 @@
 mod common;
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use gamefs::store::ChessStore;
@@ -134,12 +134,7 @@ fn check_database(base: &Path) -> Tally {
 
 #[test]
 fn every_test_pgn_encodes_like_scid() {
-    let mut pgns: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/data"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
-        .collect();
-    pgns.sort();
+    let pgns = common::data_pgns();
     assert!(pgns.len() >= 10, "tests/data holds the edge-case PGNs");
     let dir = work_dir("data");
     let mut games = 0;

@@ -60,6 +60,17 @@ pub fn run(cmd: &mut Command) -> Output {
     out
 }
 
+/// The edge-case PGN files of tests/data, sorted.
+pub fn data_pgns() -> Vec<PathBuf> {
+    let mut pgns: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/data"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+        .collect();
+    pgns.sort();
+    pgns
+}
+
 /// Build the database `dir/name` from `pgns` with Debian's SCID; its base path.
 pub fn scid_import(dir: &Path, name: &str, pgns: &[PathBuf]) -> PathBuf {
     let base = dir.join(name);

@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use gamefs::game::go::{Board, Color, Point};
+use gamefs::game::go::{Board, Color, Point, PositionId};
+use gamefs::store::go9x9::records::{self, RawId, ScoreRecord};
 
 /// The shared data directory with the real zobrist table and the published examples.
 pub fn data_dir() -> PathBuf {
@@ -94,4 +95,23 @@ pub fn random_game(rng: &mut Rng, moves: usize) -> (String, Board) {
     }
     sgf.push_str(")\n");
     (sgf, b)
+}
+
+/// Write a scored-position file holding `recs` (id, score, confidence).
+pub fn write_scores(path: &Path, recs: &[(PositionId, u8, u8)]) {
+    let bytes: Vec<u8> = recs
+        .iter()
+        .flat_map(|(id, s, c)| {
+            records::encode_score(&ScoreRecord {
+                id: RawId {
+                    hash: id.hash.to_be_bytes(),
+                    tiebreak: id.tiebreak,
+                    to_play: id.to_play,
+                },
+                score: *s,
+                confidence: *c,
+            })
+        })
+        .collect();
+    std::fs::write(path, bytes).unwrap();
 }
