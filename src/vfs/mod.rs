@@ -25,7 +25,7 @@ use std::time::SystemTime;
 use cache::TextCache;
 pub use inode::{Node, View};
 use scratch::{ScratchKind, ScratchStore};
-use status::{Counters, ErrorLog};
+use status::{Counters, ErrorLog, Snapshots};
 use views::ViewTable;
 
 use crate::collection::Collection;
@@ -177,6 +177,8 @@ pub struct Vfs {
     last_check: AtomicU64,
     errors: ErrorLog,
     counters: Counters,
+    /// What each `.gamefs/` file said when last looked at.
+    status_snapshots: Snapshots,
     invalidator: OnceLock<Box<dyn Invalidator>>,
 }
 
@@ -203,6 +205,7 @@ impl Vfs {
             last_check: AtomicU64::new(0),
             errors: ErrorLog::default(),
             counters: Counters::default(),
+            status_snapshots: Snapshots::default(),
             invalidator: OnceLock::new(),
             coll,
             options,
@@ -247,7 +250,7 @@ impl Vfs {
         let node = self
             .child(parent, name)?
             .ok_or_else(|| not_found(format!("no entry {}", name.to_string_lossy())))?;
-        Ok(self.attr(node))
+        Ok(self.attr(node, true))
     }
 
     /// The node called `name` in folder `parent`, if any (ENOTDIR if `parent` is no folder).
@@ -285,7 +288,15 @@ impl Vfs {
 
     /// The attributes of inode `ino`.
     pub fn getattr(&self, ino: u64) -> Result<Attr> {
-        Ok(self.attr(self.node(ino)?))
+        Ok(self.attr(self.node(ino)?, true))
+    }
+
+    /// The attributes of a listed entry as far as they are known without rendering (for
+    /// `readdirplus`): a game never rendered gets size 0 and a lifetime of 0, so the kernel
+    /// caches nothing and asks `getattr` when someone really wants its size. Listing a
+    /// folder then costs no rendering.
+    pub fn listing_attr(&self, ino: u64) -> Result<Attr> {
+        Ok(self.attr(self.node(ino)?, false))
     }
 
     /// The target of a symlink: for view links a relative path into `games/`.
@@ -321,9 +332,11 @@ impl Vfs {
             Ok(true) => {
                 self.cache.clear();
                 self.reset_views();
-                let mut dirs = vec![Node::Root, Node::Games, Node::Deleted];
-                dirs.extend(self.view_indexes().map(Node::ViewRoot));
-                self.invalidate(&dirs, &[]);
+                let mut stale = vec![Node::Root, Node::Games, Node::Deleted];
+                stale.extend(self.view_indexes().map(Node::ViewRoot));
+                // Any game may have been replaced in place: the kernel's copies must go too.
+                stale.extend((0..self.coll.count()).map(Node::Game));
+                self.invalidate(&stale, &[]);
                 true
             }
             Ok(false) => false,
@@ -495,9 +508,12 @@ impl Vfs {
                 .get(id)
                 .map(|f| slice(f.data()))
                 .unwrap_or_default()),
-            Node::StatusErrors => Ok(slice(&self.errors.text())),
-            Node::StatusReadme => Ok(slice(status::README.as_bytes())),
-            Node::StatusStats => Ok(slice(self.stats_text().as_bytes())),
+            n @ (Node::StatusErrors | Node::StatusReadme | Node::StatusStats) => {
+                match self.status_snapshots.last(ino) {
+                    Some(text) => Ok(slice(&text)),
+                    None => Ok(slice(&self.status_snapshot(n).0)),
+                }
+            }
             _ => Err(Error::new(ErrorKind::IsADirectory, "not a regular file")),
         }
     }
@@ -527,6 +543,16 @@ impl Vfs {
         let text: Arc<[u8]> = Arc::from(rendered);
         self.cache.insert(n, text.clone());
         Ok(text)
+    }
+
+    /// The current text of a `.gamefs/` file, kept as the one its readers get next.
+    fn status_snapshot(&self, node: Node) -> (Arc<[u8]>, SystemTime) {
+        let text = match node {
+            Node::StatusErrors => self.errors.text(),
+            Node::StatusStats => self.stats_text().into_bytes(),
+            _ => status::README.as_bytes().to_vec(),
+        };
+        self.status_snapshots.take(node.ino(), text)
     }
 
     /// The text of `.gamefs/stats`.
@@ -686,7 +712,9 @@ impl Vfs {
         }
     }
 
-    fn attr(&self, node: Node) -> Attr {
+    /// The attributes of `node`; without `render`, a game whose size is not known yet is not
+    /// rendered to learn it (see [`Vfs::listing_attr`]).
+    fn attr(&self, node: Node, render: bool) -> Attr {
         let modified = self.coll.info().modified;
         let w = if self.writable() { 0o200 } else { 0 };
         let ttl_secs = if self.writable() { 1 } else { 3600 };
@@ -704,13 +732,17 @@ impl Vfs {
         };
         match node {
             Node::Game(n) => {
-                attr.size = match lock(&self.drafts).get(&n) {
-                    Some(d) => d.data.len() as u64,
-                    None => self
-                        .cache
-                        .size(n)
-                        .or_else(|| self.text(n).ok().map(|t| t.len() as u64))
-                        .unwrap_or(0),
+                let known = match lock(&self.drafts).get(&n) {
+                    Some(d) => Some(d.data.len() as u64),
+                    None => self.cache.size(n),
+                };
+                attr.size = match known {
+                    Some(size) => size,
+                    None if render => self.text(n).map_or(0, |t| t.len() as u64),
+                    None => {
+                        attr.ttl_secs = 0;
+                        0
+                    }
                 };
                 attr.perm = 0o444 | w;
                 attr.nlink = 1;
@@ -720,9 +752,9 @@ impl Vfs {
                 (attr.perm, attr.nlink) = (0o777, 1);
             }
             Node::StatusErrors | Node::StatusReadme | Node::StatusStats => {
-                attr.size = self
-                    .read(node.ino(), 0, u32::MAX)
-                    .map_or(0, |d| d.len() as u64);
+                let (text, taken) = self.status_snapshot(node);
+                attr.size = text.len() as u64;
+                (attr.mtime, attr.ctime) = (taken, taken);
                 (attr.perm, attr.nlink, attr.ttl_secs) = (0o444, 1, 0);
             }
             Node::Scratch(id) => {
