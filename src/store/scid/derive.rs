@@ -16,6 +16,7 @@ use super::stored_lines::stored_line_code;
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::chess::{ChessGame, GameResult, Line, Ply, Rating, RatingType};
 use crate::game::date::PartialDate;
+use crate::game::legal;
 use crate::game::replay::play;
 
 /// Index flag bit 0 (S): the game starts from a FEN.
@@ -293,7 +294,7 @@ fn main_line_info(game: &ChessGame) -> Result<MainLine> {
     let mut nibbles = [0u8; 8];
     for (i, node) in game.moves.moves.iter().enumerate() {
         if let Ply::Move(m) = &node.ply {
-            if !pos.is_legal(*m) {
+            if !legal::is_legal(&pos, *m) {
                 return Err(invalid(format!(
                     "main line ply {}: illegal move {m}",
                     i + 1
