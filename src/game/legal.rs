@@ -7,8 +7,8 @@
 //! checks this on random games).
 
 use shakmaty::attacks;
-use shakmaty::san::San;
-use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Piece, Position, Rank, Role, Square};
+use shakmaty::san::{San, SanError};
+use shakmaty::{Bitboard, Chess, Color, File, Move, MoveList, Piece, Position, Rank, Role, Square};
 
 /// Whether `m` is legal in `pos`; the same answer as [`Position::is_legal`], faster.
 pub fn is_legal(pos: &Chess, m: Move) -> bool {
@@ -37,6 +37,71 @@ pub fn san(pos: &Chess, m: Move) -> San {
         }
     }
     San::from_move(pos, m)
+}
+
+/// The legal move `san` names in `pos`; the same answer as [`San::to_move`] (including which
+/// error), without generating moves when only one piece could make it.
+pub fn san_to_move(pos: &Chess, san: San) -> Result<Move, SanError> {
+    if let San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    } = san
+        && let Some(from) = only_candidate(pos, role, file, rank, to)
+    {
+        let m = Move::Normal {
+            role,
+            from,
+            capture: pos.board().role_at(to),
+            to,
+            promotion,
+        };
+        if capture == pos.board().role_at(to).is_some() && quick_legality(pos, m) == Some(true) {
+            return Ok(m);
+        }
+    }
+    san.to_move(pos)
+}
+
+/// The one square a piece of kind `role` could move to `to` from (matching the SAN's file
+/// and rank hints), when there is exactly one; `None` leaves the question to shakmaty.
+fn only_candidate(
+    pos: &Chess,
+    role: Role,
+    file: Option<File>,
+    rank: Option<Rank>,
+    to: Square,
+) -> Option<Square> {
+    let board = pos.board();
+    let us = pos.turn();
+    let piece = Piece { color: us, role };
+    let mut candidates = if role == Role::Pawn {
+        if board.role_at(to).is_some() {
+            // A capture: from one of the two squares diagonally behind.
+            attacks::pawn_attacks(!us, to)
+        } else {
+            // A push: the nearest square behind holding anything.
+            let back = if us == Color::White { -8 } else { 8 };
+            let one = to.offset(back)?;
+            if board.occupied().contains(one) {
+                Bitboard::from(one)
+            } else {
+                Bitboard::from(one.offset(back)?)
+            }
+        }
+    } else {
+        attacks::attacks(to, piece, board.occupied())
+    } & board.by_piece(piece);
+    if let Some(f) = file {
+        candidates &= Bitboard::from(f);
+    }
+    if let Some(r) = rank {
+        candidates &= Bitboard::from(r);
+    }
+    candidates.single_square()
 }
 
 /// Legality of an ordinary piece or pawn move from bitboards alone; `None` for what is left to
@@ -117,7 +182,7 @@ mod tests {
     use super::*;
     use crate::game::replay::position_from_fen;
     use crate::testing::Rng;
-    use shakmaty::{CastlingSide, File};
+    use shakmaty::CastlingSide;
 
     /// Every move a buggy decoder could produce from `pos`: any piece of ours to any square,
     /// with any capture field and promotion, plus castling and en passant attempts.
@@ -160,6 +225,44 @@ mod tests {
         out
     }
 
+    /// The SAN itself and what a sloppy or wrong PGN might say instead: hints dropped or
+    /// added, the capture mark flipped, another piece, another promotion.
+    fn san_variants(written: San, rng: &mut Rng) -> Vec<San> {
+        let mut out = vec![written];
+        if let San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        } = written
+        {
+            let other_role = *rng.pick(&[Role::Pawn, Role::Knight, Role::Bishop, Role::Rook]);
+            let other_file = File::new(rng.below(8) as u32);
+            let other_rank = Rank::new(rng.below(8) as u32);
+            for (role, file, rank, capture, promotion) in [
+                (role, None, None, capture, promotion),
+                (role, Some(other_file), rank, capture, promotion),
+                (role, file, Some(other_rank), capture, promotion),
+                (role, file, rank, !capture, promotion),
+                (other_role, file, rank, capture, promotion),
+                (role, file, rank, capture, Some(Role::Rook)),
+                (role, file, rank, capture, None),
+            ] {
+                out.push(San::Normal {
+                    role,
+                    file,
+                    rank,
+                    capture,
+                    to,
+                    promotion,
+                });
+            }
+        }
+        out
+    }
+
     fn check_position(pos: &Chess, rng: &mut Rng) {
         for m in candidate_moves(pos, rng) {
             assert_eq!(
@@ -170,7 +273,16 @@ mod tests {
             );
         }
         for m in pos.legal_moves() {
-            assert_eq!(san(pos, m), San::from_move(pos, m), "{m:?}");
+            let written = San::from_move(pos, m);
+            assert_eq!(san(pos, m), written, "{m:?}");
+            for variant in san_variants(written, rng) {
+                assert_eq!(
+                    san_to_move(pos, variant),
+                    variant.to_move(pos),
+                    "{variant} in {}",
+                    crate::game::replay::fen_of(pos)
+                );
+            }
         }
     }
 

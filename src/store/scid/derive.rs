@@ -17,7 +17,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::game::chess::{ChessGame, GameResult, Line, Ply, Rating, RatingType};
 use crate::game::date::PartialDate;
 use crate::game::legal;
-use crate::game::replay::play;
+use crate::game::replay::play_in_place;
 
 /// Index flag bit 0 (S): the game starts from a FEN.
 pub const FLAG_START: u32 = 1;
@@ -307,7 +307,7 @@ fn main_line_info(game: &ChessGame) -> Result<MainLine> {
                 }
             }
         }
-        pos = play(&pos, &node.ply)
+        play_in_place(&mut pos, &node.ply)
             .map_err(|e| e.context(format_args!("main line ply {}", i + 1)))?;
         if standard {
             let hp_new = home_pawn_sig(&pos);
@@ -367,6 +367,7 @@ pub fn matsig(pos: &Chess) -> u32 {
 mod tests {
     use super::*;
     use crate::game::chess::{MoveNode, StartPosition};
+    use crate::game::replay::play;
     use crate::store::eco_text;
     use shakmaty::san::San;
 
