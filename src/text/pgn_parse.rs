@@ -244,7 +244,13 @@ impl<'a> Lexer<'a> {
 
     /// A movetext word: everything up to whitespace or a delimiter.
     fn word(&mut self) -> &'a [u8] {
-        self.take_while(|b| !is_space(b) && !b"{}()[];$\"".contains(&b))
+        self.take_while(|b| {
+            !is_space(b)
+                && !matches!(
+                    b,
+                    b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$' | b'"'
+                )
+        })
     }
 
     /// A `{…}` comment, at its opening brace; returns the text between the braces.
