@@ -8,7 +8,7 @@
 
 use shakmaty::attacks;
 use shakmaty::san::{San, SanError};
-use shakmaty::{Bitboard, Chess, Color, File, Move, MoveList, Piece, Position, Rank, Role, Square};
+use shakmaty::{Bitboard, Chess, Color, File, Move, Piece, Position, Rank, Role, Square};
 
 /// Whether `m` is legal in `pos`; the same answer as [`Position::is_legal`], faster.
 pub fn is_legal(pos: &Chess, m: Move) -> bool {
@@ -21,7 +21,13 @@ pub fn is_legal(pos: &Chess, m: Move) -> bool {
 /// The SAN of legal move `m` in `pos` (without check suffix); the same as [`San::from_move`],
 /// without generating moves unless another piece of the same kind could reach the square.
 pub fn san(pos: &Chess, m: Move) -> San {
-    if let Move::Normal { role, from, to, .. } = m
+    if let Move::Normal {
+        role,
+        from,
+        capture,
+        to,
+        promotion,
+    } = m
         && role != Role::Pawn
     {
         let board = pos.board();
@@ -33,7 +39,14 @@ pub fn san(pos: &Chess, m: Move) -> San {
             & attacks::attacks(to, piece, board.occupied())
             & !Bitboard::from(from);
         if rivals.is_empty() {
-            return San::disambiguate(m, &MoveList::new());
+            return San::Normal {
+                role,
+                file: None,
+                rank: None,
+                capture: capture.is_some(),
+                to,
+                promotion,
+            };
         }
     }
     San::from_move(pos, m)

@@ -114,7 +114,12 @@ struct Wrapper<'a> {
 impl Wrapper<'_> {
     fn token(&mut self, token: &str) {
         let paren = std::mem::take(&mut self.open_paren);
-        let width = token.chars().count() + usize::from(paren);
+        let chars = if token.is_ascii() {
+            token.len()
+        } else {
+            token.chars().count()
+        };
+        let width = chars + usize::from(paren);
         if self.need_space && self.line_len + 1 + width > MAX_LINE {
             // The line break stands in for the separating space.
             self.out.push('\n');
