@@ -121,8 +121,25 @@ fn simple_chess_databases_round_trip_through_the_commands() {
     let demo = demo_pgn();
     let out = gamefs(&[os("import"), db.as_os_str(), demo.as_os_str()]);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing imported from this file"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("nothing imported from this file"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("import with --lossy"), "{stderr}");
     assert_eq!(ok(&[os("export"), db.as_os_str()]), exported);
+    // With --lossy it goes in, as close as the format allows.
+    ok(&[
+        os("import"),
+        os("--lossy"),
+        os("-q"),
+        db.as_os_str(),
+        demo.as_os_str(),
+    ]);
+    let games = |text: &str| text.matches("[Event ").count();
+    let after = ok(&[os("export"), db.as_os_str()]);
+    let demo_games = games(&std::fs::read_to_string(&demo).unwrap());
+    assert_eq!(games(&after), 1 + demo_games, "{after}");
 }
 
 #[test]

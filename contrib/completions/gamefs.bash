@@ -999,7 +999,7 @@ _gamefs() {
             return 0
             ;;
         gamefs__subcmd__import)
-            opts="-q -h --create --format --quiet --log-level --help"
+            opts="-q -h --create --format --lossy --quiet --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -61,6 +61,7 @@ complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l format -d 'The 
 simplecdb\t'Simple Chess Database: .dci, .dcn, .dcs, .dce, .dcg'"
 complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l create -d 'Create the database first if it does not exist'
+complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l lossy -d 'Simple Chess Database: store what the format cannot hold (long names, comments, variations, extra tags) as closely as it can, logging each loss, instead of refusing'
 complete -c gamefs -n "__fish_gamefs_using_subcommand import" -s q -l quiet -d 'No progress or summary output'
 complete -c gamefs -n "__fish_gamefs_using_subcommand import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gamefs -n "__fish_gamefs_using_subcommand compact" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r

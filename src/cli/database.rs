@@ -58,7 +58,12 @@ pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
         store::create(&args.database, format_for(&args.database, args.format))
             .map_err(|e| e.to_string())?;
     }
-    let db = store::open(&args.database, true).map_err(|e| e.to_string())?;
+    let options = store::OpenOptions {
+        writable: true,
+        lossy: args.lossy,
+        ..store::OpenOptions::default()
+    };
+    let db = store::open_with(&args.database, &options).map_err(|e| e.to_string())?;
     let mut failed = 0;
     for file in &args.files {
         let text = match std::fs::read(file) {

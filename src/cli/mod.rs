@@ -203,6 +203,10 @@ pub struct ImportArgs {
     /// The format to create with --create (default: from the path's extension, else SCID).
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
+    /// Simple Chess Database: store what the format cannot hold (long names, comments,
+    /// variations, extra tags) as closely as it can, logging each loss, instead of refusing.
+    #[arg(long)]
+    pub lossy: bool,
     /// No progress or summary output.
     #[arg(short, long)]
     pub quiet: bool,

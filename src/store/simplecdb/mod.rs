@@ -228,7 +228,7 @@ fn refusal(losses: &[Loss]) -> Error {
         losses[0].kind,
         format!(
             "a Simple Chess Database cannot store {} of this game: {}; nothing was saved \
-             (open the database with -o lossy to store it as close as the format allows)",
+             (mount with -o lossy, or import with --lossy, to store it as close as the format allows)",
             fields.join(", "),
             messages.join("; ")
         ),
