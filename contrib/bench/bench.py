@@ -383,24 +383,29 @@ def bench_export(args, db, runs):
         "≥ 5× faster", speedup >= 5, peer_name=f"SCID {best} (other: {fmt_s(peers[[k for k in peers if k != best][0]])})")
 
 
-def bench_mount_ls(args, db, runs):
+def mount_ls(args, db, folder, runs):
+    """Times of `gamefs mount DB MNT` (returns when ready) + `ls MNT/folder`, and the entries."""
     mnt = os.path.join(MNT, "m2")
     os.makedirs(mnt, exist_ok=True)
     gf = []
     for _ in range(runs):
         MOUNTS.add(mnt)
-        t, out = timed(f"timeout 120 {q(args.gamefs)} mount {q(db)} {q(mnt)} && timeout 120 ls {q(mnt)}/games | wc -l")
+        t, out = timed(f"timeout 120 {q(args.gamefs)} mount {q(db)} {q(mnt)} && timeout 120 ls {q(mnt)}/{folder} | wc -l")
         gf.append(t)
         pid = daemon_pid(mnt)
         if pid:
-            DAEMON_PEAKS.append(("mount + ls games/", vm_hwm(pid)))
+            DAEMON_PEAKS.append((f"mount + ls {folder}/", vm_hwm(pid)))
         unmount(mnt)
         if pid:
             for _ in range(3000):
                 if not os.path.exists(f"/proc/{pid}"):
                     break
                 time.sleep(0.01)
-    nfiles = int(out.strip())
+    return gf, int(out.strip())
+
+
+def bench_mount_ls(args, db, runs):
+    gf, nfiles = mount_ls(args, db, "games", runs)
     script = tcl_file("open.tcl", TCL_OPEN_ONLY)
     peer = [timed(f"tkscid {q(script)} {q(db)}")[0] for _ in range(runs)]
     g, p = stat(gf), stat(peer)
@@ -435,6 +440,93 @@ def plain_names_dir(args, db, what, fill):
             m.close()
         open(dest + ".done", "w").close()
     return dest
+
+
+GO_POSITIONS_MAX = 20_000
+
+
+def go_boards(path, count, seed):
+    """`count` random legal 9x9 stone layouts as ASCII boards (groups without liberties removed)."""
+    rng = random.Random(seed)
+    with open(path, "w") as f:
+        for _ in range(count):
+            board = ["."] * 81
+            for i, sq in enumerate(rng.sample(range(81), rng.randint(4, 45))):
+                board[sq] = "#" if i % 2 == 0 else "O"
+            changed = True
+            while changed:
+                changed = False
+                seen = set()
+                for sq in range(81):
+                    if board[sq] == "." or sq in seen:
+                        continue
+                    group, stack, libs = {sq}, [sq], 0
+                    while stack:
+                        c = stack.pop()
+                        x, y = c % 9, c // 9
+                        for nx, ny in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
+                            if 0 <= nx < 9 and 0 <= ny < 9:
+                                nb = ny * 9 + nx
+                                if board[nb] == ".":
+                                    libs += 1
+                                elif board[nb] == board[sq] and nb not in group:
+                                    group.add(nb)
+                                    stack.append(nb)
+                    seen |= group
+                    if libs == 0:
+                        for c in group:
+                            board[c] = "."
+                        changed = True
+            f.write(f"who={rng.choice('BW')}\n")
+            f.writelines("".join(board[r * 9:r * 9 + 9]) + "\n" for r in range(9))
+            f.write("\n")
+
+
+def bench_formats(args, pgn, n, scid_db, runs):
+    """Figure 8: the Simple Chess Database and 9x9 Go against gamefs's own SCID figures, per item."""
+    g = q(args.gamefs)
+    out = os.path.join(DATA, "fig8-out")
+    scid_exp = [timed(f"{g} export {q(scid_db)} -o {q(out)}", timeout=3600)[0] for _ in range(runs)]
+    scid_ml, scid_files = mount_ls(args, scid_db, "games", runs)
+    # The Simple Chess Database: the same corpus, as close as the format holds it (--lossy).
+    d = os.path.join(DATA, f"scdb-{n}")
+    x = os.path.join(d, "corpus.dci")
+    if not os.path.exists(d + ".done"):
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        log(f"importing {pgn} into a Simple Chess Database (--lossy)")
+        sh(f"{g} import --create --lossy -q {q(x)} {q(pgn)} 2>/dev/null", timeout=7200)
+        open(d + ".done", "w").close()
+    scdb_exp = [timed(f"{g} export {q(x)} -o {q(out)}", timeout=3600)[0] for _ in range(runs)]
+    scdb_ml, scdb_files = mount_ls(args, x, "games", runs)
+    # 9x9 Go: random legal positions (at most GO_POSITIONS_MAX: every add is a durable write).
+    ng = min(n, GO_POSITIONS_MAX)
+    gdir = os.path.join(DATA, f"go9-{ng}")
+    if not os.path.exists(gdir + ".done"):
+        shutil.rmtree(gdir, ignore_errors=True)
+        os.makedirs(gdir)
+        shutil.copy(os.path.join(REPO, "..", "shared", "data", "go9x9", "zobrist_board_81.dat"), gdir)
+        boards = os.path.join(DATA, f"go9-{ng}.txt")
+        go_boards(boards, ng, args.seed)
+        log(f"importing {ng} random 9x9 positions")
+        sh(f"{g} go9 import {q(gdir)} {q(boards)} --create > /dev/null", timeout=7200)
+        open(gdir + ".done", "w").close()
+    go_scan = [timed(f"{g} go9 sgf {q(gdir)} > {q(out)}", timeout=3600)[0] for _ in range(runs)]
+    go_items = int(sh(f"grep -c '^(;' {q(out)}").strip())
+    go_ml, go_files = mount_ls(args, gdir, "positions", runs)
+    os.remove(out)
+    scid_rate = {"export": (stat(scid_exp), scid_files), "mount": (stat(scid_ml), scid_files)}
+    for what, times, items, base in (
+            (f"Simple Chess Database: `gamefs export` of {scdb_files} games", scdb_exp, scdb_files, "export"),
+            (f"Simple Chess Database: mount + `ls games/` ({scdb_files} files)", scdb_ml, scdb_files, "mount"),
+            (f"9x9 Go: `gamefs go9 sgf` of every position ({go_items})", go_scan, go_items, "export"),
+            (f"9x9 Go: mount + `ls positions/` ({go_files} files)", go_ml, go_files, "mount")):
+        gs = stat(times)
+        ps, pitems = scid_rate[base]
+        ratio = (gs["median"] / max(items, 1)) / (ps["median"] / max(pitems, 1))
+        row(8, what, gs, ps, f"{ratio:.2f}× per item", "within 2× per item", ratio <= 2,
+            peer_name=f"gamefs on the SCID database ({pitems} games): "
+                      + ("`gamefs export`" if base == "export" else "mount + `ls games/`"))
 
 
 def grep_cmd(d):
@@ -657,12 +749,12 @@ def main():
     ap.add_argument("--mnt", default=os.environ.get("GAMEFS_BENCH_MNT", "/work/bench-mnt"))
     ap.add_argument("--append", help="append the run to this markdown file")
     ap.add_argument("--label", default="")
-    ap.add_argument("--only", help="comma-separated figures to run (1-7), for debugging")
+    ap.add_argument("--only", help="comma-separated figures to run (1-8), for debugging")
     args = ap.parse_args()
     DATA, MNT = os.path.abspath(args.data), os.path.abspath(args.mnt)
     os.makedirs(DATA, exist_ok=True)
     os.makedirs(MNT, exist_ok=True)
-    only = set(args.only.split(",")) if args.only else set("1234567")
+    only = set(args.only.split(",")) if args.only else set("12345678")
     n = args.games
     started = time.time()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -683,6 +775,7 @@ def main():
             ("4", lambda: bench_player(args, scid_db, args.runs)),
             ("5", lambda: bench_import(args, ipgn, ni, args.runs)),
             ("6", lambda: bench_saves(args, scid_db, args.runs)),
+            ("8", lambda: bench_formats(args, pgn, n, scid_db, args.runs)),
             ("7", lambda: bench_rss(args, scid_db, args.runs)),
         ]
         for key, fn in steps:

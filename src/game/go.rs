@@ -411,9 +411,25 @@ impl ZobristTable {
     /// The canonical hash of `board` and the symmetry whose image gave it (the smallest of
     /// the 8 images' hashes as unsigned 64-bit; an empty board is 0).
     pub fn canonical(&self, board: &Board) -> (u64, Symmetry) {
+        // The hash of an image is the XOR of the codes of the points the stones map to: only
+        // the stones are visited (every position in a database is hashed when it is opened).
+        let mut stones = [(Point(0), Color::Black); POINTS];
+        let mut count = 0;
+        for p in Point::all() {
+            if let Some(c) = board.get(p) {
+                stones[count] = (p, c);
+                count += 1;
+            }
+        }
         let mut best = (u64::MAX, Symmetry(0));
         for s in Symmetry::ALL {
-            let h = self.hash(&board.transformed(s));
+            let h = stones[..count].iter().fold(0, |h, &(p, c)| {
+                let q = s.apply(p).index();
+                h ^ match c {
+                    Color::Black => self.black[q],
+                    Color::White => self.white[q],
+                }
+            });
             if h < best.0 {
                 best = (h, s);
             }
