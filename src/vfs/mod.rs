@@ -7,6 +7,7 @@
 //! symlinks into `games/`, and `.gamefs/` reports errors. The write side is in [`write`] and
 //! [`commit`]; docs/SEMANTICS.md says what each operation does to the database.
 
+pub mod broken;
 pub mod cache;
 pub mod commit;
 pub mod inode;
@@ -22,6 +23,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock};
 use std::time::SystemTime;
 
+use broken::Broken;
 use cache::TextCache;
 pub use inode::{Node, View};
 use scratch::{ScratchKind, ScratchStore};
@@ -176,9 +178,15 @@ pub struct Vfs {
     /// When the database files were last checked for outside changes (seconds since the epoch).
     last_check: AtomicU64,
     errors: ErrorLog,
+    /// Items known to be unreadable (logged once).
+    broken: Broken,
     counters: Counters,
     invalidator: OnceLock<Box<dyn Invalidator>>,
 }
+
+/// How many of a database's problems a mount logs and lists in `.gamefs/errors` (`gamefs
+/// check` lists them all).
+const LOGGED_PROBLEMS: usize = 100;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
@@ -190,7 +198,7 @@ impl Vfs {
         let count = coll.count();
         let mut view_paths = coll.views();
         view_paths.truncate(inode::MAX_VIEWS);
-        Vfs {
+        let vfs = Vfs {
             cache: TextCache::new(count, options.cache_bytes),
             views: view_paths.iter().map(|_| RwLock::new(None)).collect(),
             view_paths,
@@ -202,10 +210,47 @@ impl Vfs {
             next_fh: AtomicU64::new(1),
             last_check: AtomicU64::new(0),
             errors: ErrorLog::default(),
+            broken: Broken::default(),
             counters: Counters::default(),
             invalidator: OnceLock::new(),
             coll,
             options,
+        };
+        vfs.note_problems();
+        vfs
+    }
+
+    /// Log what is wrong with the database (found when it was opened or re-read) and list it
+    /// in `.gamefs/errors`, once; remember the unreadable items, so reading them fails at once
+    /// and is not logged again.
+    fn note_problems(&self) {
+        self.broken.clear();
+        let problems = self.coll.problems();
+        let database = self
+            .coll
+            .info()
+            .files
+            .first()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        for (i, p) in problems.iter().enumerate() {
+            let what = p.item.map_or(database.clone(), |n| self.coll.item_label(n));
+            if let (Some(n), true) = (p.item, p.unreadable) {
+                self.broken
+                    .remember(n, &Error::corrupt_record(format!("{what}: {}", p.message)));
+            }
+            if i < LOGGED_PROBLEMS {
+                self.errors.record(&what, &p.message);
+            }
+        }
+        if problems.len() > LOGGED_PROBLEMS {
+            self.errors.record(
+                &database,
+                &format!(
+                    "{} more problems are not listed here; `gamefs check` lists them all",
+                    problems.len() - LOGGED_PROBLEMS
+                ),
+            );
         }
     }
 
@@ -321,6 +366,7 @@ impl Vfs {
             Ok(true) => {
                 self.cache.clear();
                 self.reset_views();
+                self.note_problems();
                 let mut dirs = vec![Node::Root, Node::Games, Node::Deleted];
                 dirs.extend(self.view_indexes().map(Node::ViewRoot));
                 self.invalidate(&dirs, &[]);
@@ -515,15 +561,19 @@ impl Vfs {
         Ok(())
     }
 
-    /// The text of item `n`, from the cache or freshly rendered.
+    /// The text of item `n`, from the cache or freshly rendered. An item that cannot be
+    /// rendered fails with the reason, which is logged the first time only.
     pub fn text(&self, n: u32) -> Result<Arc<[u8]>> {
         if let Some(text) = self.cache.get(n) {
             return Ok(text);
         }
-        let rendered = self
-            .coll
-            .render(n)
-            .inspect_err(|e| self.errors.record(&self.game_name(n), e.message()))?;
+        if let Some(e) = self.broken.error(n) {
+            return Err(e);
+        }
+        let rendered = self.coll.render(n).inspect_err(|e| {
+            self.broken.remember(n, e);
+            self.errors.record(&self.game_name(n), e.message());
+        })?;
         let text: Arc<[u8]> = Arc::from(rendered);
         self.cache.insert(n, text.clone());
         Ok(text)
