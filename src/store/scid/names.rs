@@ -22,6 +22,9 @@ pub struct NameSection {
     pub text: Vec<Arc<str>>,
     /// IDs whose name a damaged name file lost.
     lost: BTreeSet<u32>,
+    /// How many names the file's header says the section holds (more than `raw` holds when
+    /// the file is damaged).
+    claimed: u32,
     /// Name bytes → ID, built the first time a name is looked up for writing.
     lookup: Option<HashMap<Vec<u8>, u32>>,
     /// IDs in SCID's sort order, built at the first save and kept up to date as names are
@@ -39,6 +42,12 @@ impl NameSection {
     /// True when `id` names a name the file holds (in range, and not lost to damage).
     pub fn is_known(&self, id: u32) -> bool {
         (id as usize) < self.raw.len() && !self.lost.contains(&id)
+    }
+
+    /// How many names the file's header says the section holds: IDs below it that are not
+    /// [known](NameSection::is_known) were lost to damage, the others are out of range.
+    pub fn claimed(&self) -> u32 {
+        self.claimed.max(self.raw.len() as u32)
     }
 
     /// The ID of the name with exactly these bytes, if present.
@@ -145,7 +154,8 @@ impl NameFile {
         for (i, kind) in NameKind::ALL.iter().enumerate() {
             let count = be24(bytes, 12 + 3 * i) as usize;
             let max_freq = be24(bytes, 24 + 3 * i);
-            let mut section = SectionReader::new(*kind, count, max_freq, &cursor, &mut damage);
+            let mut section =
+                SectionReader::new(*kind, count, max_freq, &cursor, readable, &mut damage);
             if readable {
                 readable = section.read(&mut cursor, &mut damage);
             }
@@ -229,6 +239,11 @@ impl NameFile {
     pub fn is_known(&self, kind: NameKind, id: u32) -> bool {
         self.section(kind).is_known(id)
     }
+
+    /// How many names of `kind` the file's header claims ([`NameSection::claimed`]).
+    pub fn claimed(&self, kind: NameKind) -> u32 {
+        self.section(kind).claimed()
+    }
 }
 
 /// Reads one section of the name file, keeping what it can: the names in ID slots, and a
@@ -243,14 +258,16 @@ struct SectionReader {
 }
 
 impl SectionReader {
-    /// A reader for a section the header says holds `count` names. A count the rest of the
-    /// file cannot hold (each record takes at least its ID, frequency and length bytes) is
-    /// cut to what it could hold, so a damaged header cannot make us allocate gigabytes.
+    /// A reader for a section the header says holds `count` names, starting at `cursor` when
+    /// the file is `readable` there (else it holds none). A count the rest of the file cannot
+    /// hold (each record takes at least its ID, frequency and length bytes) is cut to what it
+    /// could hold, so a damaged header cannot make us allocate gigabytes.
     fn new(
         kind: NameKind,
         count: usize,
         max_freq: u32,
         cursor: &Cursor<'_>,
+        readable: bool,
         damage: &mut Vec<String>,
     ) -> SectionReader {
         let id_width = if count >= 65536 { 3 } else { 2 };
@@ -261,7 +278,9 @@ impl SectionReader {
         };
         let remaining = cursor.len().saturating_sub(cursor.position());
         let fits = remaining / (id_width + freq_width + 1);
-        let slots = if count > fits {
+        let slots = if !readable {
+            0
+        } else if count > fits {
             damage.push(format!(
                 "the name file claims {count} {kind:?} names but has room for at most {fits}"
             ));
@@ -371,6 +390,7 @@ impl SectionReader {
             raw,
             text,
             lost,
+            claimed: self.count as u32,
             lookup: None,
             order: Default::default(),
         }

@@ -130,7 +130,7 @@ pub fn scan_names(
             if names.is_known(kind, id) {
                 continue;
             }
-            let count = names.count(kind);
+            let count = names.claimed(kind);
             let why = if id >= count {
                 format!(
                     "out of range: {} holds {count} {kind:?} names",
