@@ -138,7 +138,11 @@ pub fn check(args: &InspectArgs) -> Result<ExitCode, String> {
             }
         }
         if !args.quiet {
-            eprintln!("checked {} games: {} problem(s)", games, problems.len());
+            eprintln!(
+                "checked {games} {}: {} problem(s)",
+                coll.items_folder(),
+                problems.len()
+            );
         }
     }
     Ok(if problems.is_empty() {

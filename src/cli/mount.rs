@@ -133,8 +133,8 @@ fn open_collection(database: &Path, parsed: &ParsedOptions) -> Result<Arc<dyn Co
     }
 }
 
-/// Say on stderr (and in the log) that the database is damaged: how many problems, and that
-/// damaged games read as I/O errors. Each problem is logged by the mount itself.
+/// Say on stderr that the database is damaged: how many problems, and that damaged games
+/// read as I/O errors. The mount logs each problem itself.
 fn warn_if_damaged(database: &Path, coll: &dyn Collection) {
     let problems = coll.problems();
     if problems.is_empty() {
@@ -145,17 +145,15 @@ fn warn_if_damaged(database: &Path, coll: &dyn Collection) {
         .filter(|p| p.unreadable)
         .filter_map(|p| p.item)
         .collect();
-    let message = format!(
-        "{} is damaged: {} problem(s); {} {} read as I/O errors, the rest is served \
-         (`gamefs check {}` lists every problem)",
+    eprintln!(
+        "gamefs: warning: {} is damaged: {} problem(s); {} of its {} cannot be read (I/O \
+         error), the others are served (`gamefs check {}` lists every problem)",
         database.display(),
         problems.len(),
         unreadable.len(),
         coll.items_folder(),
         database.display()
     );
-    log::warn!("{message}");
-    eprintln!("gamefs: warning: {message}");
 }
 
 /// Check the mountpoint and /dev/fuse before doing anything, with messages that say what to fix.

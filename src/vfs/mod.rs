@@ -226,15 +226,12 @@ impl Vfs {
     fn note_problems(&self) {
         self.broken.clear();
         let problems = self.coll.problems();
-        let database = self
-            .coll
-            .info()
-            .files
-            .first()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default();
+        // The database's own problems name their file in the message.
+        let database = "database";
         for (i, p) in problems.iter().enumerate() {
-            let what = p.item.map_or(database.clone(), |n| self.coll.item_label(n));
+            let what = p
+                .item
+                .map_or(database.to_owned(), |n| self.coll.item_label(n));
             if let (Some(n), true) = (p.item, p.unreadable) {
                 self.broken
                     .remember(n, &Error::corrupt_record(format!("{what}: {}", p.message)));
@@ -245,7 +242,7 @@ impl Vfs {
         }
         if problems.len() > LOGGED_PROBLEMS {
             self.errors.record(
-                &database,
+                database,
                 &format!(
                     "{} more problems are not listed here; `gamefs check` lists them all",
                     problems.len() - LOGGED_PROBLEMS
