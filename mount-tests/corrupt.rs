@@ -9,30 +9,13 @@ use std::time::Duration;
 
 use crate::damage::{self, Dcdb, Scid};
 use crate::fixtures::{copy_db, edge_db};
-use crate::harness::{Mount, force_unmount, gamefs, is_mounted, run_with_timeout, scratch};
-
-fn files_in(dir: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    v.sort();
-    v
-}
+use crate::harness::{
+    Mount, files_in, force_unmount, game_file, gamefs, is_mounted, run_with_timeout, scratch,
+};
 
 /// The file of game `number` (1-based) in `games/`.
 fn game(m: &Mount, number: u32) -> PathBuf {
-    let prefix = format!("{number:04} ");
-    files_in(&m.join("games"))
-        .into_iter()
-        .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .starts_with(&prefix)
-        })
-        .unwrap_or_else(|| panic!("no game {number}"))
+    game_file(&m.join("games"), number)
 }
 
 /// The number a game file's name starts with.

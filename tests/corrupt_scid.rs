@@ -9,15 +9,14 @@ mod damage;
 
 use std::path::{Path, PathBuf};
 
-use gamefs::ErrorKind;
 use gamefs::collection::chess::append_pgn;
-use gamefs::game::ChessGame;
 use gamefs::store::damage::UNKNOWN_NAME;
 use gamefs::store::scid::ScidDatabase;
 use gamefs::store::scid::check;
-use gamefs::store::{self, ChessStore, Format, NameKind, Problem};
+use gamefs::store::{self, ChessStore, Format, NameKind};
 
 use damage::Scid;
+use damage::problems;
 
 /// A database of the 30 demo games, imported by gamefs (the encoder writes what sc_import
 /// writes, byte for byte: tests/scid_replace.rs).
@@ -59,58 +58,15 @@ impl Fixture {
             .unwrap_or_else(|e| panic!("a damaged database opens read-only: {e}"))
     }
 
-    /// The games of the damaged copy: the `unreadable` ones (0-based) fail with EIO naming
-    /// them and `why`; those in `changed` are not compared; every other loads exactly as in
-    /// the undamaged copy.
+    /// The games of the damaged copy, against the undamaged one ([`damage::assert_games`]).
     fn assert_games(&self, db: &ScidDatabase, unreadable: &[u32], why: &str, changed: &[u32]) {
-        for n in 0..db.game_count() {
-            let got = db.load(n);
-            if unreadable.contains(&n) {
-                let e = got.expect_err("a damaged game fails");
-                assert_eq!(e.errno(), libc::EIO, "{e}");
-                assert!(
-                    e.to_string().starts_with(&format!("game {}: ", n + 1))
-                        && e.to_string().contains(why),
-                    "game {}: {e}",
-                    n + 1
-                );
-            } else if !changed.contains(&n) {
-                let want: ChessGame = self.pristine.load(n).unwrap();
-                assert_eq!(
-                    got.unwrap_or_else(|e| panic!("healthy game {} fails: {e}", n + 1)),
-                    want,
-                    "game {} reads as before",
-                    n + 1
-                );
-            }
-        }
+        damage::assert_games(db, &self.pristine, unreadable, why, changed);
     }
 
     /// A writable open is refused, naming the damage.
     fn assert_not_writable(&self, why: &str) {
-        let e = ScidDatabase::open(&self.copy.base, true)
-            .err()
-            .expect("a damaged database is not opened for writing");
-        assert_eq!(e.kind(), ErrorKind::ReadOnly, "{e}");
-        assert!(
-            e.to_string().contains("is damaged") && e.to_string().contains(why),
-            "{e}"
-        );
+        damage::assert_not_writable(ScidDatabase::open(&self.copy.base, true), why);
     }
-}
-
-/// The problems of `db` as (game 1-based or 0, unreadable, message).
-fn problems(db: &ScidDatabase) -> Vec<(u32, bool, String)> {
-    db.problems()
-        .into_iter()
-        .map(
-            |Problem {
-                 item,
-                 message,
-                 unreadable,
-             }| (item.map_or(0, |n| n + 1), unreadable, message),
-        )
-        .collect()
 }
 
 #[test]

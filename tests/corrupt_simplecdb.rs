@@ -15,6 +15,7 @@ use gamefs::store::simplecdb::{EXTENSIONS, SimpleCdb};
 use gamefs::store::{ChessStore, NameKind};
 
 use damage::Dcdb;
+use damage::problems;
 
 fn golden() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/simplecdb");
@@ -49,49 +50,15 @@ impl Fixture {
             .unwrap_or_else(|e| panic!("a damaged database opens read-only: {e}"))
     }
 
-    /// The `unreadable` games (0-based) fail with EIO naming them and `why`; those in
-    /// `changed` are not compared; every other loads exactly as in the undamaged copy.
+    /// The games of the damaged copy, against the undamaged one ([`damage::assert_games`]).
     fn assert_games(&self, db: &SimpleCdb, unreadable: &[u32], why: &str, changed: &[u32]) {
-        for n in 0..db.game_count() {
-            let got = db.load(n);
-            if unreadable.contains(&n) {
-                let e = got.expect_err("a damaged game fails");
-                assert_eq!(e.errno(), libc::EIO, "{e}");
-                let text = e.to_string();
-                assert!(
-                    text.starts_with(&format!("game {}: ", n + 1)) && text.contains(why),
-                    "game {}: {e}",
-                    n + 1
-                );
-            } else if !changed.contains(&n) {
-                assert_eq!(
-                    got.unwrap_or_else(|e| panic!("healthy game {} fails: {e}", n + 1)),
-                    self.pristine.load(n).unwrap(),
-                    "game {} reads as before",
-                    n + 1
-                );
-            }
-        }
+        damage::assert_games(db, &self.pristine, unreadable, why, changed);
     }
 
+    /// A writable open is refused, naming the damage.
     fn assert_not_writable(&self, why: &str) {
-        let e = SimpleCdb::open(&self.copy.base, true, false)
-            .err()
-            .expect("a damaged database is not opened for writing");
-        assert_eq!(e.kind(), ErrorKind::ReadOnly, "{e}");
-        assert!(
-            e.to_string().contains("is damaged") && e.to_string().contains(why),
-            "{e}"
-        );
+        damage::assert_not_writable(SimpleCdb::open(&self.copy.base, true, false), why);
     }
-}
-
-/// The problems of `db` as (game 1-based or 0, unreadable, message).
-fn problems(db: &SimpleCdb) -> Vec<(u32, bool, String)> {
-    db.problems()
-        .into_iter()
-        .map(|p| (p.item.map_or(0, |n| n + 1), p.unreadable, p.message))
-        .collect()
 }
 
 #[test]

@@ -6,10 +6,11 @@
 
 use std::path::{Path, PathBuf};
 
-use gamefs::store::NameKind;
+use gamefs::ErrorKind;
 use gamefs::store::scid::entry::IndexEntry;
 use gamefs::store::scid::names::NameFile;
 use gamefs::store::simplecdb;
+use gamefs::store::{ChessStore, NameKind};
 
 /// `base` with `.ext` appended.
 fn with_ext(base: &Path, ext: &str) -> PathBuf {
@@ -31,25 +32,13 @@ pub fn copy_files(from: &Path, to: &Path, exts: &[&str]) {
     }
 }
 
-/// Where index entry `n` of a version-400 .si4 starts.
-pub fn entry_at(n: u32) -> usize {
-    182 + 47 * n as usize
-}
-
-/// The files of one SCID database, to damage.
-pub struct Scid {
+/// The files of one database with one base name (`dir/name.ext`), to read, cut and rewrite.
+pub struct Files {
     /// The base path (`dir/name` for `dir/name.si4` …).
     pub base: PathBuf,
 }
 
-impl Scid {
-    /// The database at `base`.
-    pub fn new(base: &Path) -> Scid {
-        Scid {
-            base: base.to_path_buf(),
-        }
-    }
-
+impl Files {
     /// The file with extension `ext`.
     pub fn path(&self, ext: &str) -> PathBuf {
         with_ext(&self.base, ext)
@@ -70,6 +59,30 @@ impl Scid {
         let bytes = self.read(ext);
         assert!(len < bytes.len(), "{ext}: cut {len} of {}", bytes.len());
         self.write(ext, &bytes[..len]);
+    }
+}
+
+/// Where index entry `n` of a version-400 .si4 starts.
+pub fn entry_at(n: u32) -> usize {
+    182 + 47 * n as usize
+}
+
+/// The files of one SCID database, to damage.
+pub struct Scid(Files);
+
+impl std::ops::Deref for Scid {
+    type Target = Files;
+    fn deref(&self) -> &Files {
+        &self.0
+    }
+}
+
+impl Scid {
+    /// The database at `base`.
+    pub fn new(base: &Path) -> Scid {
+        Scid(Files {
+            base: base.to_path_buf(),
+        })
     }
 
     /// Index entry `n`.
@@ -170,39 +183,21 @@ impl Scid {
 }
 
 /// The files of one Simple Chess Database, to damage.
-pub struct Dcdb {
-    /// The base path.
-    pub base: PathBuf,
+pub struct Dcdb(Files);
+
+impl std::ops::Deref for Dcdb {
+    type Target = Files;
+    fn deref(&self) -> &Files {
+        &self.0
+    }
 }
 
 impl Dcdb {
     /// The database at `base`.
     pub fn new(base: &Path) -> Dcdb {
-        Dcdb {
+        Dcdb(Files {
             base: base.to_path_buf(),
-        }
-    }
-
-    /// The file with extension `ext`.
-    pub fn path(&self, ext: &str) -> PathBuf {
-        with_ext(&self.base, ext)
-    }
-
-    /// The bytes of file `ext`.
-    pub fn read(&self, ext: &str) -> Vec<u8> {
-        std::fs::read(self.path(ext)).unwrap()
-    }
-
-    /// Replace file `ext` with `bytes`.
-    pub fn write(&self, ext: &str, bytes: &[u8]) {
-        std::fs::write(self.path(ext), bytes).unwrap();
-    }
-
-    /// Cut file `ext` to `len` bytes.
-    pub fn truncate(&self, ext: &str, len: usize) {
-        let bytes = self.read(ext);
-        assert!(len < bytes.len(), "{ext}: cut {len} of {}", bytes.len());
-        self.write(ext, &bytes[..len]);
+        })
     }
 
     /// Index entry `n`.
@@ -229,4 +224,56 @@ impl Dcdb {
             simplecdb::codec::record_extent(&dcg[at..(at + 5).min(dcg.len())]).unwrap();
         at..at + head + body
     }
+}
+
+/// Load every game of `damaged`: the `unreadable` ones (0-based) fail with EIO and a message
+/// that names them first and says `why`; those in `changed` are not compared; every other loads
+/// exactly as the same game of `pristine`.
+pub fn assert_games(
+    damaged: &dyn ChessStore,
+    pristine: &dyn ChessStore,
+    unreadable: &[u32],
+    why: &str,
+    changed: &[u32],
+) {
+    for n in 0..damaged.game_count() {
+        let got = damaged.load(n);
+        if unreadable.contains(&n) {
+            let e = got.expect_err("a damaged game fails");
+            assert_eq!(e.errno(), libc::EIO, "{e}");
+            let text = e.to_string();
+            assert!(
+                text.starts_with(&format!("game {}: ", n + 1)) && text.contains(why),
+                "game {}: {e}",
+                n + 1
+            );
+        } else if !changed.contains(&n) {
+            assert_eq!(
+                got.unwrap_or_else(|e| panic!("healthy game {} fails: {e}", n + 1)),
+                pristine.load(n).unwrap(),
+                "game {} reads as before",
+                n + 1
+            );
+        }
+    }
+}
+
+/// A writable open gave `result`: refused as read-only, naming the damage (`why`).
+pub fn assert_not_writable<T>(result: gamefs::Result<T>, why: &str) {
+    let e = result
+        .err()
+        .expect("a damaged database is not opened for writing");
+    assert_eq!(e.kind(), ErrorKind::ReadOnly, "{e}");
+    assert!(
+        e.to_string().contains("is damaged") && e.to_string().contains(why),
+        "{e}"
+    );
+}
+
+/// The problems of `db` as (game 1-based or 0 for the database, unreadable, message).
+pub fn problems(db: &dyn ChessStore) -> Vec<(u32, bool, String)> {
+    db.problems()
+        .into_iter()
+        .map(|p| (p.item.map_or(0, |n| n + 1), p.unreadable, p.message))
+        .collect()
 }
