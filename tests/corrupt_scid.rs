@@ -411,3 +411,30 @@ fn a_damaged_database_is_re_read_leniently() {
     assert_eq!(problems(&db).len(), 2, "{:?}", problems(&db));
     f.assert_games(&db, &[4], "runs past the end", &[]);
 }
+
+#[test]
+fn a_record_across_a_block_boundary_is_read_and_listed_by_check() {
+    // What an outside writer that ignores SCID's 128 KiB block rule leaves (spec §8): SCID 4.7
+    // reads it, older SCID refuses it.
+    let f = fixture();
+    let first = f.copy.entry(0);
+    let record = f.copy.read("sg4")[first.offset as usize..][..first.length as usize].to_vec();
+    let mut sg4 = f.copy.read("sg4");
+    let at = 131_072 - 10;
+    sg4.resize(at, 0);
+    sg4.extend(&record);
+    f.copy.write("sg4", &sg4);
+    f.copy.change_entry(0, |e| e.offset = at as u32);
+    let db = f.open();
+    assert!(db.problems().is_empty());
+    f.assert_games(&db, &[], "", &[]);
+    let listed = check::check(&db, |_| {});
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0].item, Some(0));
+    assert!(
+        listed[0]
+            .message
+            .contains("crosses a 128 KiB block boundary (SCID 4.7 reads it"),
+        "{listed:?}"
+    );
+}

@@ -6,6 +6,7 @@ use super::ScidDatabase;
 use super::derive::derive;
 use super::entry::IndexEntry;
 use super::record;
+use super::writer::BLOCK;
 use crate::store::damage::without_label;
 use crate::store::{ChessStore, NameKind, Problem};
 
@@ -77,8 +78,8 @@ pub fn info(db: &ScidDatabase) -> Info {
 }
 
 /// Check the database: every problem opening it found, then every game that is not already
-/// known unreadable (its record reads and decodes, its index fields agree with it), then the
-/// name file (sorted and counted as SCID writes it, when it is not damaged). `progress` is
+/// known unreadable (its record stays inside a 128 KiB block as SCID's writers keep it, reads
+/// and decodes, and its index fields agree with it), then the name file (sorted and counted as SCID writes it, when it is not damaged). `progress` is
 /// called for each game.
 pub fn check(db: &ScidDatabase, mut progress: impl FnMut(u32)) -> Vec<Problem> {
     let mut problems = db.problems();
@@ -102,6 +103,17 @@ pub fn check(db: &ScidDatabase, mut progress: impl FnMut(u32)) -> Vec<Problem> {
             continue;
         }
         let entry = db.entry(n);
+        let offset = u64::from(entry.offset);
+        if offset % BLOCK + u64::from(entry.length) > BLOCK {
+            report(
+                n,
+                format!(
+                    "its record (offset {offset}, {} bytes) crosses a 128 KiB block boundary \
+                     (SCID 4.7 reads it; SCID 4.6 and older refuse it)",
+                    entry.length
+                ),
+            );
+        }
         let bytes = match db.record_bytes(n) {
             Ok(b) => b,
             Err(e) => {
