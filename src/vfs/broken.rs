@@ -4,17 +4,20 @@
 //! An item is known broken when the database's problems (found at open) say it is
 //! unreadable, or when rendering it failed for a reason that does not go away by trying
 //! again (anything but an I/O error). Saving the item, or the database being re-read,
-//! forgets it.
+//! forgets it. The problems already reported are remembered too, so a database re-read
+//! (changed by another program) only reports what is new.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 use crate::error::{Error, ErrorKind};
+use crate::store::Problem;
 
-/// The unreadable items and the error each gives.
+/// The unreadable items and the error each gives, and the problems reported so far.
 #[derive(Debug, Default)]
 pub struct Broken {
     items: Mutex<HashMap<u32, (ErrorKind, String)>>,
+    reported: Mutex<HashSet<(Option<u32>, String)>>,
 }
 
 impl Broken {
@@ -48,6 +51,15 @@ impl Broken {
     pub fn clear(&self) {
         self.lock().clear();
     }
+
+    /// True the first time problem `p` is seen: it is to be reported (a database re-read
+    /// lists its old problems again).
+    pub fn first_time(&self, p: &Problem) -> bool {
+        self.reported
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert((p.item, p.message.clone()))
+    }
 }
 
 #[cfg(test)]
@@ -72,5 +84,20 @@ mod tests {
         b.remember(1, &Error::corrupt_record("x"));
         b.clear();
         assert!(b.error(1).is_none());
+    }
+
+    #[test]
+    fn problems_are_reported_once() {
+        let b = Broken::default();
+        let p = Problem {
+            item: Some(2),
+            message: "its record runs past the end".into(),
+            unreadable: true,
+        };
+        assert!(b.first_time(&p));
+        assert!(!b.first_time(&p));
+        b.clear();
+        assert!(!b.first_time(&p), "still reported after a re-read");
+        assert!(b.first_time(&Problem { item: Some(3), ..p }));
     }
 }

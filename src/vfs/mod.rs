@@ -221,14 +221,15 @@ impl Vfs {
     }
 
     /// Log what is wrong with the database (found when it was opened or re-read) and list it
-    /// in `.gamefs/errors`, once; remember the unreadable items, so reading them fails at once
-    /// and is not logged again.
+    /// in `.gamefs/errors`, once per problem; remember the unreadable items, so reading them
+    /// fails at once and is not logged again.
     fn note_problems(&self) {
         self.broken.clear();
-        let problems = self.coll.problems();
         // The database's own problems name their file in the message.
         let database = "database";
-        for (i, p) in problems.iter().enumerate() {
+        let mut reported = 0;
+        let mut left_out = 0;
+        for p in self.coll.problems() {
             let what = p
                 .item
                 .map_or(database.to_owned(), |n| self.coll.item_label(n));
@@ -236,16 +237,21 @@ impl Vfs {
                 self.broken
                     .remember(n, &Error::corrupt_record(format!("{what}: {}", p.message)));
             }
-            if i < LOGGED_PROBLEMS {
+            if !self.broken.first_time(&p) {
+                continue;
+            }
+            if reported < LOGGED_PROBLEMS {
                 self.errors.record(&what, &p.message);
+                reported += 1;
+            } else {
+                left_out += 1;
             }
         }
-        if problems.len() > LOGGED_PROBLEMS {
+        if left_out > 0 {
             self.errors.record(
                 database,
                 &format!(
-                    "{} more problems are not listed here; `gamefs check` lists them all",
-                    problems.len() - LOGGED_PROBLEMS
+                    "{left_out} more problems are not listed here; `gamefs check` lists them all"
                 ),
             );
         }
