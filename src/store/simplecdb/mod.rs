@@ -13,6 +13,12 @@
 //! What the format cannot hold (see [`fit`] and [`codec`]) is refused with a message naming
 //! the field, unless the database was opened lossy ([`crate::store::OpenOptions::lossy`]):
 //! then it is stored as the reference writer stores it and each loss is logged.
+//!
+//! A damaged database opens when its index header can be read (see [`SimpleCdb::open`]):
+//! a name reference that hits no name record reads as `?` (the reference tools show it empty),
+//! a record outside the game file, running past its end, or shared by two entries makes those
+//! games unreadable; a record a length prefix delimits is the one the file holds, so an entry
+//! pointing into another game's record reads bytes that do not decode.
 
 pub mod codec;
 pub mod compact;
@@ -331,7 +337,10 @@ impl SimpleCdb {
     /// index and the names. With `writable`, also take the one-writer lock (on the .dci).
     /// With `lossy`, saves store what the format can hold and log the rest instead of being
     /// refused. Fails with a clear message when a file is missing, is not this format, or the
-    /// index version is not 0x00.
+    /// index version is not 0x00. Damage beyond that does not stop a read-only open: it is
+    /// listed by [`ChessStore::problems`] and the damaged games fail to load; a writable open
+    /// of a damaged database fails (read-only error), except for what an interrupted append
+    /// leaves (a partial entry or name record), which the next append overwrites.
     pub fn open(path: &Path, writable: bool, lossy: bool) -> Result<SimpleCdb> {
         let base = base_path(path);
         let paths = EXTENSIONS.map(|ext| with_ext(&base, ext));
