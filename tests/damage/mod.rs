@@ -277,3 +277,42 @@ pub fn problems(db: &dyn ChessStore) -> Vec<(u32, bool, String)> {
         .map(|p| (p.item.map_or(0, |n| n + 1), p.unreadable, p.message))
         .collect()
 }
+
+/// Damage `bytes` at random, one to three times: a byte changed, the end cut off, or up to 60
+/// bytes taken out. `below(n)` is a random number in `0..n`.
+pub fn mutate(bytes: &mut Vec<u8>, below: &mut dyn FnMut(usize) -> usize) {
+    for _ in 0..=below(3) {
+        if bytes.is_empty() {
+            return;
+        }
+        match below(3) {
+            0 => {
+                let i = below(bytes.len());
+                bytes[i] = below(256) as u8;
+            }
+            1 => bytes.truncate(below(bytes.len() + 1)),
+            _ => {
+                let i = below(bytes.len() + 1);
+                let j = (i + below(60)).min(bytes.len());
+                bytes.drain(i..j);
+            }
+        }
+    }
+}
+
+/// Read everything an opened (damaged) store offers: every summary, name and game, and its
+/// problems. A game that fails says which it is.
+pub fn read_everything(db: &dyn ChessStore) {
+    let _ = db.problems();
+    for n in 0..db.game_count() {
+        let s = db.summary(n);
+        let _ = db.name(NameKind::Player, s.white);
+        let _ = db.name(NameKind::Event, s.event);
+        if let Err(e) = db.load(n) {
+            assert!(
+                e.to_string().starts_with(&format!("game {}: ", n + 1)),
+                "{e}"
+            );
+        }
+    }
+}

@@ -266,7 +266,7 @@ impl State {
         }
         let inside = |n: u32| {
             let start = self.entry(n).offset;
-            (10..len).contains(&start).then_some(Extent {
+            (10..len).contains(&start).then(|| Extent {
                 item: n,
                 start,
                 end: start + 1,
