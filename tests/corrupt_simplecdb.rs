@@ -12,9 +12,9 @@ mod go9_common;
 use std::path::{Path, PathBuf};
 
 use gamefs::ErrorKind;
+use gamefs::store::ChessStore;
 use gamefs::store::damage::UNKNOWN_NAME;
 use gamefs::store::simplecdb::{EXTENSIONS, SimpleCdb};
-use gamefs::store::{ChessStore, NameKind};
 
 use damage::Dcdb;
 use damage::problems;
@@ -158,13 +158,10 @@ fn name_references_that_hit_no_name() {
     );
     assert!(p[1].2.starts_with("Black refers to byte 11 of"), "{p:?}");
     f.assert_games(&db, &[], "", &[2]);
-    let mut want = f.pristine.load(2).unwrap();
-    want.headers.white = "?".into();
-    want.headers.black = "?".into();
-    assert_eq!(db.load(2).unwrap(), want);
-    let s = db.summary(2);
-    assert_eq!((s.white, s.black), (UNKNOWN_NAME, UNKNOWN_NAME));
-    assert_eq!(&*db.name(NameKind::Player, s.white), "?");
+    damage::assert_unknown_names(&db, &f.pristine, 2, |h, s| {
+        (h.white, h.black) = ("?".into(), "?".into());
+        (s.white, s.black) = (UNKNOWN_NAME, UNKNOWN_NAME);
+    });
     // A new name record would be appended where the first reference points.
     f.assert_not_writable("White refers to byte");
 }
@@ -282,28 +279,12 @@ fn mutated_files_never_panic() {
     // Random damage to each of the five files: the open succeeds or fails with a message,
     // never a panic, and so does everything read from what it opened.
     let f = fixture();
-    let originals: Vec<Vec<u8>> = EXTENSIONS.iter().map(|e| f.copy.read(e)).collect();
     let mut rng = go9_common::Rng(0x9E37_79B9_7F4A_7C15);
-    let (mut opened, mut refused) = (0, 0);
-    for round in 0..150 {
-        let which = round % EXTENSIONS.len();
-        let mut bytes = originals[which].clone();
-        damage::mutate(&mut bytes, &mut |n| rng.below(n));
-        f.copy.write(EXTENSIONS[which], &bytes);
-        match SimpleCdb::open(&f.copy.base, false, false) {
-            Ok(db) => {
-                opened += 1;
-                damage::read_everything(&db);
-            }
-            Err(e) => {
-                refused += 1;
-                assert!(!e.to_string().is_empty());
-            }
-        }
-        f.copy.write(EXTENSIONS[which], &originals[which]);
-    }
+    let opened = damage::open_mutated(&f.copy, &EXTENSIONS, 150, &mut |n| rng.below(n), || {
+        Ok(Box::new(SimpleCdb::open(&f.copy.base, false, false)?))
+    });
     assert!(
         opened > 90,
-        "{opened} opened, {refused} refused: damage rarely stops the open"
+        "{opened} of 150 opened: damage rarely stops the open"
     );
 }

@@ -7,10 +7,12 @@
 use std::path::{Path, PathBuf};
 
 use gamefs::ErrorKind;
+use gamefs::game::Headers;
+use gamefs::store::damage::UNKNOWN_NAME;
 use gamefs::store::scid::entry::IndexEntry;
 use gamefs::store::scid::names::NameFile;
 use gamefs::store::simplecdb;
-use gamefs::store::{ChessStore, NameKind};
+use gamefs::store::{ChessStore, GameSummary, NameKind};
 
 /// `base` with `.ext` appended.
 fn with_ext(base: &Path, ext: &str) -> PathBuf {
@@ -280,7 +282,7 @@ pub fn problems(db: &dyn ChessStore) -> Vec<(u32, bool, String)> {
 
 /// Damage `bytes` at random, one to three times: a byte changed, the end cut off, or up to 60
 /// bytes taken out. `below(n)` is a random number in `0..n`.
-pub fn mutate(bytes: &mut Vec<u8>, below: &mut dyn FnMut(usize) -> usize) {
+fn mutate(bytes: &mut Vec<u8>, below: &mut dyn FnMut(usize) -> usize) {
     for _ in 0..=below(3) {
         if bytes.is_empty() {
             return;
@@ -300,9 +302,40 @@ pub fn mutate(bytes: &mut Vec<u8>, below: &mut dyn FnMut(usize) -> usize) {
     }
 }
 
+/// Damage one of the files `exts` at random, `rounds` times (each time from the original
+/// bytes, restored after), and `open` the database: it must open or fail with a message,
+/// never panic, and everything an opened store offers must read without a panic (a game
+/// that fails says which it is). `below(n)` is a random number in `0..n`. Returns how many
+/// times it opened.
+pub fn open_mutated(
+    files: &Files,
+    exts: &[&str],
+    rounds: usize,
+    below: &mut dyn FnMut(usize) -> usize,
+    open: impl Fn() -> gamefs::Result<Box<dyn ChessStore>>,
+) -> usize {
+    let originals: Vec<Vec<u8>> = exts.iter().map(|e| files.read(e)).collect();
+    let mut opened = 0;
+    for round in 0..rounds {
+        let which = round % exts.len();
+        let mut bytes = originals[which].clone();
+        mutate(&mut bytes, below);
+        files.write(exts[which], &bytes);
+        match open() {
+            Ok(db) => {
+                opened += 1;
+                read_everything(&*db);
+            }
+            Err(e) => assert!(!e.to_string().is_empty()),
+        }
+        files.write(exts[which], &originals[which]);
+    }
+    opened
+}
+
 /// Read everything an opened (damaged) store offers: every summary, name and game, and its
 /// problems. A game that fails says which it is.
-pub fn read_everything(db: &dyn ChessStore) {
+fn read_everything(db: &dyn ChessStore) {
     let _ = db.problems();
     for n in 0..db.game_count() {
         let s = db.summary(n);
@@ -315,4 +348,25 @@ pub fn read_everything(db: &dyn ChessStore) {
             );
         }
     }
+}
+
+/// Game `n` of `damaged` is served: it reads as in `pristine` except for the names `lose`
+/// sets to `?` in its headers and to [`UNKNOWN_NAME`] in its summary, and such a name reads
+/// as `?`.
+pub fn assert_unknown_names(
+    damaged: &dyn ChessStore,
+    pristine: &dyn ChessStore,
+    n: u32,
+    lose: impl Fn(&mut Headers, &mut GameSummary),
+) {
+    let mut want = pristine.load(n).unwrap();
+    let mut summary = pristine.summary(n);
+    lose(&mut want.headers, &mut summary);
+    assert_eq!(
+        damaged.load(n).unwrap(),
+        want,
+        "a name the file lacks reads as ?"
+    );
+    assert_eq!(damaged.summary(n), summary);
+    assert_eq!(&*damaged.name(NameKind::Player, UNKNOWN_NAME), "?");
 }
