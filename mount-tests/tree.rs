@@ -388,3 +388,77 @@ fn a_read_only_mount_notices_games_scid_added() {
     );
     assert!(m.join("players/Outside, Ann").is_dir());
 }
+
+#[test]
+fn a_read_only_mount_shows_games_another_program_replaced() {
+    let (ro_dir, rw_dir) = (scratch("replaced-ro"), scratch("replaced-rw"));
+    let db = copy_db(edge_db(), ro_dir.path(), "replaced");
+    let ro = Mount::new(&db, ro_dir.path(), &["-o", "ro"]);
+    let first = files_in(&ro.join("games")).remove(0);
+    let name = first.file_name().unwrap().to_owned();
+    let before = std::fs::read_to_string(&first).unwrap();
+    assert!(!before.contains("Changed Elsewhere"));
+    {
+        let rw = Mount::new(&db, rw_dir.path(), &[]);
+        let path = rw.join("games").join(&name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let event = text.lines().find(|l| l.starts_with("[Event ")).unwrap();
+        let edited = text.replacen(event, "[Event \"Changed Elsewhere\"]", 1);
+        std::fs::write(&path, edited).unwrap();
+    }
+    std::thread::sleep(Duration::from_millis(1100));
+    files_in(&ro.join("games"));
+    let after = std::fs::read_to_string(ro.join("games").join(&name)).unwrap();
+    assert!(
+        after.contains("[Event \"Changed Elsewhere\"]"),
+        "the read-only mount still shows the old text:\n{after}"
+    );
+}
+
+#[test]
+fn status_files_stay_current_on_a_read_only_mount() {
+    let dir = scratch("status-current");
+    let m = Mount::new(edge_db(), dir.path(), &["-o", "ro"]);
+    let stats = m.join(".gamefs/stats");
+    let misses = || -> u64 {
+        let text = std::fs::read_to_string(&stats).unwrap();
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("cache_misses: "))
+            .unwrap();
+        line["cache_misses: ".len()..].parse().unwrap()
+    };
+    let start = misses();
+    for game in files_in(&m.join("games")).iter().take(3) {
+        std::fs::read(game).unwrap();
+    }
+    assert_eq!(misses(), start + 3, "stats counts the three games rendered");
+    let meta = std::fs::metadata(&stats).unwrap();
+    assert_eq!(meta.len() as usize, std::fs::read(&stats).unwrap().len());
+}
+
+#[test]
+fn extended_attributes_are_not_supported() {
+    let dir = scratch("xattr");
+    let m = Mount::new(edge_db(), dir.path(), &[]);
+    let game = files_in(&m.join("games")).remove(0);
+    let py = "import os, sys, errno\n\
+        p = sys.argv[1]\n\
+        for call in (lambda: os.getxattr(p, 'user.x'), lambda: os.listxattr(p),\n\
+                     lambda: os.setxattr(p, 'user.x', b'1'), lambda: os.removexattr(p, 'user.x')):\n\
+        \x20   try:\n\
+        \x20       call(); print('ok')\n\
+        \x20   except OSError as e:\n\
+        \x20       print(errno.errorcode[e.errno])\n";
+    let out = Command::new("python3")
+        .args(["-c", py])
+        .arg(&game)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "ENOTSUP\nENOTSUP\nENOTSUP\nENOTSUP\n",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

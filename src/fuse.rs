@@ -301,12 +301,18 @@ impl Invalidator for KernelInvalidator {
 
 impl Filesystem for GameFs {
     fn init(&mut self, _req: &Request, config: &mut KernelConfig) -> std::io::Result<()> {
-        for flag in [
+        let mut flags = vec![
             InitFlags::FUSE_DO_READDIRPLUS,
             InitFlags::FUSE_READDIRPLUS_AUTO,
             InitFlags::FUSE_CACHE_SYMLINKS,
             InitFlags::FUSE_PARALLEL_DIROPS,
-        ] {
+        ];
+        if !self.vfs.writable() {
+            // Files are opened without asking us (see `open`), so cached pages are dropped
+            // when a file's modification time changes instead (`.gamefs/` files, outside changes).
+            flags.push(InitFlags::FUSE_AUTO_INVAL_DATA);
+        }
+        for flag in flags {
             if config.add_capabilities(flag).is_err() {
                 log::debug!("kernel does not offer {flag:?}");
             }
@@ -449,6 +455,12 @@ impl Filesystem for GameFs {
     }
 
     fn open(&self, _req: &Request, ino: INodeNo, flags: OpenFlags, reply: ReplyOpen) {
+        if !self.vfs.writable() {
+            // On a read-only mount opening and closing change nothing: ENOSYS tells the kernel
+            // to open every file itself from now on, with its page cache kept (zero-message
+            // open), and to send no release. A `grep -r` of a warm mount then costs no request.
+            return reply.error(Errno::ENOSYS);
+        }
         guard("open", || match self.vfs.open(ino.0, open_mode(flags.0)) {
             Ok(o) => reply.opened(FileHandle(o.fh), fopen_flags(&o)),
             Err(e) => reply.error(errno(&e)),
@@ -500,6 +512,10 @@ impl Filesystem for GameFs {
         _lock_owner: LockOwner,
         reply: ReplyEmpty,
     ) {
+        if !self.vfs.writable() {
+            // Nothing to save on a read-only mount; ENOSYS stops the kernel sending flushes.
+            return reply.error(Errno::ENOSYS);
+        }
         guard("flush", || match self.vfs.flush(ino.0) {
             Ok(()) => reply.ok(),
             Err(e) => reply.error(errno(&e)),
@@ -579,7 +595,7 @@ impl Filesystem for GameFs {
         guard("readdirplus", || match self.vfs.readdir(ino.0, offset) {
             Ok(entries) => {
                 for e in entries {
-                    let Ok(attr) = self.vfs.getattr(e.ino) else {
+                    let Ok(attr) = self.vfs.listing_attr(e.ino) else {
                         continue;
                     };
                     if reply.add(
@@ -607,8 +623,9 @@ impl Filesystem for GameFs {
         _size: u32,
         reply: ReplyXattr,
     ) {
-        // Games carry no extended attributes (tools like ls and cp ask; the answer is "none").
-        guard("getxattr", || reply.error(Errno::ENODATA));
+        // Games carry no extended attributes. ENOSYS makes the kernel answer every later
+        // xattr call itself ("not supported"), so `ls -l` and `cp -a` ask us nothing per file.
+        reply.error(Errno::ENOSYS);
     }
 
     fn setxattr(
@@ -621,21 +638,15 @@ impl Filesystem for GameFs {
         _position: u32,
         reply: ReplyEmpty,
     ) {
-        guard("setxattr", || reply.error(Errno::ENOTSUP));
+        reply.error(Errno::ENOSYS);
     }
 
     fn removexattr(&self, _req: &Request, _ino: INodeNo, _name: &OsStr, reply: ReplyEmpty) {
-        guard("removexattr", || reply.error(Errno::ENOTSUP));
+        reply.error(Errno::ENOSYS);
     }
 
-    fn listxattr(&self, _req: &Request, _ino: INodeNo, size: u32, reply: ReplyXattr) {
-        guard("listxattr", || {
-            if size == 0 {
-                reply.size(0)
-            } else {
-                reply.data(&[])
-            }
-        });
+    fn listxattr(&self, _req: &Request, _ino: INodeNo, _size: u32, reply: ReplyXattr) {
+        reply.error(Errno::ENOSYS);
     }
 
     fn ioctl(

@@ -406,7 +406,34 @@ def bench_mount_ls(args, db, runs):
     ratio = g["median"] / p["median"]
     row(2, f"mount ready + first `ls games/` ({nfiles} files)", g, p, f"{ratio:.2f}×", "≤ 2× SCID", ratio <= 2,
         peer_name="tkscid process: `sc_base open`")
+    # The floor: the same `ls` of a local directory of empty files with the same names.
+    plain = plain_names_dir(args, db, "games", lambda m: f"cd {q(m)}/games && ls | "
+                            f"(cd {{dest}} && xargs -d '\\n' touch)")
+    floor = []
+    for _ in range(runs):
+        drop_caches()
+        floor.append(timed(f"ls {q(plain)} | wc -l")[0])
+    f = stat(floor)
+    row("2′", f"the floor: `ls` of a local directory of {nfiles} empty files with the same names, page cache dropped",
+        g, f, f"{g['median'] / f['median']:.2f}×", "—", True, peer_name="plain directory")
     return nfiles
+
+
+def plain_names_dir(args, db, what, fill):
+    """A local directory (made once, cached in DATA) holding what `fill` copies out of a read-only
+    mount of `db`: the floor a real directory sets for the same listing."""
+    dest = os.path.join(DATA, f"floor-{os.path.basename(os.path.dirname(db))}-{what.replace('/', '_')}")
+    if not os.path.exists(dest + ".done"):
+        shutil.rmtree(dest, ignore_errors=True)
+        os.makedirs(dest)
+        mnt = os.path.join(MNT, "floor")
+        m = ForegroundMount(args.gamefs, db, mnt, "copy names out", ro=True)
+        try:
+            sh(fill(mnt).replace("{dest}", q(dest)), timeout=7200)
+        finally:
+            m.close()
+        open(dest + ".done", "w").close()
+    return dest
 
 
 def grep_cmd(d):
@@ -478,6 +505,19 @@ def bench_player(args, db, runs):
         row(4, f"`ls -l players/{PLAYER}/` {label}" + (f" ({entries} entries; SCID finds {found})" if label.startswith("cold") else ""),
             g, p, f"{speed:.2f}× faster" if speed >= 1 else f"{1 / speed:.2f}× slower", "≤ 0.1 s and ≥ 3× faster",
             g["median"] <= 0.1 and speed >= 3, peer_name="SCID header search + gameslist (in-process)")
+    # The floor: `ls -l` of a local directory holding the same symlinks.
+    plain = plain_names_dir(args, db, f"players/{PLAYER}",
+                            lambda m: f"cp -rP {q(d.replace(mnt, m))}/. {{dest}}/")
+    fcold, fwarm = [], []
+    for _ in range(runs):
+        drop_caches()
+        fcold.append(timed(f"ls -l {q(plain)} | wc -l")[0])
+        fwarm.append(timed(f"ls -l {q(plain)} | wc -l")[0])
+    for label, g, f in (("cold", cold, fcold), ("warm", warm, fwarm)):
+        g, f = stat(g), stat(f)
+        row("4′", f"the floor, {label}: `ls -l` of a local directory holding the same {entries} symlinks"
+            + (", page cache dropped" if label == "cold" else ""),
+            g, f, f"{g['median'] / f['median']:.2f}×", "—", True, peer_name="plain directory")
 
 
 def bench_import(args, pgn, n, runs):

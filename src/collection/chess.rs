@@ -127,6 +127,29 @@ impl Collection for ChessCollection {
         }
     }
 
+    fn view_members(&self, view: usize) -> Vec<(u32, u32)> {
+        let mut out = Vec::with_capacity(self.store.game_count() as usize);
+        for n in 0..self.store.game_count() {
+            let s = self.store.summary(n);
+            if s.deleted {
+                continue;
+            }
+            match view {
+                0 => {
+                    out.push((s.white, n));
+                    if s.black != s.white {
+                        out.push((s.black, n));
+                    }
+                }
+                1 => out.push((s.event, n)),
+                2 => out.push((s.site, n)),
+                3 => out.push((u32::from(s.date.year.unwrap_or(0)), n)),
+                _ => out.push((u32::from(s.eco), n)),
+            }
+        }
+        out
+    }
+
     fn view_label(&self, view: usize, key: u32) -> String {
         match view {
             0 => self.store.name(NameKind::Player, key).to_string(),

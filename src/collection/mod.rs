@@ -73,6 +73,15 @@ pub trait Collection: Send + Sync {
     fn views(&self) -> Vec<String>;
     /// The groups of view `view` that item `n` belongs to (group keys).
     fn view_keys(&self, view: usize, n: u32) -> Vec<u32>;
+    /// Every (group key, item) pair of view `view` over the live items, items ascending: what
+    /// a view folder is built from, in one pass (collections override it to read each index
+    /// entry once).
+    fn view_members(&self, view: usize) -> Vec<(u32, u32)> {
+        (0..self.count())
+            .filter(|&n| !self.deleted(n))
+            .flat_map(|n| self.view_keys(view, n).into_iter().map(move |key| (key, n)))
+            .collect()
+    }
     /// The folder label of group `key` of view `view`, before it is made safe.
     fn view_label(&self, view: usize, key: u32) -> String;
     /// The text of item `n`.

@@ -6,6 +6,7 @@
 pub mod chess;
 pub mod date;
 pub mod go;
+pub mod legal;
 pub mod replay;
 
 pub use chess::{

@@ -53,6 +53,20 @@ pub fn play(pos: &Chess, ply: &Ply) -> Result<Chess> {
     }
 }
 
+/// Play `ply` on `pos` in place, as [`play`] does (the hot path of decoders: no copy).
+pub fn play_in_place(pos: &mut Chess, ply: &Ply) -> Result<()> {
+    match ply {
+        Ply::Move(m) => {
+            pos.play_unchecked(*m);
+            Ok(())
+        }
+        Ply::Null => {
+            *pos = play(pos, ply)?;
+            Ok(())
+        }
+    }
+}
+
 /// The FEN of a position, as written in PGN `FEN` tags.
 pub fn fen_of(pos: &Chess) -> String {
     Fen::from_position(pos, EnPassantMode::Legal).to_string()

@@ -5,10 +5,10 @@
 //! stored extra tags (SetUp among them, where stored), and FEN; movetext is wrapped below 80
 //! columns.
 
-use shakmaty::san::San;
 use shakmaty::{Chess, Color, Position};
 
 use crate::error::Result;
+use crate::game::legal;
 use crate::game::replay::{play, start_position};
 use crate::game::{ChessGame, Headers, Line, Ply, StartPosition};
 
@@ -113,10 +113,8 @@ struct Wrapper<'a> {
 
 impl Wrapper<'_> {
     fn token(&mut self, token: &str) {
-        if std::mem::take(&mut self.open_paren) {
-            return self.token(&format!("({token}"));
-        }
-        let width = token.chars().count();
+        let paren = std::mem::take(&mut self.open_paren);
+        let width = token.chars().count() + usize::from(paren);
         if self.need_space && self.line_len + 1 + width > MAX_LINE {
             // The line break stands in for the separating space.
             self.out.push('\n');
@@ -126,6 +124,9 @@ impl Wrapper<'_> {
         if self.need_space {
             self.out.push(' ');
             self.line_len += 1;
+        }
+        if paren {
+            self.out.push('(');
         }
         self.out.push_str(token);
         self.line_len += width;
@@ -193,6 +194,21 @@ fn check_suffix(pos: &Chess) -> &'static str {
     }
 }
 
+/// Append `n` in decimal (move numbers and NAGs, written for every move: no formatter).
+fn push_decimal(out: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[i..].iter().map(|&d| char::from(d)));
+}
+
 /// One line being rendered: where we are in it and the position before its next move.
 struct Frame<'a> {
     line: &'a Line,
@@ -228,6 +244,7 @@ fn render_movetext(game: &ChessGame, out: &mut String) -> Result<()> {
         open_paren: false,
     };
     let mut stack = vec![Frame::new(&game.moves, start_position(&game.start)?, false)];
+    let mut token = String::with_capacity(32);
     while let Some(frame) = stack.last_mut() {
         if !frame.opened {
             frame.opened = true;
@@ -248,30 +265,34 @@ fn render_movetext(game: &ChessGame, out: &mut String) -> Result<()> {
             }
             continue;
         };
-        let before = frame.pos.clone();
+        // The position before the move is kept only for the variations that replace it.
+        let before = (!node.variations.is_empty()).then(|| frame.pos.clone());
         // The move number stays on one line with its move.
-        let number = if before.turn() == Color::White {
-            format!("{}. ", before.fullmoves())
+        token.clear();
+        if frame.pos.turn() == Color::White {
+            push_decimal(&mut token, frame.pos.fullmoves().get());
+            token.push_str(". ");
         } else if frame.force_number {
-            format!("{}... ", before.fullmoves())
-        } else {
-            String::new()
-        };
-        let after = match &node.ply {
+            push_decimal(&mut token, frame.pos.fullmoves().get());
+            token.push_str("... ");
+        }
+        match &node.ply {
             Ply::Move(m) => {
-                let san = San::from_move(&before, *m);
-                let mut next = before.clone();
-                next.play_unchecked(*m);
-                w.token(&format!("{number}{san}{}", check_suffix(&next)));
-                next
+                legal::san(&frame.pos, *m).append_to_string(&mut token);
+                frame.pos.play_unchecked(*m);
+                token.push_str(check_suffix(&frame.pos));
             }
             Ply::Null => {
-                w.token(&format!("{number}--"));
-                play(&before, &node.ply)?
+                token.push_str("--");
+                frame.pos = play(&frame.pos, &node.ply)?;
             }
-        };
+        }
+        w.token(&token);
         for nag in &node.nags {
-            w.token(&format!("${nag}"));
+            token.clear();
+            token.push('$');
+            push_decimal(&mut token, u32::from(*nag));
+            w.token(&token);
         }
         let commented = node
             .comment
@@ -281,10 +302,11 @@ fn render_movetext(game: &ChessGame, out: &mut String) -> Result<()> {
             w.comment(c);
         }
         frame.next += 1;
-        frame.pos = after;
         frame.force_number = commented || !node.variations.is_empty();
-        for variation in node.variations.iter().rev() {
-            stack.push(Frame::new(variation, before.clone(), true));
+        if let Some(before) = before {
+            for variation in node.variations.iter().rev() {
+                stack.push(Frame::new(variation, before.clone(), true));
+            }
         }
     }
     w.token(game.headers.result.as_pgn());

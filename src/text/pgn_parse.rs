@@ -24,7 +24,8 @@ use shakmaty::san::{San, SanError, SanPlus};
 use shakmaty::{Board, CastlingMode, Chess, Color, Position, PositionErrorKinds};
 
 use crate::error::{Error, ErrorKind};
-use crate::game::replay::{fen_of, play, position_from_fen};
+use crate::game::legal;
+use crate::game::replay::{fen_of, play_in_place, position_from_fen};
 use crate::game::{
     ChessGame, GameResult, Headers, Line, MoveNode, PartialDate, Ply, Rating, RatingType,
     StartPosition,
@@ -243,7 +244,13 @@ impl<'a> Lexer<'a> {
 
     /// A movetext word: everything up to whitespace or a delimiter.
     fn word(&mut self) -> &'a [u8] {
-        self.take_while(|b| !is_space(b) && !b"{}()[];$\"".contains(&b))
+        self.take_while(|b| {
+            !is_space(b)
+                && !matches!(
+                    b,
+                    b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$' | b'"'
+                )
+        })
     }
 
     /// A `{…}` comment, at its opening brace; returns the text between the braces.
@@ -1076,17 +1083,16 @@ fn add_comment(frame: &mut Frame, raw: &[u8], at: Pos) -> Result<(), ParseError>
         // `{}` says nothing; SCID keeps no empty comments either.
         return Ok(());
     }
-    let where_ = frame.last_move_text();
-    let after_variation = frame.after_variation;
-    let slot = match frame.line.moves.last_mut() {
-        None => &mut frame.line.comment,
-        Some(node) => &mut node.comment,
+    let taken = match frame.line.moves.last() {
+        None => frame.line.comment.is_some(),
+        Some(node) => node.comment.is_some(),
     };
-    if slot.is_some() {
+    if taken {
+        let where_ = frame.last_move_text();
         let message = if frame.line.moves.is_empty() {
             "a second comment before the first move of this line; join them into one comment"
                 .to_string()
-        } else if after_variation {
+        } else if frame.after_variation {
             format!(
                 "this comment after a variation belongs to {where_}, which already has a comment; join them into one comment"
             )
@@ -1095,6 +1101,10 @@ fn add_comment(frame: &mut Frame, raw: &[u8], at: Pos) -> Result<(), ParseError>
         };
         return Err(invalid(at, message));
     }
+    let slot = match frame.line.moves.last_mut() {
+        None => &mut frame.line.comment,
+        Some(node) => &mut node.comment,
+    };
     *slot = Some(text);
     Ok(())
 }
@@ -1106,14 +1116,14 @@ fn add_nag(frame: &mut Frame, nag: u8, at: Pos) -> Result<(), ParseError> {
             "NAG $0 means nothing and SCID does not store it; remove it".to_string(),
         ));
     }
-    let where_ = frame.last_move_text();
-    let Some(node) = frame.line.moves.last_mut() else {
+    let Some(node) = frame.line.moves.last() else {
         return Err(invalid(
             at,
             "an annotation (NAG) must follow a move, but this line has no move yet".to_string(),
         ));
     };
     if node.nags.len() >= MAX_NAGS {
+        let where_ = frame.last_move_text();
         return Err(too_large(
             at,
             format!(
@@ -1121,7 +1131,9 @@ fn add_nag(frame: &mut Frame, nag: u8, at: Pos) -> Result<(), ParseError> {
             ),
         ));
     }
-    node.nags.push(nag);
+    if let Some(node) = frame.line.moves.last_mut() {
+        node.nags.push(nag);
+    }
     Ok(())
 }
 
@@ -1159,17 +1171,17 @@ fn handle_word(frame: &mut Frame, word: &[u8], at: Pos) -> Result<(), ParseError
         return Ok(());
     }
     if rest == b"--" {
-        let after = play(&frame.pos, &Ply::Null).map_err(|_| {
-            invalid(
+        if frame.pos.is_check() {
+            return Err(invalid(
                 at,
                 format!(
                     "a null move (--) is not possible while in check, at move {} (position {})",
                     frame.pos.fullmoves(),
                     fen_of(&frame.pos)
                 ),
-            )
-        })?;
-        push_move(frame, Ply::Null, after);
+            ));
+        }
+        push_move(frame, Ply::Null);
         return Ok(());
     }
     if let Some(n) = symbol_nag(rest) {
@@ -1196,14 +1208,15 @@ fn handle_word(frame: &mut Frame, word: &[u8], at: Pos) -> Result<(), ParseError
             )
         })?)
     };
-    let mut san_bytes = san_text.to_vec();
-    if san_bytes.starts_with(b"0-0") || san_bytes.starts_with(b"o-o") {
-        for b in &mut san_bytes {
-            if *b == b'0' || *b == b'o' {
-                *b = b'O';
-            }
-        }
-    }
+    let castles_with_zeros = san_text.starts_with(b"0-0") || san_text.starts_with(b"o-o");
+    let san_bytes: std::borrow::Cow<[u8]> = if castles_with_zeros {
+        san_text
+            .iter()
+            .map(|&b| if b == b'0' || b == b'o' { b'O' } else { b })
+            .collect()
+    } else {
+        san_text.into()
+    };
     let san = SanPlus::from_ascii(&san_bytes)
         .map_err(|_| {
             invalid(
@@ -1221,9 +1234,8 @@ fn handle_word(frame: &mut Frame, word: &[u8], at: Pos) -> Result<(), ParseError
     } else {
         "..."
     };
-    let shown = decode(san_text);
-    let m = match san
-        .to_move(&frame.pos)
+    let shown = || decode(san_text);
+    let m = match legal::san_to_move(&frame.pos, san)
         .or_else(|e| lenient_capture(san, &frame.pos, e))
     {
         Ok(m) => m,
@@ -1238,7 +1250,8 @@ fn handle_word(frame: &mut Frame, word: &[u8], at: Pos) -> Result<(), ParseError
             return Err(invalid(
                 at,
                 format!(
-                    "ambiguous move {number}{dots} {shown} (could be {}) in position {}",
+                    "ambiguous move {number}{dots} {} (could be {}) in position {}",
+                    shown(),
                     options.join(" or "),
                     fen_of(&frame.pos)
                 ),
@@ -1248,15 +1261,14 @@ fn handle_word(frame: &mut Frame, word: &[u8], at: Pos) -> Result<(), ParseError
             return Err(invalid(
                 at,
                 format!(
-                    "illegal move {number}{dots} {shown} in position {}",
+                    "illegal move {number}{dots} {} in position {}",
+                    shown(),
                     fen_of(&frame.pos)
                 ),
             ));
         }
     };
-    let mut after = frame.pos.clone();
-    after.play_unchecked(m);
-    push_move(frame, Ply::Move(m), after);
+    push_move(frame, Ply::Move(m));
     if let Some(n) = suffix_nag {
         add_nag(frame, n, at)?;
     }
@@ -1292,9 +1304,15 @@ fn lenient_capture(san: San, pos: &Chess, e: SanError) -> Result<shakmaty::Move,
     }
 }
 
-fn push_move(frame: &mut Frame, ply: Ply, after: Chess) {
-    let before = std::mem::replace(&mut frame.pos, after);
-    frame.before = Some(before);
+/// Add a legal `ply` to the line: the position before it is kept (variations start there)
+/// and the move is played in place.
+fn push_move(frame: &mut Frame, ply: Ply) {
+    match &mut frame.before {
+        Some(before) => before.clone_from(&frame.pos),
+        None => frame.before = Some(frame.pos.clone()),
+    }
+    // A null move was checked by the caller; a move came from the position's legal moves.
+    let _ = play_in_place(&mut frame.pos, &ply);
     frame.line.moves.push(MoveNode::new(ply));
     frame.after_variation = false;
 }
@@ -1302,6 +1320,7 @@ fn push_move(frame: &mut Frame, ply: Ply, after: Chess) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::replay::play;
     use crate::text::pgn::render;
     use proptest::prelude::*;
 

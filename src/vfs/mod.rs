@@ -27,7 +27,7 @@ use broken::Broken;
 use cache::TextCache;
 pub use inode::{Node, View};
 use scratch::{ScratchKind, ScratchStore};
-use status::{Counters, ErrorLog};
+use status::{Counters, ErrorLog, Snapshots};
 use views::ViewTable;
 
 use crate::collection::Collection;
@@ -181,6 +181,8 @@ pub struct Vfs {
     /// Items known to be unreadable (logged once).
     broken: Broken,
     counters: Counters,
+    /// What each `.gamefs/` file said when last looked at.
+    status_snapshots: Snapshots,
     invalidator: OnceLock<Box<dyn Invalidator>>,
 }
 
@@ -212,6 +214,7 @@ impl Vfs {
             errors: ErrorLog::default(),
             broken: Broken::default(),
             counters: Counters::default(),
+            status_snapshots: Snapshots::default(),
             invalidator: OnceLock::new(),
             coll,
             options,
@@ -295,7 +298,22 @@ impl Vfs {
         let node = self
             .child(parent, name)?
             .ok_or_else(|| not_found(format!("no entry {}", name.to_string_lossy())))?;
-        Ok(self.attr(node))
+        self.check_readable(node)?;
+        Ok(self.attr(node, true))
+    }
+
+    /// On a read-only mount the kernel opens files itself, learning only their size from
+    /// `lookup` and `getattr`: a game that cannot be rendered fails there with its error
+    /// (EIO), or it would read as an empty file. (A writable mount fails at `open`, so the
+    /// game can still be saved over.) A game whose size is known rendered before: readable.
+    fn check_readable(&self, node: Node) -> Result<()> {
+        if let Node::Game(n) = node
+            && !self.writable()
+            && self.cache.size(n).is_none()
+        {
+            self.text(n)?;
+        }
+        Ok(())
     }
 
     /// The node called `name` in folder `parent`, if any (ENOTDIR if `parent` is no folder).
@@ -333,7 +351,17 @@ impl Vfs {
 
     /// The attributes of inode `ino`.
     pub fn getattr(&self, ino: u64) -> Result<Attr> {
-        Ok(self.attr(self.node(ino)?))
+        let node = self.node(ino)?;
+        self.check_readable(node)?;
+        Ok(self.attr(node, true))
+    }
+
+    /// The attributes of a listed entry as far as they are known without rendering (for
+    /// `readdirplus`): a game never rendered gets size 0 and a lifetime of 0, so the kernel
+    /// caches nothing and asks `getattr` when someone really wants its size. Listing a
+    /// folder then costs no rendering.
+    pub fn listing_attr(&self, ino: u64) -> Result<Attr> {
+        Ok(self.attr(self.node(ino)?, false))
     }
 
     /// The target of a symlink: for view links a relative path into `games/`.
@@ -370,9 +398,11 @@ impl Vfs {
                 self.cache.clear();
                 self.reset_views();
                 self.note_problems();
-                let mut dirs = vec![Node::Root, Node::Games, Node::Deleted];
-                dirs.extend(self.view_indexes().map(Node::ViewRoot));
-                self.invalidate(&dirs, &[]);
+                let mut stale = vec![Node::Root, Node::Games, Node::Deleted];
+                stale.extend(self.view_indexes().map(Node::ViewRoot));
+                // Any game may have been replaced in place: the kernel's copies must go too.
+                stale.extend((0..self.coll.count()).map(Node::Game));
+                self.invalidate(&stale, &[]);
                 true
             }
             Ok(false) => false,
@@ -544,9 +574,12 @@ impl Vfs {
                 .get(id)
                 .map(|f| slice(f.data()))
                 .unwrap_or_default()),
-            Node::StatusErrors => Ok(slice(&self.errors.text())),
-            Node::StatusReadme => Ok(slice(status::README.as_bytes())),
-            Node::StatusStats => Ok(slice(self.stats_text().as_bytes())),
+            n @ (Node::StatusErrors | Node::StatusReadme | Node::StatusStats) => {
+                match self.status_snapshots.last(ino) {
+                    Some(text) => Ok(slice(&text)),
+                    None => Ok(slice(&self.status_snapshot(n).0)),
+                }
+            }
             _ => Err(Error::new(ErrorKind::IsADirectory, "not a regular file")),
         }
     }
@@ -580,6 +613,16 @@ impl Vfs {
         let text: Arc<[u8]> = Arc::from(rendered);
         self.cache.insert(n, text.clone());
         Ok(text)
+    }
+
+    /// The current text of a `.gamefs/` file, kept as the one its readers get next.
+    fn status_snapshot(&self, node: Node) -> (Arc<[u8]>, SystemTime) {
+        let text = match node {
+            Node::StatusErrors => self.errors.text(),
+            Node::StatusStats => self.stats_text().into_bytes(),
+            _ => status::README.as_bytes().to_vec(),
+        };
+        self.status_snapshots.take(node.ino(), text)
     }
 
     /// The text of `.gamefs/stats`.
@@ -739,7 +782,9 @@ impl Vfs {
         }
     }
 
-    fn attr(&self, node: Node) -> Attr {
+    /// The attributes of `node`; without `render`, a game whose size is not known yet is not
+    /// rendered to learn it (see [`Vfs::listing_attr`]).
+    fn attr(&self, node: Node, render: bool) -> Attr {
         let modified = self.coll.info().modified;
         let w = if self.writable() { 0o200 } else { 0 };
         let ttl_secs = if self.writable() { 1 } else { 3600 };
@@ -757,13 +802,17 @@ impl Vfs {
         };
         match node {
             Node::Game(n) => {
-                attr.size = match lock(&self.drafts).get(&n) {
-                    Some(d) => d.data.len() as u64,
-                    None => self
-                        .cache
-                        .size(n)
-                        .or_else(|| self.text(n).ok().map(|t| t.len() as u64))
-                        .unwrap_or(0),
+                let known = match lock(&self.drafts).get(&n) {
+                    Some(d) => Some(d.data.len() as u64),
+                    None => self.cache.size(n),
+                };
+                attr.size = match known {
+                    Some(size) => size,
+                    None if render => self.text(n).map_or(0, |t| t.len() as u64),
+                    None => {
+                        attr.ttl_secs = 0;
+                        0
+                    }
                 };
                 attr.perm = 0o444 | w;
                 attr.nlink = 1;
@@ -773,9 +822,9 @@ impl Vfs {
                 (attr.perm, attr.nlink) = (0o777, 1);
             }
             Node::StatusErrors | Node::StatusReadme | Node::StatusStats => {
-                attr.size = self
-                    .read(node.ino(), 0, u32::MAX)
-                    .map_or(0, |d| d.len() as u64);
+                let (text, taken) = self.status_snapshot(node);
+                attr.size = text.len() as u64;
+                (attr.mtime, attr.ctime) = (taken, taken);
                 (attr.perm, attr.nlink, attr.ttl_secs) = (0o444, 1, 0);
             }
             Node::Scratch(id) => {

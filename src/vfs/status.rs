@@ -2,9 +2,9 @@
 //! and unreadable games (`errors`), the rejected texts themselves (`rejected/`), and a short
 //! help (`README`).
 
-use std::collections::VecDeque;
-use std::sync::Mutex;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// How many recent errors `.gamefs/errors` keeps.
@@ -84,6 +84,35 @@ impl ErrorLog {
             .iter()
             .flat_map(|l| l.bytes())
             .collect()
+    }
+}
+
+/// The text of each status file as it was when last looked at (`stat`, `lookup`), so a
+/// reader gets exactly the bytes of the size it was told even while the counters move, and a
+/// new modification time each time, which tells the kernel to drop its cached pages.
+#[derive(Debug, Default)]
+pub struct Snapshots {
+    taken: Mutex<HashMap<u64, Snapshot>>,
+}
+
+/// A status file's text and when it was taken.
+type Snapshot = (Arc<[u8]>, SystemTime);
+
+impl Snapshots {
+    /// Keep `text` as the current text of file `ino`; returns it with the time it was taken.
+    pub fn take(&self, ino: u64, text: Vec<u8>) -> Snapshot {
+        let snapshot = (Arc::<[u8]>::from(text), SystemTime::now());
+        self.lock().insert(ino, snapshot.clone());
+        snapshot
+    }
+
+    /// The text last taken of file `ino`, if any.
+    pub fn last(&self, ino: u64) -> Option<Arc<[u8]>> {
+        self.lock().get(&ino).map(|(text, _)| text.clone())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Snapshot>> {
+        self.taken.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 

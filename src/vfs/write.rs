@@ -163,7 +163,7 @@ impl Vfs {
                     append: false,
                 },
             )?;
-            return Ok((self.attr(existing), opened));
+            return Ok((self.attr(existing, true), opened));
         }
         self.check_scratch_parent(parent)?;
         let id =
@@ -180,7 +180,7 @@ impl Vfs {
                 append: false,
             },
         )?;
-        Ok((self.attr(node), opened))
+        Ok((self.attr(node, true), opened))
     }
 
     fn check_scratch_parent(&self, parent: u64) -> Result<()> {
@@ -287,7 +287,7 @@ impl Vfs {
             }
             _ => {}
         }
-        Ok(self.attr(node))
+        Ok(self.attr(node, true))
     }
 
     /// Save what was written through `ino` if anything changed (flush and fsync).
@@ -413,7 +413,7 @@ impl Vfs {
         self.check_scratch_parent(parent)?;
         let id =
             lock(&self.scratch).create(parent, name, ScratchKind::Symlink(target.to_vec()), 0o777);
-        Ok(self.attr(Node::Scratch(id)))
+        Ok(self.attr(Node::Scratch(id), true))
     }
 
     /// Rename `name` in `parent` to `new_name` in `new_parent` (see docs/SEMANTICS.md §6).

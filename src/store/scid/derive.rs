@@ -16,7 +16,8 @@ use super::stored_lines::stored_line_code;
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::chess::{ChessGame, GameResult, Line, Ply, Rating, RatingType};
 use crate::game::date::PartialDate;
-use crate::game::replay::play;
+use crate::game::legal;
+use crate::game::replay::play_in_place;
 
 /// Index flag bit 0 (S): the game starts from a FEN.
 pub const FLAG_START: u32 = 1;
@@ -293,7 +294,7 @@ fn main_line_info(game: &ChessGame) -> Result<MainLine> {
     let mut nibbles = [0u8; 8];
     for (i, node) in game.moves.moves.iter().enumerate() {
         if let Ply::Move(m) = &node.ply {
-            if !pos.is_legal(*m) {
+            if !legal::is_legal(&pos, *m) {
                 return Err(invalid(format!(
                     "main line ply {}: illegal move {m}",
                     i + 1
@@ -306,7 +307,7 @@ fn main_line_info(game: &ChessGame) -> Result<MainLine> {
                 }
             }
         }
-        pos = play(&pos, &node.ply)
+        play_in_place(&mut pos, &node.ply)
             .map_err(|e| e.context(format_args!("main line ply {}", i + 1)))?;
         if standard {
             let hp_new = home_pawn_sig(&pos);
@@ -366,6 +367,7 @@ pub fn matsig(pos: &Chess) -> u32 {
 mod tests {
     use super::*;
     use crate::game::chess::{MoveNode, StartPosition};
+    use crate::game::replay::play;
     use crate::store::eco_text;
     use shakmaty::san::San;
 

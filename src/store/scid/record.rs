@@ -16,7 +16,8 @@ use super::pieces::PieceLists;
 use crate::error::ErrorKind;
 use crate::error::{Error, Result};
 use crate::game::chess::{ChessGame, Headers, Line, MoveNode, Ply, RatingType, StartPosition};
-use crate::game::replay::{play, position_from_fen};
+use crate::game::legal;
+use crate::game::replay::{play_in_place, position_from_fen};
 use crate::store::charset::text_from_bytes;
 
 /// Names of the common extra tags, stored as the one-byte codes 241..=250 (spec §5.1).
@@ -329,7 +330,11 @@ fn decode_move_stream(
     mut comments: Comments,
 ) -> Result<Line> {
     let mut cur = Frame {
-        line: Line::default(),
+        // Most moves take one byte: room for the main line's moves up front.
+        line: Line {
+            comment: None,
+            moves: Vec::with_capacity(r.bytes.len().saturating_sub(r.at)),
+        },
         pos,
         lists,
         before: None,
@@ -420,12 +425,17 @@ fn decode_move_stream(
             _ => {
                 let ply = decode_move(b, &mut r, &cur.pos, &cur.lists)
                     .map_err(|m| cur.error(depth, m))?;
-                let next = play(&cur.pos, &ply).map_err(|e| cur.error(depth, e.message()))?;
-                let mut lists = cur.lists;
-                lists.apply(&cur.pos, &ply);
-                let before_pos = mem::replace(&mut cur.pos, next);
-                let before_lists = mem::replace(&mut cur.lists, lists);
-                cur.before = Some((before_pos, before_lists));
+                // Keep the position before the move (a variation may start there), then play
+                // the move in place: one copy of the board per move.
+                match &mut cur.before {
+                    Some((pos, lists)) => {
+                        pos.clone_from(&cur.pos);
+                        *lists = cur.lists;
+                    }
+                    None => cur.before = Some((cur.pos.clone(), cur.lists)),
+                }
+                cur.lists.apply(&cur.pos, &ply);
+                play_in_place(&mut cur.pos, &ply).map_err(|e| cur.error(depth, e.message()))?;
                 let mut node = MoveNode::new(ply);
                 if let Some(s) = comments.unmarked() {
                     set_comment(&mut node.comment, s);
@@ -555,7 +565,7 @@ fn decode_move(byte: u8, r: &mut Reader, pos: &Chess, lists: &PieceLists) -> Res
             }
         }
     };
-    if !pos.is_legal(m) {
+    if !legal::is_legal(pos, m) {
         return Err(format!("illegal move {m} (byte {byte:#04x})"));
     }
     Ok(Ply::Move(m))
@@ -877,21 +887,24 @@ fn encode_move_stream(
     out: &mut Vec<u8>,
 ) -> Result<Vec<u8>> {
     let mut comments = Vec::new();
-    let mut comment = |text: &Option<String>, out: &mut Vec<u8>, at: &str| -> Result<()> {
-        let Some(text) = text.as_deref().filter(|t| !t.is_empty()) else {
-            return Ok(());
+    // `at` names the place for an error message; it is only built when there is an error.
+    let mut comment =
+        |text: &Option<String>, out: &mut Vec<u8>, at: &dyn Fn() -> String| -> Result<()> {
+            let Some(text) = text.as_deref().filter(|t| !t.is_empty()) else {
+                return Ok(());
+            };
+            if text.as_bytes().contains(&0) {
+                return Err(invalid(format!(
+                    "the comment {} contains a NUL byte, which a SCID record cannot store",
+                    at()
+                )));
+            }
+            out.push(MARK_COMMENT);
+            comments.extend_from_slice(text.as_bytes());
+            comments.push(0);
+            Ok(())
         };
-        if text.as_bytes().contains(&0) {
-            return Err(invalid(format!(
-                "the comment {at} contains a NUL byte, which a SCID record cannot store"
-            )));
-        }
-        out.push(MARK_COMMENT);
-        comments.extend_from_slice(text.as_bytes());
-        comments.push(0);
-        Ok(())
-    };
-    comment(&main.comment, out, "before the game")?;
+    comment(&main.comment, out, &|| "before the game".to_owned())?;
     let mut stack = vec![EncodeFrame {
         line: main,
         next: 0,
@@ -944,14 +957,16 @@ fn encode_move_stream(
                 }
                 out.extend([MARK_NAG, nag]);
             }
-            comment(&node.comment, out, &at())?;
+            comment(&node.comment, out, &at)?;
             top.written = true;
             top.variation = 0;
         }
         if let Some(var) = node.variations.get(top.variation) {
             top.variation += 1;
             out.push(MARK_START_VARIATION);
-            comment(&var.comment, out, &format!("{} before a variation", at()))?;
+            comment(&var.comment, out, &|| {
+                format!("{} before a variation", at())
+            })?;
             let child = EncodeFrame {
                 line: var,
                 next: 0,
@@ -964,10 +979,9 @@ fn encode_move_stream(
             first_ply.push(ply_no);
             continue;
         }
-        let next =
-            play(&top.pos, &node.ply).map_err(|e| invalid(format!("{}: {}", at(), e.message())))?;
         top.lists.apply(&top.pos, &node.ply);
-        top.pos = next;
+        play_in_place(&mut top.pos, &node.ply)
+            .map_err(|e| invalid(format!("{}: {}", at(), e.message())))?;
         top.next += 1;
         top.written = false;
     }
@@ -993,7 +1007,7 @@ fn encode_move(
         }
         Ply::Move(m) => *m,
     };
-    if !pos.is_legal(m) {
+    if !legal::is_legal(pos, m) {
         return Err(format!("illegal move {m}"));
     }
     let us = pos.turn();
@@ -1074,7 +1088,7 @@ fn encode_move(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::replay::fen_of;
+    use crate::game::replay::{fen_of, play};
     use shakmaty::san::SanPlus;
     use std::collections::BTreeSet;
 

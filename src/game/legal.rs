@@ -1,0 +1,335 @@
+//! Move legality and SAN for the hot paths (decoding every stored move, rendering every game).
+//!
+//! shakmaty answers both by generating every legal move of the moving piece's kind to the
+//! target square. For the common case (a piece or pawn moving, no castling, no en passant) a
+//! few bitboard lookups give the same answer: is the path open, and is our king safe after the
+//! move. Anything else is handed to shakmaty, so the answers are always shakmaty's own (a test
+//! checks this on random games).
+
+use shakmaty::attacks;
+use shakmaty::san::{San, SanError};
+use shakmaty::{Bitboard, Chess, Color, File, Move, MoveList, Piece, Position, Rank, Role, Square};
+
+/// Whether `m` is legal in `pos`; the same answer as [`Position::is_legal`], faster.
+pub fn is_legal(pos: &Chess, m: Move) -> bool {
+    match quick_legality(pos, m) {
+        Some(legal) => legal,
+        None => pos.is_legal(m),
+    }
+}
+
+/// The SAN of legal move `m` in `pos` (without check suffix); the same as [`San::from_move`],
+/// without generating moves unless another piece of the same kind could reach the square.
+pub fn san(pos: &Chess, m: Move) -> San {
+    if let Move::Normal { role, from, to, .. } = m
+        && role != Role::Pawn
+    {
+        let board = pos.board();
+        let piece = Piece {
+            color: pos.turn(),
+            role,
+        };
+        let rivals = board.by_piece(piece)
+            & attacks::attacks(to, piece, board.occupied())
+            & !Bitboard::from(from);
+        if rivals.is_empty() {
+            return San::disambiguate(m, &MoveList::new());
+        }
+    }
+    San::from_move(pos, m)
+}
+
+/// The legal move `san` names in `pos`; the same answer as [`San::to_move`] (including which
+/// error), without generating moves when only one piece could make it.
+pub fn san_to_move(pos: &Chess, san: San) -> Result<Move, SanError> {
+    if let San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+    } = san
+        && let Some(from) = only_candidate(pos, role, file, rank, to)
+    {
+        let m = Move::Normal {
+            role,
+            from,
+            capture: pos.board().role_at(to),
+            to,
+            promotion,
+        };
+        if capture == pos.board().role_at(to).is_some() && quick_legality(pos, m) == Some(true) {
+            return Ok(m);
+        }
+    }
+    san.to_move(pos)
+}
+
+/// The one square a piece of kind `role` could move to `to` from (matching the SAN's file
+/// and rank hints), when there is exactly one; `None` leaves the question to shakmaty.
+fn only_candidate(
+    pos: &Chess,
+    role: Role,
+    file: Option<File>,
+    rank: Option<Rank>,
+    to: Square,
+) -> Option<Square> {
+    let board = pos.board();
+    let us = pos.turn();
+    let piece = Piece { color: us, role };
+    let mut candidates = if role == Role::Pawn {
+        if board.role_at(to).is_some() {
+            // A capture: from one of the two squares diagonally behind.
+            attacks::pawn_attacks(!us, to)
+        } else {
+            // A push: the nearest square behind holding anything.
+            let back = if us == Color::White { -8 } else { 8 };
+            let one = to.offset(back)?;
+            if board.occupied().contains(one) {
+                Bitboard::from(one)
+            } else {
+                Bitboard::from(one.offset(back)?)
+            }
+        }
+    } else {
+        attacks::attacks(to, piece, board.occupied())
+    } & board.by_piece(piece);
+    if let Some(f) = file {
+        candidates &= Bitboard::from(f);
+    }
+    if let Some(r) = rank {
+        candidates &= Bitboard::from(r);
+    }
+    candidates.single_square()
+}
+
+/// Legality of an ordinary piece or pawn move from bitboards alone; `None` for what is left to
+/// shakmaty (castling, en passant, a position without our king).
+fn quick_legality(pos: &Chess, m: Move) -> Option<bool> {
+    let Move::Normal {
+        role,
+        from,
+        capture,
+        to,
+        promotion,
+    } = m
+    else {
+        return None;
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let king = board.king_of(us)?;
+    let piece = Piece { color: us, role };
+    if board.piece_at(from) != Some(piece)
+        || board.by_color(us).contains(to)
+        || board.role_at(to) != capture
+        || capture == Some(Role::King)
+    {
+        return Some(false);
+    }
+    let occupied = board.occupied();
+    let reachable = if role == Role::Pawn {
+        let last_rank = if us == Color::White {
+            Rank::Eighth
+        } else {
+            Rank::First
+        };
+        let promotes_ok = match promotion {
+            None => to.rank() != last_rank,
+            Some(p) => to.rank() == last_rank && p != Role::Pawn && p != Role::King,
+        };
+        promotes_ok && pawn_reaches(us, from, to, capture.is_some(), occupied)
+    } else {
+        promotion.is_none() && attacks::attacks(from, piece, occupied).contains(to)
+    };
+    if !reachable {
+        return Some(false);
+    }
+    // Our king after the move: on `to` if it moved; attacked by nothing but what was captured.
+    let king_after = if role == Role::King { to } else { king };
+    let occupied_after = (occupied & !Bitboard::from(from)) | Bitboard::from(to);
+    let attackers = board.attacks_to(king_after, !us, occupied_after) & !Bitboard::from(to);
+    Some(attackers.is_empty())
+}
+
+/// Whether a pawn of `us` on `from` moves to `to`: one step or two from its first rank onto
+/// empty squares, or one diagonal step onto a capture.
+fn pawn_reaches(us: Color, from: Square, to: Square, captures: bool, occupied: Bitboard) -> bool {
+    if captures {
+        return attacks::pawn_attacks(us, from).contains(to);
+    }
+    let forward = if us == Color::White { 8 } else { -8 };
+    let Some(one) = from.offset(forward) else {
+        return false;
+    };
+    if occupied.contains(one) {
+        return false;
+    }
+    if to == one {
+        return true;
+    }
+    let start_rank = if us == Color::White {
+        Rank::Second
+    } else {
+        Rank::Seventh
+    };
+    from.rank() == start_rank && one.offset(forward) == Some(to) && !occupied.contains(to)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::replay::position_from_fen;
+    use crate::testing::Rng;
+    use shakmaty::CastlingSide;
+
+    /// Every move a buggy decoder could produce from `pos`: any piece of ours to any square,
+    /// with any capture field and promotion, plus castling and en passant attempts.
+    fn candidate_moves(pos: &Chess, rng: &mut Rng) -> Vec<Move> {
+        let board = pos.board();
+        let mut out = Vec::new();
+        for from in board.by_color(pos.turn()) {
+            let role = board.role_at(from).unwrap();
+            for to in Square::ALL {
+                let promotion = match rng.below(8) {
+                    0 => Some(Role::Queen),
+                    1 => Some(Role::Knight),
+                    2 => Some(Role::King),
+                    _ => None,
+                };
+                let capture = if rng.below(10) == 0 {
+                    Some(Role::Rook)
+                } else {
+                    board.role_at(to)
+                };
+                out.push(Move::Normal {
+                    role,
+                    from,
+                    capture,
+                    to,
+                    promotion,
+                });
+                // A role that is not the piece's own.
+                if rng.below(20) == 0 {
+                    out.push(Move::Normal {
+                        role: Role::Bishop,
+                        from,
+                        capture,
+                        to,
+                        promotion: None,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// The SAN itself and what a sloppy or wrong PGN might say instead: hints dropped or
+    /// added, the capture mark flipped, another piece, another promotion.
+    fn san_variants(written: San, rng: &mut Rng) -> Vec<San> {
+        let mut out = vec![written];
+        if let San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        } = written
+        {
+            let other_role = *rng.pick(&[Role::Pawn, Role::Knight, Role::Bishop, Role::Rook]);
+            let other_file = File::new(rng.below(8) as u32);
+            let other_rank = Rank::new(rng.below(8) as u32);
+            for (role, file, rank, capture, promotion) in [
+                (role, None, None, capture, promotion),
+                (role, Some(other_file), rank, capture, promotion),
+                (role, file, Some(other_rank), capture, promotion),
+                (role, file, rank, !capture, promotion),
+                (other_role, file, rank, capture, promotion),
+                (role, file, rank, capture, Some(Role::Rook)),
+                (role, file, rank, capture, None),
+            ] {
+                out.push(San::Normal {
+                    role,
+                    file,
+                    rank,
+                    capture,
+                    to,
+                    promotion,
+                });
+            }
+        }
+        out
+    }
+
+    fn check_position(pos: &Chess, rng: &mut Rng) {
+        for m in candidate_moves(pos, rng) {
+            assert_eq!(
+                is_legal(pos, m),
+                pos.is_legal(m),
+                "{m:?} in {}",
+                crate::game::replay::fen_of(pos)
+            );
+        }
+        for m in pos.legal_moves() {
+            let written = San::from_move(pos, m);
+            assert_eq!(san(pos, m), written, "{m:?}");
+            for variant in san_variants(written, rng) {
+                assert_eq!(
+                    san_to_move(pos, variant),
+                    variant.to_move(pos),
+                    "{variant} in {}",
+                    crate::game::replay::fen_of(pos)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn agrees_with_shakmaty_on_random_games() {
+        let mut rng = Rng(7);
+        for _ in 0..60 {
+            let mut pos = Chess::default();
+            for _ in 0..120 {
+                check_position(&pos, &mut rng);
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.below(moves.len())];
+                pos.play_unchecked(m);
+            }
+        }
+    }
+
+    #[test]
+    fn agrees_with_shakmaty_on_pins_checks_and_promotions() {
+        let mut rng = Rng(11);
+        for fen in [
+            // Pinned knight and bishop, rook checks through an open file.
+            "4k3/8/8/8/4r3/8/4N3/4K2R w K - 0 1",
+            "4k3/4r3/8/8/8/8/3B4/4K3 w - - 0 1",
+            // Double check, promotions with and without capture, a pinned pawn.
+            "3rk3/2P1P3/8/8/8/8/5b2/R3K2R w KQ - 0 1",
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+            "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
+            "1k6/8/8/8/8/8/1p6/R3K3 b Q - 0 1",
+        ] {
+            let pos = position_from_fen(fen).unwrap();
+            check_position(&pos, &mut rng);
+        }
+        let castles = Move::Castle {
+            king: Square::E1,
+            rook: Square::from_coords(File::H, Rank::First),
+        };
+        let pos = position_from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+        assert!(is_legal(&pos, castles));
+        assert_eq!(
+            san(&pos, castles),
+            San::Castle(CastlingSide::KingSide),
+            "castling is shakmaty's"
+        );
+    }
+}
