@@ -75,6 +75,31 @@ pub fn scid_import(pgns: &[&Path], base: &Path) {
     );
 }
 
+/// The entries of `dir`, sorted.
+pub fn files_in(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    v.sort();
+    v
+}
+
+/// The file in `dir` whose name starts with game `number` (1-based, four digits).
+pub fn game_file(dir: &Path, number: u32) -> PathBuf {
+    let prefix = format!("{number:04} ");
+    files_in(dir)
+        .into_iter()
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with(&prefix)
+        })
+        .unwrap_or_else(|| panic!("no game {number} in {dir:?}"))
+}
+
 /// True when `path` is a mountpoint right now.
 pub fn is_mounted(path: &Path) -> bool {
     let wanted = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());

@@ -2,7 +2,10 @@
 //! Run with `cargo test --features mount-tests` (contrib/dev/test does), as root or with fusermount3.
 
 mod cli;
+mod corrupt;
 mod crash;
+#[path = "../tests/damage/mod.rs"]
+mod damage;
 mod ecosystem;
 mod editors;
 mod fixtures;

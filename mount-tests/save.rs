@@ -6,7 +6,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::fixtures::{copy_db, edge_db};
-use crate::harness::{Mount, repo, run_with_timeout, scratch, sh};
+use crate::harness::{Mount, files_in, game_file, repo, run_with_timeout, scratch, sh};
 
 /// A writable private copy of the test database, mounted.
 struct Writable {
@@ -28,26 +28,11 @@ fn writable(name: &str) -> Writable {
 
 impl Writable {
     fn games(&self) -> Vec<PathBuf> {
-        let mut v: Vec<PathBuf> = std::fs::read_dir(self.mount.join("games"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        v.sort();
-        v
+        files_in(&self.mount.join("games"))
     }
 
     fn game(&self, number: usize) -> PathBuf {
-        let prefix = format!("{number:04} ");
-        self.games()
-            .into_iter()
-            .find(|p| {
-                p.file_name()
-                    .unwrap()
-                    .to_str()
-                    .unwrap()
-                    .starts_with(&prefix)
-            })
-            .unwrap_or_else(|| panic!("no game {number}"))
+        game_file(&self.mount.join("games"), number as u32)
     }
 
     fn db_bytes(&self) -> Vec<Vec<u8>> {

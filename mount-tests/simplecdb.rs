@@ -39,18 +39,7 @@ pub fn export(db: &Path) -> String {
 }
 
 fn game_file(m: &Mount, number: usize) -> PathBuf {
-    let prefix = format!("{number:04} ");
-    std::fs::read_dir(m.join("games"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .starts_with(&prefix)
-        })
-        .unwrap()
+    crate::harness::game_file(&m.join("games"), number as u32)
 }
 
 fn bytes(db: &Path) -> Vec<Vec<u8>> {

@@ -238,12 +238,34 @@ fn clear_errors_for_bad_databases() {
     let o = gamefs(&[&"histogram", &dir.path()]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("no position file"));
-    std::fs::write(dir.path().join("positions.dat"), [b'.'; 93]).unwrap();
-    let o = gamefs(&[&"view", &dir.path()]);
+    // A damaged file: each damaged record is reported (file, record, byte, why) and the
+    // exit status says so; the healthy records are still shown.
+    // The empty board (hash 0, Black to play), then 93 bytes of '.'.
+    let mut bytes = vec![0u8; 9];
+    bytes.push(b'B');
+    bytes.extend([b'.'; 81]);
+    bytes.push(0);
+    bytes.extend([b'.'; 93]);
+    std::fs::write(dir.path().join("positions.dat"), &bytes).unwrap();
+    for cmd in ["view", "histogram"] {
+        let o = gamefs(&[&cmd, &dir.path()]);
+        assert!(!o.status.success(), "{cmd}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.starts_with("gamefs: ")
+                && err.contains("positions.dat: record 2 at byte 92: player byte is '.'")
+                && err.contains("record 3 at byte 184: 1 bytes at the end"),
+            "{cmd}: {err}"
+        );
+    }
+    let shown = String::from_utf8_lossy(&gamefs(&[&"view", &dir.path()]).stdout).into_owned();
+    assert!(shown.starts_with("0000000000000000:0: who=B"), "{shown}");
+    // Writing to it is refused, naming the first problem.
+    let o = gamefs(&[&"rm", &dir.path(), &"0000000000000000-0-B"]);
     assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.starts_with("gamefs: ") && err.contains("positions.dat"),
-        "{err}"
+        String::from_utf8_lossy(&o.stderr).contains("positions.dat: record 2 at byte 92"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
     );
 }

@@ -1,11 +1,13 @@
-//! The 9x9 store: byte-exact appends and removals, ids and tiebreaks, scores, the lock, and
-//! clear errors (never a panic) for malformed files.
+//! The 9x9 store: byte-exact appends and removals, ids and tiebreaks, scores, the lock,
+//! damaged records (listed, the rest served, never a panic) and clear errors for files that
+//! cannot be used at all.
 
 mod go9_common;
 
 use std::path::Path;
 
 use gamefs::ErrorKind;
+use gamefs::collection::Collection;
 use gamefs::game::go::{
     Board, Color, GoPosition, POINTS, PositionId, Score, Symmetry, ZobristTable,
 };
@@ -406,47 +408,129 @@ fn little_endian_files_are_read_and_extended_little_endian() {
     assert_eq!(&bytes[92..100], &H2.to_le_bytes());
 }
 
+/// The positions `db` serves, loaded, by id.
+fn loaded(db: &Go9Database) -> Vec<GoPosition> {
+    db.positions()
+        .iter()
+        .map(|s| db.load(&s.id).unwrap())
+        .collect()
+}
+
 #[test]
-fn malformed_files_give_clear_errors() {
+fn damaged_records_are_listed_and_the_rest_served() {
     let dir = empty_db();
-    let good = record(H1, 0, Color::White, &one_stone());
     let file = dir.path().join("positions.dat");
-    let check = |bytes: &[u8], want: &str| {
-        std::fs::write(&file, bytes).unwrap();
-        let e = Go9Database::open(dir.path(), false).err().expect(want);
-        assert!(e.to_string().contains(want), "{e} / {want}");
+    let good = record(H1, 0, Color::White, &one_stone());
+    let other = record(H2, 0, Color::White, &two_stones());
+    std::fs::write(&file, [good.clone(), other.clone()].concat()).unwrap();
+    let healthy = loaded(&Go9Database::open(dir.path(), false).unwrap());
+    assert_eq!(healthy.len(), 2);
+    // Each damage in the middle of the file (record 2 of 3), then at its end.
+    let mut board_byte = good.clone();
+    board_byte[10 + 40] = b'X';
+    let mut player = good.clone();
+    player[9] = 0;
+    let mut flag = good.clone();
+    flag[91] = 2;
+    let mut hash = good.clone();
+    hash[0] ^= 1;
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (
+            [good.clone(), board_byte, other.clone()].concat(),
+            "record 2 at byte 92: board byte 41 (row 5, column 5) is 'X', expected",
+        ),
+        (
+            [good.clone(), player, other.clone()].concat(),
+            "record 2 at byte 92: player byte is 0x00, expected 'B' or 'W'",
+        ),
+        (
+            [good.clone(), flag, other.clone()].concat(),
+            "record 2 at byte 92: flag byte (byte 92) is 0x02, expected 0 or 1 (taken as a 92-byte",
+        ),
+        (
+            [good.clone(), hash, other.clone()].concat(),
+            "record 2 at byte 92: stored hash 30846ceb8015dc92 does not match its board, which \
+             hashes to 31846ceb8015dc92",
+        ),
+        (
+            [good.clone(), other.clone(), good[..91].to_vec()].concat(),
+            "record 3 at byte 184: 91 bytes at the end (from byte 184) are not a whole position",
+        ),
+        (
+            [good.clone(), other.clone(), {
+                let mut cut = good.clone();
+                cut[91] = 1;
+                cut
+            }]
+            .concat(),
+            "record 3 at byte 184: flag 1 announces 8 bytes of extra info, but the file ends \
+             after 0",
+        ),
+    ];
+    for (bytes, want) in cases {
+        std::fs::write(&file, &bytes).unwrap();
+        let db = Go9Database::open(dir.path(), false)
+            .unwrap_or_else(|e| panic!("{want}: the open must succeed: {e}"));
+        assert_eq!(db.damaged().len(), 1, "{want}");
+        let shown = db.damaged()[0].describe("positions.dat");
+        assert!(shown.contains(want), "{shown}\n/ {want}");
+        assert_eq!(
+            loaded(&db),
+            healthy,
+            "{want}: the healthy positions read as before"
+        );
+        // A damaged database is not opened for writing (a rewrite would drop the record).
+        let e = Go9Database::open(dir.path(), true).err().expect(want);
+        assert_eq!(e.kind(), ErrorKind::ReadOnly, "{want}");
+        assert!(e.to_string().contains(want), "{e}");
+        // The collection shows it as an unreadable file of its own.
+        let coll = gamefs::collection::go::GoCollection::new(db);
+        let problems = coll.problems();
+        assert_eq!(problems.len(), 1);
+        let n = problems[0].item.unwrap();
+        assert!(problems[0].unreadable && problems[0].message.contains(want));
+        let name = coll.file_name(n);
+        assert!(
+            name.starts_with("damaged-record-") && name.ends_with(".sgf"),
+            "{name}"
+        );
+        assert_eq!(coll.item_named(name.as_bytes()), Some(n));
+        let e = coll.render(n).unwrap_err();
         assert_eq!(e.errno(), libc::EIO);
-    };
-    check(
-        &[good.clone(), good[..91].to_vec()].concat(),
-        "91 bytes at the end (from byte 92)",
-    );
-    let mut bad = good.clone();
-    bad[10 + 40] = b'X';
-    check(
-        &bad,
-        "record 1 at byte 0: board byte 41 (row 5, column 5) is 'X'",
-    );
+        assert!(e.to_string().contains(want), "{e}");
+        assert!(coll.view_keys(0, n).is_empty() && !coll.deleted(n));
+        assert_eq!(coll.count(), 3);
+    }
+    // A file none of whose records match the table was made with another table: refused.
     let mut bad = good.clone();
     bad[0] ^= 1;
-    check(
-        &bad,
-        "does not match its board, which hashes to 31846ceb8015dc92",
-    );
-    let mut bad = good.clone();
-    bad[91] = 1;
-    check(&bad, "flag 1 announces 8 bytes of extra info");
-    std::fs::write(&file, &good).unwrap();
-    std::fs::write(dir.path().join("fuego_chinese.dat"), [0u8; 13]).unwrap();
+    std::fs::write(&file, &bad).unwrap();
     let e = Go9Database::open(dir.path(), false).err().unwrap();
+    assert_eq!(e.errno(), libc::EIO);
     assert!(
         e.to_string()
-            .contains("fuego_chinese.dat: 13 bytes is not a whole number"),
+            .contains("no record's stored hash matches its board: record 1 at byte 0"),
         "{e}"
     );
-    std::fs::write(dir.path().join("fuego_chinese.dat"), [0u8; 12]).unwrap();
-    let e = Go9Database::open(dir.path(), false).err().unwrap();
-    assert!(e.to_string().contains("score 0 (3..8 expected)"), "{e}");
+    // Scored files: a cut record and a record that is no score are left out and listed.
+    std::fs::write(&file, [good.clone(), other].concat()).unwrap();
+    let id: PositionId = "31846ceb8015dc92-0-W".parse().unwrap();
+    let scored = dir.path().join("fuego_chinese.dat");
+    write_scores(&scored, &[(id, 5, 87)]);
+    let mut bytes = std::fs::read(&scored).unwrap();
+    bytes.extend([0u8; 12]);
+    bytes.push(7);
+    std::fs::write(&scored, &bytes).unwrap();
+    let db = Go9Database::open(dir.path(), false).unwrap();
+    let problems = db.score_problems();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(problems[0].contains("fuego_chinese.dat: record 2 at byte 12: score 0 (3..8"));
+    assert!(problems[1].contains("record 3 at byte 24: 25 bytes is not a whole number"));
+    assert_eq!(db.scores_of(&id)[0].score, 5, "the healthy score is kept");
+    assert_eq!(
+        Go9Database::open(dir.path(), true).err().unwrap().kind(),
+        ErrorKind::ReadOnly
+    );
 }
 
 #[test]

@@ -67,6 +67,23 @@ impl DbArgs {
     fn open(&self, writable: bool, create: bool) -> Result<Go9Database, String> {
         Go9Database::open_with(&self.options(writable, create)).map_err(|e| e.to_string())
     }
+
+    /// Open for reading, reporting each damaged record on stderr (the others are used);
+    /// true when there was any.
+    fn open_reporting(&self) -> Result<(Go9Database, bool), String> {
+        let db = self.open(false, false)?;
+        let file = db.paths().positions.display().to_string();
+        let problems: Vec<String> = db
+            .damaged()
+            .iter()
+            .map(|d| d.describe(&file))
+            .chain(db.score_problems().iter().cloned())
+            .collect();
+        for p in &problems {
+            eprintln!("gamefs: {p}");
+        }
+        Ok((db, !problems.is_empty()))
+    }
 }
 
 /// Options of `go9 view` and `go9 sgf`.
@@ -173,7 +190,7 @@ fn status(failed: bool) -> ExitCode {
 }
 
 fn view(args: &ViewArgs, as_sgf: bool) -> Result<ExitCode, String> {
-    let db = args.db.open(false, false)?;
+    let (db, mut failed) = args.db.open_reporting()?;
     let ids: Vec<PositionId> = if args.ids.is_empty() {
         db.positions().into_iter().map(|s| s.id).collect()
     } else {
@@ -182,7 +199,6 @@ fn view(args: &ViewArgs, as_sgf: bool) -> Result<ExitCode, String> {
             .map(|s| parse_id(s))
             .collect::<Result<_, _>>()?
     };
-    let mut failed = false;
     let mut out = String::new();
     for id in ids {
         match db.load(&id) {
@@ -217,7 +233,7 @@ fn view(args: &ViewArgs, as_sgf: bool) -> Result<ExitCode, String> {
 }
 
 fn histogram(args: &DbArgs) -> Result<ExitCode, String> {
-    let db = args.open(false, false)?;
+    let (db, damaged) = args.open_reporting()?;
     let mut counts: BTreeMap<u8, usize> = BTreeMap::new();
     let positions = db.positions();
     for s in &positions {
@@ -228,7 +244,7 @@ fn histogram(args: &DbArgs) -> Result<ExitCode, String> {
         println!("{stones:>6} {n:>9}");
     }
     println!(" total {:>9}", positions.len());
-    Ok(ExitCode::SUCCESS)
+    Ok(status(damaged))
 }
 
 fn merge(args: &MergeArgs) -> Result<ExitCode, String> {

@@ -1,18 +1,24 @@
-//! `gamefs info` and `gamefs check`: what a database holds, and whether it is sound.
+//! `gamefs info` and `gamefs check`: what a database holds, and whether it is sound (every
+//! problem listed, for every format).
 
 use std::process::ExitCode;
 
+use std::collections::HashSet;
+use std::sync::Arc;
+
 use super::InspectArgs;
 use super::database::progress;
+use gamefs::collection::chess::ChessCollection;
+use gamefs::collection::{self, Collection};
+use gamefs::store::damage::without_label;
 use gamefs::store::scid::ScidDatabase;
-use gamefs::store::scid::check::{self, Problem};
-use gamefs::store::{self, ChessStore};
-use gamefs::text::pgn;
+use gamefs::store::scid::check;
+use gamefs::store::{self, ChessStore, OpenOptions, Problem};
 
-/// A SCID database gets the SCID-specific facts and checks; any other format the general ones.
+/// A SCID database gets the SCID-specific facts; any other chess format the general ones.
 enum Opened {
     Scid(Box<ScidDatabase>),
-    Other(std::sync::Arc<dyn ChessStore>),
+    Other(Arc<dyn ChessStore>),
 }
 
 fn open(args: &InspectArgs) -> Result<Opened, String> {
@@ -86,22 +92,34 @@ pub fn info(args: &InspectArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Check a database; exit status 1 when anything is wrong.
+/// Check a database of any format: every problem found, one line each (the game or file
+/// first), a count on stderr, and exit status 1 when there is any.
 pub fn check(args: &InspectArgs) -> Result<ExitCode, String> {
-    let opened = open(args)?;
     let pb = progress(args.quiet || args.json, "checking");
-    let (problems, games): (Vec<Problem>, u32) = match &opened {
-        Opened::Scid(db) => (check::check(db, |_| pb.inc(1)), db.game_count()),
-        Opened::Other(db) => (check_store(&**db, |_| pb.inc(1)), db.game_count()),
-    };
+    let (coll, problems): (Arc<dyn Collection>, Vec<Problem>) =
+        if store::scid::looks_like(&args.database) {
+            let db =
+                Arc::new(ScidDatabase::open(&args.database, false).map_err(|e| e.to_string())?);
+            let problems = check::check(&db, |_| pb.inc(1));
+            (Arc::new(ChessCollection::new(db)), problems)
+        } else {
+            let coll = collection::open(&args.database, &OpenOptions::default())
+                .map_err(|e| e.to_string())?;
+            let problems = check_items(&*coll, |_| pb.inc(1));
+            (coll, problems)
+        };
     pb.finish_and_clear();
+    let games = coll.count();
     if args.json {
         let items: Vec<String> = problems
             .iter()
             .map(|p| {
+                let file = p.item.map_or("null".into(), |n| {
+                    json_str(&format!("{}/{}", coll.items_folder(), coll.file_name(n)))
+                });
                 format!(
-                    "{{\"game\":{},\"problem\":{}}}",
-                    p.game.map_or("null".into(), |g| g.to_string()),
+                    "{{\"game\":{},\"file\":{file},\"problem\":{}}}",
+                    p.item.map_or("null".into(), |n| (n + 1).to_string()),
                     json_str(&p.message)
                 )
             })
@@ -114,13 +132,17 @@ pub fn check(args: &InspectArgs) -> Result<ExitCode, String> {
         );
     } else {
         for p in &problems {
-            match p.game {
-                Some(g) => println!("game {g}: {}", p.message),
+            match p.item {
+                Some(n) => println!("{}: {}", coll.item_label(n), p.message),
                 None => println!("{}", p.message),
             }
         }
         if !args.quiet {
-            eprintln!("checked {} games: {} problem(s)", games, problems.len());
+            eprintln!(
+                "checked {games} {}: {} problem(s)",
+                coll.items_folder(),
+                problems.len()
+            );
         }
     }
     Ok(if problems.is_empty() {
@@ -130,15 +152,25 @@ pub fn check(args: &InspectArgs) -> Result<ExitCode, String> {
     })
 }
 
-/// Check any chess database: every game decodes and renders.
-fn check_store(db: &dyn ChessStore, mut progress: impl FnMut(u32)) -> Vec<Problem> {
-    let mut problems = Vec::new();
-    for n in 0..db.game_count() {
+/// Check any collection: the problems opening it found, then every item not already known
+/// unreadable renders.
+fn check_items(coll: &dyn Collection, mut progress: impl FnMut(u32)) -> Vec<Problem> {
+    let mut problems = coll.problems();
+    let unreadable: HashSet<u32> = problems
+        .iter()
+        .filter(|p| p.unreadable)
+        .filter_map(|p| p.item)
+        .collect();
+    for n in 0..coll.count() {
         progress(n);
-        if let Err(e) = db.load(n).and_then(|g| pgn::render(&g)) {
+        if unreadable.contains(&n) {
+            continue;
+        }
+        if let Err(e) = coll.render(n) {
             problems.push(Problem {
-                game: Some(n + 1),
-                message: e.to_string(),
+                item: Some(n),
+                message: without_label(e.message(), &coll.item_label(n)),
+                unreadable: true,
             });
         }
     }

@@ -49,7 +49,8 @@ pub enum Command {
     Compact(CompactArgs),
     /// Show what a database holds: format, games, deleted, names, years, reclaimable bytes.
     Info(InspectArgs),
-    /// Check every game and the index and name files; exit status 1 if anything is wrong.
+    /// List every problem of a database (damage, games that do not decode, index fields that
+    /// do not match); exit status 1 if there is any.
     Check(InspectArgs),
     /// Darren Cook's 9x9 Go position databases: view, histogram, merge, diff-scores, import…
     #[command(subcommand)]

@@ -1,6 +1,7 @@
 //! `gamefs mount`: open the database, check the mountpoint, mount, and serve until unmounted
 //! or told to stop (Ctrl-C, SIGTERM, SIGHUP), unmounting cleanly.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -132,6 +133,29 @@ fn open_collection(database: &Path, parsed: &ParsedOptions) -> Result<Arc<dyn Co
     }
 }
 
+/// Say on stderr that the database is damaged: how many problems, and that damaged games
+/// read as I/O errors. The mount logs each problem itself.
+fn warn_if_damaged(database: &Path, coll: &dyn Collection) {
+    let problems = coll.problems();
+    if problems.is_empty() {
+        return;
+    }
+    let unreadable: HashSet<u32> = problems
+        .iter()
+        .filter(|p| p.unreadable)
+        .filter_map(|p| p.item)
+        .collect();
+    eprintln!(
+        "gamefs: warning: {} is damaged: {} problem(s); {} of its {} cannot be read (I/O \
+         error), the others are served (`gamefs check {}` lists every problem)",
+        database.display(),
+        problems.len(),
+        unreadable.len(),
+        coll.items_folder(),
+        database.display()
+    );
+}
+
 /// Check the mountpoint and /dev/fuse before doing anything, with messages that say what to fix.
 fn check_mountpoint(mountpoint: &Path) -> Result<PathBuf, String> {
     let meta = std::fs::metadata(mountpoint)
@@ -170,16 +194,9 @@ pub fn prepare_and_serve(
 ) -> Result<ExitCode, String> {
     let parsed = parse_options(opts)?;
     if !opts.foreground && !daemon::is_detached_child() {
-        // Check what can be checked here, so errors reach the terminal; the background
-        // process opens (and locks) the database itself.
-        collection::open(
-            database,
-            &OpenOptions {
-                go_files: parsed.go_files.clone(),
-                ..OpenOptions::default()
-            },
-        )
-        .map_err(|e| e.to_string())?;
+        // Check what can be checked here, so errors and warnings reach the terminal; the
+        // background process opens (and locks) the database again itself.
+        warn_if_damaged(database, &*open_collection(database, &parsed)?);
         check_mountpoint(mountpoint)?;
         return daemon::detach();
     }
@@ -188,6 +205,9 @@ pub fn prepare_and_serve(
     let coll = open_collection(database, &parsed);
     pb.finish_and_clear();
     let coll = coll?;
+    if opts.foreground {
+        warn_if_damaged(database, &*coll);
+    }
     let mountpoint = check_mountpoint(mountpoint)?;
     let mut vfs_options = VfsOptions::default();
     if let Some(bytes) = parsed.cache_bytes {

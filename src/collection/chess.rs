@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::Collection;
 use crate::collection::naming::{game_file_name, game_number_of, number_width};
 use crate::error::{Error, ErrorKind, Result};
-use crate::store::{ChessStore, NameKind, StoreInfo, eco_text};
+use crate::store::{ChessStore, NameKind, Problem, StoreInfo, eco_text};
 use crate::text::{pgn, pgn_parse};
 
 /// Append every game of the PGN `text` to `store`, all or nothing; `progress` sees each game.
@@ -97,6 +97,14 @@ impl Collection for ChessCollection {
             &black,
             s.date.year,
         )
+    }
+
+    fn item_label(&self, n: u32) -> String {
+        format!("game {}", n + 1)
+    }
+
+    fn problems(&self) -> Vec<Problem> {
+        self.store.problems()
     }
 
     fn item_named(&self, name: &[u8]) -> Option<u32> {

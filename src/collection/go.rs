@@ -4,7 +4,9 @@
 //!
 //! Positions are numbered in file order at mount; a position removed or replaced keeps its
 //! number for the life of the mount (the file itself is rewritten, as the format has no
-//! delete mark).
+//! delete mark). A damaged record of the position file, whose PositionID cannot be trusted,
+//! is shown after them as `damaged-record-N.sgf` (N its number in the file), which reads as
+//! an I/O error and belongs to no view.
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
@@ -12,8 +14,8 @@ use std::sync::{Arc, RwLock};
 use super::Collection;
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::go::{Color, PositionId};
-use crate::store::StoreInfo;
 use crate::store::go9x9::{Go9Database, PositionSummary};
+use crate::store::{Problem, StoreInfo};
 use crate::text::{sgf, sgf_parse};
 
 /// One numbered position: what the index says of it, or that it is gone.
@@ -23,17 +25,39 @@ struct Slot {
     removed: bool,
 }
 
+/// The file name of a damaged record (`number` 1-based in its file).
+fn damaged_name(number: usize) -> String {
+    format!("damaged-record-{number}.sgf")
+}
+
 /// A Go position database shown as SGF files.
 pub struct GoCollection {
     db: Go9Database,
     programs: Vec<Arc<str>>,
     slots: RwLock<Slots>,
+    damaged: Damaged,
 }
 
 #[derive(Default)]
 struct Slots {
     items: Vec<Slot>,
     by_id: HashMap<PositionId, u32>,
+}
+
+/// The damaged records, numbered after the positions read at open (a damaged database is
+/// read-only, so no position is added after them).
+#[derive(Default)]
+struct Damaged {
+    /// The first item number of a damaged record.
+    first: u32,
+    /// File name and problem of each.
+    items: Vec<(String, String)>,
+}
+
+impl Damaged {
+    fn get(&self, n: u32) -> Option<&(String, String)> {
+        self.items.get(n.checked_sub(self.first)? as usize)
+    }
 }
 
 impl Slots {
@@ -55,10 +79,20 @@ impl GoCollection {
         for summary in db.positions() {
             slots.push(summary);
         }
+        let file = db.paths().positions.display().to_string();
+        let damaged = Damaged {
+            first: slots.items.len() as u32,
+            items: db
+                .damaged()
+                .iter()
+                .map(|d| (damaged_name(d.number), d.describe(&file)))
+                .collect(),
+        };
         GoCollection {
             programs: db.programs(),
             db,
             slots: RwLock::new(slots),
+            damaged,
         }
     }
 
@@ -124,25 +158,59 @@ impl Collection for GoCollection {
     }
 
     fn count(&self) -> u32 {
-        self.slots
+        let positions = self
+            .slots
             .read()
             .unwrap_or_else(|p| p.into_inner())
             .items
-            .len() as u32
+            .len() as u32;
+        positions.max(self.damaged.first) + self.damaged.items.len() as u32
     }
 
     fn deleted(&self, n: u32) -> bool {
-        self.slot(n).is_none_or(|s| s.removed)
+        self.damaged.get(n).is_none() && self.slot(n).is_none_or(|s| s.removed)
     }
 
     fn file_name(&self, n: u32) -> String {
+        if let Some((name, _)) = self.damaged.get(n) {
+            return name.clone();
+        }
         self.slot(n)
             .map(|s| s.summary.id.file_name())
             .unwrap_or_default()
     }
 
+    fn item_label(&self, n: u32) -> String {
+        format!("{}/{}", self.items_folder(), self.file_name(n))
+    }
+
+    fn problems(&self) -> Vec<Problem> {
+        let mut problems: Vec<Problem> = self
+            .db
+            .score_problems()
+            .iter()
+            .map(|m| Problem {
+                item: None,
+                message: m.clone(),
+                unreadable: false,
+            })
+            .collect();
+        for (i, (_, problem)) in self.damaged.items.iter().enumerate() {
+            problems.push(Problem {
+                item: Some(self.damaged.first + i as u32),
+                message: problem.clone(),
+                unreadable: true,
+            });
+        }
+        problems
+    }
+
     fn item_named(&self, name: &[u8]) -> Option<u32> {
-        let id = PositionId::from_file_name(std::str::from_utf8(name).ok()?)?;
+        let name = std::str::from_utf8(name).ok()?;
+        if let Some(i) = self.damaged.items.iter().position(|(n, _)| n == name) {
+            return Some(self.damaged.first + i as u32);
+        }
+        let id = PositionId::from_file_name(name)?;
         self.slots
             .read()
             .unwrap_or_else(|p| p.into_inner())
@@ -185,6 +253,9 @@ impl Collection for GoCollection {
     }
 
     fn render(&self, n: u32) -> Result<Vec<u8>> {
+        if let Some((_, problem)) = self.damaged.get(n) {
+            return Err(Error::corrupt_record(problem.clone()));
+        }
         let id = self.live_id(n)?;
         Ok(sgf::render(&self.db.load(&id)?).into_bytes())
     }

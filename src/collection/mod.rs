@@ -14,7 +14,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::error::Result;
-use crate::store::{self, StoreInfo};
+use crate::store::{self, Problem, StoreInfo};
 
 /// Open the database at `path` (any format gamefs knows, recognised by its files) as a
 /// collection, as `options` say (writable, lossy).
@@ -61,6 +61,11 @@ pub trait Collection: Send + Sync {
     fn deleted(&self, n: u32) -> bool;
     /// The file name of item `n` (with the extension).
     fn file_name(&self, n: u32) -> String;
+    /// How reports name item `n`: `game 12` for chess, the file for a Go position.
+    fn item_label(&self, n: u32) -> String;
+    /// What is wrong with the database, as found when it was opened (or last re-read); an
+    /// item listed as unreadable fails to [`render`](Collection::render) with its problem.
+    fn problems(&self) -> Vec<Problem>;
     /// The item a file name refers to, if any (any name the collection accepts for it).
     fn item_named(&self, name: &[u8]) -> Option<u32>;
     /// The grouped views: folder paths relative to the root, one or two components

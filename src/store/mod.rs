@@ -5,6 +5,7 @@
 //! decoded into a [`ChessGame`] only when someone reads that game.
 
 pub mod charset;
+pub mod damage;
 pub mod files;
 pub mod go9x9;
 pub mod scid;
@@ -16,6 +17,7 @@ use std::time::SystemTime;
 
 use crate::error::Result;
 use crate::game::{ChessGame, GameResult, PartialDate};
+pub use damage::Problem;
 
 /// Which name dictionary a name ID refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -46,7 +48,7 @@ impl NameKind {
 pub struct GameSummary {
     /// The game is marked deleted (it still exists until compaction).
     pub deleted: bool,
-    /// White player's name ID.
+    /// White player's name ID ([`damage::UNKNOWN_NAME`] when the name file lacks it).
     pub white: u32,
     /// Black player's name ID.
     pub black: u32,
@@ -86,8 +88,12 @@ pub trait ChessStore: Send + Sync {
     fn game_count(&self) -> u32;
     /// The index summary of game `number` (`number < game_count()`).
     fn summary(&self, number: u32) -> GameSummary;
-    /// The name with `id` in the `kind` dictionary.
+    /// The name with `id` in the `kind` dictionary (`?` for an ID the name file lacks).
     fn name(&self, kind: NameKind, id: u32) -> Arc<str>;
+    /// What is wrong with the database, as found when it was opened (or last re-read): the
+    /// database's problems and each damaged game's. Games listed as unreadable fail to
+    /// [`load`](ChessStore::load) with their problem; the others load.
+    fn problems(&self) -> Vec<Problem>;
     /// Decode game `number` completely (record plus index fields).
     fn load(&self, number: u32) -> Result<ChessGame>;
     /// True when the database was opened for writing.

@@ -132,6 +132,7 @@ impl Vfs {
     /// the kernel.
     fn changed(&self, n: u32, before: Option<Before>) {
         self.cache.invalidate(n);
+        self.broken.forget(n);
         lock(&self.saved).insert(n);
         self.reset_views();
         let mut inodes = vec![Node::Game(n), Node::Root, Node::Games, Node::Deleted];

@@ -7,6 +7,7 @@
 //! symlinks into `games/`, and `.gamefs/` reports errors. The write side is in [`write`] and
 //! [`commit`]; docs/SEMANTICS.md says what each operation does to the database.
 
+pub mod broken;
 pub mod cache;
 pub mod commit;
 pub mod inode;
@@ -22,6 +23,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock};
 use std::time::SystemTime;
 
+use broken::Broken;
 use cache::TextCache;
 pub use inode::{Node, View};
 use scratch::{ScratchKind, ScratchStore};
@@ -176,11 +178,17 @@ pub struct Vfs {
     /// When the database files were last checked for outside changes (seconds since the epoch).
     last_check: AtomicU64,
     errors: ErrorLog,
+    /// Items known to be unreadable (logged once).
+    broken: Broken,
     counters: Counters,
     /// What each `.gamefs/` file said when last looked at.
     status_snapshots: Snapshots,
     invalidator: OnceLock<Box<dyn Invalidator>>,
 }
+
+/// How many of a database's problems a mount logs and lists in `.gamefs/errors` (`gamefs
+/// check` lists them all).
+const LOGGED_PROBLEMS: usize = 100;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
@@ -192,7 +200,7 @@ impl Vfs {
         let count = coll.count();
         let mut view_paths = coll.views();
         view_paths.truncate(inode::MAX_VIEWS);
-        Vfs {
+        let vfs = Vfs {
             cache: TextCache::new(count, options.cache_bytes),
             views: view_paths.iter().map(|_| RwLock::new(None)).collect(),
             view_paths,
@@ -204,11 +212,51 @@ impl Vfs {
             next_fh: AtomicU64::new(1),
             last_check: AtomicU64::new(0),
             errors: ErrorLog::default(),
+            broken: Broken::default(),
             counters: Counters::default(),
             status_snapshots: Snapshots::default(),
             invalidator: OnceLock::new(),
             coll,
             options,
+        };
+        vfs.note_problems();
+        vfs
+    }
+
+    /// Log what is wrong with the database (found when it was opened or re-read) and list it
+    /// in `.gamefs/errors`, once per problem; remember the unreadable items, so reading them
+    /// fails at once and is not logged again.
+    fn note_problems(&self) {
+        self.broken.clear();
+        // The database's own problems name their file in the message.
+        let database = "database";
+        let mut reported = 0;
+        let mut left_out = 0;
+        for p in self.coll.problems() {
+            let what = p
+                .item
+                .map_or(database.to_owned(), |n| self.coll.item_label(n));
+            if let (Some(n), true) = (p.item, p.unreadable) {
+                self.broken
+                    .remember(n, &Error::corrupt_record(format!("{what}: {}", p.message)));
+            }
+            if !self.broken.first_time(&p) {
+                continue;
+            }
+            if reported < LOGGED_PROBLEMS {
+                self.errors.record(&what, &p.message);
+                reported += 1;
+            } else {
+                left_out += 1;
+            }
+        }
+        if left_out > 0 {
+            self.errors.record(
+                database,
+                &format!(
+                    "{left_out} more problems are not listed here; `gamefs check` lists them all"
+                ),
+            );
         }
     }
 
@@ -250,7 +298,22 @@ impl Vfs {
         let node = self
             .child(parent, name)?
             .ok_or_else(|| not_found(format!("no entry {}", name.to_string_lossy())))?;
+        self.check_readable(node)?;
         Ok(self.attr(node, true))
+    }
+
+    /// On a read-only mount the kernel opens files itself, learning only their size from
+    /// `lookup` and `getattr`: a game that cannot be rendered fails there with its error
+    /// (EIO), or it would read as an empty file. (A writable mount fails at `open`, so the
+    /// game can still be saved over.) A game whose size is known rendered before: readable.
+    fn check_readable(&self, node: Node) -> Result<()> {
+        if let Node::Game(n) = node
+            && !self.writable()
+            && self.cache.size(n).is_none()
+        {
+            self.text(n)?;
+        }
+        Ok(())
     }
 
     /// The node called `name` in folder `parent`, if any (ENOTDIR if `parent` is no folder).
@@ -288,7 +351,9 @@ impl Vfs {
 
     /// The attributes of inode `ino`.
     pub fn getattr(&self, ino: u64) -> Result<Attr> {
-        Ok(self.attr(self.node(ino)?, true))
+        let node = self.node(ino)?;
+        self.check_readable(node)?;
+        Ok(self.attr(node, true))
     }
 
     /// The attributes of a listed entry as far as they are known without rendering (for
@@ -332,6 +397,7 @@ impl Vfs {
             Ok(true) => {
                 self.cache.clear();
                 self.reset_views();
+                self.note_problems();
                 let mut stale = vec![Node::Root, Node::Games, Node::Deleted];
                 stale.extend(self.view_indexes().map(Node::ViewRoot));
                 // Any game may have been replaced in place: the kernel's copies must go too.
@@ -531,15 +597,19 @@ impl Vfs {
         Ok(())
     }
 
-    /// The text of item `n`, from the cache or freshly rendered.
+    /// The text of item `n`, from the cache or freshly rendered. An item that cannot be
+    /// rendered fails with the reason, which is logged the first time only.
     pub fn text(&self, n: u32) -> Result<Arc<[u8]>> {
         if let Some(text) = self.cache.get(n) {
             return Ok(text);
         }
-        let rendered = self
-            .coll
-            .render(n)
-            .inspect_err(|e| self.errors.record(&self.game_name(n), e.message()))?;
+        if let Some(e) = self.broken.error(n) {
+            return Err(e);
+        }
+        let rendered = self.coll.render(n).inspect_err(|e| {
+            self.broken.remember(n, e);
+            self.errors.record(&self.game_name(n), e.message());
+        })?;
         let text: Arc<[u8]> = Arc::from(rendered);
         self.cache.insert(n, text.clone());
         Ok(text)

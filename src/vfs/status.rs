@@ -15,7 +15,8 @@ pub const README: &str = "\
 gamefs status folder
 
 stats      games, cache, saves and errors of this mount
-errors     the most recent rejected saves and unreadable games, newest last, with reasons
+errors     what is wrong with a damaged database, the most recent rejected saves and
+           unreadable games, newest last, with reasons
 rejected/  the text of each rejected save, under the name it was saved as; fix it and copy it
            back, or delete it
 

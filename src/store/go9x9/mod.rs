@@ -8,7 +8,7 @@
 //! * `zobrist_board_81.dat`: the Zobrist table (required: it makes the PositionID hashes).
 //! * The **position file**: the one `.dat` file (other than the table) whose first 92 bytes
 //!   look like a position record (a `B`/`W` player byte at byte 10 and at least 72 of the 81
-//!   board bytes `#`/`O`/`.`; a damaged record is then refused with a precise message), or
+//!   board bytes `#`/`O`/`.`, so that a damaged first record is still recognised), or
 //!   whose name contains `position` (`positions.dat`, `input_positions.dat`; so an empty or
 //!   damaged one is still found and then checked). Several candidates (queue files are position
 //!   files too) or none are refused with a message naming them; [`Go9Options::positions`]
@@ -21,8 +21,18 @@
 //!
 //! A position is named by its PositionID ([`PositionId`]). The file's records are all read at
 //! open, checked, and their hashes recomputed with the table: the file is accepted as
-//! big-endian or little-endian hashes, whichever its records match (spec §3); new records use
-//! the file's order (big-endian for a new file). Duplicate records of one id (queue files
+//! big-endian or little-endian hashes, whichever more of its records match (spec §3); new
+//! records use the file's order (big-endian for a new file).
+//!
+//! # Damage
+//!
+//! A record with a bad player, board or flag byte, a stored hash its board does not have, or
+//! cut short by the end of the file is *damaged* ([`Go9Database::damaged`]): its identity
+//! cannot be trusted, so the collection shows it as an unreadable file of its own; every other
+//! record is served. A damaged record of a scored file is left out
+//! ([`Go9Database::score_problems`]). Only a file none of whose records match the zobrist
+//! table (another table, or not a position file), or a damaged table, stops the open. A
+//! damaged database is not opened for writing: a rewrite would drop the damaged records. Duplicate records of one id (queue files
 //! have them) show once, as the first. A score file's later record for an id wins over an
 //! earlier one (re-scoring appends).
 //!
@@ -48,8 +58,9 @@ use std::time::SystemTime;
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::go::{Board, Color, ExtraInfo, GoPosition, PositionId, Score, ZobristTable};
 use crate::store::StoreInfo;
+use crate::store::damage::Damage;
 use crate::store::scid::writer::{lock, replace_file, sync};
-use records::{PositionRecord, RawId};
+use records::{DamagedRecord, PositionRecord, RawId};
 
 /// The name of the Zobrist table file in a database folder (its presence marks the folder as
 /// a 9x9 Go position database).
@@ -205,6 +216,10 @@ pub struct Go9Database {
     /// program/ruleset → id → (score, confidence).
     scores: BTreeMap<Arc<str>, HashMap<PositionId, (u8, u8)>>,
     state: RwLock<State>,
+    /// The position file's records that cannot be read, in file order.
+    damaged: Vec<DamagedRecord>,
+    /// The scored files' records that cannot be read, one line each.
+    score_problems: Vec<String>,
 }
 
 fn io_err(what: &str, path: &Path, e: std::io::Error) -> Error {
@@ -384,11 +399,14 @@ impl Go9Database {
         let modified = std::fs::metadata(&positions)
             .and_then(|m| m.modified())
             .ok();
-        let raw = records::decode_positions(&bytes, &name)?;
-        let hash_order = if options.trust_hashes {
-            HashOrder::BigEndian
+        let (raw, mut damaged) = records::read_positions(&bytes);
+        let (hash_order, raw) = if options.trust_hashes {
+            (HashOrder::BigEndian, raw)
         } else {
-            check_hashes(&table, &raw, &name)?
+            let (order, good, wrong) = check_hashes(&table, raw, &name)?;
+            damaged.extend(wrong);
+            damaged.sort_by_key(|d| d.offset);
+            (order, good)
         };
         let mut state = State {
             records: raw
@@ -412,6 +430,7 @@ impl Go9Database {
         let scored_paths = options.scored.clone().unwrap_or(scanned);
         let mut scored = Vec::new();
         let mut scores = BTreeMap::new();
+        let mut score_problems: Vec<String> = Vec::new();
         for path in scored_paths {
             let program: Arc<str> = program_of(&path)
                 .or_else(|| path.file_stem().and_then(|s| s.to_str()).map(str::to_owned))
@@ -423,7 +442,9 @@ impl Go9Database {
                 })?
                 .into();
             let bytes = std::fs::read(&path).map_err(|e| io_err("reading", &path, e))?;
-            let (recs, swapped) = records::decode_scores(&bytes, &path.display().to_string())?;
+            let (recs, swapped, bad) = records::read_scores(&bytes);
+            let file = path.display().to_string();
+            score_problems.extend(bad.iter().map(|d| d.describe(&file)));
             if swapped {
                 log::info!(
                     "{}: confidence is stored before score; read accordingly",
@@ -442,6 +463,16 @@ impl Go9Database {
             }
             scored.push((program, path));
         }
+        if options.writable {
+            let mut damage = Damage::default();
+            for problem in damaged.iter().map(|d| d.describe(&name)) {
+                damage.database(problem);
+            }
+            for problem in &score_problems {
+                damage.database(problem.clone());
+            }
+            damage.refuse_writing(&dir, "position")?;
+        }
         scored.sort();
         Ok(Go9Database {
             paths: Go9Paths {
@@ -456,6 +487,8 @@ impl Go9Database {
             _lock: lock_file,
             scores,
             state: RwLock::new(state),
+            damaged,
+            score_problems,
         })
     }
 
@@ -508,6 +541,18 @@ impl Go9Database {
             files,
             modified,
         }
+    }
+
+    /// The position file's records that cannot be read (damaged, or cut short), in file
+    /// order: each is shown as an unreadable file.
+    pub fn damaged(&self) -> &[DamagedRecord] {
+        &self.damaged
+    }
+
+    /// The scored files' records that cannot be read, one line each naming file, record and
+    /// byte (their scores are not shown).
+    pub fn score_problems(&self) -> &[String] {
+        &self.score_problems
     }
 
     /// The program/ruleset names of the scored files, sorted (the `scores/<name>/` views).
@@ -838,43 +883,60 @@ impl Go9Database {
     }
 }
 
-/// Check every record's hash against its board; the byte order the file uses.
-fn check_hashes(table: &ZobristTable, raw: &[PositionRecord], name: &str) -> Result<HashOrder> {
-    let mut order: Option<HashOrder> = None;
-    for (i, r) in raw.iter().enumerate() {
-        let (want, _) = table.canonical(&r.board);
-        let be = u64::from_be_bytes(r.id.hash);
-        let le = u64::from_le_bytes(r.id.hash);
-        let fits = |o: HashOrder| match o {
-            HashOrder::BigEndian => be == want,
-            HashOrder::LittleEndian => le == want,
-        };
-        match order {
-            Some(o) if fits(o) => {}
-            None if be == want && le == want => {}
-            None if be == want => order = Some(HashOrder::BigEndian),
-            None if le == want => order = Some(HashOrder::LittleEndian),
-            _ => {
-                return Err(Error::new(
-                    ErrorKind::CorruptDatabase,
-                    format!(
-                        "{name}: record {} at byte {}: stored hash {} does not match its board, \
-                         which hashes to {want:016x}{} (is zobrist_board_81.dat the table this file \
-                         was made with?)",
-                        i + 1,
-                        r.offset,
-                        hex(&r.id.hash),
-                        match order {
-                            Some(HashOrder::LittleEndian) =>
-                                " (little-endian like the records before)",
-                            _ => "",
-                        }
-                    ),
-                ));
-            }
+/// Check every record's hash against its board: the byte order the file uses (the one more
+/// records match), the records that match, and the others as damaged. A file none of whose
+/// records match was made with another table (or is not a position file): refused.
+fn check_hashes(
+    table: &ZobristTable,
+    raw: Vec<PositionRecord>,
+    name: &str,
+) -> Result<(HashOrder, Vec<PositionRecord>, Vec<DamagedRecord>)> {
+    let want: Vec<u64> = raw.iter().map(|r| table.canonical(&r.board).0).collect();
+    let matching = |order: HashOrder| {
+        raw.iter()
+            .zip(&want)
+            .filter(|(r, w)| order.decode(r.id.hash) == **w)
+            .count()
+    };
+    let (be, le) = (
+        matching(HashOrder::BigEndian),
+        matching(HashOrder::LittleEndian),
+    );
+    if let (0, 0, Some(r)) = (be, le, raw.first()) {
+        return Err(Error::new(
+            ErrorKind::CorruptDatabase,
+            format!(
+                "{name}: no record's stored hash matches its board: record 1 at byte {} stores \
+                 {}, but its board hashes to {:016x} (is zobrist_board_81.dat the table this \
+                 file was made with?)",
+                r.offset,
+                hex(&r.id.hash),
+                want[0]
+            ),
+        ));
+    }
+    let order = if le > be {
+        HashOrder::LittleEndian
+    } else {
+        HashOrder::BigEndian
+    };
+    let mut good = Vec::with_capacity(raw.len());
+    let mut wrong = Vec::new();
+    for (r, w) in raw.into_iter().zip(want) {
+        if order.decode(r.id.hash) == w {
+            good.push(r);
+        } else {
+            wrong.push(DamagedRecord {
+                number: r.number,
+                offset: r.offset,
+                reason: format!(
+                    "stored hash {} does not match its board, which hashes to {w:016x}",
+                    hex(&r.id.hash)
+                ),
+            });
         }
     }
-    Ok(order.unwrap_or(HashOrder::BigEndian))
+    Ok((order, good, wrong))
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -56,6 +56,8 @@ pub struct PositionRecord {
     pub extra: Option<ExtraInfo>,
     /// Byte offset of the record in its file.
     pub offset: u64,
+    /// Its number in the file (1-based).
+    pub number: usize,
 }
 
 /// One decoded score record.
@@ -67,13 +69,6 @@ pub struct ScoreRecord {
     pub score: u8,
     /// Confidence, 0..=100.
     pub confidence: u8,
-}
-
-fn bad(name: &str, record: usize, offset: usize, why: String) -> Error {
-    Error::new(
-        ErrorKind::CorruptDatabase,
-        format!("{name}: record {record} at byte {offset}: {why}"),
-    )
 }
 
 fn to_play(byte: u8) -> Option<Color> {
@@ -92,94 +87,147 @@ fn show(byte: u8) -> String {
     }
 }
 
+/// A record that cannot be read: where it is and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DamagedRecord {
+    /// Its number in the file (1-based).
+    pub number: usize,
+    /// Its first byte.
+    pub offset: u64,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+impl DamagedRecord {
+    fn new(number: usize, offset: usize, reason: String) -> DamagedRecord {
+        DamagedRecord {
+            number,
+            offset: offset as u64,
+            reason,
+        }
+    }
+
+    /// The problem as one line, naming the file (`name`), the record and the byte.
+    pub fn describe(&self, name: &str) -> String {
+        format!(
+            "{name}: record {} at byte {}: {}",
+            self.number, self.offset, self.reason
+        )
+    }
+
+    /// The problem as an error about the file `name` (the whole file is refused).
+    pub fn error(&self, name: &str) -> Error {
+        Error::new(ErrorKind::CorruptDatabase, self.describe(name))
+    }
+}
+
 /// Decode a whole position file; `name` is used in messages. Refuses (naming the record and
-/// byte) a flag other than 0/1, a player other than `B`/`W`, a board byte other than
-/// `#`/`O`/`.`, and a tail that is not a whole record.
+/// byte) the first record [`read_positions`] finds damaged.
 pub fn decode_positions(bytes: &[u8], name: &str) -> Result<Vec<PositionRecord>> {
+    let (records, damaged) = read_positions(bytes);
+    match damaged.first() {
+        Some(d) => Err(d.error(name)),
+        None => Ok(records),
+    }
+}
+
+/// Decode a position file, keeping every record that can be read and listing the others: a
+/// flag other than 0/1 (the record is taken as 92 bytes), a player other than `B`/`W`, a board
+/// byte other than `#`/`O`/`.`, and a last record the file ends inside.
+pub fn read_positions(bytes: &[u8]) -> (Vec<PositionRecord>, Vec<DamagedRecord>) {
     let mut out = Vec::with_capacity(bytes.len() / POSITION_RECORD);
+    let mut damaged = Vec::new();
     let mut at = 0usize;
     while at < bytes.len() {
-        let n = out.len() + 1;
+        let n = out.len() + damaged.len() + 1;
         let rest = &bytes[at..];
         if rest.len() < POSITION_RECORD {
-            return Err(Error::new(
-                ErrorKind::CorruptDatabase,
-                format!(
-                    "{name}: {} bytes at the end (from byte {at}) are not a whole position record \
-                     (92 bytes, or 100 with extra info): the file is truncated or not a position file",
-                    rest.len()
-                ),
-            ));
-        }
-        let id = RawId {
-            hash: rest[..8].try_into().expect("8 bytes"),
-            tiebreak: rest[8],
-            to_play: to_play(rest[9]).ok_or_else(|| {
-                bad(
-                    name,
-                    n,
-                    at,
-                    format!("player byte is {}, expected 'B' or 'W'", show(rest[9])),
-                )
-            })?,
-        };
-        let cells: &[u8; POINTS] = rest[10..91].try_into().expect("81 bytes");
-        let board = Board::from_ascii(cells).map_err(|e| {
-            bad(
-                name,
+            damaged.push(DamagedRecord::new(
                 n,
                 at,
                 format!(
-                    "board byte {} (row {}, column {}) is {}, expected '#', 'O' or '.'",
-                    e.index + 1,
-                    e.index / 9 + 1,
-                    e.index % 9 + 1,
-                    show(e.byte)
+                    "{} bytes at the end (from byte {at}) are not a whole position record (92 \
+                     bytes, or 100 with extra info): the file is cut short or not a position file",
+                    rest.len()
                 ),
+            ));
+            break;
+        }
+        let (len, record) = position_at(rest, at, n);
+        match record {
+            Ok(r) => out.push(r),
+            Err(reason) => damaged.push(DamagedRecord::new(n, at, reason)),
+        }
+        match len {
+            Some(len) => at += len,
+            None => break,
+        }
+    }
+    (out, damaged)
+}
+
+/// The position record at the start of `rest` (record `number`, at byte `at` of its file),
+/// at least 92 bytes:
+/// its length (None when the file ends inside it) and the record, or why it is damaged.
+fn position_at(
+    rest: &[u8],
+    at: usize,
+    number: usize,
+) -> (Option<usize>, Result<PositionRecord, String>) {
+    let (len, extra) = match rest[91] {
+        0 => (Some(POSITION_RECORD), Ok(None)),
+        1 if rest.len() < POSITION_RECORD_EXTRA => (
+            None,
+            Err(format!(
+                "flag 1 announces 8 bytes of extra info, but the file ends after {}",
+                rest.len() - POSITION_RECORD
+            )),
+        ),
+        1 => {
+            let x = &rest[92..100];
+            (
+                Some(POSITION_RECORD_EXTRA),
+                Ok(Some(ExtraInfo {
+                    source_file: u32::from_be_bytes(x[..4].try_into().expect("4")),
+                    variation: u16::from_be_bytes([x[4], x[5]]),
+                    move_number: u16::from_be_bytes([x[6], x[7]]),
+                })),
+            )
+        }
+        f => (
+            Some(POSITION_RECORD),
+            Err(format!(
+                "flag byte (byte 92) is {}, expected 0 or 1 (taken as a 92-byte record)",
+                show(f)
+            )),
+        ),
+    };
+    let record = (|| {
+        let to_play = to_play(rest[9])
+            .ok_or_else(|| format!("player byte is {}, expected 'B' or 'W'", show(rest[9])))?;
+        let cells: &[u8; POINTS] = rest[10..91].try_into().expect("81 bytes");
+        let board = Board::from_ascii(cells).map_err(|e| {
+            format!(
+                "board byte {} (row {}, column {}) is {}, expected '#', 'O' or '.'",
+                e.index + 1,
+                e.index / 9 + 1,
+                e.index % 9 + 1,
+                show(e.byte)
             )
         })?;
-        let (extra, len) = match rest[91] {
-            0 => (None, POSITION_RECORD),
-            1 => {
-                if rest.len() < POSITION_RECORD_EXTRA {
-                    return Err(bad(
-                        name,
-                        n,
-                        at,
-                        format!(
-                            "flag 1 announces 8 bytes of extra info, but the file ends after {}",
-                            rest.len() - POSITION_RECORD
-                        ),
-                    ));
-                }
-                let x = &rest[92..100];
-                (
-                    Some(ExtraInfo {
-                        source_file: u32::from_be_bytes(x[..4].try_into().expect("4")),
-                        variation: u16::from_be_bytes([x[4], x[5]]),
-                        move_number: u16::from_be_bytes([x[6], x[7]]),
-                    }),
-                    POSITION_RECORD_EXTRA,
-                )
-            }
-            f => {
-                return Err(bad(
-                    name,
-                    n,
-                    at,
-                    format!("flag byte (byte 92) is {}, expected 0 or 1", show(f)),
-                ));
-            }
-        };
-        out.push(PositionRecord {
-            id,
+        Ok(PositionRecord {
+            id: RawId {
+                hash: rest[..8].try_into().expect("8 bytes"),
+                tiebreak: rest[8],
+                to_play,
+            },
             board,
-            extra,
+            extra: extra?,
             offset: at as u64,
-        });
-        at += len;
-    }
-    Ok(out)
+            number,
+        })
+    })();
+    (len, record)
 }
 
 /// The bytes of one position record (92, or 100 with extra info).
@@ -215,24 +263,27 @@ pub fn looks_like_positions(bytes: &[u8]) -> bool {
 }
 
 /// Decode a whole scored-position file; `name` is used in messages. Returns the records and
-/// whether the file stores confidence before score (detected per file: when byte 10 is not a
-/// score 3..=8 in some record but byte 11 always is, the fields are swapped, spec §3).
+/// whether the file stores confidence before score. Refuses the first record
+/// [`read_scores`] finds damaged.
 pub fn decode_scores(bytes: &[u8], name: &str) -> Result<(Vec<ScoreRecord>, bool)> {
-    if !bytes.len().is_multiple_of(SCORE_RECORD) {
-        return Err(Error::new(
-            ErrorKind::CorruptDatabase,
-            format!(
-                "{name}: {} bytes is not a whole number of 12-byte score records ({} left over): \
-                 truncated, or not a scored-position file",
-                bytes.len(),
-                bytes.len() % SCORE_RECORD
-            ),
-        ));
+    let (records, swapped, damaged) = read_scores(bytes);
+    match damaged.first() {
+        Some(d) => Err(d.error(name)),
+        None => Ok((records, swapped)),
     }
+}
+
+/// Decode a scored-position file, keeping every record that can be read and listing the
+/// others (a score or confidence out of range, a bad player byte, a cut last record). The
+/// flag says whether the file stores confidence before score: detected per file, when more
+/// records fit that way (spec §3).
+pub fn read_scores(bytes: &[u8]) -> (Vec<ScoreRecord>, bool, Vec<DamagedRecord>) {
     let fits = |s: u8, c: u8| (MIN_SCORE..=MAX_SCORE).contains(&s) && c <= MAX_CONFIDENCE;
     let chunks = || bytes.chunks_exact(SCORE_RECORD);
-    let swapped = !chunks().all(|r| fits(r[10], r[11])) && chunks().all(|r| fits(r[11], r[10]));
+    let straight = chunks().filter(|r| fits(r[10], r[11])).count();
+    let swapped = chunks().filter(|r| fits(r[11], r[10])).count() > straight;
     let mut out = Vec::with_capacity(bytes.len() / SCORE_RECORD);
+    let mut damaged = Vec::new();
     for (i, r) in chunks().enumerate() {
         let (score, confidence) = if swapped {
             (r[11], r[10])
@@ -241,8 +292,7 @@ pub fn decode_scores(bytes: &[u8], name: &str) -> Result<(Vec<ScoreRecord>, bool
         };
         let at = i * SCORE_RECORD;
         if !fits(score, confidence) {
-            return Err(bad(
-                name,
+            damaged.push(DamagedRecord::new(
                 i + 1,
                 at,
                 format!(
@@ -250,15 +300,16 @@ pub fn decode_scores(bytes: &[u8], name: &str) -> Result<(Vec<ScoreRecord>, bool
                      do not fit a score record"
                 ),
             ));
+            continue;
         }
-        let to_play = to_play(r[9]).ok_or_else(|| {
-            bad(
-                name,
+        let Some(to_play) = to_play(r[9]) else {
+            damaged.push(DamagedRecord::new(
                 i + 1,
                 at,
                 format!("player byte is {}, expected 'B' or 'W'", show(r[9])),
-            )
-        })?;
+            ));
+            continue;
+        };
         out.push(ScoreRecord {
             id: RawId {
                 hash: r[..8].try_into().expect("8 bytes"),
@@ -269,7 +320,20 @@ pub fn decode_scores(bytes: &[u8], name: &str) -> Result<(Vec<ScoreRecord>, bool
             confidence,
         });
     }
-    Ok((out, swapped))
+    let tail = bytes.len() % SCORE_RECORD;
+    if tail != 0 {
+        let at = bytes.len() - tail;
+        damaged.push(DamagedRecord::new(
+            at / SCORE_RECORD + 1,
+            at,
+            format!(
+                "{} bytes is not a whole number of 12-byte score records ({tail} left over): cut \
+                 short, or not a scored-position file",
+                bytes.len()
+            ),
+        ));
+    }
+    (out, swapped, damaged)
 }
 
 /// The 12 bytes of a score record (score before confidence).

@@ -1,20 +1,14 @@
-//! `gamefs check` and `gamefs info` for SCID databases: every record decodes, index fields agree
-//! with the games, the name file is what SCID would write; and the facts a user asks about.
+//! `gamefs check` and `gamefs info` for SCID databases: what opening found wrong, every
+//! record decodes, index fields agree with the games, the name file is what SCID would write;
+//! and the facts a user asks about.
 
 use super::ScidDatabase;
 use super::derive::derive;
 use super::entry::IndexEntry;
 use super::record;
-use crate::store::{ChessStore, NameKind};
-
-/// One problem found in a database.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    /// The game (1-based), or None for the database as a whole.
-    pub game: Option<u32>,
-    /// What is wrong.
-    pub message: String,
-}
+use super::writer::BLOCK;
+use crate::store::damage::without_label;
+use crate::store::{ChessStore, NameKind, Problem};
 
 /// Facts about a database (what `gamefs info` shows).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -83,54 +77,80 @@ pub fn info(db: &ScidDatabase) -> Info {
     info
 }
 
-/// Check every game and the name file; `progress` is called after each game.
+/// Check the database: every problem opening it found, then every game that is not already
+/// known unreadable (its record stays inside a 128 KiB block as SCID's writers keep it, reads
+/// and decodes, and its index fields agree with it), then the name file (sorted and counted as SCID writes it, when it is not damaged). `progress` is
+/// called for each game.
 pub fn check(db: &ScidDatabase, mut progress: impl FnMut(u32)) -> Vec<Problem> {
-    let mut problems = Vec::new();
+    let mut problems = db.problems();
+    let unreadable: std::collections::HashSet<u32> = problems
+        .iter()
+        .filter(|p| p.unreadable)
+        .filter_map(|p| p.item)
+        .collect();
+    // The name file of a damaged database differs from what SCID would write anyway.
+    let damaged = !problems.is_empty();
+    let mut report = |n: u32, message: String| {
+        problems.push(Problem {
+            item: Some(n),
+            message,
+            unreadable: false,
+        })
+    };
     for n in 0..db.game_count() {
         progress(n);
+        if unreadable.contains(&n) {
+            continue;
+        }
         let entry = db.entry(n);
-        let game = Some(n + 1);
+        let offset = u64::from(entry.offset);
+        if offset % BLOCK + u64::from(entry.length) > BLOCK {
+            report(
+                n,
+                format!(
+                    "its record (offset {offset}, {} bytes) crosses a 128 KiB block boundary \
+                     (SCID 4.7 reads it; SCID 4.6 and older refuse it)",
+                    entry.length
+                ),
+            );
+        }
         let bytes = match db.record_bytes(n) {
             Ok(b) => b,
             Err(e) => {
-                problems.push(Problem {
-                    game,
-                    message: e.to_string(),
-                });
+                report(n, without_label(&e.to_string(), &format!("game {}", n + 1)));
                 continue;
             }
         };
         if let Err(e) = record::decode(&bytes) {
-            problems.push(Problem {
-                game,
-                message: format!("record does not decode: {e}"),
-            });
+            report(n, format!("record does not decode: {e}"));
             continue;
         }
         match db.load(n).and_then(|g| derive(&g)) {
             Ok(d) => {
                 let expected = entry.with_derived(&d);
                 for field in differing_fields(&entry, &expected) {
-                    problems.push(Problem {
-                        game,
-                        message: format!("index field {field} does not match the game"),
-                    });
+                    report(n, format!("index field {field} does not match the game"));
                 }
             }
-            Err(e) => problems.push(Problem {
-                game,
-                message: format!("the game cannot be re-encoded: {e}"),
-            }),
+            Err(e) => report(
+                n,
+                format!(
+                    "the game cannot be re-encoded: {}",
+                    without_label(&e.to_string(), &format!("game {}", n + 1))
+                ),
+            ),
         }
     }
     let names = std::fs::read(&db.info().files[1]).unwrap_or_default();
-    if db.serialized_names() != names {
+    if !damaged && db.serialized_names() != names {
         problems.push(Problem {
-            game: None,
-            message:
-                "the name file is not sorted and counted as SCID writes it (SCID 4.7 reads it; \
-                      older SCID versions may not)"
-                    .into(),
+            item: None,
+            message: format!(
+                "{}: the name file is not sorted and counted as SCID writes it (SCID 4.7 reads \
+                 it; older SCID versions may not)",
+                db.info().files[1].display()
+            ),
+            unreadable: false,
         });
     }
     problems

@@ -14,6 +14,7 @@ pub mod header;
 pub mod names;
 pub mod pieces;
 pub mod record;
+pub mod scan;
 pub mod stored_lines;
 pub mod writer;
 
@@ -26,9 +27,11 @@ use std::time::SystemTime;
 use entry::{FLAG_DELETED, IndexEntry};
 use header::{IndexHeader, Layout};
 use names::{MAX_NAME_LEN, MAX_NAMES, NameFile};
+use scan::{IndexShape, name_fields};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::{ChessGame, Headers};
+use crate::store::damage::{Damage, Problem, UNKNOWN_NAME, UNKNOWN_NAME_TEXT};
 pub use crate::store::files::with_ext;
 use crate::store::files::{self, open_file, read_file};
 use crate::store::{ChessStore, GameSummary, NameKind, StoreInfo, eco_text};
@@ -54,9 +57,14 @@ pub struct ScidDatabase {
 
 /// What changes when games are saved.
 struct State {
+    /// The header, its count set to the games shown.
     header: IndexHeader,
     index: Vec<u8>,
+    /// Games with a whole index entry (the others shown have none: see [`scan`]).
+    present: u32,
     names: NameFile,
+    /// What is wrong with the database, found when it was read.
+    damage: Damage,
     /// Reference counts of every name, computed at the first save.
     freqs: Option<[Vec<u32>; 4]>,
     games_len: u64,
@@ -85,57 +93,31 @@ pub fn looks_like(path: &Path) -> bool {
 impl ScidDatabase {
     /// Open the database at `path` (its base path or any of its three files), reading the
     /// index and the names; with `writable`, also take the one-writer lock. Fails with a
-    /// clear message when a file is missing or unreadable, is not SCID, or the index and
-    /// names disagree.
+    /// clear message when a file is missing or unreadable, or is not SCID (bad magic, unknown
+    /// version, a header cut short). Damage beyond that (see [`scan`]) does not stop a
+    /// read-only open: it is listed by [`ChessStore::problems`] and the damaged games fail to
+    /// load. A damaged database is not opened for writing (a read-only error naming the
+    /// first problem); an index whose last entries are missing behind its count (an
+    /// interrupted save) is repaired instead.
     pub fn open(path: &Path, writable: bool) -> Result<ScidDatabase> {
         let base = base_path(path);
         let paths = EXTENSIONS.map(|ext| with_ext(&base, ext));
-        let [si4, sn4, sg4] = &paths;
         let index_file = if writable {
-            let f = open_file(si4, true)?;
-            writer::lock(&f, si4)?;
+            let f = open_file(&paths[0], true)?;
+            writer::lock(&f, &paths[0])?;
             Some(f)
         } else {
             None
         };
-        let mut index = read_file(si4)?;
-        let mut header = IndexHeader::parse(&index).map_err(|e| e.context(si4.display()))?;
-        if writable && header.layout != Layout::V400 {
-            return Err(Error::new(
-                ErrorKind::ReadOnly,
-                format!(
-                    "{}: version {} databases can only be opened read-only (as in SCID)",
-                    si4.display(),
-                    header.version
-                ),
-            ));
-        }
-        reconcile_count(&mut header, &mut index, si4, index_file.as_ref())?;
-        let names = NameFile::parse(&read_file(sn4)?).map_err(|e| e.context(sn4.display()))?;
-        let games = open_file(sg4, writable)?;
-        let games_len = games
-            .metadata()
-            .map_err(|e| Error::io(format!("cannot stat {}", sg4.display()), e))?
-            .len();
-        let modified = newest_mtime(&paths);
-        let stamp = stamp(&paths);
-        let db = ScidDatabase {
-            format: format!("SCID 4 (version {})", header.version),
-            state: RwLock::new(State {
-                header,
-                index,
-                names,
-                freqs: None,
-                games_len,
-                modified,
-                stamp,
-            }),
+        let state = read_state(&paths, index_file.as_ref())?;
+        let games = open_file(&paths[2], writable)?;
+        Ok(ScidDatabase {
+            format: format!("SCID 4 (version {})", state.header.version),
+            state: RwLock::new(state),
             paths,
             games,
             index_file,
-        };
-        db.check_name_ids()?;
-        Ok(db)
+        })
     }
 
     fn read(&self) -> RwLockReadGuard<'_, State> {
@@ -192,35 +174,10 @@ impl ScidDatabase {
         if self.index_file.is_some() || stamp(&self.paths) == self.read().stamp {
             return Ok(false);
         }
-        let [si4, sn4, sg4] = &self.paths;
-        let now = stamp(&self.paths);
-        let mut index = read_file(si4)?;
-        let mut header = IndexHeader::parse(&index).map_err(|e| e.context(si4.display()))?;
-        reconcile_count(&mut header, &mut index, si4, None)?;
-        let names = NameFile::parse(&read_file(sn4)?).map_err(|e| e.context(sn4.display()))?;
-        let games_len = std::fs::metadata(sg4).map_or(0, |m| m.len());
-        let fresh = State {
-            header,
-            index,
-            names,
-            freqs: None,
-            games_len,
-            modified: newest_mtime(&self.paths),
-            stamp: now,
-        };
-        for n in 0..fresh.header.num_games {
-            for (kind, id) in name_refs(&fresh.entry(n)) {
-                if id >= fresh.names.count(kind) {
-                    return Err(Error::corrupt_database(format!(
-                        "{}: changed, and now inconsistent",
-                        si4.display()
-                    )));
-                }
-            }
-        }
+        let fresh = read_state(&self.paths, None)?;
         log::info!(
             "{} changed outside gamefs: {} games now",
-            si4.display(),
+            self.paths[0].display(),
             fresh.header.num_games
         );
         *self.write() = fresh;
@@ -259,24 +216,6 @@ impl ScidDatabase {
     pub fn serialized_names(&self) -> Vec<u8> {
         let state = self.read();
         state.names.serialize(&state.count_frequencies())
-    }
-
-    fn check_name_ids(&self) -> Result<()> {
-        let state = self.read();
-        for n in 0..state.header.num_games {
-            let e = state.entry(n);
-            for (kind, id) in name_refs(&e) {
-                if id >= state.names.count(kind) {
-                    return Err(Error::corrupt_database(format!(
-                        "{}: game {} refers to {kind:?} name {id}, but the name file has only {}",
-                        self.paths[0].display(),
-                        n + 1,
-                        state.names.count(kind)
-                    )));
-                }
-            }
-        }
-        Ok(())
     }
 
     fn headers(&self, e: &IndexEntry, extra: Vec<(String, String)>) -> Headers {
@@ -373,46 +312,78 @@ impl ScidDatabase {
     }
 }
 
-/// A header count that disagrees with the index size: fewer entries than counted is what an
-/// interrupted gamefs save leaves (repaired when writable), more is what an interrupted SCID
-/// import leaves (SCID itself refuses that database).
-fn reconcile_count(
-    header: &mut IndexHeader,
-    index: &mut [u8],
-    si4: &Path,
-    writable: Option<&File>,
-) -> Result<()> {
-    let layout = header.layout;
-    let expected =
-        layout.header_len() as u64 + layout.entry_len() as u64 * u64::from(header.num_games);
-    let actual = index.len() as u64;
-    if actual == expected {
-        return Ok(());
+/// Read the index, names and game file size of the database at `paths` into a fresh state,
+/// finding what is wrong (see [`scan`]). With `writable` (the locked index file), a damaged
+/// database is refused, and an interrupted save's count is repaired.
+fn read_state(paths: &[PathBuf; 3], writable: Option<&File>) -> Result<State> {
+    let [si4, sn4, sg4] = paths;
+    let stamp = stamp(paths);
+    let mut index = read_file(si4)?;
+    let mut header = IndexHeader::parse(&index).map_err(|e| e.context(si4.display()))?;
+    if writable.is_some() && header.layout != Layout::V400 {
+        return Err(Error::new(
+            ErrorKind::ReadOnly,
+            format!(
+                "{}: version {} databases can only be opened read-only (as in SCID)",
+                si4.display(),
+                header.version
+            ),
+        ));
     }
-    let whole = actual.saturating_sub(layout.header_len() as u64) / layout.entry_len() as u64;
-    let interrupted_save = actual > layout.header_len() as u64
-        && actual < expected
-        && (actual - layout.header_len() as u64).is_multiple_of(layout.entry_len() as u64)
-        && whole < u64::from(header.num_games);
-    if !interrupted_save {
-        return Err(Error::corrupt_database(format!(
-            "{}: the header says {} games, which needs {expected} bytes, but the file has {actual} \
-             (truncated, or an interrupted write)",
-            si4.display(),
-            header.num_games,
-        )));
+    let (names, name_damage) =
+        NameFile::parse_lenient(&read_file(sn4)?).map_err(|e| e.context(sn4.display()))?;
+    let games_len = std::fs::metadata(sg4)
+        .map_err(|e| Error::io(format!("cannot stat {}", sg4.display()), e))?
+        .len();
+    let shape = IndexShape::of(&header, index.len());
+    let repair = writable.is_some() && shape.repairable();
+    let mut damage = Damage::default();
+    if !repair {
+        shape.report(&mut damage, si4);
     }
-    log::warn!(
-        "{}: the header counts {} games but {whole} entries are present (an interrupted save); using {whole}",
-        si4.display(),
-        header.num_games
-    );
-    header.num_games = whole as u32;
+    for m in name_damage {
+        damage.database(format!("{}: {m}", sn4.display()));
+    }
+    let present = shape.present();
+    let entry = |n| entry_at(&header, &index, n);
+    scan::scan_names(&mut damage, present, entry, &names, sn4);
+    scan::scan_records(&mut damage, present, entry, sg4, games_len);
+    damage.sort();
+    header.num_games = shape.shown();
     if let Some(f) = writable {
-        writer::write_synced(f, si4, 14, &header.num_games.to_be_bytes()[1..])?;
-        index[14..17].copy_from_slice(&header.num_games.to_be_bytes()[1..]);
+        damage.refuse_writing(si4, "game")?;
+        if repair {
+            log::warn!(
+                "{}: the header counts {} games but {present} entries are present (an interrupted \
+                 save); the count is repaired to {present}",
+                si4.display(),
+                shape.counted
+            );
+            writer::write_synced(f, si4, 14, &present.to_be_bytes()[1..])?;
+            index[14..17].copy_from_slice(&present.to_be_bytes()[1..]);
+        }
     }
-    Ok(())
+    Ok(State {
+        header,
+        index,
+        present,
+        names,
+        damage,
+        freqs: None,
+        games_len,
+        modified: newest_mtime(paths),
+        stamp,
+    })
+}
+
+/// Entry `number` of an index with this header, which must hold it whole.
+fn entry_at(header: &IndexHeader, index: &[u8], number: u32) -> IndexEntry {
+    let layout = header.layout;
+    let at = layout.header_len() + layout.entry_len() * number as usize;
+    match layout {
+        Layout::V400 => IndexEntry::decode(index[at..at + 47].try_into().expect("47 bytes")),
+        Layout::V300 => IndexEntry::decode_v300(index[at..at + 46].try_into().expect("46 bytes")),
+    }
 }
 
 /// Game `number` (0-based) exists among `count`.
@@ -427,34 +398,30 @@ fn check_number(number: u32, count: u32) -> Result<()> {
     }
 }
 
-fn name_refs(e: &IndexEntry) -> [(NameKind, u32); 5] {
-    [
-        (NameKind::Player, e.white),
-        (NameKind::Player, e.black),
-        (NameKind::Event, e.event),
-        (NameKind::Site, e.site),
-        (NameKind::Round, e.round),
-    ]
-}
-
 impl State {
+    /// The index entry of game `number`; an empty one for a game whose entry is missing.
     fn entry(&self, number: u32) -> IndexEntry {
-        let layout = self.header.layout;
-        let at = layout.header_len() + layout.entry_len() * number as usize;
-        match layout {
-            Layout::V400 => {
-                IndexEntry::decode(self.index[at..at + 47].try_into().expect("47 bytes"))
-            }
-            Layout::V300 => {
-                IndexEntry::decode_v300(self.index[at..at + 46].try_into().expect("46 bytes"))
-            }
+        if number < self.present {
+            entry_at(&self.header, &self.index, number)
+        } else {
+            IndexEntry::default()
+        }
+    }
+
+    /// Name `id` of `kind` as the index refers to it, or [`UNKNOWN_NAME`] when the name file
+    /// lacks it (or game `number` has no entry).
+    fn known_name(&self, number: u32, kind: NameKind, id: u32) -> u32 {
+        if number < self.present && self.names.is_known(kind, id) {
+            id
+        } else {
+            UNKNOWN_NAME
         }
     }
 
     fn count_frequencies(&self) -> [Vec<u32>; 4] {
         let mut freqs = NameKind::ALL.map(|k| vec![0u32; self.names.count(k) as usize]);
         for n in 0..self.header.num_games {
-            for (kind, id) in name_refs(&self.entry(n)) {
+            for (_, kind, id) in name_fields(&self.entry(n)) {
                 if let Some(f) = freqs[kind as usize].get_mut(id as usize) {
                     *f += 1;
                 }
@@ -498,7 +465,7 @@ impl State {
 
     fn count_refs(&mut self, e: &IndexEntry, delta: i64) {
         let freqs = self.frequencies();
-        for (kind, id) in name_refs(e) {
+        for (_, kind, id) in name_fields(e) {
             if let Some(f) = freqs[kind as usize].get_mut(id as usize) {
                 *f = (i64::from(*f) + delta).max(0) as u32;
             }
@@ -528,14 +495,16 @@ impl ChessStore for ScidDatabase {
     }
 
     fn summary(&self, number: u32) -> GameSummary {
-        let e = self.entry(number);
+        let state = self.read();
+        let e = state.entry(number);
+        let name = |kind, id| state.known_name(number, kind, id);
         GameSummary {
             deleted: e.is_deleted(),
-            white: e.white,
-            black: e.black,
-            event: e.event,
-            site: e.site,
-            round: e.round,
+            white: name(NameKind::Player, e.white),
+            black: name(NameKind::Player, e.black),
+            event: name(NameKind::Event, e.event),
+            site: name(NameKind::Site, e.site),
+            round: name(NameKind::Round, e.round),
             date: e.game_date(),
             result: e.game_result(),
             eco: e.eco,
@@ -549,7 +518,11 @@ impl ChessStore for ScidDatabase {
             .text
             .get(id as usize)
             .cloned()
-            .unwrap_or_else(|| Arc::from("?"))
+            .unwrap_or_else(|| Arc::from(UNKNOWN_NAME_TEXT))
+    }
+
+    fn problems(&self) -> Vec<Problem> {
+        self.read().damage.problems().to_vec()
     }
 
     fn load(&self, number: u32) -> Result<ChessGame> {
@@ -558,6 +531,13 @@ impl ChessStore for ScidDatabase {
                 ErrorKind::NotFound,
                 format!("no game {}", number + 1),
             ));
+        }
+        if let Some(e) = self
+            .read()
+            .damage
+            .error_for(number, format_args!("game {}", number + 1))
+        {
+            return Err(e);
         }
         let entry = self.entry(number);
         let bytes = self.record_bytes(number)?;
@@ -637,10 +617,12 @@ impl ChessStore for ScidDatabase {
         for e in &entries {
             bytes.extend(e.encode());
         }
-        let at = state.index.len() as u64;
-        writer::write_synced(index_file, &self.paths[0], at, &bytes)?;
+        let at = Layout::V400.header_len() + Layout::V400.entry_len() * first as usize;
+        writer::write_synced(index_file, &self.paths[0], at as u64, &bytes)?;
+        state.index.truncate(at);
         state.index.extend(bytes);
         state.header.num_games = count;
+        state.present = count;
         state.modified = SystemTime::now();
         Ok((first..count).collect())
     }

@@ -1,13 +1,14 @@
 //! The .sn4 name file: four front-coded dictionaries of players, events, sites and rounds (spec §4).
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use super::bytes::{Cursor, be24};
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::NameKind;
 use crate::store::charset::text_from_bytes;
+use crate::store::damage::UNKNOWN_NAME_TEXT;
 
 /// The magic bytes that open every .sn4 file.
 pub const NAMES_MAGIC: &[u8; 8] = b"Scid.sn\0";
@@ -15,10 +16,15 @@ pub const NAMES_MAGIC: &[u8; 8] = b"Scid.sn\0";
 /// One name dictionary: the stored bytes and their text, indexed by name ID.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NameSection {
-    /// Stored bytes of each name, by ID.
+    /// Stored bytes of each name, by ID (empty for a lost name).
     pub raw: Vec<Vec<u8>>,
-    /// Text of each name, by ID (UTF-8, or Latin-1 for old databases).
+    /// Text of each name, by ID (UTF-8, or Latin-1 for old databases; `?` for a lost name).
     pub text: Vec<Arc<str>>,
+    /// IDs whose name a damaged name file lost.
+    lost: BTreeSet<u32>,
+    /// How many names the file's header says the section holds (more than `raw` holds when
+    /// the file is damaged).
+    claimed: u32,
     /// Name bytes → ID, built the first time a name is looked up for writing.
     lookup: Option<HashMap<Vec<u8>, u32>>,
     /// IDs in SCID's sort order, built at the first save and kept up to date as names are
@@ -33,6 +39,17 @@ pub const MAX_NAMES: [u32; 4] = [(1 << 20) - 1, (1 << 19) - 1, (1 << 19) - 1, (1
 pub const MAX_NAME_LEN: usize = 255;
 
 impl NameSection {
+    /// True when `id` names a name the file holds (in range, and not lost to damage).
+    pub fn is_known(&self, id: u32) -> bool {
+        (id as usize) < self.raw.len() && !self.lost.contains(&id)
+    }
+
+    /// How many names the file's header says the section holds: IDs below it that are not
+    /// [known](NameSection::is_known) were lost to damage, the others are out of range.
+    pub fn claimed(&self) -> u32 {
+        self.claimed.max(self.raw.len() as u32)
+    }
+
     /// The ID of the name with exactly these bytes, if present.
     pub fn find(&mut self, name: &[u8]) -> Option<u32> {
         let raw = &self.raw;
@@ -100,30 +117,59 @@ pub struct NameFile {
 }
 
 impl NameFile {
-    /// Parse an .sn4 file's bytes. Any inconsistency (truncation, an ID out of range or used
-    /// twice) is an error: SCID itself refuses such a file.
+    /// Parse an .sn4 file's bytes strictly: any damage (truncation, an ID out of range or
+    /// used twice, a name stored twice) is an error, as SCID itself refuses such a file.
     pub fn parse(bytes: &[u8]) -> Result<NameFile> {
-        if bytes.len() < 8 || &bytes[..8] != NAMES_MAGIC {
+        let (names, damage) = NameFile::parse_lenient(bytes)?;
+        match damage.into_iter().next() {
+            None => Ok(names),
+            Some(first) => Err(Error::corrupt_database(first)),
+        }
+    }
+
+    /// Parse an .sn4 file's bytes, keeping every name that can be read. Returns the names and
+    /// what is wrong with the file, one message each. A name whose ID could not be read
+    /// (truncation, a malformed record) is *lost*: its ID is [not known](NameFile::is_known)
+    /// and reads as `?`. Only a file that is not a SCID name file at all is an error.
+    pub fn parse_lenient(bytes: &[u8]) -> Result<(NameFile, Vec<String>)> {
+        let magic_cut = bytes.len() < NAMES_MAGIC.len() && NAMES_MAGIC.starts_with(bytes);
+        if !magic_cut && !bytes.starts_with(NAMES_MAGIC) {
             return Err(Error::new(
                 ErrorKind::UnknownFormat,
                 "not a SCID name file (bad magic)",
             ));
         }
+        let mut damage = Vec::new();
+        let mut sections: [NameSection; 4] = Default::default();
         if bytes.len() < 36 {
-            return Err(Error::corrupt_database(format!(
-                "name file header is truncated: {} of 36 bytes",
+            damage.push(format!(
+                "the name file header is cut short ({} of 36 bytes): no name can be read",
                 bytes.len()
-            )));
+            ));
+            return Ok((NameFile { sections }, damage));
         }
         let mut cursor = Cursor::new(bytes, "name file");
         cursor.take(36)?;
-        let mut sections: [NameSection; 4] = Default::default();
+        let mut readable = true;
         for (i, kind) in NameKind::ALL.iter().enumerate() {
             let count = be24(bytes, 12 + 3 * i) as usize;
             let max_freq = be24(bytes, 24 + 3 * i);
-            sections[i] = parse_section(&mut cursor, *kind, count, max_freq)?;
+            let mut section =
+                SectionReader::new(*kind, count, max_freq, &cursor, readable, &mut damage);
+            if readable {
+                readable = section.read(&mut cursor, &mut damage);
+            }
+            sections[i] = section.finish(readable, &mut damage);
         }
-        Ok(NameFile { sections })
+        if !readable {
+            damage.push(format!(
+                "the name file is cut short or malformed at byte {} of {}: the names after it \
+                 are lost (shown as ?)",
+                cursor.position(),
+                bytes.len()
+            ));
+        }
+        Ok((NameFile { sections }, damage))
     }
 
     /// The dictionary of `kind`.
@@ -184,74 +230,171 @@ impl NameFile {
         out
     }
 
-    /// Number of names in the `kind` dictionary.
+    /// Number of names in the `kind` dictionary (lost ones included).
     pub fn count(&self, kind: NameKind) -> u32 {
         self.section(kind).text.len() as u32
     }
+
+    /// True when `id` names a name of `kind` the file holds.
+    pub fn is_known(&self, kind: NameKind, id: u32) -> bool {
+        self.section(kind).is_known(id)
+    }
+
+    /// How many names of `kind` the file's header claims ([`NameSection::claimed`]).
+    pub fn claimed(&self, kind: NameKind) -> u32 {
+        self.section(kind).claimed()
+    }
 }
 
-fn parse_section(
-    cursor: &mut Cursor<'_>,
+/// Reads one section of the name file, keeping what it can: the names in ID slots, and a
+/// message for each thing wrong.
+struct SectionReader {
     kind: NameKind,
+    /// Names by ID; None where no readable record gave the ID its name.
+    slots: Vec<Option<Vec<u8>>>,
     count: usize,
-    max_freq: u32,
-) -> Result<NameSection> {
-    let id_width = if count >= 65536 { 3 } else { 2 };
-    let freq_width = match max_freq {
-        0..=255 => 1,
-        256..=65535 => 2,
-        _ => 3,
-    };
-    // Each record takes at least id + freq + length bytes: a count the file cannot hold is corrupt.
-    let remaining = cursor_remaining(cursor);
-    if count.saturating_mul(id_width + freq_width + 1) > remaining {
-        return Err(Error::corrupt_database(format!(
-            "name file claims {count} {kind:?} names but is too short to hold them"
-        )));
+    id_width: usize,
+    freq_width: usize,
+}
+
+impl SectionReader {
+    /// A reader for a section the header says holds `count` names, starting at `cursor` when
+    /// the file is `readable` there (else it holds none). A count the rest of the file cannot
+    /// hold (each record takes at least its ID, frequency and length bytes) is cut to what it
+    /// could hold, so a damaged header cannot make us allocate gigabytes.
+    fn new(
+        kind: NameKind,
+        count: usize,
+        max_freq: u32,
+        cursor: &Cursor<'_>,
+        readable: bool,
+        damage: &mut Vec<String>,
+    ) -> SectionReader {
+        let id_width = if count >= 65536 { 3 } else { 2 };
+        let freq_width = match max_freq {
+            0..=255 => 1,
+            256..=65535 => 2,
+            _ => 3,
+        };
+        let remaining = cursor.len().saturating_sub(cursor.position());
+        let fits = remaining / (id_width + freq_width + 1);
+        let slots = if !readable {
+            0
+        } else if count > fits {
+            damage.push(format!(
+                "the name file claims {count} {kind:?} names but has room for at most {fits}"
+            ));
+            fits
+        } else {
+            count
+        };
+        SectionReader {
+            kind,
+            slots: vec![None; slots],
+            count,
+            id_width,
+            freq_width,
+        }
     }
-    let mut raw: Vec<Option<Vec<u8>>> = vec![None; count];
-    let mut previous: Vec<u8> = Vec::new();
-    for n in 0..count {
-        let id = cursor.uint(id_width)? as usize;
-        cursor.uint(freq_width)?;
-        let length = usize::from(cursor.take(1)?[0]);
+
+    /// Read the section's records at `cursor`. Returns false when the file ends or a record is
+    /// malformed so that nothing after it can be read.
+    fn read(&mut self, cursor: &mut Cursor<'_>, damage: &mut Vec<String>) -> bool {
+        let kind = self.kind;
+        let mut previous: Vec<u8> = Vec::new();
+        let mut by_name: HashMap<Vec<u8>, usize> = HashMap::new();
+        for n in 0..self.count {
+            let Some((id, prefix, suffix)) = self.record(cursor, n) else {
+                return false;
+            };
+            let mut name = previous[..prefix.min(previous.len())].to_vec();
+            name.extend_from_slice(suffix);
+            let shown = String::from_utf8_lossy(&name).into_owned();
+            if prefix > previous.len() {
+                damage.push(format!(
+                    "{kind:?} name ID {id} shares {prefix} bytes with a {}-byte name: its text is \
+                     lost (shown as ?)",
+                    previous.len()
+                ));
+            } else if id >= self.count {
+                damage.push(format!(
+                    "{kind:?} name {shown:?} has ID {id}, out of range (the section holds {})",
+                    self.count
+                ));
+            } else if let Some(Some(first)) = self.slots.get(id) {
+                damage.push(format!(
+                    "{kind:?} ID {id} is used twice ({:?} and {shown:?}); the first is kept",
+                    String::from_utf8_lossy(first)
+                ));
+            } else if let Some(slot) = self.slots.get_mut(id) {
+                if let Some(first) = by_name.insert(name.clone(), id) {
+                    damage.push(format!(
+                        "{kind:?} name {shown:?} is stored twice (IDs {first} and {id}); SCID \
+                         refuses such a name file"
+                    ));
+                }
+                *slot = Some(name.clone());
+            } else {
+                damage.push(format!(
+                    "{kind:?} name {shown:?} has ID {id}, beyond the room the file has"
+                ));
+            }
+            previous = name;
+        }
+        true
+    }
+
+    /// The next record's ID, prefix length and suffix bytes, or None when the file ends
+    /// inside it or its prefix is longer than the name (no later record can then be found).
+    fn record<'a>(&self, cursor: &mut Cursor<'a>, n: usize) -> Option<(usize, usize, &'a [u8])> {
+        let id = cursor.uint(self.id_width).ok()? as usize;
+        cursor.uint(self.freq_width).ok()?;
+        let length = usize::from(cursor.take(1).ok()?[0]);
         let prefix = if n == 0 {
             0
         } else {
-            usize::from(cursor.take(1)?[0])
+            usize::from(cursor.take(1).ok()?[0])
         };
-        if prefix > length || prefix > previous.len() {
-            return Err(Error::corrupt_database(format!(
-                "name file: {kind:?} name {n} shares {prefix} bytes with a shorter name"
-            )));
-        }
-        let mut name = previous[..prefix].to_vec();
-        name.extend_from_slice(cursor.take(length - prefix)?);
-        let slot = raw.get_mut(id).ok_or_else(|| {
-            Error::corrupt_database(format!(
-                "name file: {kind:?} ID {id} is out of range (count {count})"
-            ))
-        })?;
-        if slot.is_some() {
-            return Err(Error::corrupt_database(format!(
-                "name file: {kind:?} ID {id} is used twice"
-            )));
-        }
-        *slot = Some(name.clone());
-        previous = name;
+        let suffix = cursor.take(length.checked_sub(prefix)?).ok()?;
+        Some((id, prefix, suffix))
     }
-    let raw: Vec<Vec<u8>> = raw.into_iter().map(Option::unwrap_or_default).collect();
-    let text: Vec<Arc<str>> = raw.iter().map(|r| Arc::from(text_from_bytes(r))).collect();
-    Ok(NameSection {
-        raw,
-        text,
-        lookup: None,
-        order: Default::default(),
-    })
-}
 
-fn cursor_remaining(cursor: &Cursor<'_>) -> usize {
-    cursor.len().saturating_sub(cursor.position())
+    /// The section, with every ID that got no name lost (reported unless the file was
+    /// already reported unreadable from here on).
+    fn finish(self, readable: bool, damage: &mut Vec<String>) -> NameSection {
+        let lost: BTreeSet<u32> = (0..self.slots.len() as u32)
+            .filter(|&id| self.slots[id as usize].is_none())
+            .collect();
+        if readable && !lost.is_empty() {
+            damage.push(format!(
+                "{} of {} {:?} IDs have no name in the file (shown as ?)",
+                lost.len(),
+                self.slots.len(),
+                self.kind
+            ));
+        }
+        let text: Vec<Arc<str>> = self
+            .slots
+            .iter()
+            .map(|r| match r {
+                Some(r) => Arc::from(text_from_bytes(r)),
+                None => Arc::from(UNKNOWN_NAME_TEXT),
+            })
+            .collect();
+        let raw: Vec<Vec<u8>> = self
+            .slots
+            .into_iter()
+            .map(Option::unwrap_or_default)
+            .collect();
+        NameSection {
+            raw,
+            text,
+            lost,
+            claimed: self.count as u32,
+            lookup: None,
+            order: Default::default(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -13,6 +13,12 @@
 //! What the format cannot hold (see [`fit`] and [`codec`]) is refused with a message naming
 //! the field, unless the database was opened lossy ([`crate::store::OpenOptions::lossy`]):
 //! then it is stored as the reference writer stores it and each loss is logged.
+//!
+//! A damaged database opens when its index header can be read (see [`SimpleCdb::open`]):
+//! a name reference that hits no name record reads as `?` (the reference tools show it empty),
+//! a record outside the game file, running past its end, or shared by two entries makes those
+//! games unreadable; a record a length prefix delimits is the one the file holds, so an entry
+//! pointing into another game's record reads bytes that do not decode.
 
 pub mod codec;
 pub mod compact;
@@ -32,6 +38,7 @@ use names::{NameFile, RECORD_LEN, qt_order, record};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::{ChessGame, Headers};
+use crate::store::damage::{Damage, Extent, Problem, overlaps};
 use crate::store::files::{open_file, read_file};
 use crate::store::scid::writer;
 use crate::store::{ChessStore, GameSummary, NameKind, StoreInfo};
@@ -93,6 +100,8 @@ struct State {
     games_len: u64,
     modified: SystemTime,
     stamp: Stamp,
+    /// What is wrong with the database, found when it was read.
+    damage: Damage,
 }
 
 type Stamp = [(u64, Option<SystemTime>); 5];
@@ -111,9 +120,21 @@ fn newest_mtime(stamp: &Stamp) -> SystemTime {
         .unwrap_or(SystemTime::UNIX_EPOCH)
 }
 
-/// Read the index and names (and the game file's size) into a fresh state.
-fn read_state(paths: &[PathBuf; 5]) -> Result<State> {
+/// Read the index and names (and the game file's size) into a fresh state, finding what is
+/// wrong: the index or a name file cut inside a record, name references that hit no name
+/// record, records outside the game file, or shared by two entries. Cut files are what an
+/// interrupted append leaves and the next append overwrites: a `writable` open only logs
+/// them; anything else makes it fail (read-only error).
+fn read_state(paths: &[PathBuf; 5], games: &File, writable: bool) -> Result<State> {
     let now = stamp(paths);
+    let mut damage = Damage::default();
+    let mut cut = |message: String| {
+        if writable {
+            log::warn!("{message}");
+        } else {
+            damage.database(message);
+        }
+    };
     let mut index = read_file(&paths[DCI])?;
     entry::check_header(&index).map_err(|e| e.context(paths[DCI].display()))?;
     let whole = (index.len() - HEADER_LEN) / ENTRY_LEN;
@@ -125,10 +146,11 @@ fn read_state(paths: &[PathBuf; 5]) -> Result<State> {
     }
     let tail = (index.len() - HEADER_LEN) % ENTRY_LEN;
     if tail != 0 {
-        log::warn!(
-            "{}: {tail} bytes after the last whole entry are ignored (an interrupted write)",
+        cut(format!(
+            "{}: {tail} bytes after the last whole entry are ignored (an interrupted write, or a \
+             cut index)",
             paths[DCI].display()
-        );
+        ));
         index.truncate(HEADER_LEN + whole * ENTRY_LEN);
     }
     let mut names: [NameFile; 3] = Default::default();
@@ -137,23 +159,33 @@ fn read_state(paths: &[PathBuf; 5]) -> Result<State> {
         let (file, notes) = NameFile::parse(&read_file(path)?, MAGIC[i + 1]).map_err(|m| {
             Error::new(ErrorKind::UnknownFormat, format!("{}: {m}", path.display()))
         })?;
-        for note in notes {
-            log::warn!("{}: {note}", path.display());
+        for note in notes.tolerated {
+            log::info!("{}: {note}", path.display());
+        }
+        if let Some(m) = notes.damage {
+            cut(format!("{}: {m}", path.display()));
         }
         *slot = file;
     }
-    let games_len = std::fs::metadata(&paths[DCG])
+    let games_len = games
+        .metadata()
         .map_err(|e| Error::io(format!("cannot stat {}", paths[DCG].display()), e))?
         .len();
-    let state = State {
+    let mut state = State {
         index,
         count: whole as u32,
         names,
         games_len,
         modified: newest_mtime(&now),
         stamp: now,
+        damage,
     };
-    state.log_dangling_refs(&paths[DCI]);
+    state.scan_names(paths);
+    state.scan_records(&paths[DCG], games);
+    state.damage.sort();
+    if writable {
+        state.damage.refuse_writing(&paths[DCI], "game")?;
+    }
     Ok(state)
 }
 
@@ -167,23 +199,88 @@ impl State {
         )
     }
 
-    fn log_dangling_refs(&self, dci: &Path) {
-        let mut dangling = 0;
-        let mut first = None;
+    /// Report each name reference that hits no name record (read as `?`).
+    fn scan_names(&mut self, paths: &[PathBuf; 5]) {
         for n in 0..self.count {
             let e = self.entry(n);
-            for (file, r) in [(0, e.white), (0, e.black), (1, e.site), (2, e.event)] {
+            for (field, file, r) in [
+                ("White", 0, e.white),
+                ("Black", 0, e.black),
+                ("Site", 1, e.site),
+                ("Event", 2, e.event),
+            ] {
                 if !self.names[file].is_valid_ref(r) {
-                    dangling += 1;
-                    first.get_or_insert((n, r));
+                    self.damage.item(
+                        n,
+                        format!(
+                            "{field} refers to byte {r} of {}, where no name record starts ({} \
+                             records); shown as ?",
+                            paths[file + 1].display(),
+                            self.names[file].count()
+                        ),
+                    );
                 }
             }
         }
-        if let Some((n, r)) = first {
-            log::warn!(
-                "{}: {dangling} name references hit no name record (read as empty), the first in game {} (offset {r})",
-                dci.display(),
-                n + 1
+    }
+
+    /// Report the records that lie outside the game file (at `dcg`), that run past its end
+    /// (only the last record can: one read), or that two entries share: unreadable.
+    fn scan_records(&mut self, dcg: &Path, games: &File) {
+        let len = self.games_len;
+        let mut last: Option<(u64, u32)> = None;
+        for n in 0..self.count {
+            let offset = self.entry(n).offset;
+            if offset < 10 || offset >= len {
+                self.damage.unreadable(
+                    n,
+                    format!(
+                        "its record offset {offset} lies outside the games of {} ({len} bytes): the \
+                         game file is shorter than the index says, or the entry is wrong",
+                        dcg.display()
+                    ),
+                );
+            } else if last.is_none_or(|(o, _)| offset > o) {
+                last = Some((offset, n));
+            }
+        }
+        if let Some((offset, n)) = last {
+            let mut head = vec![0u8; (len - offset).min(5) as usize];
+            let extent = games
+                .read_exact_at(&mut head, offset)
+                .ok()
+                .and_then(|()| codec::record_extent(&head).ok());
+            if let Some((hl, body)) = extent
+                && offset + (hl + body) as u64 > len
+            {
+                self.damage.unreadable(
+                    n,
+                    format!(
+                        "its record (offset {offset}, {} bytes) runs past the end of {} ({len} \
+                         bytes): the game file is shorter than the index says",
+                        hl + body,
+                        dcg.display()
+                    ),
+                );
+            }
+        }
+        let inside = |n: u32| {
+            let start = self.entry(n).offset;
+            (10..len).contains(&start).then(|| Extent {
+                item: n,
+                start,
+                end: start + 1,
+            })
+        };
+        for (a, b) in overlaps(|| (0..self.count).filter_map(inside)) {
+            self.damage.unreadable(
+                a,
+                format!(
+                    "its record (offset {}) is also game {}'s: one of the two index entries is \
+                     wrong, and which cannot be told",
+                    self.entry(a).offset,
+                    b + 1
+                ),
             );
         }
     }
@@ -240,7 +337,10 @@ impl SimpleCdb {
     /// index and the names. With `writable`, also take the one-writer lock (on the .dci).
     /// With `lossy`, saves store what the format can hold and log the rest instead of being
     /// refused. Fails with a clear message when a file is missing, is not this format, or the
-    /// index version is not 0x00.
+    /// index version is not 0x00. Damage beyond that does not stop a read-only open: it is
+    /// listed by [`ChessStore::problems`] and the damaged games fail to load; a writable open
+    /// of a damaged database fails (read-only error), except for what an interrupted append
+    /// leaves (a partial entry or name record), which the next append overwrites.
     pub fn open(path: &Path, writable: bool, lossy: bool) -> Result<SimpleCdb> {
         let base = base_path(path);
         let paths = EXTENSIONS.map(|ext| with_ext(&base, ext));
@@ -262,7 +362,8 @@ impl SimpleCdb {
             .metadata()
             .map_err(|e| Error::io(format!("cannot stat {}", paths[DCG].display()), e))?
             .len();
-        if games_len > 0 && (games.read_exact_at(&mut head, 0).is_err() || &head != MAGIC[DCG]) {
+        let head = &mut head[..games_len.min(10) as usize];
+        if games.read_exact_at(head, 0).is_err() || !MAGIC[DCG].starts_with(head) {
             return Err(Error::new(
                 ErrorKind::UnknownFormat,
                 format!(
@@ -271,6 +372,7 @@ impl SimpleCdb {
                 ),
             ));
         }
+        let mut state = read_state(&paths, &games, writable)?;
         if let Some(files) = &writers {
             // pgn2dcg leaves empty files when it aborts; appends need the magic first.
             for (i, f) in files.iter().enumerate().skip(1) {
@@ -280,9 +382,9 @@ impl SimpleCdb {
             }
             if games_len == 0 {
                 writer::write_synced(&games, &paths[DCG], 0, MAGIC[DCG])?;
+                state.games_len = MAGIC[DCG].len() as u64;
             }
         }
-        let state = read_state(&paths)?;
         Ok(SimpleCdb {
             paths,
             lossy,
@@ -502,7 +604,7 @@ impl SimpleCdb {
         if self.writers.is_some() || stamp(&self.paths) == self.read().stamp {
             return Ok(false);
         }
-        let fresh = read_state(&self.paths)?;
+        let fresh = read_state(&self.paths, &self.games, false)?;
         log::info!(
             "{} changed outside gamefs: {} games now",
             self.paths[DCI].display(),
@@ -566,6 +668,10 @@ impl ChessStore for SimpleCdb {
         }
     }
 
+    fn problems(&self) -> Vec<Problem> {
+        self.read().damage.problems().to_vec()
+    }
+
     fn name(&self, kind: NameKind, id: u32) -> Arc<str> {
         match name_file(kind) {
             Some(file) => self.read().names[file].text(id),
@@ -582,6 +688,12 @@ impl ChessStore for SimpleCdb {
                     ErrorKind::NotFound,
                     format!("no game {}", number + 1),
                 ));
+            }
+            if let Some(e) = s
+                .damage
+                .error_for(number, format_args!("game {}", number + 1))
+            {
+                return Err(e);
             }
             let e = s.entry(number);
             (e, s.headers(&e), s.games_len)

@@ -11,11 +11,22 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::store::charset::text_from_bytes;
+use crate::store::damage::{UNKNOWN_NAME, UNKNOWN_NAME_TEXT};
 
 /// Bytes in one name record.
 pub const RECORD_LEN: usize = 36;
 /// Offset of the first record (just after the magic).
 pub const FIRST: u32 = 10;
+
+/// What parsing a name file tolerated: what the reference writer itself leaves (names cut
+/// inside a UTF-8 sequence, names stored twice), and damage (a cut file), if any.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Notes {
+    /// What real files hold and readers accept, for the log.
+    pub tolerated: Vec<String>,
+    /// The file is cut short: the bytes after its last whole record are ignored.
+    pub damage: Option<String>,
+}
 
 /// One name file, parsed.
 #[derive(Clone, Debug, Default)]
@@ -63,14 +74,20 @@ pub fn qt_order(a: &str, b: &str) -> Ordering {
 
 impl NameFile {
     /// Parse a name file's bytes after checking its `magic`. An empty file counts as one
-    /// without names (pgn2dcg leaves empty files behind when it aborts). Returns the file
-    /// and messages about what was tolerated.
-    pub fn parse(bytes: &[u8], magic: &[u8; 10]) -> Result<(NameFile, Vec<String>), String> {
-        let mut notes = Vec::new();
-        if bytes.is_empty() {
+    /// without names (pgn2dcg leaves empty files behind when it aborts). Returns the file and
+    /// what was tolerated ([`Notes`]).
+    pub fn parse(bytes: &[u8], magic: &[u8; 10]) -> Result<(NameFile, Notes), String> {
+        let mut notes = Notes::default();
+        if bytes.len() < magic.len() && magic.starts_with(bytes) {
+            if !bytes.is_empty() {
+                notes.damage = Some(format!(
+                    "the file is cut short inside its magic ({} of 10 bytes): it holds no name",
+                    bytes.len()
+                ));
+            }
             return Ok((NameFile::default(), notes));
         }
-        if bytes.len() < 10 || &bytes[..10] != magic {
+        if !bytes.starts_with(magic) {
             return Err(format!(
                 "not a Simple Chess Database name file (no {} magic)",
                 String::from_utf8_lossy(magic)
@@ -78,8 +95,9 @@ impl NameFile {
         }
         let body = &bytes[10..];
         if !body.len().is_multiple_of(RECORD_LEN) {
-            notes.push(format!(
-                "{} bytes after the last whole record are ignored (an interrupted write)",
+            notes.damage = Some(format!(
+                "{} bytes after the last whole record are ignored (an interrupted write, or a cut \
+                 file)",
                 body.len() % RECORD_LEN
             ));
         }
@@ -90,7 +108,7 @@ impl NameFile {
             let offset = FIRST + (i * RECORD_LEN) as u32;
             let (text, cut) = record_text(chunk);
             if cut {
-                notes.push(format!(
+                notes.tolerated.push(format!(
                     "the name at offset {offset} ends inside a UTF-8 sequence (cut at 36 bytes); \
                      read as {text:?}"
                 ));
@@ -107,7 +125,7 @@ impl NameFile {
                 .or_insert(offset);
         }
         if duplicates > 0 {
-            notes.push(format!(
+            notes.tolerated.push(format!(
                 "{duplicates} names are stored more than once; each is known by its first record"
             ));
         }
@@ -134,19 +152,26 @@ impl NameFile {
         offset == 0 || Self::index_of(offset).is_some_and(|i| i < self.texts.len())
     }
 
-    /// The ID a reference is shown under: the first offset with the same text; 0 for none or
-    /// for a reference that hits no record.
+    /// The ID a reference is shown under: the first offset with the same text; 0 for none,
+    /// [`UNKNOWN_NAME`] for a reference that hits no record.
     pub fn canonical(&self, offset: u32) -> u32 {
+        if offset == 0 {
+            return 0;
+        }
         Self::index_of(offset)
             .and_then(|i| self.canonical.get(i).copied())
-            .unwrap_or(0)
+            .unwrap_or(UNKNOWN_NAME)
     }
 
-    /// The text of the record at `offset`; empty for 0 or a reference that hits no record.
+    /// The text of the record at `offset`: empty for 0 (no name), `?` for a reference that
+    /// hits no record (damage; the reference tools read it as empty).
     pub fn text(&self, offset: u32) -> Arc<str> {
+        if offset == 0 {
+            return Arc::from("");
+        }
         Self::index_of(offset)
             .and_then(|i| self.texts.get(i).cloned())
-            .unwrap_or_else(|| Arc::from(""))
+            .unwrap_or_else(|| Arc::from(UNKNOWN_NAME_TEXT))
     }
 
     /// The first record with exactly these bytes.
@@ -196,11 +221,19 @@ mod tests {
         assert_eq!(&*f.text(46), "B");
         assert_eq!(f.canonical(82), 10);
         assert_eq!(&*f.text(0), "");
-        assert_eq!(&*f.text(11), "", "a ref inside a record hits nothing");
-        assert_eq!(&*f.text(10_000), "");
+        assert_eq!(&*f.text(11), "?", "a ref inside a record hits nothing");
+        assert_eq!(&*f.text(10_000), "?");
+        assert_eq!(f.canonical(11), UNKNOWN_NAME);
+        assert_eq!(f.canonical(0), 0);
         assert!(!f.is_valid_ref(11));
         assert_eq!(*f.text(118), format!("a{}", "é".repeat(17)));
-        assert_eq!(notes.len(), 3, "{notes:?}");
+        assert_eq!(notes.tolerated.len(), 2, "{notes:?}");
+        assert!(
+            notes
+                .damage
+                .unwrap()
+                .starts_with("2 bytes after the last whole record")
+        );
         assert_eq!(f.end(), 10 + 4 * 36);
         assert_eq!(f.find(&record("B")), Some(46));
     }
@@ -216,6 +249,10 @@ mod tests {
     #[test]
     fn bad_magic_and_empty_file() {
         assert!(NameFile::parse(b"SimpleCDbX", b"SimpleCDbn").is_err());
+        assert!(NameFile::parse(b"Scid", b"SimpleCDbn").is_err());
         assert_eq!(NameFile::parse(b"", b"SimpleCDbn").unwrap().0.count(), 0);
+        let (cut, notes) = NameFile::parse(b"Simple", b"SimpleCDbn").unwrap();
+        assert_eq!(cut.count(), 0);
+        assert!(notes.damage.unwrap().contains("cut short inside its magic"));
     }
 }
