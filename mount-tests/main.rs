@@ -2,6 +2,7 @@
 //! Run with `cargo test --features mount-tests` (contrib/dev/test does), as root or with fusermount3.
 
 mod cli;
+mod concurrency;
 mod corrupt;
 mod crash;
 #[path = "../tests/damage/mod.rs"]

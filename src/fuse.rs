@@ -508,7 +508,7 @@ impl Filesystem for GameFs {
         &self,
         _req: &Request,
         ino: INodeNo,
-        _fh: FileHandle,
+        fh: FileHandle,
         _lock_owner: LockOwner,
         reply: ReplyEmpty,
     ) {
@@ -516,7 +516,7 @@ impl Filesystem for GameFs {
             // Nothing to save on a read-only mount; ENOSYS stops the kernel sending flushes.
             return reply.error(Errno::ENOSYS);
         }
-        guard("flush", || match self.vfs.flush(ino.0) {
+        guard("flush", || match self.vfs.flush(ino.0, fh.0) {
             Ok(()) => reply.ok(),
             Err(e) => reply.error(errno(&e)),
         });
@@ -542,11 +542,11 @@ impl Filesystem for GameFs {
         &self,
         _req: &Request,
         ino: INodeNo,
-        _fh: FileHandle,
+        fh: FileHandle,
         _datasync: bool,
         reply: ReplyEmpty,
     ) {
-        guard("fsync", || match self.vfs.flush(ino.0) {
+        guard("fsync", || match self.vfs.flush(ino.0, fh.0) {
             Ok(()) => reply.ok(),
             Err(e) => reply.error(errno(&e)),
         });

@@ -135,6 +135,10 @@ struct Handle {
     append: bool,
     /// Opened for writing: only such handles hold a game's draft open.
     write: bool,
+    /// Written (or truncated at open) through this handle since its last flush: only then
+    /// does its close save. A writer's close arrives late (the kernel sends it
+    /// asynchronously), possibly after the same program opened the file again to save anew.
+    unsaved: bool,
 }
 
 /// How a file is opened.

@@ -63,10 +63,12 @@ impl Vfs {
                     // hold its pages.
                     self.text(n)?;
                 }
-                let keep_cache = !mode.write
-                    && !lock(&self.saved).contains(&n)
-                    && !lock(&self.drafts).contains_key(&n);
-                Ok(self.handle(node, mode, keep_cache, false))
+                let drafted = lock(&self.drafts).contains_key(&n);
+                let keep_cache = !mode.write && !drafted && !lock(&self.saved).contains(&n);
+                // While a save is in progress, everyone reads the draft straight from gamefs:
+                // through the page cache, a read racing the writer's truncation could leave
+                // zero-filled pages behind (the kernel pads a short read up to the size it knew).
+                Ok(self.handle(node, mode, keep_cache, mode.write || drafted))
             }
             Node::Scratch(id) => {
                 let mut scratch = lock(&self.scratch);
@@ -105,6 +107,7 @@ impl Vfs {
                 node,
                 append: mode.append,
                 write: mode.write,
+                unsaved: mode.write && mode.truncate,
             },
         );
         Opened {
@@ -200,7 +203,13 @@ impl Vfs {
     /// Write `data` at `offset` through handle `fh`; returns the bytes written.
     pub fn write(&self, ino: u64, fh: u64, offset: u64, data: &[u8]) -> Result<u32> {
         self.check_writable()?;
-        let append = lock(&self.handles).get(&fh).is_some_and(|h| h.append);
+        let append = match lock(&self.handles).get_mut(&fh) {
+            Some(h) => {
+                h.unsaved = true;
+                h.append
+            }
+            None => false,
+        };
         match self.node(ino)? {
             Node::Game(n) => {
                 let mut drafts = lock(&self.drafts);
@@ -290,8 +299,25 @@ impl Vfs {
         Ok(self.attr(node, true))
     }
 
-    /// Save what was written through `ino` if anything changed (flush and fsync).
-    pub fn flush(&self, ino: u64) -> Result<()> {
+    /// Save what was written through `ino` if anything changed (flush and fsync of handle
+    /// `fh`). Only a handle opened for writing saves: the kernel sends a flush for every
+    /// close, and a reader closing the file while a writer is half-way through (just after
+    /// its O_TRUNC, or in the middle of a `cp`) must not save the half-written text.
+    pub fn flush(&self, ino: u64, fh: u64) -> Result<()> {
+        let reader = match lock(&self.handles).get_mut(&fh) {
+            Some(h) => {
+                h.unsaved = false;
+                !h.write
+            }
+            None => false,
+        };
+        if reader {
+            return Ok(());
+        }
+        self.save_written(ino)
+    }
+
+    fn save_written(&self, ino: u64) -> Result<()> {
         match Node::from_ino(ino) {
             Some(Node::Game(n)) => self.commit_draft(n),
             Some(Node::Scratch(id)) => self.commit_scratch(id),
@@ -304,7 +330,10 @@ impl Vfs {
         let Some(handle) = lock(&self.handles).remove(&fh) else {
             return;
         };
-        if let Err(e) = self.flush(ino) {
+        if handle.write
+            && handle.unsaved
+            && let Err(e) = self.save_written(ino)
+        {
             log::warn!("unsaved at close: {e}");
         }
         match handle.node {
@@ -610,12 +639,68 @@ mod tests {
             .unwrap()
             .replacen("[Site \"", "[Site \"Late ", 1);
         vfs.write(ino, writer.fh, 0, edited.as_bytes()).unwrap();
-        vfs.flush(ino).expect("the save succeeds");
+        vfs.flush(ino, writer.fh).expect("the save succeeds");
         vfs.release(ino, writer.fh);
         assert!(
             String::from_utf8(vfs.text(2).unwrap().to_vec())
                 .unwrap()
                 .contains("[Site \"Late ")
+        );
+    }
+
+    #[test]
+    fn a_reader_closing_mid_save_saves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = tree(dir.path());
+        let files = |ext: &str| std::fs::read(dir.path().join(format!("db.{ext}"))).unwrap();
+        let before = (files("si4"), files("sg4"));
+        let read = OpenMode::default();
+        let write = OpenMode {
+            write: true,
+            truncate: true,
+            append: false,
+        };
+        // A game just truncated by its writer, closed by a reader before the text arrives.
+        let ino = Node::Game(3).ino();
+        let text = vfs.text(3).unwrap().to_vec();
+        let writer = vfs.open(ino, write).unwrap();
+        let reader = vfs.open(ino, read).unwrap();
+        vfs.flush(ino, reader.fh)
+            .expect("a reader's close is not a save");
+        vfs.release(ino, reader.fh);
+        assert_eq!(before, (files("si4"), files("sg4")));
+        assert_eq!(vfs.errors.total(), 0, "no refused save was recorded");
+        vfs.write(ino, writer.fh, 0, &text).unwrap();
+        vfs.flush(ino, writer.fh).unwrap();
+        vfs.release(ino, writer.fh);
+        // A new file half-way through its copy, closed by a reader: nothing is imported yet.
+        let (attr, created) = vfs
+            .create(Node::Games.ino(), OsStr::new("new.pgn"), 0o644, false)
+            .unwrap();
+        let demo = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/contrib/sample/demo.pgn"
+        ))
+        .unwrap();
+        vfs.write(attr.ino, created.fh, 0, &demo[..demo.len() / 2])
+            .unwrap();
+        let reader = vfs.open(attr.ino, read).unwrap();
+        vfs.flush(attr.ino, reader.fh).unwrap();
+        vfs.release(attr.ino, reader.fh);
+        assert_eq!(before, (files("si4"), files("sg4")), "nothing imported");
+        vfs.write(
+            attr.ino,
+            created.fh,
+            (demo.len() / 2) as u64,
+            &demo[demo.len() / 2..],
+        )
+        .unwrap();
+        vfs.flush(attr.ino, created.fh).unwrap();
+        vfs.release(attr.ino, created.fh);
+        assert_ne!(
+            before.1,
+            files("sg4"),
+            "the whole file is imported at the writer's close"
         );
     }
 
@@ -637,7 +722,7 @@ mod tests {
             )
             .unwrap();
         vfs.write(ino, w.fh, 0, b"\n").unwrap();
-        vfs.flush(ino).unwrap();
+        vfs.flush(ino, w.fh).unwrap();
         vfs.release(ino, w.fh);
         assert_eq!(
             before,
@@ -656,7 +741,7 @@ mod tests {
             .unwrap();
         vfs.write(ino, w.fh, 0, b"[Event \"x\"]\n\n1. e5 *\n")
             .unwrap();
-        let err = vfs.flush(ino).unwrap_err();
+        let err = vfs.flush(ino, w.fh).unwrap_err();
         assert_eq!(err.kind(), crate::error::ErrorKind::InvalidInput);
         vfs.release(ino, w.fh);
         assert_eq!(before, (files("si4"), files("sg4")));
