@@ -134,9 +134,18 @@ pub struct Mount {
 impl Mount {
     /// Mount `db` on a new mountpoint inside `dir`, with extra arguments, and wait until ready.
     pub fn new(db: &Path, dir: &Path, extra: &[&str]) -> Mount {
+        Mount::with_env(db, dir, extra, &[])
+    }
+
+    /// As [`Mount::new`], with environment variables set for gamefs.
+    pub fn with_env(db: &Path, dir: &Path, extra: &[&str], env: &[(&str, &Path)]) -> Mount {
         let path = dir.join("mnt");
         std::fs::create_dir_all(&path).unwrap();
+        // Game sizes kept between mounts go to a cache folder of the tests, not the user's.
+        let cache = repo().join("target/mount-tests/xdg-cache");
         let child = Command::new(gamefs())
+            .env("XDG_CACHE_HOME", cache)
+            .envs(env.iter().map(|(k, v)| (*k, *v)))
             .arg("mount")
             .arg("--foreground")
             .args(extra)

@@ -462,3 +462,63 @@ fn extended_attributes_are_not_supported() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn sizes_learnt_in_one_mount_serve_the_next() {
+    let dir = scratch("sizes-kept");
+    let cache = dir.path().join("cache");
+    let db = copy_db(edge_db(), dir.path(), "kept");
+    let env = [("XDG_CACHE_HOME", cache.as_path())];
+    let misses = |m: &Mount| -> u64 {
+        let text = std::fs::read_to_string(m.join(".gamefs/stats")).unwrap();
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("cache_misses: "))
+            .unwrap();
+        line["cache_misses: ".len()..].parse().unwrap()
+    };
+    let sizes = |m: &Mount| -> Vec<(PathBuf, u64)> {
+        files_in(&m.join("games"))
+            .into_iter()
+            .map(|f| {
+                let size = std::fs::metadata(&f).unwrap().len();
+                (f, size)
+            })
+            .collect()
+    };
+    let first = {
+        let m = Mount::with_env(&db, dir.path(), &["-o", "ro"], &env);
+        let first = sizes(&m);
+        assert!(misses(&m) > 0, "the first mount renders to learn sizes");
+        first
+    };
+    assert!(
+        std::fs::read_dir(cache.join("gamefs")).unwrap().count() > 0,
+        "the sizes were kept in XDG_CACHE_HOME/gamefs"
+    );
+    {
+        let m = Mount::with_env(&db, dir.path(), &["-o", "ro"], &env);
+        assert_eq!(sizes(&m), first);
+        assert_eq!(misses(&m), 0, "ls -l of a remount renders nothing");
+        for (f, size) in &first {
+            assert_eq!(std::fs::read(f).unwrap().len() as u64, *size, "{f:?}");
+        }
+    }
+    // A changed database does not use them: a save through a writable mount.
+    {
+        let m = Mount::with_env(&db, dir.path(), &[], &env);
+        let game = crate::harness::game_file(&m.join("games"), 1);
+        let text = std::fs::read_to_string(&game).unwrap();
+        std::fs::write(&game, text.replacen("[Round \"", "[Round \"77", 1)).unwrap();
+    }
+    let m = Mount::with_env(&db, dir.path(), &["-o", "ro"], &env);
+    let after = sizes(&m);
+    assert!(
+        misses(&m) > 0,
+        "sizes of another state of the database are not used"
+    );
+    for (f, size) in &after {
+        assert_eq!(std::fs::read(f).unwrap().len() as u64, *size, "{f:?}");
+    }
+    assert_ne!(after[0].1, first[0].1, "game 1 grew by its longer round");
+}

@@ -12,6 +12,7 @@ use gamefs::ErrorKind;
 use gamefs::collection::{self, Collection};
 use gamefs::fuse::{self, Access, MountSettings};
 use gamefs::store::OpenOptions;
+use gamefs::vfs::size_index::SizeIndex;
 use gamefs::vfs::{Vfs, VfsOptions};
 
 /// What `-o` and the flags ask for, parsed.
@@ -215,6 +216,7 @@ pub fn prepare_and_serve(
     }
     let writable = coll.writable();
     let vfs = Arc::new(Vfs::new(coll, vfs_options));
+    let sizes_at_mount = restore_sizes(&vfs);
     let settings = MountSettings {
         fsname: database.display().to_string(),
         writable,
@@ -227,7 +229,7 @@ pub fn prepare_and_serve(
     let wake = || unsafe {
         libc::kill(libc::getpid(), libc::SIGUSR1);
     };
-    let mut mounted = fuse::mount(vfs, &mountpoint, &settings, wake)
+    let mut mounted = fuse::mount(vfs.clone(), &mountpoint, &settings, wake)
         .map_err(|e| format!("cannot mount on {}: {e}", mountpoint.display()))?;
     log::info!("mounted {} on {}", database.display(), mountpoint.display());
     daemon::report_ready();
@@ -247,12 +249,42 @@ pub fn prepare_and_serve(
                         mountpoint.display()
                     );
                     lazy_unmount(&mountpoint);
+                    keep_sizes(&vfs, sizes_at_mount.as_ref());
                     return Ok(ExitCode::SUCCESS);
                 }
             }
         }
     }
-    mounted.join().map(|()| ExitCode::SUCCESS)
+    let ended = mounted.join().map(|()| ExitCode::SUCCESS);
+    keep_sizes(&vfs, sizes_at_mount.as_ref());
+    ended
+}
+
+/// Take the game sizes an earlier mount of this very database state kept, if any; returns
+/// where this state's sizes are kept.
+fn restore_sizes(vfs: &Vfs) -> Option<SizeIndex> {
+    let index = SizeIndex::for_database(&vfs.collection().info().files)?;
+    if let Some(sizes) = index.load(vfs.collection().count()) {
+        log::info!("game sizes from {}", index.path().display());
+        vfs.remember_sizes(&sizes);
+    }
+    Some(index)
+}
+
+/// Keep the game sizes known now for the next mount, when the database files are still as
+/// they were at mount (`at_mount`): sizes learnt from files that changed since (a save,
+/// another program) could belong to either state, so they are not kept.
+fn keep_sizes(vfs: &Vfs, at_mount: Option<&SizeIndex>) {
+    let now = SizeIndex::for_database(&vfs.collection().info().files);
+    let (Some(index), true) = (now.as_ref(), now.as_ref() == at_mount) else {
+        return;
+    };
+    let sizes = vfs.known_sizes();
+    if sizes.iter().any(|&s| s != 0)
+        && let Err(e) = index.store(&sizes)
+    {
+        log::debug!("cannot keep game sizes in {}: {e}", index.path().display());
+    }
 }
 
 /// Block the stop signals in every thread (threads inherit the mask) so the main thread can

@@ -116,6 +116,22 @@ impl TextCache {
         lru.bytes = 0;
     }
 
+    /// Size + 1 of every game's text (0 where not known), to keep for the next mount.
+    pub fn known_sizes(&self) -> Vec<u32> {
+        self.sizes.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Take sizes kept from an earlier mount of the same database state (see
+    /// [`TextCache::known_sizes`]); sizes already known here win.
+    pub fn remember_sizes(&self, kept: &[u32]) {
+        let mut sizes = self.sizes.write().unwrap_or_else(|p| p.into_inner());
+        for (mine, &old) in sizes.iter_mut().zip(kept) {
+            if *mine == 0 {
+                *mine = old;
+            }
+        }
+    }
+
     /// Bytes of text currently held.
     pub fn bytes(&self) -> usize {
         self.lock().bytes

@@ -12,6 +12,7 @@ pub mod cache;
 pub mod commit;
 pub mod inode;
 pub mod scratch;
+pub mod size_index;
 pub mod status;
 pub mod views;
 pub mod write;
@@ -673,6 +674,17 @@ impl Vfs {
             self.errors.total(),
         );
         out
+    }
+
+    /// The sizes of the files rendered so far (size + 1, 0 for unknown), to keep for the next
+    /// mount of the same database state ([`size_index`]).
+    pub fn known_sizes(&self) -> Vec<u32> {
+        self.cache.known_sizes()
+    }
+
+    /// Take the sizes an earlier mount of the same database state kept.
+    pub fn remember_sizes(&self, kept: &[u32]) {
+        self.cache.remember_sizes(kept);
     }
 
     /// The file name of item `n` in the items folder.
