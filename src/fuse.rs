@@ -212,7 +212,7 @@ fn file_attr(a: &Attr) -> FileAttr {
         ino: INodeNo(a.ino),
         size: a.size,
         blocks: a.size.div_ceil(512),
-        atime: a.mtime,
+        atime: a.atime,
         mtime: a.mtime,
         ctime: a.ctime,
         crtime: a.ctime,
@@ -251,6 +251,16 @@ fn open_mode(flags: i32) -> OpenMode {
         write: OpenFlags(flags).acc_mode() != OpenAccMode::O_RDONLY,
         truncate: flags & libc::O_TRUNC != 0,
         append: flags & libc::O_APPEND != 0,
+    }
+}
+
+/// Answer an xattr call: the size when asked with 0, else the bytes (the tree's answers are
+/// always empty, so they always fit).
+fn reply_xattr(reply: ReplyXattr, size: u32, value: &[u8]) {
+    if size == 0 {
+        reply.size(value.len() as u32);
+    } else {
+        reply.data(value);
     }
 }
 
@@ -336,7 +346,7 @@ impl Filesystem for GameFs {
         uid: Option<u32>,
         gid: Option<u32>,
         size: Option<u64>,
-        _atime: Option<TimeOrNow>,
+        atime: Option<TimeOrNow>,
         mtime: Option<TimeOrNow>,
         _ctime: Option<SystemTime>,
         _fh: Option<FileHandle>,
@@ -351,6 +361,7 @@ impl Filesystem for GameFs {
                 size,
                 mode,
                 chown: uid.is_some() || gid.is_some(),
+                atime: atime.map(time),
                 mtime: mtime.map(time),
             };
             match self.vfs.setattr(ino.0, change) {
@@ -370,13 +381,13 @@ impl Filesystem for GameFs {
     fn mkdir(
         &self,
         _req: &Request,
-        _parent: INodeNo,
-        _name: &OsStr,
+        parent: INodeNo,
+        name: &OsStr,
         _mode: u32,
         _umask: u32,
         reply: ReplyEntry,
     ) {
-        guard("mkdir", || match self.vfs.mkdir() {
+        guard("mkdir", || match self.vfs.mkdir(parent.0, name) {
             Ok(a) => reply.entry(&ttl(&a), &file_attr(&a), Generation(0)),
             Err(e) => reply.error(errno(&e)),
         });
@@ -389,10 +400,29 @@ impl Filesystem for GameFs {
         });
     }
 
-    fn rmdir(&self, _req: &Request, _parent: INodeNo, _name: &OsStr, reply: ReplyEmpty) {
-        guard("rmdir", || match self.vfs.mkdir() {
-            Ok(_) => reply.error(Errno::EPERM),
+    fn rmdir(&self, _req: &Request, parent: INodeNo, name: &OsStr, reply: ReplyEmpty) {
+        guard("rmdir", || match self.vfs.rmdir(parent.0, name) {
+            Ok(()) => reply.ok(),
             Err(e) => reply.error(errno(&e)),
+        });
+    }
+
+    fn mknod(
+        &self,
+        _req: &Request,
+        parent: INodeNo,
+        name: &OsStr,
+        mode: u32,
+        umask: u32,
+        _rdev: u32,
+        reply: ReplyEntry,
+    ) {
+        guard("mknod", || {
+            let perm = mode & !umask & 0o7777;
+            match self.vfs.mknod(parent.0, name, (mode & libc::S_IFMT) | perm) {
+                Ok(a) => reply.entry(&ttl(&a), &file_attr(&a), Generation(0)),
+                Err(e) => reply.error(errno(&e)),
+            }
         });
     }
 
@@ -440,12 +470,17 @@ impl Filesystem for GameFs {
     fn link(
         &self,
         _req: &Request,
-        _ino: INodeNo,
-        _newparent: INodeNo,
-        _newname: &OsStr,
+        ino: INodeNo,
+        newparent: INodeNo,
+        newname: &OsStr,
         reply: ReplyEntry,
     ) {
-        guard("link", || reply.error(Errno::EPERM));
+        guard("link", || {
+            match self.vfs.link(ino.0, newparent.0, newname) {
+                Ok(a) => reply.entry(&ttl(&a), &file_attr(&a), Generation(0)),
+                Err(e) => reply.error(errno(&e)),
+            }
+        });
     }
 
     fn open(&self, _req: &Request, ino: INodeNo, flags: OpenFlags, reply: ReplyOpen) {
@@ -599,49 +634,48 @@ impl Filesystem for GameFs {
         });
     }
 
-    fn getxattr(
-        &self,
-        _req: &Request,
-        _ino: INodeNo,
-        _name: &OsStr,
-        _size: u32,
-        reply: ReplyXattr,
-    ) {
+    fn getxattr(&self, _req: &Request, ino: INodeNo, _name: &OsStr, size: u32, reply: ReplyXattr) {
         // Games carry no extended attributes (tools like ls and cp ask; the answer is "none").
-        guard("getxattr", || reply.error(Errno::ENODATA));
+        guard("getxattr", || match self.vfs.getxattr(ino.0) {
+            Ok(value) => reply_xattr(reply, size, &value),
+            Err(e) => reply.error(errno(&e)),
+        });
     }
 
     fn setxattr(
         &self,
         _req: &Request,
-        _ino: INodeNo,
+        ino: INodeNo,
         _name: &OsStr,
         _value: &[u8],
         _flags: i32,
         _position: u32,
         reply: ReplyEmpty,
     ) {
-        guard("setxattr", || reply.error(Errno::ENOTSUP));
+        guard("setxattr", || match self.vfs.setxattr(ino.0) {
+            Ok(()) => reply.ok(),
+            Err(e) => reply.error(errno(&e)),
+        });
     }
 
-    fn removexattr(&self, _req: &Request, _ino: INodeNo, _name: &OsStr, reply: ReplyEmpty) {
-        guard("removexattr", || reply.error(Errno::ENOTSUP));
+    fn removexattr(&self, _req: &Request, ino: INodeNo, _name: &OsStr, reply: ReplyEmpty) {
+        guard("removexattr", || match self.vfs.removexattr(ino.0) {
+            Ok(()) => reply.ok(),
+            Err(e) => reply.error(errno(&e)),
+        });
     }
 
-    fn listxattr(&self, _req: &Request, _ino: INodeNo, size: u32, reply: ReplyXattr) {
-        guard("listxattr", || {
-            if size == 0 {
-                reply.size(0)
-            } else {
-                reply.data(&[])
-            }
+    fn listxattr(&self, _req: &Request, ino: INodeNo, size: u32, reply: ReplyXattr) {
+        guard("listxattr", || match self.vfs.listxattr(ino.0) {
+            Ok(names) => reply_xattr(reply, size, &names),
+            Err(e) => reply.error(errno(&e)),
         });
     }
 
     fn ioctl(
         &self,
         _req: &Request,
-        _ino: INodeNo,
+        ino: INodeNo,
         _fh: FileHandle,
         _flags: IoctlFlags,
         _cmd: u32,
@@ -649,13 +683,25 @@ impl Filesystem for GameFs {
         _out_size: u32,
         reply: ReplyIoctl,
     ) {
-        guard("ioctl", || reply.error(Errno::ENOTTY));
+        guard("ioctl", || match self.vfs.ioctl(ino.0) {
+            Ok(data) => reply.ioctl(0, &data),
+            Err(e) => reply.error(errno(&e)),
+        });
     }
 
     fn statfs(&self, _req: &Request, _ino: INodeNo, reply: ReplyStatfs) {
         guard("statfs", || {
-            let games = u64::from(self.vfs.collection().count());
-            reply.statfs(0, 0, 0, games, 0, 4096, 255, 4096);
+            let s = self.vfs.statfs();
+            reply.statfs(
+                s.blocks,
+                s.free,
+                s.available,
+                s.files,
+                0,
+                s.block_size,
+                s.name_max,
+                s.block_size,
+            );
         });
     }
 

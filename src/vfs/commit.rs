@@ -158,7 +158,7 @@ impl Vfs {
             Some(id) => {
                 if let Some(f) = scratch.get_mut(id) {
                     f.kind = ScratchKind::File(text.to_vec());
-                    f.mtime = std::time::SystemTime::now();
+                    f.touch();
                 }
             }
             None => {

@@ -10,8 +10,14 @@
 pub mod cache;
 pub mod commit;
 pub mod inode;
+#[cfg(test)]
+mod posix_tests;
 pub mod scratch;
+pub mod space;
 pub mod status;
+#[cfg(test)]
+pub mod testing;
+pub mod unsupported;
 pub mod views;
 pub mod write;
 
@@ -53,8 +59,11 @@ pub struct Attr {
     pub size: u64,
     /// Permission bits.
     pub perm: u16,
-    /// Link count.
+    /// Link count: 1 for files and links (0 once an open scratch file lost its name), 2 plus
+    /// the number of subfolders for folders, as `find` expects.
     pub nlink: u32,
+    /// Access time (gamefs does not track reads: the modification time, unless set).
+    pub atime: SystemTime,
     /// Modification time.
     pub mtime: SystemTime,
     /// Change time.
@@ -696,6 +705,7 @@ impl Vfs {
             size: 0,
             perm: 0o555 | w,
             nlink: 2,
+            atime: modified,
             mtime: modified,
             ctime: modified,
             uid: self.options.uid,
@@ -712,7 +722,12 @@ impl Vfs {
                         .or_else(|| self.text(n).ok().map(|t| t.len() as u64))
                         .unwrap_or(0),
                 };
-                attr.perm = 0o444 | w;
+                // A deleted game cannot be edited in .deleted/ (moved back, it can).
+                attr.perm = if self.coll.deleted(n) {
+                    0o444
+                } else {
+                    0o444 | w
+                };
                 attr.nlink = 1;
             }
             Node::Link(..) => {
@@ -733,6 +748,7 @@ impl Vfs {
                     attr.size = f.size();
                     attr.perm = (f.mode & 0o7777) as u16;
                     attr.nlink = u32::from(f.linked);
+                    attr.atime = f.atime;
                     attr.mtime = f.mtime;
                     attr.ctime = f.ctime;
                     attr.ttl_secs = 1;
@@ -740,6 +756,8 @@ impl Vfs {
             }
             Node::Root => attr.nlink = 2 + self.root_children().len() as u32,
             Node::ViewRoot(v) => attr.nlink = 2 + self.view(v).groups().len() as u32,
+            Node::ViewParent(v) => attr.nlink = 2 + self.views_under(v).len() as u32,
+            Node::Status => attr.nlink = 3,
             _ => {}
         }
         attr

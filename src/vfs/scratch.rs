@@ -26,6 +26,8 @@ pub struct ScratchFile {
     pub kind: ScratchKind,
     /// Permission bits.
     pub mode: u32,
+    /// Access time (as set by `utimensat`; reads do not change it).
+    pub atime: SystemTime,
     /// Modification time.
     pub mtime: SystemTime,
     /// Status-change time.
@@ -45,6 +47,12 @@ impl ScratchFile {
             ScratchKind::File(d) => d,
             ScratchKind::Symlink(_) => &[],
         }
+    }
+
+    /// Note a change of content: modification and status-change times are now.
+    pub fn touch(&mut self) {
+        self.mtime = SystemTime::now();
+        self.ctime = self.mtime;
     }
 
     /// Size as `stat` reports it.
@@ -99,6 +107,7 @@ impl ScratchStore {
                 name: name.to_owned(),
                 kind,
                 mode,
+                atime: now,
                 mtime: now,
                 ctime: now,
                 dirty: false,

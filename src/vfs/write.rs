@@ -7,6 +7,7 @@ use std::time::SystemTime;
 
 use super::commit::Target;
 use super::scratch::{ScratchKind, write_at};
+use super::unsupported::not_permitted;
 use super::{Attr, Draft, Handle, Node, OpenMode, Opened, Vfs, lock};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -19,6 +20,8 @@ pub struct SetAttr {
     pub mode: Option<u32>,
     /// A new owner or group was asked for.
     pub chown: bool,
+    /// New access time.
+    pub atime: Option<SystemTime>,
     /// New modification time.
     pub mtime: Option<SystemTime>,
 }
@@ -36,8 +39,12 @@ fn invalid(message: &str) -> Error {
     Error::new(ErrorKind::InvalidInput, message)
 }
 
-fn not_permitted(message: &str) -> Error {
-    Error::new(ErrorKind::Unsupported, message)
+/// The refusal of a change to a game in `.deleted/` (its files are r--r--r--).
+fn deleted_games_are_read_only() -> Error {
+    Error::new(
+        ErrorKind::PermissionDenied,
+        "games in .deleted/ cannot be edited; move them back to games/ first",
+    )
 }
 
 impl Vfs {
@@ -52,9 +59,7 @@ impl Vfs {
             Node::Game(n) => {
                 if mode.write {
                     if self.coll.deleted(n) {
-                        return Err(not_permitted(
-                            "games in .deleted/ cannot be edited; move them back to games/ first",
-                        ));
+                        return Err(deleted_games_are_read_only());
                     }
                     self.open_draft(n, mode.truncate)?;
                 } else if !lock(&self.drafts).contains_key(&n) && self.cache.size(n).is_none() {
@@ -76,7 +81,7 @@ impl Vfs {
                 if mode.truncate && mode.write {
                     f.kind = ScratchKind::File(Vec::new());
                     f.dirty = true;
-                    f.mtime = SystemTime::now();
+                    f.touch();
                 }
                 scratch.opened(id);
                 drop(scratch);
@@ -165,13 +170,7 @@ impl Vfs {
             )?;
             return Ok((self.attr(existing), opened));
         }
-        self.check_scratch_parent(parent)?;
-        let id =
-            lock(&self.scratch).create(parent, name, ScratchKind::File(Vec::new()), mode & 0o7777);
-        if let Some(f) = lock(&self.scratch).get_mut(id) {
-            f.dirty = self.target_of(name).is_some();
-        }
-        let node = Node::Scratch(id);
+        let node = self.new_scratch_file(parent, name, mode)?;
         let opened = self.open(
             node.ino(),
             OpenMode {
@@ -181,6 +180,18 @@ impl Vfs {
             },
         )?;
         Ok((self.attr(node), opened))
+    }
+
+    /// A new, empty scratch file `name` in `parent` (the caller checked the name is free);
+    /// a name that would be saved is dirty from the start, so closing it saves even nothing.
+    pub(super) fn new_scratch_file(&self, parent: u64, name: &OsStr, mode: u32) -> Result<Node> {
+        self.check_scratch_parent(parent)?;
+        let mut scratch = lock(&self.scratch);
+        let id = scratch.create(parent, name, ScratchKind::File(Vec::new()), mode & 0o7777);
+        if let Some(f) = scratch.get_mut(id) {
+            f.dirty = self.target_of(name).is_some();
+        }
+        Ok(Node::Scratch(id))
     }
 
     fn check_scratch_parent(&self, parent: u64) -> Result<()> {
@@ -222,7 +233,7 @@ impl Vfs {
                 let at = if append { buf.len() as u64 } else { offset };
                 write_at(buf, at, data);
                 f.dirty = true;
-                f.mtime = SystemTime::now();
+                f.touch();
             }
             _ => return Err(Error::new(ErrorKind::PermissionDenied, "not writable")),
         }
@@ -236,18 +247,19 @@ impl Vfs {
         let changes = change.size.is_some()
             || change.mode.is_some()
             || change.mtime.is_some()
+            || change.atime.is_some()
             || change.chown;
         if changes {
             self.check_writable()?;
         }
         if change.chown {
-            return Err(Error::new(
-                ErrorKind::PermissionDenied,
-                "gamefs files belong to the user who mounted",
-            ));
+            return Err(not_permitted("gamefs files belong to the user who mounted"));
         }
         match node {
             Node::Game(n) => {
+                if change.size.is_some() && self.coll.deleted(n) {
+                    return Err(deleted_games_are_read_only());
+                }
                 if let Some(size) = change.size {
                     let open = lock(&self.drafts).contains_key(&n);
                     if !open {
@@ -272,15 +284,27 @@ impl Vfs {
                     if let (Some(size), ScratchKind::File(buf)) = (change.size, &mut f.kind) {
                         buf.resize(size as usize, 0);
                         f.dirty = true;
+                        f.touch();
                     }
                     if let Some(mode) = change.mode {
                         f.mode = mode & 0o7777;
+                    }
+                    if let Some(t) = change.atime {
+                        f.atime = t;
                     }
                     if let Some(t) = change.mtime {
                         f.mtime = t;
                     }
                     f.ctime = SystemTime::now();
                 }
+            }
+            Node::StatusErrors | Node::StatusReadme | Node::StatusStats
+                if change.size.is_some() =>
+            {
+                return Err(Error::new(
+                    ErrorKind::PermissionDenied,
+                    "status files are read-only",
+                ));
             }
             _ if change.size.is_some() => {
                 return Err(Error::new(ErrorKind::IsADirectory, "not a regular file"));
@@ -399,6 +423,9 @@ impl Vfs {
             Some(Node::Link(..)) => Err(not_permitted(
                 "view links follow the games; rm the game in games/ instead",
             )),
+            Some(Node::StatusErrors | Node::StatusReadme | Node::StatusStats) => Err(
+                not_permitted("the status files of .gamefs/ cannot be removed"),
+            ),
             Some(_) => Err(Error::new(ErrorKind::IsADirectory, "is a folder")),
             None => Err(Error::new(ErrorKind::NotFound, "no such file")),
         }
@@ -543,46 +570,17 @@ impl Vfs {
             .item_named(name.as_encoded_bytes())
             .is_none_or(|m| m == n)
     }
-
-    /// Folders cannot be made in the tree.
-    pub fn mkdir(&self) -> Result<Attr> {
-        self.check_writable()?;
-        Err(not_permitted(
-            "gamefs folders come from the database; new folders cannot be made",
-        ))
-    }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
-    use crate::collection::chess::ChessCollection;
-    use crate::error::Error;
-    use crate::store::{self, Format};
-    use crate::text::pgn_parse;
-    use crate::vfs::VfsOptions;
-
-    /// A writable tree over a fresh SCID database holding the demo games.
-    fn tree(dir: &std::path::Path) -> Vfs {
-        let base = dir.join("db");
-        store::create(&base, Format::Scid).unwrap();
-        let text = std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/contrib/sample/demo.pgn"
-        ))
-        .unwrap();
-        let db = store::open(&base, true).unwrap();
-        db.append(&mut pgn_parse::games(&text).map(|g| g.map_err(Error::from)))
-            .unwrap();
-        Vfs::new(Arc::new(ChessCollection::new(db)), VfsOptions::default())
-    }
+    use crate::vfs::testing::demo_tree;
 
     #[test]
     fn a_readers_late_close_does_not_drop_a_writers_draft() {
         let dir = tempfile::tempdir().unwrap();
-        let vfs = tree(dir.path());
+        let vfs = demo_tree(dir.path(), true);
         let ino = Node::Game(2).ino();
         let text = vfs.text(2).unwrap().to_vec();
         let reader = vfs.open(ino, OpenMode::default()).unwrap();
@@ -622,7 +620,7 @@ mod tests {
     #[test]
     fn unchanged_text_saves_nothing_and_bad_text_is_kept() {
         let dir = tempfile::tempdir().unwrap();
-        let vfs = tree(dir.path());
+        let vfs = demo_tree(dir.path(), true);
         let ino = Node::Game(4).ino();
         let files = |ext: &str| std::fs::read(dir.path().join(format!("db.{ext}"))).unwrap();
         let before = (files("si4"), files("sg4"));

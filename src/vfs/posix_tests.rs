@@ -1,0 +1,158 @@
+//! POSIX behaviour of the tree without a mount: what a read-only tree refuses, link counts,
+//! times, and files that outlive their names. mount-tests/posix.rs checks the same through
+//! the kernel.
+
+use std::ffi::OsStr;
+use std::time::{Duration, SystemTime};
+
+use super::testing::demo_tree;
+use super::write::{RenameFlags, SetAttr};
+use super::{FileKind, Node, OpenMode};
+use crate::error::ErrorKind;
+
+fn kind<T: std::fmt::Debug>(r: crate::error::Result<T>) -> ErrorKind {
+    r.unwrap_err().kind()
+}
+
+const WRITE: OpenMode = OpenMode {
+    write: true,
+    truncate: false,
+    append: false,
+};
+
+#[test]
+fn a_read_only_tree_refuses_every_change_with_erofs() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), false);
+    let games = Node::Games.ino();
+    let game = Node::Game(0).ino();
+    let name = vfs.game_name(0);
+    let new = OsStr::new("new.pgn");
+    let ro = ErrorKind::ReadOnly;
+    assert_eq!(kind(vfs.open(game, WRITE)), ro);
+    assert_eq!(kind(vfs.create(games, new, 0o644, false)), ro);
+    assert_eq!(kind(vfs.write(game, 0, 0, b"x")), ro);
+    let truncate = SetAttr {
+        size: Some(0),
+        ..SetAttr::default()
+    };
+    assert_eq!(kind(vfs.setattr(game, truncate)), ro);
+    let chmod = SetAttr {
+        mode: Some(0o600),
+        ..SetAttr::default()
+    };
+    assert_eq!(kind(vfs.setattr(game, chmod)), ro);
+    let touch = SetAttr {
+        mtime: Some(SystemTime::now()),
+        ..SetAttr::default()
+    };
+    assert_eq!(kind(vfs.setattr(game, touch)), ro);
+    let chown = SetAttr {
+        chown: true,
+        ..SetAttr::default()
+    };
+    assert_eq!(kind(vfs.setattr(game, chown)), ro);
+    assert_eq!(kind(vfs.unlink(games, OsStr::new(&name))), ro);
+    let flags = RenameFlags::default();
+    assert_eq!(
+        kind(vfs.rename(games, OsStr::new(&name), games, new, flags)),
+        ro
+    );
+    assert_eq!(kind(vfs.mkdir(games, OsStr::new("d"))), ro);
+    assert_eq!(kind(vfs.rmdir(Node::Root.ino(), OsStr::new("players"))), ro);
+    assert_eq!(kind(vfs.symlink(games, OsStr::new("s"), b"x")), ro);
+    assert_eq!(kind(vfs.link(game, games, OsStr::new("l"))), ro);
+    assert_eq!(kind(vfs.mknod(games, OsStr::new("n"), libc::S_IFREG)), ro);
+    assert_eq!(kind(vfs.setxattr(game)), ro);
+    assert_eq!(kind(vfs.access(game, true, false)), ro);
+    // Reading works, and asks for nothing.
+    assert!(vfs.open(game, OpenMode::default()).is_ok());
+    assert!(vfs.setattr(game, SetAttr::default()).is_ok());
+}
+
+#[test]
+fn folder_link_counts_are_two_plus_subfolders() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let nlink = |node: Node| vfs.getattr(node.ino()).unwrap().nlink;
+    for folder in [Node::Root, Node::Games, Node::Status, Node::Rejected] {
+        let listing = vfs.readdir(folder.ino(), 0).unwrap();
+        let subfolders = listing
+            .iter()
+            .filter(|e| e.kind == FileKind::Directory && e.name != "." && e.name != "..")
+            .count() as u32;
+        assert_eq!(nlink(folder), 2 + subfolders, "{folder:?}");
+    }
+    let players = vfs.lookup(Node::Root.ino(), OsStr::new("players")).unwrap();
+    let groups = vfs.readdir(players.ino, 0).unwrap().len() as u32 - 2;
+    assert_eq!(players.nlink, 2 + groups);
+    assert_eq!(nlink(Node::Game(0)), 1);
+}
+
+#[test]
+fn scratch_times_follow_writes_and_utimensat() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let games = Node::Games.ino();
+    let (attr, opened) = vfs.create(games, OsStr::new("notes"), 0o600, true).unwrap();
+    let past = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
+    let set = SetAttr {
+        atime: Some(past),
+        mtime: Some(past + Duration::from_secs(1)),
+        ..SetAttr::default()
+    };
+    let after = vfs.setattr(attr.ino, set).unwrap();
+    assert_eq!(after.atime, past);
+    assert_eq!(after.mtime, past + Duration::from_secs(1));
+    assert!(after.ctime > past, "ctime is the time of the change");
+    vfs.write(attr.ino, opened.fh, 0, b"text").unwrap();
+    let written = vfs.getattr(attr.ino).unwrap();
+    assert!(written.mtime > past && written.ctime >= written.mtime);
+    assert_eq!(written.atime, past, "reads and writes leave atime alone");
+}
+
+#[test]
+fn an_open_scratch_file_outlives_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let games = Node::Games.ino();
+    let (attr, opened) = vfs.create(games, OsStr::new("t.txt"), 0o644, true).unwrap();
+    vfs.write(attr.ino, opened.fh, 0, b"kept").unwrap();
+    vfs.unlink(games, OsStr::new("t.txt")).unwrap();
+    assert_eq!(
+        kind(vfs.lookup(games, OsStr::new("t.txt"))),
+        ErrorKind::NotFound
+    );
+    assert_eq!(vfs.getattr(attr.ino).unwrap().nlink, 0);
+    assert_eq!(vfs.read(attr.ino, 0, 100).unwrap(), b"kept");
+    vfs.release(attr.ino, opened.fh);
+    assert_eq!(kind(vfs.getattr(attr.ino)), ErrorKind::NotFound);
+}
+
+#[test]
+fn status_files_and_deleted_games_are_read_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let status = Node::Status.ino();
+    assert_eq!(
+        kind(vfs.unlink(status, OsStr::new("errors"))),
+        ErrorKind::NotPermitted
+    );
+    let truncate = SetAttr {
+        size: Some(0),
+        ..SetAttr::default()
+    };
+    assert_eq!(
+        kind(vfs.setattr(Node::StatusStats.ino(), truncate)),
+        ErrorKind::PermissionDenied
+    );
+    vfs.set_deleted(3, true).unwrap();
+    let game = Node::Game(3).ino();
+    assert_eq!(vfs.getattr(game).unwrap().perm, 0o444);
+    assert_eq!(kind(vfs.open(game, WRITE)), ErrorKind::PermissionDenied);
+    assert_eq!(
+        kind(vfs.setattr(game, truncate)),
+        ErrorKind::PermissionDenied
+    );
+    assert_eq!(vfs.getattr(Node::Game(4).ino()).unwrap().perm, 0o644);
+}
