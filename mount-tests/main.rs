@@ -3,6 +3,7 @@
 
 mod cli;
 mod crash;
+mod diskfull;
 mod ecosystem;
 mod editors;
 mod fixtures;
@@ -10,4 +11,5 @@ mod go9;
 mod harness;
 mod save;
 mod simplecdb;
+mod sys;
 mod tree;

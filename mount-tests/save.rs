@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::fixtures::{copy_db, edge_db};
 use crate::harness::{Mount, repo, run_with_timeout, scratch, sh};
+use crate::sys::renameat2;
 
 /// A writable private copy of the test database, mounted.
 struct Writable {
@@ -408,28 +409,6 @@ fn concurrent_writers_and_readers_lose_nothing() {
         );
     }
     assert_eq!(count_games(&export), all.len());
-}
-
-/// renameat2(2) through libc: `mv --exchange` and `mv --no-clobber` need a newer coreutils
-/// than Debian 12 has, so the flags are exercised directly.
-fn renameat2(from: &Path, to: &Path, flags: libc::c_uint) -> std::io::Result<()> {
-    let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
-    let (a, b) = (c(from), c(to));
-    // SAFETY: valid NUL-terminated paths; AT_FDCWD for both directories.
-    let r = unsafe {
-        libc::renameat2(
-            libc::AT_FDCWD,
-            a.as_ptr(),
-            libc::AT_FDCWD,
-            b.as_ptr(),
-            flags,
-        )
-    };
-    if r == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
-    }
 }
 
 #[test]

@@ -133,9 +133,19 @@ mod tests {
         assert_eq!(safe_component(".", 255), "(dot)");
         assert_eq!(safe_component("..", 255), "(dot-dot)");
         assert_eq!(safe_component("Réti", 255), "Réti");
-        assert_eq!(safe_component("abc\u{202e}fdp.exe", 255), "abc\u{fffd}fdp.exe");
-        assert_eq!(safe_component("x\u{85}\u{2067}y", 255), "x\u{fffd}\u{fffd}y");
-        assert_eq!(safe_component("עברית", 255), "עברית", "right-to-left text stays");
+        assert_eq!(
+            safe_component("abc\u{202e}fdp.exe", 255),
+            "abc\u{fffd}fdp.exe"
+        );
+        assert_eq!(
+            safe_component("x\u{85}\u{2067}y", 255),
+            "x\u{fffd}\u{fffd}y"
+        );
+        assert_eq!(
+            safe_component("עברית", 255),
+            "עברית",
+            "right-to-left text stays"
+        );
     }
 
     #[test]

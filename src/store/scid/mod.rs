@@ -10,6 +10,8 @@ pub mod compact;
 pub mod create;
 pub mod derive;
 pub mod entry;
+#[cfg(test)]
+mod failures;
 pub mod header;
 pub mod names;
 pub mod pieces;
@@ -373,12 +375,49 @@ impl ScidDatabase {
     }
 }
 
-/// A header count that disagrees with the index size: fewer entries than counted is what an
-/// interrupted gamefs save leaves (repaired when writable), more is what an interrupted SCID
-/// import leaves (SCID itself refuses that database).
+/// What a failed save undoes: the names it added and the records it appended.
+struct Undo {
+    games_len: u64,
+    names: [u32; 4],
+}
+
+impl Undo {
+    /// The state before a save.
+    fn of(state: &State) -> Undo {
+        Undo {
+            games_len: state.games_len,
+            names: NameKind::ALL.map(|k| state.names.count(k)),
+        }
+    }
+}
+
+impl ScidDatabase {
+    /// Forget what a failed save added before anything referred to it: names (in memory
+    /// only: the name file is replaced atomically, so it still has the old ones), reference
+    /// counts, and the records appended to the game file (cut off, giving the space back).
+    fn undo(&self, state: &mut State, undo: &Undo) {
+        for kind in NameKind::ALL {
+            state
+                .names
+                .section_mut(kind)
+                .truncate(undo.names[kind as usize]);
+        }
+        state.freqs = None;
+        // (The file's length, not games_file_len: that takes the state lock this caller holds.)
+        let on_disk = self.games.metadata().map_or(undo.games_len, |m| m.len());
+        if state.games_len != undo.games_len || on_disk != undo.games_len {
+            writer::cut_back(&self.games, &self.paths[2], undo.games_len);
+            state.games_len = undo.games_len;
+        }
+    }
+}
+
+/// A header count that disagrees with the index size: fewer entries than counted (the last
+/// one perhaps cut short) is what an interrupted gamefs save leaves (repaired when writable),
+/// more is what an interrupted SCID import leaves (SCID itself refuses that database).
 fn reconcile_count(
     header: &mut IndexHeader,
-    index: &mut [u8],
+    index: &mut Vec<u8>,
     si4: &Path,
     writable: Option<&File>,
 ) -> Result<()> {
@@ -392,7 +431,6 @@ fn reconcile_count(
     let whole = actual.saturating_sub(layout.header_len() as u64) / layout.entry_len() as u64;
     let interrupted_save = actual > layout.header_len() as u64
         && actual < expected
-        && (actual - layout.header_len() as u64).is_multiple_of(layout.entry_len() as u64)
         && whole < u64::from(header.num_games);
     if !interrupted_save {
         return Err(Error::corrupt_database(format!(
@@ -408,8 +446,11 @@ fn reconcile_count(
         header.num_games
     );
     header.num_games = whole as u32;
+    let whole_len = layout.header_len() + layout.entry_len() * whole as usize;
+    index.truncate(whole_len);
     if let Some(f) = writable {
         writer::write_synced(f, si4, 14, &header.num_games.to_be_bytes()[1..])?;
+        writer::cut_back(f, si4, whole_len as u64);
         index[14..17].copy_from_slice(&header.num_games.to_be_bytes()[1..]);
     }
     Ok(())
@@ -578,22 +619,37 @@ impl ChessStore for ScidDatabase {
         self.index_file()?;
         let mut state = self.write();
         check_number(number, state.header.num_games)?;
-        let old = state.entry(number);
-        let (record, mut entry) = self.prepare(&mut state, game, old.flags)?;
-        entry.offset = old.offset;
-        let unchanged = IndexEntry {
-            flags: old.flags & !FLAG_DELETED,
-            ..old
+        let undo = Undo::of(&state);
+        // Until the index entry is written nothing refers to what this save adds: a failure
+        // (a refused game, a full disk) is undone completely.
+        let staged = (|| -> Result<Option<IndexEntry>> {
+            let old = state.entry(number);
+            let (record, mut entry) = self.prepare(&mut state, game, old.flags)?;
+            entry.offset = old.offset;
+            let unchanged = IndexEntry {
+                flags: old.flags & !FLAG_DELETED,
+                ..old
+            };
+            if entry == unchanged && self.read_record(number, &old)? == record {
+                return Ok(None);
+            }
+            entry.offset = self.append_record(&mut state, &record)?;
+            writer::sync(&self.games, &self.paths[2])?;
+            state.count_refs(&old, -1);
+            state.count_refs(&entry, 1);
+            self.write_names(&mut state)?;
+            Ok(Some(entry))
+        })();
+        let entry = match staged {
+            Ok(Some(entry)) => entry,
+            Ok(None) => return Ok(false),
+            Err(e) => {
+                self.undo(&mut state, &undo);
+                return Err(e);
+            }
         };
-        if entry == unchanged && self.read_record(number, &old)? == record {
-            return Ok(false);
-        }
-        entry.offset = self.append_record(&mut state, &record)?;
-        writer::sync(&self.games, &self.paths[2])?;
-        state.count_refs(&old, -1);
-        state.count_refs(&entry, 1);
-        self.write_names(&mut state)?;
-        self.write_entry(&mut state, number, &entry)?;
+        self.write_entry(&mut state, number, &entry)
+            .inspect_err(|_| state.freqs = None)?;
         Ok(true)
     }
 
@@ -601,8 +657,12 @@ impl ChessStore for ScidDatabase {
         let index_file = self.index_file()?;
         let mut state = self.write();
         let first = state.header.num_games;
-        let mut entries = Vec::new();
-        let mut appended = || -> Result<()> {
+        let at = state.index.len() as u64;
+        let undo = Undo::of(&state);
+        // Records, the index space they need, then names: until the header count changes
+        // nothing refers to them, and a failure (a refused game, a full disk) is undone.
+        let staged = (|| -> Result<Vec<u8>> {
+            let mut entries = Vec::new();
             for (i, game) in games.enumerate() {
                 let context = |e: Error| e.context(format_args!("game {} of the text", i + 1));
                 if u64::from(first) + entries.len() as u64 >= u64::from(MAX_GAMES) {
@@ -617,28 +677,44 @@ impl ChessStore for ScidDatabase {
                 entry.offset = self.append_record(&mut state, &record)?;
                 entries.push(entry);
             }
-            Ok(())
+            if entries.is_empty() {
+                return Ok(Vec::new());
+            }
+            for e in &entries {
+                state.count_refs(e, 1);
+            }
+            writer::sync(&self.games, &self.paths[2])?;
+            let bytes: Vec<u8> = entries.iter().flat_map(|e| e.encode()).collect();
+            writer::reserve(index_file, &self.paths[0], at, bytes.len() as u64)?;
+            self.write_names(&mut state)?;
+            Ok(bytes)
+        })();
+        let bytes = match staged {
+            Ok(bytes) if bytes.is_empty() => return Ok(Vec::new()),
+            Ok(bytes) => bytes,
+            Err(e) => {
+                self.undo(&mut state, &undo);
+                return Err(e);
+            }
         };
-        // On an error nothing references the records written so far: they stay as garbage
-        // until compact.
-        appended()?;
-        if entries.is_empty() {
-            return Ok(Vec::new());
+        let count = first + (bytes.len() / 47) as u32;
+        let committed =
+            writer::write_synced(index_file, &self.paths[0], 14, &count.to_be_bytes()[1..])
+                .and_then(|()| writer::write_synced(index_file, &self.paths[0], at, &bytes));
+        if let Err(e) = committed {
+            // Put the count back and drop the partial entries: the new names stay (unused,
+            // which SCID accepts); the records go if the index no longer reaches them.
+            state.freqs = None;
+            let restored =
+                writer::write_synced(index_file, &self.paths[0], 14, &first.to_be_bytes()[1..]);
+            writer::cut_back(index_file, &self.paths[0], at);
+            if restored.is_ok() {
+                writer::cut_back(&self.games, &self.paths[2], undo.games_len);
+                state.games_len = undo.games_len;
+            }
+            return Err(e);
         }
-        for e in &entries {
-            state.count_refs(e, 1);
-        }
-        writer::sync(&self.games, &self.paths[2])?;
-        self.write_names(&mut state)?;
-        let count = first + entries.len() as u32;
-        writer::write_synced(index_file, &self.paths[0], 14, &count.to_be_bytes()[1..])?;
         state.index[14..17].copy_from_slice(&count.to_be_bytes()[1..]);
-        let mut bytes = Vec::with_capacity(entries.len() * 47);
-        for e in &entries {
-            bytes.extend(e.encode());
-        }
-        let at = state.index.len() as u64;
-        writer::write_synced(index_file, &self.paths[0], at, &bytes)?;
         state.index.extend(bytes);
         state.header.num_games = count;
         state.modified = SystemTime::now();
