@@ -82,3 +82,82 @@ pub fn memory_kib(pid: u32) -> (u64, u64, u64) {
     };
     (field("VmRSS:"), field("VmHWM:"), field("RssAnon:"))
 }
+
+/// utimensat(2) of `path` with the given times (None: leave that time alone).
+pub fn utimens(
+    path: &Path,
+    atime: Option<std::time::SystemTime>,
+    mtime: Option<std::time::SystemTime>,
+) -> io::Result<()> {
+    let spec = |t: Option<std::time::SystemTime>| match t {
+        None => libc::timespec {
+            tv_sec: 0,
+            tv_nsec: libc::UTIME_OMIT,
+        },
+        Some(t) => {
+            let d = t.duration_since(std::time::UNIX_EPOCH).unwrap();
+            libc::timespec {
+                tv_sec: d.as_secs() as libc::time_t,
+                tv_nsec: d.subsec_nanos() as libc::c_long,
+            }
+        }
+    };
+    let times = [spec(atime), spec(mtime)];
+    let p = c_path(path);
+    // SAFETY: valid path and two timespecs.
+    check(unsafe { libc::utimensat(libc::AT_FDCWD, p.as_ptr(), times.as_ptr(), 0) })
+}
+
+/// setxattr(2) of `user.test` on `path`.
+pub fn setxattr(path: &Path) -> io::Result<()> {
+    let p = c_path(path);
+    // SAFETY: valid path, name and value.
+    check(unsafe {
+        libc::setxattr(
+            p.as_ptr(),
+            c"user.test".as_ptr(),
+            c"1".as_ptr().cast(),
+            1,
+            0,
+        )
+    })
+}
+
+/// getxattr(2) of `user.test` on `path`: its length.
+pub fn getxattr(path: &Path) -> io::Result<usize> {
+    let p = c_path(path);
+    let mut buf = [0u8; 64];
+    // SAFETY: valid path and name; buf is 64 bytes.
+    let r = unsafe {
+        libc::getxattr(
+            p.as_ptr(),
+            c"user.test".as_ptr(),
+            buf.as_mut_ptr().cast(),
+            buf.len(),
+        )
+    };
+    if r < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(r as usize)
+    }
+}
+
+/// listxattr(2) of `path`: the names' bytes.
+pub fn listxattr(path: &Path) -> io::Result<usize> {
+    let p = c_path(path);
+    // SAFETY: valid path; size 0 asks for the length only.
+    let r = unsafe { libc::listxattr(p.as_ptr(), std::ptr::null_mut(), 0) };
+    if r < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(r as usize)
+    }
+}
+
+/// truncate(2) of `path` (no open descriptor: gamefs saves at once).
+pub fn truncate(path: &Path, len: i64) -> io::Result<()> {
+    let p = c_path(path);
+    // SAFETY: valid NUL-terminated path.
+    check(unsafe { libc::truncate(p.as_ptr(), len) })
+}

@@ -360,7 +360,8 @@ impl Filesystem for GameFs {
             let change = SetAttr {
                 size,
                 mode,
-                chown: uid.is_some() || gid.is_some(),
+                uid,
+                gid,
                 atime: atime.map(time),
                 mtime: mtime.map(time),
             };
@@ -729,10 +730,13 @@ impl Filesystem for GameFs {
         reply: ReplyCreate,
     ) {
         guard("create", || {
-            match self
-                .vfs
-                .create(parent.0, name, mode & !umask, flags & libc::O_EXCL != 0)
-            {
+            match self.vfs.create(
+                parent.0,
+                name,
+                mode & !umask,
+                flags & libc::O_EXCL != 0,
+                open_mode(flags),
+            ) {
                 Ok((a, o)) => reply.created(
                     &ttl(&a),
                     &file_attr(&a),

@@ -95,6 +95,11 @@ impl Vfs {
     pub fn set_deleted(&self, n: u32, deleted: bool) -> Result<()> {
         self.check_writable()?;
         let before = self.before(n);
+        if deleted && !self.coll.has_delete_mark() && self.is_open(Node::Game(n)) {
+            // The item leaves the files for good; its open handles keep its text.
+            let text = self.text(n)?;
+            lock(&self.orphans).insert(n, text);
+        }
         self.coll.set_deleted(n, deleted)?;
         Counters::bump(&self.counters.deletions, 1);
         self.changed(n, Some(before));

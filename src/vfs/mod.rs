@@ -181,6 +181,9 @@ pub struct Vfs {
     /// Games saved during this mount (their cached pages must not be kept).
     saved: Mutex<HashSet<u32>>,
     handles: Mutex<HashMap<u64, Handle>>,
+    /// Texts of items removed while open, in a format without a delete mark (Go): their open
+    /// handles keep reading them, as an unlinked file stays readable (until the last close).
+    orphans: Mutex<HashMap<u32, Arc<[u8]>>>,
     next_fh: AtomicU64,
     /// When the database files were last checked for outside changes (seconds since the epoch).
     last_check: AtomicU64,
@@ -208,6 +211,7 @@ impl Vfs {
             hidden: Mutex::default(),
             saved: Mutex::default(),
             handles: Mutex::default(),
+            orphans: Mutex::default(),
             next_fh: AtomicU64::new(1),
             last_check: AtomicU64::new(0),
             errors: ErrorLog::default(),
@@ -528,6 +532,9 @@ impl Vfs {
     pub fn text(&self, n: u32) -> Result<Arc<[u8]>> {
         if let Some(text) = self.cache.get(n) {
             return Ok(text);
+        }
+        if let Some(text) = lock(&self.orphans).get(&n) {
+            return Ok(text.clone());
         }
         let rendered = self
             .coll

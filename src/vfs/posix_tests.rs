@@ -30,7 +30,7 @@ fn a_read_only_tree_refuses_every_change_with_erofs() {
     let new = OsStr::new("new.pgn");
     let ro = ErrorKind::ReadOnly;
     assert_eq!(kind(vfs.open(game, WRITE)), ro);
-    assert_eq!(kind(vfs.create(games, new, 0o644, false)), ro);
+    assert_eq!(kind(vfs.create(games, new, 0o644, false, WRITE)), ro);
     assert_eq!(kind(vfs.write(game, 0, 0, b"x")), ro);
     let truncate = SetAttr {
         size: Some(0),
@@ -48,7 +48,7 @@ fn a_read_only_tree_refuses_every_change_with_erofs() {
     };
     assert_eq!(kind(vfs.setattr(game, touch)), ro);
     let chown = SetAttr {
-        chown: true,
+        uid: Some(12345),
         ..SetAttr::default()
     };
     assert_eq!(kind(vfs.setattr(game, chown)), ro);
@@ -68,6 +68,32 @@ fn a_read_only_tree_refuses_every_change_with_erofs() {
     // Reading works, and asks for nothing.
     assert!(vfs.open(game, OpenMode::default()).is_ok());
     assert!(vfs.setattr(game, SetAttr::default()).is_ok());
+}
+
+#[test]
+fn chown_to_the_owner_succeeds_and_to_anyone_else_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let game = Node::Game(0).ino();
+    let owner = vfs.getattr(game).unwrap();
+    let same = SetAttr {
+        uid: Some(owner.uid),
+        gid: Some(owner.gid),
+        ..SetAttr::default()
+    };
+    assert!(vfs.setattr(game, same).is_ok());
+    for other in [
+        SetAttr {
+            uid: Some(owner.uid + 1),
+            ..SetAttr::default()
+        },
+        SetAttr {
+            gid: Some(owner.gid + 1),
+            ..SetAttr::default()
+        },
+    ] {
+        assert_eq!(kind(vfs.setattr(game, other)), ErrorKind::NotPermitted);
+    }
 }
 
 #[test]
@@ -94,7 +120,9 @@ fn scratch_times_follow_writes_and_utimensat() {
     let dir = tempfile::tempdir().unwrap();
     let vfs = demo_tree(dir.path(), true);
     let games = Node::Games.ino();
-    let (attr, opened) = vfs.create(games, OsStr::new("notes"), 0o600, true).unwrap();
+    let (attr, opened) = vfs
+        .create(games, OsStr::new("notes"), 0o600, true, WRITE)
+        .unwrap();
     let past = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
     let set = SetAttr {
         atime: Some(past),
@@ -116,7 +144,9 @@ fn an_open_scratch_file_outlives_its_name() {
     let dir = tempfile::tempdir().unwrap();
     let vfs = demo_tree(dir.path(), true);
     let games = Node::Games.ino();
-    let (attr, opened) = vfs.create(games, OsStr::new("t.txt"), 0o644, true).unwrap();
+    let (attr, opened) = vfs
+        .create(games, OsStr::new("t.txt"), 0o644, true, WRITE)
+        .unwrap();
     vfs.write(attr.ino, opened.fh, 0, b"kept").unwrap();
     vfs.unlink(games, OsStr::new("t.txt")).unwrap();
     assert_eq!(
@@ -155,4 +185,60 @@ fn status_files_and_deleted_games_are_read_only() {
         ErrorKind::PermissionDenied
     );
     assert_eq!(vfs.getattr(Node::Game(4).ino()).unwrap().perm, 0o644);
+}
+
+#[test]
+fn a_position_removed_while_open_stays_readable_until_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = super::testing::go_tree(
+        dir.path(),
+        &["(;FF[4]GM[1]SZ[9]AB[cc])", "(;FF[4]GM[1]SZ[9]AB[dd]AW[ee])"],
+    );
+    let n = 1;
+    let ino = Node::Game(n).ino();
+    let text = vfs.text(n).unwrap().to_vec();
+    let size = vfs.getattr(ino).unwrap().size;
+    let reader = vfs.open(ino, OpenMode::default()).unwrap();
+    let name = vfs.game_name(n);
+    vfs.unlink(Node::Games.ino(), OsStr::new(&name)).unwrap();
+    assert_eq!(
+        kind(vfs.lookup(Node::Games.ino(), OsStr::new(&name))),
+        ErrorKind::NotFound
+    );
+    assert_eq!(
+        vfs.read(ino, 0, 4096).unwrap(),
+        text,
+        "the open handle still reads it"
+    );
+    assert_eq!(vfs.getattr(ino).unwrap().size, size);
+    vfs.release(ino, reader.fh);
+    assert!(vfs.read(ino, 0, 4096).is_err(), "gone with the last close");
+}
+
+#[test]
+fn create_of_an_existing_name_truncates_only_with_o_trunc() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let games = Node::Games.ino();
+    let name = vfs.game_name(2);
+    let text = vfs.text(2).unwrap().to_vec();
+    let (attr, opened) = vfs
+        .create(games, OsStr::new(&name), 0o644, false, WRITE)
+        .unwrap();
+    assert_eq!(vfs.read(attr.ino, 0, 1 << 20).unwrap(), text);
+    vfs.release(attr.ino, opened.fh);
+    assert_eq!(
+        kind(vfs.create(games, OsStr::new(&name), 0o644, true, WRITE)),
+        ErrorKind::AlreadyExists
+    );
+    let truncate = OpenMode {
+        truncate: true,
+        ..WRITE
+    };
+    let (attr, opened) = vfs
+        .create(games, OsStr::new(&name), 0o644, false, truncate)
+        .unwrap();
+    assert_eq!(vfs.getattr(attr.ino).unwrap().size, 0);
+    vfs.write(attr.ino, opened.fh, 0, &text).unwrap();
+    vfs.release(attr.ino, opened.fh);
 }

@@ -18,8 +18,10 @@ pub struct SetAttr {
     pub size: Option<u64>,
     /// New permission bits.
     pub mode: Option<u32>,
-    /// A new owner or group was asked for.
-    pub chown: bool,
+    /// New owner (chown).
+    pub uid: Option<u32>,
+    /// New group (chown).
+    pub gid: Option<u32>,
     /// New access time.
     pub atime: Option<SystemTime>,
     /// New modification time.
@@ -145,29 +147,24 @@ impl Vfs {
         Ok(())
     }
 
-    /// Create `name` in folder `parent` and open it for writing. Every created file starts as
-    /// a scratch file; a `.pgn` one is saved (as the game its number names, or as new games)
-    /// when it is flushed, synced or closed.
+    /// Create `name` in folder `parent` and open it as `open` says (O_CREAT; with `exclusive`,
+    /// O_EXCL). Every created file starts as a scratch file; a `.pgn` one is saved (as the game
+    /// its number names, or as new games) when it is flushed, synced or closed. An existing
+    /// name (a race with another creator) is opened as it is, truncated only with O_TRUNC.
     pub fn create(
         &self,
         parent: u64,
         name: &OsStr,
         mode: u32,
         exclusive: bool,
+        open: OpenMode,
     ) -> Result<(Attr, Opened)> {
         self.check_writable()?;
         if let Some(existing) = self.child(parent, name)? {
             if exclusive {
                 return Err(Error::new(ErrorKind::AlreadyExists, "exists"));
             }
-            let opened = self.open(
-                existing.ino(),
-                OpenMode {
-                    write: true,
-                    truncate: true,
-                    append: false,
-                },
-            )?;
+            let opened = self.open(existing.ino(), open)?;
             return Ok((self.attr(existing), opened));
         }
         let node = self.new_scratch_file(parent, name, mode)?;
@@ -248,11 +245,16 @@ impl Vfs {
             || change.mode.is_some()
             || change.mtime.is_some()
             || change.atime.is_some()
-            || change.chown;
+            || change.uid.is_some()
+            || change.gid.is_some();
         if changes {
             self.check_writable()?;
         }
-        if change.chown {
+        // Files belong to the user who mounted: a chown to that owner (cp -p, tar, rsync -a)
+        // changes nothing and succeeds; any other owner is refused.
+        if change.uid.is_some_and(|u| u != self.options.uid)
+            || change.gid.is_some_and(|g| g != self.options.gid)
+        {
             return Err(not_permitted("gamefs files belong to the user who mounted"));
         }
         match node {
@@ -338,6 +340,16 @@ impl Vfs {
             Node::Scratch(id) => lock(&self.scratch).closed(id),
             _ => {}
         }
+        if let Node::Game(n) = handle.node
+            && !self.is_open(handle.node)
+        {
+            lock(&self.orphans).remove(&n);
+        }
+    }
+
+    /// True while some handle refers to `node`.
+    pub(super) fn is_open(&self, node: Node) -> bool {
+        lock(&self.handles).values().any(|h| h.node == node)
     }
 
     fn close_draft(&self, n: u32) {
