@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use crate::fixtures::{copy_db, edge_db};
 use crate::go9::example_db;
-use crate::harness::{Mount, force_unmount, gamefs, run_with_timeout, scratch};
+use crate::harness::{Mount, eventually, force_unmount, gamefs, run_with_timeout, scratch};
 use crate::save::scid_export;
 use crate::simplecdb::{export, golden_copy};
 use crate::sys::save;
@@ -254,11 +254,9 @@ fn scid_saves_on_a_full_disk_fail_with_enospc_and_change_nothing() {
     );
     let kept = m.join(".gamefs/rejected").join(&name);
     assert_eq!(std::fs::read_to_string(&kept).unwrap(), new_site);
-    assert_eq!(
-        std::fs::read_to_string(&game).unwrap(),
-        text,
-        "the game reads as before"
-    );
+    eventually("the game reads as before", || {
+        std::fs::read_to_string(&game).unwrap() == text
+    });
     // A bulk import with room for a part of it: absent as a whole.
     disk.free();
     disk.fill(48 << 10);
@@ -373,7 +371,9 @@ fn go_saves_on_a_full_disk_fail_with_enospc_and_change_nothing() {
     );
     let kept = m.join(".gamefs/rejected/31846ceb8015dc92-0-W.sgf");
     assert_eq!(std::fs::read_to_string(&kept).unwrap(), edited);
-    assert_eq!(std::fs::read_to_string(&position).unwrap(), text);
+    eventually("the position reads as before", || {
+        std::fs::read_to_string(&position).unwrap() == text
+    });
     disk.free();
     std::fs::copy(&kept, &position).unwrap();
     drop(m);

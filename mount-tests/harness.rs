@@ -186,3 +186,14 @@ impl Drop for Mount {
         }
     }
 }
+
+/// Wait (up to 3 s) until `condition` holds, and fail with `what` if it never does. For what
+/// the kernel learns asynchronously: a closed file's RELEASE and the tree's cache
+/// invalidations arrive just after `close` returns.
+pub fn eventually(what: &str, mut condition: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !condition() {
+        assert!(start.elapsed() < Duration::from_secs(3), "never: {what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}

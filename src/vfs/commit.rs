@@ -6,7 +6,7 @@
 
 use std::ffi::OsStr;
 
-use super::scratch::ScratchKind;
+use super::scratch::{Content, ScratchKind};
 use super::status::Counters;
 use super::{Node, Vfs, View, lock};
 use crate::error::{Error, ErrorKind, Result};
@@ -143,10 +143,11 @@ impl Vfs {
         inodes.extend(self.view_indexes().map(Node::ViewRoot));
         let mut groups = self.groups_of(n);
         let mut names = Vec::new();
-        if let Some(b) = before {
-            groups.extend(b.groups);
-            names.push((Node::Games, b.name.clone()));
-            names.push((Node::Deleted, b.name));
+        if let Some(b) = &before {
+            groups.extend(b.groups.iter().copied());
+            let old = OsStr::new(&b.name);
+            names.push((Node::Games.ino(), old));
+            names.push((Node::Deleted.ino(), old));
         }
         for (v, key) in groups {
             inodes.push(Node::Group(v, key));
@@ -155,19 +156,24 @@ impl Vfs {
         self.invalidate(&inodes, &names);
     }
 
-    /// Keep refused text readable under `.gamefs/rejected/<name>`.
+    /// Keep refused text readable under `.gamefs/rejected/<name>` (a big text in a temporary
+    /// file, like any big scratch file; in memory if even that fails).
     fn keep_rejected(&self, name: &OsStr, text: &[u8]) {
+        let content = Content::from_bytes(text).unwrap_or_else(|e| {
+            log::warn!("keeping the refused text of {name:?} in memory: {e}");
+            Content::Memory(text.to_vec())
+        });
         let dir = Node::Rejected.ino();
         let mut scratch = lock(&self.scratch);
         match scratch.find(dir, name) {
             Some(id) => {
                 if let Some(f) = scratch.get_mut(id) {
-                    f.kind = ScratchKind::File(text.to_vec());
+                    f.kind = ScratchKind::File(content);
                     f.touch();
                 }
             }
             None => {
-                scratch.create(dir, name, ScratchKind::File(text.to_vec()), 0o644);
+                scratch.create(dir, name, ScratchKind::File(content), 0o644);
             }
         }
     }

@@ -9,6 +9,7 @@
 
 pub mod cache;
 pub mod commit;
+pub mod content;
 pub mod inode;
 #[cfg(test)]
 mod posix_tests;
@@ -308,8 +309,8 @@ impl Vfs {
                 let up = "../".repeat(self.view_paths[usize::from(v.0)].split('/').count() + 1);
                 Ok(format!("{up}{}/{}", self.coll.items_folder(), self.game_name(n)).into_bytes())
             }
-            Node::Scratch(id) => match lock(&self.scratch).get(id).map(|f| f.kind.clone()) {
-                Some(ScratchKind::Symlink(target)) => Ok(target),
+            Node::Scratch(id) => match lock(&self.scratch).get(id).map(|f| &f.kind) {
+                Some(ScratchKind::Symlink(target)) => Ok(target.clone()),
                 _ => Err(Error::new(ErrorKind::InvalidInput, "not a symlink")),
             },
             _ => Err(Error::new(ErrorKind::InvalidInput, "not a symlink")),
@@ -504,10 +505,10 @@ impl Vfs {
                 }
                 Ok(slice(&self.text(n)?))
             }
-            Node::Scratch(id) => Ok(lock(&self.scratch)
-                .get(id)
-                .map(|f| slice(f.data()))
-                .unwrap_or_default()),
+            Node::Scratch(id) => match lock(&self.scratch).get(id).and_then(|f| f.content()) {
+                Some(content) => content.read_at(offset, size),
+                None => Ok(Vec::new()),
+            },
             Node::StatusErrors => Ok(slice(&self.errors.text())),
             Node::StatusReadme => Ok(slice(status::README.as_bytes())),
             Node::StatusStats => Ok(slice(self.stats_text().as_bytes())),
@@ -770,14 +771,15 @@ impl Vfs {
         attr
     }
 
-    /// Ask the kernel to forget what it cached about these nodes and names.
-    fn invalidate(&self, inodes: &[Node], names: &[(Node, String)]) {
+    /// Ask the kernel to forget what it cached about these nodes and names (names by their
+    /// folder's inode number).
+    fn invalidate(&self, inodes: &[Node], names: &[(u64, &OsStr)]) {
         if let Some(inv) = self.invalidator.get() {
             for n in inodes {
                 inv.inval_inode(n.ino());
             }
             for (parent, name) in names {
-                inv.inval_entry(parent.ino(), OsStr::new(name));
+                inv.inval_entry(*parent, name);
             }
         }
     }

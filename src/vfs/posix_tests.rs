@@ -242,3 +242,19 @@ fn create_of_an_existing_name_truncates_only_with_o_trunc() {
     vfs.write(attr.ino, opened.fh, 0, &text).unwrap();
     vfs.release(attr.ino, opened.fh);
 }
+
+#[test]
+fn a_game_file_cannot_grow_past_the_draft_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let ino = Node::Game(1).ino();
+    let w = vfs.open(ino, WRITE).unwrap();
+    let at = super::write::MAX_DRAFT_BYTES;
+    assert_eq!(kind(vfs.write(ino, w.fh, at, b"x")), ErrorKind::TooLarge);
+    let grow = SetAttr {
+        size: Some(at + 1),
+        ..SetAttr::default()
+    };
+    assert_eq!(kind(vfs.setattr(ino, grow)), ErrorKind::TooLarge);
+    vfs.release(ino, w.fh);
+}

@@ -6,17 +6,26 @@ use std::collections::{BTreeMap, HashMap};
 use std::ffi::{OsStr, OsString};
 use std::time::SystemTime;
 
+pub use super::content::Content;
+
 /// What a scratch node holds.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum ScratchKind {
     /// A regular file and its bytes.
-    File(Vec<u8>),
+    File(Content),
     /// A symbolic link and its target.
     Symlink(Vec<u8>),
 }
 
+impl ScratchKind {
+    /// A regular file holding `bytes` in memory.
+    pub fn file(bytes: Vec<u8>) -> ScratchKind {
+        ScratchKind::File(Content::Memory(bytes))
+    }
+}
+
 /// One scratch node.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct ScratchFile {
     /// The folder it is in (inode number), while it has a name.
     pub parent: u64,
@@ -41,11 +50,11 @@ pub struct ScratchFile {
 }
 
 impl ScratchFile {
-    /// The bytes of a regular file (empty for a symlink).
-    pub fn data(&self) -> &[u8] {
+    /// The bytes of a regular file (none for a symlink).
+    pub fn content(&self) -> Option<&Content> {
         match &self.kind {
-            ScratchKind::File(d) => d,
-            ScratchKind::Symlink(_) => &[],
+            ScratchKind::File(c) => Some(c),
+            ScratchKind::Symlink(_) => None,
         }
     }
 
@@ -58,7 +67,8 @@ impl ScratchFile {
     /// Size as `stat` reports it.
     pub fn size(&self) -> u64 {
         match &self.kind {
-            ScratchKind::File(d) | ScratchKind::Symlink(d) => d.len() as u64,
+            ScratchKind::File(c) => c.len(),
+            ScratchKind::Symlink(t) => t.len() as u64,
         }
     }
 }
@@ -157,23 +167,19 @@ impl ScratchStore {
 
     /// Swap the names of two nodes (RENAME_EXCHANGE).
     pub fn exchange(&mut self, a: u64, b: u64) {
-        let (Some(fa), Some(fb)) = (self.files.get(&a).cloned(), self.files.get(&b).cloned())
+        let place = |f: &ScratchFile| (f.parent, f.name.clone());
+        let (Some((pa, na)), Some((pb, nb))) =
+            (self.files.get(&a).map(place), self.files.get(&b).map(place))
         else {
             return;
         };
-        self.dirs
-            .entry(fa.parent)
-            .or_default()
-            .insert(fa.name.clone(), b);
-        self.dirs
-            .entry(fb.parent)
-            .or_default()
-            .insert(fb.name.clone(), a);
+        self.dirs.entry(pa).or_default().insert(na.clone(), b);
+        self.dirs.entry(pb).or_default().insert(nb.clone(), a);
         if let Some(x) = self.files.get_mut(&a) {
-            (x.parent, x.name) = (fb.parent, fb.name);
+            (x.parent, x.name) = (pb, nb);
         }
         if let Some(x) = self.files.get_mut(&b) {
-            (x.parent, x.name) = (fa.parent, fa.name);
+            (x.parent, x.name) = (pa, na);
         }
     }
 
@@ -211,8 +217,8 @@ mod tests {
     #[test]
     fn create_rename_exchange_unlink() {
         let mut s = ScratchStore::default();
-        let a = s.create(2, OsStr::new("a"), ScratchKind::File(b"A".to_vec()), 0o644);
-        let b = s.create(2, OsStr::new("b"), ScratchKind::File(b"B".to_vec()), 0o644);
+        let a = s.create(2, OsStr::new("a"), ScratchKind::file(b"A".to_vec()), 0o644);
+        let b = s.create(2, OsStr::new("b"), ScratchKind::file(b"B".to_vec()), 0o644);
         s.exchange(a, b);
         assert_eq!(s.find(2, OsStr::new("a")), Some(b));
         assert_eq!(s.get(a).unwrap().name, "b");
@@ -229,8 +235,8 @@ mod tests {
     #[test]
     fn rename_over_replaces_the_target() {
         let mut s = ScratchStore::default();
-        let a = s.create(2, OsStr::new("a"), ScratchKind::File(vec![]), 0o644);
-        let b = s.create(2, OsStr::new("b"), ScratchKind::File(vec![]), 0o644);
+        let a = s.create(2, OsStr::new("a"), ScratchKind::file(vec![]), 0o644);
+        let b = s.create(2, OsStr::new("b"), ScratchKind::file(vec![]), 0o644);
         s.rename(a, 2, OsStr::new("b"));
         assert!(s.get(b).is_none());
         assert_eq!(s.find(2, OsStr::new("b")), Some(a));

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use std::time::SystemTime;
 
 use super::commit::Target;
-use super::scratch::{ScratchKind, write_at};
+use super::scratch::{Content, ScratchKind, write_at};
 use super::unsupported::not_permitted;
 use super::{Attr, Draft, Handle, Node, OpenMode, Opened, Vfs, lock};
 use crate::error::{Error, ErrorKind, Result};
@@ -39,6 +39,24 @@ pub struct RenameFlags {
 
 fn invalid(message: &str) -> Error {
     Error::new(ErrorKind::InvalidInput, message)
+}
+
+/// The most text a game file may be given while open (a draft lives in memory): above any
+/// format's limit for one item (PGN 4 MiB, SGF 16 MiB), so nothing storable is refused here.
+pub const MAX_DRAFT_BYTES: u64 = 16 << 20;
+
+/// Refuse to grow a game's draft to `len` bytes past [`MAX_DRAFT_BYTES`] (EFBIG).
+fn check_draft_len(len: u64) -> Result<()> {
+    if len > MAX_DRAFT_BYTES {
+        return Err(Error::new(
+            ErrorKind::TooLarge,
+            format!(
+                "a game file holds at most {} MiB of text (copy big files in under a new name to import them)",
+                MAX_DRAFT_BYTES >> 20
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The refusal of a change to a game in `.deleted/` (its files are r--r--r--).
@@ -81,7 +99,7 @@ impl Vfs {
                     .get_mut(id)
                     .ok_or_else(|| Error::new(ErrorKind::NotFound, "gone"))?;
                 if mode.truncate && mode.write {
-                    f.kind = ScratchKind::File(Vec::new());
+                    f.kind = ScratchKind::File(Content::default());
                     f.dirty = true;
                     f.touch();
                 }
@@ -184,7 +202,12 @@ impl Vfs {
     pub(super) fn new_scratch_file(&self, parent: u64, name: &OsStr, mode: u32) -> Result<Node> {
         self.check_scratch_parent(parent)?;
         let mut scratch = lock(&self.scratch);
-        let id = scratch.create(parent, name, ScratchKind::File(Vec::new()), mode & 0o7777);
+        let id = scratch.create(
+            parent,
+            name,
+            ScratchKind::File(Content::default()),
+            mode & 0o7777,
+        );
         if let Some(f) = scratch.get_mut(id) {
             f.dirty = self.target_of(name).is_some();
         }
@@ -216,6 +239,7 @@ impl Vfs {
                     Error::new(ErrorKind::PermissionDenied, "not open for writing")
                 })?;
                 let at = if append { d.data.len() as u64 } else { offset };
+                check_draft_len(at.saturating_add(data.len() as u64))?;
                 write_at(&mut d.data, at, data);
                 d.dirty = true;
             }
@@ -224,11 +248,11 @@ impl Vfs {
                 let f = scratch
                     .get_mut(id)
                     .ok_or_else(|| Error::new(ErrorKind::NotFound, "gone"))?;
-                let ScratchKind::File(buf) = &mut f.kind else {
+                let ScratchKind::File(content) = &mut f.kind else {
                     return Err(invalid("not a regular file"));
                 };
-                let at = if append { buf.len() as u64 } else { offset };
-                write_at(buf, at, data);
+                let at = if append { content.len() } else { offset };
+                content.write_at(at, data)?;
                 f.dirty = true;
                 f.touch();
             }
@@ -263,6 +287,7 @@ impl Vfs {
                     return Err(deleted_games_are_read_only());
                 }
                 if let Some(size) = change.size {
+                    check_draft_len(size)?;
                     let open = lock(&self.drafts).contains_key(&n);
                     if !open {
                         self.open_draft(n, false)?;
@@ -283,8 +308,8 @@ impl Vfs {
             Node::Scratch(id) => {
                 let mut scratch = lock(&self.scratch);
                 if let Some(f) = scratch.get_mut(id) {
-                    if let (Some(size), ScratchKind::File(buf)) = (change.size, &mut f.kind) {
-                        buf.resize(size as usize, 0);
+                    if let (Some(size), ScratchKind::File(content)) = (change.size, &mut f.kind) {
+                        content.set_len(size)?;
                         f.dirty = true;
                         f.touch();
                     }
@@ -396,29 +421,42 @@ impl Vfs {
         else {
             return Ok(());
         };
-        // The text is moved out while it is saved (a bulk import can be large: no second
-        // copy), and put back if the save is refused.
-        let text = match lock(&self.scratch).get_mut(id).map(|f| &mut f.kind) {
-            Some(ScratchKind::File(data)) => std::mem::take(data),
-            _ => return Ok(()),
+        let Some(content) = self.take_content(id) else {
+            return Ok(());
         };
-        let result = if target == Target::Import && text.iter().all(u8::is_ascii_whitespace) {
-            Err(None)
-        } else {
-            self.commit(target, &name, &text).map_err(Some)
+        let result = match content.is_blank() {
+            Ok(true) if target == Target::Import => Err(None),
+            _ => content
+                .text()
+                .and_then(|text| self.commit(target, &name, &text))
+                .map_err(Some),
         };
         match result {
             Ok(()) => {
                 lock(&self.scratch).unlink(id);
-                self.invalidate(&[Node::Scratch(id)], &[]);
+                // The created name is gone: the kernel must forget it, not only its inode.
+                self.invalidate(&[Node::Scratch(id)], &[(parent, &name)]);
                 Ok(())
             }
             Err(e) => {
-                if let Some(f) = lock(&self.scratch).get_mut(id) {
-                    f.kind = ScratchKind::File(text);
-                }
+                self.put_back(id, content);
                 e.map_or(Ok(()), Err)
             }
+        }
+    }
+
+    /// Move the bytes of scratch file `id` out while they are saved (a bulk import can be
+    /// large: no second copy); [`Vfs::put_back`] returns them if the save is refused.
+    fn take_content(&self, id: u64) -> Option<Content> {
+        match lock(&self.scratch).get_mut(id).map(|f| &mut f.kind) {
+            Some(ScratchKind::File(content)) => Some(std::mem::take(content)),
+            _ => None,
+        }
+    }
+
+    fn put_back(&self, id: u64, content: Content) {
+        if let Some(f) = lock(&self.scratch).get_mut(id) {
+            f.kind = ScratchKind::File(content);
         }
     }
 
@@ -505,11 +543,14 @@ impl Vfs {
         match (to_status, self.target_of(new_name), target) {
             // Onto a game, or a new .pgn name: the text is saved; on success the scratch goes away.
             (false, Some(t), _) => {
-                let text = lock(&self.scratch)
-                    .get(id)
-                    .map(|f| f.data().to_vec())
-                    .unwrap_or_default();
-                self.commit(t, new_name, &text)?;
+                let content = self.take_content(id).unwrap_or_default();
+                let saved = content
+                    .text()
+                    .and_then(|text| self.commit(t, new_name, &text));
+                if let Err(e) = saved {
+                    self.put_back(id, content);
+                    return Err(e);
+                }
                 if let Some(Node::Scratch(old)) = target {
                     lock(&self.scratch).unlink(old);
                 }
@@ -562,10 +603,11 @@ impl Vfs {
                 if let Some(Node::Scratch(old)) = target {
                     scratch.unlink(old);
                 }
-                scratch.create(new_parent, new_name, ScratchKind::File(text), 0o644);
+                scratch.create(new_parent, new_name, ScratchKind::file(text), 0o644);
                 drop(scratch);
                 lock(&self.hidden).insert(n);
-                self.invalidate(&[Node::Games], &[(Node::Games, self.game_name(n))]);
+                let name = self.game_name(n);
+                self.invalidate(&[Node::Games], &[(Node::Games.ino(), OsStr::new(&name))]);
                 Ok(())
             }
             _ => Err(not_permitted(
