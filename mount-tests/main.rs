@@ -9,6 +9,7 @@ mod editors;
 mod fixtures;
 mod go9;
 mod harness;
+mod hostile;
 mod posix;
 mod save;
 mod simplecdb;

@@ -736,3 +736,57 @@ fn owner_modes_and_access_options() {
         "{options}"
     );
 }
+
+#[test]
+fn flushes_from_forked_processes_lose_nothing() {
+    for format in FORMATS {
+        let f = Fixture::new(format, &[]);
+        let before = f.listing().len();
+        // Every process started while the file is open gets a copy of its descriptor, and
+        // closes it at exec: a FLUSH in the middle of the writes.
+        let (parts, expected): (Vec<String>, usize) = match format {
+            Format::Go => {
+                let t = f.new_text();
+                let third = t.len() / 3;
+                (
+                    vec![
+                        t[..third].into(),
+                        t[third..2 * third].into(),
+                        t[2 * third..].into(),
+                    ],
+                    1,
+                )
+            }
+            _ => (
+                (0..30)
+                    .map(|i| {
+                        NEW_GAME.replacen("[Round \"1\"]", &format!("[Round \"{}\"]", i + 1), 1)
+                            + "\n"
+                    })
+                    .collect(),
+                30,
+            ),
+        };
+        let done = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    let _ = std::process::Command::new("true").status();
+                }
+            });
+            let mut file = excl(&f.items().join(format!("forked.{}", f.ext()))).unwrap();
+            for part in &parts {
+                file.write_all(part.as_bytes()).unwrap();
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let closed = close(file);
+            done.store(true, std::sync::atomic::Ordering::Relaxed);
+            closed.unwrap();
+        });
+        assert_eq!(
+            f.listing().len(),
+            before + expected,
+            "{format:?}: every game once"
+        );
+    }
+}

@@ -4,6 +4,7 @@
 //! Refused text never touches the database: the reason goes to the log and `.gamefs/errors`,
 //! and the text is kept under `.gamefs/rejected/` (DESIGN.md rule 5).
 
+use std::collections::HashSet;
 use std::ffi::OsStr;
 
 use super::scratch::{Content, ScratchKind};
@@ -85,10 +86,26 @@ impl Vfs {
             );
         }
         Counters::bump(&self.counters.imported, numbers.len() as u64);
-        for &n in &numbers {
-            self.changed(n, None);
-        }
+        self.added(&numbers);
         Ok(())
+    }
+
+    /// Items `numbers` are new: the folders that list them change, once each (an import of a
+    /// million games must not queue a million invalidations of the same folders). The new
+    /// items themselves have nothing cached anywhere yet.
+    fn added(&self, numbers: &[u32]) {
+        self.reset_views();
+        let mut inodes: HashSet<Node> = [Node::Root, Node::Games, Node::Deleted].into();
+        inodes.extend(self.view_indexes().map(Node::ViewRoot));
+        for &n in numbers {
+            self.cache.invalidate(n);
+            inodes.extend(
+                self.groups_of(n)
+                    .into_iter()
+                    .map(|(v, k)| Node::Group(v, k)),
+            );
+        }
+        self.invalidate(&inodes.into_iter().collect::<Vec<_>>(), &[]);
     }
 
     /// Mark item `n` deleted or not.

@@ -13,6 +13,7 @@ pub mod content;
 pub mod inode;
 #[cfg(test)]
 mod posix_tests;
+pub mod saving;
 pub mod scratch;
 pub mod space;
 pub mod status;
@@ -26,7 +27,7 @@ use std::collections::{HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::sync::atomic::AtomicU64;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, RwLock};
 use std::time::SystemTime;
 
 use cache::TextCache;
@@ -133,6 +134,8 @@ const SCRATCH_OFFSETS: u64 = 1 << 40;
 struct Draft {
     data: Vec<u8>,
     dirty: bool,
+    /// Written (or truncated by ftruncate) since it was opened, not only emptied by O_TRUNC.
+    written: bool,
     open: u32,
 }
 
@@ -176,6 +179,8 @@ pub struct Vfs {
     views: Vec<RwLock<Option<Arc<ViewTable>>>>,
     cache: TextCache,
     scratch: Mutex<ScratchStore>,
+    /// Signalled when a scratch file's save ends (writes to it wait meanwhile).
+    scratch_idle: Condvar,
     drafts: Mutex<HashMap<u32, Draft>>,
     /// Games renamed away (to a scratch name) and not yet written back.
     hidden: Mutex<HashSet<u32>>,
@@ -208,6 +213,7 @@ impl Vfs {
             views: view_paths.iter().map(|_| RwLock::new(None)).collect(),
             view_paths,
             scratch: Mutex::default(),
+            scratch_idle: Condvar::new(),
             drafts: Mutex::default(),
             hidden: Mutex::default(),
             saved: Mutex::default(),
@@ -505,7 +511,7 @@ impl Vfs {
                 }
                 Ok(slice(&self.text(n)?))
             }
-            Node::Scratch(id) => match lock(&self.scratch).get(id).and_then(|f| f.content()) {
+            Node::Scratch(id) => match self.scratch_idle(id).get(id).and_then(|f| f.content()) {
                 Some(content) => content.read_at(offset, size),
                 None => Ok(Vec::new()),
             },

@@ -258,3 +258,71 @@ fn a_game_file_cannot_grow_past_the_draft_limit() {
     assert_eq!(kind(vfs.setattr(ino, grow)), ErrorKind::TooLarge);
     vfs.release(ino, w.fh);
 }
+
+#[test]
+fn a_game_only_emptied_by_o_trunc_is_not_saved_before_its_last_close() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let ino = Node::Game(5).ino();
+    let text = vfs.text(5).unwrap().to_vec();
+    let truncate = OpenMode {
+        truncate: true,
+        ..WRITE
+    };
+    // `cat x > game`: the shell closes its first descriptor before cat writes.
+    let w = vfs.open(ino, truncate).unwrap();
+    vfs.flush(ino).unwrap();
+    assert_eq!(
+        vfs.stats_text().lines().find(|l| l.starts_with("rejected")),
+        Some("rejected_saves: 0")
+    );
+    let edited = String::from_utf8(text.clone())
+        .unwrap()
+        .replacen("[Round \"", "[Round \"7", 1);
+    vfs.write(ino, w.fh, 0, edited.as_bytes()).unwrap();
+    vfs.flush(ino).unwrap();
+    vfs.release(ino, w.fh);
+    assert_eq!(&*vfs.text(5).unwrap(), edited.as_bytes());
+    // `: > game`: nothing written; refused at the last close, the game as it was.
+    let w = vfs.open(ino, truncate).unwrap();
+    vfs.flush(ino).unwrap();
+    vfs.release(ino, w.fh);
+    assert_eq!(&*vfs.text(5).unwrap(), edited.as_bytes());
+    assert!(
+        String::from_utf8(vfs.errors.text())
+            .unwrap()
+            .contains("no game")
+    );
+}
+
+#[test]
+fn an_import_flushed_early_imports_the_rest_at_the_next_flush() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let games = Node::Games.ino();
+    let count = vfs.collection().count();
+    let game = |i: u32| {
+        format!(
+            "[Event \"Part {i}\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n"
+        )
+    };
+    let (attr, opened) = vfs
+        .create(games, OsStr::new("new.pgn"), 0o644, false, WRITE)
+        .unwrap();
+    let first = game(1) + &game(2);
+    vfs.write(attr.ino, opened.fh, 0, first.as_bytes()).unwrap();
+    // A FLUSH from another descriptor of the file (a fork, a dup): the first games go in.
+    vfs.flush(attr.ino).unwrap();
+    assert_eq!(vfs.collection().count(), count + 2);
+    assert_eq!(
+        kind(vfs.lookup(games, OsStr::new("new.pgn"))),
+        ErrorKind::NotFound
+    );
+    vfs.write(attr.ino, opened.fh, first.len() as u64, game(3).as_bytes())
+        .unwrap();
+    vfs.flush(attr.ino).unwrap();
+    vfs.release(attr.ino, opened.fh);
+    assert_eq!(vfs.collection().count(), count + 3, "each game once");
+    let last = String::from_utf8(vfs.text(count + 2).unwrap().to_vec()).unwrap();
+    assert!(last.contains("Part 3"), "{last}");
+}

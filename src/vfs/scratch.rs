@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::ffi::{OsStr, OsString};
 use std::time::SystemTime;
 
+use super::commit::Target;
 pub use super::content::Content;
 
 /// What a scratch node holds.
@@ -47,6 +48,15 @@ pub struct ScratchFile {
     pub linked: bool,
     /// Open file handles.
     pub open: u32,
+    /// Being saved right now (reads and writes wait; see `saving.rs`).
+    pub saving: bool,
+    /// The length of the bytes handed out while saving.
+    pub held_len: u64,
+    /// What an earlier save of it became (it is then saved again as that when more is
+    /// written, even without a name).
+    pub saved_to: Option<Target>,
+    /// How many bytes of it an earlier import took.
+    pub imported: u64,
 }
 
 impl ScratchFile {
@@ -67,6 +77,7 @@ impl ScratchFile {
     /// Size as `stat` reports it.
     pub fn size(&self) -> u64 {
         match &self.kind {
+            ScratchKind::File(_) if self.saving => self.held_len,
             ScratchKind::File(c) => c.len(),
             ScratchKind::Symlink(t) => t.len() as u64,
         }
@@ -123,6 +134,10 @@ impl ScratchStore {
                 dirty: false,
                 linked: true,
                 open: 0,
+                saving: false,
+                held_len: 0,
+                saved_to: None,
+                imported: 0,
             },
         );
         self.dirs

@@ -94,7 +94,7 @@ impl Vfs {
                 Ok(self.handle(node, mode, keep_cache, false))
             }
             Node::Scratch(id) => {
-                let mut scratch = lock(&self.scratch);
+                let mut scratch = self.scratch_idle(id);
                 let f = scratch
                     .get_mut(id)
                     .ok_or_else(|| Error::new(ErrorKind::NotFound, "gone"))?;
@@ -159,6 +159,7 @@ impl Vfs {
         let d = drafts.entry(n).or_insert(Draft {
             data,
             dirty: truncate,
+            written: false,
             open: 0,
         });
         d.open += 1;
@@ -242,9 +243,10 @@ impl Vfs {
                 check_draft_len(at.saturating_add(data.len() as u64))?;
                 write_at(&mut d.data, at, data);
                 d.dirty = true;
+                d.written = true;
             }
             Node::Scratch(id) => {
-                let mut scratch = lock(&self.scratch);
+                let mut scratch = self.scratch_idle(id);
                 let f = scratch
                     .get_mut(id)
                     .ok_or_else(|| Error::new(ErrorKind::NotFound, "gone"))?;
@@ -295,9 +297,10 @@ impl Vfs {
                     if let Some(d) = lock(&self.drafts).get_mut(&n) {
                         d.data.resize(size as usize, 0);
                         d.dirty = true;
+                        d.written = true;
                     }
                     if !open {
-                        let result = self.commit_draft(n);
+                        let result = self.commit_draft(n, true);
                         self.close_draft(n);
                         result?;
                     }
@@ -306,7 +309,7 @@ impl Vfs {
                 // editors set them after every save.
             }
             Node::Scratch(id) => {
-                let mut scratch = lock(&self.scratch);
+                let mut scratch = self.scratch_idle(id);
                 if let Some(f) = scratch.get_mut(id) {
                     if let (Some(size), ScratchKind::File(content)) = (change.size, &mut f.kind) {
                         content.set_len(size)?;
@@ -343,8 +346,14 @@ impl Vfs {
 
     /// Save what was written through `ino` if anything changed (flush and fsync).
     pub fn flush(&self, ino: u64) -> Result<()> {
+        self.save_open(ino, false)
+    }
+
+    /// Save `ino`; `last` at its last close (release), where even a game truncated and never
+    /// written is saved (and refused: a game cannot be empty).
+    fn save_open(&self, ino: u64, last: bool) -> Result<()> {
         match Node::from_ino(ino) {
-            Some(Node::Game(n)) => self.commit_draft(n),
+            Some(Node::Game(n)) => self.commit_draft(n, last),
             Some(Node::Scratch(id)) => self.commit_scratch(id),
             _ => Ok(()),
         }
@@ -355,7 +364,7 @@ impl Vfs {
         let Some(handle) = lock(&self.handles).remove(&fh) else {
             return;
         };
-        if let Err(e) = self.flush(ino) {
+        if let Err(e) = self.save_open(ino, true) {
             log::warn!("unsaved at close: {e}");
         }
         match handle.node {
@@ -389,11 +398,14 @@ impl Vfs {
         }
     }
 
-    fn commit_draft(&self, n: u32) -> Result<()> {
+    /// Save game `n`'s draft if it changed. A draft emptied by O_TRUNC and not written yet
+    /// waits for its last close: a shell redirect (`cmd > game`) closes its first descriptor
+    /// before the command writes, and that FLUSH must not save (and refuse) an empty game.
+    fn commit_draft(&self, n: u32, last: bool) -> Result<()> {
         let text = {
             let mut drafts = lock(&self.drafts);
             match drafts.get_mut(&n) {
-                Some(d) if d.dirty => {
+                Some(d) if d.dirty && (last || d.written || !d.data.is_empty()) => {
                     d.dirty = false;
                     d.data.clone()
                 }
@@ -402,62 +414,6 @@ impl Vfs {
         };
         let name = self.game_name(n);
         self.commit(Target::Game(n), OsStr::new(&name), &text)
-    }
-
-    fn commit_scratch(&self, id: u64) -> Result<()> {
-        let (name, parent) = {
-            let mut scratch = lock(&self.scratch);
-            match scratch.get_mut(id) {
-                Some(f) if f.dirty && f.linked && matches!(f.kind, ScratchKind::File(_)) => {
-                    f.dirty = false;
-                    (f.name.clone(), f.parent)
-                }
-                _ => return Ok(()),
-            }
-        };
-        let Some(target) = self
-            .target_of(&name)
-            .filter(|_| parent != Node::Rejected.ino())
-        else {
-            return Ok(());
-        };
-        let Some(content) = self.take_content(id) else {
-            return Ok(());
-        };
-        let result = match content.is_blank() {
-            Ok(true) if target == Target::Import => Err(None),
-            _ => content
-                .text()
-                .and_then(|text| self.commit(target, &name, &text))
-                .map_err(Some),
-        };
-        match result {
-            Ok(()) => {
-                lock(&self.scratch).unlink(id);
-                // The created name is gone: the kernel must forget it, not only its inode.
-                self.invalidate(&[Node::Scratch(id)], &[(parent, &name)]);
-                Ok(())
-            }
-            Err(e) => {
-                self.put_back(id, content);
-                e.map_or(Ok(()), Err)
-            }
-        }
-    }
-
-    /// Move the bytes of scratch file `id` out while they are saved (a bulk import can be
-    /// large: no second copy); [`Vfs::put_back`] returns them if the save is refused.
-    fn take_content(&self, id: u64) -> Option<Content> {
-        match lock(&self.scratch).get_mut(id).map(|f| &mut f.kind) {
-            Some(ScratchKind::File(content)) => Some(std::mem::take(content)),
-            _ => None,
-        }
-    }
-
-    fn put_back(&self, id: u64, content: Content) {
-        if let Some(f) = lock(&self.scratch).get_mut(id) {
-            f.kind = ScratchKind::File(content);
-        }
     }
 
     /// Remove `name` from `parent`: a game is marked deleted, a scratch file goes away.
@@ -543,14 +499,7 @@ impl Vfs {
         match (to_status, self.target_of(new_name), target) {
             // Onto a game, or a new .pgn name: the text is saved; on success the scratch goes away.
             (false, Some(t), _) => {
-                let content = self.take_content(id).unwrap_or_default();
-                let saved = content
-                    .text()
-                    .and_then(|text| self.commit(t, new_name, &text));
-                if let Err(e) = saved {
-                    self.put_back(id, content);
-                    return Err(e);
-                }
+                self.commit_renamed(id, t, new_name)?;
                 if let Some(Node::Scratch(old)) = target {
                     lock(&self.scratch).unlink(old);
                 }
