@@ -12,7 +12,9 @@ use std::time::Duration;
 
 use crate::fixtures::{copy_db, edge_db};
 use crate::go9::example_db;
-use crate::harness::{Mount, eventually, force_unmount, gamefs, run_with_timeout, scratch};
+use crate::harness::{
+    Mount, eventually, force_unmount, gamefs, listing, run_with_timeout, scratch,
+};
 use crate::save::scid_export;
 use crate::simplecdb::{export, golden_copy};
 use crate::sys::save;
@@ -102,17 +104,10 @@ impl Drop for Tmpfs {
 
 /// Every file under `dir`, sorted.
 fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out.sort();
-    out
+    listing(dir)
+        .into_iter()
+        .flat_map(|p| if p.is_dir() { walk(&p) } else { vec![p] })
+        .collect()
 }
 
 /// The bytes of every file of the database (a folder when `exts` is empty, else a base path
@@ -124,22 +119,6 @@ fn bytes(db: &Path, exts: &[&str]) -> Vec<Vec<u8>> {
     exts.iter()
         .map(|e| std::fs::read(db.with_extension(e)).unwrap())
         .collect()
-}
-
-/// The file of game `number` in `games/`.
-fn game_file(m: &Mount, number: usize) -> PathBuf {
-    let prefix = format!("{number:04} ");
-    std::fs::read_dir(m.join("games"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .starts_with(&prefix)
-        })
-        .unwrap_or_else(|| panic!("no game {number}"))
 }
 
 /// `text` (one game) with its moves replaced by a long legal game (knights out and back,
@@ -208,6 +187,18 @@ fn cp(dir: &Path, text: &str, dest: &Path) -> (bool, String) {
     )
 }
 
+/// With `room` bytes left on `disk`, `cp` of 2000 games into the mount runs out of space
+/// midway and says so.
+fn bulk_import_runs_out(dir: &Path, m: &Mount, disk: &Tmpfs, room: u64) {
+    disk.free();
+    disk.fill(room);
+    let (ok, stderr) = cp(dir, &many_games(2000, "Bulk"), &m.join("games"));
+    assert!(
+        !ok && stderr.contains("No space left on device"),
+        "{stderr}"
+    );
+}
+
 fn gamefs_check(db: &Path) {
     let out = run_with_timeout(
         Command::new(gamefs()).args(["check", "-q"]).arg(db),
@@ -230,7 +221,7 @@ fn scid_saves_on_a_full_disk_fail_with_enospc_and_change_nothing() {
     let db = copy_db(edge_db(), &disk.path, "db");
     let scid_before = scid_export(&db);
     let m = Mount::new(&db, dir.path(), &[]);
-    let game = game_file(&m, 3);
+    let game = m.game(3);
     let name = game.file_name().unwrap().to_owned();
     let text = std::fs::read_to_string(&game).unwrap();
     let new_site = text.replacen("[Site \"", "[Site \"Full Disk ", 1);
@@ -258,13 +249,7 @@ fn scid_saves_on_a_full_disk_fail_with_enospc_and_change_nothing() {
         std::fs::read_to_string(&game).unwrap() == text
     });
     // A bulk import with room for a part of it: absent as a whole.
-    disk.free();
-    disk.fill(48 << 10);
-    let (ok, stderr) = cp(dir.path(), &many_games(2000, "Bulk"), &m.join("games"));
-    assert!(
-        !ok && stderr.contains("No space left on device"),
-        "{stderr}"
-    );
+    bulk_import_runs_out(dir.path(), &m, &disk, 48 << 10);
     assert!(before == bytes(&db, &SCID), "nothing of the import is left");
     assert!(!m.join("players/Bulk White 0").exists());
     assert_eq!(
@@ -292,7 +277,7 @@ fn simplecdb_saves_on_a_full_disk_fail_with_enospc_and_change_nothing() {
     let db = golden_copy(&disk.path);
     let export_before = export(&db);
     let m = Mount::new(&db, dir.path(), &[]);
-    let game = game_file(&m, 3);
+    let game = m.game(3);
     let name = game.file_name().unwrap().to_owned();
     let text = std::fs::read_to_string(&game).unwrap();
     let long = with_long_game(&text, 6000);
@@ -311,13 +296,7 @@ fn simplecdb_saves_on_a_full_disk_fail_with_enospc_and_change_nothing() {
     );
     let kept = m.join(".gamefs/rejected").join(&name);
     assert_eq!(std::fs::read_to_string(&kept).unwrap(), long);
-    disk.free();
-    disk.fill(32 << 10);
-    let (ok, stderr) = cp(dir.path(), &many_games(2000, "Bulk"), &m.join("games"));
-    assert!(
-        !ok && stderr.contains("No space left on device"),
-        "{stderr}"
-    );
+    bulk_import_runs_out(dir.path(), &m, &disk, 32 << 10);
     assert!(before == bytes(&db, &SCDB), "nothing of the import is left");
     assert_eq!(disk.leftovers(&SCDB), Vec::<String>::new());
     disk.free();

@@ -75,6 +75,16 @@ pub fn scid_import(pgns: &[&Path], base: &Path) {
     );
 }
 
+/// The entries of folder `dir`, sorted by name.
+pub fn listing(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot list {dir:?}: {e}"))
+        .map(|e| e.unwrap().path())
+        .collect();
+    v.sort();
+    v
+}
+
 /// True when `path` is a mountpoint right now.
 pub fn is_mounted(path: &Path) -> bool {
     let wanted = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
@@ -148,6 +158,19 @@ impl Mount {
     /// Path of something inside the mount.
     pub fn join(&self, rel: &str) -> PathBuf {
         self.path.join(rel)
+    }
+
+    /// The file of game `number` (1-based, as named) in `games/`.
+    pub fn game(&self, number: usize) -> PathBuf {
+        let prefix = format!("{number:04} ");
+        listing(&self.join("games"))
+            .into_iter()
+            .find(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(&prefix))
+            })
+            .unwrap_or_else(|| panic!("no game {number}"))
     }
 
     /// The child process (to send signals).

@@ -15,7 +15,7 @@ use gamefs::store::scid::ScidDatabase;
 use gamefs::store::scid::names::NameFile;
 
 use crate::go9::example_db;
-use crate::harness::{Mount, gamefs, run_with_timeout, scratch};
+use crate::harness::{Mount, gamefs, listing, run_with_timeout, scratch};
 use crate::simplecdb::golden_copy;
 use crate::sys::memory_kib;
 
@@ -89,15 +89,6 @@ fn import(db: &Path, pgn: &Path) -> (bool, String) {
     )
 }
 
-fn entries(dir: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    v.sort();
-    v
-}
-
 /// A name that is safe to show and use: no `/`, no control or bidi characters, not `.` or
 /// `..`, not empty, at most 255 bytes.
 fn assert_safe_name(path: &Path) {
@@ -119,14 +110,14 @@ fn assert_safe_name(path: &Path) {
 /// and resolving to an item inside the mount; returns the items the links reach.
 fn check_tree(mount: &Path, items: &str) -> HashSet<PathBuf> {
     let root = mount.canonicalize().unwrap();
-    let all_items: HashSet<PathBuf> = entries(&mount.join(items)).into_iter().collect();
+    let all_items: HashSet<PathBuf> = listing(&mount.join(items)).into_iter().collect();
     for item in &all_items {
         assert_safe_name(item);
     }
     let mut reached = HashSet::new();
     let mut folders = vec![mount.to_path_buf()];
     while let Some(dir) = folders.pop() {
-        let listed = entries(&dir);
+        let listed = listing(&dir);
         let names: HashSet<_> = listed.iter().map(|p| p.file_name().unwrap()).collect();
         assert_eq!(names.len(), listed.len(), "distinct names in {dir:?}");
         for p in listed {
@@ -162,14 +153,14 @@ fn check_tree(mount: &Path, items: &str) -> HashSet<PathBuf> {
 
 /// The numbered items of a folder (not the scratch files left by refused copies), in order.
 fn numbered(dir: &Path) -> Vec<PathBuf> {
-    entries(dir)
+    listing(dir)
         .into_iter()
         .filter(|p| p.file_name().unwrap().as_encoded_bytes()[0].is_ascii_digit())
         .collect()
 }
 
 fn folder_names(dir: &Path) -> HashSet<String> {
-    entries(dir)
+    listing(dir)
         .iter()
         .map(|p| p.file_name().unwrap().to_str().unwrap().to_owned())
         .collect()
@@ -274,7 +265,7 @@ fn hostile_names_become_safe_distinct_folders_in_simplecdb() {
     std::fs::write(&dcn, bytes).unwrap();
     let m = Mount::new(&db, dir.path(), &["-o", "ro"]);
     let reached = check_tree(&m.path, "games");
-    assert_eq!(reached.len(), entries(&m.join("games")).len());
+    assert_eq!(reached.len(), listing(&m.join("games")).len());
     let players = folder_names(&m.join("players"));
     for want in ["a／b", "(dot-dot)", "x␊y", "nul␀z", "r\u{fffd}l", "(dot)"] {
         assert!(players.contains(want), "{want:?} not in players");
@@ -434,11 +425,11 @@ fn deep_and_huge_sgf_are_stored_or_clearly_refused() {
         copy_in(deep(10_000).as_bytes(), &positions.join("deep.sgf")),
         None
     );
-    assert_eq!(entries(&positions).len(), 6, "stored");
+    assert_eq!(listing(&positions).len(), 6, "stored");
     let comment = format!("(;FF[4]GM[1]SZ[9]AB[gg]C[{}])", "c".repeat(5 << 20));
     assert_eq!(copy_in(comment.as_bytes(), &positions.join("c.sgf")), None);
     assert_eq!(
-        entries(&positions).len(),
+        listing(&positions).len(),
         7,
         "stored (the comment is not kept)"
     );

@@ -12,7 +12,7 @@ use std::time::{Duration, SystemTime};
 
 use crate::fixtures::{copy_db, edge_db};
 use crate::go9::example_db;
-use crate::harness::{Mount, eventually, scratch, sh};
+use crate::harness::{Mount, eventually, listing, scratch, sh};
 use crate::simplecdb::golden_copy;
 use crate::sys::{
     close, errno, getxattr, listxattr, mknod, renameat2, setxattr, truncate, utimens,
@@ -63,18 +63,16 @@ impl Fixture {
         })
     }
 
-    fn listing(&self) -> Vec<PathBuf> {
-        let mut v: Vec<PathBuf> = std::fs::read_dir(self.items())
-            .unwrap()
-            .map(|e| e.unwrap().path())
+    /// The items (not the scratch files) in their folder, sorted.
+    fn item_files(&self) -> Vec<PathBuf> {
+        listing(&self.items())
+            .into_iter()
             .filter(|p| p.extension().is_some_and(|e| e == self.ext()))
-            .collect();
-        v.sort();
-        v
+            .collect()
     }
 
     fn item(&self, k: usize) -> PathBuf {
-        self.listing().swap_remove(k)
+        self.item_files().swap_remove(k)
     }
 
     fn ext(&self) -> &'static str {
@@ -111,7 +109,7 @@ impl Fixture {
 
     /// The item that holds the edit, once saved (a Go position gets a new name).
     fn saved_item(&self) -> Option<PathBuf> {
-        self.listing()
+        self.item_files()
             .into_iter()
             .find(|p| std::fs::read_to_string(p).unwrap().contains(self.marker()))
     }
@@ -130,14 +128,7 @@ impl Fixture {
     /// Every database file with its bytes and modification time.
     fn db_state(&self) -> Vec<(PathBuf, Vec<u8>, SystemTime)> {
         let files: Vec<PathBuf> = match self.format {
-            Format::Go => {
-                let mut v: Vec<PathBuf> = std::fs::read_dir(&self.db)
-                    .unwrap()
-                    .map(|e| e.unwrap().path())
-                    .collect();
-                v.sort();
-                v
-            }
+            Format::Go => listing(&self.db),
             Format::Scid => ["si4", "sn4", "sg4"]
                 .map(|e| self.db.with_extension(e))
                 .to_vec(),
@@ -157,12 +148,7 @@ impl Fixture {
 }
 
 fn first_entry(dir: &Path) -> PathBuf {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    v.sort();
-    v.swap_remove(0)
+    listing(dir).swap_remove(0)
 }
 
 fn expect(result: std::io::Result<impl std::fmt::Debug>, want: i32, what: &str) {
@@ -215,13 +201,13 @@ fn create_exclusive_and_new_files() {
         close(file).unwrap();
         assert_eq!(std::fs::read(&item).unwrap(), text, "{format:?}");
         // A new item file becomes an item at close, under its own name.
-        let before = f.listing().len();
+        let before = f.item_files().len();
         let new = f.items().join(format!("new.{}", f.ext()));
         let mut file = excl(&new).unwrap();
         file.write_all(f.new_text().as_bytes()).unwrap();
         close(file).unwrap();
         eventually(&what("the created name goes away"), || !new.exists());
-        assert_eq!(f.listing().len(), before + 1, "{format:?}");
+        assert_eq!(f.item_files().len(), before + 1, "{format:?}");
     }
 }
 
@@ -483,128 +469,109 @@ fn times_follow_saves_and_utimensat() {
     }
 }
 
+/// Each call's errno must be the one named beside it.
+fn expect_all(format: Format, cases: Vec<(std::io::Result<()>, i32, &str)>) {
+    for (result, want, what) in cases {
+        expect(result, want, &format!("{format:?}: {what}"));
+    }
+}
+
 #[test]
 fn unsupported_operations_are_refused_with_their_errno() {
+    use std::fs::{create_dir, hard_link, remove_dir, remove_file, write};
+    use std::os::unix::fs::{chown, symlink};
     for format in FORMATS {
         let f = Fixture::new(format, &[]);
-        let what = |s: &str| format!("{format:?}: {s}");
         let items = f.items();
         let item = f.item(0);
         let state = f.db_state();
-        expect(
-            std::fs::hard_link(&item, items.join("hard")),
-            libc::EPERM,
-            &what("link"),
-        );
-        expect(
-            mknod(&items.join("fifo"), libc::S_IFIFO | 0o644),
-            libc::EPERM,
-            &what("mkfifo"),
-        );
-        expect(
-            mknod(&items.join("null"), libc::S_IFCHR | 0o644),
-            libc::EPERM,
-            &what("mknod of a device"),
-        );
-        mknod(&items.join("plain"), libc::S_IFREG | 0o600).unwrap();
-        assert!(std::fs::metadata(items.join("plain")).unwrap().is_file());
         let meta = std::fs::metadata(&item).unwrap();
-        expect(
-            std::os::unix::fs::chown(&item, Some(meta.uid() + 1), None),
-            libc::EPERM,
-            &what("chown to another user"),
-        );
-        std::os::unix::fs::chown(&item, Some(meta.uid()), Some(meta.gid())).unwrap();
-        // chmod of an item is accepted and changes nothing (editors chmod after saving).
-        std::fs::set_permissions(&item, std::fs::Permissions::from_mode(0o600)).unwrap();
-        assert_eq!(std::fs::metadata(&item).unwrap().mode() & 0o777, 0o644);
-        std::fs::set_permissions(items.join("plain"), std::fs::Permissions::from_mode(0o640))
-            .unwrap();
-        assert_eq!(
-            std::fs::metadata(items.join("plain")).unwrap().mode() & 0o777,
-            0o640
-        );
-        expect(
-            std::fs::create_dir(items.join("sub")),
-            libc::EPERM,
-            &what("mkdir"),
-        );
-        expect(
-            std::fs::create_dir(&items),
-            libc::EEXIST,
-            &what("mkdir of a folder"),
-        );
         let (group, link) = f.view_link();
-        expect(
-            std::fs::remove_dir(&group),
-            libc::EPERM,
-            &what("rmdir of a view"),
-        );
-        expect(
-            std::fs::remove_dir(&items),
-            libc::EPERM,
-            &what("rmdir of items"),
-        );
-        expect(
-            std::fs::remove_dir(items.join("missing")),
-            libc::ENOENT,
-            &what("rmdir of nothing"),
-        );
-        expect(
-            std::fs::remove_dir(&item),
-            libc::ENOTDIR,
-            &what("rmdir of a file"),
-        );
-        expect(
-            std::fs::remove_file(&link),
-            libc::EPERM,
-            &what("unlink of a link"),
-        );
-        expect(
-            std::fs::remove_file(&items),
-            libc::EISDIR,
-            &what("unlink of a folder"),
-        );
-        expect(
-            std::fs::remove_file(f.m.join(".gamefs/errors")),
-            libc::EPERM,
-            &what("unlink of a status file"),
-        );
-        expect(
-            std::fs::write(f.m.join(".gamefs/new"), "x"),
-            libc::EPERM,
-            &what("a new file in .gamefs"),
-        );
-        expect(setxattr(&item), libc::ENOTSUP, &what("setxattr"));
-        expect(getxattr(&item), libc::ENODATA, &what("getxattr"));
-        assert_eq!(listxattr(&item).unwrap(), 0);
-        std::os::unix::fs::symlink("../elsewhere", items.join("sym")).unwrap();
+        symlink("../elsewhere", items.join("sym")).unwrap();
         assert_eq!(
             std::fs::read_link(items.join("sym")).unwrap(),
             Path::new("../elsewhere")
         );
-        expect(
-            std::os::unix::fs::symlink("x", items.join("sym")),
-            libc::EEXIST,
-            &what("symlink onto a name"),
+        expect_all(
+            format,
+            vec![
+                (hard_link(&item, items.join("hard")), libc::EPERM, "link"),
+                (
+                    mknod(&items.join("fifo"), libc::S_IFIFO | 0o644),
+                    libc::EPERM,
+                    "mkfifo",
+                ),
+                (
+                    mknod(&items.join("null"), libc::S_IFCHR | 0o644),
+                    libc::EPERM,
+                    "mknod of a device",
+                ),
+                (
+                    chown(&item, Some(meta.uid() + 1), None),
+                    libc::EPERM,
+                    "chown to another user",
+                ),
+                (create_dir(items.join("sub")), libc::EPERM, "mkdir"),
+                (create_dir(&items), libc::EEXIST, "mkdir of a folder"),
+                (remove_dir(&group), libc::EPERM, "rmdir of a view"),
+                (remove_dir(&items), libc::EPERM, "rmdir of items"),
+                (
+                    remove_dir(items.join("missing")),
+                    libc::ENOENT,
+                    "rmdir of nothing",
+                ),
+                (remove_dir(&item), libc::ENOTDIR, "rmdir of a file"),
+                (remove_file(&link), libc::EPERM, "unlink of a link"),
+                (remove_file(&items), libc::EISDIR, "unlink of a folder"),
+                (
+                    remove_file(f.m.join(".gamefs/errors")),
+                    libc::EPERM,
+                    "unlink of a status file",
+                ),
+                (
+                    write(f.m.join(".gamefs/new"), "x"),
+                    libc::EPERM,
+                    "a new file in .gamefs",
+                ),
+                (setxattr(&item), libc::ENOTSUP, "setxattr"),
+                (getxattr(&item).map(drop), libc::ENODATA, "getxattr"),
+                (
+                    symlink("x", items.join("sym")),
+                    libc::EEXIST,
+                    "symlink onto a name",
+                ),
+            ],
         );
+        assert_eq!(listxattr(&item).unwrap(), 0);
+        // What is allowed: chown to the owner, a regular file by mknod, chmod (of an item it
+        // is accepted and changes nothing: editors chmod after saving).
+        chown(&item, Some(meta.uid()), Some(meta.gid())).unwrap();
+        mknod(&items.join("plain"), libc::S_IFREG | 0o600).unwrap();
+        assert!(std::fs::metadata(items.join("plain")).unwrap().is_file());
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().mode() & 0o777;
+        std::fs::set_permissions(&item, std::fs::Permissions::from_mode(0o600)).unwrap();
+        assert_eq!(mode(&item), 0o644);
+        let plain = items.join("plain");
+        std::fs::set_permissions(&plain, std::fs::Permissions::from_mode(0o640)).unwrap();
+        assert_eq!(mode(&plain), 0o640);
         assert!(
             state == f.db_state(),
             "{format:?}: nothing reached the database"
         );
         if format != Format::Go {
-            std::fs::remove_file(f.item(3)).unwrap();
+            remove_file(f.item(3)).unwrap();
             let deleted = first_entry(&f.m.join(".deleted"));
-            assert_eq!(std::fs::metadata(&deleted).unwrap().mode() & 0o777, 0o444);
-            expect(
-                OpenOptions::new().write(true).open(&deleted),
-                libc::EACCES,
-                &what("editing a deleted game"),
-            );
-            expect(
-                std::fs::remove_file(&deleted),
-                libc::EPERM,
-                &what("rm in .deleted"),
+            assert_eq!(mode(&deleted), 0o444);
+            expect_all(
+                format,
+                vec![
+                    (
+                        OpenOptions::new().write(true).open(&deleted).map(drop),
+                        libc::EACCES,
+                        "editing a deleted game",
+                    ),
+                    (remove_file(&deleted), libc::EPERM, "rm in .deleted"),
+                ],
             );
         }
     }
@@ -612,70 +579,52 @@ fn unsupported_operations_are_refused_with_their_errno() {
 
 #[test]
 fn a_read_only_mount_refuses_every_change_with_erofs() {
+    use std::fs::{create_dir, hard_link, remove_dir, remove_file, rename};
+    use std::os::unix::fs::{chown, symlink};
     for format in FORMATS {
         let f = Fixture::new(format, &["-o", "ro"]);
-        let what = |s: &str| format!("{format:?}: {s}");
         let state = f.db_state();
         let items = f.items();
         let item = f.item(0);
         let (group, link) = f.view_link();
-        let rofs = libc::EROFS;
-        expect(excl(&items.join("new.txt")), rofs, &what("create"));
-        expect(
-            OpenOptions::new().write(true).open(&item),
-            rofs,
-            &what("open for writing"),
-        );
-        expect(
+        let write = |truncate: bool| {
             OpenOptions::new()
-                .read(true)
                 .write(true)
-                .truncate(true)
-                .open(&item),
-            rofs,
-            &what("O_TRUNC"),
+                .truncate(truncate)
+                .open(&item)
+                .map(drop)
+        };
+        let chmod = std::fs::set_permissions(&item, std::fs::Permissions::from_mode(0o600));
+        let rofs = libc::EROFS;
+        expect_all(
+            format,
+            vec![
+                (excl(&items.join("new.txt")).map(drop), rofs, "create"),
+                (write(false), rofs, "open for writing"),
+                (write(true), rofs, "O_TRUNC"),
+                (truncate(&item, 0), rofs, "truncate"),
+                (remove_file(&item), rofs, "unlink"),
+                (remove_file(&link), rofs, "unlink of a link"),
+                (rename(&item, items.join("x")), rofs, "rename"),
+                (create_dir(items.join("d")), rofs, "mkdir"),
+                (remove_dir(&group), rofs, "rmdir"),
+                (symlink("x", items.join("s")), rofs, "symlink"),
+                (hard_link(&item, items.join("h")), rofs, "link"),
+                (
+                    mknod(&items.join("n"), libc::S_IFREG | 0o644),
+                    rofs,
+                    "mknod",
+                ),
+                (chmod, rofs, "chmod"),
+                (chown(&item, Some(0), None), rofs, "chown"),
+                (
+                    utimens(&item, None, Some(SystemTime::now())),
+                    rofs,
+                    "utimensat",
+                ),
+                (setxattr(&item), rofs, "setxattr"),
+            ],
         );
-        expect(truncate(&item, 0), rofs, &what("truncate"));
-        expect(std::fs::remove_file(&item), rofs, &what("unlink"));
-        expect(std::fs::remove_file(&link), rofs, &what("unlink of a link"));
-        expect(
-            std::fs::rename(&item, items.join("x")),
-            rofs,
-            &what("rename"),
-        );
-        expect(std::fs::create_dir(items.join("d")), rofs, &what("mkdir"));
-        expect(std::fs::remove_dir(&group), rofs, &what("rmdir"));
-        expect(
-            std::os::unix::fs::symlink("x", items.join("s")),
-            rofs,
-            &what("symlink"),
-        );
-        expect(
-            std::fs::hard_link(&item, items.join("h")),
-            rofs,
-            &what("link"),
-        );
-        expect(
-            mknod(&items.join("n"), libc::S_IFREG | 0o644),
-            rofs,
-            &what("mknod"),
-        );
-        expect(
-            std::fs::set_permissions(&item, std::fs::Permissions::from_mode(0o600)),
-            rofs,
-            &what("chmod"),
-        );
-        expect(
-            std::os::unix::fs::chown(&item, Some(0), None),
-            rofs,
-            &what("chown"),
-        );
-        expect(
-            utimens(&item, None, Some(SystemTime::now())),
-            rofs,
-            &what("utimensat"),
-        );
-        expect(setxattr(&item), rofs, &what("setxattr"));
         // Modes say so, and every file reads.
         assert_eq!(std::fs::metadata(&item).unwrap().mode() & 0o777, 0o444);
         assert_eq!(std::fs::metadata(&items).unwrap().mode() & 0o777, 0o555);
@@ -741,7 +690,7 @@ fn owner_modes_and_access_options() {
 fn flushes_from_forked_processes_lose_nothing() {
     for format in FORMATS {
         let f = Fixture::new(format, &[]);
-        let before = f.listing().len();
+        let before = f.item_files().len();
         // Every process started while the file is open gets a copy of its descriptor, and
         // closes it at exec: a FLUSH in the middle of the writes.
         let (parts, expected): (Vec<String>, usize) = match format {
@@ -784,7 +733,7 @@ fn flushes_from_forked_processes_lose_nothing() {
             closed.unwrap();
         });
         assert_eq!(
-            f.listing().len(),
+            f.item_files().len(),
             before + expected,
             "{format:?}: every game once"
         );

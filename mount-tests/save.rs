@@ -6,7 +6,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::fixtures::{copy_db, edge_db};
-use crate::harness::{Mount, repo, run_with_timeout, scratch, sh};
+use crate::harness::{Mount, listing, repo, run_with_timeout, scratch, sh};
 use crate::sys::renameat2;
 
 /// A writable private copy of the test database, mounted.
@@ -29,26 +29,11 @@ fn writable(name: &str) -> Writable {
 
 impl Writable {
     fn games(&self) -> Vec<PathBuf> {
-        let mut v: Vec<PathBuf> = std::fs::read_dir(self.mount.join("games"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        v.sort();
-        v
+        listing(&self.mount.join("games"))
     }
 
     fn game(&self, number: usize) -> PathBuf {
-        let prefix = format!("{number:04} ");
-        self.games()
-            .into_iter()
-            .find(|p| {
-                p.file_name()
-                    .unwrap()
-                    .to_str()
-                    .unwrap()
-                    .starts_with(&prefix)
-            })
-            .unwrap_or_else(|| panic!("no game {number}"))
+        self.mount.game(number)
     }
 
     fn db_bytes(&self) -> Vec<Vec<u8>> {

@@ -5,24 +5,9 @@ use std::path::{Path, PathBuf};
 
 use super::check::check;
 use super::{ScidDatabase, with_ext};
-use crate::error::Error;
 use crate::game::ChessGame;
-use crate::store::{ChessStore, Format, NameKind, create};
-use crate::text::pgn_parse;
-
-fn demo(dir: &Path) -> PathBuf {
-    let base = dir.join("db");
-    create(&base, Format::Scid).unwrap();
-    let text = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/contrib/sample/demo.pgn"
-    ))
-    .unwrap();
-    let db = ScidDatabase::open(&base, true).unwrap();
-    db.append(&mut pgn_parse::games(&text).map(|g| g.map_err(Error::from)))
-        .unwrap();
-    base
-}
+use crate::store::{ChessStore, NameKind};
+use crate::testing::demo_db;
 
 fn files(base: &Path) -> Vec<Vec<u8>> {
     ["si4", "sn4", "sg4"]
@@ -55,7 +40,7 @@ fn assert_clean(base: &Path) {
 #[test]
 fn a_replace_that_cannot_write_the_names_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let base = demo(dir.path());
+    let base = demo_db(dir.path());
     let db = ScidDatabase::open(&base, true).unwrap();
     let before = files(&base);
     let sites = db.name_count(NameKind::Site);
@@ -84,7 +69,7 @@ fn a_replace_that_cannot_write_the_names_changes_nothing() {
 #[test]
 fn an_import_that_cannot_write_the_names_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let base = demo(dir.path());
+    let base = demo_db(dir.path());
     let db = ScidDatabase::open(&base, true).unwrap();
     let before = files(&base);
     let count = db.game_count();
@@ -108,7 +93,7 @@ fn an_import_that_cannot_write_the_names_changes_nothing() {
 #[test]
 fn a_game_refused_after_its_first_names_leaves_no_names_behind() {
     let dir = tempfile::tempdir().unwrap();
-    let base = demo(dir.path());
+    let base = demo_db(dir.path());
     let db = ScidDatabase::open(&base, true).unwrap();
     let mut game = with_new_site(&db, 2, "A site that never gets stored");
     game.headers.white = "x".repeat(300);
@@ -131,7 +116,7 @@ fn a_game_refused_after_its_first_names_leaves_no_names_behind() {
 #[test]
 fn an_index_cut_inside_an_entry_opens_with_the_whole_entries() {
     let dir = tempfile::tempdir().unwrap();
-    let base = demo(dir.path());
+    let base = demo_db(dir.path());
     let si4 = with_ext(&base, "si4");
     let count = ScidDatabase::open(&base, false).unwrap().game_count();
     // What a full disk or a crash can leave: the count written, the last entry cut short.
@@ -157,7 +142,7 @@ fn an_index_cut_inside_an_entry_opens_with_the_whole_entries() {
 #[test]
 fn an_import_refused_at_a_later_game_leaves_the_files_byte_identical() {
     let dir = tempfile::tempdir().unwrap();
-    let base = demo(dir.path());
+    let base = demo_db(dir.path());
     let db = ScidDatabase::open(&base, true).unwrap();
     let before = files(&base);
     let mut bad = with_new_site(&db, 1, "Late");

@@ -35,6 +35,9 @@ pub use crate::store::files::with_ext;
 use crate::store::files::{self, open_file, read_file};
 use crate::store::{ChessStore, GameSummary, NameKind, StoreInfo, eco_text};
 
+/// What a failed save undoes (four name dictionaries).
+type Undo = writer::Undo<4>;
+
 /// The three file extensions of a SCID 4 database, in the order index, names, games.
 pub const EXTENSIONS: [&str; 3] = ["si4", "sn4", "sg4"];
 
@@ -375,22 +378,6 @@ impl ScidDatabase {
     }
 }
 
-/// What a failed save undoes: the names it added and the records it appended.
-struct Undo {
-    games_len: u64,
-    names: [u32; 4],
-}
-
-impl Undo {
-    /// The state before a save.
-    fn of(state: &State) -> Undo {
-        Undo {
-            games_len: state.games_len,
-            names: NameKind::ALL.map(|k| state.names.count(k)),
-        }
-    }
-}
-
 impl ScidDatabase {
     /// Forget what a failed save added before anything referred to it: names (in memory
     /// only: the name file is replaced atomically, so it still has the old ones), reference
@@ -403,11 +390,15 @@ impl ScidDatabase {
                 .truncate(undo.names[kind as usize]);
         }
         state.freqs = None;
-        // (The file's length, not games_file_len: that takes the state lock this caller holds.)
-        let on_disk = self.games.metadata().map_or(undo.games_len, |m| m.len());
-        if state.games_len != undo.games_len || on_disk != undo.games_len {
-            writer::cut_back(&self.games, &self.paths[2], undo.games_len);
-            state.games_len = undo.games_len;
+        writer::cut_back_to(&self.games, &self.paths[2], undo.games_len);
+        state.games_len = undo.games_len;
+    }
+
+    /// What [`ScidDatabase::undo`] needs to undo a save that starts now.
+    fn undo_point(state: &State) -> Undo {
+        Undo {
+            games_len: state.games_len,
+            names: NameKind::ALL.map(|k| state.names.count(k)),
         }
     }
 }
@@ -619,7 +610,7 @@ impl ChessStore for ScidDatabase {
         self.index_file()?;
         let mut state = self.write();
         check_number(number, state.header.num_games)?;
-        let undo = Undo::of(&state);
+        let undo = Self::undo_point(&state);
         // Until the index entry is written nothing refers to what this save adds: a failure
         // (a refused game, a full disk) is undone completely.
         let staged = (|| -> Result<Option<IndexEntry>> {
@@ -658,7 +649,7 @@ impl ChessStore for ScidDatabase {
         let mut state = self.write();
         let first = state.header.num_games;
         let at = state.index.len() as u64;
-        let undo = Undo::of(&state);
+        let undo = Self::undo_point(&state);
         // Records, the index space they need, then names: until the header count changes
         // nothing refers to them, and a failure (a refused game, a full disk) is undone.
         let staged = (|| -> Result<Vec<u8>> {

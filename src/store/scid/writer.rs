@@ -120,6 +120,24 @@ pub fn reserve(file: &File, path: &Path, offset: u64, len: u64) -> Result<()> {
     }
 }
 
+/// What a failed save undoes, in a format of `N` name dictionaries: the game file's length
+/// and each dictionary's size before the save began.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo<const N: usize> {
+    /// The game file's length.
+    pub games_len: u64,
+    /// The number of names in each dictionary.
+    pub names: [u32; N],
+}
+
+/// Cut `file` back to `len` bytes if it is longer (what a failed save appended, whole or in
+/// part), so the space is given back and nothing half-written stays at its end.
+pub fn cut_back_to(file: &File, path: &Path, len: u64) {
+    if file.metadata().map_or(true, |m| m.len() != len) {
+        cut_back(file, path, len);
+    }
+}
+
 /// Cut `file` back to `len` bytes after a failed save: what was appended is referenced by
 /// nothing, and on a full disk the space is wanted back. A failure is only logged (the bytes
 /// are then garbage until compaction, which is harmless).
@@ -152,6 +170,16 @@ pub fn lock(file: &File, path: &Path) -> Result<()> {
 mod tests {
     use super::*;
 
+    fn new_file(path: &Path) -> File {
+        File::options()
+            .create(true)
+            .read(true)
+            .write(true)
+            .truncate(true)
+            .open(path)
+            .unwrap()
+    }
+
     #[test]
     fn block_rule() {
         assert_eq!(record_placement(0, 100), (0, 0));
@@ -168,13 +196,7 @@ mod tests {
     fn filler_is_the_record_prefix_and_replace_is_atomic() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.sg4");
-        let f = File::options()
-            .create(true)
-            .read(true)
-            .write(true)
-            .truncate(true)
-            .open(&path)
-            .unwrap();
+        let f = new_file(&path);
         let offset = append_record(&f, &path, BLOCK - 3, b"abcdef").unwrap();
         assert_eq!(offset, BLOCK);
         let mut buf = [0u8; 9];
@@ -211,13 +233,7 @@ mod tests {
     fn reserving_keeps_the_size_and_cutting_back_shrinks() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.si4");
-        let f = File::options()
-            .create(true)
-            .read(true)
-            .write(true)
-            .truncate(true)
-            .open(&path)
-            .unwrap();
+        let f = new_file(&path);
         f.write_all_at(b"0123456789", 0).unwrap();
         reserve(&f, &path, 10, 4096).unwrap();
         assert_eq!(f.metadata().unwrap().len(), 10);

@@ -36,6 +36,9 @@ use crate::store::files::{open_file, read_file};
 use crate::store::scid::writer;
 use crate::store::{ChessStore, GameSummary, NameKind, StoreInfo};
 
+/// What a failed save undoes (three name files).
+type Undo = writer::Undo<3>;
+
 pub use compact::{compact, create};
 
 /// The five file extensions, in the order index, players, sites, events, games.
@@ -513,23 +516,6 @@ impl SimpleCdb {
     }
 }
 
-/// What a failed save undoes: the records it appended to the game file and the names it
-/// appended to each name file.
-struct Undo {
-    games_len: u64,
-    names: [u32; 3],
-}
-
-impl Undo {
-    /// The state before a save.
-    fn of(state: &State) -> Undo {
-        Undo {
-            games_len: state.games_len,
-            names: std::array::from_fn(|i| state.names[i].count()),
-        }
-    }
-}
-
 impl SimpleCdb {
     /// Forget what a failed save added before anything referred to it, on disk and in
     /// memory, giving the space back.
@@ -539,16 +525,18 @@ impl SimpleCdb {
         };
         for (i, &count) in undo.names.iter().enumerate() {
             let end = u64::from(names::FIRST) + u64::from(count) * RECORD_LEN as u64;
-            let on_disk = writers[i + 1].metadata().map_or(end, |m| m.len());
-            if state.names[i].count() != count || on_disk != end {
-                writer::cut_back(&writers[i + 1], &self.paths[i + 1], end);
-                state.names[i].truncate(count);
-            }
+            writer::cut_back_to(&writers[i + 1], &self.paths[i + 1], end);
+            state.names[i].truncate(count);
         }
-        let on_disk = self.games.metadata().map_or(undo.games_len, |m| m.len());
-        if state.games_len != undo.games_len || on_disk != undo.games_len {
-            writer::cut_back(&self.games, &self.paths[DCG], undo.games_len);
-            state.games_len = undo.games_len;
+        writer::cut_back_to(&self.games, &self.paths[DCG], undo.games_len);
+        state.games_len = undo.games_len;
+    }
+
+    /// What [`SimpleCdb::undo`] needs to undo a save that starts now.
+    fn undo_point(state: &State) -> Undo {
+        Undo {
+            games_len: state.games_len,
+            names: std::array::from_fn(|i| state.names[i].count()),
         }
     }
 }
@@ -675,7 +663,7 @@ impl ChessStore for SimpleCdb {
         });
         // Until the entry is rewritten nothing refers to the new record and names: a failure
         // (a full disk) is undone.
-        let undo = Undo::of(&state);
+        let undo = Self::undo_point(&state);
         let staged = (|| -> Result<(u64, [u32; 4])> {
             let offset = self.append_record(&mut state, &p.record)?;
             writer::sync(&self.games, &self.paths[DCG])?;
@@ -715,7 +703,7 @@ impl ChessStore for SimpleCdb {
         let mut state = self.write();
         let first = state.count;
         let at = state.index.len() as u64;
-        let undo = Undo::of(&state);
+        let undo = Self::undo_point(&state);
         // Records, the index space they need, then names: until the entries are written
         // nothing refers to them, and a failure (a refused game, a full disk) is undone.
         let staged = (|| -> Result<Vec<u8>> {
