@@ -114,32 +114,6 @@ fn a_game_refused_after_its_first_names_leaves_no_names_behind() {
 }
 
 #[test]
-fn an_index_cut_inside_an_entry_opens_with_the_whole_entries() {
-    let dir = tempfile::tempdir().unwrap();
-    let base = demo_db(dir.path());
-    let si4 = with_ext(&base, "si4");
-    let count = ScidDatabase::open(&base, false).unwrap().game_count();
-    // What a full disk or a crash can leave: the count written, the last entry cut short.
-    let bytes = std::fs::read(&si4).unwrap();
-    std::fs::write(&si4, &bytes[..bytes.len() - 20]).unwrap();
-    let db = ScidDatabase::open(&base, false).unwrap();
-    assert_eq!(db.game_count(), count - 1);
-    drop(db);
-    let db = ScidDatabase::open(&base, true).unwrap();
-    assert_eq!(db.game_count(), count - 1);
-    drop(db);
-    assert_eq!(
-        std::fs::metadata(&si4).unwrap().len() as usize,
-        bytes.len() - 47,
-        "repaired to whole entries"
-    );
-    // Every game left reads; the name file still counts the lost game (as after a crash),
-    // until the next save rewrites it.
-    let db = ScidDatabase::open(&base, false).unwrap();
-    assert!(check(&db, |_| {}).iter().all(|p| p.game.is_none()));
-}
-
-#[test]
 fn an_import_refused_at_a_later_game_leaves_the_files_byte_identical() {
     let dir = tempfile::tempdir().unwrap();
     let base = demo_db(dir.path());

@@ -403,12 +403,12 @@ impl ScidDatabase {
     }
 }
 
-/// A header count that disagrees with the index size: fewer entries than counted (the last
-/// one perhaps cut short) is what an interrupted gamefs save leaves (repaired when writable),
-/// more is what an interrupted SCID import leaves (SCID itself refuses that database).
+/// A header count that disagrees with the index size: fewer entries than counted is what an
+/// interrupted gamefs save leaves (repaired when writable), more is what an interrupted SCID
+/// import leaves (SCID itself refuses that database).
 fn reconcile_count(
     header: &mut IndexHeader,
-    index: &mut Vec<u8>,
+    index: &mut [u8],
     si4: &Path,
     writable: Option<&File>,
 ) -> Result<()> {
@@ -422,6 +422,7 @@ fn reconcile_count(
     let whole = actual.saturating_sub(layout.header_len() as u64) / layout.entry_len() as u64;
     let interrupted_save = actual > layout.header_len() as u64
         && actual < expected
+        && (actual - layout.header_len() as u64).is_multiple_of(layout.entry_len() as u64)
         && whole < u64::from(header.num_games);
     if !interrupted_save {
         return Err(Error::corrupt_database(format!(
@@ -437,11 +438,8 @@ fn reconcile_count(
         header.num_games
     );
     header.num_games = whole as u32;
-    let whole_len = layout.header_len() + layout.entry_len() * whole as usize;
-    index.truncate(whole_len);
     if let Some(f) = writable {
         writer::write_synced(f, si4, 14, &header.num_games.to_be_bytes()[1..])?;
-        writer::cut_back(f, si4, whole_len as u64);
         index[14..17].copy_from_slice(&header.num_games.to_be_bytes()[1..]);
     }
     Ok(())
