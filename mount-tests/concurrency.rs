@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::fixtures::{copy_db, edge_db};
-use crate::harness::{Mount, files_in, gamefs, scratch};
+use crate::harness::{Mount, gamefs, listing, scratch};
 
 /// Save `text` as a program does: open with O_TRUNC, write, fsync (the save's answer), close.
 fn save(path: &Path, text: &str) {
@@ -43,10 +43,10 @@ fn new_game(white: &str, round: u32) -> String {
 /// Readers going over every stored item while the writers work: each read is the whole
 /// item, or empty while a writer holds it truncated (as on any filesystem, an in-place save
 /// is empty between its O_TRUNC and its write; a reader that opened before the writer may
-/// then get the new length in zero bytes, docs/SEMANTICS.md §9). Files still being copied
+/// then get the new length in zero bytes, docs/SEMANTICS.md §4). Files still being copied
 /// in are skipped.
 fn read_all(dir: &Path, is_whole: impl Fn(&str) -> bool) {
-    for f in files_in(dir) {
+    for f in listing(dir) {
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
         if name.starts_with("import-") || name.starts_with("new-") {
             continue;
@@ -140,10 +140,7 @@ fn scid_writers_importers_deleters_and_readers_at_once() {
     let deleted: Vec<PathBuf>;
     {
         let m = Mount::new(&db, dir.path(), &[]);
-        deleted = [10, 11]
-            .iter()
-            .map(|&n| crate::harness::game_file(&m.join("games"), n))
-            .collect();
+        deleted = [10, 11].iter().map(|&n| m.game(n as usize)).collect();
         std::thread::scope(|s| {
             s.spawn(|| race(&m, 4, "Site"));
             s.spawn(|| {
@@ -152,7 +149,7 @@ fn scid_writers_importers_deleters_and_readers_at_once() {
                 }
             });
         });
-        let listed = files_in(&m.join(".deleted"));
+        let listed = listing(&m.join(".deleted"));
         for game in &deleted {
             assert!(
                 listed.iter().any(|f| f.file_name() == game.file_name()),
@@ -204,7 +201,7 @@ fn go_adders_removers_and_readers_at_once() {
                 s.spawn(|| read_all(&positions, |t| t.starts_with("(;") && t.ends_with(")\n")));
             }
         });
-        assert_eq!(files_in(&positions).len(), 5 + boards.len() - 1);
+        assert_eq!(listing(&positions).len(), 5 + boards.len() - 1);
     }
     // Read back from the files by a fresh process.
     let out = Command::new(gamefs())

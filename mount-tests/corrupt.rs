@@ -1,4 +1,4 @@
-//! Damaged databases mounted through the kernel (README "Damaged databases", SEMANTICS §13):
+//! Damaged databases mounted through the kernel (README "Damaged databases", SEMANTICS §16):
 //! the mount starts, `ls` works, every healthy game reads exactly as from the undamaged
 //! database, each damaged one fails with EIO (logged once, listed in `.gamefs/errors`),
 //! `grep -r` finishes and names the unreadable files, and the mount is read-only.
@@ -10,12 +10,12 @@ use std::time::Duration;
 use crate::damage::{self, Dcdb, Scid};
 use crate::fixtures::{copy_db, edge_db};
 use crate::harness::{
-    Mount, files_in, force_unmount, game_file, gamefs, is_mounted, run_with_timeout, scratch,
+    Mount, force_unmount, gamefs, is_mounted, listing, run_with_timeout, scratch,
 };
 
 /// The file of game `number` (1-based) in `games/`.
 fn game(m: &Mount, number: u32) -> PathBuf {
-    game_file(&m.join("games"), number)
+    m.game(number as usize)
 }
 
 /// The number a game file's name starts with.
@@ -68,10 +68,10 @@ fn compare_games(
     broken: &[u32],
     changed: &[u32],
 ) -> Vec<PathBuf> {
-    let files = files_in(&damaged.join("games"));
+    let files = listing(&damaged.join("games"));
     assert_eq!(
         files.len(),
-        files_in(&healthy.join("games")).len(),
+        listing(&healthy.join("games")).len(),
         "ls games/ works"
     );
     let mut unreadable = Vec::new();
@@ -204,7 +204,7 @@ fn a_cut_index_mounts_read_only_unless_rw_is_insisted_on() {
     assert!(out.status.success(), "{err}");
     assert!(err.contains("mounting read-only"), "{err}");
     assert!(err.contains("1 of its games cannot be read"), "{err}");
-    let files = files_in(&mnt.join("games"));
+    let files = listing(&mnt.join("games"));
     assert_eq!(files.len(), games, "the game whose entry is cut is listed");
     assert_eio(files.last().unwrap());
     for f in &files[..files.len() - 1] {
@@ -253,7 +253,7 @@ fn a_damaged_go_record_is_an_unreadable_file_of_its_own() {
     std::fs::write(&file, &bytes).unwrap();
     let log = dir.path().join("gamefs.log");
     let m = Mount::new(&db, dir.path(), &["--log-file", log.to_str().unwrap()]);
-    let files = files_in(&m.join("positions"));
+    let files = listing(&m.join("positions"));
     assert_eq!(files.len(), 6, "{files:?}");
     let damaged = m.join("positions/damaged-record-6.sgf");
     assert!(files.contains(&damaged), "{files:?}");

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::harness::{Mount, gamefs, repo, scratch, sh};
+use crate::harness::{Mount, gamefs, listing, repo, scratch, sh};
 
 /// A database of the five published example positions, with a scored file.
 pub fn example_db(dir: &Path) -> PathBuf {
@@ -40,22 +40,13 @@ pub fn example_db(dir: &Path) -> PathBuf {
     db
 }
 
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    v.sort();
-    v
-}
-
 #[test]
 fn positions_views_and_text() {
     let dir = scratch("go-tree");
     let db = example_db(dir.path());
     let m = Mount::new(&db, dir.path(), &["-o", "ro"]);
     assert_eq!(sh(&m.path, "ls"), "positions\nscores\nstones\nto-play\n");
-    let positions = files(&m.join("positions"));
+    let positions = listing(&m.join("positions"));
     assert_eq!(positions.len(), 5);
     assert!(
         positions
@@ -68,9 +59,9 @@ fn positions_views_and_text() {
         assert_eq!(std::fs::metadata(p).unwrap().len() as usize, text.len());
         assert!(text.starts_with("(;FF[4]GM[1]SZ[9]"), "{text}");
     }
-    assert_eq!(files(&m.join("to-play/W")).len(), 5);
-    assert_eq!(files(&m.join("stones")).len(), 5, "1 to 5 stones");
-    let scored = files(&m.join("scores/fuego_chinese/6"));
+    assert_eq!(listing(&m.join("to-play/W")).len(), 5);
+    assert_eq!(listing(&m.join("stones")).len(), 5, "1 to 5 stones");
+    let scored = listing(&m.join("scores/fuego_chinese/6"));
     assert_eq!(scored.len(), 1);
     assert_eq!(
         std::fs::read_link(&scored[0])
@@ -105,7 +96,7 @@ fn saving_importing_and_removing_positions() {
     let new = dir.path().join("new.sgf");
     std::fs::write(&new, "(;FF[4]GM[1]SZ[9]AB[dd][ee]AW[cc]PL[W])").unwrap();
     sh(&m.path, &format!("cp '{}' positions/", new.display()));
-    assert_eq!(files(&m.join("positions")).len(), 6);
+    assert_eq!(listing(&m.join("positions")).len(), 6);
     assert!(!m.join("positions/new.sgf").exists());
     assert_eq!(
         std::fs::read(db.join("positions.dat")).unwrap().len(),
@@ -113,13 +104,13 @@ fn saving_importing_and_removing_positions() {
     );
     // rm removes a position by rewriting the file.
     std::fs::remove_file(&first).unwrap();
-    assert_eq!(files(&m.join("positions")).len(), 5);
+    assert_eq!(listing(&m.join("positions")).len(), 5);
     assert_eq!(
         std::fs::read(db.join("positions.dat")).unwrap().len(),
         before.len()
     );
     // A board that is not 9x9 is refused; nothing changes.
-    let bad = files(&m.join("positions")).remove(0);
+    let bad = listing(&m.join("positions")).remove(0);
     let current = std::fs::read(db.join("positions.dat")).unwrap();
     let mut f = std::fs::OpenOptions::new()
         .write(true)
@@ -153,6 +144,6 @@ fn explicit_file_paths_as_mount_options() {
         elsewhere.join("fuego_chinese.dat").display()
     );
     let m = Mount::new(&db, dir.path(), &["-o", &opts]);
-    assert_eq!(files(&m.join("positions")).len(), 5);
-    assert_eq!(files(&m.join("scores/fuego_chinese/6")).len(), 1);
+    assert_eq!(listing(&m.join("positions")).len(), 5);
+    assert_eq!(listing(&m.join("scores/fuego_chinese/6")).len(), 1);
 }

@@ -75,29 +75,14 @@ pub fn scid_import(pgns: &[&Path], base: &Path) {
     );
 }
 
-/// The entries of `dir`, sorted.
-pub fn files_in(dir: &Path) -> Vec<PathBuf> {
+/// The entries of folder `dir`, sorted by name.
+pub fn listing(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
+        .unwrap_or_else(|e| panic!("cannot list {dir:?}: {e}"))
         .map(|e| e.unwrap().path())
         .collect();
     v.sort();
     v
-}
-
-/// The file in `dir` whose name starts with game `number` (1-based, four digits).
-pub fn game_file(dir: &Path, number: u32) -> PathBuf {
-    let prefix = format!("{number:04} ");
-    files_in(dir)
-        .into_iter()
-        .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .starts_with(&prefix)
-        })
-        .unwrap_or_else(|| panic!("no game {number} in {dir:?}"))
 }
 
 /// True when `path` is a mountpoint right now.
@@ -184,6 +169,19 @@ impl Mount {
         self.path.join(rel)
     }
 
+    /// The file of game `number` (1-based, as named) in `games/`.
+    pub fn game(&self, number: usize) -> PathBuf {
+        let prefix = format!("{number:04} ");
+        listing(&self.join("games"))
+            .into_iter()
+            .find(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(&prefix))
+            })
+            .unwrap_or_else(|| panic!("no game {number}"))
+    }
+
     /// The child process (to send signals).
     pub fn pid(&self) -> u32 {
         self.child.as_ref().unwrap().id()
@@ -218,5 +216,16 @@ impl Drop for Mount {
             let _ = child.kill();
             let _ = child.wait();
         }
+    }
+}
+
+/// Wait (up to 3 s) until `condition` holds, and fail with `what` if it never does. For what
+/// the kernel learns asynchronously: a closed file's RELEASE and the tree's cache
+/// invalidations arrive just after `close` returns.
+pub fn eventually(what: &str, mut condition: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !condition() {
+        assert!(start.elapsed() < Duration::from_secs(3), "never: {what}");
+        std::thread::sleep(Duration::from_millis(10));
     }
 }

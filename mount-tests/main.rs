@@ -7,11 +7,15 @@ mod corrupt;
 mod crash;
 #[path = "../tests/damage/mod.rs"]
 mod damage;
+mod diskfull;
 mod ecosystem;
 mod editors;
 mod fixtures;
 mod go9;
 mod harness;
+mod hostile;
+mod posix;
 mod save;
 mod simplecdb;
+mod sys;
 mod tree;

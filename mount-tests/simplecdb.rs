@@ -38,10 +38,6 @@ pub fn export(db: &Path) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-fn game_file(m: &Mount, number: usize) -> PathBuf {
-    crate::harness::game_file(&m.join("games"), number as u32)
-}
-
 fn bytes(db: &Path) -> Vec<Vec<u8>> {
     FILES
         .iter()
@@ -78,7 +74,7 @@ fn saves_append_a_record_and_repoint_only_the_offset() {
     let dir = scratch("scdb-save");
     let db = golden_copy(dir.path());
     let m = Mount::new(&db, dir.path(), &[]);
-    let game = game_file(&m, 5);
+    let game = m.game(5);
     let text = std::fs::read_to_string(&game).unwrap();
     let dci = std::fs::read(db.with_extension("dci")).unwrap();
     let dcg_len = std::fs::metadata(db.with_extension("dcg")).unwrap().len();
@@ -114,7 +110,7 @@ fn unchanged_saves_imports_rm_and_sed_work() {
     let dir = scratch("scdb-tools");
     let db = golden_copy(dir.path());
     let m = Mount::new(&db, dir.path(), &[]);
-    let game = game_file(&m, 7);
+    let game = m.game(7);
     let before = bytes(&db);
     std::fs::write(&game, std::fs::read(&game).unwrap()).unwrap();
     assert!(before == bytes(&db), "an unchanged save appends nothing");
@@ -126,7 +122,7 @@ fn unchanged_saves_imports_rm_and_sed_work() {
         ),
     );
     assert!(
-        std::fs::read_to_string(game_file(&m, 7))
+        std::fs::read_to_string(m.game(7))
             .unwrap()
             .contains("[Round \"42\"]")
     );
@@ -134,12 +130,12 @@ fn unchanged_saves_imports_rm_and_sed_work() {
     std::fs::write(&pgn, "[Event \"Imported\"]\n[Site \"?\"]\n[Date \"2026.11.22\"]\n[Round \"1\"]\n[White \"New, One\"]\n[Black \"New, Two\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n").unwrap();
     sh(&m.path, &format!("cp '{}' games/", pgn.display()));
     assert!(
-        game_file(&m, 301)
+        m.game(301)
             .to_str()
             .unwrap()
             .contains("New, One - New, Two")
     );
-    let victim = game_file(&m, 9);
+    let victim = m.game(9);
     std::fs::remove_file(&victim).unwrap();
     let dci = std::fs::read(db.with_extension("dci")).unwrap();
     assert_eq!(dci[19 + 39 * 8], 0xFF, "status 0xFF marks the deleted game");
@@ -158,7 +154,7 @@ fn what_the_format_cannot_hold_is_refused_unless_lossy() {
     let long = "Someone With A Very Long Name, Longer Than 36";
     {
         let m = Mount::new(&db, dir.path(), &[]);
-        let game = game_file(&m, 3);
+        let game = m.game(3);
         let text = std::fs::read_to_string(&game).unwrap();
         let white = text
             .lines()
@@ -188,7 +184,7 @@ fn what_the_format_cannot_hold_is_refused_unless_lossy() {
         );
     }
     let m = Mount::new(&db, dir.path(), &["-o", "lossy"]);
-    let game = game_file(&m, 3);
+    let game = m.game(3);
     let text = std::fs::read_to_string(&game).unwrap();
     let white = text
         .lines()
@@ -200,7 +196,7 @@ fn what_the_format_cannot_hold_is_refused_unless_lossy() {
         text.replacen(&white, &format!("[White \"{long}\"]"), 1),
     )
     .unwrap();
-    let now = std::fs::read_to_string(game_file(&m, 3)).unwrap();
+    let now = std::fs::read_to_string(m.game(3)).unwrap();
     assert!(
         now.contains("[White \"\"]"),
         "stored as the format allows: {now}"
@@ -212,7 +208,7 @@ fn vim_saves_into_a_simple_chess_database() {
     let dir = scratch("scdb-vim");
     let db = golden_copy(dir.path());
     let m = Mount::new(&db, dir.path(), &[]);
-    let game = game_file(&m, 1);
+    let game = m.game(1);
     let name = game
         .file_name()
         .unwrap()

@@ -10,16 +10,7 @@ use gamefs::store::ChessStore;
 use gamefs::store::scid::ScidDatabase;
 
 use crate::fixtures::{copy_db, edge_db};
-use crate::harness::{Mount, gamefs, run_with_timeout, scratch, sh};
-
-fn files_in(dir: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    v.sort();
-    v
-}
+use crate::harness::{Mount, gamefs, listing, run_with_timeout, scratch, sh};
 
 fn live_games(db: &Path) -> u32 {
     let store = ScidDatabase::open(db, false).unwrap();
@@ -32,10 +23,10 @@ fn live_games(db: &Path) -> u32 {
 fn root_layout_and_game_files() {
     let dir = scratch("layout");
     let m = Mount::new(edge_db(), dir.path(), &["-o", "ro"]);
-    let listing = sh(&m.path, "ls");
-    assert_eq!(listing, "eco\nevents\ngames\nplayers\nsites\nyears\n");
+    let root = sh(&m.path, "ls");
+    assert_eq!(root, "eco\nevents\ngames\nplayers\nsites\nyears\n");
     assert!(sh(&m.path, "ls -a").contains(".deleted\n"));
-    let games = files_in(&m.join("games"));
+    let games = listing(&m.join("games"));
     assert_eq!(games.len() as u32, live_games(edge_db()));
     let width = games[0]
         .file_name()
@@ -74,7 +65,7 @@ fn timestamps_come_from_the_database_files() {
         })
         .max()
         .unwrap();
-    for p in [m.join("games"), files_in(&m.join("games")).remove(0)] {
+    for p in [m.join("games"), listing(&m.join("games")).remove(0)] {
         assert_eq!(
             std::fs::metadata(&p).unwrap().modified().unwrap(),
             newest,
@@ -94,7 +85,7 @@ fn an_empty_database_mounts_with_empty_folders() {
     for folder in [
         "games", ".deleted", "players", "events", "sites", "years", "eco",
     ] {
-        assert!(files_in(&m.join(folder)).is_empty(), "{folder}");
+        assert!(listing(&m.join(folder)).is_empty(), "{folder}");
     }
 }
 
@@ -103,7 +94,7 @@ fn sizes_are_exact_and_text_matches_export() {
     let dir = scratch("sizes");
     let m = Mount::new(edge_db(), dir.path(), &["-o", "ro"]);
     let mut concatenated = Vec::new();
-    for g in files_in(&m.join("games")) {
+    for g in listing(&m.join("games")) {
         let size = std::fs::metadata(&g).unwrap().len();
         let bytes = std::fs::read(&g).unwrap();
         assert_eq!(
@@ -128,7 +119,7 @@ fn sizes_are_exact_and_text_matches_export() {
 fn any_name_with_the_game_number_resolves() {
     let dir = scratch("prefix");
     let m = Mount::new(edge_db(), dir.path(), &["-o", "ro"]);
-    let first = files_in(&m.join("games")).remove(0);
+    let first = listing(&m.join("games")).remove(0);
     let name = first.file_name().unwrap().to_str().unwrap();
     let number = name.split(' ').next().unwrap();
     let other = m.join(&format!("games/{number} some other players.pgn"));
@@ -144,7 +135,7 @@ fn grep_sees_each_game_once_and_follows_links_with_capital_r() {
     let dir = scratch("grep");
     let m = Mount::new(edge_db(), dir.path(), &["-o", "ro"]);
     let games = live_games(edge_db());
-    let all = files_in(&m.join("games")).len() as u32 + files_in(&m.join(".deleted")).len() as u32;
+    let all = listing(&m.join("games")).len() as u32 + listing(&m.join(".deleted")).len() as u32;
     let count = sh(&m.path, "grep -r '^\\[Event ' . | wc -l");
     assert_eq!(
         count.trim().parse::<u32>().unwrap(),
@@ -164,18 +155,18 @@ fn grep_sees_each_game_once_and_follows_links_with_capital_r() {
 fn views_hold_relative_links_into_games() {
     let dir = scratch("views");
     let m = Mount::new(edge_db(), dir.path(), &["-o", "ro"]);
-    let games: BTreeSet<String> = files_in(&m.join("games"))
+    let games: BTreeSet<String> = listing(&m.join("games"))
         .iter()
         .map(|p| p.file_name().unwrap().to_str().unwrap().to_owned())
         .collect();
     for view in ["players", "events", "sites", "years", "eco"] {
         let mut seen = BTreeSet::new();
-        for group in files_in(&m.join(view)) {
+        for group in listing(&m.join(view)) {
             assert!(
                 std::fs::symlink_metadata(&group).unwrap().is_dir(),
                 "{group:?}"
             );
-            for link in files_in(&group) {
+            for link in listing(&group) {
                 let target = std::fs::read_link(&link).unwrap();
                 let target = target.to_str().unwrap();
                 let name = link.file_name().unwrap().to_str().unwrap();
@@ -204,7 +195,7 @@ fn views_hold_relative_links_into_games() {
         &m.path,
         "find . -path ./.gamefs -prune -o -type f -print | wc -l",
     );
-    let deleted = files_in(&m.join(".deleted")).len();
+    let deleted = listing(&m.join(".deleted")).len();
     assert_eq!(
         find_files.trim().parse::<usize>().unwrap(),
         games.len() + deleted
@@ -229,7 +220,7 @@ fn names_and_inodes_are_the_same_on_every_mount() {
 fn concurrent_readers_see_the_same_bytes() {
     let dir = scratch("concurrent");
     let m = Mount::new(edge_db(), dir.path(), &["-o", "ro,cache_mb=1"]);
-    let files = files_in(&m.join("games"));
+    let files = listing(&m.join("games"));
     let expected: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
     std::thread::scope(|s| {
         for t in 0..8 {
@@ -257,9 +248,9 @@ fn the_tree_is_read_only() {
         .map(|e| std::fs::read(edge_db().with_extension(e)).unwrap())
         .collect();
     let m = Mount::new(edge_db(), dir.path(), &["-o", "ro"]);
-    let meta = std::fs::metadata(files_in(&m.join("games")).remove(0)).unwrap();
+    let meta = std::fs::metadata(listing(&m.join("games")).remove(0)).unwrap();
     assert_eq!(meta.mode() & 0o777, 0o444);
-    let game = files_in(&m.join("games")).remove(0);
+    let game = listing(&m.join("games")).remove(0);
     let err = std::fs::OpenOptions::new()
         .write(true)
         .open(&game)
@@ -299,7 +290,7 @@ fn a_damaged_record_fails_alone_with_eio() {
     std::fs::write(db.with_extension("sg4"), sg4).unwrap();
     let log = dir.path().join("gamefs.log");
     let m = Mount::new(&db, dir.path(), &["--log-file", log.to_str().unwrap()]);
-    let files = files_in(&m.join("games"));
+    let files = listing(&m.join("games"));
     let err = std::fs::read(&files[1]).unwrap_err();
     assert_eq!(err.raw_os_error(), Some(libc::EIO), "{err}");
     for (i, f) in files.iter().enumerate() {
@@ -337,7 +328,7 @@ fn deleted_games_live_in_dot_deleted_only() {
     si4[182 + 47 * 2 + 8] |= 0x08;
     std::fs::write(db.with_extension("si4"), si4).unwrap();
     let m = Mount::new(&db, dir.path(), &[]);
-    let deleted = files_in(&m.join(".deleted"));
+    let deleted = listing(&m.join(".deleted"));
     assert_eq!(deleted.len(), 1);
     let name = deleted[0].file_name().unwrap().to_str().unwrap().to_owned();
     assert!(name.starts_with("000"), "{name}");
@@ -362,7 +353,7 @@ fn a_read_only_mount_notices_games_scid_added() {
     let dir = scratch("grows");
     let db = copy_db(edge_db(), dir.path(), "growing");
     let m = Mount::new(&db, dir.path(), &["-o", "ro"]);
-    let before = files_in(&m.join("games")).len();
+    let before = listing(&m.join("games")).len();
     let pgn = dir.path().join("more.pgn");
     std::fs::write(&pgn, "[Event \"Added by SCID\"]\n[White \"Outside, Ann\"]\n[Black \"Outside, Bo\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n").unwrap();
     let out = Command::new("sc_import")
@@ -372,7 +363,7 @@ fn a_read_only_mount_notices_games_scid_added() {
         .expect("sc_import");
     assert!(out.status.success());
     std::thread::sleep(Duration::from_millis(1100));
-    let after = files_in(&m.join("games"));
+    let after = listing(&m.join("games"));
     assert_eq!(after.len(), before + 1, "the new game appears");
     let last = after.last().unwrap();
     assert!(
@@ -394,7 +385,7 @@ fn a_read_only_mount_shows_games_another_program_replaced() {
     let (ro_dir, rw_dir) = (scratch("replaced-ro"), scratch("replaced-rw"));
     let db = copy_db(edge_db(), ro_dir.path(), "replaced");
     let ro = Mount::new(&db, ro_dir.path(), &["-o", "ro"]);
-    let first = files_in(&ro.join("games")).remove(0);
+    let first = listing(&ro.join("games")).remove(0);
     let name = first.file_name().unwrap().to_owned();
     let before = std::fs::read_to_string(&first).unwrap();
     assert!(!before.contains("Changed Elsewhere"));
@@ -407,7 +398,7 @@ fn a_read_only_mount_shows_games_another_program_replaced() {
         std::fs::write(&path, edited).unwrap();
     }
     std::thread::sleep(Duration::from_millis(1100));
-    files_in(&ro.join("games"));
+    listing(&ro.join("games"));
     let after = std::fs::read_to_string(ro.join("games").join(&name)).unwrap();
     assert!(
         after.contains("[Event \"Changed Elsewhere\"]"),
@@ -429,7 +420,7 @@ fn status_files_stay_current_on_a_read_only_mount() {
         line["cache_misses: ".len()..].parse().unwrap()
     };
     let start = misses();
-    for game in files_in(&m.join("games")).iter().take(3) {
+    for game in listing(&m.join("games")).iter().take(3) {
         std::fs::read(game).unwrap();
     }
     assert_eq!(misses(), start + 3, "stats counts the three games rendered");
@@ -441,7 +432,7 @@ fn status_files_stay_current_on_a_read_only_mount() {
 fn extended_attributes_are_not_supported() {
     let dir = scratch("xattr");
     let m = Mount::new(edge_db(), dir.path(), &[]);
-    let game = files_in(&m.join("games")).remove(0);
+    let game = listing(&m.join("games")).remove(0);
     let py = "import os, sys, errno\n\
         p = sys.argv[1]\n\
         for call in (lambda: os.getxattr(p, 'user.x'), lambda: os.listxattr(p),\n\
@@ -478,7 +469,7 @@ fn sizes_learnt_in_one_mount_serve_the_next() {
         line["cache_misses: ".len()..].parse().unwrap()
     };
     let sizes = |m: &Mount| -> Vec<(PathBuf, u64)> {
-        files_in(&m.join("games"))
+        listing(&m.join("games"))
             .into_iter()
             .map(|f| {
                 let size = std::fs::metadata(&f).unwrap().len();
@@ -507,7 +498,7 @@ fn sizes_learnt_in_one_mount_serve_the_next() {
     // A changed database does not use them: a save through a writable mount.
     {
         let m = Mount::with_env(&db, dir.path(), &[], &env);
-        let game = crate::harness::game_file(&m.join("games"), 1);
+        let game = m.game(1);
         let text = std::fs::read_to_string(&game).unwrap();
         std::fs::write(&game, text.replacen("[Round \"", "[Round \"77", 1)).unwrap();
     }

@@ -20,10 +20,19 @@ pub enum ErrorKind {
     AlreadyExists,
     /// The mount or database is read-only.
     ReadOnly,
-    /// The operation is not supported by gamefs (hard links, device nodes…).
+    /// The operation is not supported by gamefs at all (extended attributes, exchanging
+    /// games by rename).
     Unsupported,
-    /// The caller is not allowed to do this.
+    /// The tree does not allow this kind of change (hard links, device nodes, chown, making or
+    /// removing folders, removing view links): EPERM, as POSIX says for a filesystem that
+    /// does not support the operation on that kind of node.
+    NotPermitted,
+    /// The caller is not allowed to do this (writing a read-only file).
     PermissionDenied,
+    /// The extended attribute asked for does not exist (games carry none).
+    NoAttribute,
+    /// The ioctl is not one the file understands.
+    UnknownIoctl,
     /// Input text or arguments are invalid (bad PGN, bad option).
     InvalidInput,
     /// A database file is not in the expected format (bad magic, unknown version).
@@ -114,7 +123,10 @@ impl Error {
             ErrorKind::AlreadyExists => libc::EEXIST,
             ErrorKind::ReadOnly => libc::EROFS,
             ErrorKind::Unsupported => libc::ENOTSUP,
+            ErrorKind::NotPermitted => libc::EPERM,
             ErrorKind::PermissionDenied => libc::EACCES,
+            ErrorKind::NoAttribute => libc::ENODATA,
+            ErrorKind::UnknownIoctl => libc::ENOTTY,
             ErrorKind::InvalidInput => libc::EINVAL,
             ErrorKind::UnknownFormat | ErrorKind::CorruptDatabase | ErrorKind::CorruptRecord => {
                 libc::EIO
@@ -151,6 +163,14 @@ mod tests {
     fn maps_kinds_to_errno() {
         assert_eq!(Error::corrupt_record("x").errno(), libc::EIO);
         assert_eq!(Error::new(ErrorKind::ReadOnly, "x").errno(), libc::EROFS);
+        assert_eq!(
+            Error::new(ErrorKind::NotPermitted, "x").errno(),
+            libc::EPERM
+        );
+        assert_eq!(
+            Error::new(ErrorKind::NoAttribute, "x").errno(),
+            libc::ENODATA
+        );
         let e = Error::io("reading a", io::Error::from_raw_os_error(libc::ENOSPC));
         assert_eq!(e.kind(), ErrorKind::NoSpace);
         assert_eq!(e.errno(), libc::ENOSPC);

@@ -212,7 +212,7 @@ fn file_attr(a: &Attr) -> FileAttr {
         ino: INodeNo(a.ino),
         size: a.size,
         blocks: a.size.div_ceil(512),
-        atime: a.mtime,
+        atime: a.atime,
         mtime: a.mtime,
         ctime: a.ctime,
         crtime: a.ctime,
@@ -254,6 +254,8 @@ fn open_mode(flags: i32) -> OpenMode {
     }
 }
 
+/// Answer an xattr call: the size when asked with 0, else the bytes (the tree's answers are
+/// always empty, so they always fit).
 fn time(t: TimeOrNow) -> SystemTime {
     match t {
         TimeOrNow::SpecificTime(t) => t,
@@ -342,7 +344,7 @@ impl Filesystem for GameFs {
         uid: Option<u32>,
         gid: Option<u32>,
         size: Option<u64>,
-        _atime: Option<TimeOrNow>,
+        atime: Option<TimeOrNow>,
         mtime: Option<TimeOrNow>,
         _ctime: Option<SystemTime>,
         _fh: Option<FileHandle>,
@@ -356,7 +358,9 @@ impl Filesystem for GameFs {
             let change = SetAttr {
                 size,
                 mode,
-                chown: uid.is_some() || gid.is_some(),
+                uid,
+                gid,
+                atime: atime.map(time),
                 mtime: mtime.map(time),
             };
             match self.vfs.setattr(ino.0, change) {
@@ -376,13 +380,13 @@ impl Filesystem for GameFs {
     fn mkdir(
         &self,
         _req: &Request,
-        _parent: INodeNo,
-        _name: &OsStr,
+        parent: INodeNo,
+        name: &OsStr,
         _mode: u32,
         _umask: u32,
         reply: ReplyEntry,
     ) {
-        guard("mkdir", || match self.vfs.mkdir() {
+        guard("mkdir", || match self.vfs.mkdir(parent.0, name) {
             Ok(a) => reply.entry(&ttl(&a), &file_attr(&a), Generation(0)),
             Err(e) => reply.error(errno(&e)),
         });
@@ -395,10 +399,29 @@ impl Filesystem for GameFs {
         });
     }
 
-    fn rmdir(&self, _req: &Request, _parent: INodeNo, _name: &OsStr, reply: ReplyEmpty) {
-        guard("rmdir", || match self.vfs.mkdir() {
-            Ok(_) => reply.error(Errno::EPERM),
+    fn rmdir(&self, _req: &Request, parent: INodeNo, name: &OsStr, reply: ReplyEmpty) {
+        guard("rmdir", || match self.vfs.rmdir(parent.0, name) {
+            Ok(()) => reply.ok(),
             Err(e) => reply.error(errno(&e)),
+        });
+    }
+
+    fn mknod(
+        &self,
+        _req: &Request,
+        parent: INodeNo,
+        name: &OsStr,
+        mode: u32,
+        umask: u32,
+        _rdev: u32,
+        reply: ReplyEntry,
+    ) {
+        guard("mknod", || {
+            let perm = mode & !umask & 0o7777;
+            match self.vfs.mknod(parent.0, name, (mode & libc::S_IFMT) | perm) {
+                Ok(a) => reply.entry(&ttl(&a), &file_attr(&a), Generation(0)),
+                Err(e) => reply.error(errno(&e)),
+            }
         });
     }
 
@@ -446,12 +469,17 @@ impl Filesystem for GameFs {
     fn link(
         &self,
         _req: &Request,
-        _ino: INodeNo,
-        _newparent: INodeNo,
-        _newname: &OsStr,
+        ino: INodeNo,
+        newparent: INodeNo,
+        newname: &OsStr,
         reply: ReplyEntry,
     ) {
-        guard("link", || reply.error(Errno::EPERM));
+        guard("link", || {
+            match self.vfs.link(ino.0, newparent.0, newname) {
+                Ok(a) => reply.entry(&ttl(&a), &file_attr(&a), Generation(0)),
+                Err(e) => reply.error(errno(&e)),
+            }
+        });
     }
 
     fn open(&self, _req: &Request, ino: INodeNo, flags: OpenFlags, reply: ReplyOpen) {
@@ -652,7 +680,7 @@ impl Filesystem for GameFs {
     fn ioctl(
         &self,
         _req: &Request,
-        _ino: INodeNo,
+        ino: INodeNo,
         _fh: FileHandle,
         _flags: IoctlFlags,
         _cmd: u32,
@@ -660,13 +688,25 @@ impl Filesystem for GameFs {
         _out_size: u32,
         reply: ReplyIoctl,
     ) {
-        guard("ioctl", || reply.error(Errno::ENOTTY));
+        guard("ioctl", || match self.vfs.ioctl(ino.0) {
+            Ok(data) => reply.ioctl(0, &data),
+            Err(e) => reply.error(errno(&e)),
+        });
     }
 
     fn statfs(&self, _req: &Request, _ino: INodeNo, reply: ReplyStatfs) {
         guard("statfs", || {
-            let games = u64::from(self.vfs.collection().count());
-            reply.statfs(0, 0, 0, games, 0, 4096, 255, 4096);
+            let s = self.vfs.statfs();
+            reply.statfs(
+                s.blocks,
+                s.free,
+                s.available,
+                s.files,
+                0,
+                s.block_size,
+                s.name_max,
+                s.block_size,
+            );
         });
     }
 
@@ -694,10 +734,13 @@ impl Filesystem for GameFs {
         reply: ReplyCreate,
     ) {
         guard("create", || {
-            match self
-                .vfs
-                .create(parent.0, name, mode & !umask, flags & libc::O_EXCL != 0)
-            {
+            match self.vfs.create(
+                parent.0,
+                name,
+                mode & !umask,
+                flags & libc::O_EXCL != 0,
+                open_mode(flags),
+            ) {
                 Ok((a, o)) => reply.created(
                     &ttl(&a),
                     &file_attr(&a),

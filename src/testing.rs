@@ -1,5 +1,27 @@
 //! Helpers for the unit tests: a small deterministic random generator, so randomized tests
-//! give the same cases on every run.
+//! give the same cases on every run, and a small real database.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::Error;
+use crate::store::{self, Format};
+use crate::text::pgn_parse;
+
+/// A fresh SCID database `dir/db` holding the demo games (contrib/sample/demo.pgn); returns
+/// its base path.
+pub fn demo_db(dir: &Path) -> PathBuf {
+    let base = dir.join("db");
+    store::create(&base, Format::Scid).unwrap();
+    let text = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/contrib/sample/demo.pgn"
+    ))
+    .unwrap();
+    let db = store::open(&base, true).unwrap();
+    db.append(&mut pgn_parse::games(&text).map(|g| g.map_err(Error::from)))
+        .unwrap();
+    base
+}
 
 /// xorshift64*: deterministic, dependency-free pseudo-random numbers.
 pub struct Rng(pub u64);

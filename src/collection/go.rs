@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
 use super::Collection;
+use super::naming::unique_components;
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::go::{Color, PositionId};
 use crate::store::go9x9::{Go9Database, PositionSummary};
@@ -220,8 +221,11 @@ impl Collection for GoCollection {
     }
 
     fn views(&self) -> Vec<String> {
+        // Program names come from file names: made safe (no control or bidi characters) and
+        // unique like every other folder name.
         let mut views = vec!["to-play".to_owned(), "stones".to_owned()];
-        views.extend(self.programs.iter().map(|p| format!("scores/{p}")));
+        let folders = unique_components(self.programs.iter().map(|p| &**p));
+        views.extend(folders.iter().map(|p| format!("scores/{p}")));
         views
     }
 

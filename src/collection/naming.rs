@@ -3,7 +3,10 @@
 //! Names from a database can hold anything: `/`, NUL, control characters, `..`, nothing at
 //! all. We follow rclone's encoding so names stay readable: `/` becomes `／` (U+FF0F), NUL and
 //! control characters become their Unicode control pictures (U+2400…), and names that cannot
-//! stand alone get a visible stand-in. The same database always gives the same names.
+//! stand alone get a visible stand-in. C1 control characters and the bidirectional embedding,
+//! override and isolate controls (U+202A–U+202E, U+2066–U+2069), which would make `ls` show a
+//! name reordered ("Trojan Source"), become `�` (U+FFFD). The same database always gives the
+//! same names.
 
 use std::collections::HashMap;
 
@@ -18,8 +21,12 @@ pub const EMPTY_STAND_IN: &str = "(none)";
 /// The stand-in for the `?` that databases use for "unknown".
 pub const UNKNOWN_STAND_IN: &str = "(unknown)";
 
-/// Make `text` usable as one path component: no `/`, NUL or control characters, not `.` or
-/// `..`, not empty, at most `max` bytes (cut at a character boundary).
+/// The stand-in for a character that would hide or reorder what `ls` shows.
+pub const HIDDEN_STAND_IN: char = '\u{FFFD}';
+
+/// Make `text` usable as one path component: no `/`, NUL or control characters, no
+/// bidirectional controls, not `.` or `..`, not empty, at most `max` bytes (cut at a character
+/// boundary).
 pub fn safe_component(text: &str, max: usize) -> String {
     let standin = match text {
         "" => Some(EMPTY_STAND_IN),
@@ -37,6 +44,9 @@ pub fn safe_component(text: &str, max: usize) -> String {
             '/' => '／',
             c if (c as u32) < 0x20 => char::from_u32(0x2400 + c as u32).unwrap_or('�'),
             '\u{7f}' => '␡',
+            '\u{80}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {
+                HIDDEN_STAND_IN
+            }
             c => c,
         };
         if out.len() + mapped.len_utf8() > max {
@@ -123,6 +133,19 @@ mod tests {
         assert_eq!(safe_component(".", 255), "(dot)");
         assert_eq!(safe_component("..", 255), "(dot-dot)");
         assert_eq!(safe_component("Réti", 255), "Réti");
+        assert_eq!(
+            safe_component("abc\u{202e}fdp.exe", 255),
+            "abc\u{fffd}fdp.exe"
+        );
+        assert_eq!(
+            safe_component("x\u{85}\u{2067}y", 255),
+            "x\u{fffd}\u{fffd}y"
+        );
+        assert_eq!(
+            safe_component("עברית", 255),
+            "עברית",
+            "right-to-left text stays"
+        );
     }
 
     #[test]

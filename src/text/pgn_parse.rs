@@ -46,6 +46,10 @@ pub const MAX_RATING: u16 = 4000;
 /// The text of one game may be at most this long. A SCID record is below 128 KiB, so any
 /// storable game is far smaller; the cap bounds the memory one game can take.
 pub const MAX_GAME_BYTES: usize = 4 << 20;
+/// At most this many moves and variations in one game (every move takes at least a byte of a
+/// SCID record, which holds less than 128 KiB). The cap bounds the memory one game's tree can
+/// take, however deep its variations nest (a 4 MiB text could otherwise hold 700,000 levels).
+pub const MAX_GAME_NODES: usize = 131_071;
 
 /// Why text was refused: malformed, or well-formed but beyond what SCID 4 can store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -950,6 +954,21 @@ fn parse_movetext(
     game_start: usize,
 ) -> Result<(Line, Option<(GameResult, Pos)>), ParseError> {
     let mut stack = vec![Frame::new(start, lx.at)];
+    let mut nodes = 0usize;
+    let mut count_node = |at: Pos| {
+        nodes += 1;
+        if nodes > MAX_GAME_NODES {
+            Err(too_large(
+                at,
+                format!(
+                    "the game has more than {MAX_GAME_NODES} moves and variations; a SCID 4 \
+                     game record holds fewer"
+                ),
+            ))
+        } else {
+            Ok(())
+        }
+    };
     let marker = loop {
         lx.skip_space();
         let at = lx.at;
@@ -988,6 +1007,7 @@ fn parse_movetext(
                         "a variation must follow the move it replaces, but this line has no move yet".to_string(),
                     ));
                 };
+                count_node(at)?;
                 stack.push(Frame::new(before, at));
             }
             b')' => {
@@ -1049,7 +1069,11 @@ fn parse_movetext(
                     }
                     break Some((r, at));
                 }
+                let plies = top.line.moves.len();
                 handle_word(top, word, at)?;
+                if top.line.moves.len() > plies {
+                    count_node(at)?;
+                }
             }
         }
     };
@@ -2005,6 +2029,26 @@ mod tests {
         let e = one_game(text.as_bytes()).expect_err("too large");
         assert_eq!(e.kind, ParseErrorKind::TooLarge);
         assert_eq!((e.line, e.column), (1, 7), "{e}");
+    }
+
+    #[test]
+    fn a_tree_of_more_nodes_than_a_record_holds_is_refused() {
+        // 200,000 levels fit in 1.4 MB of text but would take over 100 MB as a tree.
+        let deep = format!(
+            "1. e4 {} *",
+            "(1. d4 ".repeat(200_000) + &")".repeat(200_000)
+        );
+        let e = one_game(deep.as_bytes()).expect_err("too many nodes");
+        assert_eq!(e.kind, ParseErrorKind::TooLarge);
+        assert!(e.message.contains("131071 moves and variations"), "{e}");
+        let wide = format!("1. e4 {} *", "(1. d4) ".repeat(MAX_GAME_NODES));
+        let e = one_game(wide.as_bytes()).expect_err("too many nodes");
+        assert_eq!(e.kind, ParseErrorKind::TooLarge);
+        let fits = format!(
+            "1. e4 {} *",
+            "(1. d4 ".repeat(MAX_GAME_NODES / 2 - 1) + &")".repeat(MAX_GAME_NODES / 2 - 1)
+        );
+        assert!(one_game(fits.as_bytes()).is_ok());
     }
 
     // ---- property and robustness tests -------------------------------------------------------

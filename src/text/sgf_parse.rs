@@ -31,6 +31,11 @@ use crate::store::charset::text_from_bytes;
 /// smaller).
 pub const MAX_TEXT_BYTES: usize = 16 << 20;
 
+/// At most this many nodes on the main line, and variations nested at most this deep: far
+/// beyond any real 9x9 record, and what bounds the memory one text can take (16 MiB of
+/// `(;B[aa]` would otherwise be 2.4 million levels).
+pub const MAX_NODES: usize = 100_000;
+
 /// Where and why SGF text was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SgfError {
@@ -269,6 +274,12 @@ impl<'a> Lexer<'a> {
                             parent.main && parent.children == 1
                         }
                     };
+                    if stack.len() >= MAX_NODES {
+                        return Err(err(
+                            at,
+                            format!("variations nested more than {MAX_NODES} deep"),
+                        ));
+                    }
                     stack.push(Frame {
                         main: is_main,
                         children: 0,
@@ -282,7 +293,7 @@ impl<'a> Lexer<'a> {
                         let f = stack.last_mut().expect("just pushed");
                         f.nodes += 1;
                         if f.main {
-                            main.push(node);
+                            push_main(&mut main, node, at)?;
                         }
                     }
                 }
@@ -297,7 +308,7 @@ impl<'a> Lexer<'a> {
                     let node = self.node()?;
                     f.nodes += 1;
                     if f.main {
-                        main.push(node);
+                        push_main(&mut main, node, at)?;
                     }
                 }
                 Some(b')') => {
@@ -331,6 +342,18 @@ impl<'a> Lexer<'a> {
             }
         }
     }
+}
+
+/// Add a node to the main line, up to [`MAX_NODES`].
+fn push_main(main: &mut Vec<Node>, node: Node, at: Pos) -> Result<(), SgfError> {
+    if main.len() >= MAX_NODES {
+        return Err(err(
+            at,
+            format!("the main line has more than {MAX_NODES} nodes"),
+        ));
+    }
+    main.push(node);
+    Ok(())
 }
 
 /// The value with escapes resolved and soft line breaks (`\` + newline) removed.
@@ -814,6 +837,29 @@ mod tests {
         assert_eq!(b.get(p("ii")), None, "second variation not played");
         assert_eq!(r.position.to_play, Color::Black, "after W's pass");
         assert_eq!(r.moves, 3);
+    }
+
+    #[test]
+    fn deep_and_long_trees_are_bounded() {
+        let deep = |n: usize| format!("(;FF[4]SZ[9]{}{})", "(;B[aa]".repeat(n), ")".repeat(n));
+        let r = ok(&deep(10_000));
+        assert_eq!(
+            r.position.board.stones(),
+            1,
+            "the first variations are the main line"
+        );
+        let e = refused(&deep(MAX_NODES + 1));
+        assert!(e.message.contains("nested more than"), "{e}");
+        let long = format!("(;FF[4]SZ[9]{})", ";B[aa]".repeat(MAX_NODES));
+        let e = refused(&long);
+        assert!(e.message.contains("main line has more than"), "{e}");
+        // Deep side variations cost nothing but their nesting.
+        let side = format!(
+            "(;FF[4]SZ[9];B[ee](;W[aa]){}{})",
+            "(;W[bb]".repeat(10_000),
+            ")".repeat(10_000)
+        );
+        assert_eq!(ok(&side).position.board.stones(), 2);
     }
 
     #[test]

@@ -4,9 +4,10 @@
 //! Refused text never touches the database: the reason goes to the log and `.gamefs/errors`,
 //! and the text is kept under `.gamefs/rejected/` (DESIGN.md rule 5).
 
+use std::collections::HashSet;
 use std::ffi::OsStr;
 
-use super::scratch::ScratchKind;
+use super::scratch::{Content, ScratchKind};
 use super::status::Counters;
 use super::{Node, Vfs, View, lock};
 use crate::error::{Error, ErrorKind, Result};
@@ -85,16 +86,37 @@ impl Vfs {
             );
         }
         Counters::bump(&self.counters.imported, numbers.len() as u64);
-        for &n in &numbers {
-            self.changed(n, None);
-        }
+        self.added(&numbers);
         Ok(())
+    }
+
+    /// Items `numbers` are new: the folders that list them change, once each (an import of a
+    /// million games must not queue a million invalidations of the same folders). The new
+    /// items themselves have nothing cached anywhere yet.
+    fn added(&self, numbers: &[u32]) {
+        self.reset_views();
+        let mut inodes: HashSet<Node> = [Node::Root, Node::Games, Node::Deleted].into();
+        inodes.extend(self.view_indexes().map(Node::ViewRoot));
+        for &n in numbers {
+            self.cache.invalidate(n);
+            inodes.extend(
+                self.groups_of(n)
+                    .into_iter()
+                    .map(|(v, k)| Node::Group(v, k)),
+            );
+        }
+        self.invalidate(&inodes.into_iter().collect::<Vec<_>>(), &[]);
     }
 
     /// Mark item `n` deleted or not.
     pub fn set_deleted(&self, n: u32, deleted: bool) -> Result<()> {
         self.check_writable()?;
         let before = self.before(n);
+        if deleted && !self.coll.has_delete_mark() && self.is_open(Node::Game(n)) {
+            // The item leaves the files for good; its open handles keep its text.
+            let text = self.text(n)?;
+            lock(&self.orphans).insert(n, text);
+        }
         self.coll.set_deleted(n, deleted)?;
         Counters::bump(&self.counters.deletions, 1);
         self.changed(n, Some(before));
@@ -139,10 +161,11 @@ impl Vfs {
         inodes.extend(self.view_indexes().map(Node::ViewRoot));
         let mut groups = self.groups_of(n);
         let mut names = Vec::new();
-        if let Some(b) = before {
-            groups.extend(b.groups);
-            names.push((Node::Games, b.name.clone()));
-            names.push((Node::Deleted, b.name));
+        if let Some(b) = &before {
+            groups.extend(b.groups.iter().copied());
+            let old = OsStr::new(&b.name);
+            names.push((Node::Games.ino(), old));
+            names.push((Node::Deleted.ino(), old));
         }
         for (v, key) in groups {
             inodes.push(Node::Group(v, key));
@@ -151,19 +174,24 @@ impl Vfs {
         self.invalidate(&inodes, &names);
     }
 
-    /// Keep refused text readable under `.gamefs/rejected/<name>`.
+    /// Keep refused text readable under `.gamefs/rejected/<name>` (a big text in a temporary
+    /// file, like any big scratch file; in memory if even that fails).
     fn keep_rejected(&self, name: &OsStr, text: &[u8]) {
+        let content = Content::from_bytes(text).unwrap_or_else(|e| {
+            log::warn!("keeping the refused text of {name:?} in memory: {e}");
+            Content::Memory(text.to_vec())
+        });
         let dir = Node::Rejected.ino();
         let mut scratch = lock(&self.scratch);
         match scratch.find(dir, name) {
             Some(id) => {
                 if let Some(f) = scratch.get_mut(id) {
-                    f.kind = ScratchKind::File(text.to_vec());
-                    f.mtime = std::time::SystemTime::now();
+                    f.kind = ScratchKind::File(content);
+                    f.touch();
                 }
             }
             None => {
-                scratch.create(dir, name, ScratchKind::File(text.to_vec()), 0o644);
+                scratch.create(dir, name, ScratchKind::File(content), 0o644);
             }
         }
     }

@@ -10,10 +10,18 @@
 pub mod broken;
 pub mod cache;
 pub mod commit;
+pub mod content;
 pub mod inode;
+#[cfg(test)]
+mod posix_tests;
+pub mod saving;
 pub mod scratch;
 pub mod size_index;
+pub mod space;
 pub mod status;
+#[cfg(test)]
+pub mod testing;
+pub mod unsupported;
 pub mod views;
 pub mod write;
 
@@ -21,7 +29,7 @@ use std::collections::{HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::sync::atomic::AtomicU64;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, RwLock};
 use std::time::SystemTime;
 
 use broken::Broken;
@@ -56,8 +64,11 @@ pub struct Attr {
     pub size: u64,
     /// Permission bits.
     pub perm: u16,
-    /// Link count.
+    /// Link count: 1 for files and links (0 once an open scratch file lost its name), 2 plus
+    /// the number of subfolders for folders, as `find` expects.
     pub nlink: u32,
+    /// Access time (gamefs does not track reads: the modification time, unless set).
+    pub atime: SystemTime,
     /// Modification time.
     pub mtime: SystemTime,
     /// Change time.
@@ -126,6 +137,8 @@ const SCRATCH_OFFSETS: u64 = 1 << 40;
 struct Draft {
     data: Vec<u8>,
     dirty: bool,
+    /// Written (or truncated by ftruncate) since it was opened, not only emptied by O_TRUNC.
+    written: bool,
     open: u32,
 }
 
@@ -136,9 +149,9 @@ struct Handle {
     append: bool,
     /// Opened for writing: only such handles hold a game's draft open.
     write: bool,
-    /// Written (or truncated at open) through this handle since its last flush: only then
-    /// does its close save. A writer's close arrives late (the kernel sends it
-    /// asynchronously), possibly after the same program opened the file again to save anew.
+    /// Written through this handle since its last flush: only then does its close save. A
+    /// writer's close arrives late (the kernel sends it asynchronously), possibly after the
+    /// same program opened the file again to save anew.
     unsaved: bool,
 }
 
@@ -173,12 +186,17 @@ pub struct Vfs {
     views: Vec<RwLock<Option<Arc<ViewTable>>>>,
     cache: TextCache,
     scratch: Mutex<ScratchStore>,
+    /// Signalled when a scratch file's save ends (writes to it wait meanwhile).
+    scratch_idle: Condvar,
     drafts: Mutex<HashMap<u32, Draft>>,
     /// Games renamed away (to a scratch name) and not yet written back.
     hidden: Mutex<HashSet<u32>>,
     /// Games saved during this mount (their cached pages must not be kept).
     saved: Mutex<HashSet<u32>>,
     handles: Mutex<HashMap<u64, Handle>>,
+    /// Texts of items removed while open, in a format without a delete mark (Go): their open
+    /// handles keep reading them, as an unlinked file stays readable (until the last close).
+    orphans: Mutex<HashMap<u32, Arc<[u8]>>>,
     next_fh: AtomicU64,
     /// When the database files were last checked for outside changes (seconds since the epoch).
     last_check: AtomicU64,
@@ -210,10 +228,12 @@ impl Vfs {
             views: view_paths.iter().map(|_| RwLock::new(None)).collect(),
             view_paths,
             scratch: Mutex::default(),
+            scratch_idle: Condvar::new(),
             drafts: Mutex::default(),
             hidden: Mutex::default(),
             saved: Mutex::default(),
             handles: Mutex::default(),
+            orphans: Mutex::default(),
             next_fh: AtomicU64::new(1),
             last_check: AtomicU64::new(0),
             errors: ErrorLog::default(),
@@ -376,8 +396,8 @@ impl Vfs {
                 let up = "../".repeat(self.view_paths[usize::from(v.0)].split('/').count() + 1);
                 Ok(format!("{up}{}/{}", self.coll.items_folder(), self.game_name(n)).into_bytes())
             }
-            Node::Scratch(id) => match lock(&self.scratch).get(id).map(|f| f.kind.clone()) {
-                Some(ScratchKind::Symlink(target)) => Ok(target),
+            Node::Scratch(id) => match lock(&self.scratch).get(id).map(|f| &f.kind) {
+                Some(ScratchKind::Symlink(target)) => Ok(target.clone()),
                 _ => Err(Error::new(ErrorKind::InvalidInput, "not a symlink")),
             },
             _ => Err(Error::new(ErrorKind::InvalidInput, "not a symlink")),
@@ -575,10 +595,10 @@ impl Vfs {
                 }
                 Ok(slice(&self.text(n)?))
             }
-            Node::Scratch(id) => Ok(lock(&self.scratch)
-                .get(id)
-                .map(|f| slice(f.data()))
-                .unwrap_or_default()),
+            Node::Scratch(id) => match self.scratch_idle(id).get(id).and_then(|f| f.content()) {
+                Some(content) => content.read_at(offset, size),
+                None => Ok(Vec::new()),
+            },
             n @ (Node::StatusErrors | Node::StatusReadme | Node::StatusStats) => {
                 match self.status_snapshots.last(ino) {
                     Some(text) => Ok(slice(&text)),
@@ -607,6 +627,9 @@ impl Vfs {
     pub fn text(&self, n: u32) -> Result<Arc<[u8]>> {
         if let Some(text) = self.cache.get(n) {
             return Ok(text);
+        }
+        if let Some(text) = lock(&self.orphans).get(&n) {
+            return Ok(text.clone());
         }
         if let Some(e) = self.broken.error(n) {
             return Err(e);
@@ -810,6 +833,7 @@ impl Vfs {
             size: 0,
             perm: 0o555 | w,
             nlink: 2,
+            atime: modified,
             mtime: modified,
             ctime: modified,
             uid: self.options.uid,
@@ -830,7 +854,12 @@ impl Vfs {
                         0
                     }
                 };
-                attr.perm = 0o444 | w;
+                // A deleted game cannot be edited in .deleted/ (moved back, it can).
+                attr.perm = if self.coll.deleted(n) {
+                    0o444
+                } else {
+                    0o444 | w
+                };
                 attr.nlink = 1;
             }
             Node::Link(..) => {
@@ -851,6 +880,7 @@ impl Vfs {
                     attr.size = f.size();
                     attr.perm = (f.mode & 0o7777) as u16;
                     attr.nlink = u32::from(f.linked);
+                    attr.atime = f.atime;
                     attr.mtime = f.mtime;
                     attr.ctime = f.ctime;
                     attr.ttl_secs = 1;
@@ -858,19 +888,22 @@ impl Vfs {
             }
             Node::Root => attr.nlink = 2 + self.root_children().len() as u32,
             Node::ViewRoot(v) => attr.nlink = 2 + self.view(v).groups().len() as u32,
+            Node::ViewParent(v) => attr.nlink = 2 + self.views_under(v).len() as u32,
+            Node::Status => attr.nlink = 3,
             _ => {}
         }
         attr
     }
 
-    /// Ask the kernel to forget what it cached about these nodes and names.
-    fn invalidate(&self, inodes: &[Node], names: &[(Node, String)]) {
+    /// Ask the kernel to forget what it cached about these nodes and names (names by their
+    /// folder's inode number).
+    fn invalidate(&self, inodes: &[Node], names: &[(u64, &OsStr)]) {
         if let Some(inv) = self.invalidator.get() {
             for n in inodes {
                 inv.inval_inode(n.ino());
             }
             for (parent, name) in names {
-                inv.inval_entry(parent.ino(), OsStr::new(name));
+                inv.inval_entry(*parent, name);
             }
         }
     }

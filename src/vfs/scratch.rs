@@ -6,17 +6,27 @@ use std::collections::{BTreeMap, HashMap};
 use std::ffi::{OsStr, OsString};
 use std::time::SystemTime;
 
+use super::commit::Target;
+pub use super::content::Content;
+
 /// What a scratch node holds.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum ScratchKind {
     /// A regular file and its bytes.
-    File(Vec<u8>),
+    File(Content),
     /// A symbolic link and its target.
     Symlink(Vec<u8>),
 }
 
+impl ScratchKind {
+    /// A regular file holding `bytes` in memory.
+    pub fn file(bytes: Vec<u8>) -> ScratchKind {
+        ScratchKind::File(Content::Memory(bytes))
+    }
+}
+
 /// One scratch node.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct ScratchFile {
     /// The folder it is in (inode number), while it has a name.
     pub parent: u64,
@@ -26,6 +36,8 @@ pub struct ScratchFile {
     pub kind: ScratchKind,
     /// Permission bits.
     pub mode: u32,
+    /// Access time (as set by `utimensat`; reads do not change it).
+    pub atime: SystemTime,
     /// Modification time.
     pub mtime: SystemTime,
     /// Status-change time.
@@ -36,21 +48,38 @@ pub struct ScratchFile {
     pub linked: bool,
     /// Open file handles.
     pub open: u32,
+    /// Being saved right now (reads and writes wait; see `saving.rs`).
+    pub saving: bool,
+    /// The length of the bytes handed out while saving.
+    pub held_len: u64,
+    /// What an earlier save of it became (it is then saved again as that when more is
+    /// written, even without a name).
+    pub saved_to: Option<Target>,
+    /// How many bytes of it an earlier import took.
+    pub imported: u64,
 }
 
 impl ScratchFile {
-    /// The bytes of a regular file (empty for a symlink).
-    pub fn data(&self) -> &[u8] {
+    /// The bytes of a regular file (none for a symlink).
+    pub fn content(&self) -> Option<&Content> {
         match &self.kind {
-            ScratchKind::File(d) => d,
-            ScratchKind::Symlink(_) => &[],
+            ScratchKind::File(c) => Some(c),
+            ScratchKind::Symlink(_) => None,
         }
+    }
+
+    /// Note a change of content: modification and status-change times are now.
+    pub fn touch(&mut self) {
+        self.mtime = SystemTime::now();
+        self.ctime = self.mtime;
     }
 
     /// Size as `stat` reports it.
     pub fn size(&self) -> u64 {
         match &self.kind {
-            ScratchKind::File(d) | ScratchKind::Symlink(d) => d.len() as u64,
+            ScratchKind::File(_) if self.saving => self.held_len,
+            ScratchKind::File(c) => c.len(),
+            ScratchKind::Symlink(t) => t.len() as u64,
         }
     }
 }
@@ -99,11 +128,16 @@ impl ScratchStore {
                 name: name.to_owned(),
                 kind,
                 mode,
+                atime: now,
                 mtime: now,
                 ctime: now,
                 dirty: false,
                 linked: true,
                 open: 0,
+                saving: false,
+                held_len: 0,
+                saved_to: None,
+                imported: 0,
             },
         );
         self.dirs
@@ -148,23 +182,19 @@ impl ScratchStore {
 
     /// Swap the names of two nodes (RENAME_EXCHANGE).
     pub fn exchange(&mut self, a: u64, b: u64) {
-        let (Some(fa), Some(fb)) = (self.files.get(&a).cloned(), self.files.get(&b).cloned())
+        let place = |f: &ScratchFile| (f.parent, f.name.clone());
+        let (Some((pa, na)), Some((pb, nb))) =
+            (self.files.get(&a).map(place), self.files.get(&b).map(place))
         else {
             return;
         };
-        self.dirs
-            .entry(fa.parent)
-            .or_default()
-            .insert(fa.name.clone(), b);
-        self.dirs
-            .entry(fb.parent)
-            .or_default()
-            .insert(fb.name.clone(), a);
+        self.dirs.entry(pa).or_default().insert(na.clone(), b);
+        self.dirs.entry(pb).or_default().insert(nb.clone(), a);
         if let Some(x) = self.files.get_mut(&a) {
-            (x.parent, x.name) = (fb.parent, fb.name);
+            (x.parent, x.name) = (pb, nb);
         }
         if let Some(x) = self.files.get_mut(&b) {
-            (x.parent, x.name) = (fa.parent, fa.name);
+            (x.parent, x.name) = (pa, na);
         }
     }
 
@@ -202,8 +232,8 @@ mod tests {
     #[test]
     fn create_rename_exchange_unlink() {
         let mut s = ScratchStore::default();
-        let a = s.create(2, OsStr::new("a"), ScratchKind::File(b"A".to_vec()), 0o644);
-        let b = s.create(2, OsStr::new("b"), ScratchKind::File(b"B".to_vec()), 0o644);
+        let a = s.create(2, OsStr::new("a"), ScratchKind::file(b"A".to_vec()), 0o644);
+        let b = s.create(2, OsStr::new("b"), ScratchKind::file(b"B".to_vec()), 0o644);
         s.exchange(a, b);
         assert_eq!(s.find(2, OsStr::new("a")), Some(b));
         assert_eq!(s.get(a).unwrap().name, "b");
@@ -220,8 +250,8 @@ mod tests {
     #[test]
     fn rename_over_replaces_the_target() {
         let mut s = ScratchStore::default();
-        let a = s.create(2, OsStr::new("a"), ScratchKind::File(vec![]), 0o644);
-        let b = s.create(2, OsStr::new("b"), ScratchKind::File(vec![]), 0o644);
+        let a = s.create(2, OsStr::new("a"), ScratchKind::file(vec![]), 0o644);
+        let b = s.create(2, OsStr::new("b"), ScratchKind::file(vec![]), 0o644);
         s.rename(a, 2, OsStr::new("b"));
         assert!(s.get(b).is_none());
         assert_eq!(s.find(2, OsStr::new("b")), Some(a));

@@ -25,7 +25,9 @@ record and the game keeps its number. A new .pgn file is imported when it is clo
 in it becomes a new numbered file in games/, and the name you created goes away. rm marks a game
 deleted (it moves to .deleted/; move it back to restore it). Names that do not end in .pgn are
 scratch files kept in memory only. Text that is not valid PGN is refused: the editor reports
-an error, the database is unchanged, and the reason is listed in errors.
+an error, the database is unchanged, and the reason is listed in errors. A save that does not
+fit on the disk fails the same way (No space left on device): free some space and copy the
+text back from rejected/.
 ";
 
 /// What happened during this mount, for `.gamefs/stats`.

@@ -6,7 +6,8 @@ use std::sync::atomic::Ordering;
 use std::time::SystemTime;
 
 use super::commit::Target;
-use super::scratch::{ScratchKind, write_at};
+use super::scratch::{Content, ScratchKind, write_at};
+use super::unsupported::not_permitted;
 use super::{Attr, Draft, Handle, Node, OpenMode, Opened, Vfs, lock};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -17,8 +18,12 @@ pub struct SetAttr {
     pub size: Option<u64>,
     /// New permission bits.
     pub mode: Option<u32>,
-    /// A new owner or group was asked for.
-    pub chown: bool,
+    /// New owner (chown).
+    pub uid: Option<u32>,
+    /// New group (chown).
+    pub gid: Option<u32>,
+    /// New access time.
+    pub atime: Option<SystemTime>,
     /// New modification time.
     pub mtime: Option<SystemTime>,
 }
@@ -36,8 +41,30 @@ fn invalid(message: &str) -> Error {
     Error::new(ErrorKind::InvalidInput, message)
 }
 
-fn not_permitted(message: &str) -> Error {
-    Error::new(ErrorKind::Unsupported, message)
+/// The most text a game file may be given while open (a draft lives in memory): above any
+/// format's limit for one item (PGN 4 MiB, SGF 16 MiB), so nothing storable is refused here.
+pub const MAX_DRAFT_BYTES: u64 = 16 << 20;
+
+/// Refuse to grow a game's draft to `len` bytes past [`MAX_DRAFT_BYTES`] (EFBIG).
+fn check_draft_len(len: u64) -> Result<()> {
+    if len > MAX_DRAFT_BYTES {
+        return Err(Error::new(
+            ErrorKind::TooLarge,
+            format!(
+                "a game file holds at most {} MiB of text (copy big files in under a new name to import them)",
+                MAX_DRAFT_BYTES >> 20
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The refusal of a change to a game in `.deleted/` (its files are r--r--r--).
+fn deleted_games_are_read_only() -> Error {
+    Error::new(
+        ErrorKind::PermissionDenied,
+        "games in .deleted/ cannot be edited; move them back to games/ first",
+    )
 }
 
 impl Vfs {
@@ -52,9 +79,7 @@ impl Vfs {
             Node::Game(n) => {
                 if mode.write {
                     if self.coll.deleted(n) {
-                        return Err(not_permitted(
-                            "games in .deleted/ cannot be edited; move them back to games/ first",
-                        ));
+                        return Err(deleted_games_are_read_only());
                     }
                     self.open_draft(n, mode.truncate)?;
                 } else if !lock(&self.drafts).contains_key(&n) && self.cache.size(n).is_none() {
@@ -71,14 +96,14 @@ impl Vfs {
                 Ok(self.handle(node, mode, keep_cache, mode.write || drafted))
             }
             Node::Scratch(id) => {
-                let mut scratch = lock(&self.scratch);
+                let mut scratch = self.scratch_idle(id);
                 let f = scratch
                     .get_mut(id)
                     .ok_or_else(|| Error::new(ErrorKind::NotFound, "gone"))?;
                 if mode.truncate && mode.write {
-                    f.kind = ScratchKind::File(Vec::new());
+                    f.kind = ScratchKind::File(Content::default());
                     f.dirty = true;
-                    f.mtime = SystemTime::now();
+                    f.touch();
                 }
                 scratch.opened(id);
                 drop(scratch);
@@ -107,7 +132,7 @@ impl Vfs {
                 node,
                 append: mode.append,
                 write: mode.write,
-                unsaved: mode.write && mode.truncate,
+                unsaved: false,
             },
         );
         Opened {
@@ -137,44 +162,34 @@ impl Vfs {
         let d = drafts.entry(n).or_insert(Draft {
             data,
             dirty: truncate,
+            written: false,
             open: 0,
         });
         d.open += 1;
         Ok(())
     }
 
-    /// Create `name` in folder `parent` and open it for writing. Every created file starts as
-    /// a scratch file; a `.pgn` one is saved (as the game its number names, or as new games)
-    /// when it is flushed, synced or closed.
+    /// Create `name` in folder `parent` and open it as `open` says (O_CREAT; with `exclusive`,
+    /// O_EXCL). Every created file starts as a scratch file; a `.pgn` one is saved (as the game
+    /// its number names, or as new games) when it is flushed, synced or closed. An existing
+    /// name (a race with another creator) is opened as it is, truncated only with O_TRUNC.
     pub fn create(
         &self,
         parent: u64,
         name: &OsStr,
         mode: u32,
         exclusive: bool,
+        open: OpenMode,
     ) -> Result<(Attr, Opened)> {
         self.check_writable()?;
         if let Some(existing) = self.child(parent, name)? {
             if exclusive {
                 return Err(Error::new(ErrorKind::AlreadyExists, "exists"));
             }
-            let opened = self.open(
-                existing.ino(),
-                OpenMode {
-                    write: true,
-                    truncate: true,
-                    append: false,
-                },
-            )?;
+            let opened = self.open(existing.ino(), open)?;
             return Ok((self.attr(existing, true), opened));
         }
-        self.check_scratch_parent(parent)?;
-        let id =
-            lock(&self.scratch).create(parent, name, ScratchKind::File(Vec::new()), mode & 0o7777);
-        if let Some(f) = lock(&self.scratch).get_mut(id) {
-            f.dirty = self.target_of(name).is_some();
-        }
-        let node = Node::Scratch(id);
+        let node = self.new_scratch_file(parent, name, mode)?;
         let opened = self.open(
             node.ino(),
             OpenMode {
@@ -184,6 +199,23 @@ impl Vfs {
             },
         )?;
         Ok((self.attr(node, true), opened))
+    }
+
+    /// A new, empty scratch file `name` in `parent` (the caller checked the name is free);
+    /// a name that would be saved is dirty from the start, so closing it saves even nothing.
+    pub(super) fn new_scratch_file(&self, parent: u64, name: &OsStr, mode: u32) -> Result<Node> {
+        self.check_scratch_parent(parent)?;
+        let mut scratch = lock(&self.scratch);
+        let id = scratch.create(
+            parent,
+            name,
+            ScratchKind::File(Content::default()),
+            mode & 0o7777,
+        );
+        if let Some(f) = scratch.get_mut(id) {
+            f.dirty = self.target_of(name).is_some();
+        }
+        Ok(Node::Scratch(id))
     }
 
     fn check_scratch_parent(&self, parent: u64) -> Result<()> {
@@ -217,21 +249,23 @@ impl Vfs {
                     Error::new(ErrorKind::PermissionDenied, "not open for writing")
                 })?;
                 let at = if append { d.data.len() as u64 } else { offset };
+                check_draft_len(at.saturating_add(data.len() as u64))?;
                 write_at(&mut d.data, at, data);
                 d.dirty = true;
+                d.written = true;
             }
             Node::Scratch(id) => {
-                let mut scratch = lock(&self.scratch);
+                let mut scratch = self.scratch_idle(id);
                 let f = scratch
                     .get_mut(id)
                     .ok_or_else(|| Error::new(ErrorKind::NotFound, "gone"))?;
-                let ScratchKind::File(buf) = &mut f.kind else {
+                let ScratchKind::File(content) = &mut f.kind else {
                     return Err(invalid("not a regular file"));
                 };
-                let at = if append { buf.len() as u64 } else { offset };
-                write_at(buf, at, data);
+                let at = if append { content.len() } else { offset };
+                content.write_at(at, data)?;
                 f.dirty = true;
-                f.mtime = SystemTime::now();
+                f.touch();
             }
             _ => return Err(Error::new(ErrorKind::PermissionDenied, "not writable")),
         }
@@ -245,19 +279,26 @@ impl Vfs {
         let changes = change.size.is_some()
             || change.mode.is_some()
             || change.mtime.is_some()
-            || change.chown;
+            || change.atime.is_some()
+            || change.uid.is_some()
+            || change.gid.is_some();
         if changes {
             self.check_writable()?;
         }
-        if change.chown {
-            return Err(Error::new(
-                ErrorKind::PermissionDenied,
-                "gamefs files belong to the user who mounted",
-            ));
+        // Files belong to the user who mounted: a chown to that owner (cp -p, tar, rsync -a)
+        // changes nothing and succeeds; any other owner is refused.
+        if change.uid.is_some_and(|u| u != self.options.uid)
+            || change.gid.is_some_and(|g| g != self.options.gid)
+        {
+            return Err(not_permitted("gamefs files belong to the user who mounted"));
         }
         match node {
             Node::Game(n) => {
+                if change.size.is_some() && self.coll.deleted(n) {
+                    return Err(deleted_games_are_read_only());
+                }
                 if let Some(size) = change.size {
+                    check_draft_len(size)?;
                     let open = lock(&self.drafts).contains_key(&n);
                     if !open {
                         self.open_draft(n, false)?;
@@ -265,9 +306,10 @@ impl Vfs {
                     if let Some(d) = lock(&self.drafts).get_mut(&n) {
                         d.data.resize(size as usize, 0);
                         d.dirty = true;
+                        d.written = true;
                     }
                     if !open {
-                        let result = self.commit_draft(n);
+                        let result = self.commit_draft(n, true);
                         self.close_draft(n);
                         result?;
                     }
@@ -276,20 +318,32 @@ impl Vfs {
                 // editors set them after every save.
             }
             Node::Scratch(id) => {
-                let mut scratch = lock(&self.scratch);
+                let mut scratch = self.scratch_idle(id);
                 if let Some(f) = scratch.get_mut(id) {
-                    if let (Some(size), ScratchKind::File(buf)) = (change.size, &mut f.kind) {
-                        buf.resize(size as usize, 0);
+                    if let (Some(size), ScratchKind::File(content)) = (change.size, &mut f.kind) {
+                        content.set_len(size)?;
                         f.dirty = true;
+                        f.touch();
                     }
                     if let Some(mode) = change.mode {
                         f.mode = mode & 0o7777;
+                    }
+                    if let Some(t) = change.atime {
+                        f.atime = t;
                     }
                     if let Some(t) = change.mtime {
                         f.mtime = t;
                     }
                     f.ctime = SystemTime::now();
                 }
+            }
+            Node::StatusErrors | Node::StatusReadme | Node::StatusStats
+                if change.size.is_some() =>
+            {
+                return Err(Error::new(
+                    ErrorKind::PermissionDenied,
+                    "status files are read-only",
+                ));
             }
             _ if change.size.is_some() => {
                 return Err(Error::new(ErrorKind::IsADirectory, "not a regular file"));
@@ -314,12 +368,14 @@ impl Vfs {
         if reader {
             return Ok(());
         }
-        self.save_written(ino)
+        self.save_open(ino, false)
     }
 
-    fn save_written(&self, ino: u64) -> Result<()> {
+    /// Save `ino`; `last` at its last close (release), where even a game truncated and never
+    /// written is saved (and refused: a game cannot be empty).
+    fn save_open(&self, ino: u64, last: bool) -> Result<()> {
         match Node::from_ino(ino) {
-            Some(Node::Game(n)) => self.commit_draft(n),
+            Some(Node::Game(n)) => self.commit_draft(n, last),
             Some(Node::Scratch(id)) => self.commit_scratch(id),
             _ => Ok(()),
         }
@@ -330,9 +386,16 @@ impl Vfs {
         let Some(handle) = lock(&self.handles).remove(&fh) else {
             return;
         };
+        // A writer saves at close what it wrote since its last flush; the draft's last writer
+        // also saves what is left unsaved (a game only truncated: refused). The kernel sends
+        // this late: another save of the same file may have begun since, and is not ours.
+        let last_writer = match handle.node {
+            Node::Game(n) => lock(&self.drafts).get(&n).is_none_or(|d| d.open <= 1),
+            _ => true,
+        };
         if handle.write
-            && handle.unsaved
-            && let Err(e) = self.save_written(ino)
+            && (handle.unsaved || last_writer)
+            && let Err(e) = self.save_open(ino, last_writer)
         {
             log::warn!("unsaved at close: {e}");
         }
@@ -343,6 +406,16 @@ impl Vfs {
             Node::Scratch(id) => lock(&self.scratch).closed(id),
             _ => {}
         }
+        if let Node::Game(n) = handle.node
+            && !self.is_open(handle.node)
+        {
+            lock(&self.orphans).remove(&n);
+        }
+    }
+
+    /// True while some handle refers to `node`.
+    pub(super) fn is_open(&self, node: Node) -> bool {
+        lock(&self.handles).values().any(|h| h.node == node)
     }
 
     fn close_draft(&self, n: u32) {
@@ -357,11 +430,14 @@ impl Vfs {
         }
     }
 
-    fn commit_draft(&self, n: u32) -> Result<()> {
+    /// Save game `n`'s draft if it changed. A draft emptied by O_TRUNC and not written yet
+    /// waits for its last close: a shell redirect (`cmd > game`) closes its first descriptor
+    /// before the command writes, and that FLUSH must not save (and refuse) an empty game.
+    fn commit_draft(&self, n: u32, last: bool) -> Result<()> {
         let text = {
             let mut drafts = lock(&self.drafts);
             match drafts.get_mut(&n) {
-                Some(d) if d.dirty => {
+                Some(d) if d.dirty && (last || d.written || !d.data.is_empty()) => {
                     d.dirty = false;
                     d.data.clone()
                 }
@@ -370,49 +446,6 @@ impl Vfs {
         };
         let name = self.game_name(n);
         self.commit(Target::Game(n), OsStr::new(&name), &text)
-    }
-
-    fn commit_scratch(&self, id: u64) -> Result<()> {
-        let (name, parent) = {
-            let mut scratch = lock(&self.scratch);
-            match scratch.get_mut(id) {
-                Some(f) if f.dirty && f.linked && matches!(f.kind, ScratchKind::File(_)) => {
-                    f.dirty = false;
-                    (f.name.clone(), f.parent)
-                }
-                _ => return Ok(()),
-            }
-        };
-        let Some(target) = self
-            .target_of(&name)
-            .filter(|_| parent != Node::Rejected.ino())
-        else {
-            return Ok(());
-        };
-        // The text is moved out while it is saved (a bulk import can be large: no second
-        // copy), and put back if the save is refused.
-        let text = match lock(&self.scratch).get_mut(id).map(|f| &mut f.kind) {
-            Some(ScratchKind::File(data)) => std::mem::take(data),
-            _ => return Ok(()),
-        };
-        let result = if target == Target::Import && text.iter().all(u8::is_ascii_whitespace) {
-            Err(None)
-        } else {
-            self.commit(target, &name, &text).map_err(Some)
-        };
-        match result {
-            Ok(()) => {
-                lock(&self.scratch).unlink(id);
-                self.invalidate(&[Node::Scratch(id)], &[]);
-                Ok(())
-            }
-            Err(e) => {
-                if let Some(f) = lock(&self.scratch).get_mut(id) {
-                    f.kind = ScratchKind::File(text);
-                }
-                e.map_or(Ok(()), Err)
-            }
-        }
     }
 
     /// Remove `name` from `parent`: a game is marked deleted, a scratch file goes away.
@@ -428,6 +461,9 @@ impl Vfs {
             Some(Node::Link(..)) => Err(not_permitted(
                 "view links follow the games; rm the game in games/ instead",
             )),
+            Some(Node::StatusErrors | Node::StatusReadme | Node::StatusStats) => Err(
+                not_permitted("the status files of .gamefs/ cannot be removed"),
+            ),
             Some(_) => Err(Error::new(ErrorKind::IsADirectory, "is a folder")),
             None => Err(Error::new(ErrorKind::NotFound, "no such file")),
         }
@@ -495,11 +531,7 @@ impl Vfs {
         match (to_status, self.target_of(new_name), target) {
             // Onto a game, or a new .pgn name: the text is saved; on success the scratch goes away.
             (false, Some(t), _) => {
-                let text = lock(&self.scratch)
-                    .get(id)
-                    .map(|f| f.data().to_vec())
-                    .unwrap_or_default();
-                self.commit(t, new_name, &text)?;
+                self.commit_renamed(id, t, new_name)?;
                 if let Some(Node::Scratch(old)) = target {
                     lock(&self.scratch).unlink(old);
                 }
@@ -552,10 +584,11 @@ impl Vfs {
                 if let Some(Node::Scratch(old)) = target {
                     scratch.unlink(old);
                 }
-                scratch.create(new_parent, new_name, ScratchKind::File(text), 0o644);
+                scratch.create(new_parent, new_name, ScratchKind::file(text), 0o644);
                 drop(scratch);
                 lock(&self.hidden).insert(n);
-                self.invalidate(&[Node::Games], &[(Node::Games, self.game_name(n))]);
+                let name = self.game_name(n);
+                self.invalidate(&[Node::Games], &[(Node::Games.ino(), OsStr::new(&name))]);
                 Ok(())
             }
             _ => Err(not_permitted(
@@ -572,46 +605,17 @@ impl Vfs {
             .item_named(name.as_encoded_bytes())
             .is_none_or(|m| m == n)
     }
-
-    /// Folders cannot be made in the tree.
-    pub fn mkdir(&self) -> Result<Attr> {
-        self.check_writable()?;
-        Err(not_permitted(
-            "gamefs folders come from the database; new folders cannot be made",
-        ))
-    }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
-    use crate::collection::chess::ChessCollection;
-    use crate::error::Error;
-    use crate::store::{self, Format};
-    use crate::text::pgn_parse;
-    use crate::vfs::VfsOptions;
-
-    /// A writable tree over a fresh SCID database holding the demo games.
-    fn tree(dir: &std::path::Path) -> Vfs {
-        let base = dir.join("db");
-        store::create(&base, Format::Scid).unwrap();
-        let text = std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/contrib/sample/demo.pgn"
-        ))
-        .unwrap();
-        let db = store::open(&base, true).unwrap();
-        db.append(&mut pgn_parse::games(&text).map(|g| g.map_err(Error::from)))
-            .unwrap();
-        Vfs::new(Arc::new(ChessCollection::new(db)), VfsOptions::default())
-    }
+    use crate::vfs::testing::demo_tree;
 
     #[test]
     fn a_readers_late_close_does_not_drop_a_writers_draft() {
         let dir = tempfile::tempdir().unwrap();
-        let vfs = tree(dir.path());
+        let vfs = demo_tree(dir.path(), true);
         let ino = Node::Game(2).ino();
         let text = vfs.text(2).unwrap().to_vec();
         let reader = vfs.open(ino, OpenMode::default()).unwrap();
@@ -651,7 +655,7 @@ mod tests {
     #[test]
     fn a_reader_closing_mid_save_saves_nothing() {
         let dir = tempfile::tempdir().unwrap();
-        let vfs = tree(dir.path());
+        let vfs = demo_tree(dir.path(), true);
         let files = |ext: &str| std::fs::read(dir.path().join(format!("db.{ext}"))).unwrap();
         let before = (files("si4"), files("sg4"));
         let read = OpenMode::default();
@@ -675,7 +679,13 @@ mod tests {
         vfs.release(ino, writer.fh);
         // A new file half-way through its copy, closed by a reader: nothing is imported yet.
         let (attr, created) = vfs
-            .create(Node::Games.ino(), OsStr::new("new.pgn"), 0o644, false)
+            .create(
+                Node::Games.ino(),
+                OsStr::new("new.pgn"),
+                0o644,
+                false,
+                write,
+            )
             .unwrap();
         let demo = std::fs::read(concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -707,7 +717,7 @@ mod tests {
     #[test]
     fn unchanged_text_saves_nothing_and_bad_text_is_kept() {
         let dir = tempfile::tempdir().unwrap();
-        let vfs = tree(dir.path());
+        let vfs = demo_tree(dir.path(), true);
         let ino = Node::Game(4).ino();
         let files = |ext: &str| std::fs::read(dir.path().join(format!("db.{ext}"))).unwrap();
         let before = (files("si4"), files("sg4"));

@@ -59,7 +59,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::game::go::{Board, Color, ExtraInfo, GoPosition, PositionId, Score, ZobristTable};
 use crate::store::StoreInfo;
 use crate::store::damage::Damage;
-use crate::store::scid::writer::{lock, replace_file, sync};
+use crate::store::scid::writer::{cut_back, lock, replace_file, sync};
 use records::{DamagedRecord, PositionRecord, RawId};
 
 /// The name of the Zobrist table file in a database folder (its presence marks the folder as
@@ -818,9 +818,16 @@ impl Go9Database {
                     .truncate(false)
                     .open(p)
                     .map_err(|e| io_err("opening", p, e))?;
-                f.write_all_at(&bytes, s.file_len)
-                    .map_err(|e| io_err("writing", p, e))?;
-                sync(&f, p)?;
+                let written = f
+                    .write_all_at(&bytes, s.file_len)
+                    .map_err(|e| io_err("writing", p, e))
+                    .and_then(|()| sync(&f, p));
+                if let Err(e) = written {
+                    // A part of the record (a full disk) would make the file's length no
+                    // multiple of the record size: cut it off again.
+                    cut_back(&f, p, s.file_len);
+                    return Err(e);
+                }
                 s.file_len += bytes.len() as u64;
                 s.push(record);
                 s.modified = Some(SystemTime::now());

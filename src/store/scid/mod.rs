@@ -10,6 +10,8 @@ pub mod compact;
 pub mod create;
 pub mod derive;
 pub mod entry;
+#[cfg(test)]
+mod failures;
 pub mod header;
 pub mod names;
 pub mod pieces;
@@ -35,6 +37,9 @@ use crate::store::damage::{Damage, Problem, UNKNOWN_NAME, UNKNOWN_NAME_TEXT};
 pub use crate::store::files::with_ext;
 use crate::store::files::{self, open_file, read_file};
 use crate::store::{ChessStore, GameSummary, NameKind, StoreInfo, eco_text};
+
+/// What a failed save undoes (four name dictionaries).
+type Undo = writer::Undo<4>;
 
 /// The three file extensions of a SCID 4 database, in the order index, names, games.
 pub const EXTENSIONS: [&str; 3] = ["si4", "sn4", "sg4"];
@@ -312,6 +317,31 @@ impl ScidDatabase {
     }
 }
 
+impl ScidDatabase {
+    /// Forget what a failed save added before anything referred to it: names (in memory
+    /// only: the name file is replaced atomically, so it still has the old ones), reference
+    /// counts, and the records appended to the game file (cut off, giving the space back).
+    fn undo(&self, state: &mut State, undo: &Undo) {
+        for kind in NameKind::ALL {
+            state
+                .names
+                .section_mut(kind)
+                .truncate(undo.names[kind as usize]);
+        }
+        state.freqs = None;
+        writer::cut_back_to(&self.games, &self.paths[2], undo.games_len);
+        state.games_len = undo.games_len;
+    }
+
+    /// What [`ScidDatabase::undo`] needs to undo a save that starts now.
+    fn undo_point(state: &State) -> Undo {
+        Undo {
+            games_len: state.games_len,
+            names: NameKind::ALL.map(|k| state.names.count(k)),
+        }
+    }
+}
+
 /// Read the index, names and game file size of the database at `paths` into a fresh state,
 /// finding what is wrong (see [`scan`]). With `writable` (the locked index file), a damaged
 /// database is refused, and an interrupted save's count is repaired.
@@ -558,22 +588,37 @@ impl ChessStore for ScidDatabase {
         self.index_file()?;
         let mut state = self.write();
         check_number(number, state.header.num_games)?;
-        let old = state.entry(number);
-        let (record, mut entry) = self.prepare(&mut state, game, old.flags)?;
-        entry.offset = old.offset;
-        let unchanged = IndexEntry {
-            flags: old.flags & !FLAG_DELETED,
-            ..old
+        let undo = Self::undo_point(&state);
+        // Until the index entry is written nothing refers to what this save adds: a failure
+        // (a refused game, a full disk) is undone completely.
+        let staged = (|| -> Result<Option<IndexEntry>> {
+            let old = state.entry(number);
+            let (record, mut entry) = self.prepare(&mut state, game, old.flags)?;
+            entry.offset = old.offset;
+            let unchanged = IndexEntry {
+                flags: old.flags & !FLAG_DELETED,
+                ..old
+            };
+            if entry == unchanged && self.read_record(number, &old)? == record {
+                return Ok(None);
+            }
+            entry.offset = self.append_record(&mut state, &record)?;
+            writer::sync(&self.games, &self.paths[2])?;
+            state.count_refs(&old, -1);
+            state.count_refs(&entry, 1);
+            self.write_names(&mut state)?;
+            Ok(Some(entry))
+        })();
+        let entry = match staged {
+            Ok(Some(entry)) => entry,
+            Ok(None) => return Ok(false),
+            Err(e) => {
+                self.undo(&mut state, &undo);
+                return Err(e);
+            }
         };
-        if entry == unchanged && self.read_record(number, &old)? == record {
-            return Ok(false);
-        }
-        entry.offset = self.append_record(&mut state, &record)?;
-        writer::sync(&self.games, &self.paths[2])?;
-        state.count_refs(&old, -1);
-        state.count_refs(&entry, 1);
-        self.write_names(&mut state)?;
-        self.write_entry(&mut state, number, &entry)?;
+        self.write_entry(&mut state, number, &entry)
+            .inspect_err(|_| state.freqs = None)?;
         Ok(true)
     }
 
@@ -581,8 +626,13 @@ impl ChessStore for ScidDatabase {
         let index_file = self.index_file()?;
         let mut state = self.write();
         let first = state.header.num_games;
-        let mut entries = Vec::new();
-        let mut appended = || -> Result<()> {
+        // After the counted entries (bytes beyond them are leftovers, overwritten).
+        let at = (Layout::V400.header_len() + Layout::V400.entry_len() * first as usize) as u64;
+        let undo = Self::undo_point(&state);
+        // Records, the index space they need, then names: until the header count changes
+        // nothing refers to them, and a failure (a refused game, a full disk) is undone.
+        let staged = (|| -> Result<Vec<u8>> {
+            let mut entries = Vec::new();
             for (i, game) in games.enumerate() {
                 let context = |e: Error| e.context(format_args!("game {} of the text", i + 1));
                 if u64::from(first) + entries.len() as u64 >= u64::from(MAX_GAMES) {
@@ -597,29 +647,45 @@ impl ChessStore for ScidDatabase {
                 entry.offset = self.append_record(&mut state, &record)?;
                 entries.push(entry);
             }
-            Ok(())
+            if entries.is_empty() {
+                return Ok(Vec::new());
+            }
+            for e in &entries {
+                state.count_refs(e, 1);
+            }
+            writer::sync(&self.games, &self.paths[2])?;
+            let bytes: Vec<u8> = entries.iter().flat_map(|e| e.encode()).collect();
+            writer::reserve(index_file, &self.paths[0], at, bytes.len() as u64)?;
+            self.write_names(&mut state)?;
+            Ok(bytes)
+        })();
+        let bytes = match staged {
+            Ok(bytes) if bytes.is_empty() => return Ok(Vec::new()),
+            Ok(bytes) => bytes,
+            Err(e) => {
+                self.undo(&mut state, &undo);
+                return Err(e);
+            }
         };
-        // On an error nothing references the records written so far: they stay as garbage
-        // until compact.
-        appended()?;
-        if entries.is_empty() {
-            return Ok(Vec::new());
+        let count = first + (bytes.len() / 47) as u32;
+        let committed =
+            writer::write_synced(index_file, &self.paths[0], 14, &count.to_be_bytes()[1..])
+                .and_then(|()| writer::write_synced(index_file, &self.paths[0], at, &bytes));
+        if let Err(e) = committed {
+            // Put the count back and drop the partial entries: the new names stay (unused,
+            // which SCID accepts); the records go if the index no longer reaches them.
+            state.freqs = None;
+            let restored =
+                writer::write_synced(index_file, &self.paths[0], 14, &first.to_be_bytes()[1..]);
+            writer::cut_back(index_file, &self.paths[0], at);
+            if restored.is_ok() {
+                writer::cut_back(&self.games, &self.paths[2], undo.games_len);
+                state.games_len = undo.games_len;
+            }
+            return Err(e);
         }
-        for e in &entries {
-            state.count_refs(e, 1);
-        }
-        writer::sync(&self.games, &self.paths[2])?;
-        self.write_names(&mut state)?;
-        let count = first + entries.len() as u32;
-        writer::write_synced(index_file, &self.paths[0], 14, &count.to_be_bytes()[1..])?;
         state.index[14..17].copy_from_slice(&count.to_be_bytes()[1..]);
-        let mut bytes = Vec::with_capacity(entries.len() * 47);
-        for e in &entries {
-            bytes.extend(e.encode());
-        }
-        let at = Layout::V400.header_len() + Layout::V400.entry_len() * first as usize;
-        writer::write_synced(index_file, &self.paths[0], at as u64, &bytes)?;
-        state.index.truncate(at);
+        state.index.truncate(at as usize);
         state.index.extend(bytes);
         state.header.num_games = count;
         state.present = count;

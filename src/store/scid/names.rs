@@ -81,6 +81,25 @@ impl NameSection {
         id
     }
 
+    /// Forget the names with IDs from `len` on (those added by a save that failed), so the
+    /// dictionary is again what the name file on disk holds.
+    pub fn truncate(&mut self, len: u32) {
+        let len = len as usize;
+        if len >= self.raw.len() {
+            return;
+        }
+        if let Some(lookup) = &mut self.lookup {
+            for name in &self.raw[len..] {
+                lookup.remove(name);
+            }
+        }
+        if let Some(order) = self.order.get_mut() {
+            order.retain(|&id| (id as usize) < len);
+        }
+        self.raw.truncate(len);
+        self.text.truncate(len);
+    }
+
     /// The IDs in SCID's sort order.
     pub fn sorted_ids(&self) -> &[u32] {
         self.order.get_or_init(|| {
@@ -565,6 +584,22 @@ mod tests {
             "incremental order = a full sort"
         );
         assert_eq!(names.section(NameKind::Player).sorted_ids().len(), 8);
+    }
+
+    #[test]
+    fn truncating_forgets_added_names_everywhere() {
+        let mut names = NameFile::parse(&sample()).unwrap();
+        let section = names.section_mut(NameKind::Player);
+        let before = section.raw.len() as u32;
+        let _ = section.sorted_ids();
+        assert_eq!(section.find(b"Zed"), None);
+        let id = section.push(b"Zed");
+        assert_eq!(section.find(b"Zed"), Some(id));
+        section.truncate(before);
+        assert_eq!(section.find(b"Zed"), None);
+        assert_eq!(section.raw.len() as u32, before);
+        assert_eq!(section.sorted_ids().len() as u32, before);
+        assert_eq!(section.push(b"Zed"), id, "the ID is free again");
     }
 
     #[test]

@@ -60,28 +60,94 @@ pub fn sync(file: &File, path: &Path) -> Result<()> {
 }
 
 /// Replace the file at `path` with `bytes` atomically: temp file, fsync, rename, fsync folder.
+/// A temp file that could not be written whole (a full disk) is removed again.
 pub fn replace_file(path: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = path.with_extension(format!(
         "{}.gamefs-tmp",
         path.extension().and_then(|e| e.to_str()).unwrap_or("")
     ));
     let io = |what: &str, e| Error::io(format!("{what} {}", tmp.display()), e);
-    let mut f = File::create(&tmp).map_err(|e| io("creating", e))?;
-    f.write_all(bytes).map_err(|e| io("writing", e))?;
-    f.sync_all().map_err(|e| io("syncing", e))?;
-    drop(f);
-    std::fs::rename(&tmp, path).map_err(|e| {
-        Error::io(
-            format!("renaming {} to {}", tmp.display(), path.display()),
-            e,
-        )
-    })?;
+    let written = File::create(&tmp)
+        .map_err(|e| io("creating", e))
+        .and_then(|mut f| {
+            f.write_all(bytes).map_err(|e| io("writing", e))?;
+            f.sync_all().map_err(|e| io("syncing", e))
+        })
+        .and_then(|()| {
+            std::fs::rename(&tmp, path).map_err(|e| {
+                Error::io(
+                    format!("renaming {} to {}", tmp.display(), path.display()),
+                    e,
+                )
+            })
+        });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         File::open(dir)
             .and_then(|d| d.sync_all())
             .map_err(|e| Error::io(format!("syncing {}", dir.display()), e))?;
     }
     Ok(())
+}
+
+/// Make sure `len` bytes from `offset` of `file` can be written without running out of space,
+/// without changing its size (fallocate with FALLOC_FL_KEEP_SIZE): a full disk then fails
+/// here, before anything refers to the new bytes. Filesystems that cannot reserve space skip
+/// this step.
+pub fn reserve(file: &File, path: &Path, offset: u64, len: u64) -> Result<()> {
+    use std::os::fd::AsRawFd;
+    if len == 0 {
+        return Ok(());
+    }
+    let (Ok(offset), Ok(len)) = (i64::try_from(offset), i64::try_from(len)) else {
+        return Ok(());
+    };
+    // SAFETY: fallocate on a valid open descriptor; KEEP_SIZE leaves the file's size alone.
+    let r = unsafe { libc::fallocate(file.as_raw_fd(), libc::FALLOC_FL_KEEP_SIZE, offset, len) };
+    if r == 0 {
+        return Ok(());
+    }
+    let e = std::io::Error::last_os_error();
+    match e.raw_os_error() {
+        Some(libc::EOPNOTSUPP | libc::ENOSYS | libc::EINVAL) => Ok(()),
+        _ => Err(Error::io(
+            format!("reserving {len} bytes in {}", path.display()),
+            e,
+        )),
+    }
+}
+
+/// What a failed save undoes, in a format of `N` name dictionaries: the game file's length
+/// and each dictionary's size before the save began.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo<const N: usize> {
+    /// The game file's length.
+    pub games_len: u64,
+    /// The number of names in each dictionary.
+    pub names: [u32; N],
+}
+
+/// Cut `file` back to `len` bytes if it is longer (what a failed save appended, whole or in
+/// part), so the space is given back and nothing half-written stays at its end.
+pub fn cut_back_to(file: &File, path: &Path, len: u64) {
+    if file.metadata().map_or(true, |m| m.len() != len) {
+        cut_back(file, path, len);
+    }
+}
+
+/// Cut `file` back to `len` bytes after a failed save: what was appended is referenced by
+/// nothing, and on a full disk the space is wanted back. A failure is only logged (the bytes
+/// are then garbage until compaction, which is harmless).
+pub fn cut_back(file: &File, path: &Path, len: u64) {
+    if let Err(e) = file.set_len(len).and_then(|()| file.sync_data()) {
+        log::warn!(
+            "{}: could not cut back to {len} bytes after a failed save: {e}",
+            path.display()
+        );
+    }
 }
 
 /// Take the advisory write lock of a database (one writer at a time), or say who holds it.
@@ -104,6 +170,16 @@ pub fn lock(file: &File, path: &Path) -> Result<()> {
 mod tests {
     use super::*;
 
+    fn new_file(path: &Path) -> File {
+        File::options()
+            .create(true)
+            .read(true)
+            .write(true)
+            .truncate(true)
+            .open(path)
+            .unwrap()
+    }
+
     #[test]
     fn block_rule() {
         assert_eq!(record_placement(0, 100), (0, 0));
@@ -120,13 +196,7 @@ mod tests {
     fn filler_is_the_record_prefix_and_replace_is_atomic() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.sg4");
-        let f = File::options()
-            .create(true)
-            .read(true)
-            .write(true)
-            .truncate(true)
-            .open(&path)
-            .unwrap();
+        let f = new_file(&path);
         let offset = append_record(&f, &path, BLOCK - 3, b"abcdef").unwrap();
         assert_eq!(offset, BLOCK);
         let mut buf = [0u8; 9];
@@ -141,5 +211,33 @@ mod tests {
             2,
             "no temp file left behind"
         );
+    }
+
+    #[test]
+    fn a_replace_that_fails_leaves_no_temp_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("sub").join("x.sn4");
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        // A folder in the way of the rename makes the last step fail.
+        std::fs::create_dir(&target).unwrap();
+        std::fs::write(target.join("keep"), b"").unwrap();
+        assert!(replace_file(&target, b"names").is_err());
+        let left: Vec<_> = std::fs::read_dir(dir.path().join("sub"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["x.sn4"], "the temp file is gone");
+    }
+
+    #[test]
+    fn reserving_keeps_the_size_and_cutting_back_shrinks() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.si4");
+        let f = new_file(&path);
+        f.write_all_at(b"0123456789", 0).unwrap();
+        reserve(&f, &path, 10, 4096).unwrap();
+        assert_eq!(f.metadata().unwrap().len(), 10);
+        cut_back(&f, &path, 4);
+        assert_eq!(std::fs::read(&path).unwrap(), b"0123");
     }
 }

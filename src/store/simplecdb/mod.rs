@@ -43,6 +43,9 @@ use crate::store::files::{open_file, read_file};
 use crate::store::scid::writer;
 use crate::store::{ChessStore, GameSummary, NameKind, StoreInfo};
 
+/// What a failed save undoes (three name files).
+type Undo = writer::Undo<3>;
+
 pub use compact::{compact, create};
 
 /// The five file extensions, in the order index, players, sites, events, games.
@@ -615,6 +618,31 @@ impl SimpleCdb {
     }
 }
 
+impl SimpleCdb {
+    /// Forget what a failed save added before anything referred to it, on disk and in
+    /// memory, giving the space back.
+    fn undo(&self, state: &mut State, undo: &Undo) {
+        let Ok(writers) = self.writers() else {
+            return;
+        };
+        for (i, &count) in undo.names.iter().enumerate() {
+            let end = u64::from(names::FIRST) + u64::from(count) * RECORD_LEN as u64;
+            writer::cut_back_to(&writers[i + 1], &self.paths[i + 1], end);
+            state.names[i].truncate(count);
+        }
+        writer::cut_back_to(&self.games, &self.paths[DCG], undo.games_len);
+        state.games_len = undo.games_len;
+    }
+
+    /// What [`SimpleCdb::undo`] needs to undo a save that starts now.
+    fn undo_point(state: &State) -> Undo {
+        Undo {
+            games_len: state.games_len,
+            names: std::array::from_fn(|i| state.names[i].count()),
+        }
+    }
+}
+
 fn entry_of(f: &Fitted, refs: [u32; 4], offset: u64) -> IndexEntry {
     IndexEntry {
         status: 0,
@@ -733,8 +761,6 @@ impl ChessStore for SimpleCdb {
         {
             return Ok(false);
         }
-        let offset = self.append_record(&mut state, &p.record)?;
-        writer::sync(&self.games, &self.paths[DCG])?;
         // A name that reads the same keeps its old reference (a duplicate record, or ref 0
         // versus a record of spaces), so only what really changed is written.
         let old_refs = [old.white, old.black, old.site, old.event];
@@ -747,7 +773,18 @@ impl ChessStore for SimpleCdb {
         let keep: [bool; 4] = std::array::from_fn(|i| {
             *state.names[NAME_FILE_OF[i]].text(old_refs[i]) == **new_texts[i]
         });
-        let mut refs = self.place_names(&mut state, &[&p.fitted], &[keep])?[0];
+        // Until the entry is rewritten nothing refers to the new record and names: a failure
+        // (a full disk) is undone.
+        let undo = Self::undo_point(&state);
+        let staged = (|| -> Result<(u64, [u32; 4])> {
+            let offset = self.append_record(&mut state, &p.record)?;
+            writer::sync(&self.games, &self.paths[DCG])?;
+            Ok((
+                offset,
+                self.place_names(&mut state, &[&p.fitted], &[keep])?[0],
+            ))
+        })();
+        let (offset, mut refs) = staged.inspect_err(|_| self.undo(&mut state, &undo))?;
         for i in 0..4 {
             if keep[i] {
                 refs[i] = old_refs[i];
@@ -777,8 +814,12 @@ impl ChessStore for SimpleCdb {
         let writers = self.writers()?;
         let mut state = self.write();
         let first = state.count;
-        let mut prepared: Vec<(Fitted, u64)> = Vec::new();
-        let mut appended = || -> Result<()> {
+        let at = state.index.len() as u64;
+        let undo = Self::undo_point(&state);
+        // Records, the index space they need, then names: until the entries are written
+        // nothing refers to them, and a failure (a refused game, a full disk) is undone.
+        let staged = (|| -> Result<Vec<u8>> {
+            let mut prepared: Vec<(Fitted, u64)> = Vec::new();
             for (i, game) in games.enumerate() {
                 let what = format!("game {} of the text", i + 1);
                 let context = |e: Error| e.context(&what);
@@ -789,25 +830,37 @@ impl ChessStore for SimpleCdb {
                 let offset = self.append_record(&mut state, &p.record)?;
                 prepared.push((p.fitted, offset));
             }
-            Ok(())
-        };
-        // On an error nothing references the records written so far: they stay as garbage
-        // until compact.
-        appended()?;
-        if prepared.is_empty() {
+            if prepared.is_empty() {
+                return Ok(Vec::new());
+            }
+            writer::sync(&self.games, &self.paths[DCG])?;
+            writer::reserve(
+                &writers[DCI],
+                &self.paths[DCI],
+                at,
+                (prepared.len() * ENTRY_LEN) as u64,
+            )?;
+            let fitted: Vec<&Fitted> = prepared.iter().map(|(f, _)| f).collect();
+            let refs = self.place_names(&mut state, &fitted, &vec![[false; 4]; fitted.len()])?;
+            let mut bytes = Vec::with_capacity(prepared.len() * ENTRY_LEN);
+            for ((f, offset), r) in prepared.iter().zip(refs) {
+                bytes.extend(entry_of(f, r, *offset).encode());
+            }
+            Ok(bytes)
+        })();
+        let bytes = staged.inspect_err(|_| self.undo(&mut state, &undo))?;
+        if bytes.is_empty() {
             return Ok(Vec::new());
         }
-        writer::sync(&self.games, &self.paths[DCG])?;
-        let fitted: Vec<&Fitted> = prepared.iter().map(|(f, _)| f).collect();
-        let refs = self.place_names(&mut state, &fitted, &vec![[false; 4]; fitted.len()])?;
-        let mut bytes = Vec::with_capacity(prepared.len() * ENTRY_LEN);
-        for ((f, offset), r) in prepared.iter().zip(refs) {
-            bytes.extend(entry_of(f, r, *offset).encode());
+        if let Err(e) = writer::write_synced(&writers[DCI], &self.paths[DCI], at, &bytes) {
+            // Drop the partial entries; the new names stay (unused, which readers accept).
+            writer::cut_back(&writers[DCI], &self.paths[DCI], at);
+            writer::cut_back(&self.games, &self.paths[DCG], undo.games_len);
+            state.games_len = undo.games_len;
+            return Err(e);
         }
-        let at = state.index.len() as u64;
-        writer::write_synced(&writers[DCI], &self.paths[DCI], at, &bytes)?;
+        state.count = first + (bytes.len() / ENTRY_LEN) as u32;
         state.index.extend(bytes);
-        state.count = first + prepared.len() as u32;
         state.modified = SystemTime::now();
         Ok((first..state.count).collect())
     }

@@ -179,6 +179,19 @@ impl NameFile {
         self.by_bytes.get(record).copied()
     }
 
+    /// Forget the records from the `count`th on (those a failed save added), so the file in
+    /// memory is again what it was.
+    pub fn truncate(&mut self, count: u32) {
+        let count = count as usize;
+        if count >= self.texts.len() {
+            return;
+        }
+        self.texts.truncate(count);
+        self.canonical.truncate(count);
+        let end = self.end();
+        self.by_bytes.retain(|_, offset| u64::from(*offset) < end);
+    }
+
     /// Add a record (after writing it to the file); returns its offset.
     pub fn push(&mut self, record: &[u8; RECORD_LEN]) -> u32 {
         let offset = self.end() as u32;
@@ -236,6 +249,17 @@ mod tests {
         );
         assert_eq!(f.end(), 10 + 4 * 36);
         assert_eq!(f.find(&record("B")), Some(46));
+    }
+
+    #[test]
+    fn truncating_forgets_added_records() {
+        let (mut f, _) = NameFile::parse(&file(&[b"A"]), b"SimpleCDbn").unwrap();
+        let added = f.push(&record("New"));
+        assert_eq!(f.find(&record("New")), Some(added));
+        f.truncate(1);
+        assert_eq!((f.count(), f.find(&record("New"))), (1, None));
+        assert_eq!(f.find(&record("A")), Some(10));
+        assert_eq!(f.push(&record("New")), added, "the offset is free again");
     }
 
     #[test]

@@ -1,0 +1,327 @@
+//! POSIX behaviour of the tree without a mount: what a read-only tree refuses, link counts,
+//! times, and files that outlive their names. mount-tests/posix.rs checks the same through
+//! the kernel.
+
+use std::ffi::OsStr;
+use std::time::{Duration, SystemTime};
+
+use super::testing::demo_tree;
+use super::write::{RenameFlags, SetAttr};
+use super::{FileKind, Node, OpenMode};
+use crate::error::ErrorKind;
+
+fn kind<T: std::fmt::Debug>(r: crate::error::Result<T>) -> ErrorKind {
+    r.unwrap_err().kind()
+}
+
+const WRITE: OpenMode = OpenMode {
+    write: true,
+    truncate: false,
+    append: false,
+};
+
+#[test]
+fn a_read_only_tree_refuses_every_change_with_erofs() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), false);
+    let games = Node::Games.ino();
+    let game = Node::Game(0).ino();
+    let name = vfs.game_name(0);
+    let new = OsStr::new("new.pgn");
+    let ro = ErrorKind::ReadOnly;
+    assert_eq!(kind(vfs.open(game, WRITE)), ro);
+    assert_eq!(kind(vfs.create(games, new, 0o644, false, WRITE)), ro);
+    assert_eq!(kind(vfs.write(game, 0, 0, b"x")), ro);
+    let truncate = SetAttr {
+        size: Some(0),
+        ..SetAttr::default()
+    };
+    assert_eq!(kind(vfs.setattr(game, truncate)), ro);
+    let chmod = SetAttr {
+        mode: Some(0o600),
+        ..SetAttr::default()
+    };
+    assert_eq!(kind(vfs.setattr(game, chmod)), ro);
+    let touch = SetAttr {
+        mtime: Some(SystemTime::now()),
+        ..SetAttr::default()
+    };
+    assert_eq!(kind(vfs.setattr(game, touch)), ro);
+    let chown = SetAttr {
+        uid: Some(12345),
+        ..SetAttr::default()
+    };
+    assert_eq!(kind(vfs.setattr(game, chown)), ro);
+    assert_eq!(kind(vfs.unlink(games, OsStr::new(&name))), ro);
+    let flags = RenameFlags::default();
+    assert_eq!(
+        kind(vfs.rename(games, OsStr::new(&name), games, new, flags)),
+        ro
+    );
+    assert_eq!(kind(vfs.mkdir(games, OsStr::new("d"))), ro);
+    assert_eq!(kind(vfs.rmdir(Node::Root.ino(), OsStr::new("players"))), ro);
+    assert_eq!(kind(vfs.symlink(games, OsStr::new("s"), b"x")), ro);
+    assert_eq!(kind(vfs.link(game, games, OsStr::new("l"))), ro);
+    assert_eq!(kind(vfs.mknod(games, OsStr::new("n"), libc::S_IFREG)), ro);
+    assert_eq!(kind(vfs.access(game, true, false)), ro);
+    // Reading works, and asks for nothing.
+    assert!(vfs.open(game, OpenMode::default()).is_ok());
+    assert!(vfs.setattr(game, SetAttr::default()).is_ok());
+}
+
+#[test]
+fn chown_to_the_owner_succeeds_and_to_anyone_else_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let game = Node::Game(0).ino();
+    let owner = vfs.getattr(game).unwrap();
+    let same = SetAttr {
+        uid: Some(owner.uid),
+        gid: Some(owner.gid),
+        ..SetAttr::default()
+    };
+    assert!(vfs.setattr(game, same).is_ok());
+    for other in [
+        SetAttr {
+            uid: Some(owner.uid + 1),
+            ..SetAttr::default()
+        },
+        SetAttr {
+            gid: Some(owner.gid + 1),
+            ..SetAttr::default()
+        },
+    ] {
+        assert_eq!(kind(vfs.setattr(game, other)), ErrorKind::NotPermitted);
+    }
+}
+
+#[test]
+fn folder_link_counts_are_two_plus_subfolders() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let nlink = |node: Node| vfs.getattr(node.ino()).unwrap().nlink;
+    for folder in [Node::Root, Node::Games, Node::Status, Node::Rejected] {
+        let listing = vfs.readdir(folder.ino(), 0).unwrap();
+        let subfolders = listing
+            .iter()
+            .filter(|e| e.kind == FileKind::Directory && e.name != "." && e.name != "..")
+            .count() as u32;
+        assert_eq!(nlink(folder), 2 + subfolders, "{folder:?}");
+    }
+    let players = vfs.lookup(Node::Root.ino(), OsStr::new("players")).unwrap();
+    let groups = vfs.readdir(players.ino, 0).unwrap().len() as u32 - 2;
+    assert_eq!(players.nlink, 2 + groups);
+    assert_eq!(nlink(Node::Game(0)), 1);
+}
+
+#[test]
+fn scratch_times_follow_writes_and_utimensat() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let games = Node::Games.ino();
+    let (attr, opened) = vfs
+        .create(games, OsStr::new("notes"), 0o600, true, WRITE)
+        .unwrap();
+    let past = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
+    let set = SetAttr {
+        atime: Some(past),
+        mtime: Some(past + Duration::from_secs(1)),
+        ..SetAttr::default()
+    };
+    let after = vfs.setattr(attr.ino, set).unwrap();
+    assert_eq!(after.atime, past);
+    assert_eq!(after.mtime, past + Duration::from_secs(1));
+    assert!(after.ctime > past, "ctime is the time of the change");
+    vfs.write(attr.ino, opened.fh, 0, b"text").unwrap();
+    let written = vfs.getattr(attr.ino).unwrap();
+    assert!(written.mtime > past && written.ctime >= written.mtime);
+    assert_eq!(written.atime, past, "reads and writes leave atime alone");
+}
+
+#[test]
+fn an_open_scratch_file_outlives_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let games = Node::Games.ino();
+    let (attr, opened) = vfs
+        .create(games, OsStr::new("t.txt"), 0o644, true, WRITE)
+        .unwrap();
+    vfs.write(attr.ino, opened.fh, 0, b"kept").unwrap();
+    vfs.unlink(games, OsStr::new("t.txt")).unwrap();
+    assert_eq!(
+        kind(vfs.lookup(games, OsStr::new("t.txt"))),
+        ErrorKind::NotFound
+    );
+    assert_eq!(vfs.getattr(attr.ino).unwrap().nlink, 0);
+    assert_eq!(vfs.read(attr.ino, 0, 100).unwrap(), b"kept");
+    vfs.release(attr.ino, opened.fh);
+    assert_eq!(kind(vfs.getattr(attr.ino)), ErrorKind::NotFound);
+}
+
+#[test]
+fn status_files_and_deleted_games_are_read_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let status = Node::Status.ino();
+    assert_eq!(
+        kind(vfs.unlink(status, OsStr::new("errors"))),
+        ErrorKind::NotPermitted
+    );
+    let truncate = SetAttr {
+        size: Some(0),
+        ..SetAttr::default()
+    };
+    assert_eq!(
+        kind(vfs.setattr(Node::StatusStats.ino(), truncate)),
+        ErrorKind::PermissionDenied
+    );
+    vfs.set_deleted(3, true).unwrap();
+    let game = Node::Game(3).ino();
+    assert_eq!(vfs.getattr(game).unwrap().perm, 0o444);
+    assert_eq!(kind(vfs.open(game, WRITE)), ErrorKind::PermissionDenied);
+    assert_eq!(
+        kind(vfs.setattr(game, truncate)),
+        ErrorKind::PermissionDenied
+    );
+    assert_eq!(vfs.getattr(Node::Game(4).ino()).unwrap().perm, 0o644);
+}
+
+#[test]
+fn a_position_removed_while_open_stays_readable_until_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = super::testing::go_tree(
+        dir.path(),
+        &["(;FF[4]GM[1]SZ[9]AB[cc])", "(;FF[4]GM[1]SZ[9]AB[dd]AW[ee])"],
+    );
+    let n = 1;
+    let ino = Node::Game(n).ino();
+    let text = vfs.text(n).unwrap().to_vec();
+    let size = vfs.getattr(ino).unwrap().size;
+    let reader = vfs.open(ino, OpenMode::default()).unwrap();
+    let name = vfs.game_name(n);
+    vfs.unlink(Node::Games.ino(), OsStr::new(&name)).unwrap();
+    assert_eq!(
+        kind(vfs.lookup(Node::Games.ino(), OsStr::new(&name))),
+        ErrorKind::NotFound
+    );
+    assert_eq!(
+        vfs.read(ino, 0, 4096).unwrap(),
+        text,
+        "the open handle still reads it"
+    );
+    assert_eq!(vfs.getattr(ino).unwrap().size, size);
+    vfs.release(ino, reader.fh);
+    assert!(vfs.read(ino, 0, 4096).is_err(), "gone with the last close");
+}
+
+#[test]
+fn create_of_an_existing_name_truncates_only_with_o_trunc() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let games = Node::Games.ino();
+    let name = vfs.game_name(2);
+    let text = vfs.text(2).unwrap().to_vec();
+    let (attr, opened) = vfs
+        .create(games, OsStr::new(&name), 0o644, false, WRITE)
+        .unwrap();
+    assert_eq!(vfs.read(attr.ino, 0, 1 << 20).unwrap(), text);
+    vfs.release(attr.ino, opened.fh);
+    assert_eq!(
+        kind(vfs.create(games, OsStr::new(&name), 0o644, true, WRITE)),
+        ErrorKind::AlreadyExists
+    );
+    let truncate = OpenMode {
+        truncate: true,
+        ..WRITE
+    };
+    let (attr, opened) = vfs
+        .create(games, OsStr::new(&name), 0o644, false, truncate)
+        .unwrap();
+    assert_eq!(vfs.getattr(attr.ino).unwrap().size, 0);
+    vfs.write(attr.ino, opened.fh, 0, &text).unwrap();
+    vfs.release(attr.ino, opened.fh);
+}
+
+#[test]
+fn a_game_file_cannot_grow_past_the_draft_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let ino = Node::Game(1).ino();
+    let w = vfs.open(ino, WRITE).unwrap();
+    let at = super::write::MAX_DRAFT_BYTES;
+    assert_eq!(kind(vfs.write(ino, w.fh, at, b"x")), ErrorKind::TooLarge);
+    let grow = SetAttr {
+        size: Some(at + 1),
+        ..SetAttr::default()
+    };
+    assert_eq!(kind(vfs.setattr(ino, grow)), ErrorKind::TooLarge);
+    vfs.release(ino, w.fh);
+}
+
+#[test]
+fn a_game_only_emptied_by_o_trunc_is_not_saved_before_its_last_close() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let ino = Node::Game(5).ino();
+    let text = vfs.text(5).unwrap().to_vec();
+    let truncate = OpenMode {
+        truncate: true,
+        ..WRITE
+    };
+    // `cat x > game`: the shell closes its first descriptor before cat writes.
+    let w = vfs.open(ino, truncate).unwrap();
+    vfs.flush(ino, w.fh).unwrap();
+    assert_eq!(
+        vfs.stats_text().lines().find(|l| l.starts_with("rejected")),
+        Some("rejected_saves: 0")
+    );
+    let edited = String::from_utf8(text.clone())
+        .unwrap()
+        .replacen("[Round \"", "[Round \"7", 1);
+    vfs.write(ino, w.fh, 0, edited.as_bytes()).unwrap();
+    vfs.flush(ino, w.fh).unwrap();
+    vfs.release(ino, w.fh);
+    assert_eq!(&*vfs.text(5).unwrap(), edited.as_bytes());
+    // `: > game`: nothing written; refused at the last close, the game as it was.
+    let w = vfs.open(ino, truncate).unwrap();
+    vfs.flush(ino, w.fh).unwrap();
+    vfs.release(ino, w.fh);
+    assert_eq!(&*vfs.text(5).unwrap(), edited.as_bytes());
+    assert!(
+        String::from_utf8(vfs.errors.text())
+            .unwrap()
+            .contains("no game")
+    );
+}
+
+#[test]
+fn an_import_flushed_early_imports_the_rest_at_the_next_flush() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let games = Node::Games.ino();
+    let count = vfs.collection().count();
+    let game = |i: u32| {
+        format!(
+            "[Event \"Part {i}\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n"
+        )
+    };
+    let (attr, opened) = vfs
+        .create(games, OsStr::new("new.pgn"), 0o644, false, WRITE)
+        .unwrap();
+    let first = game(1) + &game(2);
+    vfs.write(attr.ino, opened.fh, 0, first.as_bytes()).unwrap();
+    // A FLUSH from another descriptor of the file (a fork, a dup): the first games go in.
+    vfs.flush(attr.ino, opened.fh).unwrap();
+    assert_eq!(vfs.collection().count(), count + 2);
+    assert_eq!(
+        kind(vfs.lookup(games, OsStr::new("new.pgn"))),
+        ErrorKind::NotFound
+    );
+    vfs.write(attr.ino, opened.fh, first.len() as u64, game(3).as_bytes())
+        .unwrap();
+    vfs.flush(attr.ino, opened.fh).unwrap();
+    vfs.release(attr.ino, opened.fh);
+    assert_eq!(vfs.collection().count(), count + 3, "each game once");
+    let last = String::from_utf8(vfs.text(count + 2).unwrap().to_vec()).unwrap();
+    assert!(last.contains("Part 3"), "{last}");
+}

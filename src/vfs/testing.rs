@@ -1,0 +1,37 @@
+//! A tree over a small real database, for the unit tests of the tree.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::{Vfs, VfsOptions};
+use crate::collection::chess::ChessCollection;
+use crate::store;
+use crate::testing::demo_db;
+
+/// A tree over a fresh SCID database in `dir` holding the demo games, open for writing or
+/// read-only.
+pub fn demo_tree(dir: &Path, writable: bool) -> Vfs {
+    let db = store::open(&demo_db(dir), writable).unwrap();
+    Vfs::new(Arc::new(ChessCollection::new(db)), VfsOptions::default())
+}
+
+/// A writable tree over a fresh 9x9 Go database in `dir` holding one position per SGF text
+/// (needs the real zobrist table in `shared/` beside the checkout).
+pub fn go_tree(dir: &Path, sgfs: &[&str]) -> Vfs {
+    use crate::collection::go::GoCollection;
+    use crate::store::go9x9::{Go9Database, Go9Options, ZOBRIST_FILE};
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/go9x9");
+    std::fs::copy(shared.join(ZOBRIST_FILE), dir.join(ZOBRIST_FILE)).unwrap();
+    let db = Go9Database::open_with(&Go9Options {
+        dir: Some(dir.to_path_buf()),
+        writable: true,
+        create: true,
+        ..Go9Options::default()
+    })
+    .unwrap();
+    for sgf in sgfs {
+        let parsed = crate::text::sgf_parse::parse(sgf.as_bytes()).unwrap();
+        db.save(&parsed.position, None).unwrap();
+    }
+    Vfs::new(Arc::new(GoCollection::new(db)), VfsOptions::default())
+}
