@@ -99,7 +99,7 @@ impl ScidDatabase {
             None
         };
         let mut index = read_file(si4)?;
-        let mut header = IndexHeader::parse(&index).map_err(|e| e.context(si4.display()))?;
+        let header = IndexHeader::parse(&index).map_err(|e| e.context(si4.display()))?;
         if writable && header.layout != Layout::V400 {
             return Err(Error::new(
                 ErrorKind::ReadOnly,
@@ -110,7 +110,12 @@ impl ScidDatabase {
                 ),
             ));
         }
-        reconcile_count(&mut header, &mut index, si4, index_file.as_ref())?;
+        let (header, repaired) = read_index(&index, &si4.display())?;
+        if repaired && let Some(f) = &index_file {
+            let count = &header.num_games.to_be_bytes()[1..];
+            writer::write_synced(f, si4, 14, count)?;
+            index[14..17].copy_from_slice(count);
+        }
         let names = NameFile::parse(&read_file(sn4)?).map_err(|e| e.context(sn4.display()))?;
         let games = open_file(sg4, writable)?;
         let games_len = games
@@ -194,9 +199,8 @@ impl ScidDatabase {
         }
         let [si4, sn4, sg4] = &self.paths;
         let now = stamp(&self.paths);
-        let mut index = read_file(si4)?;
-        let mut header = IndexHeader::parse(&index).map_err(|e| e.context(si4.display()))?;
-        reconcile_count(&mut header, &mut index, si4, None)?;
+        let index = read_file(si4)?;
+        let (header, _) = read_index(&index, &si4.display())?;
         let names = NameFile::parse(&read_file(sn4)?).map_err(|e| e.context(sn4.display()))?;
         let games_len = std::fs::metadata(sg4).map_or(0, |m| m.len());
         let fresh = State {
@@ -373,21 +377,42 @@ impl ScidDatabase {
     }
 }
 
-/// A header count that disagrees with the index size: fewer entries than counted is what an
-/// interrupted gamefs save leaves (repaired when writable), more is what an interrupted SCID
-/// import leaves (SCID itself refuses that database).
+/// An .si4 file's bytes read as [`ScidDatabase::open`] reads them: the header parsed and its
+/// game count reconciled with the entries present ([`reconcile_count`]); `name` is for messages.
+/// Returns the header and whether its count was lowered to the entries present (an
+/// interrupted save, which a writable open repairs on disk). Every entry below the returned
+/// count can then be read with [`index_entry`]. Works on bytes rather than a file so that any
+/// bytes can be checked (the `scid_index` fuzz target, [`crate::fuzzing`]).
+pub fn read_index(index: &[u8], name: &dyn std::fmt::Display) -> Result<(IndexHeader, bool)> {
+    let mut header = IndexHeader::parse(index).map_err(|e| e.context(name))?;
+    let repaired = reconcile_count(&mut header, index.len() as u64, name)?;
+    Ok((header, repaired))
+}
+
+/// Entry `number` of the .si4 bytes `index` in `layout`; `number` is below the count
+/// [`read_index`] gave for these bytes.
+pub fn index_entry(index: &[u8], layout: Layout, number: u32) -> IndexEntry {
+    let at = layout.header_len() + layout.entry_len() * number as usize;
+    match layout {
+        Layout::V400 => IndexEntry::decode(index[at..at + 47].try_into().expect("47 bytes")),
+        Layout::V300 => IndexEntry::decode_v300(index[at..at + 46].try_into().expect("46 bytes")),
+    }
+}
+
+/// A header count that disagrees with the index size (`actual` bytes): fewer entries than
+/// counted is what an interrupted gamefs save leaves (the count is lowered and true returned;
+/// repaired on disk when writable), more is what an interrupted SCID import leaves (SCID
+/// itself refuses that database).
 fn reconcile_count(
     header: &mut IndexHeader,
-    index: &mut [u8],
-    si4: &Path,
-    writable: Option<&File>,
-) -> Result<()> {
+    actual: u64,
+    si4: &dyn std::fmt::Display,
+) -> Result<bool> {
     let layout = header.layout;
     let expected =
         layout.header_len() as u64 + layout.entry_len() as u64 * u64::from(header.num_games);
-    let actual = index.len() as u64;
     if actual == expected {
-        return Ok(());
+        return Ok(false);
     }
     let whole = actual.saturating_sub(layout.header_len() as u64) / layout.entry_len() as u64;
     let interrupted_save = actual > layout.header_len() as u64
@@ -396,23 +421,17 @@ fn reconcile_count(
         && whole < u64::from(header.num_games);
     if !interrupted_save {
         return Err(Error::corrupt_database(format!(
-            "{}: the header says {} games, which needs {expected} bytes, but the file has {actual} \
+            "{si4}: the header says {} games, which needs {expected} bytes, but the file has {actual} \
              (truncated, or an interrupted write)",
-            si4.display(),
             header.num_games,
         )));
     }
     log::warn!(
-        "{}: the header counts {} games but {whole} entries are present (an interrupted save); using {whole}",
-        si4.display(),
+        "{si4}: the header counts {} games but {whole} entries are present (an interrupted save); using {whole}",
         header.num_games
     );
     header.num_games = whole as u32;
-    if let Some(f) = writable {
-        writer::write_synced(f, si4, 14, &header.num_games.to_be_bytes()[1..])?;
-        index[14..17].copy_from_slice(&header.num_games.to_be_bytes()[1..]);
-    }
-    Ok(())
+    Ok(true)
 }
 
 /// Game `number` (0-based) exists among `count`.
@@ -439,16 +458,7 @@ fn name_refs(e: &IndexEntry) -> [(NameKind, u32); 5] {
 
 impl State {
     fn entry(&self, number: u32) -> IndexEntry {
-        let layout = self.header.layout;
-        let at = layout.header_len() + layout.entry_len() * number as usize;
-        match layout {
-            Layout::V400 => {
-                IndexEntry::decode(self.index[at..at + 47].try_into().expect("47 bytes"))
-            }
-            Layout::V300 => {
-                IndexEntry::decode_v300(self.index[at..at + 46].try_into().expect("46 bytes"))
-            }
-        }
+        index_entry(&self.index, self.header.layout, number)
     }
 
     fn count_frequencies(&self) -> [Vec<u32>; 4] {
