@@ -501,6 +501,15 @@ fn gfsc(v: &Value, charset: Charset) -> Result<Score, SgfError> {
     if program.is_empty() {
         return Err(bad());
     }
+    if !Score::is_program_name(&program) {
+        return Err(err(
+            v.at,
+            format!(
+                "GFSC program name {program:?} holds a control character (a line break?); \
+                 scored files are never named so"
+            ),
+        ));
+    }
     Ok(Score {
         program: Arc::from(program),
         score,
@@ -862,6 +871,10 @@ mod tests {
         assert!(e.message.contains("'(;' not found"), "{e}");
         let e = refused("(;SZ[9]GFSC[fuego:5])");
         assert!(e.message.contains("GFSC"), "{e}");
+        // Found by fuzzing: a line break in a program name split its line in the comment, so
+        // the position's own SGF did not read back.
+        let e = refused("(;SZ[9]GFSC[fue\ngo_chinese:3/40])");
+        assert!(e.message.contains("control character"), "{e}");
         let e = refused("(;SZ[9]GFID[123])");
         assert!(e.message.contains("GFID"), "{e}");
         let e = refused("(;SZ[9]PL[X])");
