@@ -517,14 +517,18 @@ fn gfsc(v: &Value, charset: Charset) -> Result<Score, SgfError> {
     })
 }
 
-/// The score lines (`program: score S, confidence C`) of a gamefs comment.
+/// The score lines (`program: score S, confidence C`) of a gamefs comment. A line whose
+/// program could not name a scored file ([`Score::is_program_name`]) is no score line.
 fn comment_scores(text: &str) -> Vec<Score> {
     if !text.starts_with(super::sgf::COMMENT_HEADER) {
         return Vec::new();
     }
     let mut out = Vec::new();
     for line in text.lines() {
-        let Some((program, rest)) = line.rsplit_once(": score ") else {
+        let Some((program, rest)) = line
+            .rsplit_once(": score ")
+            .filter(|(program, _)| Score::is_program_name(program))
+        else {
             continue;
         };
         let Some((s, c)) = rest.split_once(", confidence ") else {
@@ -875,6 +879,9 @@ mod tests {
         // the position's own SGF did not read back.
         let e = refused("(;SZ[9]GFSC[fue\ngo_chinese:3/40])");
         assert!(e.message.contains("control character"), "{e}");
+        let in_comment =
+            ok("(;SZ[9]C[gamefs 9x9 position\nfue\x0cgo_chinese: score 3, confidence 40\n])");
+        assert_eq!(in_comment.position.scores, [], "no score line");
         let e = refused("(;SZ[9]GFID[123])");
         assert!(e.message.contains("GFID"), "{e}");
         let e = refused("(;SZ[9]PL[X])");
