@@ -8,6 +8,10 @@ demo:
 test:
     contrib/dev/test
 
+# Fuzz every target (fuzz/, cargo-fuzz) for `seconds` each, one after another; a crash fails.
+fuzz seconds="60":
+    contrib/dev/fuzz {{seconds}}
+
 # Formatting, lints and the duplicate-code check.
 lint:
     cargo fmt --check

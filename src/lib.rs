@@ -8,6 +8,7 @@
 pub mod collection;
 pub mod error;
 pub mod fuse;
+pub mod fuzzing;
 pub mod game;
 pub mod store;
 #[cfg(test)]

@@ -210,6 +210,16 @@ impl Drop for Line {
     }
 }
 
+/// A comment as the model holds it, whoever wrote it: line breaks and tabs become spaces and
+/// spaces at the ends are dropped, while runs of spaces stay (as SCID imports comments; the
+/// PGN renderer writes them back). Empty means no comment. The PGN parser and every store
+/// that reads raw comment text use this one rule, so a stored game re-saves unchanged.
+pub fn normalize_comment(text: &str) -> String {
+    text.replace(['\n', '\r', '\t'], " ")
+        .trim_matches(' ')
+        .to_owned()
+}
+
 impl Line {
     /// The number of half-moves in this line (not counting variations).
     pub fn plies(&self) -> usize {

@@ -525,6 +525,15 @@ pub struct Score {
     pub confidence: u8,
 }
 
+impl Score {
+    /// True when `name` can name a program/ruleset: not empty and without control
+    /// characters. A line break would split the score's line in the SGF comment, so the text
+    /// would not read back (found by fuzzing); scored files are never named so.
+    pub fn is_program_name(name: &str) -> bool {
+        !name.is_empty() && !name.chars().any(char::is_control)
+    }
+}
+
 /// The optional PositionExtraInfo block of a 100-byte record (never used in released data).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExtraInfo {

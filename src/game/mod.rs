@@ -11,5 +11,6 @@ pub mod replay;
 
 pub use chess::{
     ChessGame, GameResult, Headers, Line, MoveNode, Ply, Rating, RatingType, StartPosition,
+    normalize_comment,
 };
 pub use date::PartialDate;

@@ -28,7 +28,7 @@ use crate::game::legal;
 use crate::game::replay::{fen_of, play_in_place, position_from_fen};
 use crate::game::{
     ChessGame, GameResult, Headers, Line, MoveNode, PartialDate, Ply, Rating, RatingType,
-    StartPosition,
+    StartPosition, normalize_comment,
 };
 
 /// At most this many NAGs per move: a SCID 4 record with more cannot be loaded (spec §5.5).
@@ -1097,12 +1097,7 @@ fn add_comment(frame: &mut Frame, raw: &[u8], at: Pos) -> Result<(), ParseError>
             "a comment cannot contain a NUL byte (SCID ends comments with one)".to_string(),
         ));
     }
-    // As SCID imports comments: newlines and tabs become spaces, the ends are trimmed, and
-    // runs of spaces stay (the renderer writes them back).
-    let text = decode(raw)
-        .replace(['\n', '\r', '\t'], " ")
-        .trim_matches(' ')
-        .to_owned();
+    let text = normalize_comment(&decode(raw));
     if text.is_empty() {
         // `{}` says nothing; SCID keeps no empty comments either.
         return Ok(());

@@ -524,6 +524,15 @@ fn gfsc(v: &Value, charset: Charset) -> Result<Score, SgfError> {
     if program.is_empty() {
         return Err(bad());
     }
+    if !Score::is_program_name(&program) {
+        return Err(err(
+            v.at,
+            format!(
+                "GFSC program name {program:?} holds a control character (a line break?); \
+                 scored files are never named so"
+            ),
+        ));
+    }
     Ok(Score {
         program: Arc::from(program),
         score,
@@ -531,14 +540,18 @@ fn gfsc(v: &Value, charset: Charset) -> Result<Score, SgfError> {
     })
 }
 
-/// The score lines (`program: score S, confidence C`) of a gamefs comment.
+/// The score lines (`program: score S, confidence C`) of a gamefs comment. A line whose
+/// program could not name a scored file ([`Score::is_program_name`]) is no score line.
 fn comment_scores(text: &str) -> Vec<Score> {
     if !text.starts_with(super::sgf::COMMENT_HEADER) {
         return Vec::new();
     }
     let mut out = Vec::new();
     for line in text.lines() {
-        let Some((program, rest)) = line.rsplit_once(": score ") else {
+        let Some((program, rest)) = line
+            .rsplit_once(": score ")
+            .filter(|(program, _)| Score::is_program_name(program))
+        else {
             continue;
         };
         let Some((s, c)) = rest.split_once(", confidence ") else {
@@ -908,6 +921,13 @@ mod tests {
         assert!(e.message.contains("'(;' not found"), "{e}");
         let e = refused("(;SZ[9]GFSC[fuego:5])");
         assert!(e.message.contains("GFSC"), "{e}");
+        // Found by fuzzing: a line break in a program name split its line in the comment, so
+        // the position's own SGF did not read back.
+        let e = refused("(;SZ[9]GFSC[fue\ngo_chinese:3/40])");
+        assert!(e.message.contains("control character"), "{e}");
+        let in_comment =
+            ok("(;SZ[9]C[gamefs 9x9 position\nfue\x0cgo_chinese: score 3, confidence 40\n])");
+        assert_eq!(in_comment.position.scores, [], "no score line");
         let e = refused("(;SZ[9]GFID[123])");
         assert!(e.message.contains("GFID"), "{e}");
         let e = refused("(;SZ[9]PL[X])");

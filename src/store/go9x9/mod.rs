@@ -232,6 +232,7 @@ pub fn program_of(path: &Path) -> Option<String> {
     let name = path.file_name()?.to_str()?;
     let stem = name.strip_suffix(".dat")?;
     (stem.contains('_')
+        && Score::is_program_name(stem)
         && !stem.starts_with('_')
         && !stem.ends_with('_')
         && stem != "zobrist_board_81")
@@ -434,10 +435,14 @@ impl Go9Database {
         for path in scored_paths {
             let program: Arc<str> = program_of(&path)
                 .or_else(|| path.file_stem().and_then(|s| s.to_str()).map(str::to_owned))
+                .filter(|p| Score::is_program_name(p))
                 .ok_or_else(|| {
                     Error::new(
                         ErrorKind::InvalidInput,
-                        format!("{}: a scored file needs a name", path.display()),
+                        format!(
+                            "{}: a scored file needs a name, without control characters",
+                            path.display()
+                        ),
                     )
                 })?
                 .into();
@@ -972,6 +977,7 @@ mod tests {
             "x_.dat",
             "zobrist_board_81.dat",
             "a_b.txt",
+            "fuego\n_chinese.dat",
         ] {
             assert_eq!(program_of(Path::new(bad)), None, "{bad}");
         }

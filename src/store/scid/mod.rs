@@ -406,6 +406,22 @@ fn read_state(paths: &[PathBuf; 3], writable: Option<&File>) -> Result<State> {
     })
 }
 
+/// An .si4 file's bytes read as opening a database reads them: the header, and how many of
+/// the games it counts have a whole entry ([`IndexShape`]); each of those can be read with
+/// [`index_entry`]. Works on bytes rather than a file so that any bytes can be checked (the
+/// `scid_index` fuzz target, [`crate::fuzzing`]); `name` is for messages.
+pub fn read_index(index: &[u8], name: &dyn std::fmt::Display) -> Result<(IndexHeader, u32)> {
+    let header = IndexHeader::parse(index).map_err(|e| e.context(name))?;
+    let present = IndexShape::of(&header, index.len()).present();
+    Ok((header, present))
+}
+
+/// Entry `number` of the .si4 bytes `index`; `number` is below the count [`read_index`]
+/// gave for these bytes.
+pub fn index_entry(index: &[u8], header: &IndexHeader, number: u32) -> IndexEntry {
+    entry_at(header, index, number)
+}
+
 /// Entry `number` of an index with this header, which must hold it whole.
 fn entry_at(header: &IndexHeader, index: &[u8], number: u32) -> IndexEntry {
     let layout = header.layout;

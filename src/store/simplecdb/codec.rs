@@ -15,7 +15,7 @@ use shakmaty::{CastlingMode, Chess, Move, Role, Square};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::replay::{play, position_from_fen};
-use crate::game::{Line, MoveNode, Ply, StartPosition};
+use crate::game::{Line, MoveNode, Ply, StartPosition, normalize_comment};
 
 /// Token: a variation begins.
 pub const BEGIN_VARIATION: u8 = 0x84;
@@ -260,8 +260,8 @@ fn take<'a>(body: &'a [u8], at: &mut usize, n: usize, what: &str) -> Result<&'a 
 /// Damage gives a [`crate::error::ErrorKind::CorruptRecord`] error saying where and why.
 /// Tolerated with a log message: a second comment on one node (the last wins, as in Jerry)
 /// and a comment right after 0x84 (kept as the variation's leading comment). Comments are
-/// read with their whitespace runs as single spaces and trimmed, as the PGN parser gives
-/// them, so a stored game re-saves unchanged; a blank comment is no comment.
+/// read as the PGN parser gives them ([`normalize_comment`]), so a stored game re-saves
+/// unchanged; a blank comment is no comment.
 pub fn decode_body(body: &[u8]) -> Result<(StartPosition, Line)> {
     let mut at = 0;
     let marker = *body
@@ -337,9 +337,9 @@ pub fn decode_body(body: &[u8]) -> Result<(StartPosition, Line)> {
                 let n = read_length(body, &mut at)?;
                 let raw =
                     crate::store::charset::text_from_bytes(take(body, &mut at, n, "a comment")?);
-                // As PGN text gives comments (and as the renderer writes them): runs of
-                // whitespace are one space, none at the ends. pgn2dcg stores them raw.
-                let text = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+                // pgn2dcg stores comments raw (line breaks and all): read as PGN text gives
+                // them, so a stored game re-saves unchanged.
+                let text = normalize_comment(&raw);
                 if text.is_empty() {
                     continue;
                 }
@@ -487,5 +487,21 @@ mod tests {
             let e = decode_body(body).unwrap_err();
             assert_eq!(e.kind(), ErrorKind::CorruptRecord, "{body:02x?}");
         }
+    }
+
+    #[test]
+    fn comments_read_as_the_pgn_parser_gives_them() {
+        // Found by fuzzing (the pgn target): runs of spaces were collapsed to one, so a comment
+        // saved with two spaces read back with one, unlike the same game in SCID. Line breaks
+        // and tabs are spaces and the ends are trimmed, as the PGN parser gives comments.
+        let mut body = vec![0x00, 0x03, 0x1c, COMMENT];
+        let comment = b"\ta  double\r\nspace  ";
+        body.push(comment.len() as u8);
+        body.extend(comment);
+        let (_, line) = decode_body(&body).unwrap();
+        assert_eq!(line.moves[0].comment.as_deref(), Some("a  double  space"));
+        let (again, losses) = encode_body(&StartPosition::Standard, &line).unwrap();
+        assert!(losses.is_empty());
+        assert_eq!(decode_body(&again).unwrap().1, line);
     }
 }

@@ -55,6 +55,19 @@ pub fn check_header(index: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// Check an index file's bytes ([`check_header`]) and count its whole entries, as opening the
+/// database does: returns the count and the number of bytes after the last whole entry (an
+/// interrupted write; ignored). Entry `n` below the count is then at [`entry_at`]`(n)`. Works
+/// on bytes so that any bytes can be checked (the `simplecdb_index` fuzz target,
+/// [`crate::fuzzing`]).
+pub fn count_entries(index: &[u8]) -> Result<(u32, usize)> {
+    check_header(index)?;
+    let body = index.len() - HEADER_LEN;
+    let whole = u32::try_from(body / ENTRY_LEN)
+        .map_err(|_| Error::new(ErrorKind::TooLarge, "too many games"))?;
+    Ok((whole, body % ENTRY_LEN))
+}
+
 /// One decoded index entry. Name references are absolute byte offsets of a 36-byte record in
 /// the name file (0 = none).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

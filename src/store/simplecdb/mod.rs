@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::SystemTime;
 
-use entry::{ENTRY_LEN, HEADER_LEN, IndexEntry, MAGIC, STATUS_DELETED, entry_at};
+use entry::{ENTRY_LEN, IndexEntry, MAGIC, STATUS_DELETED, entry_at};
 use fit::{Fitted, Loss};
 use names::{NameFile, RECORD_LEN, qt_order, record};
 
@@ -139,22 +139,15 @@ fn read_state(paths: &[PathBuf; 5], games: &File, writable: bool) -> Result<Stat
         }
     };
     let mut index = read_file(&paths[DCI])?;
-    entry::check_header(&index).map_err(|e| e.context(paths[DCI].display()))?;
-    let whole = (index.len() - HEADER_LEN) / ENTRY_LEN;
-    if whole as u64 > u64::from(u32::MAX) {
-        return Err(Error::new(
-            ErrorKind::TooLarge,
-            format!("{}: too many games", paths[DCI].display()),
-        ));
-    }
-    let tail = (index.len() - HEADER_LEN) % ENTRY_LEN;
+    let (whole, tail) =
+        entry::count_entries(&index).map_err(|e| e.context(paths[DCI].display()))?;
     if tail != 0 {
         cut(format!(
             "{}: {tail} bytes after the last whole entry are ignored (an interrupted write, or a \
              cut index)",
             paths[DCI].display()
         ));
-        index.truncate(HEADER_LEN + whole * ENTRY_LEN);
+        index.truncate(entry_at(whole));
     }
     let mut names: [NameFile; 3] = Default::default();
     for (i, slot) in names.iter_mut().enumerate() {
@@ -176,7 +169,7 @@ fn read_state(paths: &[PathBuf; 5], games: &File, writable: bool) -> Result<Stat
         .len();
     let mut state = State {
         index,
-        count: whole as u32,
+        count: whole,
         names,
         games_len,
         modified: newest_mtime(&now),
@@ -301,8 +294,9 @@ impl State {
     }
 }
 
-/// The entry's fields other than names and offset.
-fn fitted_of(e: &IndexEntry) -> Fitted {
+/// The entry's fields other than names and offset (what [`fit::read_headers`] reads as
+/// headers).
+pub fn fitted_of(e: &IndexEntry) -> Fitted {
     Fitted {
         names: Default::default(),
         round: e.round,

@@ -1,0 +1,4 @@
+//! Fuzz target `simplecdb_game`: the body is [`gamefs::fuzzing::simplecdb_game`], shared with tests/fuzz_corpus.rs.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| gamefs::fuzzing::simplecdb_game(data));
