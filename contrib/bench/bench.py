@@ -442,7 +442,7 @@ def plain_names_dir(args, db, what, fill):
     return dest
 
 
-GO_POSITIONS_MAX = 20_000
+GO_POSITIONS_MAX = 100_000
 
 
 def go_boards(path, count, seed):
@@ -780,6 +780,9 @@ def main():
         ]
         for key, fn in steps:
             if key in only and (key != "7" or DAEMON_PEAKS):
+                # Earlier figures' writes (imports, copies) are flushed first: a figure timing
+                # fsync (6) or writing a file (1) must not wait for another's writeback.
+                sh("sync")
                 log(f"figure {key} ...")
                 t0 = time.perf_counter()
                 fn()

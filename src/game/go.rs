@@ -145,21 +145,36 @@ impl Symmetry {
 
     /// The image of `p` under this symmetry.
     pub fn apply(self, p: Point) -> Point {
-        let (r, c) = (p.row(), p.col());
-        let m = SIZE - 1;
-        let (r2, c2) = match self.0 {
-            0 => (r, c),
-            1 => (c, m - r),
-            2 => (m - r, m - c),
-            3 => (m - c, r),
-            4 => (r, m - c),
-            5 => (m - r, c),
-            6 => (c, r),
-            _ => (m - c, m - r),
-        };
-        Point((r2 * SIZE + c2) as u8)
+        Point(SYMMETRY_IMAGES[usize::from(self.0 & 7)][p.index()])
     }
 }
+
+/// The image of every point under each symmetry (hashing a position looks up 8 per stone).
+const SYMMETRY_IMAGES: [[u8; POINTS]; 8] = {
+    let mut table = [[0u8; POINTS]; 8];
+    let m = SIZE - 1;
+    let mut s = 0;
+    while s < 8 {
+        let mut p = 0;
+        while p < POINTS {
+            let (r, c) = (p / SIZE, p % SIZE);
+            let (r2, c2) = match s {
+                0 => (r, c),
+                1 => (c, m - r),
+                2 => (m - r, m - c),
+                3 => (m - c, r),
+                4 => (r, m - c),
+                5 => (m - r, c),
+                6 => (c, r),
+                _ => (m - c, m - r),
+            };
+            table[s][p] = (r2 * SIZE + c2) as u8;
+            p += 1;
+        }
+        s += 1;
+    }
+    table
+};
 
 /// What one point holds.
 pub type Cell = Option<Color>;
@@ -423,8 +438,9 @@ impl ZobristTable {
         }
         let mut best = (u64::MAX, Symmetry(0));
         for s in Symmetry::ALL {
+            let images = &SYMMETRY_IMAGES[usize::from(s.0)];
             let h = stones[..count].iter().fold(0, |h, &(p, c)| {
-                let q = s.apply(p).index();
+                let q = usize::from(images[p.index()]);
                 h ^ match c {
                     Color::Black => self.black[q],
                     Color::White => self.white[q],
