@@ -8,6 +8,7 @@
 
 use shakmaty::attacks;
 use shakmaty::san::{San, SanError};
+use shakmaty::uci::UciMove;
 use shakmaty::{Bitboard, Chess, Color, File, Move, Piece, Position, Rank, Role, Square};
 
 /// Whether `m` is legal in `pos`; the same answer as [`Position::is_legal`], faster.
@@ -115,6 +116,40 @@ fn only_candidate(
         candidates &= Bitboard::from(r);
     }
     candidates.single_square()
+}
+
+/// The legal move a UCI move (`from`, `to`, promotion) names in `pos`; the same answer as
+/// shakmaty's `UciMove::to_move` (None where it errs), without generating moves for an
+/// ordinary move.
+pub fn uci_to_move(pos: &Chess, from: Square, to: Square, promotion: Option<Role>) -> Option<Move> {
+    let board = pos.board();
+    if let Some(role) = board.role_at(from)
+        && board.by_color(pos.turn()).contains(from)
+    {
+        let m = Move::Normal {
+            role,
+            from,
+            capture: board.role_at(to),
+            to,
+            promotion,
+        };
+        // Castling (a king moving two files or onto its rook) and en passant are shakmaty's.
+        let special = match role {
+            Role::King => from.distance(to) > 1 || board.by_color(pos.turn()).contains(to),
+            Role::Pawn => from.file() != to.file() && board.role_at(to).is_none(),
+            _ => false,
+        };
+        if !special && let Some(legal) = quick_legality(pos, m) {
+            return legal.then_some(m);
+        }
+    }
+    UciMove::Normal {
+        from,
+        to,
+        promotion,
+    }
+    .to_move(pos)
+    .ok()
 }
 
 /// Legality of an ordinary piece or pawn move from bitboards alone; `None` for what is left to
@@ -276,7 +311,7 @@ mod tests {
         out
     }
 
-    fn check_position(pos: &Chess, rng: &mut Rng) {
+    fn check_position(pos: &Chess, rng: &mut Rng, all_pairs: bool) {
         for m in candidate_moves(pos, rng) {
             assert_eq!(
                 is_legal(pos, m),
@@ -284,6 +319,29 @@ mod tests {
                 "{m:?} in {}",
                 crate::game::replay::fen_of(pos)
             );
+        }
+        // Every from/to pair (of one random-game position in eight: thousands in all).
+        let pairs = if all_pairs || rng.below(8) == 0 {
+            pos.board().occupied()
+        } else {
+            shakmaty::Bitboard::EMPTY
+        };
+        for from in pairs {
+            for to in Square::ALL {
+                for promotion in [None, Some(Role::Queen), Some(Role::Knight)] {
+                    let uci = UciMove::Normal {
+                        from,
+                        to,
+                        promotion,
+                    };
+                    assert_eq!(
+                        uci_to_move(pos, from, to, promotion),
+                        uci.to_move(pos).ok(),
+                        "{uci} in {}",
+                        crate::game::replay::fen_of(pos)
+                    );
+                }
+            }
         }
         for m in pos.legal_moves() {
             let written = San::from_move(pos, m);
@@ -305,7 +363,7 @@ mod tests {
         for _ in 0..60 {
             let mut pos = Chess::default();
             for _ in 0..120 {
-                check_position(&pos, &mut rng);
+                check_position(&pos, &mut rng, false);
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;
@@ -331,7 +389,7 @@ mod tests {
             "1k6/8/8/8/8/8/1p6/R3K3 b Q - 0 1",
         ] {
             let pos = position_from_fen(fen).unwrap();
-            check_position(&pos, &mut rng);
+            check_position(&pos, &mut rng, true);
         }
         let castles = Move::Castle {
             king: Square::E1,

@@ -11,10 +11,11 @@
 //! bytes as pgn2dcg; decoding accepts every length form and never panics.
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, Role, Square};
+use shakmaty::{CastlingMode, Chess, Move, Position, Role, Square};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::game::replay::{play, position_from_fen};
+use crate::game::legal;
+use crate::game::replay::{play, play_in_place, position_from_fen};
 use crate::game::{Line, MoveNode, Ply, StartPosition, normalize_comment};
 
 /// Token: a variation begins.
@@ -306,12 +307,14 @@ pub fn decode_body(body: &[u8]) -> Result<(StartPosition, Line)> {
                     5 => Some(Role::Queen),
                     p => return Err(corrupt(token_at, format!("promotion code {p} is unknown"))),
                 };
-                let uci = UciMove::Normal {
-                    from: Square::new(u32::from(word >> 6 & 63)),
-                    to: Square::new(u32::from(word & 63)),
-                    promotion,
-                };
-                let m = uci.to_move(&top.pos).map_err(|_| {
+                let from = Square::new(u32::from(word >> 6 & 63));
+                let to = Square::new(u32::from(word & 63));
+                let m = legal::uci_to_move(&top.pos, from, to, promotion).ok_or_else(|| {
+                    let uci = UciMove::Normal {
+                        from,
+                        to,
+                        promotion,
+                    };
                     corrupt(
                         token_at,
                         format!(
@@ -393,8 +396,12 @@ pub fn decode_body(body: &[u8]) -> Result<(StartPosition, Line)> {
 }
 
 fn push_ply(top: &mut Frame, ply: Ply) -> Result<()> {
-    let next = play(&top.pos, &ply)?;
-    top.before_last = std::mem::replace(&mut top.pos, next);
+    if ply == Ply::Null && top.pos.is_check() {
+        // As `play` refuses it, before anything changes.
+        return play(&top.pos, &ply).map(drop);
+    }
+    top.before_last.clone_from(&top.pos);
+    play_in_place(&mut top.pos, &ply)?;
     top.line.moves.push(MoveNode::new(ply));
     Ok(())
 }
