@@ -3,7 +3,7 @@
 //! The layers, from disk to kernel (see `docs/DESIGN.md` in the shared design notes):
 //! [`store`] decodes the binary formats into the [`game`] model, [`text`] renders the model as
 //! PGN, [`vfs`] arranges games as a tree of files, and `fuse` (in the binary) adapts the tree
-//! to the kernel.
+//! to the kernel. [`fuzzing`] holds the bodies of the fuzz targets in `fuzz/`.
 
 pub mod collection;
 pub mod error;

@@ -725,3 +725,58 @@ impl ChessStore for ScidDatabase {
         self.write_entry(&mut state, number, &entry)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::ChessGame;
+
+    /// An index of `entries` empty entries whose header counts `counted` games.
+    fn index(counted: u32, entries: usize) -> Vec<u8> {
+        let mut bytes = create::empty_header(counted).to_vec();
+        bytes.extend(std::iter::repeat_n(0u8, 47 * entries));
+        bytes
+    }
+
+    #[test]
+    fn read_index_reconciles_the_count_with_the_entries_present() {
+        let (h, repaired) = read_index(&index(2, 2), &"x.si4").unwrap();
+        assert_eq!((h.num_games, repaired), (2, false));
+        // Fewer entries than counted: an interrupted save, read with the entries present.
+        let (h, repaired) = read_index(&index(3, 1), &"x.si4").unwrap();
+        assert_eq!((h.num_games, repaired), (1, true));
+        assert_eq!(
+            index_entry(&index(3, 1), h.layout, 0),
+            IndexEntry::decode(&[0; 47])
+        );
+        // More entries than counted, or a partial entry: refused, as SCID refuses them.
+        for bytes in [
+            index(1, 2),
+            index(1, 1)[..200].to_vec(),
+            index(0, 0)[..100].to_vec(),
+        ] {
+            let e = read_index(&bytes, &"x.si4").unwrap_err();
+            assert!(e.to_string().starts_with("x.si4: "), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_writable_open_repairs_the_count_of_an_interrupted_save() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().join("db");
+        create::create(&base).unwrap();
+        {
+            let db = ScidDatabase::open(&base, true).unwrap();
+            db.append(&mut std::iter::once(Ok(ChessGame::default())))
+                .unwrap();
+        }
+        let si4 = with_ext(&base, "si4");
+        let mut bytes = std::fs::read(&si4).unwrap();
+        bytes[14..17].copy_from_slice(&3u32.to_be_bytes()[1..]);
+        std::fs::write(&si4, &bytes).unwrap();
+        assert_eq!(ScidDatabase::open(&base, false).unwrap().game_count(), 1);
+        assert_eq!(std::fs::read(&si4).unwrap()[14..17], [0, 0, 3], "read-only");
+        assert_eq!(ScidDatabase::open(&base, true).unwrap().game_count(), 1);
+        assert_eq!(std::fs::read(&si4).unwrap()[14..17], [0, 0, 1], "repaired");
+    }
+}
