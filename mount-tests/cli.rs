@@ -4,7 +4,9 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::fixtures::{copy_db, edge_db};
-use crate::harness::{Mount, force_unmount, gamefs, is_mounted, run_with_timeout, scratch};
+use crate::harness::{
+    Mount, Unmounted, force_unmount, gamefs, is_mounted, run_with_timeout, scratch,
+};
 
 fn mount_cmd(args: &[&std::ffi::OsStr]) -> std::process::Output {
     run_with_timeout(
@@ -27,6 +29,7 @@ fn mount_detached_then_unmount_with(db: &std::path::Path, unmount: &[&str]) {
     let dir = scratch("detach");
     let mnt = dir.path().join("mnt");
     std::fs::create_dir(&mnt).unwrap();
+    let _unmount = Unmounted(mnt.clone());
     let out = mount_cmd(&[
         "-o".as_ref(),
         "ro".as_ref(),
@@ -56,7 +59,6 @@ fn mount_detached_then_unmount_with(db: &std::path::Path, unmount: &[&str]) {
         "the background gamefs to exit",
         || !gamefs_serving(&mnt),
     );
-    force_unmount(&mnt);
 }
 
 #[test]

@@ -9,9 +9,7 @@ use std::time::Duration;
 
 use crate::damage::{self, Dcdb, Scid};
 use crate::fixtures::{copy_db, edge_db};
-use crate::harness::{
-    Mount, force_unmount, gamefs, is_mounted, listing, run_with_timeout, scratch,
-};
+use crate::harness::{Mount, Unmounted, gamefs, is_mounted, listing, run_with_timeout, scratch};
 
 /// The file of game `number` (1-based) in `games/`.
 fn game(m: &Mount, number: u32) -> PathBuf {
@@ -179,6 +177,7 @@ fn a_cut_index_mounts_read_only_unless_rw_is_insisted_on() {
     let games = (si4.len() - 182) / 47;
     let mnt = dir.path().join("mnt");
     std::fs::create_dir(&mnt).unwrap();
+    let _unmount = Unmounted(mnt.clone());
     let mount = |extra: &[&str]| {
         run_with_timeout(
             Command::new(gamefs())
@@ -210,7 +209,6 @@ fn a_cut_index_mounts_read_only_unless_rw_is_insisted_on() {
     for f in &files[..files.len() - 1] {
         std::fs::read(f).unwrap_or_else(|e| panic!("{f:?}: {e}"));
     }
-    force_unmount(&mnt);
 }
 
 #[test]

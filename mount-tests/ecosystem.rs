@@ -6,7 +6,9 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::fixtures::edge_db;
-use crate::harness::{force_unmount, gamefs, is_mounted, repo, run_with_timeout, scratch};
+use crate::harness::{
+    Unmounted, force_unmount, gamefs, is_mounted, repo, run_with_timeout, scratch,
+};
 
 /// The mount.fuse3 source naming the program by full path (`PROGRAM#SOURCE`, type `fuse`):
 /// the same helper convention as type `fuse.gamefs`, which looks `gamefs` up in the secure PATH
@@ -28,6 +30,7 @@ fn mount_t_fuse_works() {
     let dir = scratch("mount8");
     let mnt = dir.path().join("mnt");
     std::fs::create_dir(&mnt).unwrap();
+    let _unmount = Unmounted(mnt.clone());
     let out = run_with_timeout(
         Command::new("mount")
             .args(["-t", "fuse", "-o", "ro,allow_other"])
@@ -60,6 +63,7 @@ fn an_fstab_line_mounts() {
     let dir = scratch("fstab");
     let mnt = dir.path().join("mnt");
     std::fs::create_dir(&mnt).unwrap();
+    let _unmount = Unmounted(mnt.clone());
     let fstab = dir.path().join("fstab");
     std::fs::write(
         &fstab,

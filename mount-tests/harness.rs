@@ -108,6 +108,18 @@ pub fn force_unmount(path: &Path) {
     unsafe { libc::umount2(c.as_ptr(), libc::MNT_DETACH) };
 }
 
+/// A mount made by another process (a detached gamefs, `mount -t fuse`): detached (MNT_DETACH)
+/// when the test ends, also when it fails half-way, so no mount outlives its test.
+pub struct Unmounted(pub PathBuf);
+
+impl Drop for Unmounted {
+    fn drop(&mut self) {
+        if is_mounted(&self.0) {
+            force_unmount(&self.0);
+        }
+    }
+}
+
 /// A gamefs mount running in the foreground as a child process; unmounted and stopped on drop.
 pub struct Mount {
     /// Where the tree is mounted.
