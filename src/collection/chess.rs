@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::Collection;
 use crate::collection::naming::{game_file_name, game_number_of, number_width};
 use crate::error::{Error, ErrorKind, Result};
-use crate::store::{ChessStore, NameKind, Problem, StoreInfo, eco_text};
+use crate::store::{ChessStore, GameSummary, NameKind, Problem, StoreInfo, eco_text};
 use crate::text::{pgn, pgn_parse};
 
 /// Append every game of the PGN `text` to `store`, all or nothing; `progress` sees each game.
@@ -116,35 +116,15 @@ impl Collection for ChessCollection {
     }
 
     fn view_keys(&self, view: usize, n: u32) -> Vec<u32> {
-        let s = self.store.summary(n);
-        match view {
-            0 if s.white == s.black => vec![s.white],
-            0 => vec![s.white, s.black],
-            1 => vec![s.event],
-            2 => vec![s.site],
-            3 => vec![u32::from(s.date.year.unwrap_or(0))],
-            _ => vec![u32::from(s.eco)],
-        }
+        group_keys(view, &self.store.summary(n)).collect()
     }
 
     fn view_members(&self, view: usize) -> Vec<(u32, u32)> {
         let mut out = Vec::with_capacity(self.store.game_count() as usize);
         for n in 0..self.store.game_count() {
             let s = self.store.summary(n);
-            if s.deleted {
-                continue;
-            }
-            match view {
-                0 => {
-                    out.push((s.white, n));
-                    if s.black != s.white {
-                        out.push((s.black, n));
-                    }
-                }
-                1 => out.push((s.event, n)),
-                2 => out.push((s.site, n)),
-                3 => out.push((u32::from(s.date.year.unwrap_or(0)), n)),
-                _ => out.push((u32::from(s.eco), n)),
+            if !s.deleted {
+                out.extend(group_keys(view, &s).map(|key| (key, n)));
             }
         }
         out
@@ -191,4 +171,17 @@ impl Collection for ChessCollection {
     fn reload_if_changed(&self) -> Result<bool> {
         self.store.reload_if_changed()
     }
+}
+
+/// The groups of view `view` (players, events, sites, years, ECO) a game with index summary
+/// `s` belongs to: both players (once when they are the same), or its one event, site, …
+fn group_keys(view: usize, s: &GameSummary) -> impl Iterator<Item = u32> + use<> {
+    let (first, second) = match view {
+        0 => (s.white, (s.black != s.white).then_some(s.black)),
+        1 => (s.event, None),
+        2 => (s.site, None),
+        3 => (u32::from(s.date.year.unwrap_or(0)), None),
+        _ => (u32::from(s.eco), None),
+    };
+    std::iter::once(first).chain(second)
 }
