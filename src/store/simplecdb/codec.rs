@@ -11,11 +11,11 @@
 //! bytes as pgn2dcg; decoding accepts every length form and never panics.
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, Position, Role, Square};
+use shakmaty::{CastlingMode, Chess, Move, Role, Square};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::legal;
-use crate::game::replay::{play, play_in_place, position_from_fen};
+use crate::game::replay::{play_in_place, position_from_fen};
 use crate::game::{Line, MoveNode, Ply, StartPosition, normalize_comment};
 
 /// Token: a variation begins.
@@ -396,10 +396,7 @@ pub fn decode_body(body: &[u8]) -> Result<(StartPosition, Line)> {
 }
 
 fn push_ply(top: &mut Frame, ply: Ply) -> Result<()> {
-    if ply == Ply::Null && top.pos.is_check() {
-        // As `play` refuses it, before anything changes.
-        return play(&top.pos, &ply).map(drop);
-    }
+    // A refused null move fails the whole record: what `before_last` then holds is unused.
     top.before_last.clone_from(&top.pos);
     play_in_place(&mut top.pos, &ply)?;
     top.line.moves.push(MoveNode::new(ply));
