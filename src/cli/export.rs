@@ -1,8 +1,11 @@
 //! `gamefs export`: every game of a database as one PGN stream, with the mount's renderer,
 //! rendered on every core and written in game order.
 
+use std::collections::BTreeMap;
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::mpsc;
 
 use super::ExportArgs;
 use gamefs::store::{self, ChessStore};
@@ -45,42 +48,56 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
     let pb = super::database::progress(args.quiet || args.output.is_none(), "exporting");
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
     let count = store.game_count();
-    let mut next = 0u32;
-    while next < count {
-        // One batch per thread, rendered together, written in order.
-        let batches: Vec<(u32, u32)> = (0..threads)
-            .map(|i| (next + i * BATCH, (next + (i + 1) * BATCH).min(count)))
-            .filter(|(a, b)| a < b)
-            .collect();
-        next = batches.last().map_or(count, |b| b.1);
-        let rendered: Vec<Rendered> = std::thread::scope(|s| {
-            let handles: Vec<_> = batches
-                .iter()
-                .map(|&(a, b)| {
-                    let store = &*store;
-                    s.spawn(move || render_batch(store, a, b, args.include_deleted))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_default())
-                .collect()
-        });
-        for (texts, errors) in rendered {
-            for text in texts {
-                if let Err(e) = out.write_all(text.as_bytes()) {
-                    if e.kind() == std::io::ErrorKind::BrokenPipe {
-                        return Ok(ExitCode::SUCCESS);
+    // Workers take the next batch as soon as they finish one and hand it to this thread,
+    // which writes batches in game order; at most a few batches per worker wait in memory.
+    let next = AtomicU32::new(0);
+    let (tx, rx) = mpsc::sync_channel::<(u32, Rendered)>(2 * threads as usize);
+    let outcome = std::thread::scope(|s| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (store, next) = (&*store, &next);
+            s.spawn(move || {
+                loop {
+                    let from = next.fetch_add(BATCH, Ordering::Relaxed);
+                    if from >= count {
+                        break;
                     }
-                    return Err(format!("write failed: {e}"));
+                    let batch =
+                        render_batch(store, from, (from + BATCH).min(count), args.include_deleted);
+                    if tx.send((from, batch)).is_err() {
+                        break; // the writer stopped (reader gone or write error)
+                    }
                 }
-            }
-            for e in errors {
-                eprintln!("gamefs: skipped {e}");
-                failed += 1;
+            });
+        }
+        drop(tx);
+        let mut waiting = BTreeMap::new();
+        let mut want = 0u32;
+        for (from, batch) in rx {
+            waiting.insert(from, batch);
+            while let Some((texts, errors)) = waiting.remove(&want) {
+                for text in texts {
+                    if let Err(e) = out.write_all(text.as_bytes()) {
+                        // Stop the workers: the next batch they finish finds no receiver.
+                        next.store(count, Ordering::Relaxed);
+                        return Err(e);
+                    }
+                }
+                for e in errors {
+                    eprintln!("gamefs: skipped {e}");
+                    failed += 1;
+                }
+                want = (want + BATCH).min(count);
+                pb.set_position(u64::from(want));
             }
         }
-        pb.set_position(u64::from(next));
+        Ok(())
+    });
+    if let Err(e) = outcome {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return Ok(ExitCode::SUCCESS);
+        }
+        return Err(format!("write failed: {e}"));
     }
     if let Err(e) = out.flush()
         && e.kind() != std::io::ErrorKind::BrokenPipe

@@ -8,6 +8,7 @@ pub mod date;
 pub mod go;
 pub mod legal;
 pub mod replay;
+pub mod visit;
 
 pub use chess::{
     ChessGame, GameResult, Headers, Line, MoveNode, Ply, Rating, RatingType, StartPosition,

@@ -7,22 +7,19 @@
 
 use shakmaty::{Chess, Color, Position};
 
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::game::legal;
-use crate::game::replay::{play, start_position};
-use crate::game::{ChessGame, Headers, Line, Ply, StartPosition};
+use crate::game::visit::{self, GameVisitor};
+use crate::game::{ChessGame, GameResult, Headers, Ply, StartPosition};
 
 /// Lines of movetext are kept at most this long (the standard asks for below 80 columns).
 const MAX_LINE: usize = 79;
 
 /// Render `game` as one PGN game: tag section, blank line, movetext, blank line.
 pub fn render(game: &ChessGame) -> Result<String> {
-    let mut out = String::with_capacity(1024);
-    render_tags(&game.headers, &game.start, &mut out);
-    out.push('\n');
-    render_movetext(game, &mut out)?;
-    out.push('\n');
-    Ok(out)
+    let mut writer = PgnWriter::new();
+    visit::walk(game, &mut writer)?;
+    Ok(writer.finish())
 }
 
 fn render_tags(h: &Headers, start: &StartPosition, out: &mut String) {
@@ -101,8 +98,8 @@ fn sanitize_tag_name(name: &str) -> String {
 }
 
 /// Collects movetext tokens into lines no longer than [`MAX_LINE`].
-struct Wrapper<'a> {
-    out: &'a mut String,
+struct Wrapper {
+    out: String,
     line_len: usize,
     /// A token was written on this line, so the next one needs a separating space (tracked
     /// apart from `line_len`: an empty token, a second space of a comment, has no width).
@@ -111,7 +108,7 @@ struct Wrapper<'a> {
     open_paren: bool,
 }
 
-impl Wrapper<'_> {
+impl Wrapper {
     fn token(&mut self, token: &str) {
         let paren = std::mem::take(&mut self.open_paren);
         let chars = if token.is_ascii() {
@@ -143,6 +140,9 @@ impl Wrapper<'_> {
     /// Words are split at single spaces so runs of spaces survive (empty words), and a line
     /// break only ever replaces one space, which a reader turns back into a space.
     fn comment(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
         let cleaned = text.replace('}', ")").replace(['\n', '\r', '\t'], " ");
         let trimmed = cleaned.trim_matches(' ');
         let words: Vec<&str> = if trimmed.is_empty() {
@@ -180,10 +180,12 @@ impl Wrapper<'_> {
         }
     }
 
-    fn finish(self) {
+    /// The text written, its last line ended.
+    fn finish(mut self) -> String {
         if self.need_space {
             self.out.push('\n');
         }
+        self.out
     }
 }
 
@@ -214,115 +216,230 @@ fn push_decimal(out: &mut String, mut n: u32) {
     out.extend(digits[i..].iter().map(|&d| char::from(d)));
 }
 
-/// One line being rendered: where we are in it and the position before its next move.
-struct Frame<'a> {
-    line: &'a Line,
-    next: usize,
-    pos: Chess,
-    /// The next move needs a number even if Black plays it (after a comment or variation).
-    force_number: bool,
+/// One line being written: the main line or an open variation.
+struct LineState {
     /// Variations are enclosed in parentheses; the main line is not.
     is_variation: bool,
-    /// The opening parenthesis and leading comment have been written.
+    /// The opening parenthesis and the line's comment have been written.
     opened: bool,
+    /// The line's comment, written when its first move (or its end) comes.
+    comment: String,
+    /// The next move needs a number even if Black plays it (after a comment or variation).
+    force_number: bool,
 }
 
-impl<'a> Frame<'a> {
-    fn new(line: &'a Line, pos: Chess, is_variation: bool) -> Frame<'a> {
-        Frame {
-            line,
-            next: 0,
-            pos,
-            force_number: true,
+impl LineState {
+    fn new(is_variation: bool) -> LineState {
+        LineState {
             is_variation,
             opened: false,
+            comment: String::new(),
+            force_number: true,
         }
     }
 }
 
-/// Walks the move tree with an explicit stack (no recursion, so any nesting depth is fine).
-fn render_movetext(game: &ChessGame, out: &mut String) -> Result<()> {
-    let mut w = Wrapper {
-        out,
-        line_len: 0,
-        need_space: false,
-        open_paren: false,
-    };
-    let mut stack = vec![Frame::new(&game.moves, start_position(&game.start)?, false)];
-    let mut token = String::with_capacity(32);
-    while let Some(frame) = stack.last_mut() {
-        if !frame.opened {
-            frame.opened = true;
-            if frame.is_variation {
-                w.open();
-            }
-            if let Some(c) = frame.line.comment.as_deref() {
-                w.comment(c);
-            }
+/// The last move told, held back until its NAGs and comment are known.
+#[derive(Default)]
+struct PendingMove {
+    /// Move number (where one is due) and SAN with its check suffix.
+    token: String,
+    nags: Vec<u8>,
+    comment: String,
+    /// Written out (a variation of it began, or the next move came): it can take no more.
+    written: bool,
+}
+
+/// Writes one PGN game from [`GameVisitor`] events: [`render`] tells it a game held as a
+/// tree, a store that decodes into events tells it a stored game directly.
+///
+/// It takes events in the order of the move tree. Stored bytes that attach a NAG or comment
+/// to a move after its variations cannot be written in one pass: the event fails and
+/// [`PgnWriter::reordered`] says so, and the caller renders the game through the model.
+pub struct PgnWriter {
+    wrapper: Wrapper,
+    result: GameResult,
+    lines: Vec<LineState>,
+    pending: PendingMove,
+    reordered: bool,
+}
+
+impl Default for PgnWriter {
+    fn default() -> Self {
+        PgnWriter::new()
+    }
+}
+
+impl PgnWriter {
+    /// A writer for one game.
+    pub fn new() -> PgnWriter {
+        PgnWriter {
+            wrapper: Wrapper {
+                out: String::with_capacity(1024),
+                line_len: 0,
+                need_space: false,
+                open_paren: false,
+            },
+            result: GameResult::Unknown,
+            lines: vec![LineState::new(false)],
+            pending: PendingMove {
+                written: true,
+                ..PendingMove::default()
+            },
+            reordered: false,
         }
-        let Some(node) = frame.line.moves.get(frame.next) else {
-            if frame.is_variation {
-                w.close();
+    }
+
+    /// True when an event came out of the tree's order (see the type's documentation).
+    pub fn reordered(&self) -> bool {
+        self.reordered
+    }
+
+    /// The game's text: the movetext ends with the result and a blank line follows.
+    pub fn finish(mut self) -> String {
+        self.open_line();
+        self.flush_pending();
+        self.wrapper.token(self.result.as_pgn());
+        let mut out = self.wrapper.finish();
+        out.push('\n');
+        out
+    }
+
+    fn out_of_order(&mut self, what: &str) -> Result<()> {
+        self.reordered = true;
+        Err(Error::new(
+            ErrorKind::CorruptRecord,
+            format!("{what} comes after the variations of its move"),
+        ))
+    }
+
+    fn line(&mut self) -> &mut LineState {
+        self.lines
+            .last_mut()
+            .expect("the main line is never closed")
+    }
+
+    /// Write the current line's opening parenthesis and comment, once.
+    fn open_line(&mut self) {
+        let line = self
+            .lines
+            .last_mut()
+            .expect("the main line is never closed");
+        if !line.opened {
+            line.opened = true;
+            if line.is_variation {
+                self.wrapper.open();
             }
-            stack.pop();
-            if let Some(parent) = stack.last_mut() {
-                parent.force_number = true;
-            }
-            continue;
-        };
-        // The position before the move is kept only for the variations that replace it.
-        let before = (!node.variations.is_empty()).then(|| frame.pos.clone());
-        // The move number stays on one line with its move.
-        token.clear();
-        if frame.pos.turn() == Color::White {
-            push_decimal(&mut token, frame.pos.fullmoves().get());
-            token.push_str(". ");
-        } else if frame.force_number {
-            push_decimal(&mut token, frame.pos.fullmoves().get());
-            token.push_str("... ");
-        }
-        match &node.ply {
-            Ply::Move(m) => {
-                legal::san(&frame.pos, *m).append_to_string(&mut token);
-                frame.pos.play_unchecked(*m);
-                token.push_str(check_suffix(&frame.pos));
-            }
-            Ply::Null => {
-                token.push_str("--");
-                frame.pos = play(&frame.pos, &node.ply)?;
-            }
-        }
-        w.token(&token);
-        for nag in &node.nags {
-            token.clear();
-            token.push('$');
-            push_decimal(&mut token, u32::from(*nag));
-            w.token(&token);
-        }
-        let commented = node
-            .comment
-            .as_deref()
-            .is_some_and(|c| !c.trim().is_empty());
-        if let Some(c) = node.comment.as_deref() {
-            w.comment(c);
-        }
-        frame.next += 1;
-        frame.force_number = commented || !node.variations.is_empty();
-        if let Some(before) = before {
-            for variation in node.variations.iter().rev() {
-                stack.push(Frame::new(variation, before.clone(), true));
+            if !line.comment.is_empty() {
+                self.wrapper.comment(&line.comment);
             }
         }
     }
-    w.token(game.headers.result.as_pgn());
-    w.finish();
-    Ok(())
+
+    /// Write the held-back move with its NAGs and comment.
+    fn flush_pending(&mut self) {
+        if std::mem::replace(&mut self.pending.written, true) {
+            return;
+        }
+        let p = &mut self.pending;
+        self.wrapper.token(&p.token);
+        for &nag in &p.nags {
+            p.token.clear();
+            p.token.push('$');
+            push_decimal(&mut p.token, u32::from(nag));
+            self.wrapper.token(&p.token);
+        }
+        self.wrapper.comment(&p.comment);
+        let commented = !p.comment.trim().is_empty();
+        self.line().force_number = commented;
+    }
+}
+
+impl GameVisitor for PgnWriter {
+    fn begin(&mut self, headers: &Headers, start: &StartPosition) -> Result<()> {
+        render_tags(headers, start, &mut self.wrapper.out);
+        self.wrapper.out.push('\n');
+        self.result = headers.result;
+        Ok(())
+    }
+
+    fn line_comment(&mut self, text: &str) -> Result<()> {
+        let line = self.line();
+        if line.opened {
+            return self.out_of_order("a line's comment");
+        }
+        line.comment.clear();
+        line.comment.push_str(text);
+        Ok(())
+    }
+
+    fn ply(&mut self, before: &Chess, ply: &Ply, after: &Chess) -> Result<()> {
+        self.open_line();
+        self.flush_pending();
+        let force_number = std::mem::take(&mut self.line().force_number);
+        let p = &mut self.pending;
+        p.token.clear();
+        p.nags.clear();
+        p.comment.clear();
+        p.written = false;
+        // The move number stays on one line with its move.
+        if before.turn() == Color::White {
+            push_decimal(&mut p.token, before.fullmoves().get());
+            p.token.push_str(". ");
+        } else if force_number {
+            push_decimal(&mut p.token, before.fullmoves().get());
+            p.token.push_str("... ");
+        }
+        match ply {
+            Ply::Move(m) => {
+                legal::san(before, *m).append_to_string(&mut p.token);
+                p.token.push_str(check_suffix(after));
+            }
+            Ply::Null => p.token.push_str("--"),
+        }
+        Ok(())
+    }
+
+    fn nag(&mut self, nag: u8) -> Result<()> {
+        if self.pending.written {
+            return self.out_of_order("a NAG");
+        }
+        self.pending.nags.push(nag);
+        Ok(())
+    }
+
+    fn comment(&mut self, text: &str) -> Result<()> {
+        if self.pending.written {
+            return self.out_of_order("a comment");
+        }
+        self.pending.comment.clear();
+        self.pending.comment.push_str(text);
+        Ok(())
+    }
+
+    fn begin_variation(&mut self) -> Result<()> {
+        self.flush_pending();
+        self.lines.push(LineState::new(true));
+        Ok(())
+    }
+
+    fn end_variation(&mut self) -> Result<()> {
+        self.open_line();
+        self.flush_pending();
+        if self.lines.len() > 1 {
+            self.lines.pop();
+            self.wrapper.close();
+            self.line().force_number = true;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{GameResult, MoveNode, PartialDate, Rating, RatingType};
+    use crate::game::replay::play;
+    use crate::game::{Line, MoveNode, PartialDate, Rating, RatingType};
     use shakmaty::san::San;
 
     /// Build a line from SAN moves played from `pos`.

@@ -1,0 +1,183 @@
+//! A game told as a stream of events (a move with the positions around it, a NAG, a comment,
+//! a variation opening or closing) instead of a tree.
+//!
+//! Decoders that already replay a game on a board (SCID's) tell it straight to a consumer, so
+//! rendering a stored game needs one replay and no tree that is built only to be thrown away
+//! (pgn-reader's streaming visitor is the model). [`walk`] tells a game held as a tree the
+//! same way, and [`TreeBuilder`] turns the events back into a tree, so every consumer is
+//! written once.
+
+use shakmaty::Chess;
+
+use super::chess::{ChessGame, Headers, Line, MoveNode, Ply, StartPosition};
+use super::replay::{play, start_position};
+use crate::error::Result;
+
+/// A consumer of a game's events. Events come in the order of the move tree: a line's
+/// comment before its first move, then for each move its NAGs, its comment and its variations
+/// (each between [`begin_variation`](Self::begin_variation) and
+/// [`end_variation`](Self::end_variation)). A decoder of stored bytes may send a NAG or a
+/// comment for a move again after the move's variations or replace a comment sent before;
+/// a consumer that cannot take that says so with an error.
+pub trait GameVisitor {
+    /// The game starts: its tags and where it starts from.
+    fn begin(&mut self, headers: &Headers, start: &StartPosition) -> Result<()>;
+    /// The comment before the current line's first move; empty means none. A second call
+    /// replaces the first.
+    fn line_comment(&mut self, text: &str) -> Result<()>;
+    /// The next move of the current line, played from `before` (the position after the line's
+    /// previous move) to `after`.
+    fn ply(&mut self, before: &Chess, ply: &Ply, after: &Chess) -> Result<()>;
+    /// A numeric annotation glyph for the current line's last move.
+    fn nag(&mut self, nag: u8) -> Result<()>;
+    /// The comment after the current line's last move; empty means none. A second call
+    /// replaces the first.
+    fn comment(&mut self, text: &str) -> Result<()>;
+    /// A variation of the current line's last move starts: its moves replace that move.
+    fn begin_variation(&mut self) -> Result<()>;
+    /// The current variation ends; its parent line is current again.
+    fn end_variation(&mut self) -> Result<()>;
+}
+
+/// One line of [`walk`]'s explicit stack: where we are in it and the position before its
+/// next move.
+struct WalkFrame<'a> {
+    line: &'a Line,
+    next: usize,
+    pos: Chess,
+    /// A variation (told between `begin_variation` and `end_variation`), not the main line.
+    is_variation: bool,
+    /// `begin_variation` and the line's comment have been told.
+    begun: bool,
+}
+
+/// Tell `game` to `visitor`, replaying its moves for the positions (an explicit stack, so
+/// any nesting depth is fine). Fails where a null move is made in check.
+pub fn walk(game: &ChessGame, visitor: &mut (impl GameVisitor + ?Sized)) -> Result<()> {
+    visitor.begin(&game.headers, &game.start)?;
+    let mut stack = vec![WalkFrame {
+        line: &game.moves,
+        next: 0,
+        pos: start_position(&game.start)?,
+        is_variation: false,
+        begun: false,
+    }];
+    while let Some(frame) = stack.last_mut() {
+        if !frame.begun {
+            frame.begun = true;
+            if frame.is_variation {
+                visitor.begin_variation()?;
+            }
+            if let Some(c) = &frame.line.comment {
+                visitor.line_comment(c)?;
+            }
+        }
+        let Some(node) = frame.line.moves.get(frame.next) else {
+            if frame.is_variation {
+                visitor.end_variation()?;
+            }
+            stack.pop();
+            continue;
+        };
+        frame.next += 1;
+        let after = play(&frame.pos, &node.ply)?;
+        visitor.ply(&frame.pos, &node.ply, &after)?;
+        for &nag in &node.nags {
+            visitor.nag(nag)?;
+        }
+        if let Some(c) = &node.comment {
+            visitor.comment(c)?;
+        }
+        let before = std::mem::replace(&mut frame.pos, after);
+        // The last pushed is walked first: push in reverse to tell them in order.
+        for variation in node.variations.iter().rev() {
+            stack.push(WalkFrame {
+                line: variation,
+                next: 0,
+                pos: before.clone(),
+                is_variation: true,
+                begun: false,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Builds the move tree from events (the decoders' way to the model).
+#[derive(Default)]
+pub struct TreeBuilder {
+    /// The lines being built: the main line at the bottom, the open variations above it.
+    lines: Vec<Line>,
+}
+
+impl TreeBuilder {
+    /// A builder for a game's main line.
+    pub fn new() -> TreeBuilder {
+        TreeBuilder {
+            lines: vec![Line::default()],
+        }
+    }
+
+    /// The main line built (open variations, if any, are dropped).
+    pub fn finish(mut self) -> Line {
+        self.lines.truncate(1);
+        self.lines.pop().unwrap_or_default()
+    }
+
+    fn current(&mut self) -> &mut Line {
+        if self.lines.is_empty() {
+            self.lines.push(Line::default());
+        }
+        self.lines.last_mut().expect("a line")
+    }
+}
+
+/// The model's comment slot for event text: empty means none.
+fn comment_slot(text: &str) -> Option<String> {
+    (!text.is_empty()).then(|| text.to_owned())
+}
+
+impl GameVisitor for TreeBuilder {
+    fn begin(&mut self, _headers: &Headers, _start: &StartPosition) -> Result<()> {
+        Ok(())
+    }
+
+    fn line_comment(&mut self, text: &str) -> Result<()> {
+        self.current().comment = comment_slot(text);
+        Ok(())
+    }
+
+    fn ply(&mut self, _before: &Chess, ply: &Ply, _after: &Chess) -> Result<()> {
+        self.current().moves.push(MoveNode::new(ply.clone()));
+        Ok(())
+    }
+
+    fn nag(&mut self, nag: u8) -> Result<()> {
+        if let Some(node) = self.current().moves.last_mut() {
+            node.nags.push(nag);
+        }
+        Ok(())
+    }
+
+    fn comment(&mut self, text: &str) -> Result<()> {
+        if let Some(node) = self.current().moves.last_mut() {
+            node.comment = comment_slot(text);
+        }
+        Ok(())
+    }
+
+    fn begin_variation(&mut self) -> Result<()> {
+        self.lines.push(Line::default());
+        Ok(())
+    }
+
+    fn end_variation(&mut self) -> Result<()> {
+        if self.lines.len() > 1 {
+            let child = self.lines.pop().expect("a variation");
+            if let Some(node) = self.current().moves.last_mut() {
+                node.variations.push(child);
+            }
+        }
+        Ok(())
+    }
+}
