@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc;
 
 use super::ExportArgs;
+use gamefs::collection::chess::render_pgn;
 use gamefs::store::{self, ChessStore};
-use gamefs::text::pgn;
 
 /// Games one worker renders before handing them over.
 const BATCH: u32 = 512;
@@ -24,7 +24,7 @@ fn render_batch(store: &dyn ChessStore, from: u32, to: u32, include_deleted: boo
         if store.summary(n).deleted && !include_deleted {
             continue;
         }
-        match store.load(n).and_then(|g| pgn::render(&g)) {
+        match render_pgn(store, n) {
             Ok(text) => texts.push(text),
             Err(e) => errors.push(e.to_string()),
         }

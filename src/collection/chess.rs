@@ -37,6 +37,19 @@ pub fn append_pgn(
     })
 }
 
+/// Game `number` of `store` as PGN: told straight from the store to the writer (one decode,
+/// no move tree), or through the model for the rare stored game whose annotations come in an
+/// order the writer cannot take in one pass. The same bytes either way.
+pub fn render_pgn(store: &dyn ChessStore, number: u32) -> Result<String> {
+    let mut writer = pgn::PgnWriter::new();
+    match store.visit(number, &mut writer) {
+        Ok(()) => Ok(writer.finish()),
+        Err(_) if writer.reordered() => pgn::render(&store.load(number)?)
+            .map_err(|e| e.context(format_args!("game {}", number + 1))),
+        Err(e) => Err(e),
+    }
+}
+
 /// The chess views, in the order they appear in the root folder.
 const VIEWS: [&str; 5] = ["players", "events", "sites", "years", "eco"];
 
@@ -142,10 +155,7 @@ impl Collection for ChessCollection {
     }
 
     fn render(&self, n: u32) -> Result<Vec<u8>> {
-        let game = self.store.load(n)?;
-        Ok(pgn::render(&game)
-            .map_err(|e| e.context(format_args!("game {}", n + 1)))?
-            .into_bytes())
+        Ok(render_pgn(&*self.store, n)?.into_bytes())
     }
 
     fn save(&self, n: u32, text: &[u8]) -> Result<bool> {

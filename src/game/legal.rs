@@ -19,38 +19,65 @@ pub fn is_legal(pos: &Chess, m: Move) -> bool {
     }
 }
 
-/// The SAN of legal move `m` in `pos` (without check suffix); the same as [`San::from_move`],
-/// without generating moves unless another piece of the same kind could reach the square.
-pub fn san(pos: &Chess, m: Move) -> San {
-    if let Move::Normal {
-        role,
-        from,
-        capture,
-        to,
-        promotion,
-    } = m
-        && role != Role::Pawn
-    {
-        let board = pos.board();
-        let piece = Piece {
-            color: pos.turn(),
-            role,
-        };
-        let rivals = board.by_piece(piece)
-            & attacks::attacks(to, piece, board.occupied())
-            & !Bitboard::from(from);
-        if rivals.is_empty() {
-            return San::Normal {
-                role,
-                file: None,
-                rank: None,
-                capture: capture.is_some(),
-                to,
-                promotion,
-            };
+/// Append the SAN of legal move `m` in `pos` (without check suffix) to `out`; the same text
+/// as shakmaty's [`San::from_move`], without generating moves unless another piece of the
+/// same kind could reach the square.
+pub fn push_san(pos: &Chess, m: Move, out: &mut String) {
+    match m {
+        Move::Normal {
+            role: Role::Pawn,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            if capture.is_some() {
+                out.push(from.file().char());
+                out.push('x');
+            }
+            push_square(to, out);
+            if let Some(p) = promotion {
+                out.push('=');
+                out.push(p.upper_char());
+            }
         }
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion: None,
+        } if !has_rivals(pos, role, from, to) => {
+            out.push(role.upper_char());
+            if capture.is_some() {
+                out.push('x');
+            }
+            push_square(to, out);
+        }
+        Move::EnPassant { from, to } => {
+            out.push(from.file().char());
+            out.push('x');
+            push_square(to, out);
+        }
+        _ => San::from_move(pos, m).append_to_string(out),
     }
-    San::from_move(pos, m)
+}
+
+/// Whether another piece of the mover's kind attacks `to` (then SAN may need a hint, which
+/// depends on which of them may legally move: shakmaty's question).
+fn has_rivals(pos: &Chess, role: Role, from: Square, to: Square) -> bool {
+    let board = pos.board();
+    let piece = Piece {
+        color: pos.turn(),
+        role,
+    };
+    (board.by_piece(piece) & attacks::attacks(to, piece, board.occupied()) & !Bitboard::from(from))
+        .any()
+}
+
+fn push_square(sq: Square, out: &mut String) {
+    out.push(sq.file().char());
+    out.push(sq.rank().char());
 }
 
 /// The legal move `san` names in `pos`; the same answer as [`San::to_move`] (including which
@@ -230,7 +257,6 @@ mod tests {
     use super::*;
     use crate::game::replay::position_from_fen;
     use crate::testing::Rng;
-    use shakmaty::CastlingSide;
 
     /// Every move a buggy decoder could produce from `pos`: any piece of ours to any square,
     /// with any capture field and promotion, plus castling and en passant attempts.
@@ -345,7 +371,9 @@ mod tests {
         }
         for m in pos.legal_moves() {
             let written = San::from_move(pos, m);
-            assert_eq!(san(pos, m), written, "{m:?}");
+            let mut text = String::new();
+            push_san(pos, m, &mut text);
+            assert_eq!(text, written.to_string(), "{m:?}");
             for variant in san_variants(written, rng) {
                 assert_eq!(
                     san_to_move(pos, variant),
@@ -397,10 +425,8 @@ mod tests {
         };
         let pos = position_from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
         assert!(is_legal(&pos, castles));
-        assert_eq!(
-            san(&pos, castles),
-            San::Castle(CastlingSide::KingSide),
-            "castling is shakmaty's"
-        );
+        let mut text = String::new();
+        push_san(&pos, castles, &mut text);
+        assert_eq!(text, "O-O", "castling is shakmaty's");
     }
 }

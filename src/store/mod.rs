@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use crate::error::Result;
+use crate::game::visit::GameVisitor;
 use crate::game::{ChessGame, GameResult, PartialDate};
 pub use damage::Problem;
 
@@ -96,6 +97,13 @@ pub trait ChessStore: Send + Sync {
     fn problems(&self) -> Vec<Problem>;
     /// Decode game `number` completely (record plus index fields).
     fn load(&self, number: u32) -> Result<ChessGame>;
+    /// Tell game `number` to `visitor` as [`load`](ChessStore::load) would decode it (the
+    /// same game, the same errors). A format whose decoder replays the moves anyway tells
+    /// them as it decodes, so rendering needs no tree; the others load and walk the tree.
+    fn visit(&self, number: u32, visitor: &mut dyn GameVisitor) -> Result<()> {
+        crate::game::visit::walk(&self.load(number)?, visitor)
+            .map_err(|e| e.context(format_args!("game {}", number + 1)))
+    }
     /// True when the database was opened for writing.
     fn writable(&self) -> bool;
     /// Store `game` as the new content of game `number`. Returns false, writing nothing, when

@@ -202,18 +202,11 @@ fn check_suffix(pos: &Chess) -> &'static str {
 }
 
 /// Append `n` in decimal (move numbers and NAGs, written for every move: no formatter).
-fn push_decimal(out: &mut String, mut n: u32) {
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+fn push_decimal(out: &mut String, n: u32) {
+    if n >= 10 {
+        push_decimal(out, n / 10);
     }
-    out.extend(digits[i..].iter().map(|&d| char::from(d)));
+    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 /// One line being written: the main line or an open variation.
@@ -392,7 +385,7 @@ impl GameVisitor for PgnWriter {
         }
         match ply {
             Ply::Move(m) => {
-                legal::san(before, *m).append_to_string(&mut p.token);
+                legal::push_san(before, *m, &mut p.token);
                 p.token.push_str(check_suffix(after));
             }
             Ply::Null => p.token.push_str("--"),

@@ -10,6 +10,11 @@ pub mod compact;
 pub mod create;
 pub mod derive;
 pub mod entry;
+/// A record's error, naming its game (1-based, as users count).
+fn in_game(e: Error, number: u32) -> Error {
+    e.context(format_args!("game {}", number + 1))
+}
+
 #[cfg(test)]
 mod failures;
 pub mod header;
@@ -32,6 +37,7 @@ use names::{MAX_NAME_LEN, MAX_NAMES, NameFile};
 use scan::{IndexShape, name_fields};
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::game::visit::GameVisitor;
 use crate::game::{ChessGame, Headers};
 use crate::store::damage::{Damage, Problem, UNKNOWN_NAME, UNKNOWN_NAME_TEXT};
 pub use crate::store::files::with_ext;
@@ -147,6 +153,27 @@ impl ScidDatabase {
     pub fn record_bytes(&self, number: u32) -> Result<Vec<u8>> {
         let entry = self.entry(number);
         self.read_record(number, &entry)
+    }
+
+    /// Game `number`'s index entry and record bytes, or why it cannot be read (no such game,
+    /// damage found when the database was opened, an unreadable record).
+    fn stored_game(&self, number: u32) -> Result<(IndexEntry, Vec<u8>)> {
+        if number >= self.game_count() {
+            return Err(Error::new(
+                ErrorKind::NotFound,
+                format!("no game {}", number + 1),
+            ));
+        }
+        if let Some(e) = self
+            .read()
+            .damage
+            .error_for(number, format_args!("game {}", number + 1))
+        {
+            return Err(e);
+        }
+        let entry = self.entry(number);
+        let bytes = self.read_record(number, &entry)?;
+        Ok((entry, bytes))
     }
 
     /// The record `entry` points at (game `number`, for messages).
@@ -572,28 +599,20 @@ impl ChessStore for ScidDatabase {
     }
 
     fn load(&self, number: u32) -> Result<ChessGame> {
-        if number >= self.game_count() {
-            return Err(Error::new(
-                ErrorKind::NotFound,
-                format!("no game {}", number + 1),
-            ));
-        }
-        if let Some(e) = self
-            .read()
-            .damage
-            .error_for(number, format_args!("game {}", number + 1))
-        {
-            return Err(e);
-        }
-        let entry = self.entry(number);
-        let bytes = self.record_bytes(number)?;
-        let record =
-            record::decode(&bytes).map_err(|e| e.context(format_args!("game {}", number + 1)))?;
+        let (entry, bytes) = self.stored_game(number)?;
+        let record = record::decode(&bytes).map_err(|e| in_game(e, number))?;
         Ok(ChessGame {
             headers: self.headers(&entry, record.extra_tags),
             start: record.start,
             moves: record.moves,
         })
+    }
+
+    fn visit(&self, number: u32, visitor: &mut dyn GameVisitor) -> Result<()> {
+        let (entry, bytes) = self.stored_game(number)?;
+        let head = record::read_head(&bytes).map_err(|e| in_game(e, number))?;
+        visitor.begin(&self.headers(&entry, head.extra_tags), &head.start)?;
+        head.moves.visit(visitor).map_err(|e| in_game(e, number))
     }
 
     fn writable(&self) -> bool {

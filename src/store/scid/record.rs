@@ -15,9 +15,10 @@ use shakmaty::{CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Squ
 use super::pieces::PieceLists;
 use crate::error::ErrorKind;
 use crate::error::{Error, Result};
-use crate::game::chess::{ChessGame, Headers, Line, MoveNode, Ply, RatingType, StartPosition};
+use crate::game::chess::{ChessGame, Headers, Line, Ply, RatingType, StartPosition};
 use crate::game::legal;
 use crate::game::replay::{play_in_place, position_from_fen};
+use crate::game::visit::{GameVisitor, TreeBuilder};
 use crate::store::charset::text_from_bytes;
 
 /// Names of the common extra tags, stored as the one-byte codes 241..=250 (spec §5.1).
@@ -77,6 +78,50 @@ pub struct Record {
 /// Decode one record: exactly the bytes `[offset, offset+length)` named by its index entry
 /// (trailing NUL-terminated bytes would be read as comments, as SCID reads them).
 pub fn decode(bytes: &[u8]) -> Result<Record> {
+    let RecordHead {
+        extra_tags,
+        start,
+        moves,
+    } = read_head(bytes)?;
+    let mut tree = TreeBuilder::new();
+    moves.visit(&mut tree)?;
+    Ok(Record {
+        extra_tags,
+        start,
+        moves: tree.finish(),
+    })
+}
+
+/// A record read up to its moves: the extra tags, the start, and the move stream still to be
+/// told (so a caller can tell the tags before the moves without building the move tree).
+pub struct RecordHead<'a> {
+    /// The tags that are not kept in the index, in stored order.
+    pub extra_tags: Vec<(String, String)>,
+    /// The start position; a FEN is kept as stored.
+    pub start: StartPosition,
+    /// The moves, comments, NAGs and variations.
+    pub moves: MoveStream<'a>,
+}
+
+/// A record's move stream with its comment strings, checked for marker syntax, not yet
+/// decoded.
+pub struct MoveStream<'a> {
+    reader: Reader<'a>,
+    pos: Chess,
+    lists: PieceLists,
+    comments: Comments<'a>,
+}
+
+impl MoveStream<'_> {
+    /// Decode the moves, telling each event to `visitor` as it is decoded; a damaged move
+    /// fails the record (events told before it are not taken back).
+    pub fn visit<V: GameVisitor + ?Sized>(self, visitor: &mut V) -> Result<()> {
+        decode_move_stream(self.reader, self.pos, self.lists, self.comments, visitor)
+    }
+}
+
+/// Read a record's tags and start, and check its move stream's syntax (spec §5).
+pub fn read_head(bytes: &[u8]) -> Result<RecordHead<'_>> {
     let mut r = Reader { bytes, at: 0 };
     let extra_tags = decode_tags(&mut r)?;
     let flags = r.byte("the flags byte")?;
@@ -96,19 +141,18 @@ pub fn decode(bytes: &[u8]) -> Result<Record> {
     let moves_at = r.at;
     let (comments_at, markers) = scan_move_stream(bytes, moves_at)?;
     let comments = Comments::new(bytes.get(comments_at..).unwrap_or_default(), markers)?;
-    let moves = decode_move_stream(
-        Reader {
-            bytes: bytes.get(..comments_at).unwrap_or_default(),
-            at: moves_at,
-        },
-        pos,
-        lists,
-        comments,
-    )?;
-    Ok(Record {
+    Ok(RecordHead {
         extra_tags,
         start,
-        moves,
+        moves: MoveStream {
+            reader: Reader {
+                bytes: bytes.get(..comments_at).unwrap_or_default(),
+                at: moves_at,
+            },
+            pos,
+            lists,
+            comments,
+        },
     })
 }
 
@@ -291,15 +335,17 @@ impl<'a> Comments<'a> {
     }
 }
 
-/// Store a comment string; an empty one means no comment, as in SCID.
-fn set_comment(slot: &mut Option<String>, text: &[u8]) {
-    *slot = (!text.is_empty()).then(|| text_from_bytes(text));
+/// A comment string as event text; an empty one means no comment, as in SCID.
+fn comment_text(text: &[u8]) -> String {
+    text_from_bytes(text)
 }
 
 /// One line being decoded: the main line or an open variation.
 struct Frame {
-    /// The moves decoded so far.
-    line: Line,
+    /// How many moves of the line have been decoded.
+    moves: usize,
+    /// How many NAGs the line's last move has.
+    nags: usize,
     /// The position after the line's last move.
     pos: Chess,
     /// The piece lists after the line's last move.
@@ -313,7 +359,7 @@ struct Frame {
 impl Frame {
     /// A corrupt-record error that names the ply being decoded and the variation depth.
     fn error(&self, depth: usize, msg: impl std::fmt::Display) -> Error {
-        let ply = self.first_ply + self.line.moves.len();
+        let ply = self.first_ply + self.moves;
         if depth == 0 {
             Error::corrupt_record(format!("ply {ply}: {msg}"))
         } else {
@@ -322,19 +368,17 @@ impl Frame {
     }
 }
 
-/// Decode the move stream (the reader ends just after its `0F`) into the main line.
-fn decode_move_stream(
+/// Decode the move stream (the reader ends just after its `0F`), telling it to `v`.
+fn decode_move_stream<V: GameVisitor + ?Sized>(
     mut r: Reader,
     pos: Chess,
     lists: PieceLists,
     mut comments: Comments,
-) -> Result<Line> {
+    v: &mut V,
+) -> Result<()> {
     let mut cur = Frame {
-        // Most moves take one byte: room for the main line's moves up front.
-        line: Line {
-            comment: None,
-            moves: Vec::with_capacity(r.bytes.len().saturating_sub(r.at)),
-        },
+        moves: 0,
+        nags: 0,
         pos,
         lists,
         before: None,
@@ -343,7 +387,7 @@ fn decode_move_stream(
     let mut parents: Vec<Frame> = Vec::new();
     // The main line's start is the first place an unmarked comment can go (pre-game comment).
     if let Some(s) = comments.unmarked() {
-        set_comment(&mut cur.line.comment, s);
+        v.line_comment(&comment_text(s))?;
     }
     // True right after an end of variation: the "last move" is then not the latest place.
     let mut after_variation = false;
@@ -359,15 +403,16 @@ fn decode_move_stream(
                 };
                 // A NAG before the line's first move has nowhere to go; SCID keeps it on a
                 // hidden marker node, so it is dropped here too.
-                if let Some(node) = cur.line.moves.last_mut() {
-                    if node.nags.len() >= MAX_NAGS_PER_MOVE {
+                if cur.moves > 0 {
+                    if cur.nags >= MAX_NAGS_PER_MOVE {
                         return Err(Error::corrupt_record(format!(
                             "ply {}: more than {MAX_NAGS_PER_MOVE} NAGs on one move",
-                            cur.first_ply + cur.line.moves.len() - 1
+                            cur.first_ply + cur.moves - 1
                         )));
                     }
                     if nag != 0 {
-                        node.nags.push(nag);
+                        cur.nags += 1;
+                        v.nag(nag)?;
                     }
                 }
             }
@@ -375,9 +420,10 @@ fn decode_move_stream(
                 let Some(s) = comments.marked() else {
                     return Err(cur.error(depth, "more comment markers than comment strings"));
                 };
-                match cur.line.moves.last_mut() {
-                    Some(node) => set_comment(&mut node.comment, s),
-                    None => set_comment(&mut cur.line.comment, s),
+                if cur.moves > 0 {
+                    v.comment(&comment_text(s))?;
+                } else {
+                    v.line_comment(&comment_text(s))?;
                 }
                 if after_variation && comments.unmarked_pending() {
                     return Err(cur.error(
@@ -390,15 +436,17 @@ fn decode_move_stream(
                 let Some((pos, lists)) = cur.before.clone() else {
                     return Err(cur.error(depth, "a variation starts before any move of its line"));
                 };
-                let mut child = Frame {
-                    line: Line::default(),
+                let child = Frame {
+                    moves: 0,
+                    nags: 0,
                     pos,
                     lists,
                     before: None,
-                    first_ply: cur.first_ply + cur.line.moves.len() - 1,
+                    first_ply: cur.first_ply + cur.moves - 1,
                 };
+                v.begin_variation()?;
                 if let Some(s) = comments.unmarked() {
-                    set_comment(&mut child.line.comment, s);
+                    v.line_comment(&comment_text(s))?;
                 }
                 parents.push(mem::replace(&mut cur, child));
                 after_variation = false;
@@ -409,10 +457,8 @@ fn decode_move_stream(
                 };
                 // An unmarked comment landing on a line's end is dropped, as SCID drops it.
                 comments.unmarked();
-                let child = mem::replace(&mut cur, parent);
-                if let Some(node) = cur.line.moves.last_mut() {
-                    node.variations.push(child.line);
-                }
+                cur = parent;
+                v.end_variation()?;
                 after_variation = true;
             }
             MARK_END_GAME => {
@@ -436,11 +482,14 @@ fn decode_move_stream(
                 }
                 cur.lists.apply(&cur.pos, &ply);
                 play_in_place(&mut cur.pos, &ply).map_err(|e| cur.error(depth, e.message()))?;
-                let mut node = MoveNode::new(ply);
-                if let Some(s) = comments.unmarked() {
-                    set_comment(&mut node.comment, s);
+                if let Some((before, _)) = &cur.before {
+                    v.ply(before, &ply, &cur.pos)?;
                 }
-                cur.line.moves.push(node);
+                cur.moves += 1;
+                cur.nags = 0;
+                if let Some(s) = comments.unmarked() {
+                    v.comment(&comment_text(s))?;
+                }
                 after_variation = false;
             }
         }
@@ -456,7 +505,7 @@ fn decode_move_stream(
             "{left} comment string(s) more than the game has places for"
         )));
     }
-    Ok(cur.line)
+    Ok(())
 }
 
 /// King step codes 1..=8 → square difference (code 0 is the null move, 9/10 castling).
@@ -1088,6 +1137,7 @@ fn encode_move(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::MoveNode;
     use crate::game::replay::{fen_of, play};
     use shakmaty::san::SanPlus;
     use std::collections::BTreeSet;
