@@ -196,14 +196,21 @@ fn quick_legality(pos: &Chess, m: Move) -> Option<bool> {
     let us = pos.turn();
     let king = board.king_of(us)?;
     let piece = Piece { color: us, role };
-    if board.piece_at(from) != Some(piece)
-        || board.by_color(us).contains(to)
-        || board.role_at(to) != capture
-        || capture == Some(Role::King)
-    {
+    let occupied = board.occupied();
+    // The capture field names what stands on `to`: nothing, or a piece of theirs (not a king).
+    let captures_right = match capture {
+        None => !occupied.contains(to),
+        Some(Role::King) => false,
+        Some(taken) => board
+            .by_piece(Piece {
+                color: !us,
+                role: taken,
+            })
+            .contains(to),
+    };
+    if !board.by_piece(piece).contains(from) || !captures_right {
         return Some(false);
     }
-    let occupied = board.occupied();
     let reachable = if role == Role::Pawn {
         let last_rank = if us == Color::White {
             Rank::Eighth

@@ -110,28 +110,34 @@ struct Wrapper {
 
 impl Wrapper {
     fn token(&mut self, token: &str) {
+        self.token_with(|out| out.push_str(token));
+    }
+
+    /// A token that `write` appends straight to the text (moves: no copy through a buffer).
+    fn token_with(&mut self, write: impl FnOnce(&mut String)) {
         let paren = std::mem::take(&mut self.open_paren);
-        let chars = if token.is_ascii() {
-            token.len()
-        } else {
-            token.chars().count()
-        };
-        let width = chars + usize::from(paren);
-        if self.need_space && self.line_len + 1 + width > MAX_LINE {
-            // The line break stands in for the separating space.
-            self.out.push('\n');
-            self.line_len = 0;
-            self.need_space = false;
-        }
+        let space_at = self.out.len();
         if self.need_space {
             self.out.push(' ');
-            self.line_len += 1;
         }
+        let start = self.out.len();
         if paren {
             self.out.push('(');
         }
-        self.out.push_str(token);
-        self.line_len += width;
+        write(&mut self.out);
+        let written = &self.out[start..];
+        let width = if written.is_ascii() {
+            written.len()
+        } else {
+            written.chars().count()
+        };
+        if self.need_space && self.line_len + 1 + width > MAX_LINE {
+            // The line break stands in for the separating space.
+            self.out.replace_range(space_at..start, "\n");
+            self.line_len = width;
+        } else {
+            self.line_len += usize::from(self.need_space) + width;
+        }
         self.need_space = true;
     }
 
@@ -232,14 +238,12 @@ impl LineState {
     }
 }
 
-/// The last move told, held back until its NAGs and comment are known.
+/// The comment of the last move told, held back until the move can take no more (the next
+/// move or a variation of it came): a later comment replaces it, and NAGs come before it.
 #[derive(Default)]
-struct PendingMove {
-    /// Move number (where one is due) and SAN with its check suffix.
-    token: String,
-    nags: Vec<u8>,
-    comment: String,
-    /// Written out (a variation of it began, or the next move came): it can take no more.
+struct PendingComment {
+    text: String,
+    /// Written out: the last move can take no more NAGs or comments.
     written: bool,
 }
 
@@ -253,7 +257,7 @@ pub struct PgnWriter {
     wrapper: Wrapper,
     result: GameResult,
     lines: Vec<LineState>,
-    pending: PendingMove,
+    pending: PendingComment,
     reordered: bool,
 }
 
@@ -275,9 +279,9 @@ impl PgnWriter {
             },
             result: GameResult::Unknown,
             lines: vec![LineState::new(false)],
-            pending: PendingMove {
+            pending: PendingComment {
+                text: String::new(),
                 written: true,
-                ..PendingMove::default()
             },
             reordered: false,
         }
@@ -329,21 +333,13 @@ impl PgnWriter {
         }
     }
 
-    /// Write the held-back move with its NAGs and comment.
+    /// Write the last move's comment: the move is complete.
     fn flush_pending(&mut self) {
         if std::mem::replace(&mut self.pending.written, true) {
             return;
         }
-        let p = &mut self.pending;
-        self.wrapper.token(&p.token);
-        for &nag in &p.nags {
-            p.token.clear();
-            p.token.push('$');
-            push_decimal(&mut p.token, u32::from(nag));
-            self.wrapper.token(&p.token);
-        }
-        self.wrapper.comment(&p.comment);
-        let commented = !p.comment.trim().is_empty();
+        self.wrapper.comment(&self.pending.text);
+        let commented = !self.pending.text.trim().is_empty();
         self.line().force_number = commented;
     }
 }
@@ -370,26 +366,25 @@ impl GameVisitor for PgnWriter {
         self.open_line();
         self.flush_pending();
         let force_number = std::mem::take(&mut self.line().force_number);
-        let p = &mut self.pending;
-        p.token.clear();
-        p.nags.clear();
-        p.comment.clear();
-        p.written = false;
+        self.pending.text.clear();
+        self.pending.written = false;
         // The move number stays on one line with its move.
-        if before.turn() == Color::White {
-            push_decimal(&mut p.token, before.fullmoves().get());
-            p.token.push_str(". ");
-        } else if force_number {
-            push_decimal(&mut p.token, before.fullmoves().get());
-            p.token.push_str("... ");
-        }
-        match ply {
-            Ply::Move(m) => {
-                legal::push_san(before, *m, &mut p.token);
-                p.token.push_str(check_suffix(after));
+        self.wrapper.token_with(|out| {
+            if before.turn() == Color::White {
+                push_decimal(out, before.fullmoves().get());
+                out.push_str(". ");
+            } else if force_number {
+                push_decimal(out, before.fullmoves().get());
+                out.push_str("... ");
             }
-            Ply::Null => p.token.push_str("--"),
-        }
+            match ply {
+                Ply::Move(m) => {
+                    legal::push_san(before, *m, out);
+                    out.push_str(check_suffix(after));
+                }
+                Ply::Null => out.push_str("--"),
+            }
+        });
         Ok(())
     }
 
@@ -397,7 +392,11 @@ impl GameVisitor for PgnWriter {
         if self.pending.written {
             return self.out_of_order("a NAG");
         }
-        self.pending.nags.push(nag);
+        // The comment is still held back, so the NAG comes before it, as in the model.
+        self.wrapper.token_with(|out| {
+            out.push('$');
+            push_decimal(out, u32::from(nag));
+        });
         Ok(())
     }
 
@@ -405,8 +404,8 @@ impl GameVisitor for PgnWriter {
         if self.pending.written {
             return self.out_of_order("a comment");
         }
-        self.pending.comment.clear();
-        self.pending.comment.push_str(text);
+        self.pending.text.clear();
+        self.pending.text.push_str(text);
         Ok(())
     }
 
