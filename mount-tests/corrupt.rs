@@ -239,16 +239,22 @@ fn a_damaged_simple_chess_database_serves_its_healthy_games() {
     assert_eq!(log_lines(&log, "game 10: "), 1);
 }
 
-#[test]
-fn a_damaged_go_record_is_an_unreadable_file_of_its_own() {
-    let dir = scratch("corrupt-go");
-    let db = crate::go9::example_db(dir.path());
+/// The example Go database in `dir` with a sixth record of board bytes `?` appended.
+fn damaged_go_db(dir: &Path) -> PathBuf {
+    let db = crate::go9::example_db(dir);
     let file = db.join("positions.dat");
     let mut bytes = std::fs::read(&file).unwrap();
     let mut garbage = bytes[..92].to_vec();
     garbage[10..91].fill(b'?');
     bytes.extend(garbage);
     std::fs::write(&file, &bytes).unwrap();
+    db
+}
+
+#[test]
+fn a_damaged_go_record_is_an_unreadable_file_of_its_own() {
+    let dir = scratch("corrupt-go");
+    let db = damaged_go_db(dir.path());
     let log = dir.path().join("gamefs.log");
     let m = Mount::new(&db, dir.path(), &["--log-file", log.to_str().unwrap()]);
     let files = listing(&m.join("positions"));
@@ -286,13 +292,7 @@ fn stderr_lines(out: &std::process::Output) -> Vec<String> {
 #[test]
 fn a_detached_mount_reports_what_the_open_found_on_the_terminal() {
     let dir = scratch("corrupt-go-detached");
-    let db = crate::go9::example_db(dir.path());
-    let file = db.join("positions.dat");
-    let mut bytes = std::fs::read(&file).unwrap();
-    let mut garbage = bytes[..92].to_vec();
-    garbage[10..91].fill(b'?');
-    bytes.extend(garbage);
-    std::fs::write(&file, &bytes).unwrap();
+    let db = damaged_go_db(dir.path());
     std::fs::write(db.join("notes.dat"), "not a position file").unwrap();
     let mnt = dir.path().join("mnt");
     std::fs::create_dir(&mnt).unwrap();
