@@ -239,16 +239,22 @@ fn a_damaged_simple_chess_database_serves_its_healthy_games() {
     assert_eq!(log_lines(&log, "game 10: "), 1);
 }
 
-#[test]
-fn a_damaged_go_record_is_an_unreadable_file_of_its_own() {
-    let dir = scratch("corrupt-go");
-    let db = crate::go9::example_db(dir.path());
+/// The example Go database in `dir` with a sixth record of board bytes `?` appended.
+fn damaged_go_db(dir: &Path) -> PathBuf {
+    let db = crate::go9::example_db(dir);
     let file = db.join("positions.dat");
     let mut bytes = std::fs::read(&file).unwrap();
     let mut garbage = bytes[..92].to_vec();
     garbage[10..91].fill(b'?');
     bytes.extend(garbage);
     std::fs::write(&file, &bytes).unwrap();
+    db
+}
+
+#[test]
+fn a_damaged_go_record_is_an_unreadable_file_of_its_own() {
+    let dir = scratch("corrupt-go");
+    let db = damaged_go_db(dir.path());
     let log = dir.path().join("gamefs.log");
     let m = Mount::new(&db, dir.path(), &["--log-file", log.to_str().unwrap()]);
     let files = listing(&m.join("positions"));
@@ -266,4 +272,81 @@ fn a_damaged_go_record_is_an_unreadable_file_of_its_own() {
     assert_eq!(log_lines(&log, "record 6 at byte 460: board byte 1"), 1);
     let err = std::fs::write(&files[0], "x").unwrap_err();
     assert_eq!(err.raw_os_error(), Some(libc::EROFS), "{err}");
+}
+
+/// The lines of a command's stderr, log timestamps (`[2026-… WARN  target]`) dropped.
+fn stderr_lines(out: &std::process::Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .map(|l| match (l.strip_prefix('['), l.find(' ')) {
+            (Some(_), Some(space)) => format!("[{}", &l[space + 1..]),
+            _ => l.to_owned(),
+        })
+        .collect()
+}
+
+/// A detached mount opens the database once, in the background process: what the open says
+/// (its log lines, the read-only fallback, the damage warning, the error that stops it) comes
+/// up the start-up pipe to the terminal, in order, as when the mount command opened it itself
+/// (SEMANTICS §16).
+#[test]
+fn a_detached_mount_reports_what_the_open_found_on_the_terminal() {
+    let dir = scratch("corrupt-go-detached");
+    let db = damaged_go_db(dir.path());
+    std::fs::write(db.join("notes.dat"), "not a position file").unwrap();
+    let mnt = dir.path().join("mnt");
+    std::fs::create_dir(&mnt).unwrap();
+    let _unmount = Unmounted(mnt.clone());
+    let mount = |extra: &[&str], on: &Path| {
+        run_with_timeout(
+            Command::new(gamefs())
+                .arg("mount")
+                .args(extra)
+                .arg(&db)
+                .arg(on),
+            Duration::from_secs(30),
+        )
+    };
+    let d = db.display();
+    let ignored = format!(
+        "[WARN  gamefs::store::go9x9] {d}/notes.dat: ignored (neither a position file nor a \
+         <program>_<ruleset>.dat scored file)"
+    );
+    let damage = format!(
+        "{d} is damaged ({d}/positions.dat: record 6 at byte 460: board byte 1 (row 1, column \
+         1) is '?', expected '#', 'O' or '.'); a damaged database is only opened read-only \
+         (`gamefs check` lists every problem)"
+    );
+    let fallback = vec![
+        ignored.clone(),
+        ignored.clone(),
+        format!("[WARN  gamefs::cli::mount] {damage}; mounting read-only"),
+        format!("gamefs: {damage}; mounting read-only"),
+        format!(
+            "gamefs: warning: {d} is damaged: 1 problem(s); 1 of its positions cannot be read \
+             (I/O error), the others are served (`gamefs check {d}` lists every problem)"
+        ),
+    ];
+    let out = mount(&[], &mnt);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(stderr_lines(&out), fallback);
+    assert_eq!(listing(&mnt.join("positions")).len(), 6);
+    crate::harness::force_unmount(&mnt);
+    // An error after the open: the warnings, then the error, and a failure.
+    let out = mount(&[], &dir.path().join("missing"));
+    assert_eq!(out.status.code(), Some(1));
+    let mut want = fallback.clone();
+    want.push(format!(
+        "gamefs: mountpoint {}: No such file or directory (os error 2)",
+        dir.path().join("missing").display()
+    ));
+    assert_eq!(stderr_lines(&out), want);
+    // The open itself refuses: its log line, then the error.
+    let out = mount(&["-o", "rw"], &mnt);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr_lines(&out),
+        vec![ignored, format!("gamefs: {damage}")]
+    );
+    assert!(!is_mounted(&mnt));
 }

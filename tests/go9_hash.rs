@@ -65,3 +65,32 @@ fn the_rule_is_pinned_down_by_the_examples() {
     assert!(ex.iter().filter(|(w, b)| le_min(b) != *w).count() >= 4);
     assert_eq!(table.canonical(&Board::empty()).0, 0, "empty board is 0");
 }
+
+#[test]
+fn the_bulk_hasher_gives_the_published_values() {
+    let table = zobrist::load(&go9_common::data_dir().join(zobrist::FILE_NAME)).unwrap();
+    let codes = table.symmetric_codes();
+    for (want, board) in examples() {
+        for s in Symmetry::ALL {
+            assert_eq!(codes.canonical_hash(&board.transformed(s)), want);
+        }
+    }
+    assert_eq!(codes.canonical_hash(&Board::empty()), 0);
+}
+
+proptest::proptest! {
+    /// The bulk hasher that checks every record at open agrees with the reference
+    /// [`ZobristTable::canonical`] on any layout (stones anywhere, legal or not).
+    #[test]
+    fn the_bulk_hasher_agrees_with_the_reference(cells in proptest::collection::vec(0u8..3, 81)) {
+        let table = zobrist::load(&go9_common::data_dir().join(zobrist::FILE_NAME)).unwrap();
+        let mut board = Board::empty();
+        for (p, c) in Point::all().zip(&cells) {
+            board.set(p, [None, Some(Color::Black), Some(Color::White)][usize::from(*c)]);
+        }
+        proptest::prop_assert_eq!(
+            table.symmetric_codes().canonical_hash(&board),
+            table.canonical(&board).0
+        );
+    }
+}

@@ -83,6 +83,33 @@ pub fn init(args: &Cli) -> Result<(), String> {
             })));
         }
     }
-    logger.init();
-    Ok(())
+    let logger = logger.build();
+    log::set_max_level(logger.filter());
+    let installed = if daemon::is_detached_child() {
+        log::set_boxed_logger(Box::new(Forwarding(logger)))
+    } else {
+        log::set_boxed_logger(Box::new(logger))
+    };
+    installed.map_err(|e| format!("cannot set up logging: {e}"))
+}
+
+/// The background process's logger: logs as configured and also hands each record to
+/// [`daemon::forward_log`] (which passes it to the waiting parent while the database opens).
+struct Forwarding(env_logger::Logger);
+
+impl log::Log for Forwarding {
+    fn enabled(&self, metadata: &log::Metadata) -> bool {
+        self.0.enabled(metadata)
+    }
+
+    fn log(&self, record: &log::Record) {
+        if self.0.matches(record) {
+            self.0.log(record);
+            daemon::forward_log(record);
+        }
+    }
+
+    fn flush(&self) {
+        self.0.flush();
+    }
 }

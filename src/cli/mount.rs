@@ -127,14 +127,14 @@ fn open_collection(database: &Path, parsed: &ParsedOptions) -> Result<Arc<dyn Co
         {
             let s = collection::open(database, &options(false)).map_err(|e| e.to_string())?;
             log::warn!("{e}; mounting read-only");
-            eprintln!("gamefs: {e}; mounting read-only");
+            daemon::tell(&format!("gamefs: {e}; mounting read-only"));
             Ok(s)
         }
         Err(e) => Err(e.to_string()),
     }
 }
 
-/// Say on stderr that the database is damaged: how many problems, and that damaged games
+/// Say on stderr (through the parent of a detached mount) that the database is damaged: how many problems, and that damaged games
 /// read as I/O errors. The mount logs each problem itself.
 fn warn_if_damaged(database: &Path, coll: &dyn Collection) {
     let problems = coll.problems();
@@ -146,7 +146,7 @@ fn warn_if_damaged(database: &Path, coll: &dyn Collection) {
         .filter(|p| p.unreadable)
         .filter_map(|p| p.item)
         .collect();
-    eprintln!(
+    daemon::tell(&format!(
         "gamefs: warning: {} is damaged: {} problem(s); {} of its {} cannot be read (I/O \
          error), the others are served (`gamefs check {}` lists every problem)",
         database.display(),
@@ -154,7 +154,7 @@ fn warn_if_damaged(database: &Path, coll: &dyn Collection) {
         unreadable.len(),
         coll.items_folder(),
         database.display()
-    );
+    ));
 }
 
 /// Check the mountpoint and /dev/fuse before doing anything, with messages that say what to fix.
@@ -195,20 +195,16 @@ pub fn prepare_and_serve(
 ) -> Result<ExitCode, String> {
     let parsed = parse_options(opts)?;
     if !opts.foreground && !daemon::is_detached_child() {
-        // Check what can be checked here, so errors and warnings reach the terminal; the
-        // background process opens (and locks) the database again itself.
-        warn_if_damaged(database, &*open_collection(database, &parsed)?);
-        check_mountpoint(mountpoint)?;
+        // The background process opens (and locks) the database, once; its errors, warnings
+        // and the log lines of the open come back up its pipe to this terminal.
         return daemon::detach();
     }
     // Reading the index of a big database takes a moment: show it on a terminal.
     let pb = super::database::spinner(!opts.foreground, "reading the index");
-    let coll = open_collection(database, &parsed);
+    let coll = daemon::forwarding_logs(|| open_collection(database, &parsed));
     pb.finish_and_clear();
     let coll = coll?;
-    if opts.foreground {
-        warn_if_damaged(database, &*coll);
-    }
+    warn_if_damaged(database, &*coll);
     let mountpoint = check_mountpoint(mountpoint)?;
     let mut vfs_options = VfsOptions::default();
     if let Some(bytes) = parsed.cache_bytes {

@@ -76,8 +76,12 @@ impl Slots {
 impl GoCollection {
     /// Show `db` as SGF files.
     pub fn new(db: Go9Database) -> GoCollection {
-        let mut slots = Slots::default();
-        for summary in db.positions() {
+        let positions = db.positions();
+        let mut slots = Slots {
+            items: Vec::with_capacity(positions.len()),
+            by_id: HashMap::with_capacity(positions.len()),
+        };
+        for summary in positions {
             slots.push(summary);
         }
         let file = db.paths().positions.display().to_string();
@@ -98,12 +102,17 @@ impl GoCollection {
     }
 
     fn slot(&self, n: u32) -> Option<Slot> {
+        self.with_slot(n, Slot::clone)
+    }
+
+    /// `f` of position `n`'s slot, without copying it (a listing asks for every name).
+    fn with_slot<T>(&self, n: u32, f: impl FnOnce(&Slot) -> T) -> Option<T> {
         self.slots
             .read()
             .unwrap_or_else(|p| p.into_inner())
             .items
             .get(n as usize)
-            .cloned()
+            .map(f)
     }
 
     fn live_id(&self, n: u32) -> Result<PositionId> {
@@ -169,15 +178,14 @@ impl Collection for GoCollection {
     }
 
     fn deleted(&self, n: u32) -> bool {
-        self.damaged.get(n).is_none() && self.slot(n).is_none_or(|s| s.removed)
+        self.damaged.get(n).is_none() && self.with_slot(n, |s| s.removed).unwrap_or(true)
     }
 
     fn file_name(&self, n: u32) -> String {
         if let Some((name, _)) = self.damaged.get(n) {
             return name.clone();
         }
-        self.slot(n)
-            .map(|s| s.summary.id.file_name())
+        self.with_slot(n, |s| s.summary.id.file_name())
             .unwrap_or_default()
     }
 

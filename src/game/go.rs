@@ -423,6 +423,19 @@ impl ZobristTable {
         })
     }
 
+    /// The codes laid out for hashing many boards ([`SymmetricCodes`]).
+    pub fn symmetric_codes(&self) -> SymmetricCodes {
+        let mut codes = Box::new([[[0u64; 8]; 3]; POINTS]);
+        for (p, per_cell) in codes.iter_mut().enumerate() {
+            for s in Symmetry::ALL {
+                let q = usize::from(SYMMETRY_IMAGES[usize::from(s.0)][p]);
+                per_cell[1][usize::from(s.0)] = self.black[q];
+                per_cell[2][usize::from(s.0)] = self.white[q];
+            }
+        }
+        SymmetricCodes { codes }
+    }
+
     /// The canonical hash of `board` and the symmetry whose image gave it (the smallest of
     /// the 8 images' hashes as unsigned 64-bit; an empty board is 0).
     pub fn canonical(&self, board: &Board) -> (u64, Symmetry) {
@@ -451,6 +464,33 @@ impl ZobristTable {
             }
         }
         best
+    }
+}
+
+/// The Zobrist codes laid out to hash many boards: for each point and what it holds (empty,
+/// black, white), the code of its image under each of the 8 symmetries (0 for empty). A
+/// board's 8 image hashes are then 8 running XORs over its 81 points, without branches, which
+/// the compiler does several at a time: opening a database hashes every position in it.
+/// [`ZobristTable::canonical`] is the reference it must agree with.
+pub struct SymmetricCodes {
+    codes: Box<[[[u64; 8]; 3]; POINTS]>,
+}
+
+impl SymmetricCodes {
+    /// The canonical hash of `board` (as [`ZobristTable::canonical`] gives it).
+    pub fn canonical_hash(&self, board: &Board) -> u64 {
+        let mut images = [0u64; 8];
+        for (codes, cell) in self.codes.iter().zip(board.cells.iter()) {
+            let codes = &codes[match cell {
+                None => 0,
+                Some(Color::Black) => 1,
+                Some(Color::White) => 2,
+            }];
+            for (h, c) in images.iter_mut().zip(codes) {
+                *h ^= c;
+            }
+        }
+        images.into_iter().min().unwrap_or(0)
     }
 }
 

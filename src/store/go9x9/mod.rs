@@ -52,7 +52,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{Arc, OnceLock, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::SystemTime;
 
 use crate::error::{Error, ErrorKind, Result};
@@ -169,10 +169,11 @@ struct State {
     records: Vec<Record>,
     /// First record of each id.
     index: HashMap<PositionId, usize>,
-    /// Ids in file order of their first record.
-    order: Vec<PositionId>,
-    /// Records by canonical hash (to find boards that share one).
-    by_hash: HashMap<u64, Vec<usize>>,
+    /// The first record of each id, in file order.
+    order: Vec<usize>,
+    /// Records by canonical hash (to find boards that share one). Only a save needs it, so
+    /// it is built at the first one rather than when a big file is opened.
+    by_hash: OnceLock<HashMap<u64, Vec<usize>>>,
     /// Length of the position file as we last wrote or read it.
     file_len: u64,
     modified: Option<SystemTime>,
@@ -182,7 +183,8 @@ impl State {
     fn rebuild(&mut self) {
         self.index.clear();
         self.order.clear();
-        self.by_hash.clear();
+        self.by_hash = OnceLock::new();
+        self.index.reserve(self.records.len());
         for i in 0..self.records.len() {
             self.note(i);
         }
@@ -193,9 +195,23 @@ impl State {
         let id = self.records[i].id;
         if let std::collections::hash_map::Entry::Vacant(e) = self.index.entry(id) {
             e.insert(i);
-            self.order.push(id);
+            self.order.push(i);
         }
-        self.by_hash.entry(id.hash).or_default().push(i);
+        if let Some(by_hash) = self.by_hash.get_mut() {
+            by_hash.entry(id.hash).or_default().push(i);
+        }
+    }
+
+    /// The records whose id has `hash`, in file order.
+    fn same_hash(&self, hash: u64) -> &[usize] {
+        let by_hash = self.by_hash.get_or_init(|| {
+            let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
+            for (i, r) in self.records.iter().enumerate() {
+                by_hash.entry(r.id.hash).or_default().push(i);
+            }
+            by_hash
+        });
+        by_hash.get(&hash).map(Vec::as_slice).unwrap_or(&[])
     }
 
     fn push(&mut self, r: Record) {
@@ -608,7 +624,7 @@ impl Go9Database {
         let s = self.read();
         s.order
             .iter()
-            .map(|id| self.summary_of(&s.records[s.index[id]]))
+            .map(|&i| self.summary_of(&s.records[i]))
             .collect()
     }
 
@@ -660,7 +676,7 @@ impl Go9Database {
         let (hash, _) = self.table.canonical(board);
         let form = board.canonical_form();
         let mut used = [false; 256];
-        let same_hash = s.by_hash.get(&hash).map(Vec::as_slice).unwrap_or(&[]);
+        let same_hash = s.same_hash(hash);
         for r in same_hash
             .iter()
             .map(|&i| &s.records[i])
@@ -903,7 +919,8 @@ fn check_hashes(
     raw: Vec<PositionRecord>,
     name: &str,
 ) -> Result<(HashOrder, Vec<PositionRecord>, Vec<DamagedRecord>)> {
-    let want: Vec<u64> = raw.iter().map(|r| table.canonical(&r.board).0).collect();
+    let codes = table.symmetric_codes();
+    let want: Vec<u64> = raw.iter().map(|r| codes.canonical_hash(&r.board)).collect();
     let matching = |order: HashOrder| {
         raw.iter()
             .zip(&want)
