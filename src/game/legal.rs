@@ -179,6 +179,24 @@ pub fn uci_to_move(pos: &Chess, from: Square, to: Square, promotion: Option<Role
     .ok()
 }
 
+/// Whether the side to move, in check, is mated; the same answer as shakmaty's, without
+/// generating moves when the king has a safe square to step to (the usual escape).
+pub fn is_mated(pos: &Chess) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    if let Some(king) = board.king_of(us) {
+        let without_king = board.occupied() & !Bitboard::from(king);
+        let steps = attacks::king_attacks(king) & !board.by_color(us);
+        if steps
+            .into_iter()
+            .any(|to| board.attacks_to(to, !us, without_king).is_empty())
+        {
+            return false;
+        }
+    }
+    pos.legal_moves().is_empty()
+}
+
 /// Legality of an ordinary piece or pawn move from bitboards alone; `None` for what is left to
 /// shakmaty (castling, en passant, a position without our king).
 fn quick_legality(pos: &Chess, m: Move) -> Option<bool> {
@@ -376,6 +394,14 @@ mod tests {
                 }
             }
         }
+        if pos.is_check() {
+            assert_eq!(
+                is_mated(pos),
+                pos.is_checkmate(),
+                "{}",
+                crate::game::replay::fen_of(pos)
+            );
+        }
         for m in pos.legal_moves() {
             let written = San::from_move(pos, m);
             let mut text = String::new();
@@ -422,6 +448,11 @@ mod tests {
             "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
             "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
             "1k6/8/8/8/8/8/1p6/R3K3 b Q - 0 1",
+            // Mates (back rank, smothered) and checks escaped only by a capture or a block.
+            "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1",
+            "6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1",
+            "6rk/5Rpp/8/8/8/8/8/6K1 b - - 0 1",
+            "R5k1/5ppp/8/8/8/8/r7/6K1 b - - 0 1",
         ] {
             let pos = position_from_fen(fen).unwrap();
             check_position(&pos, &mut rng, true);

@@ -195,12 +195,12 @@ impl Wrapper {
     }
 }
 
-/// `+` or `#` after a move that gives check or mate. Legal moves are generated only when the
-/// side to move is in check (shakmaty's own suffix looks for stalemate too, after every move).
+/// `+` or `#` after a move that gives check or mate (shakmaty's own suffix looks for
+/// stalemate too, after every move).
 fn check_suffix(pos: &Chess) -> &'static str {
     if !pos.checkers().any() {
         ""
-    } else if pos.legal_moves().is_empty() {
+    } else if legal::is_mated(pos) {
         "#"
     } else {
         "+"
