@@ -66,6 +66,13 @@ fn render_tags(h: &Headers, start: &StartPosition, out: &mut String) {
 
 /// Tag values escape backslash and quote; control characters (not allowed in PGN) become spaces.
 fn escape_tag_value(value: &str, out: &mut String) {
+    if !value
+        .bytes()
+        .any(|b| b == b'\\' || b == b'"' || b.is_ascii_control() || b >= 0x80)
+    {
+        out.push_str(value);
+        return;
+    }
     for c in value.chars() {
         match c {
             '\\' | '"' => {
@@ -209,10 +216,13 @@ fn check_suffix(pos: &Chess) -> &'static str {
 
 /// Append `n` in decimal (move numbers and NAGs, written for every move: no formatter).
 fn push_decimal(out: &mut String, n: u32) {
-    if n >= 10 {
+    let digit = |d: u32| char::from(b'0' + d as u8);
+    if n >= 100 {
         push_decimal(out, n / 10);
+    } else if n >= 10 {
+        out.push(digit(n / 10));
     }
-    out.push(char::from(b'0' + (n % 10) as u8));
+    out.push(digit(n % 10));
 }
 
 /// One line being written: the main line or an open variation.
@@ -272,7 +282,7 @@ impl PgnWriter {
     pub fn new() -> PgnWriter {
         PgnWriter {
             wrapper: Wrapper {
-                out: String::with_capacity(1024),
+                out: String::with_capacity(2048),
                 line_len: 0,
                 need_space: false,
                 open_paren: false,
@@ -338,8 +348,10 @@ impl PgnWriter {
         if std::mem::replace(&mut self.pending.written, true) {
             return;
         }
-        self.wrapper.comment(&self.pending.text);
-        let commented = !self.pending.text.trim().is_empty();
+        let commented = !self.pending.text.is_empty() && {
+            self.wrapper.comment(&self.pending.text);
+            !self.pending.text.trim().is_empty()
+        };
         self.line().force_number = commented;
     }
 }
