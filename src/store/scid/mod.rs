@@ -13,6 +13,7 @@ pub mod entry;
 #[cfg(test)]
 mod failures;
 pub mod header;
+pub mod mainline;
 pub mod names;
 pub mod pieces;
 pub mod record;
@@ -266,8 +267,7 @@ impl ScidDatabase {
         game: &ChessGame,
         user_flags: u32,
     ) -> Result<(Vec<u8>, IndexEntry)> {
-        let record = record::encode(game)?;
-        let d = derive::derive(game)?;
+        let (record, d) = derive::encode_and_derive(game)?;
         let h = &game.headers;
         let ids = [
             state.name_id(NameKind::Event, &h.event)?,
