@@ -11,24 +11,27 @@ use crate::text::{pgn, pgn_parse};
 
 /// Append every game of the PGN `text` to `store`, all or nothing; `progress` sees each game.
 /// Parsing runs on a thread of its own, ahead of encoding and writing, so an import uses two
-/// cores.
+/// cores; games cross in batches, so the threads rarely have to wake each other.
 pub fn append_pgn(
     store: &dyn ChessStore,
     text: &[u8],
     progress: &mut dyn FnMut(u32),
 ) -> Result<Vec<u32>> {
+    /// Games per batch.
+    const BATCH: usize = 32;
     std::thread::scope(|s| {
-        let (tx, rx) = std::sync::mpsc::sync_channel(256);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<_>>(8);
         s.spawn(move || {
-            for game in pgn_parse::games(text) {
+            let mut games = pgn_parse::games(text).peekable();
+            while games.peek().is_some() {
                 // The receiver is gone when the store refused a game: stop parsing.
-                if tx.send(game).is_err() {
+                if tx.send(games.by_ref().take(BATCH).collect()).is_err() {
                     break;
                 }
             }
         });
         let mut count = 0;
-        let mut games = rx.into_iter().map(|g| {
+        let mut games = rx.into_iter().flatten().map(|g| {
             count += 1;
             progress(count);
             g.map_err(Error::from)

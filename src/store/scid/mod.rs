@@ -649,6 +649,7 @@ impl ChessStore for ScidDatabase {
         // nothing refers to them, and a failure (a refused game, a full disk) is undone.
         let staged = (|| -> Result<Vec<u8>> {
             let mut entries = Vec::new();
+            let mut records = writer::RecordBuffer::new(state.games_len);
             for (i, game) in games.enumerate() {
                 let context = |e: Error| e.context(format_args!("game {} of the text", i + 1));
                 if u64::from(first) + entries.len() as u64 >= u64::from(MAX_GAMES) {
@@ -660,12 +661,14 @@ impl ChessStore for ScidDatabase {
                 let (record, mut entry) = self
                     .prepare(&mut state, &game.map_err(context)?, 0)
                     .map_err(context)?;
-                entry.offset = self.append_record(&mut state, &record)?;
+                entry.offset = records.append(&self.games, &self.paths[2], &record)? as u32;
+                state.games_len = records.file_len();
                 entries.push(entry);
             }
             if entries.is_empty() {
                 return Ok(Vec::new());
             }
+            records.flush(&self.games, &self.paths[2])?;
             for e in &entries {
                 state.count_refs(e, 1);
             }
