@@ -2324,4 +2324,48 @@ mod tests {
         // The mutations leave many games intact: the round-trip check above is exercised.
         assert!(accepted > 500, "{accepted}");
     }
+
+    #[test]
+    fn word_scan_agrees_with_byte_by_byte_lexing() {
+        let pieces: [&[u8]; 17] = [
+            b"e",
+            b"4",
+            b"x",
+            b"N",
+            b"=",
+            b"+",
+            b" ",
+            b"\n",
+            b"{",
+            b")",
+            b"$",
+            b"\"",
+            "é".as_bytes(),
+            "Ж".as_bytes(),
+            b"\xff",
+            b"\t",
+            b".",
+        ];
+        let mut rng = Rng(0x5EED_0FF5);
+        for _ in 0..3000 {
+            let n = rng.below(40);
+            let text: Vec<u8> = (0..n).flat_map(|_| rng.pick(&pieces).to_vec()).collect();
+            let (mut fast, mut slow) = (Lexer::new(&text), Lexer::new(&text));
+            loop {
+                let reference = slow.take_while(|b| !WORD_ENDS[usize::from(b)]);
+                assert_eq!(fast.word(), reference, "{text:?}");
+                let (a, b) = (fast.at, slow.at);
+                assert_eq!(
+                    (a.offset, a.line, a.col),
+                    (b.offset, b.line, b.col),
+                    "{text:?}"
+                );
+                if fast.peek().is_none() {
+                    break;
+                }
+                fast.bump();
+                slow.bump();
+            }
+        }
+    }
 }
