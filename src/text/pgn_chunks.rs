@@ -198,8 +198,9 @@ mod tests {
         for _ in 0..400 {
             let mut text = String::new();
             for _ in 0..1 + rng.below(12) {
-                text.push_str(*rng.pick(&PIECES));
-                text.push_str(*rng.pick(&BREAKS));
+                let (piece, line_break): (&&str, &&str) = (rng.pick(&PIECES), rng.pick(&BREAKS));
+                text.push_str(piece);
+                text.push_str(line_break);
             }
             let text = text.as_bytes();
             let want: Vec<Parsed> = pgn_parse::games(text).collect();
