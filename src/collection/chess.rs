@@ -7,28 +7,20 @@ use super::Collection;
 use crate::collection::naming::{game_file_name, game_number_of, number_width};
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::{ChessStore, GameSummary, NameKind, Problem, StoreInfo, eco_text};
-use crate::text::{pgn, pgn_parse};
+use crate::text::{pgn, pgn_chunks, pgn_parse};
 
 /// Append every game of the PGN `text` to `store`, all or nothing; `progress` sees each game.
-/// Parsing runs on a thread of its own, ahead of encoding and writing, so an import uses two
-/// cores.
+/// Parsing runs on threads of their own (one per core), ahead of encoding and writing, so an
+/// import uses every core; the games arrive in text order as one parser would give them.
 pub fn append_pgn(
     store: &dyn ChessStore,
     text: &[u8],
     progress: &mut dyn FnMut(u32),
 ) -> Result<Vec<u32>> {
-    std::thread::scope(|s| {
-        let (tx, rx) = std::sync::mpsc::sync_channel(256);
-        s.spawn(move || {
-            for game in pgn_parse::games(text) {
-                // The receiver is gone when the store refused a game: stop parsing.
-                if tx.send(game).is_err() {
-                    break;
-                }
-            }
-        });
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    pgn_chunks::with_games(text, threads, pgn_chunks::CHUNK_BYTES, |games| {
         let mut count = 0;
-        let mut games = rx.into_iter().map(|g| {
+        let mut games = games.map(|g| {
             count += 1;
             progress(count);
             g.map_err(Error::from)

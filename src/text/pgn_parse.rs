@@ -246,15 +246,22 @@ impl<'a> Lexer<'a> {
         &self.text[start..self.at.offset]
     }
 
-    /// A movetext word: everything up to whitespace or a delimiter.
+    /// A movetext word: everything up to whitespace or a delimiter. Found in one scan (a word
+    /// holds no line break, so only the column moves: by its characters).
     fn word(&mut self) -> &'a [u8] {
-        self.take_while(|b| {
-            !is_space(b)
-                && !matches!(
-                    b,
-                    b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$' | b'"'
-                )
-        })
+        let rest = &self.text[self.at.offset..];
+        let (mut len, mut continuations) = (0, 0);
+        while let Some(&b) = rest.get(len)
+            && !WORD_ENDS[usize::from(b)]
+        {
+            // UTF-8 continuation bytes do not start a new character.
+            continuations += usize::from(b & 0xC0 == 0x80);
+            len += 1;
+        }
+        self.at.offset += len;
+        let chars = u32::try_from(len - continuations).unwrap_or(u32::MAX);
+        self.at.col = self.at.col.saturating_add(chars);
+        &rest[..len]
     }
 
     /// A `{…}` comment, at its opening brace; returns the text between the braces.
@@ -273,7 +280,23 @@ impl<'a> Lexer<'a> {
     }
 }
 
-fn is_space(b: u8) -> bool {
+/// The bytes that end a movetext word: whitespace and delimiters (a table: [`Lexer::word`]
+/// looks up every byte of every move).
+const WORD_ENDS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = is_space(b as u8)
+            || matches!(
+                b as u8,
+                b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$' | b'"'
+            );
+        b += 1;
+    }
+    table
+};
+
+const fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C)
 }
 
@@ -948,12 +971,17 @@ fn move_text(before: &Chess, ply: &Ply) -> String {
     format!("{number}{dots} {san}")
 }
 
+/// The main-line moves room is made for up front (most games are shorter).
+const MAIN_LINE_CAPACITY: usize = 256;
+
 fn parse_movetext(
     lx: &mut Lexer<'_>,
     start: Chess,
     game_start: usize,
 ) -> Result<(Line, Option<(GameResult, Pos)>), ParseError> {
     let mut stack = vec![Frame::new(start, lx.at)];
+    // Room for a typical main line at once, not grown move by move.
+    stack[0].line.moves.reserve(MAIN_LINE_CAPACITY);
     let mut nodes = 0usize;
     let mut count_node = |at: Pos| {
         nodes += 1;
@@ -2295,5 +2323,49 @@ mod tests {
         }
         // The mutations leave many games intact: the round-trip check above is exercised.
         assert!(accepted > 500, "{accepted}");
+    }
+
+    #[test]
+    fn word_scan_agrees_with_byte_by_byte_lexing() {
+        let pieces: [&[u8]; 17] = [
+            b"e",
+            b"4",
+            b"x",
+            b"N",
+            b"=",
+            b"+",
+            b" ",
+            b"\n",
+            b"{",
+            b")",
+            b"$",
+            b"\"",
+            "é".as_bytes(),
+            "Ж".as_bytes(),
+            b"\xff",
+            b"\t",
+            b".",
+        ];
+        let mut rng = Rng(0x5EED_0FF5);
+        for _ in 0..3000 {
+            let n = rng.below(40);
+            let text: Vec<u8> = (0..n).flat_map(|_| rng.pick(&pieces).to_vec()).collect();
+            let (mut fast, mut slow) = (Lexer::new(&text), Lexer::new(&text));
+            loop {
+                let reference = slow.take_while(|b| !WORD_ENDS[usize::from(b)]);
+                assert_eq!(fast.word(), reference, "{text:?}");
+                let (a, b) = (fast.at, slow.at);
+                assert_eq!(
+                    (a.offset, a.line, a.col),
+                    (b.offset, b.line, b.col),
+                    "{text:?}"
+                );
+                if fast.peek().is_none() {
+                    break;
+                }
+                fast.bump();
+                slow.bump();
+            }
+        }
     }
 }

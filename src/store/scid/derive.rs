@@ -9,12 +9,12 @@
 //! year over 2047, an EventDate that the ±3-year window would lose, an ECO text SCID would read
 //! as "no ECO".
 
-use shakmaty::{Chess, Color, Position, Role, Square};
-
-use super::record::start_position;
+pub use super::mainline::matsig;
+use super::mainline::{MainLineInfo, MainLineTracker};
+use super::record::{self, MainLineWatcher, start_position};
 use super::stored_lines::stored_line_code;
 use crate::error::{Error, ErrorKind, Result};
-use crate::game::chess::{ChessGame, GameResult, Line, Ply, Rating, RatingType};
+use crate::game::chess::{ChessGame, GameResult, Line, Ply, Rating, RatingType, StartPosition};
 use crate::game::date::PartialDate;
 use crate::game::legal;
 use crate::game::replay::play_in_place;
@@ -77,6 +77,33 @@ pub struct Derived {
 /// the Date (any EventDate with a real year when the Date's year is unknown), an ECO text that
 /// is not a code, and a start position or move the record could not hold either.
 pub fn derive(game: &ChessGame) -> Result<Derived> {
+    let header = header_fields(game)?;
+    Ok(with_main_line(header, &main_line_info(game)?))
+}
+
+/// The record of `game` ([`record::encode`]) and its index fields ([`derive`]), from one
+/// replay of the main line: what an import or a save needs. Fails as `encode`, then `derive`.
+pub fn encode_and_derive(game: &ChessGame) -> Result<(Vec<u8>, Derived)> {
+    let standard = game.start == StartPosition::Standard;
+    let mut tracker = MainLineTracker::new(standard, &game.moves);
+    let record = record::encode_watching(game, &mut tracker)?;
+    let header = header_fields(game)?;
+    Ok((record, with_main_line(header, &tracker.info())))
+}
+
+/// `d` (from [`header_fields`]) with the fields that come from playing the main line.
+fn with_main_line(d: Derived, main: &MainLineInfo) -> Derived {
+    Derived {
+        flags_sxy: main.flags,
+        matsig: main.matsig,
+        home_pawn_count: main.home_pawn_count,
+        home_pawns: main.home_pawns,
+        ..d
+    }
+}
+
+/// Every index field of `game` except those [`MainLineInfo`] holds (left 0).
+fn header_fields(game: &ChessGame) -> Result<Derived> {
     let h = &game.headers;
     let date = checked_date(h.date, "Date")?;
     let event_date = match h.event_date {
@@ -101,9 +128,7 @@ pub fn derive(game: &ChessGame) -> Result<Derived> {
     let (white_elo, white_rating_type) = rating(h.white_rating, "White")?;
     let (black_elo, black_rating_type) = rating(h.black_rating, "Black")?;
     let counts = count_annotations(&game.moves);
-    let main = main_line_info(game)?;
     Ok(Derived {
-        flags_sxy: main.flags,
         result: result_code(h.result),
         var_code: count_code(counts.variations),
         comment_code: count_code(counts.comments),
@@ -116,10 +141,8 @@ pub fn derive(game: &ChessGame) -> Result<Derived> {
         black_elo,
         black_rating_type,
         stored_line: stored_line_code(&game.start, &game.moves),
-        matsig: main.matsig,
         plies: (game.moves.moves.len() % 1024) as u16,
-        home_pawn_count: main.home_pawn_count,
-        home_pawns: main.home_pawns,
+        ..Derived::default()
     })
 }
 
@@ -271,96 +294,27 @@ fn has_comment(c: &Option<String>) -> bool {
     c.as_deref().is_some_and(|s| !s.is_empty())
 }
 
-/// What SCID derives from playing the main line (`mainlineInfo`).
-struct MainLine {
-    /// Flags S, X, Y.
-    flags: u32,
-    /// Final material signature.
-    matsig: u32,
-    /// Home-pawn change count.
-    home_pawn_count: u8,
-    /// Home-pawn nibbles.
-    home_pawns: [u8; 8],
-}
-
-/// Play the main line from the start, collecting promotions, home-pawn changes (standard start
-/// only) and the final material.
-fn main_line_info(game: &ChessGame) -> Result<MainLine> {
-    let standard = matches!(game.start, crate::game::chess::StartPosition::Standard);
+/// Play the main line from the start (checking every move), collecting what SCID derives
+/// from it (`mainlineInfo`).
+fn main_line_info(game: &ChessGame) -> Result<MainLineInfo> {
+    let standard = game.start == StartPosition::Standard;
     let mut pos = start_position(&game.start)?;
-    let mut flags = if standard { 0 } else { FLAG_START };
-    let mut hp_old = home_pawn_sig(&pos);
-    let mut count = 0usize;
-    let mut nibbles = [0u8; 8];
+    let mut tracker = MainLineTracker::new(standard, &game.moves);
     for (i, node) in game.moves.moves.iter().enumerate() {
-        if let Ply::Move(m) = &node.ply {
-            if !legal::is_legal(&pos, *m) {
-                return Err(invalid(format!(
-                    "main line ply {}: illegal move {m}",
-                    i + 1
-                )));
-            }
-            if let Some(p) = m.promotion() {
-                flags |= FLAG_PROMOTION;
-                if p != Role::Queen {
-                    flags |= FLAG_UNDER_PROMOTION;
-                }
-            }
+        if let Ply::Move(m) = &node.ply
+            && !legal::is_legal(&pos, *m)
+        {
+            return Err(invalid(format!(
+                "main line ply {}: illegal move {m}",
+                i + 1
+            )));
         }
         play_in_place(&mut pos, &node.ply)
             .map_err(|e| e.context(format_args!("main line ply {}", i + 1)))?;
-        if standard {
-            let hp_new = home_pawn_sig(&pos);
-            let changed = hp_old.wrapping_sub(hp_new);
-            if changed != 0 && count < 16 {
-                hp_old = hp_new;
-                // The index of the highest changed bit, as SCID computes it.
-                let bit = (31 - changed.leading_zeros()).min(15) as u8;
-                let shift = if count.is_multiple_of(2) { 4 } else { 0 };
-                nibbles[count / 2] |= bit << shift;
-                count += 1;
-            }
-        }
+        tracker.after_ply(&pos);
     }
-    Ok(MainLine {
-        flags,
-        matsig: matsig(&pos),
-        home_pawn_count: count as u8,
-        home_pawns: nibbles,
-    })
-}
-
-/// SCID's home-pawn signature: bit 15 = a2 … bit 8 = h2 for white pawns on their home squares,
-/// bit 7 = a7 … bit 0 = h7 for black ones.
-fn home_pawn_sig(pos: &Chess) -> u32 {
-    let board = pos.board();
-    let mut sig = 0u32;
-    for file in 0..8u32 {
-        let w = Square::new(8 + file);
-        let b = Square::new(48 + file);
-        if board.piece_at(w) == Some(Color::White.pawn()) {
-            sig |= 0x8000 >> file;
-        }
-        if board.piece_at(b) == Some(Color::Black.pawn()) {
-            sig |= 0x80 >> file;
-        }
-    }
-    sig
-}
-
-/// The 24-bit material signature of a position (spec §3.6): queens, rooks, bishops and knights
-/// capped at 3 in 2 bits each, pawns in 4 bits; White in the high 12 bits.
-pub fn matsig(pos: &Chess) -> u32 {
-    let board = pos.board();
-    let side = |color: Color| {
-        let n = |role: Role| (board.by_color(color) & board.by_role(role)).count() as u32;
-        n(Role::Queen).min(3) << 10
-            | n(Role::Rook).min(3) << 8
-            | n(Role::Bishop).min(3) << 6
-            | n(Role::Knight).min(3) << 4
-            | n(Role::Pawn).min(15)
-    };
-    side(Color::White) << 12 | side(Color::Black)
+    tracker.at_end(&pos);
+    Ok(tracker.info())
 }
 
 #[cfg(test)]
@@ -370,6 +324,7 @@ mod tests {
     use crate::game::replay::play;
     use crate::store::eco_text;
     use shakmaty::san::San;
+    use shakmaty::{Chess, Position};
 
     fn date(y: Option<u16>, m: Option<u8>, d: Option<u8>) -> PartialDate {
         PartialDate {
@@ -694,6 +649,7 @@ mod tests {
             );
             let d = derive(&g);
             let r = super::super::record::encode(&g);
+            assert_same_as_apart(&g);
             assert_eq!(
                 d.is_ok(),
                 g.headers.date.year.unwrap_or(0) <= MAX_YEAR
@@ -710,16 +666,13 @@ mod tests {
             if k >= 2 {
                 let i = rng.below(k - 1);
                 bad.moves.moves.swap(i, i + 1);
-                let _ = derive(&bad);
-                let _ = super::super::record::encode(&bad);
+                assert_same_as_apart(&bad);
                 bad.moves.moves[rng.below(k)].ply = Ply::Null;
-                let _ = derive(&bad);
-                let _ = super::super::record::encode(&bad);
+                assert_same_as_apart(&bad);
             }
             if k > 0 {
                 bad.moves.moves[rng.below(k)].nags = vec![0; 1 + rng.below(9)];
-                let _ = derive(&bad);
-                let _ = super::super::record::encode(&bad);
+                assert_same_as_apart(&bad);
             }
         }
         assert!(fens >= 150);
@@ -734,8 +687,19 @@ mod tests {
                 start: StartPosition::Fen(fen),
                 ..ChessGame::default()
             };
-            let _ = derive(&g);
-            let _ = super::super::record::encode(&g);
+            assert_same_as_apart(&g);
+        }
+    }
+
+    /// [`encode_and_derive`] gives what [`record::encode`] and [`derive`] give apart (the
+    /// record, the index fields, or the first one's error).
+    fn assert_same_as_apart(g: &ChessGame) {
+        let together = encode_and_derive(g);
+        let apart = record::encode(g).and_then(|r| Ok((r, derive(g)?)));
+        match (together, apart) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            (a, b) => panic!("together {a:?}, apart {b:?}"),
         }
     }
 }

@@ -18,6 +18,7 @@ fn in_game(e: Error, number: u32) -> Error {
 #[cfg(test)]
 mod failures;
 pub mod header;
+pub mod mainline;
 pub mod names;
 pub mod pieces;
 pub mod record;
@@ -293,8 +294,7 @@ impl ScidDatabase {
         game: &ChessGame,
         user_flags: u32,
     ) -> Result<(Vec<u8>, IndexEntry)> {
-        let record = record::encode(game)?;
-        let d = derive::derive(game)?;
+        let (record, d) = derive::encode_and_derive(game)?;
         let h = &game.headers;
         let ids = [
             state.name_id(NameKind::Event, &h.event)?,
@@ -668,6 +668,7 @@ impl ChessStore for ScidDatabase {
         // nothing refers to them, and a failure (a refused game, a full disk) is undone.
         let staged = (|| -> Result<Vec<u8>> {
             let mut entries = Vec::new();
+            let mut records = writer::RecordBuffer::new(state.games_len);
             for (i, game) in games.enumerate() {
                 let context = |e: Error| e.context(format_args!("game {} of the text", i + 1));
                 if u64::from(first) + entries.len() as u64 >= u64::from(MAX_GAMES) {
@@ -679,12 +680,14 @@ impl ChessStore for ScidDatabase {
                 let (record, mut entry) = self
                     .prepare(&mut state, &game.map_err(context)?, 0)
                     .map_err(context)?;
-                entry.offset = self.append_record(&mut state, &record)?;
+                entry.offset = records.append(&self.games, &self.paths[2], &record)? as u32;
+                state.games_len = records.file_len();
                 entries.push(entry);
             }
             if entries.is_empty() {
                 return Ok(Vec::new());
             }
+            records.flush(&self.games, &self.paths[2])?;
             for e in &entries {
                 state.count_refs(e, 1);
             }

@@ -662,6 +662,23 @@ pub const INDEX_TAGS: [&str; 11] = {
 /// illegal move or a null move in check (`InvalidInput`), and a record of 131,072 bytes or more
 /// (`TooLarge`).
 pub fn encode(game: &ChessGame) -> Result<Vec<u8>> {
+    encode_watching(game, &mut ())
+}
+
+/// Sees the main line as [`encode_watching`] replays it, so what the index derives from the
+/// main line comes from the same replay (see [`super::mainline`]).
+pub trait MainLineWatcher {
+    /// The position after each main-line ply, in order.
+    fn after_ply(&mut self, _pos: &Chess) {}
+    /// The final main-line position (the start position when there is no move).
+    fn at_end(&mut self, _pos: &Chess) {}
+}
+
+/// Watches nothing.
+impl MainLineWatcher for () {}
+
+/// [`encode`], showing `watch` every main-line position as the move stream is written.
+pub fn encode_watching(game: &ChessGame, watch: &mut dyn MainLineWatcher) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     encode_tags(&game.headers, &mut out)?;
     let mut flags = 0u8;
@@ -688,7 +705,7 @@ pub fn encode(game: &ChessGame) -> Result<Vec<u8>> {
             (pos, lists)
         }
     };
-    let comments = encode_move_stream(&game.moves, pos, lists, &mut out)?;
+    let comments = encode_move_stream(&game.moves, pos, lists, &mut out, watch)?;
     out.extend_from_slice(&comments);
     if out.len() >= MAX_RECORD_LEN {
         return Err(Error::new(
@@ -934,6 +951,7 @@ fn encode_move_stream(
     pos: Chess,
     lists: PieceLists,
     out: &mut Vec<u8>,
+    watch: &mut dyn MainLineWatcher,
 ) -> Result<Vec<u8>> {
     let mut comments = Vec::new();
     // `at` names the place for an error message; it is only built when there is an error.
@@ -978,6 +996,9 @@ fn encode_move_stream(
             }
         };
         let Some(node) = top.line.moves.get(top.next) else {
+            if depth == 0 {
+                watch.at_end(&top.pos);
+            }
             stack.pop();
             first_ply.pop();
             out.push(if depth == 0 {
@@ -1031,6 +1052,9 @@ fn encode_move_stream(
         top.lists.apply(&top.pos, &node.ply);
         play_in_place(&mut top.pos, &node.ply)
             .map_err(|e| invalid(format!("{}: {}", at(), e.message())))?;
+        if depth == 0 {
+            watch.after_ply(&top.pos);
+        }
         top.next += 1;
         top.written = false;
     }

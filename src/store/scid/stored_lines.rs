@@ -2347,6 +2347,25 @@ fn same_move(m: &StoredMove, ply: &Ply) -> bool {
     }
 }
 
+/// The numbers (indexes into [`STORED_LINES`], ascending) of the lines that open with each
+/// first move, built once.
+fn by_first_move() -> &'static [(StoredMove, Vec<usize>)] {
+    static GROUPS: std::sync::OnceLock<Vec<(StoredMove, Vec<usize>)>> = std::sync::OnceLock::new();
+    GROUPS.get_or_init(|| {
+        let mut groups: Vec<(StoredMove, Vec<usize>)> = Vec::new();
+        for (i, line) in STORED_LINES.iter().enumerate() {
+            let Some(&first) = line.moves.first() else {
+                continue;
+            };
+            match groups.iter_mut().find(|(m, _)| *m == first) {
+                Some((_, lines)) => lines.push(i),
+                None => groups.push((first, vec![i])),
+            }
+        }
+        groups
+    })
+}
+
 /// The stored-line code of a game (spec §3.8): the code of the longest table line that is a
 /// prefix of the main line (the whole game may match), the lowest code on a tie as SCID's loop
 /// keeps the first, and [`NO_STORED_LINE`] for none. Games from a FEN always get 0.
@@ -2354,9 +2373,21 @@ pub fn stored_line_code(start: &StartPosition, main_line: &Line) -> u8 {
     if *start != StartPosition::Standard {
         return NO_STORED_LINE;
     }
+    let Some(first) = main_line.moves.first() else {
+        return NO_STORED_LINE;
+    };
+    // Only the lines that open with the game's first move can match (one move never matches
+    // two different stored moves).
+    let Some((_, lines)) = by_first_move()
+        .iter()
+        .find(|(m, _)| same_move(m, &first.ply))
+    else {
+        return NO_STORED_LINE;
+    };
     let mut best = NO_STORED_LINE;
     let mut longest = 0;
-    for (i, line) in STORED_LINES.iter().enumerate() {
+    for &i in lines {
+        let line = &STORED_LINES[i];
         let n = line.moves.len();
         if n > longest
             && n <= main_line.moves.len()
@@ -2378,8 +2409,8 @@ mod tests {
     use super::*;
     use crate::game::chess::MoveNode;
     use crate::game::replay::play;
-    use shakmaty::Chess;
     use shakmaty::san::San;
+    use shakmaty::{Chess, Position};
 
     /// The main line of a SAN move list such as `1.e4 c5 2.Nf3`.
     fn line(san: &str) -> Line {
@@ -2435,6 +2466,66 @@ mod tests {
                 l.san
             );
         }
+    }
+
+    /// The plain scan over every line, as SCID does it.
+    fn reference_code(main_line: &Line) -> u8 {
+        let mut best = NO_STORED_LINE;
+        let mut longest = 0;
+        for (i, line) in STORED_LINES.iter().enumerate() {
+            let n = line.moves.len();
+            if n > longest
+                && n <= main_line.moves.len()
+                && line
+                    .moves
+                    .iter()
+                    .zip(&main_line.moves)
+                    .all(|(m, node)| same_move(m, &node.ply))
+            {
+                best = (i + 1) as u8;
+                longest = n;
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn grouping_by_first_move_agrees_with_the_plain_scan() {
+        let mut rng = crate::testing::Rng(0x57_0BED);
+        let mut matched = 0;
+        for (i, stored) in STORED_LINES.iter().enumerate() {
+            for _ in 0..4 {
+                // The line cut short, whole, or played on at random.
+                let mut game = line(stored.san);
+                game.moves.truncate(rng.below(game.moves.len() + 2));
+                let mut pos = Chess::default();
+                for node in &game.moves {
+                    pos = play(&pos, &node.ply).unwrap();
+                }
+                for _ in 0..rng.below(6) {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let ply = Ply::Move(moves[rng.below(moves.len())]);
+                    pos = play(&pos, &ply).unwrap();
+                    game.moves.push(MoveNode::new(ply));
+                }
+                let want = reference_code(&game);
+                assert_eq!(
+                    stored_line_code(&StartPosition::Standard, &game),
+                    want,
+                    "{i}"
+                );
+                matched += usize::from(want != NO_STORED_LINE);
+            }
+        }
+        assert!(matched > 500, "{matched}");
+        let empty = Line::default();
+        assert_eq!(
+            stored_line_code(&StartPosition::Standard, &empty),
+            reference_code(&empty)
+        );
     }
 
     #[test]

@@ -28,6 +28,16 @@ pub fn record_placement(file_len: u64, len: u64) -> (u64, u64) {
 /// Append `record` to the game file at `file_len` (filler first if needed, taken from the
 /// record itself as SCID 4.7.4 does); returns the record's offset. Not yet synced.
 pub fn append_record(sg4: &File, path: &Path, file_len: u64, record: &[u8]) -> Result<u64> {
+    let mut bytes = Vec::with_capacity(record.len());
+    let offset = place_record(path, file_len, record, &mut bytes)?;
+    sg4.write_all_at(&bytes, file_len)
+        .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
+    Ok(offset)
+}
+
+/// Put `record` (with its filler) into `out`, whose first byte goes to `file_len` of the game
+/// file at `path`; returns the record's offset, or an error if the file would outgrow 4 GiB.
+fn place_record(path: &Path, file_len: u64, record: &[u8], out: &mut Vec<u8>) -> Result<u64> {
     let (offset, filler) = record_placement(file_len, record.len() as u64);
     if offset + record.len() as u64 > u64::from(u32::MAX) {
         return Err(Error::new(
@@ -38,12 +48,55 @@ pub fn append_record(sg4: &File, path: &Path, file_len: u64, record: &[u8]) -> R
             ),
         ));
     }
-    let mut bytes = Vec::with_capacity(filler as usize + record.len());
-    bytes.extend(record.iter().cycle().take(filler as usize));
-    bytes.extend_from_slice(record);
-    sg4.write_all_at(&bytes, file_len)
-        .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
+    out.extend(record.iter().cycle().take(filler as usize));
+    out.extend_from_slice(record);
     Ok(offset)
+}
+
+/// Records appended to the end of a game file in bulk: collected in memory and written a
+/// megabyte at a time, not one write per record (what [`append_record`] does for one save).
+pub struct RecordBuffer {
+    /// Where the first buffered byte goes in the file.
+    start: u64,
+    /// The bytes not yet written.
+    bytes: Vec<u8>,
+}
+
+impl RecordBuffer {
+    /// Write when this many bytes are buffered.
+    const FLUSH_AT: usize = 1 << 20;
+
+    /// An empty buffer for a game file that is `file_len` bytes long.
+    pub fn new(file_len: u64) -> RecordBuffer {
+        RecordBuffer {
+            start: file_len,
+            bytes: Vec::new(),
+        }
+    }
+
+    /// The game file's length once everything buffered is written.
+    pub fn file_len(&self) -> u64 {
+        self.start + self.bytes.len() as u64
+    }
+
+    /// Append `record` as [`append_record`] does (written now or by a later call); returns
+    /// its offset.
+    pub fn append(&mut self, sg4: &File, path: &Path, record: &[u8]) -> Result<u64> {
+        let offset = place_record(path, self.file_len(), record, &mut self.bytes)?;
+        if self.bytes.len() >= Self::FLUSH_AT {
+            self.flush(sg4, path)?;
+        }
+        Ok(offset)
+    }
+
+    /// Write what is buffered (not yet synced).
+    pub fn flush(&mut self, sg4: &File, path: &Path) -> Result<()> {
+        sg4.write_all_at(&self.bytes, self.start)
+            .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
+        self.start += self.bytes.len() as u64;
+        self.bytes.clear();
+        Ok(())
+    }
 }
 
 /// Write `bytes` at `offset` of `file` and make them durable.
@@ -227,6 +280,28 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(left, ["x.sn4"], "the temp file is gone");
+    }
+
+    #[test]
+    fn a_record_buffer_writes_what_single_appends_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let (one, many) = (dir.path().join("one.sg4"), dir.path().join("many.sg4"));
+        let (f1, f2) = (new_file(&one), new_file(&many));
+        let mut rng = crate::testing::Rng(99);
+        let mut buffer = RecordBuffer::new(0);
+        let mut len = 0;
+        for i in 0..3000u32 {
+            let record: Vec<u8> = (0..1 + rng.below(3000))
+                .map(|j| (i + j as u32) as u8)
+                .collect();
+            let offset = append_record(&f1, &one, len, &record).unwrap();
+            len = offset + record.len() as u64;
+            assert_eq!(buffer.append(&f2, &many, &record).unwrap(), offset);
+            assert_eq!(buffer.file_len(), len);
+        }
+        buffer.flush(&f2, &many).unwrap();
+        assert!(len > 2 * BLOCK, "block boundaries are crossed");
+        assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&many).unwrap());
     }
 
     #[test]

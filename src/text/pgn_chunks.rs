@@ -1,0 +1,241 @@
+//! A PGN text parsed on several threads, with exactly the result of [`pgn_parse::games`].
+//!
+//! The text is cut into chunks of about [`CHUNK_BYTES`] at places where the sequential parser
+//! must be between two games (see [`is_game_boundary`]); each chunk is parsed on its own, the
+//! chunks dealt round-robin to the threads, and the games handed on in text order. Only Ok
+//! games come from chunks: at the first refused game the sequential parser takes over from
+//! that game on, so every error (its game number, line and column) is the sequential one.
+
+use std::sync::mpsc::{Receiver, sync_channel};
+
+use super::pgn_parse::{self, ParseError};
+use crate::game::chess::ChessGame;
+
+/// One parsed game, or why it was refused.
+pub type Parsed = Result<ChessGame, ParseError>;
+
+/// The size chunks are cut at (a couple of hundred games: small enough that few wait in memory,
+/// large enough that handing them over costs nothing).
+pub const CHUNK_BYTES: usize = 256 << 10;
+
+/// Parse `text` on `threads` threads (at least one) while `consume` takes the games in text
+/// order, the same items [`pgn_parse::games`] yields; returns what `consume` returns.
+pub fn with_games<R>(
+    text: &[u8],
+    threads: usize,
+    chunk_bytes: usize,
+    consume: impl FnOnce(&mut dyn Iterator<Item = Parsed>) -> R,
+) -> R {
+    let cuts = chunk_starts(text, chunk_bytes);
+    let threads = threads.clamp(1, cuts.len());
+    std::thread::scope(|s| {
+        let mut receivers = Vec::with_capacity(threads);
+        for t in 0..threads {
+            // Two chunks ahead per thread at most, so memory stays bounded.
+            let (tx, rx) = sync_channel::<Vec<Parsed>>(2);
+            receivers.push(rx);
+            let cuts = &cuts;
+            s.spawn(move || {
+                for k in (t..cuts.len()).step_by(threads) {
+                    let end = cuts.get(k + 1).copied().unwrap_or(text.len());
+                    let games: Vec<Parsed> = pgn_parse::games(&text[cuts[k]..end]).collect();
+                    // The receiver is gone when the consumer stopped: stop parsing.
+                    if tx.send(games).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        let mut games = InOrder {
+            text,
+            receivers,
+            next_chunk: 0,
+            current: Vec::new().into_iter(),
+            yielded: 0,
+            sequential: None,
+        };
+        consume(&mut games)
+    })
+}
+
+/// The chunks' games in text order, the sequential parser's from the first refused one on.
+struct InOrder<'a> {
+    text: &'a [u8],
+    /// One per thread; chunk k comes from `receivers[k % threads]`.
+    receivers: Vec<Receiver<Vec<Parsed>>>,
+    next_chunk: usize,
+    current: std::vec::IntoIter<Parsed>,
+    /// Games handed on so far.
+    yielded: usize,
+    /// The sequential parser, once a chunk held a refused game.
+    sequential: Option<Box<dyn Iterator<Item = Parsed> + 'a>>,
+}
+
+impl Iterator for InOrder<'_> {
+    type Item = Parsed;
+
+    fn next(&mut self) -> Option<Parsed> {
+        loop {
+            if let Some(games) = &mut self.sequential {
+                return games.next();
+            }
+            match self.current.next() {
+                Some(Ok(game)) => {
+                    self.yielded += 1;
+                    return Some(Ok(game));
+                }
+                Some(Err(_)) => {
+                    // Stop the threads (their sends fail) and parse the rest as one text.
+                    self.receivers.clear();
+                    let mut games = pgn_parse::games(self.text);
+                    if self.yielded > 0 {
+                        games.nth(self.yielded - 1);
+                    }
+                    self.sequential = Some(Box::new(games));
+                }
+                None => {
+                    let n = self.receivers.len();
+                    let chunk = self
+                        .receivers
+                        .get(self.next_chunk % n.max(1))?
+                        .recv()
+                        .ok()?;
+                    self.next_chunk += 1;
+                    self.current = chunk.into_iter();
+                }
+            }
+        }
+    }
+}
+
+/// Where the chunks of `text` start: 0, then the first game boundary at or after every
+/// `chunk_bytes` (see [`is_game_boundary`]).
+pub fn chunk_starts(text: &[u8], chunk_bytes: usize) -> Vec<usize> {
+    let mut starts = vec![0];
+    let mut from = chunk_bytes.max(1);
+    while from < text.len() {
+        let Some(cut) = (from..text.len()).find(|&i| is_game_boundary(text, i)) else {
+            break;
+        };
+        starts.push(cut);
+        from = cut + chunk_bytes.max(1);
+    }
+    starts
+}
+
+/// Whether the sequential parser is certainly between two games at `at`, or fails on a game
+/// that spans it: `at` is a `[` that starts a line after a blank line, and the last line with
+/// text before it ends with a result (`1-0`, `0-1`, `1/2-1/2`, `*`) standing alone, on a line
+/// that is not a tag (`[`) or escape (`%`) line. Read in movetext, such a result ends the game
+/// and the next one starts at `at`; read inside a comment, the comment is unclosed in the
+/// chunk, which the chunk's parser refuses (and the sequential parser takes over).
+pub fn is_game_boundary(text: &[u8], at: usize) -> bool {
+    if text.get(at) != Some(&b'[') || at < 2 || text[at - 1] != b'\n' {
+        return false;
+    }
+    let before = &text[..at - 1];
+    // A blank line (only spaces) right before.
+    let Some(prev_break) = before.iter().rposition(|&b| b == b'\n') else {
+        return false;
+    };
+    if !before[prev_break + 1..].iter().all(|&b| is_blank(b)) {
+        return false;
+    }
+    let body = trim_end(&before[..prev_break]);
+    let line_start = body.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let line = &body[line_start..];
+    let first = line.iter().find(|&&b| !is_blank(b));
+    if matches!(first, None | Some(b'[' | b'%')) {
+        return false;
+    }
+    let token_start = line.iter().rposition(|&b| is_blank(b)).map_or(0, |i| i + 1);
+    matches!(&line[token_start..], b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
+}
+
+/// Space, tab, CR (a line's blanks).
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r')
+}
+
+/// `bytes` without trailing whitespace, line breaks included.
+fn trim_end(bytes: &[u8]) -> &[u8] {
+    let end = bytes
+        .iter()
+        .rposition(|&b| !(is_blank(b) || b == b'\n'))
+        .map_or(0, |i| i + 1);
+    &bytes[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::Rng;
+
+    /// Pieces of PGN, good and bad, chosen to sit across chunk cuts: results inside comments
+    /// and escape lines, tag sections with blank lines, refused games, games without results.
+    const PIECES: [&str; 14] = [
+        "[Event \"a\"]\n[White \"W\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0",
+        "[Event \"b\"]\n\n[Site \"split tags\"]\n\n1. d4 d5 *",
+        "1. e4 { a comment\n1-0\n\n[Event \"inside\"]\n} e5 0-1",
+        "1. e4 { never closed\n1-0\n\n",
+        "[Event \"c\"]\n% escape 1-0\n\n",
+        "1. e4 ; a note 1-0\n\n[Event \"after a note\"]\n1. d4 1/2-1/2",
+        "1. e5 1-0",
+        "[Event \"d\"\n\n1. e4 *",
+        "1. Nf3 Nf6 2. g3 (2. c4 e6 1-0\n\n) g6 *",
+        "[Event \"no result\"]\n\n1. c4 c5",
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1/2-1/2",
+        "[Event \"Ж\"]\n[Black \"é\"]\n\n1. e4 c5 0-1",
+        "*",
+        "[Event \"e\"]\n[FEN \"8/8/8/8/8/8/8/K1k5 w - - 0 1\"]\n\n1. Kb1 *",
+    ];
+    const BREAKS: [&str; 5] = ["\n", "\n\n", "\n \n", "\r\n\r\n", "\n\n\n"];
+
+    #[test]
+    fn chunked_parsing_gives_what_one_parser_gives() {
+        let mut rng = Rng(0xC4A2_7E55);
+        let mut cuts = 0;
+        for _ in 0..400 {
+            let mut text = String::new();
+            for _ in 0..1 + rng.below(12) {
+                let (piece, line_break): (&&str, &&str) = (rng.pick(&PIECES), rng.pick(&BREAKS));
+                text.push_str(piece);
+                text.push_str(line_break);
+            }
+            let text = text.as_bytes();
+            let want: Vec<Parsed> = pgn_parse::games(text).collect();
+            let chunk = 1 + rng.below(150);
+            cuts += chunk_starts(text, chunk).len() - 1;
+            let threads = 1 + rng.below(3);
+            let got = with_games(text, threads, chunk, |g| g.collect::<Vec<_>>());
+            assert_eq!(got, want, "{}", String::from_utf8_lossy(text));
+            // A consumer that stops early stops the threads too.
+            let first = with_games(text, threads, chunk, |g| g.next());
+            assert_eq!(first, want.into_iter().next());
+        }
+        assert!(cuts > 300, "texts are cut ({cuts} cuts)");
+    }
+
+    #[test]
+    fn boundaries_follow_a_result_and_a_blank_line() {
+        let at = |t: &str| t.find("[B").unwrap();
+        for (text, boundary) in [
+            ("1. e4 1-0\n\n[B", true),
+            ("1. e4 *\r\n \r\n[B", true),
+            ("1-0\n\n[B", true),
+            ("1. e4 1-0\n[B", false),
+            ("[A \"1-0\"]\n\n[B", false),
+            ("% 1-0\n\n[B", false),
+            ("1. e4 x1-0\n\n[B", false),
+            ("1. e4 {1-0\n\n[B", false),
+            ("1. e4 1-0 \n\n [B", false),
+        ] {
+            let text = text.replace("{1-0", "{c}1-0");
+            assert_eq!(
+                is_game_boundary(text.as_bytes(), at(&text)),
+                boundary,
+                "{text:?}"
+            );
+        }
+    }
+}
