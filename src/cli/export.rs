@@ -8,28 +8,27 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc;
 
 use super::ExportArgs;
-use gamefs::collection::chess::render_pgn;
+use gamefs::collection::chess::append_pgn_text;
 use gamefs::store::{self, ChessStore};
 
 /// Games one worker renders before handing them over.
 const BATCH: u32 = 512;
 
-/// The rendering of one batch: texts in order, and the errors of games that failed.
-type Rendered = (Vec<String>, Vec<String>);
+/// The rendering of one batch: the games' text in order, and the errors of games that failed.
+type Rendered = (String, Vec<String>);
 
 fn render_batch(store: &dyn ChessStore, from: u32, to: u32, include_deleted: bool) -> Rendered {
-    let mut texts = Vec::with_capacity((to - from) as usize);
+    let mut text = String::with_capacity(2048 * (to - from) as usize);
     let mut errors = Vec::new();
     for n in from..to {
         if store.summary(n).deleted && !include_deleted {
             continue;
         }
-        match render_pgn(store, n) {
-            Ok(text) => texts.push(text),
-            Err(e) => errors.push(e.to_string()),
+        if let Err(e) = append_pgn_text(store, n, &mut text) {
+            errors.push(e.to_string());
         }
     }
-    (texts, errors)
+    (text, errors)
 }
 
 /// Write the games; a game that cannot be read is reported and skipped, and the exit status
@@ -43,7 +42,7 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
         ),
         None => Box::new(std::io::stdout().lock()),
     };
-    let mut out = BufWriter::with_capacity(1 << 20, sink);
+    let mut out = BufWriter::with_capacity(1 << 16, sink);
     let mut failed = 0u32;
     let pb = super::database::progress(args.quiet || args.output.is_none(), "exporting");
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
@@ -75,13 +74,11 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
         let mut want = 0u32;
         for (from, batch) in rx {
             waiting.insert(from, batch);
-            while let Some((texts, errors)) = waiting.remove(&want) {
-                for text in texts {
-                    if let Err(e) = out.write_all(text.as_bytes()) {
-                        // Stop the workers: the next batch they finish finds no receiver.
-                        next.store(count, Ordering::Relaxed);
-                        return Err(e);
-                    }
+            while let Some((text, errors)) = waiting.remove(&want) {
+                if let Err(e) = out.write_all(text.as_bytes()) {
+                    // Stop the workers: the next batch they finish finds no receiver.
+                    next.store(count, Ordering::Relaxed);
+                    return Err(e);
                 }
                 for e in errors {
                     eprintln!("gamefs: skipped {e}");

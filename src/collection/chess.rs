@@ -33,13 +33,31 @@ pub fn append_pgn(
 /// no move tree), or through the model for the rare stored game whose annotations come in an
 /// order the writer cannot take in one pass. The same bytes either way.
 pub fn render_pgn(store: &dyn ChessStore, number: u32) -> Result<String> {
-    let mut writer = pgn::PgnWriter::new();
-    match store.visit(number, &mut writer) {
-        Ok(()) => Ok(writer.finish()),
-        Err(_) if writer.reordered() => pgn::render(&store.load(number)?)
-            .map_err(|e| e.context(format_args!("game {}", number + 1))),
-        Err(e) => Err(e),
+    let mut out = String::new();
+    append_pgn_text(store, number, &mut out)?;
+    Ok(out)
+}
+
+/// [`render_pgn`] appended to `out` (an export renders many games into one buffer); on an
+/// error `out` is left as it was.
+pub fn append_pgn_text(store: &dyn ChessStore, number: u32, out: &mut String) -> Result<()> {
+    let had = out.len();
+    let mut writer = pgn::PgnWriter::appending_to(std::mem::take(out));
+    let told = store.visit(number, &mut writer);
+    let reordered = writer.reordered();
+    *out = writer.finish();
+    let Err(e) = told else {
+        return Ok(());
+    };
+    // Take back what was written of the game before the error.
+    out.truncate(had);
+    if !reordered {
+        return Err(e);
     }
+    let text = pgn::render(&store.load(number)?)
+        .map_err(|e| e.context(format_args!("game {}", number + 1)))?;
+    out.push_str(&text);
+    Ok(())
 }
 
 /// The chess views, in the order they appear in the root folder.

@@ -280,9 +280,15 @@ impl Default for PgnWriter {
 impl PgnWriter {
     /// A writer for one game.
     pub fn new() -> PgnWriter {
+        PgnWriter::appending_to(String::with_capacity(2048))
+    }
+
+    /// A writer for one game that appends it to `out` (many games rendered into one buffer,
+    /// as an export writes them); [`finish`](Self::finish) hands `out` back.
+    pub fn appending_to(out: String) -> PgnWriter {
         PgnWriter {
             wrapper: Wrapper {
-                out: String::with_capacity(2048),
+                out,
                 line_len: 0,
                 need_space: false,
                 open_paren: false,
@@ -302,7 +308,8 @@ impl PgnWriter {
         self.reordered
     }
 
-    /// The game's text: the movetext ends with the result and a blank line follows.
+    /// The game's text (after what the buffer held): the movetext ends with the result and a
+    /// blank line follows.
     pub fn finish(mut self) -> String {
         self.open_line();
         self.flush_pending();
