@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc;
 
 use super::ExportArgs;
-use gamefs::collection::chess::append_pgn_text;
+use gamefs::collection::chess::render_pgn_into;
 use gamefs::store::{self, ChessStore};
 
 /// Games one worker renders before handing them over.
@@ -24,7 +24,7 @@ fn render_batch(store: &dyn ChessStore, from: u32, to: u32, include_deleted: boo
         if store.summary(n).deleted && !include_deleted {
             continue;
         }
-        if let Err(e) = append_pgn_text(store, n, &mut text) {
+        if let Err(e) = render_pgn_into(store, n, &mut text) {
             errors.push(e.to_string());
         }
     }

@@ -34,13 +34,13 @@ pub fn append_pgn(
 /// order the writer cannot take in one pass. The same bytes either way.
 pub fn render_pgn(store: &dyn ChessStore, number: u32) -> Result<String> {
     let mut out = String::new();
-    append_pgn_text(store, number, &mut out)?;
+    render_pgn_into(store, number, &mut out)?;
     Ok(out)
 }
 
 /// [`render_pgn`] appended to `out` (an export renders many games into one buffer); on an
 /// error `out` is left as it was.
-pub fn append_pgn_text(store: &dyn ChessStore, number: u32, out: &mut String) -> Result<()> {
+pub fn render_pgn_into(store: &dyn ChessStore, number: u32, out: &mut String) -> Result<()> {
     let had = out.len();
     let mut writer = pgn::PgnWriter::appending_to(std::mem::take(out));
     let told = store.visit(number, &mut writer);
