@@ -139,8 +139,12 @@ impl PieceLists {
         };
         let us = pos_before.turn();
         match *m {
-            Move::Normal { from, to, .. } => {
-                self.remove(!us, to);
+            Move::Normal {
+                from, capture, to, ..
+            } => {
+                if capture.is_some() {
+                    self.remove(!us, to);
+                }
                 self.relocate(us, from, to);
             }
             Move::EnPassant { from, to } => {
