@@ -22,21 +22,47 @@ impl PartialDate {
     }
 }
 
+impl PartialDate {
+    /// Append the PGN form, `YYYY.MM.DD` with `?` for unknown digits, to `out` (what
+    /// `Display` writes; every game's tags have a date, so no formatter).
+    pub fn push_pgn(&self, out: &mut String) {
+        match self.year {
+            Some(y) => push_padded(out, u32::from(y), 4),
+            None => out.push_str("????"),
+        }
+        for part in [self.month, self.day] {
+            out.push('.');
+            match part {
+                Some(p) => push_padded(out, u32::from(p), 2),
+                None => out.push_str("??"),
+            }
+        }
+    }
+}
+
+/// `n` in decimal, with leading zeros to `width` digits.
+fn push_padded(out: &mut String, n: u32, width: usize) {
+    let mut digits = [b'0'; 10];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let from = at.min(digits.len() - width);
+    out.extend(digits[from..].iter().map(|&d| char::from(d)));
+}
+
 impl fmt::Display for PartialDate {
     /// PGN form: `YYYY.MM.DD` with `?` for unknown digits.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.year {
-            Some(y) => write!(f, "{y:04}")?,
-            None => f.write_str("????")?,
-        }
-        match self.month {
-            Some(m) => write!(f, ".{m:02}")?,
-            None => f.write_str(".??")?,
-        }
-        match self.day {
-            Some(d) => write!(f, ".{d:02}"),
-            None => f.write_str(".??"),
-        }
+        let mut text = String::with_capacity(10);
+        self.push_pgn(&mut text);
+        f.write_str(&text)
     }
 }
 
@@ -59,5 +85,19 @@ mod tests {
         };
         assert_eq!(d.to_string(), "2020.05.07");
         assert_eq!(PartialDate::default().to_string(), "????.??.??");
+        // Short years are padded to four digits, as `{:04}` pads; longer ones are whole.
+        for (year, text) in [
+            (7, "0007.??.12"),
+            (812, "0812.??.12"),
+            (65535, "65535.??.12"),
+        ] {
+            let d = PartialDate {
+                year: Some(year),
+                month: None,
+                day: Some(12),
+            };
+            assert_eq!(d.to_string(), text);
+            assert_eq!(text, format!("{year:04}.??.12"));
+        }
     }
 }

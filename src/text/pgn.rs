@@ -23,44 +23,60 @@ pub fn render(game: &ChessGame) -> Result<String> {
 }
 
 fn render_tags(h: &Headers, start: &StartPosition, out: &mut String) {
-    let mut tag = |name: &str, value: &str| {
+    /// `[Name "`, the name given in parts (ratings: colour and kind).
+    fn open(out: &mut String, name: &[&str]) {
         out.push('[');
-        out.push_str(name);
+        for part in name {
+            out.push_str(part);
+        }
         out.push_str(" \"");
-        escape_tag_value(value, out);
+    }
+    fn close(out: &mut String) {
         out.push_str("\"]\n");
+    }
+    let tag = |out: &mut String, name: &str, value: &str| {
+        open(out, &[name]);
+        escape_tag_value(value, out);
+        close(out);
     };
-    tag("Event", &h.event);
-    tag("Site", &h.site);
-    tag("Date", &h.date.to_string());
-    tag("Round", &h.round);
-    tag("White", &h.white);
-    tag("Black", &h.black);
-    tag("Result", h.result.as_pgn());
+    tag(out, "Event", &h.event);
+    tag(out, "Site", &h.site);
+    open(out, &["Date"]);
+    h.date.push_pgn(out);
+    close(out);
+    tag(out, "Round", &h.round);
+    tag(out, "White", &h.white);
+    tag(out, "Black", &h.black);
+    tag(out, "Result", h.result.as_pgn());
     for (color, rating) in [("White", h.white_rating), ("Black", h.black_rating)] {
         if let Some(r) = rating {
-            tag(
-                &format!("{color}{}", r.kind.tag_suffix()),
-                &r.value.to_string(),
-            );
+            open(out, &[color, r.kind.tag_suffix()]);
+            push_decimal(out, u32::from(r.value));
+            close(out);
         }
     }
     if let Some(eco) = &h.eco {
-        tag("ECO", eco);
+        tag(out, "ECO", eco);
     }
     if let Some(d) = h.event_date {
-        tag("EventDate", &d.to_string());
+        open(out, &["EventDate"]);
+        d.push_pgn(out);
+        close(out);
     }
     for (name, value) in &h.extra {
         // The start position is written from the game itself, below.
         if name != "FEN" {
-            tag(&sanitize_tag_name(name), value);
+            if is_tag_symbol(name) {
+                tag(out, name, value);
+            } else {
+                tag(out, &sanitize_tag_name(name), value);
+            }
         }
     }
     // A stored SetUp tag is written where it stands, like any other tag; none is invented, so
     // the text reads back to exactly the stored game (SCID exports the same way).
     if let StartPosition::Fen(fen) = start {
-        tag("FEN", fen);
+        tag(out, "FEN", fen);
     }
 }
 
@@ -85,17 +101,21 @@ fn escape_tag_value(value: &str, out: &mut String) {
     }
 }
 
+/// A character a PGN symbol (a tag name) may hold.
+fn is_symbol_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "_+#=:-".contains(c)
+}
+
+/// Whether `name` is written as it is: a PGN symbol, starting with a letter or digit.
+fn is_tag_symbol(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphanumeric()) && name.chars().all(is_symbol_char)
+}
+
 /// Tag names are PGN symbols; any other character is replaced so the tag still parses.
 fn sanitize_tag_name(name: &str) -> String {
     let s: String = name
         .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "_+#=:-".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
+        .map(|c| if is_symbol_char(c) { c } else { '_' })
         .collect();
     if s.starts_with(|c: char| c.is_ascii_alphanumeric()) {
         s
