@@ -2387,21 +2387,23 @@ pub fn stored_line_code(start: &StartPosition, main_line: &Line) -> u8 {
     let mut best = NO_STORED_LINE;
     let mut longest = 0;
     for &i in lines {
-        let line = &STORED_LINES[i];
-        let n = line.moves.len();
-        if n > longest
-            && n <= main_line.moves.len()
-            && line
-                .moves
-                .iter()
-                .zip(&main_line.moves)
-                .all(|(m, node)| same_move(m, &node.ply))
-        {
+        let n = STORED_LINES[i].moves.len();
+        if n > longest && opens(&STORED_LINES[i], main_line) {
             best = (i + 1) as u8;
             longest = n;
         }
     }
     best
+}
+
+/// Whether `main_line` starts with every move of stored `line`.
+fn opens(line: &StoredLine, main_line: &Line) -> bool {
+    line.moves.len() <= main_line.moves.len()
+        && line
+            .moves
+            .iter()
+            .zip(&main_line.moves)
+            .all(|(m, node)| same_move(m, &node.ply))
 }
 
 #[cfg(test)]
@@ -2474,14 +2476,7 @@ mod tests {
         let mut longest = 0;
         for (i, line) in STORED_LINES.iter().enumerate() {
             let n = line.moves.len();
-            if n > longest
-                && n <= main_line.moves.len()
-                && line
-                    .moves
-                    .iter()
-                    .zip(&main_line.moves)
-                    .all(|(m, node)| same_move(m, &node.ply))
-            {
+            if n > longest && opens(line, main_line) {
                 best = (i + 1) as u8;
                 longest = n;
             }
