@@ -47,8 +47,14 @@ pub fn push_san(pos: &Chess, m: Move, out: &mut String) {
             capture,
             to,
             promotion: None,
-        } if !has_rivals(pos, role, from, to) => {
+        } if let Some(hint) = hint(pos, role, from, capture, to) => {
             out.push(role.upper_char());
+            if hint.file {
+                out.push(from.file().char());
+            }
+            if hint.rank {
+                out.push(from.rank().char());
+            }
             if capture.is_some() {
                 out.push('x');
             }
@@ -63,16 +69,45 @@ pub fn push_san(pos: &Chess, m: Move, out: &mut String) {
     }
 }
 
-/// Whether another piece of the mover's kind attacks `to` (then SAN may need a hint, which
-/// depends on which of them may legally move: shakmaty's question).
-fn has_rivals(pos: &Chess, role: Role, from: Square, to: Square) -> bool {
+/// Which of its square's file and rank a piece move's SAN names (shakmaty's rule: the file
+/// when another piece of the kind may legally move to the same square, unless one on the same
+/// file does and none on the same rank; the rank when one on the same file does).
+struct Hint {
+    file: bool,
+    rank: bool,
+}
+
+/// The [`Hint`] of a piece move from the other pieces of its kind that reach `to`, each checked
+/// for legality from bitboards; `None` leaves the SAN to shakmaty (a rival whose legality
+/// needs it).
+fn hint(pos: &Chess, role: Role, from: Square, capture: Option<Role>, to: Square) -> Option<Hint> {
     let board = pos.board();
     let piece = Piece {
         color: pos.turn(),
         role,
     };
-    (board.by_piece(piece) & attacks::attacks(to, piece, board.occupied()) & !Bitboard::from(from))
-        .any()
+    let rivals = board.by_piece(piece)
+        & attacks::attacks(to, piece, board.occupied())
+        & !Bitboard::from(from);
+    let (mut ambiguous, mut same_file, mut same_rank) = (false, false, false);
+    for rival in rivals {
+        let m = Move::Normal {
+            role,
+            from: rival,
+            capture,
+            to,
+            promotion: None,
+        };
+        if quick_legality(pos, m)? {
+            ambiguous = true;
+            same_file |= rival.file() == from.file();
+            same_rank |= rival.rank() == from.rank();
+        }
+    }
+    Some(Hint {
+        file: ambiguous && (!same_file || same_rank),
+        rank: same_file,
+    })
 }
 
 fn push_square(sq: Square, out: &mut String) {
@@ -448,6 +483,9 @@ mod tests {
             "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
             "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
             "1k6/8/8/8/8/8/1p6/R3K3 b Q - 0 1",
+            // Two knights reach c3, one of them pinned: no hint; three rooks share a square.
+            "4k3/8/8/8/4r3/8/4N3/1N2K3 w - - 0 1",
+            "4k3/8/8/8/R6R/8/8/R3K3 w - - 0 1",
             // Mates (back rank, smothered) and checks escaped only by a capture or a block.
             "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1",
             "6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1",

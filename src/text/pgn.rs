@@ -176,23 +176,31 @@ impl Wrapper {
         if text.is_empty() {
             return;
         }
-        let cleaned = text.replace('}', ")").replace(['\n', '\r', '\t'], " ");
-        let trimmed = cleaned.trim_matches(' ');
-        let words: Vec<&str> = if trimmed.is_empty() {
-            Vec::new()
+        // A `}` would end the comment early; line breaks and tabs become spaces.
+        let cleaned = if text.contains(['}', '\n', '\r', '\t']) {
+            std::borrow::Cow::Owned(text.replace('}', ")").replace(['\n', '\r', '\t'], " "))
         } else {
-            trimmed.split(' ').collect()
+            std::borrow::Cow::Borrowed(text)
         };
-        match words.as_slice() {
-            [] => {}
-            [one] => self.token(&format!("{{{one}}}")),
-            [first, middle @ .., last] => {
-                self.token(&format!("{{{first}"));
-                for w in middle {
-                    self.token(w);
+        let trimmed = cleaned.trim_matches(' ');
+        if trimmed.is_empty() {
+            return;
+        }
+        // `{first`, the middle words, `last}` (or `{only}`), each a token of its own.
+        let mut words = trimmed.split(' ').peekable();
+        let mut first = true;
+        while let Some(word) = words.next() {
+            let last = words.peek().is_none();
+            self.token_with(|out| {
+                if first {
+                    out.push('{');
                 }
-                self.token(&format!("{last}}}"));
-            }
+                out.push_str(word);
+                if last {
+                    out.push('}');
+                }
+            });
+            first = false;
         }
     }
 
