@@ -1,10 +1,8 @@
 //! `gamefs export`: every game of a database as one PGN stream, with the mount's renderer,
 //! rendered on every core and written in game order.
 
-use std::collections::BTreeMap;
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc;
 
 use super::ExportArgs;
@@ -47,48 +45,40 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
     let pb = super::database::progress(args.quiet || args.output.is_none(), "exporting");
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
     let count = store.game_count();
-    // Workers take the next batch as soon as they finish one and hand it to this thread,
-    // which writes batches in game order; at most a few batches per worker wait in memory.
-    let next = AtomicU32::new(0);
-    let (tx, rx) = mpsc::sync_channel::<(u32, Rendered)>(2 * threads as usize);
+    // Worker t renders batches t, t + threads, t + 2·threads… and hands each over through its
+    // own short queue; this thread takes them from the workers in turn, so batches are written
+    // in game order and at most three per worker are in memory.
+    let batches = count.div_ceil(BATCH);
     let outcome = std::thread::scope(|s| {
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (store, next) = (&*store, &next);
+        let mut queues = Vec::new();
+        for t in 0..threads {
+            let (tx, rx) = mpsc::sync_channel::<Rendered>(2);
+            queues.push(rx);
+            let store = &*store;
             s.spawn(move || {
-                loop {
-                    let from = next.fetch_add(BATCH, Ordering::Relaxed);
-                    if from >= count {
-                        break;
-                    }
+                for k in (t..batches).step_by(threads as usize) {
+                    let from = k * BATCH;
                     let batch =
                         render_batch(store, from, (from + BATCH).min(count), args.include_deleted);
-                    if tx.send((from, batch)).is_err() {
+                    if tx.send(batch).is_err() {
                         break; // the writer stopped (reader gone or write error)
                     }
                 }
             });
         }
-        drop(tx);
-        let mut waiting = BTreeMap::new();
-        let mut want = 0u32;
-        for (from, batch) in rx {
-            waiting.insert(from, batch);
-            while let Some((text, errors)) = waiting.remove(&want) {
-                if let Err(e) = out.write_all(text.as_bytes()) {
-                    // Stop the workers: the next batch they finish finds no receiver.
-                    next.store(count, Ordering::Relaxed);
-                    return Err(e);
-                }
-                for e in errors {
-                    eprintln!("gamefs: skipped {e}");
-                    failed += 1;
-                }
-                want = (want + BATCH).min(count);
-                pb.set_position(u64::from(want));
+        for k in 0..batches {
+            let Ok((text, errors)) = queues[(k % threads) as usize].recv() else {
+                break;
+            };
+            // A failed write drops the queues on return: the workers stop at their next send.
+            out.write_all(text.as_bytes())?;
+            for e in errors {
+                eprintln!("gamefs: skipped {e}");
+                failed += 1;
             }
+            pb.set_position(u64::from(((k + 1) * BATCH).min(count)));
         }
-        Ok(())
+        Ok::<(), std::io::Error>(())
     });
     if let Err(e) = outcome {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
