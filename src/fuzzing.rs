@@ -17,7 +17,7 @@
 
 use crate::game::go::{Board, GoPosition, POINTS, PositionId, ZobristTable};
 use crate::game::visit::GameVisitor;
-use crate::game::{ChessGame, Headers};
+use crate::game::{ChessGame, Headers, StartPosition};
 use crate::store::go9x9::records;
 use crate::store::scid::entry::IndexEntry as ScidEntry;
 use crate::store::scid::header::Layout;
@@ -101,20 +101,28 @@ pub fn scid_record(data: &[u8]) {
     }
 }
 
-/// `data` rendered as the mount renders a stored game: the decoder's events straight into the
-/// PGN writer; `None` when the writer asks for the model instead (annotations out of order).
-/// A record that decodes must get this far.
+/// `data` rendered as the mount renders a stored SCID game: the decoder's events straight into
+/// the PGN writer; `None` when the writer asks for the model instead (annotations out of
+/// order). A record that decodes must get this far.
 fn render_in_one_pass(data: &[u8]) -> Option<String> {
     let head = record::read_head(data).expect("a record that decodes has a head");
-    let mut writer = pgn::PgnWriter::new();
     let headers = Headers {
         extra: head.extra_tags,
         ..Headers::default()
     };
-    writer
-        .begin(&headers, &head.start)
-        .expect("tags are written");
-    match head.moves.visit(&mut writer) {
+    one_pass(&headers, &head.start, |w| head.moves.visit(w))
+}
+
+/// The PGN writer told a game's tags, then its moves by `tell`; `None` when it asks for the
+/// model instead. The moves of a record that decodes must be told without an error.
+fn one_pass(
+    headers: &Headers,
+    start: &StartPosition,
+    tell: impl FnOnce(&mut pgn::PgnWriter) -> crate::error::Result<()>,
+) -> Option<String> {
+    let mut writer = pgn::PgnWriter::new();
+    writer.begin(headers, start).expect("tags are written");
+    match tell(&mut writer) {
         Ok(()) => Some(writer.finish()),
         Err(_) if writer.reordered() => None,
         Err(e) => panic!("a record that decodes fails in one pass: {e}"),
@@ -233,13 +241,21 @@ pub fn simplecdb_names(data: &[u8]) {
 }
 
 /// A Simple Chess Database game record (.dcg, from the length bytes an index entry points
-/// at): decoded as a game is loaded, rendered as PGN, and encoded again when the format can
-/// hold it: the encoding must decode and encode to the same bytes.
+/// at): decoded as a game is loaded, rendered as PGN (the same text from the decoder's events
+/// as from the model), and encoded again when the format can hold it: the encoding must
+/// decode and encode to the same bytes.
 pub fn simplecdb_game(data: &[u8]) {
     let Some(game) = decode_cdb_record(data) else {
         return;
     };
     let text = pgn::render(&game).expect("a decoded record renders as PGN");
+    let (head, len) = codec::record_extent(&data[..data.len().min(5)]).expect("it decoded");
+    let (start, moves) = codec::read_start(&data[head..head + len]).expect("it decoded");
+    same_text(
+        &one_pass(&game.headers, &start, |w| moves.visit(w)).unwrap_or_else(|| text.clone()),
+        &text,
+        "a record rendered from the decoder's events differs from its model's rendering",
+    );
     let Ok((body, losses)) = codec::encode_body(&game.start, &game.moves) else {
         return;
     };

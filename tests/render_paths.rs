@@ -2,7 +2,8 @@
 //! decoder's events into the PGN writer (what export and the mount use), and through the
 //! game model (`load` + `pgn::render`). Checked on databases written by Debian SCID's own
 //! `sc_import` from every edge-case PGN of tests/data and the demo games, and on hand-made records whose
-//! annotations come in an order the one-pass writer cannot take (the fallback).
+//! annotations come in an order the one-pass writer cannot take (the fallback). The same for
+//! the Simple Chess Database: its reference writer's files, and what gamefs writes.
 
 mod common;
 mod damage;
@@ -144,4 +145,31 @@ fn the_writer_takes_a_replaced_comment_and_a_nag_after_a_comment() {
     expected.moves.moves[0].nags = vec![1];
     expected.moves.moves[0].comment = Some("b".into());
     assert_eq!(writer.finish(), pgn::render(&expected).unwrap());
+}
+
+#[test]
+fn simple_chess_database_games_render_the_same_from_events_and_from_the_model() {
+    // Databases written by the reference writer (pgn2dcg), and one gamefs writes from every
+    // edge-case PGN (`import --lossy`: what the format cannot hold is dropped).
+    let golden = common::repo().join("../shared/data/simplecdb");
+    let mut games = 0;
+    for entry in std::fs::read_dir(&golden).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "dci") {
+            games += same_both_ways(&path);
+        }
+    }
+    assert!(games > 0, "no reference database in {}", golden.display());
+    let dir = common::work_dir("render-paths-cdb");
+    let base = dir.path().join("edge.dci");
+    // A file with a game the parser refuses is skipped whole (and the exit status says so);
+    // the others are imported.
+    std::process::Command::new(env!("CARGO_BIN_EXE_gamefs"))
+        .args(["import", "--create", "--lossy", "--quiet"])
+        .arg(&base)
+        .args(common::data_pgns())
+        .output()
+        .unwrap();
+    let imported = same_both_ways(&base);
+    assert!(imported >= 60, "{imported} games imported");
 }

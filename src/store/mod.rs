@@ -78,6 +78,11 @@ pub struct StoreInfo {
     pub modified: SystemTime,
 }
 
+/// A record's error, naming its game (1-based, as users count).
+pub(crate) fn in_game(e: crate::error::Error, number: u32) -> crate::error::Error {
+    e.context(format_args!("game {}", number + 1))
+}
+
 /// A chess game database. Game numbers are 0-based positions in the index.
 ///
 /// Reads come from the index (cheap) or decode one record; writes append records and repoint
@@ -101,8 +106,7 @@ pub trait ChessStore: Send + Sync {
     /// same game, the same errors). A format whose decoder replays the moves anyway tells
     /// them as it decodes, so rendering needs no tree; the others load and walk the tree.
     fn visit(&self, number: u32, visitor: &mut dyn GameVisitor) -> Result<()> {
-        crate::game::visit::walk(&self.load(number)?, visitor)
-            .map_err(|e| e.context(format_args!("game {}", number + 1)))
+        crate::game::visit::walk(&self.load(number)?, visitor).map_err(|e| in_game(e, number))
     }
     /// True when the database was opened for writing.
     fn writable(&self) -> bool;

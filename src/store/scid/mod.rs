@@ -10,10 +10,6 @@ pub mod compact;
 pub mod create;
 pub mod derive;
 pub mod entry;
-/// A record's error, naming its game (1-based, as users count).
-fn in_game(e: Error, number: u32) -> Error {
-    e.context(format_args!("game {}", number + 1))
-}
 
 #[cfg(test)]
 mod failures;
@@ -43,7 +39,7 @@ use crate::game::{ChessGame, Headers};
 use crate::store::damage::{Damage, Problem, UNKNOWN_NAME, UNKNOWN_NAME_TEXT};
 pub use crate::store::files::with_ext;
 use crate::store::files::{self, open_file, read_file};
-use crate::store::{ChessStore, GameSummary, NameKind, StoreInfo, eco_text};
+use crate::store::{ChessStore, GameSummary, NameKind, StoreInfo, eco_text, in_game};
 
 /// What a failed save undoes (four name dictionaries).
 type Undo = writer::Undo<4>;

@@ -16,6 +16,7 @@ use shakmaty::{CastlingMode, Chess, Move, Role, Square};
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::legal;
 use crate::game::replay::{play_in_place, position_from_fen};
+use crate::game::visit::{GameVisitor, TreeBuilder};
 use crate::game::{Line, MoveNode, Ply, StartPosition, normalize_comment};
 
 /// Token: a variation begins.
@@ -237,12 +238,27 @@ pub fn encode_record(body: &[u8]) -> Result<Vec<u8>> {
 }
 
 /// One line being decoded.
+/// One line being decoded: the main line or an open variation.
 struct Frame {
-    line: Line,
     /// Position before the line's last move (where an alternative to it starts).
     before_last: Chess,
     /// Position after the line's last move.
     pos: Chess,
+    /// How many moves of the line have been decoded.
+    moves: usize,
+    /// The line's last move (or, before its first move, the line) has a comment.
+    commented: bool,
+}
+
+impl Frame {
+    fn new(pos: Chess) -> Frame {
+        Frame {
+            before_last: pos.clone(),
+            pos,
+            moves: 0,
+            commented: false,
+        }
+    }
 }
 
 fn corrupt(at: usize, what: impl std::fmt::Display) -> Error {
@@ -264,6 +280,23 @@ fn take<'a>(body: &'a [u8], at: &mut usize, n: usize, what: &str) -> Result<&'a 
 /// read as the PGN parser gives them ([`normalize_comment`]), so a stored game re-saves
 /// unchanged; a blank comment is no comment.
 pub fn decode_body(body: &[u8]) -> Result<(StartPosition, Line)> {
+    let (start, moves) = read_start(body)?;
+    let mut tree = TreeBuilder::new();
+    moves.visit(&mut tree)?;
+    Ok((start, tree.finish()))
+}
+
+/// A record body's moves after its start position, not yet decoded.
+pub struct BodyMoves<'a> {
+    body: &'a [u8],
+    /// Where the first token is.
+    at: usize,
+    /// The start position.
+    pos: Chess,
+}
+
+/// Read a record body's start position; its moves are told by [`BodyMoves::visit`].
+pub fn read_start(body: &[u8]) -> Result<(StartPosition, BodyMoves<'_>)> {
     let mut at = 0;
     let marker = *body
         .first()
@@ -282,125 +315,128 @@ pub fn decode_body(body: &[u8]) -> Result<(StartPosition, Line)> {
         }
         b => return Err(corrupt(0, format!("unknown start marker {b:#04x}"))),
     };
-    let mut stack = vec![Frame {
-        line: Line::default(),
-        before_last: pos.clone(),
-        pos,
-    }];
-    while at < body.len() {
-        let token_at = at;
-        let token = body[at];
-        at += 1;
-        let top = stack.last_mut().expect("the main line is never popped");
-        match token {
-            0x00..=0x7F => {
-                let lo = *body
-                    .get(at)
-                    .ok_or_else(|| corrupt(token_at, "the record ends inside a move"))?;
-                at += 1;
-                let word = u16::from_be_bytes([token, lo]);
-                let promotion = match word >> 12 {
-                    0 => None,
-                    2 => Some(Role::Knight),
-                    3 => Some(Role::Bishop),
-                    4 => Some(Role::Rook),
-                    5 => Some(Role::Queen),
-                    p => return Err(corrupt(token_at, format!("promotion code {p} is unknown"))),
-                };
-                let from = Square::new(u32::from(word >> 6 & 63));
-                let to = Square::new(u32::from(word & 63));
-                let m = legal::uci_to_move(&top.pos, from, to, promotion).ok_or_else(|| {
-                    let uci = UciMove::Normal {
-                        from,
-                        to,
-                        promotion,
-                    };
-                    corrupt(
-                        token_at,
-                        format!(
-                            "{uci} is not a legal move in {}",
-                            crate::game::replay::fen_of(&top.pos)
-                        ),
-                    )
-                })?;
-                push_ply(top, Ply::Move(m))?;
-            }
-            NULL_MOVE => push_ply(top, Ply::Null).map_err(|e| corrupt(token_at, e.message()))?,
-            NAGS => {
-                let n = read_length(body, &mut at)?;
-                let nags = take(body, &mut at, n, "a NAG block")?;
-                let node = top
-                    .line
-                    .moves
-                    .last_mut()
-                    .ok_or_else(|| corrupt(token_at, "NAGs before any move"))?;
-                node.nags.extend_from_slice(nags);
-            }
-            COMMENT => {
-                let n = read_length(body, &mut at)?;
-                let raw =
-                    crate::store::charset::text_from_bytes(take(body, &mut at, n, "a comment")?);
-                // pgn2dcg stores comments raw (line breaks and all): read as PGN text gives
-                // them, so a stored game re-saves unchanged.
-                let text = normalize_comment(&raw);
-                if text.is_empty() {
-                    continue;
-                }
-                let slot = match top.line.moves.last_mut() {
-                    Some(node) => &mut node.comment,
-                    None => &mut top.line.comment,
-                };
-                if slot.is_some() {
-                    log::warn!(
-                        "byte {token_at} of a game record: a second comment on one move; the last is kept"
-                    );
-                }
-                *slot = Some(text);
-            }
-            BEGIN_VARIATION => {
-                if top.line.moves.is_empty() {
-                    return Err(corrupt(token_at, "a variation before any move"));
-                }
-                let pos = top.before_last.clone();
-                stack.push(Frame {
-                    line: Line::default(),
-                    before_last: pos.clone(),
-                    pos,
-                });
-            }
-            END_VARIATION => {
-                if stack.len() < 2 {
-                    return Err(corrupt(token_at, "0x85 closes no variation"));
-                }
-                let var = stack.pop().expect("checked").line;
-                let parent = stack.last_mut().expect("checked");
-                parent
-                    .line
-                    .moves
-                    .last_mut()
-                    .expect("a variation opens only after a move")
-                    .variations
-                    .push(var);
-            }
-            b => return Err(corrupt(token_at, format!("byte {b:#04x} is not a token"))),
-        }
-    }
-    if stack.len() > 1 {
-        return Err(corrupt(
-            at,
-            format!("{} variations are never closed", stack.len() - 1),
-        ));
-    }
-    let line = stack.pop().expect("main line").line;
-    Ok((start, line))
+    Ok((start, BodyMoves { body, at, pos }))
 }
 
-fn push_ply(top: &mut Frame, ply: Ply) -> Result<()> {
+impl BodyMoves<'_> {
+    /// Decode the move tokens, telling each event to `v` as it is decoded (see
+    /// [`decode_body`] for what is refused and what is tolerated); events told before a
+    /// damaged token are not taken back.
+    pub fn visit<V: GameVisitor + ?Sized>(self, v: &mut V) -> Result<()> {
+        let BodyMoves { body, mut at, pos } = self;
+        let mut stack = vec![Frame::new(pos)];
+        while at < body.len() {
+            let token_at = at;
+            let token = body[at];
+            at += 1;
+            let top = stack.last_mut().expect("the main line is never popped");
+            match token {
+                0x00..=0x7F => {
+                    let lo = *body
+                        .get(at)
+                        .ok_or_else(|| corrupt(token_at, "the record ends inside a move"))?;
+                    at += 1;
+                    let m = decode_move(u16::from_be_bytes([token, lo]), &top.pos)
+                        .map_err(|what| corrupt(token_at, what))?;
+                    play(top, Ply::Move(m), v)?;
+                }
+                NULL_MOVE => play(top, Ply::Null, v).map_err(|e| corrupt(token_at, e.message()))?,
+                NAGS => {
+                    let n = read_length(body, &mut at)?;
+                    let nags = take(body, &mut at, n, "a NAG block")?;
+                    if top.moves == 0 {
+                        return Err(corrupt(token_at, "NAGs before any move"));
+                    }
+                    for &nag in nags {
+                        v.nag(nag)?;
+                    }
+                }
+                COMMENT => {
+                    let n = read_length(body, &mut at)?;
+                    let raw = crate::store::charset::text_from_bytes(take(
+                        body,
+                        &mut at,
+                        n,
+                        "a comment",
+                    )?);
+                    // pgn2dcg stores comments raw (line breaks and all): read as PGN text gives
+                    // them, so a stored game re-saves unchanged.
+                    let text = normalize_comment(&raw);
+                    if text.is_empty() {
+                        continue;
+                    }
+                    if std::mem::replace(&mut top.commented, true) {
+                        log::warn!(
+                            "byte {token_at} of a game record: a second comment on one move; the last is kept"
+                        );
+                    }
+                    if top.moves == 0 {
+                        v.line_comment(&text)?;
+                    } else {
+                        v.comment(&text)?;
+                    }
+                }
+                BEGIN_VARIATION => {
+                    if top.moves == 0 {
+                        return Err(corrupt(token_at, "a variation before any move"));
+                    }
+                    let pos = top.before_last.clone();
+                    stack.push(Frame::new(pos));
+                    v.begin_variation()?;
+                }
+                END_VARIATION => {
+                    if stack.len() < 2 {
+                        return Err(corrupt(token_at, "0x85 closes no variation"));
+                    }
+                    stack.pop();
+                    v.end_variation()?;
+                }
+                b => return Err(corrupt(token_at, format!("byte {b:#04x} is not a token"))),
+            }
+        }
+        if stack.len() > 1 {
+            return Err(corrupt(
+                at,
+                format!("{} variations are never closed", stack.len() - 1),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The legal move a move word (`promo<<12 | from<<6 | to`) names in `pos`, or why not.
+fn decode_move(word: u16, pos: &Chess) -> std::result::Result<Move, String> {
+    let promotion = match word >> 12 {
+        0 => None,
+        2 => Some(Role::Knight),
+        3 => Some(Role::Bishop),
+        4 => Some(Role::Rook),
+        5 => Some(Role::Queen),
+        p => return Err(format!("promotion code {p} is unknown")),
+    };
+    let from = Square::new(u32::from(word >> 6 & 63));
+    let to = Square::new(u32::from(word & 63));
+    legal::uci_to_move(pos, from, to, promotion).ok_or_else(|| {
+        let uci = UciMove::Normal {
+            from,
+            to,
+            promotion,
+        };
+        format!(
+            "{uci} is not a legal move in {}",
+            crate::game::replay::fen_of(pos)
+        )
+    })
+}
+
+/// Play `ply` as the line's next move and tell it.
+fn play<V: GameVisitor + ?Sized>(top: &mut Frame, ply: Ply, v: &mut V) -> Result<()> {
     // A refused null move fails the whole record: what `before_last` then holds is unused.
     top.before_last.clone_from(&top.pos);
     play_in_place(&mut top.pos, &ply)?;
-    top.line.moves.push(MoveNode::new(ply));
-    Ok(())
+    top.moves += 1;
+    top.commented = false;
+    v.ply(&top.before_last, &ply, &top.pos)
 }
 
 #[cfg(test)]

@@ -37,11 +37,12 @@ use fit::{Fitted, Loss};
 use names::{NameFile, RECORD_LEN, qt_order, record};
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::game::visit::GameVisitor;
 use crate::game::{ChessGame, Headers};
 use crate::store::damage::{Damage, Extent, Problem, overlaps};
 use crate::store::files::{open_file, read_file};
 use crate::store::scid::writer;
-use crate::store::{ChessStore, GameSummary, NameKind, StoreInfo};
+use crate::store::{ChessStore, GameSummary, NameKind, StoreInfo, in_game};
 
 /// What a failed save undoes (three name files).
 type Undo = writer::Undo<3>;
@@ -441,6 +442,30 @@ impl SimpleCdb {
         Ok(all)
     }
 
+    /// Game `number`'s headers and record body, or why it cannot be read (no such game,
+    /// damage found when the database was opened, an unreadable record).
+    fn stored_game(&self, number: u32) -> Result<(Headers, Vec<u8>)> {
+        let (entry, headers, games_len) = {
+            let s = self.read();
+            if number >= s.count {
+                return Err(Error::new(
+                    ErrorKind::NotFound,
+                    format!("no game {}", number + 1),
+                ));
+            }
+            if let Some(e) = s
+                .damage
+                .error_for(number, format_args!("game {}", number + 1))
+            {
+                return Err(e);
+            }
+            let e = s.entry(number);
+            (e, s.headers(&e), s.games_len)
+        };
+        let (_, body) = self.read_body(number, &entry, games_len)?;
+        Ok((headers, body))
+    }
+
     /// The length bytes and body of the record `entry` points at (game `number`, for
     /// messages). A record outside the file is a corrupt record, not a panic.
     fn read_body(
@@ -703,31 +728,20 @@ impl ChessStore for SimpleCdb {
     }
 
     fn load(&self, number: u32) -> Result<ChessGame> {
-        let (entry, headers, games_len) = {
-            let s = self.read();
-            if number >= s.count {
-                return Err(Error::new(
-                    ErrorKind::NotFound,
-                    format!("no game {}", number + 1),
-                ));
-            }
-            if let Some(e) = s
-                .damage
-                .error_for(number, format_args!("game {}", number + 1))
-            {
-                return Err(e);
-            }
-            let e = s.entry(number);
-            (e, s.headers(&e), s.games_len)
-        };
-        let (_, body) = self.read_body(number, &entry, games_len)?;
-        let (start, moves) = codec::decode_body(&body)
-            .map_err(|e| e.context(format_args!("game {}", number + 1)))?;
+        let (headers, body) = self.stored_game(number)?;
+        let (start, moves) = codec::decode_body(&body).map_err(|e| in_game(e, number))?;
         Ok(ChessGame {
             headers,
             start,
             moves,
         })
+    }
+
+    fn visit(&self, number: u32, visitor: &mut dyn GameVisitor) -> Result<()> {
+        let (headers, body) = self.stored_game(number)?;
+        let (start, moves) = codec::read_start(&body).map_err(|e| in_game(e, number))?;
+        visitor.begin(&headers, &start)?;
+        moves.visit(visitor).map_err(|e| in_game(e, number))
     }
 
     fn writable(&self) -> bool {
