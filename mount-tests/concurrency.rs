@@ -4,10 +4,9 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::fixtures::{copy_db, edge_db};
-use crate::harness::{Mount, gamefs, listing, scratch};
+use crate::harness::{Mount, gamefs_ok, listing, scratch};
 
 /// Save `text` as a program does: open with O_TRUNC, write, fsync (the save's answer), close.
 fn save(path: &Path, text: &str) {
@@ -97,17 +96,7 @@ fn race(m: &Mount, editors: u32, tag: &str) {
 }
 
 fn gamefs_export(db: &Path) -> String {
-    let out = Command::new(gamefs())
-        .arg("export")
-        .arg(db)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    gamefs_ok([Path::new("export"), db])
 }
 
 fn assert_race_landed(export: &str, editors: u32, tag: &str, games_before: usize) {
@@ -204,17 +193,7 @@ fn go_adders_removers_and_readers_at_once() {
         assert_eq!(listing(&positions).len(), 5 + boards.len() - 1);
     }
     // Read back from the files by a fresh process.
-    let out = Command::new(gamefs())
-        .args(["go9", "sgf"])
-        .arg(&db)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let sgf = String::from_utf8(out.stdout).unwrap();
+    let sgf = gamefs_ok([Path::new("go9"), Path::new("sgf"), &db]);
     assert_eq!(sgf.matches("(;").count(), 5 + boards.len() - 1, "{sgf}");
     assert!(
         !sgf.contains("31846ceb8015dc92-0-W"),

@@ -13,7 +13,7 @@ use std::time::Duration;
 use crate::fixtures::{copy_db, edge_db};
 use crate::go9::example_db;
 use crate::harness::{
-    Mount, eventually, force_unmount, gamefs, listing, run_with_timeout, scratch,
+    Mount, eventually, force_unmount, gamefs, gamefs_ok, listing, run_with_timeout, scratch,
 };
 use crate::save::scid_export;
 use crate::simplecdb::{export, golden_copy};
@@ -322,14 +322,7 @@ fn go_saves_on_a_full_disk_fail_with_enospc_and_change_nothing() {
     let dir = scratch("full-go");
     let disk = Tmpfs::new(dir.path(), "256k");
     let db = example_db(&disk.path);
-    let sgf = |db: &Path| {
-        let out = run_with_timeout(
-            Command::new(gamefs()).args(["go9", "sgf"]).arg(db),
-            Duration::from_secs(30),
-        );
-        assert!(out.status.success());
-        String::from_utf8(out.stdout).unwrap()
-    };
+    let sgf = |db: &Path| gamefs_ok([Path::new("go9"), Path::new("sgf"), db]);
     let sgf_before = sgf(&db);
     let m = Mount::new(&db, dir.path(), &[]);
     let position = m.join("positions/31846ceb8015dc92-0-W.sgf");

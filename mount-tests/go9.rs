@@ -2,9 +2,8 @@
 //! checks of the text, saving a changed position, importing a new one, rm, and refusals.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use crate::harness::{Mount, gamefs, listing, repo, scratch, sh};
+use crate::harness::{Mount, gamefs_ok, listing, repo, scratch, sh};
 
 /// A database of the five published example positions, with a scored file.
 pub fn example_db(dir: &Path) -> PathBuf {
@@ -21,17 +20,12 @@ pub fn example_db(dir: &Path) -> PathBuf {
         db.join("zobrist_board_81.dat"),
     )
     .unwrap();
-    let out = Command::new(gamefs())
-        .args(["go9", "import", "--create", "--to-play", "W"])
-        .arg(&db)
-        .arg(shared.join("published-examples.txt"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let examples = shared.join("published-examples.txt");
+    let mut args: Vec<&Path> = ["go9", "import", "--create", "--to-play", "W"]
+        .map(Path::new)
+        .to_vec();
+    args.extend([db.as_path(), examples.as_path()]);
+    gamefs_ok(args);
     // A scored file: the first position scored 6 with confidence 80 by "fuego_chinese".
     let positions = std::fs::read(db.join("positions.dat")).unwrap();
     let mut score = positions[..10].to_vec();

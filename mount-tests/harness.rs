@@ -48,6 +48,23 @@ pub fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Output {
     }
 }
 
+/// Run gamefs with `args` (a 60 s limit); it must succeed. Its standard output.
+pub fn gamefs_ok<I, S>(args: I) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let mut cmd = Command::new(gamefs());
+    cmd.args(args);
+    let out = run_with_timeout(&mut cmd, Duration::from_secs(60));
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// Run a shell command line (in `dir`) with a 60 s limit and return its stdout; it must succeed.
 pub fn sh(dir: &Path, script: &str) -> String {
     let out = run_with_timeout(

@@ -15,7 +15,7 @@ use gamefs::store::scid::ScidDatabase;
 use gamefs::store::scid::names::NameFile;
 
 use crate::go9::example_db;
-use crate::harness::{Mount, gamefs, listing, run_with_timeout, scratch};
+use crate::harness::{Mount, gamefs, gamefs_ok, listing, run_with_timeout, scratch};
 use crate::simplecdb::golden_copy;
 use crate::sys::memory_kib;
 
@@ -479,12 +479,7 @@ fn write_games(path: &Path, n: usize, tag: &str, comment: usize) {
 fn many_games_in_one_file_do_not_grow_the_process_with_the_file() {
     let dir = scratch("hostile-many");
     let db = dir.path().join("db");
-    let out = Command::new(gamefs())
-        .arg("create")
-        .arg(&db)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    gamefs_ok([Path::new("create"), &db]);
     let m = Mount::new(&db, dir.path(), &[]);
     let small = dir.path().join("small.pgn");
     let large = dir.path().join("large.pgn");

@@ -2,11 +2,9 @@
 //! format's own appends (new record + 8-byte offset), and refusals for what it cannot hold.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::Duration;
 
 use crate::editors::drive;
-use crate::harness::{Mount, gamefs, repo, run_with_timeout, scratch, sh};
+use crate::harness::{Mount, gamefs_ok, repo, scratch, sh};
 
 const FILES: [&str; 5] = ["dci", "dcn", "dcs", "dce", "dcg"];
 
@@ -26,16 +24,7 @@ pub fn golden_copy(dir: &Path) -> PathBuf {
 }
 
 pub fn export(db: &Path) -> String {
-    let out = run_with_timeout(
-        Command::new(gamefs()).arg("export").arg(db),
-        Duration::from_secs(60),
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    gamefs_ok([Path::new("export"), db])
 }
 
 fn bytes(db: &Path) -> Vec<Vec<u8>> {

@@ -10,7 +10,7 @@ use gamefs::store::ChessStore;
 use gamefs::store::scid::ScidDatabase;
 
 use crate::fixtures::{copy_db, edge_db};
-use crate::harness::{Mount, gamefs, listing, run_with_timeout, scratch, sh};
+use crate::harness::{Mount, gamefs, gamefs_ok, listing, scratch, sh};
 
 fn live_games(db: &Path) -> u32 {
     let store = ScidDatabase::open(db, false).unwrap();
@@ -104,15 +104,8 @@ fn sizes_are_exact_and_text_matches_export() {
         );
         concatenated.extend(bytes);
     }
-    let export = run_with_timeout(
-        Command::new(gamefs()).arg("export").arg(edge_db()),
-        Duration::from_secs(60),
-    );
-    assert!(export.status.success());
-    assert_eq!(
-        String::from_utf8_lossy(&concatenated),
-        String::from_utf8_lossy(&export.stdout)
-    );
+    let export = gamefs_ok([Path::new("export"), edge_db()]);
+    assert_eq!(String::from_utf8_lossy(&concatenated), export);
 }
 
 #[test]
