@@ -737,5 +737,10 @@ fn flushes_from_forked_processes_lose_nothing() {
             before + expected,
             "{format:?}: every game once"
         );
+        let errors = std::fs::read_to_string(f.m.join(".gamefs/errors")).unwrap();
+        assert!(
+            !errors.contains("forked"),
+            "{format:?}: no half-written text was saved (and refused):\n{errors}"
+        );
     }
 }

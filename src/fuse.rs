@@ -514,7 +514,7 @@ impl Filesystem for GameFs {
 
     fn write(
         &self,
-        _req: &Request,
+        req: &Request,
         ino: INodeNo,
         fh: FileHandle,
         offset: u64,
@@ -525,7 +525,7 @@ impl Filesystem for GameFs {
         reply: ReplyWrite,
     ) {
         guard("write", || {
-            match self.vfs.write(ino.0, fh.0, offset, data) {
+            match self.vfs.write(ino.0, fh.0, offset, data, req.pid()) {
                 Ok(n) => reply.written(n),
                 Err(e) => reply.error(errno(&e)),
             }
@@ -534,7 +534,7 @@ impl Filesystem for GameFs {
 
     fn flush(
         &self,
-        _req: &Request,
+        req: &Request,
         ino: INodeNo,
         fh: FileHandle,
         _lock_owner: LockOwner,
@@ -544,7 +544,7 @@ impl Filesystem for GameFs {
             // Nothing to save on a read-only mount; ENOSYS stops the kernel sending flushes.
             return reply.error(Errno::ENOSYS);
         }
-        guard("flush", || match self.vfs.flush(ino.0, fh.0) {
+        guard("flush", || match self.vfs.flush(ino.0, fh.0, req.pid()) {
             Ok(()) => reply.ok(),
             Err(e) => reply.error(errno(&e)),
         });
@@ -574,7 +574,7 @@ impl Filesystem for GameFs {
         _datasync: bool,
         reply: ReplyEmpty,
     ) {
-        guard("fsync", || match self.vfs.flush(ino.0, fh.0) {
+        guard("fsync", || match self.vfs.fsync(ino.0, fh.0) {
             Ok(()) => reply.ok(),
             Err(e) => reply.error(errno(&e)),
         });

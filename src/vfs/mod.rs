@@ -153,6 +153,9 @@ struct Handle {
     /// writer's close arrives late (the kernel sends it asynchronously), possibly after the
     /// same program opened the file again to save anew.
     unsaved: bool,
+    /// The process (thread id, as the kernel reports it) that last wrote through this
+    /// handle: a flush from any other process is a copy of the descriptor being closed.
+    last_writer: Option<u32>,
 }
 
 /// How a file is opened.

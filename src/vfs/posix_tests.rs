@@ -5,7 +5,7 @@
 use std::ffi::OsStr;
 use std::time::{Duration, SystemTime};
 
-use super::testing::demo_tree;
+use super::testing::{CALLER, demo_tree};
 use super::write::{RenameFlags, SetAttr};
 use super::{FileKind, Node, OpenMode};
 use crate::error::ErrorKind;
@@ -31,7 +31,7 @@ fn a_read_only_tree_refuses_every_change_with_erofs() {
     let ro = ErrorKind::ReadOnly;
     assert_eq!(kind(vfs.open(game, WRITE)), ro);
     assert_eq!(kind(vfs.create(games, new, 0o644, false, WRITE)), ro);
-    assert_eq!(kind(vfs.write(game, 0, 0, b"x")), ro);
+    assert_eq!(kind(vfs.write(game, 0, 0, b"x", CALLER)), ro);
     let truncate = SetAttr {
         size: Some(0),
         ..SetAttr::default()
@@ -132,7 +132,7 @@ fn scratch_times_follow_writes_and_utimensat() {
     assert_eq!(after.atime, past);
     assert_eq!(after.mtime, past + Duration::from_secs(1));
     assert!(after.ctime > past, "ctime is the time of the change");
-    vfs.write(attr.ino, opened.fh, 0, b"text").unwrap();
+    vfs.write(attr.ino, opened.fh, 0, b"text", CALLER).unwrap();
     let written = vfs.getattr(attr.ino).unwrap();
     assert!(written.mtime > past && written.ctime >= written.mtime);
     assert_eq!(written.atime, past, "reads and writes leave atime alone");
@@ -146,7 +146,7 @@ fn an_open_scratch_file_outlives_its_name() {
     let (attr, opened) = vfs
         .create(games, OsStr::new("t.txt"), 0o644, true, WRITE)
         .unwrap();
-    vfs.write(attr.ino, opened.fh, 0, b"kept").unwrap();
+    vfs.write(attr.ino, opened.fh, 0, b"kept", CALLER).unwrap();
     vfs.unlink(games, OsStr::new("t.txt")).unwrap();
     assert_eq!(
         kind(vfs.lookup(games, OsStr::new("t.txt"))),
@@ -238,7 +238,7 @@ fn create_of_an_existing_name_truncates_only_with_o_trunc() {
         .create(games, OsStr::new(&name), 0o644, false, truncate)
         .unwrap();
     assert_eq!(vfs.getattr(attr.ino).unwrap().size, 0);
-    vfs.write(attr.ino, opened.fh, 0, &text).unwrap();
+    vfs.write(attr.ino, opened.fh, 0, &text, CALLER).unwrap();
     vfs.release(attr.ino, opened.fh);
 }
 
@@ -249,7 +249,10 @@ fn a_game_file_cannot_grow_past_the_draft_limit() {
     let ino = Node::Game(1).ino();
     let w = vfs.open(ino, WRITE).unwrap();
     let at = super::write::MAX_DRAFT_BYTES;
-    assert_eq!(kind(vfs.write(ino, w.fh, at, b"x")), ErrorKind::TooLarge);
+    assert_eq!(
+        kind(vfs.write(ino, w.fh, at, b"x", CALLER)),
+        ErrorKind::TooLarge
+    );
     let grow = SetAttr {
         size: Some(at + 1),
         ..SetAttr::default()
@@ -270,7 +273,7 @@ fn a_game_only_emptied_by_o_trunc_is_not_saved_before_its_last_close() {
     };
     // `cat x > game`: the shell closes its first descriptor before cat writes.
     let w = vfs.open(ino, truncate).unwrap();
-    vfs.flush(ino, w.fh).unwrap();
+    vfs.flush(ino, w.fh, CALLER).unwrap();
     assert_eq!(
         vfs.stats_text().lines().find(|l| l.starts_with("rejected")),
         Some("rejected_saves: 0")
@@ -278,13 +281,13 @@ fn a_game_only_emptied_by_o_trunc_is_not_saved_before_its_last_close() {
     let edited = String::from_utf8(text.clone())
         .unwrap()
         .replacen("[Round \"", "[Round \"7", 1);
-    vfs.write(ino, w.fh, 0, edited.as_bytes()).unwrap();
-    vfs.flush(ino, w.fh).unwrap();
+    vfs.write(ino, w.fh, 0, edited.as_bytes(), CALLER).unwrap();
+    vfs.flush(ino, w.fh, CALLER).unwrap();
     vfs.release(ino, w.fh);
     assert_eq!(&*vfs.text(5).unwrap(), edited.as_bytes());
     // `: > game`: nothing written; refused at the last close, the game as it was.
     let w = vfs.open(ino, truncate).unwrap();
-    vfs.flush(ino, w.fh).unwrap();
+    vfs.flush(ino, w.fh, CALLER).unwrap();
     vfs.release(ino, w.fh);
     assert_eq!(&*vfs.text(5).unwrap(), edited.as_bytes());
     assert!(
@@ -309,17 +312,24 @@ fn an_import_flushed_early_imports_the_rest_at_the_next_flush() {
         .create(games, OsStr::new("new.pgn"), 0o644, false, WRITE)
         .unwrap();
     let first = game(1) + &game(2);
-    vfs.write(attr.ino, opened.fh, 0, first.as_bytes()).unwrap();
+    vfs.write(attr.ino, opened.fh, 0, first.as_bytes(), CALLER)
+        .unwrap();
     // A FLUSH from another descriptor of the file (a fork, a dup): the first games go in.
-    vfs.flush(attr.ino, opened.fh).unwrap();
+    vfs.flush(attr.ino, opened.fh, CALLER).unwrap();
     assert_eq!(vfs.collection().count(), count + 2);
     assert_eq!(
         kind(vfs.lookup(games, OsStr::new("new.pgn"))),
         ErrorKind::NotFound
     );
-    vfs.write(attr.ino, opened.fh, first.len() as u64, game(3).as_bytes())
-        .unwrap();
-    vfs.flush(attr.ino, opened.fh).unwrap();
+    vfs.write(
+        attr.ino,
+        opened.fh,
+        first.len() as u64,
+        game(3).as_bytes(),
+        CALLER,
+    )
+    .unwrap();
+    vfs.flush(attr.ino, opened.fh, CALLER).unwrap();
     vfs.release(attr.ino, opened.fh);
     assert_eq!(vfs.collection().count(), count + 3, "each game once");
     let last = String::from_utf8(vfs.text(count + 2).unwrap().to_vec()).unwrap();

@@ -8,6 +8,12 @@ use crate::collection::chess::ChessCollection;
 use crate::store;
 use crate::testing::demo_db;
 
+/// The process the unit tests write and flush as (the one process doing both).
+pub const CALLER: u32 = 1;
+
+/// A process other than [`CALLER`] (no process has this id), as a forked child is.
+pub const FORKED: u32 = u32::MAX;
+
 /// A tree over a fresh SCID database in `dir` holding the demo games, open for writing or
 /// read-only.
 pub fn demo_tree(dir: &Path, writable: bool) -> Vfs {

@@ -133,6 +133,7 @@ impl Vfs {
                 append: mode.append,
                 write: mode.write,
                 unsaved: false,
+                last_writer: None,
             },
         );
         Opened {
@@ -232,12 +233,14 @@ impl Vfs {
         }
     }
 
-    /// Write `data` at `offset` through handle `fh`; returns the bytes written.
-    pub fn write(&self, ino: u64, fh: u64, offset: u64, data: &[u8]) -> Result<u32> {
+    /// Write `data` at `offset` through handle `fh` for process `caller`; returns the bytes
+    /// written.
+    pub fn write(&self, ino: u64, fh: u64, offset: u64, data: &[u8], caller: u32) -> Result<u32> {
         self.check_writable()?;
         let append = match lock(&self.handles).get_mut(&fh) {
             Some(h) => {
                 h.unsaved = true;
+                h.last_writer = Some(caller);
                 h.append
             }
             None => false,
@@ -353,11 +356,25 @@ impl Vfs {
         Ok(self.attr(node, true))
     }
 
-    /// Save what was written through `ino` if anything changed (flush and fsync of handle
-    /// `fh`). Only a handle opened for writing saves: the kernel sends a flush for every
-    /// close, and a reader closing the file while a writer is half-way through (just after
-    /// its O_TRUNC, or in the middle of a `cp`) must not save the half-written text.
-    pub fn flush(&self, ino: u64, fh: u64) -> Result<()> {
+    /// Save what was written through handle `fh` of `ino` at a close by process `caller`.
+    /// The kernel sends a flush for every close of every copy of a descriptor, and only the
+    /// writer's own saves: another process closing its copy (every process the writer forks
+    /// closes one at `exec`) may come between the two requests the kernel cut one `write`
+    /// into, and would save half a game. What such a flush skips, the writer's own flush
+    /// saves, or at the latest the last close.
+    pub fn flush(&self, ino: u64, fh: u64, caller: u32) -> Result<()> {
+        let writer = lock(&self.handles).get(&fh).and_then(|h| h.last_writer);
+        if writer.is_some_and(|w| !same_process(w, caller)) {
+            return Ok(());
+        }
+        self.fsync(ino, fh)
+    }
+
+    /// Save what was written through handle `fh` of `ino` if anything changed (fsync, and the
+    /// writer's own flush). Only a handle opened for writing saves: a reader closing the file
+    /// while a writer is half-way through (just after its O_TRUNC, or in the middle of a
+    /// `cp`) must not save the half-written text.
+    pub fn fsync(&self, ino: u64, fh: u64) -> Result<()> {
         let reader = match lock(&self.handles).get_mut(&fh) {
             Some(h) => {
                 h.unsaved = false;
@@ -607,10 +624,16 @@ impl Vfs {
     }
 }
 
+/// True when threads `a` and `b` (ids as the kernel gives them with each request) belong to
+/// one process: its threads share their descriptors, a forked child has copies of its own.
+fn same_process(a: u32, b: u32) -> bool {
+    a == b || std::path::Path::new(&format!("/proc/{b}/task/{a}")).exists()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vfs::testing::demo_tree;
+    use crate::vfs::testing::{CALLER, FORKED, demo_tree};
 
     #[test]
     fn a_readers_late_close_does_not_drop_a_writers_draft() {
@@ -642,8 +665,10 @@ mod tests {
         let edited = String::from_utf8(text)
             .unwrap()
             .replacen("[Site \"", "[Site \"Late ", 1);
-        vfs.write(ino, writer.fh, 0, edited.as_bytes()).unwrap();
-        vfs.flush(ino, writer.fh).expect("the save succeeds");
+        vfs.write(ino, writer.fh, 0, edited.as_bytes(), CALLER)
+            .unwrap();
+        vfs.flush(ino, writer.fh, CALLER)
+            .expect("the save succeeds");
         vfs.release(ino, writer.fh);
         assert!(
             String::from_utf8(vfs.text(2).unwrap().to_vec())
@@ -669,13 +694,13 @@ mod tests {
         let text = vfs.text(3).unwrap().to_vec();
         let writer = vfs.open(ino, write).unwrap();
         let reader = vfs.open(ino, read).unwrap();
-        vfs.flush(ino, reader.fh)
+        vfs.flush(ino, reader.fh, CALLER)
             .expect("a reader's close is not a save");
         vfs.release(ino, reader.fh);
         assert_eq!(before, (files("si4"), files("sg4")));
         assert_eq!(vfs.errors.total(), 0, "no refused save was recorded");
-        vfs.write(ino, writer.fh, 0, &text).unwrap();
-        vfs.flush(ino, writer.fh).unwrap();
+        vfs.write(ino, writer.fh, 0, &text, CALLER).unwrap();
+        vfs.flush(ino, writer.fh, CALLER).unwrap();
         vfs.release(ino, writer.fh);
         // A new file half-way through its copy, closed by a reader: nothing is imported yet.
         let (attr, created) = vfs
@@ -692,10 +717,10 @@ mod tests {
             "/contrib/sample/demo.pgn"
         ))
         .unwrap();
-        vfs.write(attr.ino, created.fh, 0, &demo[..demo.len() / 2])
+        vfs.write(attr.ino, created.fh, 0, &demo[..demo.len() / 2], CALLER)
             .unwrap();
         let reader = vfs.open(attr.ino, read).unwrap();
-        vfs.flush(attr.ino, reader.fh).unwrap();
+        vfs.flush(attr.ino, reader.fh, CALLER).unwrap();
         vfs.release(attr.ino, reader.fh);
         assert_eq!(before, (files("si4"), files("sg4")), "nothing imported");
         vfs.write(
@@ -703,15 +728,127 @@ mod tests {
             created.fh,
             (demo.len() / 2) as u64,
             &demo[demo.len() / 2..],
+            CALLER,
         )
         .unwrap();
-        vfs.flush(attr.ino, created.fh).unwrap();
+        vfs.flush(attr.ino, created.fh, CALLER).unwrap();
         vfs.release(attr.ino, created.fh);
         assert_ne!(
             before.1,
             files("sg4"),
             "the whole file is imported at the writer's close"
         );
+    }
+
+    #[test]
+    fn a_forked_copys_close_saves_nothing_and_the_writers_close_saves_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = demo_tree(dir.path(), true);
+        let sg4 = || std::fs::read(dir.path().join("db.sg4")).unwrap();
+        let before = sg4();
+        let games = vfs.coll.count() as usize;
+        let write = OpenMode {
+            write: true,
+            truncate: true,
+            append: false,
+        };
+        let (attr, created) = vfs
+            .create(
+                Node::Games.ino(),
+                OsStr::new("new.pgn"),
+                0o644,
+                false,
+                write,
+            )
+            .unwrap();
+        let demo = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/contrib/sample/demo.pgn"
+        ))
+        .unwrap();
+        // The kernel cut one write in two; a forked child's close comes in between.
+        let cut = demo.len() / 2;
+        vfs.write(attr.ino, created.fh, 0, &demo[..cut], CALLER)
+            .unwrap();
+        vfs.flush(attr.ino, created.fh, FORKED).unwrap();
+        assert_eq!(before, sg4(), "nothing imported at the child's close");
+        assert_eq!(vfs.errors.total(), 0, "no refused save was recorded");
+        vfs.write(attr.ino, created.fh, cut as u64, &demo[cut..], CALLER)
+            .unwrap();
+        vfs.flush(attr.ino, created.fh, CALLER).unwrap();
+        vfs.release(attr.ino, created.fh);
+        assert_eq!(
+            vfs.errors.total(),
+            0,
+            "{}",
+            String::from_utf8_lossy(&vfs.errors.text())
+        );
+        let demo_games = demo.windows(8).filter(|w| w == b"[Event \"").count();
+        assert_eq!(
+            vfs.coll.count() as usize,
+            games + demo_games,
+            "every game once"
+        );
+    }
+
+    #[test]
+    fn an_fsync_from_any_process_saves() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = demo_tree(dir.path(), true);
+        let games = vfs.coll.count() as usize;
+        let write = OpenMode {
+            write: true,
+            truncate: true,
+            append: false,
+        };
+        let (attr, created) = vfs
+            .create(
+                Node::Games.ino(),
+                OsStr::new("new.pgn"),
+                0o644,
+                false,
+                write,
+            )
+            .unwrap();
+        let game = b"[White \"A\"]\n[Black \"B\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+        vfs.write(attr.ino, created.fh, 0, game, CALLER).unwrap();
+        vfs.fsync(attr.ino, created.fh).unwrap();
+        assert_eq!(vfs.coll.count() as usize, games + 1);
+        vfs.release(attr.ino, created.fh);
+        assert_eq!(vfs.coll.count() as usize, games + 1, "saved once");
+    }
+
+    #[test]
+    fn threads_of_one_process_are_one_writer_and_a_child_is_not() {
+        let me = std::process::id();
+        assert!(same_process(me, me));
+        let mut child = std::process::Command::new("sleep")
+            .arg("1")
+            .spawn()
+            .unwrap();
+        assert!(
+            !same_process(child.id(), me),
+            "a child has descriptors of its own"
+        );
+        assert!(!same_process(me, child.id()));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let worker = std::thread::spawn(move || {
+            // SAFETY: gettid has no preconditions.
+            tx.send(unsafe { libc::gettid() } as u32).unwrap();
+            done_rx.recv().unwrap();
+        });
+        let tid = rx.recv().unwrap();
+        assert_ne!(tid, me);
+        assert!(
+            same_process(tid, me),
+            "a thread shares the process's descriptors"
+        );
+        assert!(same_process(me, tid));
+        done_tx.send(()).unwrap();
+        worker.join().unwrap();
     }
 
     #[test]
@@ -731,8 +868,8 @@ mod tests {
                 },
             )
             .unwrap();
-        vfs.write(ino, w.fh, 0, b"\n").unwrap();
-        vfs.flush(ino, w.fh).unwrap();
+        vfs.write(ino, w.fh, 0, b"\n", CALLER).unwrap();
+        vfs.flush(ino, w.fh, CALLER).unwrap();
         vfs.release(ino, w.fh);
         assert_eq!(
             before,
@@ -749,9 +886,9 @@ mod tests {
                 },
             )
             .unwrap();
-        vfs.write(ino, w.fh, 0, b"[Event \"x\"]\n\n1. e5 *\n")
+        vfs.write(ino, w.fh, 0, b"[Event \"x\"]\n\n1. e5 *\n", CALLER)
             .unwrap();
-        let err = vfs.flush(ino, w.fh).unwrap_err();
+        let err = vfs.flush(ino, w.fh, CALLER).unwrap_err();
         assert_eq!(err.kind(), crate::error::ErrorKind::InvalidInput);
         vfs.release(ino, w.fh);
         assert_eq!(before, (files("si4"), files("sg4")));
