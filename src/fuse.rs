@@ -347,7 +347,7 @@ impl Filesystem for GameFs {
         atime: Option<TimeOrNow>,
         mtime: Option<TimeOrNow>,
         _ctime: Option<SystemTime>,
-        _fh: Option<FileHandle>,
+        fh: Option<FileHandle>,
         _crtime: Option<SystemTime>,
         _chgtime: Option<SystemTime>,
         _bkuptime: Option<SystemTime>,
@@ -362,6 +362,7 @@ impl Filesystem for GameFs {
                 gid,
                 atime: atime.map(time),
                 mtime: mtime.map(time),
+                handle: fh.map(|f| f.0),
             };
             match self.vfs.setattr(ino.0, change) {
                 Ok(a) => reply.attr(&ttl(&a), &file_attr(&a)),

@@ -26,6 +26,9 @@ pub struct SetAttr {
     pub atime: Option<SystemTime>,
     /// New modification time.
     pub mtime: Option<SystemTime>,
+    /// The handle the change came through (`ftruncate`, and the truncation of an `O_TRUNC`
+    /// open); `None` for a change by path (`truncate(2)`), which takes effect at once.
+    pub handle: Option<u64>,
 }
 
 /// How a rename treats an existing target (renameat2 flags).
@@ -311,9 +314,14 @@ impl Vfs {
                         d.dirty = true;
                         d.written = true;
                     }
-                    if !open {
+                    // Through a handle, the truncation is part of that writer's save. By path
+                    // it is a save of its own, even while a draft is open: the kernel sends
+                    // the RELEASE of a closed writer late, so its draft may still be there.
+                    if change.handle.is_none() || !open {
                         let result = self.commit_draft(n, true);
-                        self.close_draft(n);
+                        if !open {
+                            self.close_draft(n);
+                        }
                         result?;
                     }
                 }
@@ -658,6 +666,7 @@ mod tests {
             ino,
             SetAttr {
                 size: Some(0),
+                handle: Some(writer.fh),
                 ..SetAttr::default()
             },
         )
@@ -789,6 +798,39 @@ mod tests {
             games + demo_games,
             "every game once"
         );
+    }
+
+    #[test]
+    fn a_truncate_by_path_saves_at_once_even_before_a_closed_writers_release() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = demo_tree(dir.path(), true);
+        let ino = Node::Game(1).ino();
+        let text = vfs.text(1).unwrap().to_vec();
+        let write = OpenMode {
+            write: true,
+            truncate: false,
+            append: false,
+        };
+        let size = |size, handle| SetAttr {
+            size: Some(size),
+            handle,
+            ..SetAttr::default()
+        };
+        // ftruncate(fd, 0) and close: refused at the flush; the RELEASE comes later.
+        let w = vfs.open(ino, write).unwrap();
+        vfs.setattr(ino, size(0, Some(w.fh))).unwrap();
+        let refused = vfs.flush(ino, w.fh, CALLER).unwrap_err();
+        assert_eq!(refused.kind(), ErrorKind::InvalidInput);
+        // truncate(2) meanwhile is a save of its own: refused too, not taken into the draft.
+        let refused = vfs.setattr(ino, size(0, None)).unwrap_err();
+        assert_eq!(refused.kind(), ErrorKind::InvalidInput);
+        vfs.release(ino, w.fh);
+        assert_eq!(&*vfs.text(1).unwrap(), &text[..], "the game as it was");
+        // truncate(2) to a shorter text that still holds the game saves it.
+        let end = text.len() - 1;
+        assert_eq!(text[end], b'\n');
+        vfs.setattr(ino, size(end as u64, None)).unwrap();
+        assert_eq!(vfs.errors.total(), 2, "the two refusals only");
     }
 
     #[test]
