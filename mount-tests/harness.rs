@@ -248,13 +248,13 @@ impl Drop for Mount {
     }
 }
 
-/// Wait (up to 3 s) until `condition` holds, and fail with `what` if it never does. For what
-/// the kernel learns asynchronously: a closed file's RELEASE and the tree's cache
-/// invalidations arrive just after `close` returns.
+/// Wait (up to 10 s: CI machines can be slow) until `condition` holds, and fail with `what` if
+/// it never does. For what the kernel learns asynchronously: a closed file's RELEASE and the
+/// tree's cache invalidations arrive just after `close` returns.
 pub fn eventually(what: &str, mut condition: impl FnMut() -> bool) {
     let start = Instant::now();
     while !condition() {
-        assert!(start.elapsed() < Duration::from_secs(3), "never: {what}");
+        assert!(start.elapsed() < Duration::from_secs(10), "never: {what}");
         std::thread::sleep(Duration::from_millis(10));
     }
 }

@@ -4,13 +4,12 @@ use std::collections::BTreeSet;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
 
 use gamefs::store::ChessStore;
 use gamefs::store::scid::ScidDatabase;
 
 use crate::fixtures::{copy_db, edge_db};
-use crate::harness::{Mount, gamefs, gamefs_ok, listing, scratch, sh};
+use crate::harness::{Mount, eventually, gamefs, gamefs_ok, listing, scratch, sh};
 
 fn live_games(db: &Path) -> u32 {
     let store = ScidDatabase::open(db, false).unwrap();
@@ -355,9 +354,11 @@ fn a_read_only_mount_notices_games_scid_added() {
         .output()
         .expect("sc_import");
     assert!(out.status.success());
-    std::thread::sleep(Duration::from_millis(1100));
+    // The mount looks at the database files again at most once a second.
+    eventually("the new game appears", || {
+        listing(&m.join("games")).len() == before + 1
+    });
     let after = listing(&m.join("games"));
-    assert_eq!(after.len(), before + 1, "the new game appears");
     let last = after.last().unwrap();
     assert!(
         last.to_str()
@@ -390,13 +391,13 @@ fn a_read_only_mount_shows_games_another_program_replaced() {
         let edited = text.replacen(event, "[Event \"Changed Elsewhere\"]", 1);
         std::fs::write(&path, edited).unwrap();
     }
-    std::thread::sleep(Duration::from_millis(1100));
-    listing(&ro.join("games"));
-    let after = std::fs::read_to_string(ro.join("games").join(&name)).unwrap();
-    assert!(
-        after.contains("[Event \"Changed Elsewhere\"]"),
-        "the read-only mount still shows the old text:\n{after}"
-    );
+    // The mount looks at the database files again at most once a second.
+    eventually("the read-only mount shows the new text", || {
+        listing(&ro.join("games"));
+        std::fs::read_to_string(ro.join("games").join(&name))
+            .unwrap()
+            .contains("[Event \"Changed Elsewhere\"]")
+    });
 }
 
 #[test]

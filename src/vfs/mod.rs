@@ -156,6 +156,9 @@ struct Handle {
     /// The process (thread id, as the kernel reports it) that last wrote through this
     /// handle: a flush from any other process is a copy of the descriptor being closed.
     last_writer: Option<u32>,
+    /// Its writer closed a descriptor of it (or synced) since it last wrote or opened: it may
+    /// be only waiting for the kernel's late RELEASE.
+    settled: bool,
 }
 
 /// How a file is opened.

@@ -137,6 +137,7 @@ impl Vfs {
                 write: mode.write,
                 unsaved: false,
                 last_writer: None,
+                settled: false,
             },
         );
         Opened {
@@ -243,6 +244,7 @@ impl Vfs {
         let append = match lock(&self.handles).get_mut(&fh) {
             Some(h) => {
                 h.unsaved = true;
+                h.settled = false;
                 h.last_writer = Some(caller);
                 h.append
             }
@@ -314,10 +316,13 @@ impl Vfs {
                         d.dirty = true;
                         d.written = true;
                     }
-                    // Through a handle, the truncation is part of that writer's save. By path
-                    // it is a save of its own, even while a draft is open: the kernel sends
-                    // the RELEASE of a closed writer late, so its draft may still be there.
-                    if change.handle.is_none() || !open {
+                    // Through a handle (ftruncate), or by path while a writer is at work
+                    // (the kernel's truncation of an O_TRUNC open comes without its handle),
+                    // the truncation is part of that writer's save. Otherwise it is a save of
+                    // its own: the kernel sends the RELEASE of a closed writer late, so its
+                    // draft may still be there.
+                    let joins_a_writer = change.handle.is_some() || self.has_busy_writer(n);
+                    if !open || !joins_a_writer {
                         let result = self.commit_draft(n, true);
                         if !open {
                             self.close_draft(n);
@@ -386,6 +391,7 @@ impl Vfs {
         let reader = match lock(&self.handles).get_mut(&fh) {
             Some(h) => {
                 h.unsaved = false;
+                h.settled = true;
                 !h.write
             }
             None => false,
@@ -436,6 +442,14 @@ impl Vfs {
         {
             lock(&self.orphans).remove(&n);
         }
+    }
+
+    /// True while a handle opened for writing game `n` is in use: opened, or written to, and
+    /// not closed by its writer since.
+    fn has_busy_writer(&self, n: u32) -> bool {
+        lock(&self.handles)
+            .values()
+            .any(|h| h.node == Node::Game(n) && h.write && !h.settled)
     }
 
     /// True while some handle refers to `node`.
@@ -664,9 +678,9 @@ mod tests {
         vfs.release(ino, reader.fh);
         vfs.setattr(
             ino,
+            // The kernel's truncation of an O_TRUNC open, which comes without its handle.
             SetAttr {
                 size: Some(0),
-                handle: Some(writer.fh),
                 ..SetAttr::default()
             },
         )
