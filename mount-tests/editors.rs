@@ -12,6 +12,10 @@ use crate::save::scid_export;
 /// Run `command` in a detached tmux session and type `keys` (tmux send-keys arguments, one
 /// call per inner slice, with a pause between); wait for the editor to exit.
 pub fn drive(session: &str, dir: &Path, command: &str, keys: &[&[&str]]) {
+    // A session left by an interrupted earlier run would take the name.
+    let _ = Command::new("tmux")
+        .args(["kill-session", "-t", session])
+        .output();
     let status = Command::new("tmux")
         .args([
             "new-session",
