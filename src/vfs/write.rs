@@ -657,6 +657,32 @@ mod tests {
     use super::*;
     use crate::vfs::testing::{CALLER, FORKED, demo_tree};
 
+    /// A new `new.pgn` in `games/`, open for writing, as `cp` or an editor creates it.
+    fn create_new_pgn(vfs: &Vfs) -> (Attr, Opened) {
+        let write = OpenMode {
+            write: true,
+            truncate: true,
+            append: false,
+        };
+        vfs.create(
+            Node::Games.ino(),
+            OsStr::new("new.pgn"),
+            0o644,
+            false,
+            write,
+        )
+        .unwrap()
+    }
+
+    /// The bundled demo games as PGN text.
+    fn demo_pgn() -> Vec<u8> {
+        std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/contrib/sample/demo.pgn"
+        ))
+        .unwrap()
+    }
+
     #[test]
     fn a_readers_late_close_does_not_drop_a_writers_draft() {
         let dir = tempfile::tempdir().unwrap();
@@ -726,20 +752,8 @@ mod tests {
         vfs.flush(ino, writer.fh, CALLER).unwrap();
         vfs.release(ino, writer.fh);
         // A new file half-way through its copy, closed by a reader: nothing is imported yet.
-        let (attr, created) = vfs
-            .create(
-                Node::Games.ino(),
-                OsStr::new("new.pgn"),
-                0o644,
-                false,
-                write,
-            )
-            .unwrap();
-        let demo = std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/contrib/sample/demo.pgn"
-        ))
-        .unwrap();
+        let (attr, created) = create_new_pgn(&vfs);
+        let demo = demo_pgn();
         vfs.write(attr.ino, created.fh, 0, &demo[..demo.len() / 2], CALLER)
             .unwrap();
         let reader = vfs.open(attr.ino, read).unwrap();
@@ -770,25 +784,8 @@ mod tests {
         let sg4 = || std::fs::read(dir.path().join("db.sg4")).unwrap();
         let before = sg4();
         let games = vfs.coll.count() as usize;
-        let write = OpenMode {
-            write: true,
-            truncate: true,
-            append: false,
-        };
-        let (attr, created) = vfs
-            .create(
-                Node::Games.ino(),
-                OsStr::new("new.pgn"),
-                0o644,
-                false,
-                write,
-            )
-            .unwrap();
-        let demo = std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/contrib/sample/demo.pgn"
-        ))
-        .unwrap();
+        let (attr, created) = create_new_pgn(&vfs);
+        let demo = demo_pgn();
         // The kernel cut one write in two; a forked child's close comes in between.
         let cut = demo.len() / 2;
         vfs.write(attr.ino, created.fh, 0, &demo[..cut], CALLER)
@@ -852,20 +849,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let vfs = demo_tree(dir.path(), true);
         let games = vfs.coll.count() as usize;
-        let write = OpenMode {
-            write: true,
-            truncate: true,
-            append: false,
-        };
-        let (attr, created) = vfs
-            .create(
-                Node::Games.ino(),
-                OsStr::new("new.pgn"),
-                0o644,
-                false,
-                write,
-            )
-            .unwrap();
+        let (attr, created) = create_new_pgn(&vfs);
         let game = b"[White \"A\"]\n[Black \"B\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
         vfs.write(attr.ino, created.fh, 0, game, CALLER).unwrap();
         vfs.fsync(attr.ino, created.fh).unwrap();
