@@ -23,7 +23,7 @@ use crate::error::{Error, ErrorKind, Result};
 /// A legal chess position (standard chess, as [`Chess`] holds it) with a mailbox and its
 /// checkers. Made from a [`Chess`] and changed only by [`FastBoard::play`], so it is always a
 /// position shakmaty accepts.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FastBoard {
     /// The piece kind on each square (its colour is in `by_color`).
     roles: [Option<Role>; 64],
@@ -92,7 +92,7 @@ static STANDARD: LazyLock<FastBoard> = LazyLock::new(|| FastBoard::from(&Chess::
 impl Default for FastBoard {
     /// The standard start position.
     fn default() -> FastBoard {
-        STANDARD.clone()
+        *STANDARD
     }
 }
 

@@ -434,7 +434,7 @@ fn decode_move_stream<V: GameVisitor + ?Sized>(
                 }
             }
             MARK_START_VARIATION => {
-                let Some((pos, lists)) = cur.before.clone() else {
+                let Some((pos, lists)) = cur.before else {
                     return Err(cur.error(depth, "a variation starts before any move of its line"));
                 };
                 let child = Frame {
@@ -476,10 +476,10 @@ fn decode_move_stream<V: GameVisitor + ?Sized>(
                 // the move in place: one copy of the board per move.
                 match &mut cur.before {
                     Some((pos, lists)) => {
-                        pos.clone_from(&cur.pos);
+                        *pos = cur.pos;
                         *lists = cur.lists;
                     }
-                    None => cur.before = Some((cur.pos.clone(), cur.lists)),
+                    None => cur.before = Some((cur.pos, cur.lists)),
                 }
                 cur.lists.apply_indexed(cur.pos.turn(), b >> 4, &ply);
                 cur.pos
