@@ -423,7 +423,7 @@ fn special_legality(pos: &impl View, m: Move) -> Option<bool> {
 /// Whether the piece on `from` is pinned to our `king` and leaves the line of the pin by
 /// moving to `to` (shakmaty's pin rule: a piece between our king and an enemy slider, nothing
 /// else between them).
-#[inline]
+#[inline(always)]
 fn pinned_off_its_line(pos: &impl View, king: Square, from: Square, to: Square) -> bool {
     let line = attacks::ray(king, from);
     if !line.contains(from) || line.contains(to) {
