@@ -419,6 +419,14 @@ mod tests {
             ("3rk3/2P5/8/8/8/8/8/4K3 w - - 0 1", "c7d8n"),
             ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "e2e4"),
             ("4k3/4p3/8/3P4/8/8/8/4K3 b - - 0 1", "e7e5"),
+            // Checks: discovered on a file and on a diagonal, double, by en passant
+            // uncovering a rook, by promotion, by castling.
+            ("4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1", "e2c3"),
+            ("4k3/8/8/1P6/B7/8/8/6K1 w - - 0 1", "b5b6"),
+            ("4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1", "e4d6"),
+            ("8/8/8/k2pP2R/8/8/8/4K3 w - d6 0 1", "e5d6"),
+            ("4k3/2P5/8/8/8/8/8/4K3 w - - 0 1", "c7c8q"),
+            ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1"),
         ] {
             let mut pos = position_from_fen(fen).unwrap();
             let mut fast = FastBoard::from(&pos);

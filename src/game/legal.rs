@@ -705,6 +705,17 @@ mod tests {
             "6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1",
             "6rk/5Rpp/8/8/8/8/8/6K1 b - - 0 1",
             "R5k1/5ppp/8/8/8/8/r7/6K1 b - - 0 1",
+            // En passant that uncovers our king on the rank, or on a diagonal; one that
+            // captures a checking pawn.
+            "8/8/8/K2pP2r/8/8/8/4k3 w - d6 0 1",
+            "8/8/8/3pP3/8/8/b7/2K1k3 w - d6 0 1",
+            "8/8/8/3pP3/4K3/8/8/4k3 w - d6 0 1",
+            // Castling out of, through and into attacked squares, and past a piece.
+            "4k3/8/8/8/8/8/5q2/R3K2R w KQ - 0 1",
+            "4k3/8/8/8/8/8/6r1/R3K2R w KQ - 0 1",
+            "4k3/8/8/8/8/8/2r5/R3K2R w KQ - 0 1",
+            "4k3/8/8/8/8/8/1r6/R3K2R w KQ - 0 1",
+            "r3k2r/8/8/8/8/8/8/RN2K1NR b KQkq - 0 1",
         ] {
             let pos = position_from_fen(fen).unwrap();
             check_position(&pos, &mut rng, true);

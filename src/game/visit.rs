@@ -79,7 +79,7 @@ pub fn walk(game: &ChessGame, visitor: &mut (impl GameVisitor + ?Sized)) -> Resu
             continue;
         };
         frame.next += 1;
-        let mut after = frame.pos.clone();
+        let mut after = frame.pos;
         after.play(&node.ply)?;
         visitor.ply(&frame.pos, &node.ply, &after)?;
         for &nag in &node.nags {
@@ -94,7 +94,7 @@ pub fn walk(game: &ChessGame, visitor: &mut (impl GameVisitor + ?Sized)) -> Resu
             stack.push(WalkFrame {
                 line: variation,
                 next: 0,
-                pos: before.clone(),
+                pos: before,
                 is_variation: true,
                 begun: false,
             });

@@ -254,7 +254,7 @@ struct Frame {
 impl Frame {
     fn new(pos: FastBoard) -> Frame {
         Frame {
-            before_last: pos.clone(),
+            before_last: pos,
             pos,
             moves: 0,
             commented: false,
@@ -382,7 +382,7 @@ impl BodyMoves<'_> {
                     if top.moves == 0 {
                         return Err(corrupt(token_at, "a variation before any move"));
                     }
-                    let pos = top.before_last.clone();
+                    let pos = top.before_last;
                     stack.push(Frame::new(pos));
                     v.begin_variation()?;
                 }
@@ -434,7 +434,7 @@ fn decode_move(word: u16, pos: &FastBoard) -> std::result::Result<Move, String> 
 /// Play `ply` as the line's next move and tell it.
 fn play<V: GameVisitor + ?Sized>(top: &mut Frame, ply: Ply, v: &mut V) -> Result<()> {
     // A refused null move fails the whole record: what `before_last` then holds is unused.
-    top.before_last.clone_from(&top.pos);
+    top.before_last = top.pos;
     top.pos.play(&ply)?;
     top.moves += 1;
     top.commented = false;
