@@ -9,7 +9,6 @@ mod common;
 mod damage;
 
 use gamefs::collection::chess::render_pgn;
-use gamefs::game::board::FastBoard;
 use gamefs::game::{ChessGame, Line, MoveNode, Ply};
 use gamefs::store;
 use gamefs::store::scid::record;
@@ -132,13 +131,7 @@ fn the_writer_takes_a_replaced_comment_and_a_nag_after_a_comment() {
     let mut writer = PgnWriter::new();
     use gamefs::game::visit::GameVisitor;
     writer.begin(&game.headers, &game.start).unwrap();
-    writer
-        .ply(
-            &FastBoard::from(&pos),
-            &Ply::Move(e4),
-            &FastBoard::from(&after),
-        )
-        .unwrap();
+    writer.ply(&pos, &Ply::Move(e4), &after).unwrap();
     writer.comment("a").unwrap();
     writer.nag(1).unwrap();
     writer.comment("b").unwrap();

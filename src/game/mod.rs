@@ -3,7 +3,6 @@
 //! Stores decode their records into these types and encode them back; the text layer renders
 //! and parses them. Nothing here knows bytes on disk or FUSE.
 
-pub mod board;
 pub mod chess;
 pub mod date;
 pub mod go;

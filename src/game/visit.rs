@@ -7,9 +7,10 @@
 //! same way, and [`TreeBuilder`] turns the events back into a tree, so every consumer is
 //! written once.
 
-use super::board::FastBoard;
+use shakmaty::Chess;
+
 use super::chess::{ChessGame, Headers, Line, MoveNode, Ply, StartPosition};
-use super::replay::start_position;
+use super::replay::{play, start_position};
 use crate::error::Result;
 
 /// A consumer of a game's events. Events come in the order of the move tree: a line's
@@ -26,7 +27,7 @@ pub trait GameVisitor {
     fn line_comment(&mut self, text: &str) -> Result<()>;
     /// The next move of the current line, played from `before` (the position after the line's
     /// previous move) to `after`.
-    fn ply(&mut self, before: &FastBoard, ply: &Ply, after: &FastBoard) -> Result<()>;
+    fn ply(&mut self, before: &Chess, ply: &Ply, after: &Chess) -> Result<()>;
     /// A numeric annotation glyph for the current line's last move.
     fn nag(&mut self, nag: u8) -> Result<()>;
     /// The comment after the current line's last move; empty means none. A second call
@@ -43,7 +44,7 @@ pub trait GameVisitor {
 struct WalkFrame<'a> {
     line: &'a Line,
     next: usize,
-    pos: FastBoard,
+    pos: Chess,
     /// A variation (told between `begin_variation` and `end_variation`), not the main line.
     is_variation: bool,
     /// `begin_variation` and the line's comment have been told.
@@ -57,7 +58,7 @@ pub fn walk(game: &ChessGame, visitor: &mut (impl GameVisitor + ?Sized)) -> Resu
     let mut stack = vec![WalkFrame {
         line: &game.moves,
         next: 0,
-        pos: FastBoard::from(&start_position(&game.start)?),
+        pos: start_position(&game.start)?,
         is_variation: false,
         begun: false,
     }];
@@ -79,8 +80,7 @@ pub fn walk(game: &ChessGame, visitor: &mut (impl GameVisitor + ?Sized)) -> Resu
             continue;
         };
         frame.next += 1;
-        let mut after = frame.pos;
-        after.play(&node.ply)?;
+        let after = play(&frame.pos, &node.ply)?;
         visitor.ply(&frame.pos, &node.ply, &after)?;
         for &nag in &node.nags {
             visitor.nag(nag)?;
@@ -94,7 +94,7 @@ pub fn walk(game: &ChessGame, visitor: &mut (impl GameVisitor + ?Sized)) -> Resu
             stack.push(WalkFrame {
                 line: variation,
                 next: 0,
-                pos: before,
+                pos: before.clone(),
                 is_variation: true,
                 begun: false,
             });
@@ -147,7 +147,7 @@ impl GameVisitor for TreeBuilder {
         Ok(())
     }
 
-    fn ply(&mut self, _before: &FastBoard, ply: &Ply, _after: &FastBoard) -> Result<()> {
+    fn ply(&mut self, _before: &Chess, ply: &Ply, _after: &Chess) -> Result<()> {
         self.current().moves.push(MoveNode::new(ply.clone()));
         Ok(())
     }

@@ -5,10 +5,9 @@
 //! stored extra tags (SetUp among them, where stored), and FEN; movetext is wrapped below 80
 //! columns.
 
-use shakmaty::Color;
+use shakmaty::{Chess, Color, Position};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::game::board::FastBoard;
 use crate::game::legal;
 use crate::game::visit::{self, GameVisitor};
 use crate::game::{ChessGame, GameResult, Headers, Ply, StartPosition};
@@ -141,19 +140,8 @@ impl Wrapper {
         self.token_with(|out| out.push_str(token));
     }
 
-    /// A token that `write` appends straight to the text (comments: no copy through a buffer).
+    /// A token that `write` appends straight to the text (moves: no copy through a buffer).
     fn token_with(&mut self, write: impl FnOnce(&mut String)) {
-        self.token_written(write, false);
-    }
-
-    /// A token that `write` appends in ASCII only (moves, NAGs: its width is its length).
-    fn ascii_token_with(&mut self, write: impl FnOnce(&mut String)) {
-        self.token_written(write, true);
-    }
-
-    /// A token written by `write`; `ascii` says it is ASCII, so it needs no counting of
-    /// characters.
-    fn token_written(&mut self, write: impl FnOnce(&mut String), ascii: bool) {
         let paren = std::mem::take(&mut self.open_paren);
         let space_at = self.out.len();
         if self.need_space {
@@ -165,7 +153,7 @@ impl Wrapper {
         }
         write(&mut self.out);
         let written = &self.out[start..];
-        let width = if ascii || written.is_ascii() {
+        let width = if written.is_ascii() {
             written.len()
         } else {
             written.chars().count()
@@ -244,8 +232,8 @@ impl Wrapper {
 
 /// `+` or `#` after a move that gives check or mate (shakmaty's own suffix looks for
 /// stalemate too, after every move).
-fn check_suffix(pos: &FastBoard) -> &'static str {
-    if pos.checkers().is_empty() {
+fn check_suffix(pos: &Chess) -> &'static str {
+    if !pos.checkers().any() {
         ""
     } else if legal::is_mated(pos) {
         "#"
@@ -256,14 +244,13 @@ fn check_suffix(pos: &FastBoard) -> &'static str {
 
 /// Append `n` in decimal (move numbers and NAGs, written for every move: no formatter).
 fn push_decimal(out: &mut String, n: u32) {
-    let digit = |d: u32| char::from(b'0' + (d % 10) as u8);
+    let digit = |d: u32| char::from(b'0' + d as u8);
     if n >= 100 {
-        push_decimal(out, n / 100);
-    }
-    if n >= 10 {
+        push_decimal(out, n / 10);
+    } else if n >= 10 {
         out.push(digit(n / 10));
     }
-    out.push(digit(n));
+    out.push(digit(n % 10));
 }
 
 /// One line being written: the main line or an open variation.
@@ -422,14 +409,14 @@ impl GameVisitor for PgnWriter {
         Ok(())
     }
 
-    fn ply(&mut self, before: &FastBoard, ply: &Ply, after: &FastBoard) -> Result<()> {
+    fn ply(&mut self, before: &Chess, ply: &Ply, after: &Chess) -> Result<()> {
         self.open_line();
         self.flush_pending();
         let force_number = std::mem::take(&mut self.line().force_number);
         self.pending.text.clear();
         self.pending.written = false;
         // The move number stays on one line with its move.
-        self.wrapper.ascii_token_with(|out| {
+        self.wrapper.token_with(|out| {
             if before.turn() == Color::White {
                 push_decimal(out, before.fullmoves().get());
                 out.push_str(". ");
@@ -453,7 +440,7 @@ impl GameVisitor for PgnWriter {
             return self.out_of_order("a NAG");
         }
         // The comment is still held back, so the NAG comes before it, as in the model.
-        self.wrapper.ascii_token_with(|out| {
+        self.wrapper.token_with(|out| {
             out.push('$');
             push_decimal(out, u32::from(nag));
         });
@@ -492,7 +479,6 @@ mod tests {
     use super::*;
     use crate::game::replay::play;
     use crate::game::{Line, MoveNode, PartialDate, Rating, RatingType};
-    use shakmaty::Chess;
     use shakmaty::san::San;
 
     /// Build a line from SAN moves played from `pos`.

@@ -4,7 +4,7 @@
 //! in the mover's *piece list*. Both the decoder and the encoder must keep these lists exactly
 //! as SCID does, or every move after the first difference decodes to the wrong piece.
 
-use shakmaty::{Board, CastlingSide, Color, File, Move, Rank, Square};
+use shakmaty::{Board, CastlingSide, Chess, Color, File, Move, Position, Rank, Square};
 
 use crate::game::chess::Ply;
 
@@ -128,15 +128,16 @@ impl PieceLists {
         (i < self.counts[c] && self.squares[c][usize::from(i)] == sq as u8).then_some(i)
     }
 
-    /// Update the lists for `ply` played by `us`, as SCID does
+    /// Update the lists for `ply` played in `pos_before` (the position before it), as SCID does
     /// after every move of the main line and of variations: the mover keeps its index (also on
     /// promotion); a captured piece, en passant included, is swap-removed from the opponent's
     /// list; castling keeps the king at 0 and the rook at its own index; a null move changes
     /// nothing. Squares without an indexed piece are ignored, so this never fails.
-    pub fn apply(&mut self, us: Color, ply: &Ply) {
+    pub fn apply(&mut self, pos_before: &Chess, ply: &Ply) {
         let Ply::Move(m) = ply else {
             return;
         };
+        let us = pos_before.turn();
         match *m {
             Move::Normal {
                 from, capture, to, ..
@@ -168,24 +169,6 @@ impl PieceLists {
         }
     }
 
-    /// [`apply`](Self::apply) for a ply of `us` whose piece is number `index` in `us`'s list
-    /// (a decoder reads it from the move byte), so the mover is not looked up.
-    #[inline]
-    pub fn apply_indexed(&mut self, us: Color, index: u8, ply: &Ply) {
-        let &Ply::Move(Move::Normal {
-            from, capture, to, ..
-        }) = ply
-        else {
-            return self.apply(us, ply);
-        };
-        debug_assert_eq!(self.index_of(us, from), Some(index));
-        if capture.is_some() {
-            self.remove(!us, to);
-        }
-        self.index[from as usize] = NO_INDEX;
-        self.put(side(us), usize::from(index) % MAX_PIECES, to as u8);
-    }
-
     /// Swap-remove `color`'s piece on `sq`: the last piece of the list moves into its slot.
     fn remove(&mut self, color: Color, sq: Square) {
         let Some(i) = self.index_of(color, sq) else {
@@ -213,7 +196,7 @@ impl PieceLists {
 mod tests {
     use super::*;
     use crate::game::replay::{play, position_from_fen};
-    use shakmaty::{Chess, Position, Role, san::San};
+    use shakmaty::{Role, san::San};
 
     /// Check that the lists agree with the board: every indexed square holds a piece of its
     /// colour, every piece is indexed, and the king is at 0.
@@ -240,7 +223,7 @@ mod tests {
     fn play_san(pos: &Chess, lists: &mut PieceLists, san: &str) -> Chess {
         let m = san.parse::<San>().unwrap().to_move(pos).unwrap();
         let ply = Ply::Move(m);
-        lists.apply(pos.turn(), &ply);
+        lists.apply(pos, &ply);
         let next = play(pos, &ply).unwrap();
         assert_consistent(lists, &next);
         next
@@ -411,7 +394,7 @@ mod tests {
     #[test]
     fn null_move_changes_nothing() {
         let mut l = PieceLists::standard();
-        l.apply(Color::White, &Ply::Null);
+        l.apply(&Chess::default(), &Ply::Null);
         assert_eq!(l, PieceLists::standard());
     }
 
@@ -433,12 +416,7 @@ mod tests {
                 seed ^= seed << 17;
                 let m = moves[(seed % moves.len() as u64) as usize];
                 let ply = Ply::Move(m);
-                // The decoder's way, with the mover's index from its move byte, agrees.
-                let mut indexed = l;
-                let index = l.index_of(pos.turn(), m.from().unwrap()).unwrap();
-                indexed.apply_indexed(pos.turn(), index, &ply);
-                l.apply(pos.turn(), &ply);
-                assert_eq!(indexed, l, "{m:?}");
+                l.apply(&pos, &ply);
                 pos = play(&pos, &ply).unwrap();
                 assert_consistent(&l, &pos);
             }

@@ -15,7 +15,6 @@ use shakmaty::{CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Squ
 use super::pieces::PieceLists;
 use crate::error::ErrorKind;
 use crate::error::{Error, Result};
-use crate::game::board::FastBoard;
 use crate::game::chess::{ChessGame, Headers, Line, Ply, RatingType, StartPosition};
 use crate::game::legal;
 use crate::game::replay::{play_in_place, position_from_fen};
@@ -108,7 +107,7 @@ pub struct RecordHead<'a> {
 /// decoded.
 pub struct MoveStream<'a> {
     reader: Reader<'a>,
-    pos: FastBoard,
+    pos: Chess,
     lists: PieceLists,
     comments: Comments<'a>,
 }
@@ -131,11 +130,11 @@ pub fn read_head(bytes: &[u8]) -> Result<RecordHead<'_>> {
         let pos = position_from_fen(&fen)
             .map_err(|e| Error::corrupt_record(format!("start position: {}", e.message())))?;
         let lists = PieceLists::from_board(pos.board());
-        (StartPosition::Fen(fen), FastBoard::from(&pos), lists)
+        (StartPosition::Fen(fen), pos, lists)
     } else {
         (
             StartPosition::Standard,
-            FastBoard::default(),
+            Chess::default(),
             PieceLists::standard(),
         )
     };
@@ -348,11 +347,11 @@ struct Frame {
     /// How many NAGs the line's last move has.
     nags: usize,
     /// The position after the line's last move.
-    pos: FastBoard,
+    pos: Chess,
     /// The piece lists after the line's last move.
     lists: PieceLists,
     /// Position and lists before the line's last move: where a variation of it starts.
-    before: Option<(FastBoard, PieceLists)>,
+    before: Option<(Chess, PieceLists)>,
     /// The ply number (counted from the start position, 1-based) of the line's first move.
     first_ply: usize,
 }
@@ -372,7 +371,7 @@ impl Frame {
 /// Decode the move stream (the reader ends just after its `0F`), telling it to `v`.
 fn decode_move_stream<V: GameVisitor + ?Sized>(
     mut r: Reader,
-    pos: FastBoard,
+    pos: Chess,
     lists: PieceLists,
     mut comments: Comments,
     v: &mut V,
@@ -434,7 +433,7 @@ fn decode_move_stream<V: GameVisitor + ?Sized>(
                 }
             }
             MARK_START_VARIATION => {
-                let Some((pos, lists)) = cur.before else {
+                let Some((pos, lists)) = cur.before.clone() else {
                     return Err(cur.error(depth, "a variation starts before any move of its line"));
                 };
                 let child = Frame {
@@ -476,15 +475,13 @@ fn decode_move_stream<V: GameVisitor + ?Sized>(
                 // the move in place: one copy of the board per move.
                 match &mut cur.before {
                     Some((pos, lists)) => {
-                        *pos = cur.pos;
+                        pos.clone_from(&cur.pos);
                         *lists = cur.lists;
                     }
-                    None => cur.before = Some((cur.pos, cur.lists)),
+                    None => cur.before = Some((cur.pos.clone(), cur.lists)),
                 }
-                cur.lists.apply_indexed(cur.pos.turn(), b >> 4, &ply);
-                cur.pos
-                    .play(&ply)
-                    .map_err(|e| cur.error(depth, e.message()))?;
+                cur.lists.apply(&cur.pos, &ply);
+                play_in_place(&mut cur.pos, &ply).map_err(|e| cur.error(depth, e.message()))?;
                 if let Some((before, _)) = &cur.before {
                     v.ply(before, &ply, &cur.pos)?;
                 }
@@ -531,12 +528,7 @@ fn pawn_promotion(code: u8) -> Option<Role> {
 
 /// Turn one move byte (and a queen's second byte) into a legal ply in `pos` (spec §5.4).
 /// The error is a short reason; the caller adds the ply number.
-fn decode_move(
-    byte: u8,
-    r: &mut Reader,
-    pos: &FastBoard,
-    lists: &PieceLists,
-) -> Result<Ply, String> {
+fn decode_move(byte: u8, r: &mut Reader, pos: &Chess, lists: &PieceLists) -> Result<Ply, String> {
     let us = pos.turn();
     let index = byte >> 4;
     let code = byte & 0x0F;
@@ -546,8 +538,8 @@ fn decode_move(
             lists.count(us)
         ));
     };
-    let role = match pos.role_at(from) {
-        Some(role) if pos.by_color(us).contains(from) => role,
+    let role = match pos.board().piece_at(from) {
+        Some(p) if p.color == us => p.role,
         _ => return Err(format!("piece list out of step: no {us} piece on {from}")),
     };
     let target = |delta: i32| {
@@ -557,7 +549,7 @@ fn decode_move(
     let normal = |role: Role, to: Square, promotion: Option<Role>| Move::Normal {
         role,
         from,
-        capture: pos.role_at(to),
+        capture: pos.board().role_at(to),
         to,
         promotion,
     };
@@ -581,7 +573,7 @@ fn decode_move(
             1..=8 => normal(role, target(KING_STEPS[usize::from(code)])?, None),
             9 | 10 => {
                 let castling = CastlingSide::from_king_side(code == 10);
-                let Some(rook) = pos.castling_rook(us, castling) else {
+                let Some(rook) = pos.castles().rook(us, castling) else {
                     return Err(format!("{us} castles {castling:?} without the right"));
                 };
                 Move::Castle { king: from, rook }
@@ -614,7 +606,8 @@ fn decode_move(
             let step = PAWN_STEPS[usize::from(code)];
             let to = target(if us == Color::White { step } else { -step })?;
             let promotion = pawn_promotion(code);
-            if step != 8 && step != 16 && promotion.is_none() && pos.role_at(to).is_none() {
+            if step != 8 && step != 16 && promotion.is_none() && pos.board().piece_at(to).is_none()
+            {
                 Move::EnPassant { from, to }
             } else {
                 normal(role, to, promotion)
@@ -1056,7 +1049,7 @@ fn encode_move_stream(
             first_ply.push(ply_no);
             continue;
         }
-        top.lists.apply(top.pos.turn(), &node.ply);
+        top.lists.apply(&top.pos, &node.ply);
         play_in_place(&mut top.pos, &node.ply)
             .map_err(|e| invalid(format!("{}: {}", at(), e.message())))?;
         if depth == 0 {
@@ -1253,7 +1246,7 @@ mod tests {
             for var in &node.variations {
                 cover(&pos, &lists, var, seen);
             }
-            lists.apply(pos.turn(), &node.ply);
+            lists.apply(&pos, &node.ply);
             pos = play(&pos, &node.ply).unwrap();
         }
     }

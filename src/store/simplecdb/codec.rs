@@ -14,9 +14,8 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move, Role, Square};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::game::board::FastBoard;
 use crate::game::legal;
-use crate::game::replay::position_from_fen;
+use crate::game::replay::{play_in_place, position_from_fen};
 use crate::game::visit::{GameVisitor, TreeBuilder};
 use crate::game::{Line, MoveNode, Ply, StartPosition, normalize_comment};
 
@@ -242,9 +241,9 @@ pub fn encode_record(body: &[u8]) -> Result<Vec<u8>> {
 /// One line being decoded: the main line or an open variation.
 struct Frame {
     /// Position before the line's last move (where an alternative to it starts).
-    before_last: FastBoard,
+    before_last: Chess,
     /// Position after the line's last move.
-    pos: FastBoard,
+    pos: Chess,
     /// How many moves of the line have been decoded.
     moves: usize,
     /// The line's last move (or, before its first move, the line) has a comment.
@@ -252,9 +251,9 @@ struct Frame {
 }
 
 impl Frame {
-    fn new(pos: FastBoard) -> Frame {
+    fn new(pos: Chess) -> Frame {
         Frame {
-            before_last: pos,
+            before_last: pos.clone(),
             pos,
             moves: 0,
             commented: false,
@@ -293,7 +292,7 @@ pub struct BodyMoves<'a> {
     /// Where the first token is.
     at: usize,
     /// The start position.
-    pos: FastBoard,
+    pos: Chess,
 }
 
 /// Read a record body's start position; its moves are told by [`BodyMoves::visit`].
@@ -316,7 +315,6 @@ pub fn read_start(body: &[u8]) -> Result<(StartPosition, BodyMoves<'_>)> {
         }
         b => return Err(corrupt(0, format!("unknown start marker {b:#04x}"))),
     };
-    let pos = FastBoard::from(&pos);
     Ok((start, BodyMoves { body, at, pos }))
 }
 
@@ -382,7 +380,7 @@ impl BodyMoves<'_> {
                     if top.moves == 0 {
                         return Err(corrupt(token_at, "a variation before any move"));
                     }
-                    let pos = top.before_last;
+                    let pos = top.before_last.clone();
                     stack.push(Frame::new(pos));
                     v.begin_variation()?;
                 }
@@ -407,7 +405,7 @@ impl BodyMoves<'_> {
 }
 
 /// The legal move a move word (`promo<<12 | from<<6 | to`) names in `pos`, or why not.
-fn decode_move(word: u16, pos: &FastBoard) -> std::result::Result<Move, String> {
+fn decode_move(word: u16, pos: &Chess) -> std::result::Result<Move, String> {
     let promotion = match word >> 12 {
         0 => None,
         2 => Some(Role::Knight),
@@ -426,7 +424,7 @@ fn decode_move(word: u16, pos: &FastBoard) -> std::result::Result<Move, String> 
         };
         format!(
             "{uci} is not a legal move in {}",
-            crate::game::replay::fen_of(&pos.to_chess())
+            crate::game::replay::fen_of(pos)
         )
     })
 }
@@ -434,8 +432,8 @@ fn decode_move(word: u16, pos: &FastBoard) -> std::result::Result<Move, String> 
 /// Play `ply` as the line's next move and tell it.
 fn play<V: GameVisitor + ?Sized>(top: &mut Frame, ply: Ply, v: &mut V) -> Result<()> {
     // A refused null move fails the whole record: what `before_last` then holds is unused.
-    top.before_last = top.pos;
-    top.pos.play(&ply)?;
+    top.before_last.clone_from(&top.pos);
+    play_in_place(&mut top.pos, &ply)?;
     top.moves += 1;
     top.commented = false;
     v.ply(&top.before_last, &ply, &top.pos)
