@@ -648,8 +648,10 @@ impl Vfs {
 
 /// True when threads `a` and `b` (ids as the kernel gives them with each request) belong to
 /// one process: its threads share their descriptors, a forked child has copies of its own.
+/// Id 0 (a process outside gamefs's pid namespace, or the kernel's own writeback) is taken as
+/// the same: when in doubt, a flush saves.
 fn same_process(a: u32, b: u32) -> bool {
-    a == b || std::path::Path::new(&format!("/proc/{b}/task/{a}")).exists()
+    a == b || a == 0 || b == 0 || std::path::Path::new(&format!("/proc/{b}/task/{a}")).exists()
 }
 
 #[cfg(test)]
@@ -862,6 +864,10 @@ mod tests {
     fn threads_of_one_process_are_one_writer_and_a_child_is_not() {
         let me = std::process::id();
         assert!(same_process(me, me));
+        assert!(
+            same_process(0, me) && same_process(me, 0),
+            "an unknown process may be it"
+        );
         let mut child = std::process::Command::new("sleep")
             .arg("1")
             .spawn()
