@@ -17,7 +17,7 @@ use gamefs::store::scid::names::NameFile;
 use crate::go9::example_db;
 use crate::harness::{Mount, gamefs, gamefs_ok, listing, run_with_timeout, scratch};
 use crate::simplecdb::golden_copy;
-use crate::sys::memory_kib;
+use crate::sys::{memory_kib, status_kib};
 
 /// One game with these names (White, Event and Site are `name`).
 fn game(name: &str, black: &str, moves: &str) -> String {
@@ -503,7 +503,24 @@ fn many_games_in_one_file_do_not_grow_the_process_with_the_file() {
     };
     cp(&small);
     let after_small = anon();
-    cp(&large);
+    // While the large file is imported, how much of the process is file pages: the copied
+    // file is mapped for parsing, and each part parsed must be let go.
+    let file_kib = || status_kib(m.pid(), ["RssFile:"])[0];
+    let file_before = file_kib();
+    let copying = std::sync::atomic::AtomicBool::new(true);
+    let most_file_kib = std::thread::scope(|s| {
+        let sampler = s.spawn(|| {
+            let mut most = 0;
+            while copying.load(std::sync::atomic::Ordering::Relaxed) {
+                most = most.max(file_kib());
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            most
+        });
+        cp(&large);
+        copying.store(false, std::sync::atomic::Ordering::Relaxed);
+        sampler.join().unwrap()
+    });
     let after_large = anon();
     assert_eq!(numbered(&m.join("games")).len(), 50_000);
     // The second file is five times bigger, with as many games: the process grows with the
@@ -514,6 +531,11 @@ fn many_games_in_one_file_do_not_grow_the_process_with_the_file() {
         grew_large < grew_small + large_kib / 4,
         "anonymous memory grew {grew_small} KiB for {small_kib} KiB of text, \
          then {grew_large} KiB for {large_kib} KiB"
+    );
+    let file_grew = most_file_kib.saturating_sub(file_before);
+    assert!(
+        file_grew < large_kib / 4,
+        "{file_grew} KiB more file pages resident while {large_kib} KiB of text were imported"
     );
     let (_, peak, _) = memory_kib(m.pid());
     assert!(peak < PEAK_KIB, "gamefs peaked at {peak} KiB");

@@ -72,15 +72,20 @@ pub fn save(path: &Path, text: &[u8], fsync: bool) -> io::Result<()> {
 
 /// Resident memory of process `pid` in KiB: (VmRSS, VmHWM, RssAnon) from /proc.
 pub fn memory_kib(pid: u32) -> (u64, u64, u64) {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let field = |name: &str| {
+    let [rss, peak, anon] = status_kib(pid, ["VmRSS:", "VmHWM:", "RssAnon:"]);
+    (rss, peak, anon)
+}
+
+/// Fields of /proc/`pid`/status given in kB (0 for a field missing), e.g. `RssFile:`.
+pub fn status_kib<const N: usize>(pid: u32, names: [&str; N]) -> [u64; N] {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    names.map(|name| {
         status
             .lines()
             .find_map(|l| l.strip_prefix(name))
             .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
             .unwrap_or(0)
-    };
-    (field("VmRSS:"), field("VmHWM:"), field("RssAnon:"))
+    })
 }
 
 /// utimensat(2) of `path` with the given times (None: leave that time alone).

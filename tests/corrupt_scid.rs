@@ -28,7 +28,12 @@ fn demo_db(dir: &Path) -> PathBuf {
     let db = store::open(&base, true).unwrap();
     let pgn = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("contrib/sample/demo.pgn"))
         .unwrap();
-    assert_eq!(append_pgn(&*db, &pgn, &mut |_| {}).unwrap().len(), 30);
+    assert_eq!(
+        append_pgn(&*db, &pgn, &gamefs::text::keep_all, &mut |_| {})
+            .unwrap()
+            .len(),
+        30
+    );
     base
 }
 

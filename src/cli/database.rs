@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::{CompactArgs, CreateArgs, FormatArg, ImportArgs};
 use gamefs::collection::chess::append_pgn;
 use gamefs::store;
+use gamefs::text::keep_all;
 
 /// The format to create: as asked, or as the path's extension suggests.
 fn format_for(path: &std::path::Path, asked: Option<FormatArg>) -> store::Format {
@@ -75,7 +76,7 @@ pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
             }
         };
         let pb = progress(args.quiet, &file.display().to_string());
-        let result = append_pgn(&*db, &text, &mut |_| pb.inc(1));
+        let result = append_pgn(&*db, &text, &keep_all, &mut |_| pb.inc(1));
         pb.finish_and_clear();
         match result {
             Ok(numbers) if !args.quiet => {

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use super::{DemoArgs, MountOptions};
 use gamefs::collection::chess::append_pgn;
 use gamefs::store;
+use gamefs::text::keep_all;
 
 /// The sample games (contrib/sample/demo.pgn), built into a database with gamefs's own encoder.
 const SAMPLE_PGN: &str = include_str!("../../contrib/sample/demo.pgn");
@@ -18,7 +19,7 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode, String> {
     store::create(&base, store::Format::Scid).map_err(|e| e.to_string())?;
     {
         let db = store::open(&base, true).map_err(|e| e.to_string())?;
-        append_pgn(&*db, SAMPLE_PGN.as_bytes(), &mut |_| {})
+        append_pgn(&*db, SAMPLE_PGN.as_bytes(), &keep_all, &mut |_| {})
             .map_err(|e| format!("building the sample database: {e}"))?;
     }
     let created = !args.mountpoint.exists();

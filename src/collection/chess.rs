@@ -7,18 +7,20 @@ use super::Collection;
 use crate::collection::naming::{game_file_name, game_number_of, number_width};
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::{ChessStore, GameSummary, NameKind, Problem, StoreInfo, eco_text};
-use crate::text::{pgn, pgn_chunks, pgn_parse};
+use crate::text::{DoneWith, pgn, pgn_chunks, pgn_parse};
 
-/// Append every game of the PGN `text` to `store`, all or nothing; `progress` sees each game.
-/// Parsing runs on threads of their own (one per core), ahead of encoding and writing, so an
-/// import uses every core; the games arrive in text order as one parser would give them.
+/// Append every game of the PGN `text` to `store`, all or nothing; `progress` sees each game,
+/// `done_with` each part of `text` parsed. Parsing runs on threads of their own (one per
+/// core), ahead of encoding and writing, so an import uses every core; the games arrive in
+/// text order as one parser would give them.
 pub fn append_pgn(
     store: &dyn ChessStore,
     text: &[u8],
+    done_with: DoneWith<'_>,
     progress: &mut dyn FnMut(u32),
 ) -> Result<Vec<u32>> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    pgn_chunks::with_games(text, threads, pgn_chunks::CHUNK_BYTES, |games| {
+    pgn_chunks::with_games(text, threads, pgn_chunks::CHUNK_BYTES, done_with, |games| {
         let mut count = 0;
         let mut games = games.map(|g| {
             count += 1;
@@ -173,8 +175,8 @@ impl Collection for ChessCollection {
         self.store.replace(n, &game)
     }
 
-    fn import(&self, text: &[u8]) -> Result<Vec<u32>> {
-        let numbers = append_pgn(&*self.store, text, &mut |_| {})?;
+    fn import(&self, text: &[u8], done_with: DoneWith<'_>) -> Result<Vec<u32>> {
+        let numbers = append_pgn(&*self.store, text, done_with, &mut |_| {})?;
         if numbers.is_empty() {
             return Err(Error::new(
                 ErrorKind::InvalidInput,

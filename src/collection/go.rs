@@ -17,7 +17,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::game::go::{Color, PositionId};
 use crate::store::go9x9::{Go9Database, PositionSummary};
 use crate::store::{Problem, StoreInfo};
-use crate::text::{sgf, sgf_parse};
+use crate::text::{DoneWith, sgf, sgf_parse};
 
 /// One numbered position: what the index says of it, or that it is gone.
 #[derive(Clone, Debug)]
@@ -283,7 +283,7 @@ impl Collection for GoCollection {
         Ok(true)
     }
 
-    fn import(&self, text: &[u8]) -> Result<Vec<u32>> {
+    fn import(&self, text: &[u8], _done_with: DoneWith<'_>) -> Result<Vec<u32>> {
         let parsed = sgf_parse::parse(text).map_err(Error::from)?;
         let saved = self.db.save(&parsed.position, None)?;
         let existing = self

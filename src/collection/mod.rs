@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use crate::error::Result;
 use crate::store::{self, Problem, StoreInfo};
+use crate::text::DoneWith;
 
 /// Open the database at `path` (any format gamefs knows, recognised by its files) as a
 /// collection, as `options` say (writable, lossy).
@@ -88,8 +89,9 @@ pub trait Collection: Send + Sync {
     fn render(&self, n: u32) -> Result<Vec<u8>>;
     /// Store `text` as the new content of item `n`; false when nothing changed.
     fn save(&self, n: u32, text: &[u8]) -> Result<bool>;
-    /// Store every item in `text` as new items; returns their numbers. All or nothing.
-    fn import(&self, text: &[u8]) -> Result<Vec<u32>>;
+    /// Store every item in `text` as new items; returns their numbers. All or nothing. The
+    /// parts of `text` read for the last time go to `done_with` (a collection may tell none).
+    fn import(&self, text: &[u8], done_with: DoneWith<'_>) -> Result<Vec<u32>>;
     /// Mark item `n` deleted, or bring it back.
     fn set_deleted(&self, n: u32, deleted: bool) -> Result<()>;
     /// Notice changes another program made to a read-only database; true if re-read.

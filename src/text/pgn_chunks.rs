@@ -8,6 +8,7 @@
 
 use std::sync::mpsc::{Receiver, sync_channel};
 
+use super::DoneWith;
 use super::pgn_parse::{self, ParseError};
 use crate::game::chess::ChessGame;
 
@@ -19,14 +20,17 @@ pub type Parsed = Result<ChessGame, ParseError>;
 pub const CHUNK_BYTES: usize = 256 << 10;
 
 /// Parse `text` on `threads` threads (at least one) while `consume` takes the games in text
-/// order, the same items [`pgn_parse::games`] yields; returns what `consume` returns.
+/// order, the same items [`pgn_parse::games`] yields; returns what `consume` returns. Each
+/// chunk's range goes to `done_with` once its end is found and again once it is parsed (the
+/// games hold no reference to it).
 pub fn with_games<R>(
     text: &[u8],
     threads: usize,
     chunk_bytes: usize,
+    done_with: DoneWith<'_>,
     consume: impl FnOnce(&mut dyn Iterator<Item = Parsed>) -> R,
 ) -> R {
-    let cuts = chunk_starts(text, chunk_bytes);
+    let cuts = chunk_starts(text, chunk_bytes, done_with);
     let threads = threads.clamp(1, cuts.len());
     std::thread::scope(|s| {
         let mut receivers = Vec::with_capacity(threads);
@@ -39,6 +43,7 @@ pub fn with_games<R>(
                 for k in (t..cuts.len()).step_by(threads) {
                     let end = cuts.get(k + 1).copied().unwrap_or(text.len());
                     let games: Vec<Parsed> = pgn_parse::games(&text[cuts[k]..end]).collect();
+                    done_with(cuts[k]..end);
                     // The receiver is gone when the consumer stopped: stop parsing.
                     if tx.send(games).is_err() {
                         break;
@@ -109,17 +114,21 @@ impl Iterator for InOrder<'_> {
 }
 
 /// Where the chunks of `text` start: 0, then the first game boundary at or after every
-/// `chunk_bytes` (see [`is_game_boundary`]).
-pub fn chunk_starts(text: &[u8], chunk_bytes: usize) -> Vec<usize> {
+/// `chunk_bytes` (see [`is_game_boundary`]). Each chunk goes to `done_with` once its end is
+/// found: looking for it read a little of the chunk, and a mapped text keeps a whole folio
+/// resident for that (128 KiB for a file `cp` wrote), not needed until the chunk is parsed.
+pub fn chunk_starts(text: &[u8], chunk_bytes: usize, done_with: DoneWith<'_>) -> Vec<usize> {
     let mut starts = vec![0];
     let mut from = chunk_bytes.max(1);
     while from < text.len() {
         let Some(cut) = (from..text.len()).find(|&i| is_game_boundary(text, i)) else {
             break;
         };
+        done_with(starts[starts.len() - 1]..cut);
         starts.push(cut);
         from = cut + chunk_bytes.max(1);
     }
+    done_with(starts[starts.len() - 1]..text.len());
     starts
 }
 
@@ -170,6 +179,7 @@ fn trim_end(bytes: &[u8]) -> &[u8] {
 mod tests {
     use super::*;
     use crate::testing::Rng;
+    use crate::text::keep_all;
 
     /// Pieces of PGN, good and bad, chosen to sit across chunk cuts: results inside comments
     /// and escape lines, tag sections with blank lines, refused games, games without results.
@@ -195,6 +205,7 @@ mod tests {
     fn chunked_parsing_gives_what_one_parser_gives() {
         let mut rng = Rng(0xC4A2_7E55);
         let mut cuts = 0;
+        let mut whole = 0;
         for _ in 0..400 {
             let mut text = String::new();
             for _ in 0..1 + rng.below(12) {
@@ -205,15 +216,37 @@ mod tests {
             let text = text.as_bytes();
             let want: Vec<Parsed> = pgn_parse::games(text).collect();
             let chunk = 1 + rng.below(150);
-            cuts += chunk_starts(text, chunk).len() - 1;
+            cuts += chunk_starts(text, chunk, &keep_all).len() - 1;
             let threads = 1 + rng.below(3);
-            let got = with_games(text, threads, chunk, |g| g.collect::<Vec<_>>());
+            let done = std::sync::Mutex::new(Vec::new());
+            let note = |r: std::ops::Range<usize>| done.lock().unwrap().push(r);
+            let got = with_games(text, threads, chunk, &note, |g| g.collect::<Vec<_>>());
             assert_eq!(got, want, "{}", String::from_utf8_lossy(text));
+            // Each chunk is let go once its end is found, and once more when it is parsed
+            // (every chunk, unless a chunk refused a game: the sequential parser then reads
+            // the rest and the threads stop).
+            let done = done.into_inner().unwrap();
+            let cuts = chunk_starts(text, chunk, &keep_all);
+            let chunks: Vec<_> = (0..cuts.len())
+                .map(|k| cuts[k]..cuts.get(k + 1).copied().unwrap_or(text.len()))
+                .collect();
+            assert!(
+                done.iter().all(|r| chunks.contains(r)),
+                "{done:?} {chunks:?}"
+            );
+            for c in &chunks {
+                let times = done.iter().filter(|r| *r == c).count();
+                assert!((1..=2).contains(&times), "{c:?} let go {times} times");
+            }
+            if done.len() == 2 * chunks.len() {
+                whole += 1;
+            }
             // A consumer that stops early stops the threads too.
-            let first = with_games(text, threads, chunk, |g| g.next());
+            let first = with_games(text, threads, chunk, &keep_all, |g| g.next());
             assert_eq!(first, want.into_iter().next());
         }
         assert!(cuts > 300, "texts are cut ({cuts} cuts)");
+        assert!(whole > 50, "texts let go whole ({whole})");
     }
 
     #[test]

@@ -11,6 +11,7 @@ use super::scratch::{Content, ScratchKind};
 use super::status::Counters;
 use super::{Node, Vfs, View, lock};
 use crate::error::{Error, ErrorKind, Result};
+use crate::text::{DoneWith, keep_all};
 
 /// What a `.pgn` text saved under some name is meant to become.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,9 +46,21 @@ impl Vfs {
 
     /// Save `text` (saved under `name`) to `target`. Refused text is reported and kept.
     pub fn commit(&self, target: Target, name: &OsStr, text: &[u8]) -> Result<()> {
+        self.commit_letting_go(target, name, text, &keep_all)
+    }
+
+    /// [`commit`](Self::commit), telling `done_with` the parts of an imported text that were
+    /// read for the last time (a big copied file is mapped; its pages can go as it is read).
+    pub fn commit_letting_go(
+        &self,
+        target: Target,
+        name: &OsStr,
+        text: &[u8],
+        done_with: DoneWith<'_>,
+    ) -> Result<()> {
         let result = match target {
             Target::Game(n) => self.save_game(n, text),
-            Target::Import => self.import(text),
+            Target::Import => self.import(text, done_with),
         };
         if let Err(e) = &result {
             Counters::bump(&self.counters.rejected, 1);
@@ -71,12 +84,12 @@ impl Vfs {
         Ok(())
     }
 
-    fn import(&self, text: &[u8]) -> Result<()> {
+    fn import(&self, text: &[u8], done_with: DoneWith<'_>) -> Result<()> {
         self.check_writable()?;
         if text.iter().all(u8::is_ascii_whitespace) {
             return Ok(());
         }
-        let numbers = self.coll.import(text)?;
+        let numbers = self.coll.import(text, done_with)?;
         if let (Some(first), Some(last)) = (numbers.first(), numbers.last()) {
             log::info!(
                 "imported {} item(s) as numbers {}..={}",

@@ -110,14 +110,16 @@ impl Vfs {
         done: u64,
     ) -> Result<Option<u64>> {
         let text = content.text()?;
-        let part = match target {
-            Target::Import => &text[(done as usize).min(text.len())..],
-            Target::Game(_) => &text[..],
+        let from = match target {
+            Target::Import => (done as usize).min(text.len()),
+            Target::Game(_) => 0,
         };
+        let part = &text[from..];
         if target == Target::Import && part.iter().all(u8::is_ascii_whitespace) {
             return Ok(None);
         }
-        self.commit(target, name, part)?;
+        let let_go = |r: std::ops::Range<usize>| text.let_go(from + r.start..from + r.end);
+        self.commit_letting_go(target, name, part, &let_go)?;
         Ok(Some(text.len() as u64))
     }
 
