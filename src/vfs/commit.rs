@@ -49,8 +49,8 @@ impl Vfs {
         self.commit_letting_go(target, name, text, &keep_all)
     }
 
-    /// [`commit`](Self::commit), telling `done_with` the parts of an imported text that were
-    /// read for the last time (a big copied file is mapped; its pages can go as it is read).
+    /// [`commit`](Self::commit), telling `done_with` the parts of an imported text not needed
+    /// in memory now (a big copied file is mapped; its pages can go as it is parsed).
     pub fn commit_letting_go(
         &self,
         target: Target,

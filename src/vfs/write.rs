@@ -26,8 +26,9 @@ pub struct SetAttr {
     pub atime: Option<SystemTime>,
     /// New modification time.
     pub mtime: Option<SystemTime>,
-    /// The handle the change came through (`ftruncate`, and the truncation of an `O_TRUNC`
-    /// open); `None` for a change by path (`truncate(2)`), which takes effect at once.
+    /// The handle the change came through (`ftruncate`); `None` for a change by path
+    /// (`truncate(2)`, and the kernel's truncation of an `O_TRUNC` open, which it sends
+    /// without the new handle).
     pub handle: Option<u64>,
 }
 
