@@ -90,7 +90,8 @@ pub trait Collection: Send + Sync {
     /// Store `text` as the new content of item `n`; false when nothing changed.
     fn save(&self, n: u32, text: &[u8]) -> Result<bool>;
     /// Store every item in `text` as new items; returns their numbers. All or nothing. The
-    /// parts of `text` read for the last time go to `done_with` (a collection may tell none).
+    /// parts of `text` not needed in memory now go to `done_with` (a collection may tell
+    /// none; a part told may be read again).
     fn import(&self, text: &[u8], done_with: DoneWith<'_>) -> Result<Vec<u32>>;
     /// Mark item `n` deleted, or bring it back.
     fn set_deleted(&self, n: u32, deleted: bool) -> Result<()>;

@@ -149,16 +149,26 @@ struct Handle {
     append: bool,
     /// Opened for writing: only such handles hold a game's draft open.
     write: bool,
-    /// Written through this handle since its last flush: only then does its close save. A
-    /// writer's close arrives late (the kernel sends it asynchronously), possibly after the
-    /// same program opened the file again to save anew.
-    unsaved: bool,
+    /// Where its writer is: just opened, written since its last flush, or flushed since.
+    stage: Stage,
     /// The process (thread id, as the kernel reports it) that last wrote through this
     /// handle: a flush from any other process is a copy of the descriptor being closed.
     last_writer: Option<u32>,
-    /// Its writer closed a descriptor of it (or synced) since it last wrote or opened: it may
-    /// be only waiting for the kernel's late RELEASE.
-    settled: bool,
+}
+
+/// Where a handle's writer is in its save.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// Opened, nothing written or flushed yet: its writer is at work (a truncation by path
+    /// now is the kernel's of an `O_TRUNC` open).
+    Opened,
+    /// Written since its last flush: only then does its close save. A writer's close arrives
+    /// late (the kernel sends it asynchronously), possibly after the same program opened the
+    /// file again to save anew.
+    Written,
+    /// Its writer closed a descriptor of it (or synced) since it last wrote: it may be only
+    /// waiting for the kernel's late RELEASE.
+    Flushed,
 }
 
 /// How a file is opened.

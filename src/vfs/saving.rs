@@ -2,12 +2,13 @@
 //! time per file, and writes to the file wait while it runs, so no byte written meanwhile is
 //! lost (the text is moved out to be saved, and back if it is refused).
 //!
-//! FLUSH comes with every `close` of every descriptor of a file, not only the last: a shell
-//! redirect closes its first descriptor before the command writes, and a process that forks
-//! while another thread writes closes its copy at `exec`. A save may therefore see the first
-//! part of a file. An import that went through remembers how far it got; when more bytes
-//! follow, the next flush imports those (the file's name is already gone, its open
-//! descriptors still write to it). A temp file saved onto a game is saved again whole.
+//! FLUSH comes with every `close` of every descriptor of a file, not only the last. Another
+//! process's close saves nothing (see `Vfs::flush`), but the writer's own may still come
+//! early: a shell closes a descriptor it has handed on, a program syncs half-way. A save may
+//! therefore see the first part of a file. An import that went through remembers how far it
+//! got; when more bytes follow, the next flush imports those (the file's name is already gone,
+//! its open descriptors still write to it). A temp file saved onto a game is saved again whole.
+//! An import's text is let go from memory as it is parsed (`Text::let_go`).
 
 use std::ffi::OsStr;
 use std::sync::MutexGuard;

@@ -8,7 +8,7 @@ use std::time::SystemTime;
 use super::commit::Target;
 use super::scratch::{Content, ScratchKind, write_at};
 use super::unsupported::not_permitted;
-use super::{Attr, Draft, Handle, Node, OpenMode, Opened, Vfs, lock};
+use super::{Attr, Draft, Handle, Node, OpenMode, Opened, Stage, Vfs, lock};
 use crate::error::{Error, ErrorKind, Result};
 
 /// A change of attributes asked by `setattr`.
@@ -136,9 +136,8 @@ impl Vfs {
                 node,
                 append: mode.append,
                 write: mode.write,
-                unsaved: false,
+                stage: Stage::Opened,
                 last_writer: None,
-                settled: false,
             },
         );
         Opened {
@@ -244,8 +243,7 @@ impl Vfs {
         self.check_writable()?;
         let append = match lock(&self.handles).get_mut(&fh) {
             Some(h) => {
-                h.unsaved = true;
-                h.settled = false;
+                h.stage = Stage::Written;
                 h.last_writer = Some(caller);
                 h.append
             }
@@ -391,8 +389,7 @@ impl Vfs {
     pub fn fsync(&self, ino: u64, fh: u64) -> Result<()> {
         let reader = match lock(&self.handles).get_mut(&fh) {
             Some(h) => {
-                h.unsaved = false;
-                h.settled = true;
+                h.stage = Stage::Flushed;
                 !h.write
             }
             None => false,
@@ -426,7 +423,7 @@ impl Vfs {
             _ => true,
         };
         if handle.write
-            && (handle.unsaved || last_writer)
+            && (handle.stage == Stage::Written || last_writer)
             && let Err(e) = self.save_open(ino, last_writer)
         {
             log::warn!("unsaved at close: {e}");
@@ -450,7 +447,7 @@ impl Vfs {
     fn has_busy_writer(&self, n: u32) -> bool {
         lock(&self.handles)
             .values()
-            .any(|h| h.node == Node::Game(n) && h.write && !h.settled)
+            .any(|h| h.node == Node::Game(n) && h.write && h.stage != Stage::Flushed)
     }
 
     /// True while some handle refers to `node`.
