@@ -5,7 +5,7 @@
 use std::ffi::OsStr;
 use std::time::{Duration, SystemTime};
 
-use super::testing::{CALLER, demo_tree};
+use super::testing::{CALLER, WRITE, WRITE_NEW, demo_tree};
 use super::write::{RenameFlags, SetAttr};
 use super::{FileKind, Node, OpenMode};
 use crate::error::ErrorKind;
@@ -13,12 +13,6 @@ use crate::error::ErrorKind;
 fn kind<T: std::fmt::Debug>(r: crate::error::Result<T>) -> ErrorKind {
     r.unwrap_err().kind()
 }
-
-const WRITE: OpenMode = OpenMode {
-    write: true,
-    truncate: false,
-    append: false,
-};
 
 #[test]
 fn a_read_only_tree_refuses_every_change_with_erofs() {
@@ -230,10 +224,7 @@ fn create_of_an_existing_name_truncates_only_with_o_trunc() {
         kind(vfs.create(games, OsStr::new(&name), 0o644, true, WRITE)),
         ErrorKind::AlreadyExists
     );
-    let truncate = OpenMode {
-        truncate: true,
-        ..WRITE
-    };
+    let truncate = WRITE_NEW;
     let (attr, opened) = vfs
         .create(games, OsStr::new(&name), 0o644, false, truncate)
         .unwrap();
@@ -267,10 +258,7 @@ fn a_game_only_emptied_by_o_trunc_is_not_saved_before_its_last_close() {
     let vfs = demo_tree(dir.path(), true);
     let ino = Node::Game(5).ino();
     let text = vfs.text(5).unwrap().to_vec();
-    let truncate = OpenMode {
-        truncate: true,
-        ..WRITE
-    };
+    let truncate = WRITE_NEW;
     // `cat x > game`: the shell closes its first descriptor before cat writes.
     let w = vfs.open(ino, truncate).unwrap();
     vfs.flush(ino, w.fh, CALLER).unwrap();

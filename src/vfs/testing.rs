@@ -3,10 +3,23 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{Vfs, VfsOptions};
+use super::{OpenMode, Vfs, VfsOptions};
 use crate::collection::chess::ChessCollection;
 use crate::store;
 use crate::testing::demo_db;
+
+/// Open for writing, as an editor saving in place does.
+pub const WRITE: OpenMode = OpenMode {
+    write: true,
+    truncate: false,
+    append: false,
+};
+
+/// Open for writing from nothing (`O_TRUNC`), as `cp` or a shell redirect does.
+pub const WRITE_NEW: OpenMode = OpenMode {
+    truncate: true,
+    ..WRITE
+};
 
 /// The process the unit tests write and flush as (the one process doing both).
 pub const CALLER: u32 = 1;

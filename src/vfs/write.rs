@@ -655,21 +655,16 @@ fn same_process(a: u32, b: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vfs::testing::{CALLER, FORKED, demo_tree};
+    use crate::vfs::testing::{CALLER, FORKED, WRITE, WRITE_NEW, demo_tree};
 
     /// A new `new.pgn` in `games/`, open for writing, as `cp` or an editor creates it.
     fn create_new_pgn(vfs: &Vfs) -> (Attr, Opened) {
-        let write = OpenMode {
-            write: true,
-            truncate: true,
-            append: false,
-        };
         vfs.create(
             Node::Games.ino(),
             OsStr::new("new.pgn"),
             0o644,
             false,
-            write,
+            WRITE_NEW,
         )
         .unwrap()
     }
@@ -690,16 +685,7 @@ mod tests {
         let ino = Node::Game(2).ino();
         let text = vfs.text(2).unwrap().to_vec();
         let reader = vfs.open(ino, OpenMode::default()).unwrap();
-        let writer = vfs
-            .open(
-                ino,
-                OpenMode {
-                    write: true,
-                    truncate: true,
-                    append: false,
-                },
-            )
-            .unwrap();
+        let writer = vfs.open(ino, WRITE_NEW).unwrap();
         // The kernel sends the reader's RELEASE asynchronously: after the writer opened.
         vfs.release(ino, reader.fh);
         vfs.setattr(
@@ -733,11 +719,7 @@ mod tests {
         let files = |ext: &str| std::fs::read(dir.path().join(format!("db.{ext}"))).unwrap();
         let before = (files("si4"), files("sg4"));
         let read = OpenMode::default();
-        let write = OpenMode {
-            write: true,
-            truncate: true,
-            append: false,
-        };
+        let write = WRITE_NEW;
         // A game just truncated by its writer, closed by a reader before the text arrives.
         let ino = Node::Game(3).ino();
         let text = vfs.text(3).unwrap().to_vec();
@@ -817,18 +799,13 @@ mod tests {
         let vfs = demo_tree(dir.path(), true);
         let ino = Node::Game(1).ino();
         let text = vfs.text(1).unwrap().to_vec();
-        let write = OpenMode {
-            write: true,
-            truncate: false,
-            append: false,
-        };
         let size = |size, handle| SetAttr {
             size: Some(size),
             handle,
             ..SetAttr::default()
         };
         // ftruncate(fd, 0) and close: refused at the flush; the RELEASE comes later.
-        let w = vfs.open(ino, write).unwrap();
+        let w = vfs.open(ino, WRITE).unwrap();
         vfs.setattr(ino, size(0, Some(w.fh))).unwrap();
         let refused = vfs.flush(ino, w.fh, CALLER).unwrap_err();
         assert_eq!(refused.kind(), ErrorKind::InvalidInput);
@@ -920,16 +897,7 @@ mod tests {
             (files("si4"), files("sg4")),
             "an appended newline changes nothing"
         );
-        let w = vfs
-            .open(
-                ino,
-                OpenMode {
-                    write: true,
-                    truncate: true,
-                    append: false,
-                },
-            )
-            .unwrap();
+        let w = vfs.open(ino, WRITE_NEW).unwrap();
         vfs.write(ino, w.fh, 0, b"[Event \"x\"]\n\n1. e5 *\n", CALLER)
             .unwrap();
         let err = vfs.flush(ino, w.fh, CALLER).unwrap_err();
