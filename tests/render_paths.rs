@@ -131,7 +131,7 @@ fn the_writer_takes_a_replaced_comment_and_a_nag_after_a_comment() {
     let mut writer = PgnWriter::new();
     use gamefs::game::visit::GameVisitor;
     writer.begin(&game.headers, &game.start).unwrap();
-    writer.ply(&pos, &Ply::Move(e4), &after).unwrap();
+    writer.ply(&pos, &Ply::Move(e4), &after, false).unwrap();
     writer.comment("a").unwrap();
     writer.nag(1).unwrap();
     writer.comment("b").unwrap();

@@ -9,7 +9,7 @@
 use shakmaty::attacks;
 use shakmaty::san::{San, SanError};
 use shakmaty::uci::UciMove;
-use shakmaty::{Bitboard, Chess, Color, File, Move, Piece, Position, Rank, Role, Square};
+use shakmaty::{Bitboard, Board, Chess, Color, File, Move, Piece, Position, Rank, Role, Square};
 
 /// Whether `m` is legal in `pos`; the same answer as [`Position::is_legal`], faster.
 pub fn is_legal(pos: &Chess, m: Move) -> bool {
@@ -232,9 +232,70 @@ pub fn is_mated(pos: &Chess) -> bool {
     pos.legal_moves().is_empty()
 }
 
+/// What move `m` did to the two kings, read off `after`, the position it led to: `None` when
+/// it left the mover's own king attacked (it was illegal), else whether it checks the other
+/// king. The same answers as shakmaty's `is_legal` before the move and `is_check` after it,
+/// for a move that was pseudo-legal ([`is_pseudo_legal`]; castling's path is [`is_legal`]'s),
+/// given whether the mover was in check before it.
+///
+/// A replayer that carries the check state from move to move saves a lookup: out of check, a
+/// move other than the king's can only expose its king along a line (no knight, pawn or king
+/// can start attacking it). Both lookups are branch-free; a test of which line the move left
+/// costs more than it saves.
+pub fn after_move(m: Move, was_in_check: bool, after: &Chess) -> Option<bool> {
+    let board = after.board();
+    let them = after.turn();
+    let mover = !them;
+    let occupied = board.occupied();
+    let our_king = board.king_of(mover)?;
+    let only_lines = !was_in_check && matches!(m, Move::Normal { role, .. } if role != Role::King);
+    let attackers = if only_lines {
+        slider_attacks_to(board, our_king, them, occupied)
+    } else {
+        board.attacks_to(our_king, them, occupied)
+    };
+    if attackers.any() {
+        return None;
+    }
+    Some(
+        board
+            .king_of(them)
+            .is_some_and(|king| board.attacks_to(king, mover, occupied).any()),
+    )
+}
+
+/// The rooks, bishops and queens of `by` that attack `sq` through `occupied`.
+fn slider_attacks_to(board: &Board, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
+    board.by_color(by)
+        & ((attacks::rook_attacks(sq, occupied) & board.rooks_and_queens())
+            | (attacks::bishop_attacks(sq, occupied) & board.bishops_and_queens()))
+}
+
 /// Legality of an ordinary piece or pawn move from bitboards alone; `None` for what is left to
 /// shakmaty (castling, en passant, a position without our king).
 fn quick_legality(pos: &Chess, m: Move) -> Option<bool> {
+    if !is_pseudo_legal(pos, m)? {
+        return Some(false);
+    }
+    let Move::Normal { role, from, to, .. } = m else {
+        return None;
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let king = board.king_of(us)?;
+    // Our king after the move: on `to` if it moved; attacked by nothing but what was captured.
+    let king_after = if role == Role::King { to } else { king };
+    let occupied_after = (board.occupied() & !Bitboard::from(from)) | Bitboard::from(to);
+    let attackers = board.attacks_to(king_after, !us, occupied_after) & !Bitboard::from(to);
+    Some(attackers.is_empty())
+}
+
+/// Whether an ordinary piece or pawn move could be made in `pos` if our king's safety did not
+/// matter: our piece stands on its square and reaches the target, which holds what the move
+/// says it captures (never a king), and it promotes exactly on the last rank. Playing such a
+/// move keeps the board consistent, so [`after_move`] can judge the rest. `None` for castling
+/// and en passant.
+pub fn is_pseudo_legal(pos: &Chess, m: Move) -> Option<bool> {
     let Move::Normal {
         role,
         from,
@@ -247,7 +308,6 @@ fn quick_legality(pos: &Chess, m: Move) -> Option<bool> {
     };
     let board = pos.board();
     let us = pos.turn();
-    let king = board.king_of(us)?;
     let piece = Piece { color: us, role };
     let occupied = board.occupied();
     // The capture field names what stands on `to`: nothing, or a piece of theirs (not a king).
@@ -264,7 +324,7 @@ fn quick_legality(pos: &Chess, m: Move) -> Option<bool> {
     if !board.by_piece(piece).contains(from) || !captures_right {
         return Some(false);
     }
-    let reachable = if role == Role::Pawn {
+    Some(if role == Role::Pawn {
         let last_rank = if us == Color::White {
             Rank::Eighth
         } else {
@@ -277,15 +337,7 @@ fn quick_legality(pos: &Chess, m: Move) -> Option<bool> {
         promotes_ok && pawn_reaches(us, from, to, capture.is_some(), occupied)
     } else {
         promotion.is_none() && attacks::attacks(from, piece, occupied).contains(to)
-    };
-    if !reachable {
-        return Some(false);
-    }
-    // Our king after the move: on `to` if it moved; attacked by nothing but what was captured.
-    let king_after = if role == Role::King { to } else { king };
-    let occupied_after = (occupied & !Bitboard::from(from)) | Bitboard::from(to);
-    let attackers = board.attacks_to(king_after, !us, occupied_after) & !Bitboard::from(to);
-    Some(attackers.is_empty())
+    })
 }
 
 /// Whether a pawn of `us` on `from` moves to `to`: one step or two from its first rank onto
@@ -397,8 +449,62 @@ mod tests {
         out
     }
 
+    /// Every move whose piece could make it, whether or not it leaves the king attacked; en
+    /// passant and castling only where legal.
+    fn pseudo_legal_moves(pos: &Chess) -> Vec<Move> {
+        let board = pos.board();
+        let us = pos.turn();
+        let occupied = board.occupied();
+        let mut out: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| !matches!(m, Move::Normal { .. }))
+            .collect();
+        for from in board.by_color(us) {
+            let piece = board.piece_at(from).unwrap();
+            let targets = if piece.role == Role::Pawn {
+                Bitboard::FULL
+            } else {
+                attacks::attacks(from, piece, occupied)
+            };
+            for to in targets & !board.by_color(us) & !board.kings() {
+                let capture = board.role_at(to);
+                if piece.role == Role::Pawn
+                    && !pawn_reaches(us, from, to, capture.is_some(), occupied)
+                {
+                    continue;
+                }
+                let last_rank = matches!(to.rank(), Rank::First | Rank::Eighth);
+                let promotions: &[Option<Role>] = if piece.role == Role::Pawn && last_rank {
+                    &[Some(Role::Queen), Some(Role::Knight)]
+                } else {
+                    &[None]
+                };
+                for &promotion in promotions {
+                    out.push(Move::Normal {
+                        role: piece.role,
+                        from,
+                        capture,
+                        to,
+                        promotion,
+                    });
+                }
+            }
+        }
+        out
+    }
+
     fn check_position(pos: &Chess, rng: &mut Rng, all_pairs: bool) {
+        let pseudo_legal = pseudo_legal_moves(pos);
         for m in candidate_moves(pos, rng) {
+            if matches!(m, Move::Normal { .. }) {
+                assert_eq!(
+                    is_pseudo_legal(pos, m),
+                    Some(pseudo_legal.contains(&m)),
+                    "{m:?} in {}",
+                    crate::game::replay::fen_of(pos)
+                );
+            }
             assert_eq!(
                 is_legal(pos, m),
                 pos.is_legal(m),
@@ -434,6 +540,16 @@ mod tests {
                 is_mated(pos),
                 pos.is_checkmate(),
                 "{}",
+                crate::game::replay::fen_of(pos)
+            );
+        }
+        for m in pseudo_legal {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            assert_eq!(
+                after_move(m, pos.is_check(), &after),
+                pos.is_legal(m).then(|| after.is_check()),
+                "{m:?} in {}",
                 crate::game::replay::fen_of(pos)
             );
         }

@@ -7,7 +7,7 @@
 //! same way, and [`TreeBuilder`] turns the events back into a tree, so every consumer is
 //! written once.
 
-use shakmaty::Chess;
+use shakmaty::{Chess, Position};
 
 use super::chess::{ChessGame, Headers, Line, MoveNode, Ply, StartPosition};
 use super::replay::{play, start_position};
@@ -26,8 +26,9 @@ pub trait GameVisitor {
     /// replaces the first.
     fn line_comment(&mut self, text: &str) -> Result<()>;
     /// The next move of the current line, played from `before` (the position after the line's
-    /// previous move) to `after`.
-    fn ply(&mut self, before: &Chess, ply: &Ply, after: &Chess) -> Result<()>;
+    /// previous move) to `after`; `check` is `after.is_check()`, which a decoder that checks
+    /// each move's legality knows already (so a writer need not look again).
+    fn ply(&mut self, before: &Chess, ply: &Ply, after: &Chess, check: bool) -> Result<()>;
     /// A numeric annotation glyph for the current line's last move.
     fn nag(&mut self, nag: u8) -> Result<()>;
     /// The comment after the current line's last move; empty means none. A second call
@@ -81,7 +82,7 @@ pub fn walk(game: &ChessGame, visitor: &mut (impl GameVisitor + ?Sized)) -> Resu
         };
         frame.next += 1;
         let after = play(&frame.pos, &node.ply)?;
-        visitor.ply(&frame.pos, &node.ply, &after)?;
+        visitor.ply(&frame.pos, &node.ply, &after, after.is_check())?;
         for &nag in &node.nags {
             visitor.nag(nag)?;
         }
@@ -147,7 +148,7 @@ impl GameVisitor for TreeBuilder {
         Ok(())
     }
 
-    fn ply(&mut self, _before: &Chess, ply: &Ply, _after: &Chess) -> Result<()> {
+    fn ply(&mut self, _before: &Chess, ply: &Ply, _after: &Chess, _check: bool) -> Result<()> {
         self.current().moves.push(MoveNode::new(ply.clone()));
         Ok(())
     }

@@ -232,8 +232,8 @@ impl Wrapper {
 
 /// `+` or `#` after a move that gives check or mate (shakmaty's own suffix looks for
 /// stalemate too, after every move).
-fn check_suffix(pos: &Chess) -> &'static str {
-    if !pos.checkers().any() {
+fn check_suffix(pos: &Chess, check: bool) -> &'static str {
+    if !check {
         ""
     } else if legal::is_mated(pos) {
         "#"
@@ -409,7 +409,7 @@ impl GameVisitor for PgnWriter {
         Ok(())
     }
 
-    fn ply(&mut self, before: &Chess, ply: &Ply, after: &Chess) -> Result<()> {
+    fn ply(&mut self, before: &Chess, ply: &Ply, after: &Chess, check: bool) -> Result<()> {
         self.open_line();
         self.flush_pending();
         let force_number = std::mem::take(&mut self.line().force_number);
@@ -427,7 +427,7 @@ impl GameVisitor for PgnWriter {
             match ply {
                 Ply::Move(m) => {
                     legal::push_san(before, *m, out);
-                    out.push_str(check_suffix(after));
+                    out.push_str(check_suffix(after, check));
                 }
                 Ply::Null => out.push_str("--"),
             }

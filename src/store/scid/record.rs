@@ -10,7 +10,7 @@
 
 use std::mem;
 
-use shakmaty::{CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square};
+use shakmaty::{CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square, attacks};
 
 use super::pieces::PieceLists;
 use crate::error::ErrorKind;
@@ -340,18 +340,52 @@ fn comment_text(text: &[u8]) -> String {
     text_from_bytes(text)
 }
 
+/// Where a line stands after its last move.
+#[derive(Clone)]
+struct Spot {
+    pos: Chess,
+    /// SCID's piece lists for `pos`.
+    lists: PieceLists,
+    /// The side to move is in check: carried from move to move, so that checking the next
+    /// move's legality and whether it checks costs about one attack lookup
+    /// ([`legal::after_move`]).
+    in_check: bool,
+}
+
+impl Spot {
+    fn new(pos: Chess, lists: PieceLists) -> Spot {
+        let in_check = pos.is_check();
+        Spot {
+            pos,
+            lists,
+            in_check,
+        }
+    }
+
+    /// Play a ply [`decode_move`] made (its piece can make it), refusing one that leaves the
+    /// mover's king attacked. The error is a short reason.
+    fn play(&mut self, ply: &Ply, byte: u8) -> Result<(), String> {
+        self.lists.apply(&self.pos, ply);
+        play_in_place(&mut self.pos, ply).map_err(|e| e.message().to_owned())?;
+        self.in_check = match ply {
+            Ply::Move(m) => legal::after_move(*m, self.in_check, &self.pos)
+                .ok_or_else(|| format!("illegal move {m} (byte {byte:#04x})"))?,
+            Ply::Null => self.pos.is_check(),
+        };
+        Ok(())
+    }
+}
+
 /// One line being decoded: the main line or an open variation.
 struct Frame {
     /// How many moves of the line have been decoded.
     moves: usize,
     /// How many NAGs the line's last move has.
     nags: usize,
-    /// The position after the line's last move.
-    pos: Chess,
-    /// The piece lists after the line's last move.
-    lists: PieceLists,
-    /// Position and lists before the line's last move: where a variation of it starts.
-    before: Option<(Chess, PieceLists)>,
+    /// Where the line stands after its last move.
+    at: Spot,
+    /// Where it stood before its last move: where a variation of that move starts.
+    before: Option<Spot>,
     /// The ply number (counted from the start position, 1-based) of the line's first move.
     first_ply: usize,
 }
@@ -379,8 +413,7 @@ fn decode_move_stream<V: GameVisitor + ?Sized>(
     let mut cur = Frame {
         moves: 0,
         nags: 0,
-        pos,
-        lists,
+        at: Spot::new(pos, lists),
         before: None,
         first_ply: 1,
     };
@@ -433,14 +466,13 @@ fn decode_move_stream<V: GameVisitor + ?Sized>(
                 }
             }
             MARK_START_VARIATION => {
-                let Some((pos, lists)) = cur.before.clone() else {
+                let Some(at) = cur.before.clone() else {
                     return Err(cur.error(depth, "a variation starts before any move of its line"));
                 };
                 let child = Frame {
                     moves: 0,
                     nags: 0,
-                    pos,
-                    lists,
+                    at,
                     before: None,
                     first_ply: cur.first_ply + cur.moves - 1,
                 };
@@ -469,21 +501,17 @@ fn decode_move_stream<V: GameVisitor + ?Sized>(
                 break;
             }
             _ => {
-                let ply = decode_move(b, &mut r, &cur.pos, &cur.lists)
+                let ply = decode_move(b, &mut r, &cur.at.pos, &cur.at.lists)
                     .map_err(|m| cur.error(depth, m))?;
-                // Keep the position before the move (a variation may start there), then play
-                // the move in place: one copy of the board per move.
+                // Keep where the line stood before the move (a variation may start there), then
+                // play the move in place: one copy of the board per move.
                 match &mut cur.before {
-                    Some((pos, lists)) => {
-                        pos.clone_from(&cur.pos);
-                        *lists = cur.lists;
-                    }
-                    None => cur.before = Some((cur.pos.clone(), cur.lists)),
+                    Some(before) => before.clone_from(&cur.at),
+                    None => cur.before = Some(cur.at.clone()),
                 }
-                cur.lists.apply(&cur.pos, &ply);
-                play_in_place(&mut cur.pos, &ply).map_err(|e| cur.error(depth, e.message()))?;
-                if let Some((before, _)) = &cur.before {
-                    v.ply(before, &ply, &cur.pos)?;
+                cur.at.play(&ply, b).map_err(|m| cur.error(depth, m))?;
+                if let Some(before) = &cur.before {
+                    v.ply(&before.pos, &ply, &cur.at.pos, cur.at.in_check)?;
                 }
                 cur.moves += 1;
                 cur.nags = 0;
@@ -526,8 +554,9 @@ fn pawn_promotion(code: u8) -> Option<Role> {
     }
 }
 
-/// Turn one move byte (and a queen's second byte) into a legal ply in `pos` (spec §5.4).
-/// The error is a short reason; the caller adds the ply number.
+/// Turn one move byte (and a queen's second byte) into a ply its piece can make in `pos`
+/// (spec §5.4); whether it is legal is [`Spot::play`]'s question. The error is a short
+/// reason; the caller adds the ply number.
 fn decode_move(byte: u8, r: &mut Reader, pos: &Chess, lists: &PieceLists) -> Result<Ply, String> {
     let us = pos.turn();
     let index = byte >> 4;
@@ -567,24 +596,47 @@ fn decode_move(byte: u8, r: &mut Reader, pos: &Chess, lists: &PieceLists) -> Res
             Ok(to)
         }
     };
-    let m = match role {
+    let board = pos.board();
+    let occupied = board.occupied();
+    // Each piece's move and whether the piece reaches its target (path open for a slider, no
+    // wrap around the board's edge for a step); castling and pawn moves are checked whole.
+    let checked_whole = |m: Move, possible: bool| {
+        if possible {
+            Ok(Ply::Move(m))
+        } else {
+            Err(format!("illegal move {m} (byte {byte:#04x})"))
+        }
+    };
+    let (m, reaches) = match role {
         Role::King => match code {
             0 => return Ok(Ply::Null),
-            1..=8 => normal(role, target(KING_STEPS[usize::from(code)])?, None),
+            1..=8 => {
+                let to = target(KING_STEPS[usize::from(code)])?;
+                (
+                    normal(role, to, None),
+                    attacks::king_attacks(from).contains(to),
+                )
+            }
             9 | 10 => {
                 let castling = CastlingSide::from_king_side(code == 10);
                 let Some(rook) = pos.castles().rook(us, castling) else {
                     return Err(format!("{us} castles {castling:?} without the right"));
                 };
-                Move::Castle { king: from, rook }
+                let m = Move::Castle { king: from, rook };
+                return checked_whole(m, legal::is_legal(pos, m));
             }
             _ => return Err(format!("king move code {code} is not defined")),
         },
         Role::Knight => match KNIGHT_JUMPS.get(usize::from(code)) {
-            Some(&delta) if delta != 0 => normal(role, target(delta)?, None),
+            Some(&delta) if delta != 0 => {
+                let to = target(delta)?;
+                (
+                    normal(role, to, None),
+                    attacks::knight_attacks(from).contains(to),
+                )
+            }
             _ => return Err(format!("knight move code {code} is not defined")),
         },
-        Role::Rook => normal(role, line_target(code)?, None),
         Role::Queen if u32::from(code) == from.file().to_u32() => {
             let Some(second) = r.next() else {
                 return Err("the record ends inside a queen move".to_owned());
@@ -594,30 +646,42 @@ fn decode_move(byte: u8, r: &mut Reader, pos: &Chess, lists: &PieceLists) -> Res
                     "queen move second byte {second:#04x} is not a square + 64"
                 ));
             }
-            normal(role, Square::new(u32::from(second - 64)), None)
+            let to = Square::new(u32::from(second - 64));
+            let reaches = attacks::queen_attacks(from, occupied).contains(to);
+            (normal(role, to, None), reaches)
         }
-        Role::Queen => normal(role, line_target(code)?, None),
+        Role::Rook | Role::Queen => {
+            let to = line_target(code)?;
+            let reaches = attacks::rook_attacks(from, occupied).contains(to);
+            (normal(role, to, None), reaches)
+        }
         Role::Bishop => {
             let fd = i32::from(code & 7) - from.file().to_u32() as i32;
-            let delta = if code < 8 { 9 * fd } else { -7 * fd };
-            normal(role, target(delta)?, None)
+            let to = target(if code < 8 { 9 * fd } else { -7 * fd })?;
+            let reaches = attacks::bishop_attacks(from, occupied).contains(to);
+            (normal(role, to, None), reaches)
         }
         Role::Pawn => {
             let step = PAWN_STEPS[usize::from(code)];
             let to = target(if us == Color::White { step } else { -step })?;
             let promotion = pawn_promotion(code);
-            if step != 8 && step != 16 && promotion.is_none() && pos.board().piece_at(to).is_none()
-            {
+            let m = if step != 8 && step != 16 && promotion.is_none() && !occupied.contains(to) {
                 Move::EnPassant { from, to }
             } else {
                 normal(role, to, promotion)
-            }
+            };
+            return checked_whole(
+                m,
+                legal::is_pseudo_legal(pos, m).unwrap_or_else(|| legal::is_legal(pos, m)),
+            );
         }
     };
-    if !legal::is_legal(pos, m) {
-        return Err(format!("illegal move {m} (byte {byte:#04x})"));
-    }
-    Ok(Ply::Move(m))
+    // A piece never lands on its own side's piece or takes a king. Whether the move leaves our
+    // king attacked is known once it is played (`Spot::play`).
+    checked_whole(
+        m,
+        reaches && !(board.by_color(us) | board.kings()).contains(m.to()),
+    )
 }
 
 // ---------------------------------------------------------------------------------------------

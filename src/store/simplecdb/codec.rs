@@ -11,7 +11,7 @@
 //! bytes as pgn2dcg; decoding accepts every length form and never panics.
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, Role, Square};
+use shakmaty::{CastlingMode, Chess, Move, Position, Role, Square};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::legal;
@@ -436,7 +436,7 @@ fn play<V: GameVisitor + ?Sized>(top: &mut Frame, ply: Ply, v: &mut V) -> Result
     play_in_place(&mut top.pos, &ply)?;
     top.moves += 1;
     top.commented = false;
-    v.ply(&top.before_last, &ply, &top.pos)
+    v.ply(&top.before_last, &ply, &top.pos, top.pos.is_check())
 }
 
 #[cfg(test)]
