@@ -81,6 +81,13 @@ struct Hint {
 /// for legality from bitboards; `None` leaves the SAN to shakmaty (a rival whose legality
 /// needs it).
 fn hint(pos: &Chess, role: Role, from: Square, capture: Option<Role>, to: Square) -> Option<Hint> {
+    if role == Role::King {
+        // A side has one king (shakmaty's `Chess` holds no other positions): no rival.
+        return Some(Hint {
+            file: false,
+            rank: false,
+        });
+    }
     let board = pos.board();
     let piece = Piece {
         color: pos.turn(),

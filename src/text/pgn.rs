@@ -142,6 +142,23 @@ impl Wrapper {
 
     /// A token that `write` appends straight to the text (moves: no copy through a buffer).
     fn token_with(&mut self, write: impl FnOnce(&mut String)) {
+        self.token_of_width(write, |written| written.chars().count());
+    }
+
+    /// A token known to be ASCII (a move): its width is its length, no need to look.
+    fn ascii_token_with(&mut self, write: impl FnOnce(&mut String)) {
+        self.token_of_width(write, |written| {
+            debug_assert!(written.is_ascii(), "{written:?}");
+            written.len()
+        });
+    }
+
+    /// A token that `write` appends, `width` telling how many characters it wrote.
+    fn token_of_width(
+        &mut self,
+        write: impl FnOnce(&mut String),
+        width: impl FnOnce(&str) -> usize,
+    ) {
         let paren = std::mem::take(&mut self.open_paren);
         let space_at = self.out.len();
         if self.need_space {
@@ -152,12 +169,7 @@ impl Wrapper {
             self.out.push('(');
         }
         write(&mut self.out);
-        let written = &self.out[start..];
-        let width = if written.is_ascii() {
-            written.len()
-        } else {
-            written.chars().count()
-        };
+        let width = width(&self.out[start..]);
         if self.need_space && self.line_len + 1 + width > MAX_LINE {
             // The line break stands in for the separating space.
             self.out.replace_range(space_at..start, "\n");
@@ -242,15 +254,29 @@ fn check_suffix(pos: &Chess, check: bool) -> &'static str {
     }
 }
 
-/// Append `n` in decimal (move numbers and NAGs, written for every move: no formatter).
+/// The numbers 0 to 99 as two digits each ("00", "01", … "99").
+const DIGIT_PAIRS: &str = concat!(
+    "0001020304050607080910111213141516171819",
+    "2021222324252627282930313233343536373839",
+    "4041424344454647484950515253545556575859",
+    "6061626364656667686970717273747576777879",
+    "8081828384858687888990919293949596979899",
+);
+
+/// Append `n` in decimal (move numbers and NAGs, written for every move: no formatter). The
+/// digits are copied from [`DIGIT_PAIRS`] two at a time, in pieces of a length the compiler
+/// knows, so each is a plain store rather than a call.
 fn push_decimal(out: &mut String, n: u32) {
-    let digit = |d: u32| char::from(b'0' + d as u8);
-    if n >= 100 {
-        push_decimal(out, n / 10);
-    } else if n >= 10 {
-        out.push(digit(n / 10));
+    let n = n as usize;
+    if n < 10 {
+        out.push_str(&DIGIT_PAIRS[2 * n + 1..2 * n + 2]);
+    } else if n < 100 {
+        out.push_str(&DIGIT_PAIRS[2 * n..2 * n + 2]);
+    } else {
+        push_decimal(out, (n / 100) as u32);
+        let low = n % 100;
+        out.push_str(&DIGIT_PAIRS[2 * low..2 * low + 2]);
     }
-    out.push(digit(n % 10));
 }
 
 /// One line being written: the main line or an open variation.
@@ -416,7 +442,7 @@ impl GameVisitor for PgnWriter {
         self.pending.text.clear();
         self.pending.written = false;
         // The move number stays on one line with its move.
-        self.wrapper.token_with(|out| {
+        self.wrapper.ascii_token_with(|out| {
             if before.turn() == Color::White {
                 push_decimal(out, before.fullmoves().get());
                 out.push_str(". ");
@@ -480,6 +506,30 @@ mod tests {
     use crate::game::replay::play;
     use crate::game::{Line, MoveNode, PartialDate, Rating, RatingType};
     use shakmaty::san::San;
+
+    #[test]
+    fn decimals_are_written_as_rust_writes_them() {
+        for n in [
+            0,
+            7,
+            9,
+            10,
+            42,
+            99,
+            100,
+            101,
+            110,
+            999,
+            1000,
+            1005,
+            65_535,
+            u32::MAX,
+        ] {
+            let mut out = String::from("x");
+            push_decimal(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
+    }
 
     /// Build a line from SAN moves played from `pos`.
     fn line(pos: &Chess, sans: &[&str]) -> Line {
