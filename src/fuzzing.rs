@@ -17,7 +17,7 @@
 
 use crate::game::go::{Board, GoPosition, POINTS, PositionId, ZobristTable};
 use crate::game::visit::GameVisitor;
-use crate::game::{ChessGame, Headers, StartPosition};
+use crate::game::{ChessGame, Headers, Ply, StartPosition};
 use crate::store::go9x9::records;
 use crate::store::scid::entry::IndexEntry as ScidEntry;
 use crate::store::scid::header::Layout;
@@ -30,6 +30,7 @@ use crate::store::simplecdb::names::{
 use crate::store::simplecdb::{codec, fit};
 use crate::store::{NameKind, eco_text};
 use crate::text::{pgn, pgn_parse, sgf, sgf_parse};
+use shakmaty::{Chess, Position};
 
 /// A fuzz target body.
 pub type Target = fn(&[u8]);
@@ -62,6 +63,10 @@ pub fn scid_record(data: &[u8]) {
         return;
     };
     let text = pgn::render(&game).expect("a decoded record renders as PGN");
+    let head = record::read_head(data).expect("a record that decodes has a head");
+    head.moves
+        .visit(&mut Referee)
+        .expect("a record that decodes is told whole");
     same_text(
         &render_in_one_pass(data).unwrap_or_else(|| text.clone()),
         &text,
@@ -126,6 +131,52 @@ fn one_pass(
         Ok(()) => Some(writer.finish()),
         Err(_) if writer.reordered() => None,
         Err(e) => panic!("a record that decodes fails in one pass: {e}"),
+    }
+}
+
+/// A consumer of a decoder's events that holds every move to shakmaty's own rules: legal
+/// where it is played, and told as checking exactly when it checks. The decoders take
+/// shortcuts to both answers (`legal::after_move`); this is the slow, independent oracle.
+struct Referee;
+
+impl GameVisitor for Referee {
+    fn begin(&mut self, _headers: &Headers, _start: &StartPosition) -> crate::error::Result<()> {
+        Ok(())
+    }
+    fn line_comment(&mut self, _text: &str) -> crate::error::Result<()> {
+        Ok(())
+    }
+    fn ply(
+        &mut self,
+        before: &Chess,
+        ply: &Ply,
+        after: &Chess,
+        check: bool,
+    ) -> crate::error::Result<()> {
+        if let Ply::Move(m) = ply {
+            assert!(
+                before.is_legal(*m),
+                "the decoder passed an illegal move {m}"
+            );
+        }
+        assert_eq!(
+            check,
+            after.is_check(),
+            "the decoder's check flag after {ply:?}"
+        );
+        Ok(())
+    }
+    fn nag(&mut self, _nag: u8) -> crate::error::Result<()> {
+        Ok(())
+    }
+    fn comment(&mut self, _text: &str) -> crate::error::Result<()> {
+        Ok(())
+    }
+    fn begin_variation(&mut self) -> crate::error::Result<()> {
+        Ok(())
+    }
+    fn end_variation(&mut self) -> crate::error::Result<()> {
+        Ok(())
     }
 }
 
@@ -250,7 +301,12 @@ pub fn simplecdb_game(data: &[u8]) {
     };
     let text = pgn::render(&game).expect("a decoded record renders as PGN");
     let (head, len) = codec::record_extent(&data[..data.len().min(5)]).expect("it decoded");
-    let (start, moves) = codec::read_start(&data[head..head + len]).expect("it decoded");
+    let body = &data[head..head + len];
+    let (_, moves) = codec::read_start(body).expect("it decoded");
+    moves
+        .visit(&mut Referee)
+        .expect("a record that decodes is told whole");
+    let (start, moves) = codec::read_start(body).expect("it decoded");
     same_text(
         &one_pass(&game.headers, &start, |w| moves.visit(w)).unwrap_or_else(|| text.clone()),
         &text,
