@@ -98,6 +98,28 @@ fn scid_databases_round_trip_through_the_commands() {
 }
 
 #[test]
+fn export_to_a_file_replaces_a_longer_earlier_one_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("base");
+    ok(&[
+        os("import"),
+        os("--create"),
+        db.as_os_str(),
+        demo_pgn().as_os_str(),
+    ]);
+    let expected = ok(&[os("export"), db.as_os_str()]);
+    let out = dir.path().join("out.pgn");
+    // An earlier output ten times longer: none of it may be left at the end.
+    std::fs::write(&out, "x".repeat(10 * expected.len())).unwrap();
+    ok(&[os("export"), db.as_os_str(), os("-o"), out.as_os_str()]);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), expected);
+    // A new file, and an empty one, are written the same.
+    std::fs::remove_file(&out).unwrap();
+    ok(&[os("export"), db.as_os_str(), os("-o"), out.as_os_str()]);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), expected);
+}
+
+#[test]
 fn simple_chess_databases_round_trip_through_the_commands() {
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("fits.pgn");

@@ -1,7 +1,10 @@
 //! `gamefs export`: every game of a database as one PGN stream, with the mount's renderer,
-//! rendered on every core and written in game order.
+//! rendered on every core and written in game order (over an earlier export, emptied while
+//! the first games render).
 
+use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::mpsc;
 
@@ -29,16 +32,56 @@ fn render_batch(store: &dyn ChessStore, from: u32, to: u32, include_deleted: boo
     (text, errors)
 }
 
+/// A helper thread emptying the old content of the output file.
+type Emptying = std::thread::JoinHandle<std::io::Result<()>>;
+
+/// `-o FILE` opened for writing, and the thread that empties it when it holds an earlier
+/// export. The kernel takes a good fraction of a second to drop a gigabyte of a file, so that
+/// runs while the first games render; nothing is written before it is done, so the file ends
+/// up exactly as with `O_TRUNC`. A FIFO or device is written as it is.
+fn open_output(path: &Path) -> Result<(File, Option<Emptying>), String> {
+    let file = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    let old = file
+        .metadata()
+        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    if !old.is_file() || old.len() == 0 {
+        return Ok((file, None));
+    }
+    let emptied = file
+        .try_clone()
+        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    let shown = path.display().to_string();
+    let emptying = std::thread::spawn(move || {
+        emptied
+            .set_len(0)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("cannot empty {shown}: {e}")))
+    });
+    Ok((file, Some(emptying)))
+}
+
+/// Wait until the output's old content is gone (at once when there was none).
+fn finish_emptying(emptying: &mut Option<Emptying>) -> std::io::Result<()> {
+    match emptying.take() {
+        Some(thread) => thread.join().expect("emptying a file does not panic"),
+        None => Ok(()),
+    }
+}
+
 /// Write the games; a game that cannot be read is reported and skipped, and the exit status
 /// says so at the end. A reader that stops early (`| head`) is not an error.
 pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
     let store = store::open(&args.database, false).map_err(|e| e.to_string())?;
-    let sink: Box<dyn Write> = match &args.output {
-        Some(path) => Box::new(
-            std::fs::File::create(path)
-                .map_err(|e| format!("cannot create {}: {e}", path.display()))?,
-        ),
-        None => Box::new(std::io::stdout().lock()),
+    let (sink, mut emptying): (Box<dyn Write>, Option<Emptying>) = match &args.output {
+        Some(path) => {
+            let (file, emptying) = open_output(path)?;
+            (Box::new(file), emptying)
+        }
+        None => (Box::new(std::io::stdout().lock()), None),
     };
     let mut out = BufWriter::with_capacity(1 << 16, sink);
     let mut failed = 0u32;
@@ -66,17 +109,30 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
                 }
             });
         }
+        // Batches rendered while an old output is still being emptied wait here.
+        let mut held: Vec<String> = Vec::new();
         for k in 0..batches {
             let Ok((text, errors)) = queues[(k % threads) as usize].recv() else {
                 break;
             };
-            // A failed write drops the queues on return: the workers stop at their next send.
-            out.write_all(text.as_bytes())?;
             for e in errors {
                 eprintln!("gamefs: skipped {e}");
                 failed += 1;
             }
             pb.set_position(u64::from(((k + 1) * BATCH).min(count)));
+            if emptying.as_ref().is_some_and(|e| !e.is_finished()) && k + 1 < batches {
+                held.push(text);
+                continue;
+            }
+            finish_emptying(&mut emptying)?;
+            // A failed write drops the queues on return: the workers stop at their next send.
+            for text in held.drain(..).chain([text]) {
+                out.write_all(text.as_bytes())?;
+            }
+        }
+        finish_emptying(&mut emptying)?;
+        for text in held {
+            out.write_all(text.as_bytes())?;
         }
         Ok::<(), std::io::Error>(())
     });
