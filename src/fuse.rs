@@ -1,6 +1,6 @@
 //! The FUSE adapter: unpack each kernel call, ask the [`Vfs`], reply. Nothing else lives here.
 //!
-//! Every handler runs inside [`guard`], which catches panics: a bug then fails one call with
+//! Every handler runs inside `guard`, which catches panics: a bug then fails one call with
 //! EIO instead of killing the worker thread and hanging the mount.
 
 use std::ffi::OsStr;

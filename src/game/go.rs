@@ -336,7 +336,7 @@ impl Board {
         group.len()
     }
 
-    /// Play `color` at `p` as SGF FF[4] executes a move: the stone is placed whatever is
+    /// Play `color` at `p` as SGF FF\[4\] executes a move: the stone is placed whatever is
     /// there, adjacent enemy groups left without liberties are removed, then the mover's own
     /// group if it has none (suicide is representable, as the SGF rules require).
     pub fn play(&mut self, p: Point, color: Color) -> MoveOutcome {

@@ -14,7 +14,7 @@
 //! ])
 //! ```
 //!
-//! Private properties (FF[4] allows any upper-case name; the `GF` prefix is gamefs's):
+//! Private properties (FF\[4\] allows any upper-case name; the `GF` prefix is gamefs's):
 //!
 //! * `GFID[<hash>-<tiebreak>-<B|W>]`: the PositionID, exactly the file name without `.sgf`.
 //! * `GFSC[<program_ruleset>:<score>/<confidence>]`: one value per scored-position file that

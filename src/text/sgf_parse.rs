@@ -1,18 +1,18 @@
 //! SGF reading: text → the final position of its main line, for saves and imports.
 //!
-//! Accepts FF[1] to FF[4] as real files are (spec `sgf.md` §2): junk before the first `(;`
+//! Accepts FF\[1\] to FF\[4\] as real files are (spec `sgf.md` §2): junk before the first `(;`
 //! (and `(` directly followed by a property, as Many Faces wrote), lowercase letters inside
-//! property names (`AddBlack` = `AB`), a missing FF (= FF[1]), `tt` and `[]` passes,
+//! property names (`AddBlack` = `AB`), a missing FF (= FF\[1\]), `tt` and `[]` passes,
 //! compressed point lists (`AB[aa:cc]`), setup and move properties in one node (setup first),
 //! repeated properties in one node (their values are joined), CR/LF/CRLF line ends, and the
 //! charset of `CA` (UTF-8, ISO-8859-1/Latin-1 as the default, US-ASCII, windows-1252; any
 //! other charset is read as Latin-1, which only affects text gamefs does not store).
 //!
 //! Only the main line (the first variation at every branch) is played: setup properties put
-//! stones without capturing, moves capture (suicide removes the mover's group, as FF[4] says).
+//! stones without capturing, moves capture (suicide removes the mover's group, as FF\[4\] says).
 //! The result is the final board and the player to move: the last `PL`, or the colour after
-//! the last move, or Black. In a node with a move and `PL`, FF[4] applies `PL` after the
-//! move; FF[1]–FF[3] split the node, so `PL` comes first and the move decides.
+//! the last move, or Black. In a node with a move and `PL`, FF\[4\] applies `PL` after the
+//! move; FF\[1\]–FF\[3\] split the node, so `PL` comes first and the move decides.
 //!
 //! Refused, with line and column: not a single game tree, `GM` other than 1, a board size
 //! other than 9 (a missing `SZ` means 19), points off the board, a final position with a

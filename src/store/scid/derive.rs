@@ -81,7 +81,7 @@ pub fn derive(game: &ChessGame) -> Result<Derived> {
     Ok(with_main_line(header, &main_line_info(game)?))
 }
 
-/// The record of `game` ([`record::encode`]) and its index fields ([`derive`]), from one
+/// The record of `game` ([`record::encode`]) and its index fields ([`derive()`]), from one
 /// replay of the main line: what an import or a save needs. Fails as `encode`, then `derive`.
 pub fn encode_and_derive(game: &ChessGame) -> Result<(Vec<u8>, Derived)> {
     let standard = game.start == StartPosition::Standard;
@@ -196,7 +196,7 @@ pub fn count_code(n: usize) -> u8 {
 }
 
 /// Pack a date as SCID's 20 bits, `year << 9 | month << 5 | day`, unknown parts 0. Parts too
-/// large for their bits are masked (use [`derive`] to have them refused instead).
+/// large for their bits are masked (use [`derive()`] to have them refused instead).
 pub fn pack_date(d: PartialDate) -> u32 {
     let year = u32::from(d.year.unwrap_or(0)) & 0x7FF;
     let month = u32::from(d.month.unwrap_or(0)) & 0xF;
