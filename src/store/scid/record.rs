@@ -600,7 +600,8 @@ fn decode_move(byte: u8, r: &mut Reader, pos: &Chess, lists: &PieceLists) -> Res
     let occupied = board.occupied();
     // Each piece's move and whether the piece reaches its target (path open for a slider, no
     // wrap around the board's edge for a step); castling and pawn moves are checked whole.
-    let checked_whole = |m: Move, possible: bool| {
+    // The ply, or the error naming the move when the piece cannot make it.
+    let ply_if_possible = |m: Move, possible: bool| {
         if possible {
             Ok(Ply::Move(m))
         } else {
@@ -623,7 +624,7 @@ fn decode_move(byte: u8, r: &mut Reader, pos: &Chess, lists: &PieceLists) -> Res
                     return Err(format!("{us} castles {castling:?} without the right"));
                 };
                 let m = Move::Castle { king: from, rook };
-                return checked_whole(m, legal::is_legal(pos, m));
+                return ply_if_possible(m, legal::is_legal(pos, m));
             }
             _ => return Err(format!("king move code {code} is not defined")),
         },
@@ -670,7 +671,7 @@ fn decode_move(byte: u8, r: &mut Reader, pos: &Chess, lists: &PieceLists) -> Res
             } else {
                 normal(role, to, promotion)
             };
-            return checked_whole(
+            return ply_if_possible(
                 m,
                 legal::is_pseudo_legal(pos, m).unwrap_or_else(|| legal::is_legal(pos, m)),
             );
@@ -678,7 +679,7 @@ fn decode_move(byte: u8, r: &mut Reader, pos: &Chess, lists: &PieceLists) -> Res
     };
     // A piece never lands on its own side's piece or takes a king. Whether the move leaves our
     // king attacked is known once it is played (`Spot::play`).
-    checked_whole(
+    ply_if_possible(
         m,
         reaches && !(board.by_color(us) | board.kings()).contains(m.to()),
     )
