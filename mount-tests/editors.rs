@@ -34,7 +34,7 @@ pub fn drive(session: &str, dir: &Path, command: &str, keys: &[&[&str]]) {
         .status()
         .expect("tmux runs");
     assert!(status.success(), "tmux could not start {command}");
-    std::thread::sleep(Duration::from_millis(800));
+    wait_for_a_still_screen(session, command);
     for k in keys {
         let ok = Command::new("tmux")
             .args(["send-keys", "-t", session])
@@ -66,6 +66,34 @@ pub fn drive(session: &str, dir: &Path, command: &str, keys: &[&[&str]]) {
             );
         }
         std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Wait until the editor in tmux `session` has drawn its screen and stopped changing it:
+/// keys typed while a loaded machine is still starting the editor can be lost (emacs reads
+/// its terminal only once it is up), which a fixed pause does not rule out.
+fn wait_for_a_still_screen(session: &str, command: &str) {
+    let screen = || {
+        let out = Command::new("tmux")
+            .args(["capture-pane", "-p", "-t", session])
+            .output()
+            .expect("tmux runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let start = Instant::now();
+    std::thread::sleep(Duration::from_millis(500));
+    let mut last = screen();
+    loop {
+        std::thread::sleep(Duration::from_millis(300));
+        let now = screen();
+        if !now.trim().is_empty() && now == last {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{command} did not draw a steady screen; screen:\n{now}"
+        );
+        last = now;
     }
 }
 
