@@ -306,28 +306,27 @@ impl Vfs {
                 }
                 if let Some(size) = change.size {
                     check_draft_len(size)?;
-                    let open = lock(&self.drafts).contains_key(&n);
-                    if !open {
-                        self.open_draft(n, false)?;
-                    }
-                    if let Some(d) = lock(&self.drafts).get_mut(&n) {
-                        d.data.resize(size as usize, 0);
-                        d.dirty = true;
-                        d.written = true;
-                    }
                     // Through a handle (ftruncate), or by path while a writer is at work
                     // (the kernel's truncation of an O_TRUNC open comes without its handle),
                     // the truncation is part of that writer's save. Otherwise it is a save of
                     // its own: the kernel sends the RELEASE of a closed writer late, so its
-                    // draft may still be there.
-                    let joins_a_writer = change.handle.is_some() || self.has_busy_writer(n);
-                    if !open || !joins_a_writer {
-                        let result = self.commit_draft(n, true);
-                        if !open {
-                            self.close_draft(n);
+                    // draft may still be there, and that release must neither take this text
+                    // as its own to save nor close the draft midway (this call holds it too).
+                    let writer_at_work = change.handle.is_some() || self.has_busy_writer(n);
+                    self.open_draft(n, false)?;
+                    let own_save = lock(&self.drafts).get_mut(&n).and_then(|d| {
+                        d.data.resize(size as usize, 0);
+                        if writer_at_work && d.open > 1 {
+                            d.dirty = true;
+                            d.written = true;
+                            None
+                        } else {
+                            Some(d.data.clone())
                         }
-                        result?;
-                    }
+                    });
+                    let result = own_save.map_or(Ok(()), |text| self.save_game_text(n, &text));
+                    self.close_draft(n);
+                    result?;
                 }
                 // Mode and times of game files are the database's: accepted and ignored, as
                 // editors set them after every save.
@@ -481,8 +480,13 @@ impl Vfs {
                 _ => return Ok(()),
             }
         };
+        self.save_game_text(n, &text)
+    }
+
+    /// Save `text` as game `n` under its file's name (refused text is reported and kept).
+    fn save_game_text(&self, n: u32, text: &[u8]) -> Result<()> {
         let name = self.game_name(n);
-        self.commit(Target::Game(n), OsStr::new(&name), &text)
+        self.commit(Target::Game(n), OsStr::new(&name), text)
     }
 
     /// Remove `name` from `parent`: a game is marked deleted, a scratch file goes away.
