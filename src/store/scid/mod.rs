@@ -17,13 +17,13 @@ pub mod header;
 pub mod mainline;
 pub mod names;
 pub mod pieces;
+mod read_ahead;
 pub mod record;
 pub mod scan;
 pub mod stored_lines;
 pub mod writer;
 
 use std::fs::File;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::SystemTime;
@@ -31,6 +31,7 @@ use std::time::SystemTime;
 use entry::{FLAG_DELETED, IndexEntry};
 use header::{IndexHeader, Layout};
 use names::{MAX_NAME_LEN, MAX_NAMES, NameFile};
+use read_ahead::RecordReader;
 use scan::{IndexShape, name_fields};
 
 use crate::error::{Error, ErrorKind, Result};
@@ -59,6 +60,8 @@ pub struct ScidDatabase {
     format: String,
     state: RwLock<State>,
     games: File,
+    /// Reads records from `games`, a stretch at a time when they come in file order.
+    records: RecordReader,
     /// The index file, open for writing (and locked) when the database is writable.
     index_file: Option<File>,
 }
@@ -124,6 +127,7 @@ impl ScidDatabase {
             state: RwLock::new(state),
             paths,
             games,
+            records: RecordReader::new(),
             index_file,
         })
     }
@@ -148,36 +152,43 @@ impl ScidDatabase {
 
     /// The raw bytes of game `number`'s record.
     pub fn record_bytes(&self, number: u32) -> Result<Vec<u8>> {
-        let entry = self.entry(number);
-        self.read_record(number, &entry)
+        let (entry, committed) = {
+            let state = self.read();
+            (state.entry(number), state.games_len)
+        };
+        self.read_record(number, &entry, committed)
     }
 
     /// Game `number`'s index entry and record bytes, or why it cannot be read (no such game,
     /// damage found when the database was opened, an unreadable record).
     fn stored_game(&self, number: u32) -> Result<(IndexEntry, Vec<u8>)> {
-        if number >= self.game_count() {
-            return Err(Error::new(
-                ErrorKind::NotFound,
-                format!("no game {}", number + 1),
-            ));
-        }
-        if let Some(e) = self
-            .read()
-            .damage
-            .error_for(number, format_args!("game {}", number + 1))
-        {
-            return Err(e);
-        }
-        let entry = self.entry(number);
-        let bytes = self.read_record(number, &entry)?;
+        // One look at the shared state per game: an export renders on every core at once.
+        let (entry, committed) = {
+            let state = self.read();
+            if number >= state.header.num_games {
+                return Err(Error::new(
+                    ErrorKind::NotFound,
+                    format!("no game {}", number + 1),
+                ));
+            }
+            if let Some(e) = state
+                .damage
+                .error_for(number, format_args!("game {}", number + 1))
+            {
+                return Err(e);
+            }
+            (state.entry(number), state.games_len)
+        };
+        let bytes = self.read_record(number, &entry, committed)?;
         Ok((entry, bytes))
     }
 
-    /// The record `entry` points at (game `number`, for messages).
-    fn read_record(&self, number: u32, entry: &IndexEntry) -> Result<Vec<u8>> {
+    /// The record `entry` points at (game `number`, for messages); the game file's first
+    /// `committed` bytes are those the index may point at (they never change).
+    fn read_record(&self, number: u32, entry: &IndexEntry, committed: u64) -> Result<Vec<u8>> {
         let mut buf = vec![0u8; entry.length as usize];
-        self.games
-            .read_exact_at(&mut buf, u64::from(entry.offset))
+        self.records
+            .read(&self.games, u64::from(entry.offset), &mut buf, committed)
             .map_err(|e| {
                 let what = format!(
                     "game {}: cannot read {} bytes at offset {} of {}",
@@ -248,7 +259,10 @@ impl ScidDatabase {
     }
 
     fn headers(&self, e: &IndexEntry, extra: Vec<(String, String)>) -> Headers {
-        let name = |kind, id| self.name(kind, id).to_string();
+        // Names are copied under one look at the state, not shared: sharing costs an atomic
+        // count on names that every core renders.
+        let state = self.read();
+        let name = |kind, id| state.names.text(kind, id).to_owned();
         let mut headers = Headers {
             event: name(NameKind::Event, e.event),
             site: name(NameKind::Site, e.site),
@@ -630,7 +644,7 @@ impl ChessStore for ScidDatabase {
                 flags: old.flags & !FLAG_DELETED,
                 ..old
             };
-            if entry == unchanged && self.read_record(number, &old)? == record {
+            if entry == unchanged && self.read_record(number, &old, state.games_len)? == record {
                 return Ok(None);
             }
             entry.offset = self.append_record(&mut state, &record)?;

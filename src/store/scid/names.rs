@@ -196,6 +196,15 @@ impl NameFile {
         &self.sections[kind as usize]
     }
 
+    /// The text of name `id` of `kind`, or `?` for an ID the file lacks (what a game's tag
+    /// shows for it).
+    pub fn text(&self, kind: NameKind, id: u32) -> &str {
+        self.section(kind)
+            .text
+            .get(id as usize)
+            .map_or(UNKNOWN_NAME_TEXT, |t| t)
+    }
+
     /// The dictionary of `kind`, for adding names.
     pub fn section_mut(&mut self, kind: NameKind) -> &mut NameSection {
         &mut self.sections[kind as usize]

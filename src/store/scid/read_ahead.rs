@@ -1,0 +1,181 @@
+//! Games read in file order (an export, `grep -r` over `games/`) are read a stretch of the
+//! game file at a time: one read call per [`STRETCH`] bytes instead of one per game, which
+//! at a few hundred bytes a game is most of what reading costs.
+//!
+//! Only the committed part of the game file is ever read ahead: bytes that an index entry may
+//! point at never change (saves append, and a failed save cuts off only what it appended), so
+//! a stretch read earlier still holds what the file holds.
+
+use std::cell::RefCell;
+use std::fs::File;
+use std::io;
+use std::os::unix::fs::FileExt;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How much of the game file one read fetches once games are read in order.
+const STRETCH: u64 = 64 * 1024;
+
+/// Tells one open game file from another in a thread's [`Stretch`].
+static NEXT_FILE_ID: AtomicU64 = AtomicU64::new(1);
+
+/// What a thread last read of a game file: a stretch of it, or (empty) where its last
+/// record ended.
+struct Stretch {
+    file_id: u64,
+    start: u64,
+    bytes: Vec<u8>,
+}
+
+thread_local! {
+    static LAST: RefCell<Stretch> = const {
+        RefCell::new(Stretch { file_id: 0, start: 0, bytes: Vec::new() })
+    };
+}
+
+/// Reads records of one open game file, a stretch at a time when they come in file order.
+pub struct RecordReader {
+    file_id: u64,
+}
+
+impl Default for RecordReader {
+    fn default() -> Self {
+        RecordReader::new()
+    }
+}
+
+impl RecordReader {
+    /// A reader for a newly opened game file.
+    pub fn new() -> RecordReader {
+        RecordReader {
+            file_id: NEXT_FILE_ID.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+
+    /// Fill `buf` from `offset` of `file`, whose first `committed` bytes never change.
+    pub fn read(&self, file: &File, offset: u64, buf: &mut [u8], committed: u64) -> io::Result<()> {
+        let end = offset + buf.len() as u64;
+        LAST.with_borrow_mut(|last| {
+            let ours = last.file_id == self.file_id;
+            let held_end = last.start + last.bytes.len() as u64;
+            if ours && offset >= last.start && end <= held_end {
+                let at = (offset - last.start) as usize;
+                buf.copy_from_slice(&last.bytes[at..at + buf.len()]);
+                return Ok(());
+            }
+            // In file order: this record starts after the last one, not far beyond it.
+            let in_order = ours && offset >= last.start && offset <= held_end + STRETCH;
+            if in_order && end <= committed {
+                let len = (committed - offset).min(STRETCH).max(buf.len() as u64);
+                last.bytes.resize(len as usize, 0);
+                last.start = offset;
+                if file.read_exact_at(&mut last.bytes, offset).is_ok() {
+                    buf.copy_from_slice(&last.bytes[..buf.len()]);
+                    return Ok(());
+                }
+                // The file is shorter than its index says: the plain read below says so.
+            }
+            last.file_id = self.file_id;
+            last.start = end;
+            last.bytes.clear();
+            file.read_exact_at(buf, offset)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn file_of(bytes: &[u8]) -> File {
+        let mut f = tempfile::tempfile().unwrap();
+        f.write_all(bytes).unwrap();
+        f
+    }
+
+    fn read(r: &RecordReader, f: &File, offset: u64, len: usize, committed: u64) -> Vec<u8> {
+        let mut buf = vec![0; len];
+        r.read(f, offset, &mut buf, committed).unwrap();
+        buf
+    }
+
+    #[test]
+    fn records_read_in_order_come_from_one_stretch() {
+        let bytes: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+        let f = file_of(&bytes);
+        let r = RecordReader::new();
+        let mut at = 0usize;
+        for len in [10usize, 300, 7, 4000, 1, 90_000, 55]
+            .into_iter()
+            .cycle()
+            .take(40)
+        {
+            if at + len > bytes.len() {
+                break;
+            }
+            assert_eq!(
+                read(&r, &f, at as u64, len, bytes.len() as u64),
+                bytes[at..at + len]
+            );
+            at += len;
+        }
+        // Out of order, backwards, and far ahead.
+        assert_eq!(read(&r, &f, 5, 20, bytes.len() as u64), bytes[5..25]);
+        assert_eq!(
+            read(&r, &f, 150_000, 20, bytes.len() as u64),
+            bytes[150_000..150_020]
+        );
+        assert_eq!(
+            read(&r, &f, 150_020, 20, bytes.len() as u64),
+            bytes[150_020..150_040]
+        );
+    }
+
+    #[test]
+    fn the_second_record_in_order_reads_ahead() {
+        let f = file_of(&[1; 1000]);
+        let r = RecordReader::new();
+        assert_eq!(read(&r, &f, 0, 10, 1000), [1; 10]);
+        assert_eq!(read(&r, &f, 10, 10, 1000), [1; 10]);
+        // Bytes that never change in a game file, changed behind the reader's back: the next
+        // record comes from the stretch already read, so it shows the old bytes.
+        f.write_all_at(&[3; 10], 20).unwrap();
+        assert_eq!(read(&r, &f, 20, 10, 1000), [1; 10]);
+        // Out of order, the file is read again.
+        assert_eq!(read(&r, &f, 0, 30, 1000)[20..], [3; 10]);
+    }
+
+    #[test]
+    fn bytes_beyond_the_committed_part_are_read_fresh() {
+        let mut f = file_of(&[1; 1000]);
+        let r = RecordReader::new();
+        assert_eq!(read(&r, &f, 0, 10, 500), [1; 10]);
+        assert_eq!(read(&r, &f, 10, 10, 500), [1; 10]);
+        // A save appends past the committed 500 bytes (and a failed one rewrites them).
+        f.write_all_at(&[2; 600], 500).unwrap();
+        assert_eq!(read(&r, &f, 500, 10, 1100), [2; 10]);
+        assert_eq!(read(&r, &f, 20, 10, 1100), [1; 10]);
+    }
+
+    #[test]
+    fn a_record_past_the_end_fails_as_a_plain_read_does() {
+        let f = file_of(&[1; 100]);
+        let r = RecordReader::new();
+        read(&r, &f, 0, 10, 100);
+        let mut buf = vec![0; 50];
+        // The index claims more than the file holds.
+        let e = r.read(&f, 80, &mut buf, 200).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::UnexpectedEof);
+    }
+
+    #[test]
+    fn two_files_do_not_share_a_stretch() {
+        let a = file_of(&[1; 1000]);
+        let b = file_of(&[2; 1000]);
+        let (ra, rb) = (RecordReader::new(), RecordReader::new());
+        assert_eq!(read(&ra, &a, 0, 10, 1000), [1; 10]);
+        assert_eq!(read(&ra, &a, 10, 10, 1000), [1; 10]);
+        assert_eq!(read(&rb, &b, 20, 10, 1000), [2; 10]);
+        assert_eq!(read(&ra, &a, 30, 10, 1000), [1; 10]);
+    }
+}
