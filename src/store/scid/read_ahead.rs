@@ -147,7 +147,7 @@ mod tests {
 
     #[test]
     fn bytes_beyond_the_committed_part_are_read_fresh() {
-        let mut f = file_of(&[1; 1000]);
+        let f = file_of(&[1; 1000]);
         let r = RecordReader::new();
         assert_eq!(read(&r, &f, 0, 10, 500), [1; 10]);
         assert_eq!(read(&r, &f, 10, 10, 500), [1; 10]);
