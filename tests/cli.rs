@@ -120,6 +120,53 @@ fn export_to_a_file_replaces_a_longer_earlier_one_whole() {
 }
 
 #[test]
+fn an_export_of_many_batches_keeps_game_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("base");
+    ok(&[
+        os("import"),
+        os("--create"),
+        db.as_os_str(),
+        demo_pgn().as_os_str(),
+    ]);
+    // The demo games as gamefs writes them, copied with a round naming each copy: more games
+    // than fit in a few of the batches that the export renders on every core at once.
+    let demo = ok(&[os("export"), db.as_os_str()]);
+    assert!(demo.matches("[Event ").count() >= 20);
+    let mut expected = String::new();
+    for copy in 0..140 {
+        for (i, game) in demo.split("\n[Event ").enumerate() {
+            let game = if i == 0 {
+                game.to_owned()
+            } else {
+                format!("[Event {game}")
+            };
+            let body = game.trim_end_matches('\n');
+            let round = body.find("[Round \"").expect("a Round tag");
+            let end = round + body[round..].find('\n').expect("a line");
+            expected.push_str(&body[..round]);
+            expected.push_str(&format!("[Round \"{copy}.{i}\"]"));
+            expected.push_str(&body[end..]);
+            expected.push_str("\n\n");
+        }
+    }
+    let pgn = dir.path().join("copies.pgn");
+    std::fs::write(&pgn, &expected).unwrap();
+    let many = dir.path().join("many");
+    ok(&[
+        os("import"),
+        os("--create"),
+        many.as_os_str(),
+        pgn.as_os_str(),
+    ]);
+    let exported = ok(&[os("export"), many.as_os_str()]);
+    assert!(
+        exported == expected,
+        "the export differs from the games imported, in order"
+    );
+}
+
+#[test]
 fn simple_chess_databases_round_trip_through_the_commands() {
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("fits.pgn");

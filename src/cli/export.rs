@@ -2,11 +2,13 @@
 //! rendered on every core and written in game order (over an earlier export, emptied while
 //! the first games render).
 
+use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Condvar, Mutex, mpsc};
 
 use super::ExportArgs;
 use gamefs::collection::chess::render_pgn_into;
@@ -30,6 +32,90 @@ fn render_batch(store: &dyn ChessStore, from: u32, to: u32, include_deleted: boo
         }
     }
     (text, errors)
+}
+
+/// Batches rendered ahead of the one being written, at most: the memory an export holds.
+const AHEAD: u32 = 8;
+
+/// Which batch the workers render next, and how far the writer has come.
+#[derive(Default)]
+struct Turns {
+    next: AtomicU32,
+    progress: Mutex<Progress>,
+    room: Condvar,
+}
+
+#[derive(Default)]
+struct Progress {
+    /// Batches written so far.
+    written: u32,
+    /// The export is over (done, failed, or a worker panicked): workers take no more batches.
+    stopped: bool,
+}
+
+impl Turns {
+    /// The next batch for a worker to render, once it is no more than [`AHEAD`] batches
+    /// ahead of the writer; `None` when all are taken or the export stopped.
+    fn take(&self, batches: u32) -> Option<u32> {
+        let k = self.next.fetch_add(1, Ordering::Relaxed);
+        if k >= batches {
+            return None;
+        }
+        // The lowest batch not yet written is always within reach: no worker waits for it.
+        let mut p = self.progress.lock().unwrap_or_else(|e| e.into_inner());
+        while k >= p.written + AHEAD && !p.stopped {
+            p = self.room.wait(p).unwrap_or_else(|e| e.into_inner());
+        }
+        (!p.stopped).then_some(k)
+    }
+
+    /// The writer has written `n` batches: workers waiting for room may go on.
+    fn written(&self, n: u32) {
+        self.progress
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .written = n;
+        self.room.notify_all();
+    }
+
+    fn stop(&self) {
+        self.progress
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .stopped = true;
+        self.room.notify_all();
+    }
+
+    /// Stops the export when dropped (the writer's end, however it ends).
+    fn stop_on_drop(&self) -> StopGuard<'_> {
+        StopGuard {
+            turns: self,
+            only_on_panic: false,
+        }
+    }
+
+    /// Stops the export if the worker holding it panics, so that the others and the writer
+    /// do not wait for a batch that never comes.
+    fn stop_on_panic(&self) -> StopGuard<'_> {
+        StopGuard {
+            turns: self,
+            only_on_panic: true,
+        }
+    }
+}
+
+/// See [`Turns::stop_on_drop`] and [`Turns::stop_on_panic`].
+struct StopGuard<'a> {
+    turns: &'a Turns,
+    only_on_panic: bool,
+}
+
+impl Drop for StopGuard<'_> {
+    fn drop(&mut self) {
+        if !self.only_on_panic || std::thread::panicking() {
+            self.turns.stop();
+        }
+    }
 }
 
 /// A helper thread emptying the old content of the output file.
@@ -86,35 +172,50 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
     let mut out = BufWriter::with_capacity(1 << 16, sink);
     let mut failed = 0u32;
     let pb = super::database::progress(args.quiet || args.output.is_none(), "exporting");
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let count = store.game_count();
-    // Worker t renders batches t, t + threads, t + 2·threads… and hands each over through its
-    // own short queue; this thread takes them from the workers in turn, so batches are written
-    // in game order and at most three per worker are in memory.
+    // Each worker takes the next batch to render as it becomes free, so a worker that is
+    // slowed down (by the writer, by another program) holds up nobody; this thread writes
+    // the batches in game order as they come, at most `AHEAD` of them waiting at a time.
     let batches = count.div_ceil(BATCH);
+    let turns = Turns::default();
     let outcome = std::thread::scope(|s| {
-        let mut queues = Vec::new();
-        for t in 0..threads {
-            let (tx, rx) = mpsc::sync_channel::<Rendered>(2);
-            queues.push(rx);
-            let store = &*store;
+        let (tx, rx) = mpsc::channel::<(u32, Rendered)>();
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (store, turns) = (&*store, &turns);
             s.spawn(move || {
-                for k in (t..batches).step_by(threads as usize) {
+                let _stop_all_if_this_panics = turns.stop_on_panic();
+                while let Some(k) = turns.take(batches) {
                     let from = k * BATCH;
                     let batch =
                         render_batch(store, from, (from + BATCH).min(count), args.include_deleted);
-                    if tx.send(batch).is_err() {
+                    if tx.send((k, batch)).is_err() {
                         break; // the writer stopped (reader gone or write error)
                     }
                 }
             });
         }
+        drop(tx);
+        // A failed write stops the workers at their next batch.
+        let _stop_all_when_done = turns.stop_on_drop();
+        let mut arrived: BTreeMap<u32, Rendered> = BTreeMap::new();
         // Batches rendered while an old output is still being emptied wait here.
         let mut held: Vec<String> = Vec::new();
         for k in 0..batches {
-            let Ok((text, errors)) = queues[(k % threads) as usize].recv() else {
-                break;
+            let (text, errors) = loop {
+                if let Some(batch) = arrived.remove(&k) {
+                    break batch;
+                }
+                match rx.recv() {
+                    Ok((j, batch)) => {
+                        arrived.insert(j, batch);
+                    }
+                    // Every worker is gone: one panicked (the scope passes the panic on).
+                    Err(_) => return Ok(()),
+                }
             };
+            turns.written(k + 1);
             for e in errors {
                 eprintln!("gamefs: skipped {e}");
                 failed += 1;
@@ -125,7 +226,6 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
                 continue;
             }
             finish_emptying(&mut emptying)?;
-            // A failed write drops the queues on return: the workers stop at their next send.
             for text in held.drain(..).chain([text]) {
                 out.write_all(text.as_bytes())?;
             }
