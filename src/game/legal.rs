@@ -65,8 +65,16 @@ pub fn push_san(pos: &Chess, m: Move, out: &mut String) {
             out.push('x');
             push_square(to, out);
         }
-        _ => San::from_move(pos, m).append_to_string(out),
+        _ => push_san_by_shakmaty(pos, m, out),
     }
+}
+
+/// Castling, and a move whose rivals' legality needs move generation: shakmaty's SAN. Kept
+/// out of line: it is rare, and inlined its move list crowds the common path.
+#[cold]
+#[inline(never)]
+fn push_san_by_shakmaty(pos: &Chess, m: Move, out: &mut String) {
+    San::from_move(pos, m).append_to_string(out);
 }
 
 /// Which of its square's file and rank a piece move's SAN names (shakmaty's rule: the file
