@@ -97,17 +97,23 @@ fn scid_databases_round_trip_through_the_commands() {
     assert!(dir.path().join("base.si4").is_file());
 }
 
-#[test]
-fn export_to_a_file_replaces_a_longer_earlier_one_whole() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("base");
+/// A database of the demo games made in `dir`, and its export.
+fn demo_database(dir: &Path) -> (PathBuf, String) {
+    let db = dir.join("base");
     ok(&[
         os("import"),
         os("--create"),
         db.as_os_str(),
         demo_pgn().as_os_str(),
     ]);
-    let expected = ok(&[os("export"), db.as_os_str()]);
+    let exported = ok(&[os("export"), db.as_os_str()]);
+    (db, exported)
+}
+
+#[test]
+fn export_to_a_file_replaces_a_longer_earlier_one_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, expected) = demo_database(dir.path());
     let out = dir.path().join("out.pgn");
     // An earlier output ten times longer: none of it may be left at the end.
     std::fs::write(&out, "x".repeat(10 * expected.len())).unwrap();
@@ -122,16 +128,9 @@ fn export_to_a_file_replaces_a_longer_earlier_one_whole() {
 #[test]
 fn an_export_of_many_batches_keeps_game_order() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("base");
-    ok(&[
-        os("import"),
-        os("--create"),
-        db.as_os_str(),
-        demo_pgn().as_os_str(),
-    ]);
     // The demo games as gamefs writes them, copied with a round naming each copy: more games
     // than fit in a few of the batches that the export renders on every core at once.
-    let demo = ok(&[os("export"), db.as_os_str()]);
+    let (_, demo) = demo_database(dir.path());
     assert!(demo.matches("[Event ").count() >= 20);
     let mut expected = String::new();
     for copy in 0..140 {
