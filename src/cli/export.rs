@@ -254,3 +254,51 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
     }
     Ok(ExitCode::SUCCESS)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn workers_stay_within_reach_of_the_writer() {
+        let turns = Turns::default();
+        let batches = AHEAD + 5;
+        std::thread::scope(|s| {
+            let (tx, rx) = mpsc::channel();
+            let worker = s.spawn(|| {
+                let tx = tx;
+                while let Some(k) = turns.take(batches) {
+                    tx.send(k).unwrap();
+                }
+            });
+            // Nothing written yet: the worker takes batches 0 to AHEAD - 1 and waits.
+            let first: Vec<u32> = (0..AHEAD).map(|_| rx.recv().unwrap()).collect();
+            assert_eq!(first, (0..AHEAD).collect::<Vec<_>>());
+            assert!(rx.recv_timeout(Duration::from_millis(200)).is_err());
+            // Each batch written lets it take one more.
+            turns.written(1);
+            assert_eq!(rx.recv_timeout(Duration::from_secs(10)), Ok(AHEAD));
+            assert!(rx.recv_timeout(Duration::from_millis(200)).is_err());
+            // Stopping releases it without another batch.
+            turns.stop();
+            worker.join().unwrap();
+            assert!(rx.try_recv().is_err());
+        });
+    }
+
+    #[test]
+    fn a_panicking_worker_stops_the_others() {
+        let turns = Turns::default();
+        std::thread::scope(|s| {
+            let crashed = s.spawn(|| {
+                let _guard = turns.stop_on_panic();
+                turns.take(100);
+                panic!("a bug while rendering");
+            });
+            assert!(crashed.join().is_err());
+            // Batch 1 is within reach, yet nothing more is handed out.
+            assert_eq!(turns.take(100), None);
+        });
+    }
+}
