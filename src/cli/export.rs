@@ -34,7 +34,8 @@ fn render_batch(store: &dyn ChessStore, from: u32, to: u32, include_deleted: boo
     (text, errors)
 }
 
-/// Batches rendered ahead of the one being written, at most: the memory an export holds.
+/// Batches rendered ahead of the one being written, at most: the memory an export holds
+/// (besides the batches held while an earlier output is still being emptied).
 const AHEAD: u32 = 8;
 
 /// Which batch the workers render next, and how far the writer has come.
@@ -78,6 +79,7 @@ impl Turns {
         self.room.notify_all();
     }
 
+    /// End the export: waiting workers go, and none takes another batch.
     fn stop(&self) {
         self.progress
             .lock()
@@ -230,10 +232,9 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
                 out.write_all(text.as_bytes())?;
             }
         }
+        // The last batch is never held, so `held` is empty here; with no games at all the
+        // old output still has to be gone before the export ends.
         finish_emptying(&mut emptying)?;
-        for text in held {
-            out.write_all(text.as_bytes())?;
-        }
         Ok::<(), std::io::Error>(())
     });
     if let Err(e) = outcome {
