@@ -37,7 +37,7 @@ use scan::{IndexShape, name_fields};
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::visit::GameVisitor;
 use crate::game::{ChessGame, Headers};
-use crate::store::damage::{Damage, Problem, UNKNOWN_NAME, UNKNOWN_NAME_TEXT};
+use crate::store::damage::{Damage, Problem, UNKNOWN_NAME};
 pub use crate::store::files::with_ext;
 use crate::store::files::{self, open_file, read_file};
 use crate::store::{ChessStore, GameSummary, NameKind, StoreInfo, eco_text, in_game};
@@ -595,13 +595,7 @@ impl ChessStore for ScidDatabase {
     }
 
     fn name(&self, kind: NameKind, id: u32) -> Arc<str> {
-        self.read()
-            .names
-            .section(kind)
-            .text
-            .get(id as usize)
-            .cloned()
-            .unwrap_or_else(|| Arc::from(UNKNOWN_NAME_TEXT))
+        self.read().names.shared_text(kind, id)
     }
 
     fn problems(&self) -> Vec<Problem> {

@@ -199,10 +199,18 @@ impl NameFile {
     /// The text of name `id` of `kind`, or `?` for an ID the file lacks (what a game's tag
     /// shows for it).
     pub fn text(&self, kind: NameKind, id: u32) -> &str {
-        self.section(kind)
-            .text
-            .get(id as usize)
-            .map_or(UNKNOWN_NAME_TEXT, |t| t)
+        self.stored_text(kind, id).map_or(UNKNOWN_NAME_TEXT, |t| t)
+    }
+
+    /// [`text`](Self::text), shared rather than copied (a name handed out of the store).
+    pub fn shared_text(&self, kind: NameKind, id: u32) -> Arc<str> {
+        self.stored_text(kind, id)
+            .cloned()
+            .unwrap_or_else(|| Arc::from(UNKNOWN_NAME_TEXT))
+    }
+
+    fn stored_text(&self, kind: NameKind, id: u32) -> Option<&Arc<str>> {
+        self.section(kind).text.get(id as usize)
     }
 
     /// The dictionary of `kind`, for adding names.
