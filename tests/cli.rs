@@ -125,12 +125,11 @@ fn export_to_a_file_replaces_a_longer_earlier_one_whole() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), expected);
 }
 
-#[test]
-fn an_export_of_many_batches_keeps_game_order() {
-    let dir = tempfile::tempdir().unwrap();
-    // The demo games as gamefs writes them, copied with a round naming each copy: more games
-    // than fit in a few of the batches that the export renders on every core at once.
-    let (_, demo) = demo_database(dir.path());
+/// A database of 4200 games made in `dir` (the demo games as gamefs writes them, copied with
+/// a round naming each copy: more than fit in a few of the batches an export renders on every
+/// core at once), and the text of its games in order.
+fn many_games(dir: &Path) -> (PathBuf, String) {
+    let (_, demo) = demo_database(dir);
     assert!(demo.matches("[Event ").count() >= 20);
     let mut expected = String::new();
     for copy in 0..140 {
@@ -149,20 +148,82 @@ fn an_export_of_many_batches_keeps_game_order() {
             expected.push_str("\n\n");
         }
     }
-    let pgn = dir.path().join("copies.pgn");
+    let pgn = dir.join("copies.pgn");
     std::fs::write(&pgn, &expected).unwrap();
-    let many = dir.path().join("many");
+    let many = dir.join("many");
     ok(&[
         os("import"),
         os("--create"),
         many.as_os_str(),
         pgn.as_os_str(),
     ]);
+    (many, expected)
+}
+
+#[test]
+fn an_export_of_many_batches_keeps_game_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let (many, expected) = many_games(dir.path());
     let exported = ok(&[os("export"), many.as_os_str()]);
     assert!(
         exported == expected,
         "the export differs from the games imported, in order"
     );
+}
+
+#[test]
+fn an_export_stopped_by_a_signal_leaves_only_its_own_text() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (many, expected) = many_games(dir.path());
+    let out = dir.path().join("out.pgn");
+    // Old content longer than the export, of a byte no PGN text holds.
+    let old = vec![0xFF_u8; expected.len() + 300_000];
+    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        let mut stopped = false;
+        // The export may end before the signal comes: then it must be whole; try again.
+        for _attempt in 0..10 {
+            std::fs::write(&out, &old).unwrap();
+            let mut child = Command::new(env!("CARGO_BIN_EXE_gamefs"))
+                .args([os("export"), many.as_os_str(), os("-o"), out.as_os_str()])
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            // Signal once the first games are in the file.
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+            while std::fs::read(&out).unwrap()[..7] != *b"[Event " {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "no text within a minute"
+                );
+                if child.try_wait().unwrap().is_some() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            // SAFETY: a signal to our own child, still ours to wait for.
+            unsafe { libc::kill(child.id() as libc::pid_t, sig) };
+            let status = child.wait().unwrap();
+            let text = std::fs::read(&out).unwrap();
+            if status.signal() == Some(sig) {
+                assert!(
+                    text.len() < expected.len(),
+                    "stopped by signal {sig} after writing everything"
+                );
+                assert!(
+                    expected.as_bytes().starts_with(&text),
+                    "signal {sig}: the file is not a prefix of the export ({} bytes; old content left: {})",
+                    text.len(),
+                    text.contains(&0xFF)
+                );
+                stopped = true;
+                break;
+            }
+            assert!(status.success(), "signal {sig}: {status}");
+            assert!(text == expected.as_bytes(), "a finished export is whole");
+        }
+        assert!(stopped, "the export always ended before signal {sig} came");
+    }
 }
 
 #[test]

@@ -1,16 +1,13 @@
 //! `gamefs export`: every game of a database as one PGN stream, with the mount's renderer,
-//! rendered on every core and written in game order (over an earlier export, emptied while
-//! the first games render).
+//! rendered on every core and written in game order (to a file: see [`super::export_output`]).
 
 use std::collections::BTreeMap;
-use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Write};
-use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Condvar, Mutex, mpsc};
 
 use super::ExportArgs;
+use super::export_output::Output;
 use gamefs::collection::chess::render_pgn_into;
 use gamefs::store::{self, ChessStore};
 
@@ -34,8 +31,7 @@ fn render_batch(store: &dyn ChessStore, from: u32, to: u32, include_deleted: boo
     (text, errors)
 }
 
-/// Batches rendered ahead of the one being written, at most: the memory an export holds
-/// (besides the batches held while an earlier output is still being emptied).
+/// Batches rendered ahead of the one being written, at most: the memory an export holds.
 const AHEAD: u32 = 8;
 
 /// Which batch the workers render next, and how far the writer has come.
@@ -120,58 +116,15 @@ impl Drop for StopGuard<'_> {
     }
 }
 
-/// A helper thread emptying the old content of the output file.
-type Emptying = std::thread::JoinHandle<std::io::Result<()>>;
-
-/// `-o FILE` opened for writing, and the thread that empties it when it holds an earlier
-/// export. The kernel takes a good fraction of a second to drop a gigabyte of a file, so that
-/// runs while the first games render; nothing is written before it is done, so the file ends
-/// up exactly as with `O_TRUNC`. A FIFO or device is written as it is.
-fn open_output(path: &Path) -> Result<(File, Option<Emptying>), String> {
-    let file = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-    let old = file
-        .metadata()
-        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-    if !old.is_file() || old.len() == 0 {
-        return Ok((file, None));
-    }
-    let emptied = file
-        .try_clone()
-        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-    let shown = path.display().to_string();
-    let emptying = std::thread::spawn(move || {
-        emptied
-            .set_len(0)
-            .map_err(|e| std::io::Error::new(e.kind(), format!("cannot empty {shown}: {e}")))
-    });
-    Ok((file, Some(emptying)))
-}
-
-/// Wait until the output's old content is gone (at once when there was none).
-fn finish_emptying(emptying: &mut Option<Emptying>) -> std::io::Result<()> {
-    match emptying.take() {
-        Some(thread) => thread.join().expect("emptying a file does not panic"),
-        None => Ok(()),
-    }
-}
-
 /// Write the games; a game that cannot be read is reported and skipped, and the exit status
 /// says so at the end. A reader that stops early (`| head`) is not an error.
 pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
     let store = store::open(&args.database, false).map_err(|e| e.to_string())?;
-    let (sink, mut emptying): (Box<dyn Write>, Option<Emptying>) = match &args.output {
-        Some(path) => {
-            let (file, emptying) = open_output(path)?;
-            (Box::new(file), emptying)
-        }
-        None => (Box::new(std::io::stdout().lock()), None),
+    // Before any thread starts: a file's output takes the stop signals from here on.
+    let mut out = match &args.output {
+        Some(path) => Output::create(path)?,
+        None => Output::stdout(),
     };
-    let mut out = BufWriter::with_capacity(1 << 16, sink);
     let mut failed = 0u32;
     let pb = super::database::progress(args.quiet || args.output.is_none(), "exporting");
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -202,8 +155,6 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
         // A failed write stops the workers at their next batch.
         let _stop_all_when_done = turns.stop_on_drop();
         let mut arrived: BTreeMap<u32, Rendered> = BTreeMap::new();
-        // Batches rendered while an old output is still being emptied wait here.
-        let mut held: Vec<String> = Vec::new();
         for k in 0..batches {
             let (text, errors) = loop {
                 if let Some(batch) = arrived.remove(&k) {
@@ -223,27 +174,11 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
                 failed += 1;
             }
             pb.set_position(u64::from(((k + 1) * BATCH).min(count)));
-            if emptying.as_ref().is_some_and(|e| !e.is_finished()) && k + 1 < batches {
-                held.push(text);
-                continue;
-            }
-            finish_emptying(&mut emptying)?;
-            for text in held.drain(..).chain([text]) {
-                out.write_all(text.as_bytes())?;
-            }
+            out.write(text.as_bytes())?;
         }
-        // The last batch is never held, so `held` is empty here; with no games at all the
-        // old output still has to be gone before the export ends.
-        finish_emptying(&mut emptying)?;
         Ok::<(), std::io::Error>(())
     });
-    if let Err(e) = outcome {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            return Ok(ExitCode::SUCCESS);
-        }
-        return Err(format!("write failed: {e}"));
-    }
-    if let Err(e) = out.flush()
+    if let Err(e) = outcome.and_then(|()| out.finish())
         && e.kind() != std::io::ErrorKind::BrokenPipe
     {
         return Err(format!("write failed: {e}"));

@@ -4,11 +4,13 @@ pub mod daemon;
 pub mod database;
 pub mod demo;
 pub mod export;
+pub mod export_output;
 pub mod go9;
 pub mod inspect;
 pub mod logging;
 pub mod mount;
 pub mod notify;
+pub mod signals;
 
 use std::path::PathBuf;
 

@@ -219,7 +219,7 @@ pub fn prepare_and_serve(
         options: parsed.kernel.clone(),
         access: parsed.access,
     };
-    let signals = block_signals();
+    let signals = super::signals::block(super::signals::STOP.into_iter().chain([libc::SIGUSR1]));
     // Wake the main thread when the session ends (unmounted from outside, or after our unmount).
     // SAFETY: kill on our own pid with a blocked signal only queues it for sigwait.
     let wake = || unsafe {
@@ -232,7 +232,7 @@ pub fn prepare_and_serve(
     super::notify::notify("READY=1");
     on_ready(&mountpoint);
     loop {
-        match wait_signal(&signals) {
+        match super::signals::wait(&signals) {
             libc::SIGUSR1 => break,
             sig => {
                 log::info!("signal {sig}: unmounting {}", mountpoint.display());
@@ -281,28 +281,6 @@ fn keep_sizes(vfs: &Vfs, at_mount: Option<&SizeIndex>) {
     {
         log::debug!("cannot keep game sizes in {}: {e}", index.path().display());
     }
-}
-
-/// Block the stop signals in every thread (threads inherit the mask) so the main thread can
-/// take them with sigwait.
-fn block_signals() -> libc::sigset_t {
-    // SAFETY: plain libc signal-set manipulation on a local, initialised set.
-    unsafe {
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGUSR1] {
-            libc::sigaddset(&mut set, sig);
-        }
-        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
-        set
-    }
-}
-
-fn wait_signal(set: &libc::sigset_t) -> i32 {
-    let mut sig = 0;
-    // SAFETY: `set` is a valid signal set and `sig` a valid out-pointer.
-    unsafe { libc::sigwait(set, &mut sig) };
-    sig
 }
 
 /// Detach a busy mount (open files) so stopping never hangs.
