@@ -169,6 +169,24 @@ impl PieceLists {
         }
     }
 
+    /// [`apply`](Self::apply) for a ply whose mover the caller knows by its `index` (the
+    /// decoder reads it from the move byte): the same lists, without looking the mover up.
+    pub fn apply_indexed(&mut self, pos_before: &Chess, ply: &Ply, index: u8) {
+        match *ply {
+            Ply::Move(Move::Normal {
+                from, capture, to, ..
+            }) => {
+                let us = pos_before.turn();
+                if capture.is_some() {
+                    self.remove(!us, to);
+                }
+                self.index[from as usize] = NO_INDEX;
+                self.put(side(us), usize::from(index), to as u8);
+            }
+            _ => self.apply(pos_before, ply),
+        }
+    }
+
     /// Swap-remove `color`'s piece on `sq`: the last piece of the list moves into its slot.
     fn remove(&mut self, color: Color, sq: Square) {
         let Some(i) = self.index_of(color, sq) else {
@@ -416,7 +434,11 @@ mod tests {
                 seed ^= seed << 17;
                 let m = moves[(seed % moves.len() as u64) as usize];
                 let ply = Ply::Move(m);
+                let mut indexed = l;
+                let mover = l.index_of(pos.turn(), m.from().unwrap()).unwrap();
+                indexed.apply_indexed(&pos, &ply, mover);
                 l.apply(&pos, &ply);
+                assert_eq!(indexed, l, "{m:?}");
                 pos = play(&pos, &ply).unwrap();
                 assert_consistent(&l, &pos);
             }

@@ -365,7 +365,7 @@ impl Spot {
     /// Play a ply [`decode_move`] made (its piece can make it), refusing one that leaves the
     /// mover's king attacked. The error is a short reason.
     fn play(&mut self, ply: &Ply, byte: u8) -> Result<(), String> {
-        self.lists.apply(&self.pos, ply);
+        self.lists.apply_indexed(&self.pos, ply, byte >> 4);
         play_in_place(&mut self.pos, ply).map_err(|e| e.message().to_owned())?;
         self.in_check = match ply {
             Ply::Move(m) => legal::after_move(*m, self.in_check, &self.pos)
