@@ -60,6 +60,16 @@ impl Damage {
         self.push(Some(n), message.into(), true);
     }
 
+    /// Add the problems `other` found, after those found here (as if found by this one).
+    pub fn append(&mut self, other: Damage) {
+        for p in other.problems {
+            match p.item {
+                Some(n) if p.unreadable => self.unreadable(n, p.message),
+                _ => self.push(p.item, p.message, p.unreadable),
+            }
+        }
+    }
+
     fn push(&mut self, item: Option<u32>, message: String, unreadable: bool) {
         self.problems.push(Problem {
             item,
@@ -247,5 +257,34 @@ mod tests {
                 .contains("x.si4 is damaged (x.si4: 3 bytes after the last entry; and 3 more"),
             "{refused}"
         );
+    }
+
+    #[test]
+    fn appended_problems_follow_and_keep_their_kind() {
+        let mut first = Damage::default();
+        first.item(2, "name ID 9 is out of range");
+        let mut second = Damage::default();
+        second.unreadable(2, "its record runs past the end");
+        second.unreadable(2, "its record overlaps game 4's");
+        second.database("a damaged name file");
+        first.append(second);
+        first.sort();
+        let listed: Vec<(Option<u32>, bool, &str)> = first
+            .problems()
+            .iter()
+            .map(|p| (p.item, p.unreadable, p.message.as_str()))
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                (None, false, "a damaged name file"),
+                (Some(2), false, "name ID 9 is out of range"),
+                (Some(2), true, "its record runs past the end"),
+                (Some(2), true, "its record overlaps game 4's"),
+            ]
+        );
+        let error = first.error_for(2, "game 3").expect("unreadable").to_string();
+        assert!(error.contains("runs past the end"), "{error}");
+        assert!(!first.is_unreadable(1));
     }
 }

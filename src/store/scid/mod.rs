@@ -413,8 +413,17 @@ fn read_state(paths: &[PathBuf; 3], writable: Option<&File>) -> Result<State> {
     }
     let present = shape.present();
     let entry = |n| entry_at(&header, &index, n);
-    scan::scan_names(&mut damage, present, entry, &names, sn4);
-    scan::scan_records(&mut damage, present, entry, sg4, games_len);
+    // Each scan reads every entry: on two cores at once (a tenth of a second for a million).
+    let record_damage = std::thread::scope(|s| {
+        let records = s.spawn(|| {
+            let mut found = Damage::default();
+            scan::scan_records(&mut found, present, entry, sg4, games_len);
+            found
+        });
+        scan::scan_names(&mut damage, present, entry, &names, sn4);
+        records.join()
+    });
+    damage.append(record_damage.unwrap_or_else(|p| std::panic::resume_unwind(p)));
     damage.sort();
     header.num_games = shape.shown();
     if let Some(f) = writable {
