@@ -283,7 +283,10 @@ mod tests {
                 (Some(2), true, "its record overlaps game 4's"),
             ]
         );
-        let error = first.error_for(2, "game 3").expect("unreadable").to_string();
+        let error = first
+            .error_for(2, "game 3")
+            .expect("unreadable")
+            .to_string();
         assert!(error.contains("runs past the end"), "{error}");
         assert!(!first.is_unreadable(1));
     }

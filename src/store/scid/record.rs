@@ -666,15 +666,33 @@ fn decode_move(byte: u8, r: &mut Reader, pos: &Chess, lists: &PieceLists) -> Res
             let step = PAWN_STEPS[usize::from(code)];
             let to = target(if us == Color::White { step } else { -step })?;
             let promotion = pawn_promotion(code);
-            let m = if step != 8 && step != 16 && promotion.is_none() && !occupied.contains(to) {
-                Move::EnPassant { from, to }
+            let diagonal = step != 8 && step != 16;
+            if diagonal && promotion.is_none() && !occupied.contains(to) {
+                let m = Move::EnPassant { from, to };
+                return ply_if_possible(m, legal::is_legal(pos, m));
+            }
+            // Forward onto empty squares (two only from the pawn's first rank), or diagonally
+            // onto a piece of theirs other than the king; promoting exactly on the last rank.
+            let (first_rank, last_rank) = if us == Color::White {
+                (Rank::Second, Rank::Eighth)
             } else {
-                normal(role, to, promotion)
+                (Rank::Seventh, Rank::First)
             };
-            return ply_if_possible(
-                m,
-                legal::is_pseudo_legal(pos, m).unwrap_or_else(|| legal::is_legal(pos, m)),
-            );
+            let reaches = match step {
+                8 => !occupied.contains(to),
+                16 => {
+                    let passed = Square::new((from as u32 + to as u32) / 2);
+                    from.rank() == first_rank
+                        && !occupied.contains(to)
+                        && !occupied.contains(passed)
+                }
+                _ => {
+                    attacks::pawn_attacks(us, from).contains(to)
+                        && (board.by_color(!us) & !board.kings()).contains(to)
+                }
+            };
+            let promotes_right = (to.rank() == last_rank) == promotion.is_some();
+            return ply_if_possible(normal(role, to, promotion), reaches && promotes_right);
         }
     };
     // A piece never lands on its own side's piece or takes a king. Whether the move leaves our
@@ -1707,6 +1725,9 @@ mod tests {
         corrupt(&std_record(&[0xC4, 0x0F], &[])); // promotion from the second rank
         corrupt(&std_record(&[0x82, 0x0F], &[])); // a2+9 = b3 is empty and no en passant
         corrupt(&std_record(&[0x80, 0x0F], &[])); // a2+7 = h2: wraps around the board
+        corrupt(&std_record(&[0xC1, 0x81, 0xCF, 0x0F], &[])); // 1.e3 a6 2.e3-e5: not its first rank
+        corrupt(&std_record(&[0xCF, 0xCF, 0xC1, 0x0F], &[])); // 1.e4 e5 2.e4-e5: blocked
+        corrupt(&std_record(&[0x28, 0x81, 0xAF, 0x0F], &[])); // 1.Nc3 a6 2.c2-c4 through c3
         // Castling without the right: 1.Nf3 Nf6 2.g3 g6 3.Bg2 Bg7 4.Rg1 Rg8 5.Rh1 Rh8 6.O-O
         let moves = [
             0x67, 0x61, 0xE1, 0xE1, 0x56, 0x5E, 0x76, 0x76, 0x77, 0x77, 0x0A, 0x0F,
