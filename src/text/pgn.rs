@@ -265,7 +265,9 @@ const DIGIT_PAIRS: &str = concat!(
 
 /// Append `n` in decimal (move numbers and NAGs, written for every move: no formatter). The
 /// digits are copied from [`DIGIT_PAIRS`] two at a time, in pieces of a length the compiler
-/// knows, so each is a plain store rather than a call.
+/// knows, so each is a plain store rather than a call. Inlined for the numbers below 100
+/// (nearly every move number); the others take a call.
+#[inline(always)]
 fn push_decimal(out: &mut String, n: u32) {
     let n = n as usize;
     if n < 10 {
@@ -273,10 +275,16 @@ fn push_decimal(out: &mut String, n: u32) {
     } else if n < 100 {
         out.push_str(&DIGIT_PAIRS[2 * n..2 * n + 2]);
     } else {
-        push_decimal(out, (n / 100) as u32);
-        let low = n % 100;
-        out.push_str(&DIGIT_PAIRS[2 * low..2 * low + 2]);
+        push_large_decimal(out, n);
     }
+}
+
+/// [`push_decimal`] of a number of three digits or more.
+#[inline(never)]
+fn push_large_decimal(out: &mut String, n: usize) {
+    push_decimal(out, (n / 100) as u32);
+    let low = n % 100;
+    out.push_str(&DIGIT_PAIRS[2 * low..2 * low + 2]);
 }
 
 /// One line being written: the main line or an open variation.
