@@ -6,7 +6,8 @@
 //! would leave it. Meanwhile the kernel reuses the pages it caches and the disk blocks the
 //! file holds, instead of dropping a gigabyte and allocating it again; and ext4 does not force
 //! the file to disk when it is closed, as it does for a file emptied and written anew
-//! (`auto_da_alloc`). A re-export of a million games takes about 8 % less time (BENCHMARKS.md).
+//! (`auto_da_alloc`). Over a million games' earlier export this took the system time from
+//! 1.7 s to 0.5 s and the wall time down by about 6 % (BENCHMARKS.md).
 //!
 //! Stopped by Ctrl-C, `kill` or a closed terminal, or failing, an export cuts the file to the
 //! text written, as `>` would have left it. Only a process killed outright (SIGKILL, a crash)
@@ -227,12 +228,17 @@ mod tests {
         assert_eq!(*last, expected.len() % RUN);
     }
 
+    /// The output over an earlier one of five runs of `x` (kept in `dir`), and its path.
+    fn over_an_earlier_output(dir: &Path) -> (Output, std::path::PathBuf) {
+        let path = dir.join("out.pgn");
+        std::fs::write(&path, vec![b'x'; 5 * RUN]).unwrap();
+        (Output::create(&path).unwrap(), path)
+    }
+
     #[test]
     fn a_file_is_overwritten_and_its_old_tail_cut() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("out.pgn");
-        std::fs::write(&path, vec![b'x'; 5 * RUN]).unwrap();
-        let mut out = Output::create(&path).unwrap();
+        let (mut out, path) = over_an_earlier_output(dir.path());
         out.write(&[b'n'; RUN + 1]).unwrap();
         // Mid-way: the new text written so far, then the old.
         let now = std::fs::read(&path).unwrap();
@@ -245,9 +251,7 @@ mod tests {
     #[test]
     fn an_unfinished_file_keeps_only_what_was_written() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("out.pgn");
-        std::fs::write(&path, vec![b'x'; 5 * RUN]).unwrap();
-        let mut out = Output::create(&path).unwrap();
+        let (mut out, path) = over_an_earlier_output(dir.path());
         out.write(&[b'n'; 2 * RUN + 3]).unwrap();
         drop(out);
         assert_eq!(std::fs::read(&path).unwrap(), vec![b'n'; 2 * RUN]);
