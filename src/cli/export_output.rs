@@ -23,7 +23,7 @@ use super::signals;
 /// Writes to a file go in runs of this many bytes (a multiple of any page size), each
 /// starting where the last ended: no write covers part of a page, which the kernel would
 /// first have to read from disk when the file's old content is not cached.
-pub const RUN: usize = 64 * 1024;
+const RUN: usize = 64 * 1024;
 
 /// The export's output.
 pub enum Output {
@@ -99,7 +99,7 @@ fn lock(file: &Mutex<InPlace>) -> MutexGuard<'_, InPlace> {
 }
 
 /// A regular file being overwritten from its start.
-pub struct InPlace {
+struct InPlace {
     runs: Runs<File>,
     /// [`finish`](Self::finish) has cut the file to its new length.
     finished: bool,
@@ -109,8 +109,9 @@ impl InPlace {
     /// Write the last, partial run and cut the file after it.
     fn finish(&mut self) -> io::Result<()> {
         self.runs.flush()?;
+        self.runs.out.set_len(self.runs.written)?;
         self.finished = true;
-        self.runs.out.set_len(self.runs.written)
+        Ok(())
     }
 
     /// Cut the file to the text written so far (the export stopped or failed): what `>`
@@ -137,7 +138,7 @@ fn cut_on_stop_signal(file: Arc<Mutex<InPlace>>) {
 
 /// Bytes written to `out` in whole [`RUN`]s; the last partial run waits for more text or for
 /// [`flush`](Self::flush).
-pub struct Runs<W: Write> {
+struct Runs<W: Write> {
     out: W,
     /// Bytes of a run not yet written (fewer than [`RUN`]).
     pending: Vec<u8>,
@@ -147,7 +148,7 @@ pub struct Runs<W: Write> {
 
 impl<W: Write> Runs<W> {
     /// Runs written to `out`, from where it stands.
-    pub fn new(out: W) -> Runs<W> {
+    fn new(out: W) -> Runs<W> {
         Runs {
             out,
             pending: Vec::with_capacity(RUN),
@@ -156,7 +157,7 @@ impl<W: Write> Runs<W> {
     }
 
     /// Append `text`: whole runs are written at once, the rest held.
-    pub fn write(&mut self, mut text: &[u8]) -> io::Result<()> {
+    fn write(&mut self, mut text: &[u8]) -> io::Result<()> {
         if !self.pending.is_empty() {
             let fill = (RUN - self.pending.len()).min(text.len());
             self.pending.extend_from_slice(&text[..fill]);
@@ -176,7 +177,7 @@ impl<W: Write> Runs<W> {
     }
 
     /// Write the partial run held.
-    pub fn flush(&mut self) -> io::Result<()> {
+    fn flush(&mut self) -> io::Result<()> {
         self.out.write_all(&self.pending)?;
         self.written += self.pending.len() as u64;
         self.pending.clear();
