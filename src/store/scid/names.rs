@@ -338,44 +338,50 @@ impl SectionReader {
     fn read(&mut self, cursor: &mut Cursor<'_>, damage: &mut Vec<String>) -> bool {
         let kind = self.kind;
         let mut previous: Vec<u8> = Vec::new();
-        let mut by_name: HashMap<Vec<u8>, usize> = HashMap::new();
+        let mut by_name: HashMap<Vec<u8>, usize> = HashMap::with_capacity(self.slots.len());
         for n in 0..self.count {
             let Some((id, prefix, suffix)) = self.record(cursor, n) else {
                 return false;
             };
-            let mut name = previous[..prefix.min(previous.len())].to_vec();
-            name.extend_from_slice(suffix);
-            let shown = String::from_utf8_lossy(&name).into_owned();
-            if prefix > previous.len() {
+            let shared = previous.len();
+            // The name is the previous one's first `prefix` bytes and the suffix.
+            previous.truncate(prefix);
+            previous.extend_from_slice(suffix);
+            let name = &previous;
+            // Only a damage message shows the name.
+            let shown = || String::from_utf8_lossy(name);
+            if prefix > shared {
                 damage.push(format!(
-                    "{kind:?} name ID {id} shares {prefix} bytes with a {}-byte name: its text is \
-                     lost (shown as ?)",
-                    previous.len()
+                    "{kind:?} name ID {id} shares {prefix} bytes with a {shared}-byte name: its \
+                     text is lost (shown as ?)"
                 ));
             } else if id >= self.count {
                 damage.push(format!(
-                    "{kind:?} name {shown:?} has ID {id}, out of range (the section holds {})",
+                    "{kind:?} name {:?} has ID {id}, out of range (the section holds {})",
+                    shown(),
                     self.count
                 ));
             } else if let Some(Some(first)) = self.slots.get(id) {
                 damage.push(format!(
-                    "{kind:?} ID {id} is used twice ({:?} and {shown:?}); the first is kept",
-                    String::from_utf8_lossy(first)
+                    "{kind:?} ID {id} is used twice ({:?} and {:?}); the first is kept",
+                    String::from_utf8_lossy(first),
+                    shown()
                 ));
             } else if let Some(slot) = self.slots.get_mut(id) {
                 if let Some(first) = by_name.insert(name.clone(), id) {
                     damage.push(format!(
-                        "{kind:?} name {shown:?} is stored twice (IDs {first} and {id}); SCID \
-                         refuses such a name file"
+                        "{kind:?} name {:?} is stored twice (IDs {first} and {id}); SCID \
+                         refuses such a name file",
+                        shown()
                     ));
                 }
                 *slot = Some(name.clone());
             } else {
                 damage.push(format!(
-                    "{kind:?} name {shown:?} has ID {id}, beyond the room the file has"
+                    "{kind:?} name {:?} has ID {id}, beyond the room the file has",
+                    shown()
                 ));
             }
-            previous = name;
         }
         true
     }
