@@ -340,24 +340,36 @@ pub fn is_pseudo_legal(pos: &Chess, m: Move) -> Option<bool> {
         return Some(false);
     }
     Some(if role == Role::Pawn {
-        let last_rank = if us == Color::White {
-            Rank::Eighth
-        } else {
-            Rank::First
-        };
-        let promotes_ok = match promotion {
-            None => to.rank() != last_rank,
-            Some(p) => to.rank() == last_rank && p != Role::Pawn && p != Role::King,
-        };
-        promotes_ok && pawn_reaches(us, from, to, capture.is_some(), occupied)
+        promotion_fits(us, to, promotion) && pawn_reaches(us, from, to, capture.is_some(), occupied)
     } else {
         promotion.is_none() && attacks::attacks(from, piece, occupied).contains(to)
     })
 }
 
+/// Whether a pawn of `us` moving to `to` with `promotion` promotes as it must: exactly when it
+/// reaches the last rank, and to a piece it may become.
+pub fn promotion_fits(us: Color, to: Square, promotion: Option<Role>) -> bool {
+    let last_rank = if us == Color::White {
+        Rank::Eighth
+    } else {
+        Rank::First
+    };
+    match promotion {
+        None => to.rank() != last_rank,
+        Some(p) => to.rank() == last_rank && p != Role::Pawn && p != Role::King,
+    }
+}
+
 /// Whether a pawn of `us` on `from` moves to `to`: one step or two from its first rank onto
-/// empty squares, or one diagonal step onto a capture.
-fn pawn_reaches(us: Color, from: Square, to: Square, captures: bool, occupied: Bitboard) -> bool {
+/// empty squares, or one diagonal step onto a capture (`captures`; what stands there is the
+/// caller's question).
+pub fn pawn_reaches(
+    us: Color,
+    from: Square,
+    to: Square,
+    captures: bool,
+    occupied: Bitboard,
+) -> bool {
     if captures {
         return attacks::pawn_attacks(us, from).contains(to);
     }

@@ -671,28 +671,13 @@ fn decode_move(byte: u8, r: &mut Reader, pos: &Chess, lists: &PieceLists) -> Res
                 let m = Move::EnPassant { from, to };
                 return ply_if_possible(m, legal::is_legal(pos, m));
             }
-            // Forward onto empty squares (two only from the pawn's first rank), or diagonally
-            // onto a piece of theirs other than the king; promoting exactly on the last rank.
-            let (first_rank, last_rank) = if us == Color::White {
-                (Rank::Second, Rank::Eighth)
-            } else {
-                (Rank::Seventh, Rank::First)
-            };
-            let reaches = match step {
-                8 => !occupied.contains(to),
-                16 => {
-                    let passed = Square::new((from as u32 + to as u32) / 2);
-                    from.rank() == first_rank
-                        && !occupied.contains(to)
-                        && !occupied.contains(passed)
-                }
-                _ => {
-                    attacks::pawn_attacks(us, from).contains(to)
-                        && (board.by_color(!us) & !board.kings()).contains(to)
-                }
-            };
-            let promotes_right = (to.rank() == last_rank) == promotion.is_some();
-            return ply_if_possible(normal(role, to, promotion), reaches && promotes_right);
+            // What the decoder knows (our pawn, which way it goes) leaves only these questions
+            // of the general pseudo-legality test: a diagonal step takes a piece of theirs
+            // other than the king.
+            let possible = legal::pawn_reaches(us, from, to, diagonal, occupied)
+                && (!diagonal || (board.by_color(!us) & !board.kings()).contains(to))
+                && legal::promotion_fits(us, to, promotion);
+            return ply_if_possible(normal(role, to, promotion), possible);
         }
     };
     // A piece never lands on its own side's piece or takes a king. Whether the move leaves our
