@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::game::visit::GameVisitor;
 use crate::game::{ChessGame, GameResult, PartialDate};
 pub use damage::Problem;
@@ -121,6 +121,27 @@ pub trait ChessStore: Send + Sync {
     /// Notice changes another program made to the files (read-only databases); true if the
     /// index was re-read.
     fn reload_if_changed(&self) -> Result<bool>;
+}
+
+/// Game `number` (0-based) exists among `count`: the one "no game" error of every store.
+pub fn check_game_number(number: u32, count: u32) -> Result<()> {
+    if number < count {
+        Ok(())
+    } else {
+        Err(Error::new(
+            ErrorKind::NotFound,
+            format!("no game {}", number + 1),
+        ))
+    }
+}
+
+/// Game `number` exists among `count` and `damage` found nothing that makes it unreadable.
+pub fn check_readable_game(damage: &damage::Damage, number: u32, count: u32) -> Result<()> {
+    check_game_number(number, count)?;
+    match damage.error_for(number, format_args!("game {}", number + 1)) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 /// SCID's numeric ECO code as text (`B20`, `B91a3`); `None` for 0 (no code).

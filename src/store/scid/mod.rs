@@ -40,7 +40,10 @@ use crate::game::{ChessGame, Headers};
 use crate::store::damage::{Damage, Problem, UNKNOWN_NAME};
 pub use crate::store::files::with_ext;
 use crate::store::files::{self, open_file, read_file};
-use crate::store::{ChessStore, GameSummary, NameKind, StoreInfo, eco_text, in_game};
+use crate::store::{
+    ChessStore, GameSummary, NameKind, StoreInfo, check_game_number, check_readable_game, eco_text,
+    in_game,
+};
 
 /// What a failed save undoes (four name dictionaries).
 type Undo = writer::Undo<4>;
@@ -165,18 +168,7 @@ impl ScidDatabase {
         // One look at the shared state per game: an export renders on every core at once.
         let (entry, committed) = {
             let state = self.read();
-            if number >= state.header.num_games {
-                return Err(Error::new(
-                    ErrorKind::NotFound,
-                    format!("no game {}", number + 1),
-                ));
-            }
-            if let Some(e) = state
-                .damage
-                .error_for(number, format_args!("game {}", number + 1))
-            {
-                return Err(e);
-            }
+            check_readable_game(&state.damage, number, state.header.num_games)?;
             (state.entry(number), state.games_len)
         };
         let bytes = self.read_record(number, &entry, committed)?;
@@ -478,18 +470,6 @@ fn entry_at(header: &IndexHeader, index: &[u8], number: u32) -> IndexEntry {
     }
 }
 
-/// Game `number` (0-based) exists among `count`.
-fn check_number(number: u32, count: u32) -> Result<()> {
-    if number < count {
-        Ok(())
-    } else {
-        Err(Error::new(
-            ErrorKind::NotFound,
-            format!("no game {}", number + 1),
-        ))
-    }
-}
-
 impl State {
     /// The index entry of game `number`; an empty one for a game whose entry is missing.
     fn entry(&self, number: u32) -> IndexEntry {
@@ -635,7 +615,7 @@ impl ChessStore for ScidDatabase {
     fn replace(&self, number: u32, game: &ChessGame) -> Result<bool> {
         self.index_file()?;
         let mut state = self.write();
-        check_number(number, state.header.num_games)?;
+        check_game_number(number, state.header.num_games)?;
         let undo = Self::undo_point(&state);
         // Until the index entry is written nothing refers to what this save adds: a failure
         // (a refused game, a full disk) is undone completely.
@@ -751,7 +731,7 @@ impl ChessStore for ScidDatabase {
     fn set_deleted(&self, number: u32, deleted: bool) -> Result<()> {
         self.index_file()?;
         let mut state = self.write();
-        check_number(number, state.header.num_games)?;
+        check_game_number(number, state.header.num_games)?;
         let mut entry = state.entry(number);
         if entry.is_deleted() == deleted {
             return Ok(());

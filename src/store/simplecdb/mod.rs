@@ -42,7 +42,9 @@ use crate::game::{ChessGame, Headers};
 use crate::store::damage::{Damage, Extent, Problem, overlaps};
 use crate::store::files::{open_file, read_file};
 use crate::store::scid::writer;
-use crate::store::{ChessStore, GameSummary, NameKind, StoreInfo, in_game};
+use crate::store::{
+    ChessStore, GameSummary, NameKind, StoreInfo, check_game_number, check_readable_game, in_game,
+};
 
 /// What a failed save undoes (three name files).
 type Undo = writer::Undo<3>;
@@ -447,18 +449,7 @@ impl SimpleCdb {
     fn stored_game(&self, number: u32) -> Result<(Headers, Vec<u8>)> {
         let (entry, headers, games_len) = {
             let s = self.read();
-            if number >= s.count {
-                return Err(Error::new(
-                    ErrorKind::NotFound,
-                    format!("no game {}", number + 1),
-                ));
-            }
-            if let Some(e) = s
-                .damage
-                .error_for(number, format_args!("game {}", number + 1))
-            {
-                return Err(e);
-            }
+            check_readable_game(&s.damage, number, s.count)?;
             let e = s.entry(number);
             (e, s.headers(&e), s.games_len)
         };
@@ -751,12 +742,7 @@ impl ChessStore for SimpleCdb {
     fn replace(&self, number: u32, game: &ChessGame) -> Result<bool> {
         let writers = self.writers()?;
         let mut state = self.write();
-        if number >= state.count {
-            return Err(Error::new(
-                ErrorKind::NotFound,
-                format!("no game {}", number + 1),
-            ));
-        }
+        check_game_number(number, state.count)?;
         let p = self.prepare(game, &format_args!("game {}", number + 1))?;
         let old = state.entry(number);
         // Unchanged when the headers read the same and the stored moves, read and encoded
@@ -876,12 +862,7 @@ impl ChessStore for SimpleCdb {
     fn set_deleted(&self, number: u32, deleted: bool) -> Result<()> {
         let writers = self.writers()?;
         let mut state = self.write();
-        if number >= state.count {
-            return Err(Error::new(
-                ErrorKind::NotFound,
-                format!("no game {}", number + 1),
-            ));
-        }
+        check_game_number(number, state.count)?;
         if state.entry(number).is_deleted() == deleted {
             return Ok(());
         }
