@@ -175,6 +175,45 @@ fn sed_and_perl_in_place_edits_save() {
     assert_eq!(leftovers, "", "no temp files left behind");
 }
 
+/// `cmd > game` saves: the shell opens the file (truncating it), moves the descriptor to the
+/// command's stdout and closes the first one before the command writes a byte. That close is
+/// not the save; the command's own close is.
+#[test]
+fn shell_redirects_save() {
+    let w = writable("redirect");
+    let game = w.game(6);
+    let text = std::fs::read_to_string(&game).unwrap();
+    let edited = w._dir.path().join("edited.pgn");
+    std::fs::write(&edited, text.replacen("[Round \"", "[Round \"6", 1)).unwrap();
+    sh(
+        &w.mount.path,
+        &format!("cat '{}' > '{}'", edited.display(), game.display()),
+    );
+    let game = w.game(6);
+    let shown = std::fs::read_to_string(&game).unwrap();
+    assert!(shown.contains("[Round \"6"), "{shown}");
+    // A shell builtin writing through the redirect, and the text piped through a filter.
+    sh(
+        &w.mount.path,
+        &format!(
+            "t=$(cat '{g}'); printf '%s\\n' \"$t\" | sed 's/\\[Round \"6/[Round \"7/' > '{g}'",
+            g = game.display()
+        ),
+    );
+    let game = w.game(6);
+    sh(
+        &w.mount.path,
+        &format!(
+            "t=$(cat '{g}'); echo \"${{t/\\[Round \\\"7/[Round \\\"8}}\" > '{g}'",
+            g = game.display()
+        ),
+    );
+    let export = w.scid_export();
+    assert!(export.contains("[Round \"8"), "SCID shows the last save");
+    let errors = std::fs::read_to_string(w.mount.join(".gamefs/errors")).unwrap();
+    assert_eq!(errors.trim(), "", "no save was refused");
+}
+
 #[test]
 fn copying_a_pgn_file_in_imports_its_games() {
     let w = writable("import");

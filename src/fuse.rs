@@ -308,6 +308,9 @@ impl Filesystem for GameFs {
             InitFlags::FUSE_READDIRPLUS_AUTO,
             InitFlags::FUSE_CACHE_SYMLINKS,
             InitFlags::FUSE_PARALLEL_DIROPS,
+            // O_TRUNC comes with the open it belongs to (not as a separate truncation), so a
+            // game emptied by its writer's open is known for what it is: not a save yet.
+            InitFlags::FUSE_ATOMIC_O_TRUNC,
         ];
         if !self.vfs.writable() {
             // Files are opened without asking us (see `open`), so cached pages are dropped

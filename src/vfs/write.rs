@@ -318,7 +318,9 @@ impl Vfs {
                         d.data.resize(size as usize, 0);
                         if writer_at_work && d.open > 1 {
                             d.dirty = true;
-                            d.written = true;
+                            // Emptied by path is what an O_TRUNC open does: the writer's save
+                            // waits for its text (see `commit_draft`).
+                            d.written |= change.handle.is_some();
                             None
                         } else {
                             Some(d.data.clone())
@@ -714,6 +716,35 @@ mod tests {
                 .unwrap()
                 .contains("[Site \"Late ")
         );
+    }
+
+    #[test]
+    fn a_shell_redirects_first_close_is_not_a_save() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = demo_tree(dir.path(), true);
+        let ino = Node::Game(4).ino();
+        let text = vfs.text(4).unwrap().to_vec();
+        let edited =
+            String::from_utf8(text)
+                .unwrap()
+                .replacen("[Site \"", "[Site \"Redirected ", 1);
+        // `cmd > game` on a kernel that truncates apart from the open: open, the truncation
+        // by path, the close of the descriptor the shell moved to stdout, then the command's
+        // text and its close.
+        let w = vfs.open(ino, WRITE).unwrap();
+        let emptied = SetAttr {
+            size: Some(0),
+            ..SetAttr::default()
+        };
+        vfs.setattr(ino, emptied).unwrap();
+        vfs.flush(ino, w.fh, CALLER)
+            .expect("the first close saves nothing");
+        vfs.write(ino, w.fh, 0, edited.as_bytes(), CALLER).unwrap();
+        vfs.flush(ino, w.fh, CALLER)
+            .expect("the command's close saves");
+        vfs.release(ino, w.fh);
+        assert_eq!(vfs.errors.total(), 0, "no refused save was recorded");
+        assert_eq!(&*vfs.text(4).unwrap(), edited.as_bytes());
     }
 
     #[test]
