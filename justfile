@@ -12,6 +12,10 @@ test:
 fuzz seconds="60":
     contrib/dev/fuzz {{seconds}}
 
+# The optimized (profile-guided) release binary, as installed and benchmarked; prints its path.
+release out="":
+    contrib/dev/release {{out}}
+
 # Formatting, lints and the duplicate-code check.
 lint:
     cargo fmt --check

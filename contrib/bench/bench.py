@@ -747,6 +747,7 @@ def main():
     ap.add_argument("--games", type=int, required=True)
     ap.add_argument("--import-games", type=int, help="corpus size for figure 5 (default: --games, at most 100000)")
     ap.add_argument("--gamefs", required=True)
+    ap.add_argument("--build", default="not recorded", help="how the gamefs binary was built")
     ap.add_argument("--gen", required=True)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--seed", type=int, default=20240601)
@@ -806,6 +807,7 @@ def main():
         with open(args.append, "a") as f:
             f.write(f"\n## {now} — {args.label or f'{n} games'}\n\n")
             f.write(f"- gamefs commit: {commit()}; SCID: Debian {scid_version}\n")
+            f.write(f"- gamefs build: {args.build}\n")
             f.write(f"- hardware: {hw['cpu']}, nproc {hw['nproc']}, kernel {hw['kernel']}\n")
             f.write("- memory (`free -h`):\n\n```\n" + hw["free -h"] + "\n```\n\n")
             f.write(f"- data set: {os.path.basename(pgn)} ({os.path.getsize(pgn) / 2**20:.0f} MiB PGN), "

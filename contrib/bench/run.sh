@@ -12,8 +12,8 @@
 #
 # Environment: GAMEFS_BENCH_DATA (corpora, databases; default /work/bench-data),
 # GAMEFS_BENCH_MNT (mountpoints; default /work/bench-mnt), CARGO_TARGET_DIR (default
-# /work/target-bench), BENCH_RUNS (runs per figure, default 3), GAMEFS_BIN and GAMEFS_COMMIT
-# (below).
+# /work/target-bench), BENCH_RUNS (runs per figure, default 3), GAMEFS_BIN, GAMEFS_COMMIT,
+# GAMEFS_BUILD and GAMEFS_PGO (below).
 # Needs: scid (tkscid, sc_import in /usr/games), fuse3, GNU time (/usr/bin/time), python3.
 set -eu
 
@@ -51,13 +51,15 @@ trap cleanup EXIT INT TERM
 
 # GAMEFS_BIN=path: use that gamefs binary instead of building the checkout (e.g. one built from
 # a clean `git archive` while the working tree is being edited; GAMEFS_COMMIT names its commit).
+# The checkout is built as it is installed: contrib/dev/release (profile-guided when it can be;
+# GAMEFS_PGO=0 for a plain release build). How the binary was built goes into the record.
 if [ -z "${GAMEFS_BIN:-}" ]; then
-    (cd "$repo" && cargo build --release --quiet)
-    GAMEFS_BIN="$CARGO_TARGET_DIR/release/gamefs"
+    GAMEFS_BIN=$("$repo/contrib/dev/release")
 fi
+build=$(cat "$GAMEFS_BIN.build" 2>/dev/null || echo "${GAMEFS_BUILD:-not recorded (set GAMEFS_BUILD)}")
 (cd "$here/gen" && CARGO_TARGET_DIR="$CARGO_TARGET_DIR/bench-gen" cargo build --release --quiet)
 
 python3 "$here/bench.py" --games "$games" \
-    --gamefs "$GAMEFS_BIN" \
+    --gamefs "$GAMEFS_BIN" --build "$build" \
     --gen "$CARGO_TARGET_DIR/bench-gen/release/gamefs-bench-gen" \
     --runs "${BENCH_RUNS:-3}" --label "$mode: $games games" $append "$@"
