@@ -28,6 +28,14 @@ pub const HIDDEN_STAND_IN: char = '\u{FFFD}';
 /// bidirectional controls, not `.` or `..`, not empty, at most `max` bytes (cut at a character
 /// boundary).
 pub fn safe_component(text: &str, max: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(max));
+    push_safe_component(&mut out, text, max);
+    out
+}
+
+/// [`safe_component`] appended to `out` (a game's file name is built in one buffer: a listing
+/// of a million games makes a million of them).
+fn push_safe_component(out: &mut String, text: &str, max: usize) {
     let standin = match text {
         "" => Some(EMPTY_STAND_IN),
         "?" => Some(UNKNOWN_STAND_IN),
@@ -36,9 +44,15 @@ pub fn safe_component(text: &str, max: usize) -> String {
         _ => None,
     };
     if let Some(s) = standin {
-        return s.to_owned();
+        out.push_str(s);
+        return;
     }
-    let mut out = String::with_capacity(text.len());
+    // Printable ASCII other than `/` stays as it is, one byte a character.
+    if text.bytes().all(|b| (0x20..0x7f).contains(&b) && b != b'/') {
+        out.push_str(&text[..text.len().min(max)]);
+        return;
+    }
+    let start = out.len();
     for c in text.chars() {
         let mapped = match c {
             '/' => '／',
@@ -49,12 +63,11 @@ pub fn safe_component(text: &str, max: usize) -> String {
             }
             c => c,
         };
-        if out.len() + mapped.len_utf8() > max {
+        if out.len() - start + mapped.len_utf8() > max {
             break;
         }
         out.push(mapped);
     }
-    out
 }
 
 /// Zero-padding width for game numbers: the digits of the game count, at least 4.
@@ -71,14 +84,14 @@ pub fn game_file_name(
     black: &str,
     year: Option<u16>,
 ) -> String {
-    let mut name = format!(
-        "{:0width$} {} - {}",
-        number + 1,
-        safe_component(white, PART_MAX),
-        safe_component(black, PART_MAX)
-    );
+    use std::fmt::Write;
+    let mut name = String::with_capacity(width + white.len() + black.len() + 14);
+    let _ = write!(name, "{:0width$} ", number + 1);
+    push_safe_component(&mut name, white, PART_MAX);
+    name.push_str(" - ");
+    push_safe_component(&mut name, black, PART_MAX);
     if let Some(y) = year {
-        name.push_str(&format!(" {y}"));
+        let _ = write!(name, " {y}");
     }
     name.push_str(".pgn");
     debug_assert!(name.len() <= NAME_MAX);
@@ -145,6 +158,17 @@ mod tests {
             safe_component("עברית", 255),
             "עברית",
             "right-to-left text stays"
+        );
+    }
+
+    #[test]
+    fn plain_ascii_is_kept_and_cut_at_the_limit() {
+        assert_eq!(safe_component("Carlsen, Magnus", 255), "Carlsen, Magnus");
+        assert_eq!(safe_component(&"a".repeat(300), 100), "a".repeat(100));
+        assert_eq!(safe_component("a/b\tc", 255), "a／b␉c");
+        assert_eq!(
+            game_file_name(4, 4, "A", &"b".repeat(150), None),
+            format!("0005 A - {}.pgn", "b".repeat(PART_MAX))
         );
     }
 
