@@ -214,6 +214,49 @@ fn shell_redirects_save() {
     assert_eq!(errors.trim(), "", "no save was refused");
 }
 
+/// The tools scripts save with: each writes an edited game its own way (in place with or
+/// without O_TRUNC, through a temporary file renamed over the game, block by block), and SCID
+/// reads every edit back.
+#[test]
+fn command_line_tools_save() {
+    let w = writable("tools");
+    let tools = [
+        "tee '{game}' < '{edited}' > /dev/null",
+        "dd if='{edited}' of='{game}' status=none",
+        "install -m644 '{edited}' '{game}'",
+        "cp --backup=numbered '{edited}' '{game}'",
+        "rsync '{edited}' '{game}'",
+        "rsync --inplace '{edited}' '{game}'",
+        "exec 3> '{game}'; cat '{edited}' >&3",
+    ];
+    for (i, tool) in tools.iter().enumerate() {
+        let number = i + 1;
+        let text = std::fs::read_to_string(w.game(number)).unwrap();
+        let round = format!("[Round \"{}0{number}\"]", "9".repeat(number));
+        let start = text.find("[Round \"").unwrap();
+        let end = start + text[start..].find('\n').unwrap();
+        let edited = w._dir.path().join(format!("edited{number}.pgn"));
+        std::fs::write(
+            &edited,
+            format!("{}{round}{}", &text[..start], &text[end..]),
+        )
+        .unwrap();
+        let script = tool
+            .replace("{game}", &w.game(number).display().to_string())
+            .replace("{edited}", &edited.display().to_string());
+        sh(&w.mount.path, &script);
+        let shown = std::fs::read_to_string(w.game(number)).unwrap();
+        assert!(shown.contains(&round), "`{tool}` saved: {shown}");
+    }
+    let export = w.scid_export();
+    for number in 1..=tools.len() {
+        let round = format!("[Round \"{}0{number}\"]", "9".repeat(number));
+        assert!(export.contains(&round), "SCID shows {round}");
+    }
+    let errors = std::fs::read_to_string(w.mount.join(".gamefs/errors")).unwrap();
+    assert_eq!(errors.trim(), "", "no save was refused");
+}
+
 #[test]
 fn copying_a_pgn_file_in_imports_its_games() {
     let w = writable("import");
