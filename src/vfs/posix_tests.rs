@@ -5,7 +5,7 @@
 use std::ffi::OsStr;
 use std::time::{Duration, SystemTime};
 
-use super::testing::{CALLER, WRITE, WRITE_NEW, demo_tree};
+use super::testing::{CALLER, GameUnderTest, WRITE, WRITE_NEW, demo_tree, writable_game};
 use super::write::{RenameFlags, SetAttr};
 use super::{FileKind, Node, OpenMode};
 use crate::error::ErrorKind;
@@ -254,10 +254,12 @@ fn a_game_file_cannot_grow_past_the_draft_limit() {
 
 #[test]
 fn a_game_only_emptied_by_o_trunc_is_not_saved_before_its_last_close() {
-    let dir = tempfile::tempdir().unwrap();
-    let vfs = demo_tree(dir.path(), true);
-    let ino = Node::Game(5).ino();
-    let text = vfs.text(5).unwrap().to_vec();
+    let GameUnderTest {
+        _dir,
+        vfs,
+        ino,
+        text,
+    } = writable_game(5);
     let truncate = WRITE_NEW;
     // `cat x > game`: the shell closes its first descriptor before cat writes.
     let w = vfs.open(ino, truncate).unwrap();

@@ -54,3 +54,29 @@ pub fn go_tree(dir: &Path, sgfs: &[&str]) -> Vfs {
     }
     Vfs::new(Arc::new(GoCollection::new(db)), VfsOptions::default())
 }
+
+/// A writable [`demo_tree`] in a fresh directory, with one game's inode and text: where each
+/// save test starts.
+pub struct GameUnderTest {
+    /// The database's directory, removed when the test ends.
+    pub _dir: tempfile::TempDir,
+    /// The tree.
+    pub vfs: Vfs,
+    /// The game's inode.
+    pub ino: u64,
+    /// The game's text as rendered before the test changes it.
+    pub text: Vec<u8>,
+}
+
+/// [`GameUnderTest`] for game `n` (0-based) of the demo database.
+pub fn writable_game(n: u32) -> GameUnderTest {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let text = vfs.text(n).unwrap().to_vec();
+    GameUnderTest {
+        _dir: dir,
+        vfs,
+        ino: super::Node::Game(n).ino(),
+        text,
+    }
+}

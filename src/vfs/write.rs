@@ -661,7 +661,9 @@ fn same_process(a: u32, b: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vfs::testing::{CALLER, FORKED, WRITE, WRITE_NEW, demo_tree};
+    use crate::vfs::testing::{
+        CALLER, FORKED, GameUnderTest, WRITE, WRITE_NEW, demo_tree, writable_game,
+    };
 
     /// A new `new.pgn` in `games/`, open for writing, as `cp` or an editor creates it.
     fn create_new_pgn(vfs: &Vfs) -> (Attr, Opened) {
@@ -686,10 +688,12 @@ mod tests {
 
     #[test]
     fn a_readers_late_close_does_not_drop_a_writers_draft() {
-        let dir = tempfile::tempdir().unwrap();
-        let vfs = demo_tree(dir.path(), true);
-        let ino = Node::Game(2).ino();
-        let text = vfs.text(2).unwrap().to_vec();
+        let GameUnderTest {
+            _dir,
+            vfs,
+            ino,
+            text,
+        } = writable_game(2);
         let reader = vfs.open(ino, OpenMode::default()).unwrap();
         let writer = vfs.open(ino, WRITE_NEW).unwrap();
         // The kernel sends the reader's RELEASE asynchronously: after the writer opened.
@@ -720,10 +724,12 @@ mod tests {
 
     #[test]
     fn a_shell_redirects_first_close_is_not_a_save() {
-        let dir = tempfile::tempdir().unwrap();
-        let vfs = demo_tree(dir.path(), true);
-        let ino = Node::Game(4).ino();
-        let text = vfs.text(4).unwrap().to_vec();
+        let GameUnderTest {
+            _dir,
+            vfs,
+            ino,
+            text,
+        } = writable_game(4);
         let edited =
             String::from_utf8(text)
                 .unwrap()
@@ -830,10 +836,12 @@ mod tests {
 
     #[test]
     fn a_truncate_by_path_saves_at_once_even_before_a_closed_writers_release() {
-        let dir = tempfile::tempdir().unwrap();
-        let vfs = demo_tree(dir.path(), true);
-        let ino = Node::Game(1).ino();
-        let text = vfs.text(1).unwrap().to_vec();
+        let GameUnderTest {
+            _dir,
+            vfs,
+            ino,
+            text,
+        } = writable_game(1);
         let size = |size, handle| SetAttr {
             size: Some(size),
             handle,
