@@ -324,7 +324,17 @@ impl Vfs {
             Node::ViewRoot(v) | Node::ViewParent(v) => usize::from(v.0) < self.view_paths.len(),
             Node::Group(v, key) => self.view(v).by_key(key).is_some(),
             Node::Link(v, key, n) => self.group_has(v, key, n),
-            Node::Scratch(id) => lock(&self.scratch).get(id).is_some(),
+            Node::Scratch(id) => {
+                let scratch = lock(&self.scratch);
+                if scratch.get(id).is_some() {
+                    true
+                } else if let Some(n) = scratch.game_it_became(id) {
+                    drop(scratch);
+                    return self.node(Node::Game(n).ino());
+                } else {
+                    false
+                }
+            }
             _ => true,
         };
         if valid {

@@ -88,6 +88,9 @@ impl Vfs {
                     f.saved_to = Some(target);
                     f.imported = len;
                 }
+                if let Target::Game(n) = target {
+                    store.became_game(id, n);
+                }
                 if named {
                     store.unlink(id);
                 }

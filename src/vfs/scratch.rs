@@ -2,7 +2,7 @@
 //! new `.pgn` files not yet imported), held in memory in their folder with ordinary POSIX
 //! behaviour. They never reach the database by themselves and vanish at unmount.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::ffi::{OsStr, OsString};
 use std::time::SystemTime;
 
@@ -90,12 +90,38 @@ pub struct ScratchStore {
     files: HashMap<u64, ScratchFile>,
     dirs: HashMap<u64, BTreeMap<OsString, u64>>,
     next_id: u64,
+    /// The latest scratch nodes saved into a game, oldest first: see [`Self::became_game`].
+    became: VecDeque<(u64, u32)>,
 }
+
+/// How many scratch nodes saved into games are remembered ([`ScratchStore::became_game`]):
+/// far more than can be waiting for the kernel to forget their names.
+const BECAME_KEPT: usize = 1024;
 
 impl ScratchStore {
     /// The id of `name` in folder `parent`.
     pub fn find(&self, parent: u64, name: &OsStr) -> Option<u64> {
         self.dirs.get(&parent)?.get(name).copied()
+    }
+
+    /// Note that node `id` was saved into game `n`, its name now the game's. The kernel
+    /// forgets that name's old node only when the invalidation gamefs queued for it is done,
+    /// and a `chmod` or `stat` by name right after the save (`install`, `cp -p`, an editor)
+    /// may still come to the old node: it then answers as the game ([`Self::game_it_became`]).
+    pub fn became_game(&mut self, id: u64, n: u32) {
+        if self.became.len() == BECAME_KEPT {
+            self.became.pop_front();
+        }
+        self.became.push_back((id, n));
+    }
+
+    /// The game that node `id`, now gone, was saved into (see [`Self::became_game`]).
+    pub fn game_it_became(&self, id: u64) -> Option<u32> {
+        self.became
+            .iter()
+            .rev()
+            .find(|&&(i, _)| i == id)
+            .map(|&(_, n)| n)
     }
 
     /// The node with `id`.

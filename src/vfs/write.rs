@@ -575,11 +575,15 @@ impl Vfs {
             // Onto a game, or a new .pgn name: the text is saved; on success the scratch goes away.
             (false, Some(t), _) => {
                 self.commit_renamed(id, t, new_name)?;
+                let mut scratch = lock(&self.scratch);
                 if let Some(Node::Scratch(old)) = target {
-                    lock(&self.scratch).unlink(old);
+                    scratch.unlink(old);
                 }
-                lock(&self.scratch).unlink(id);
+                scratch.unlink(id);
                 if let Target::Game(n) = t {
+                    // The kernel moves the renamed node onto the game's name.
+                    scratch.became_game(id, n);
+                    drop(scratch);
                     lock(&self.hidden).remove(&n);
                 }
                 Ok(())
@@ -751,6 +755,52 @@ mod tests {
         vfs.release(ino, w.fh);
         assert_eq!(vfs.errors.total(), 0, "no refused save was recorded");
         assert_eq!(&*vfs.text(4).unwrap(), edited.as_bytes());
+    }
+
+    #[test]
+    fn a_file_saved_into_a_game_keeps_answering_as_that_game() {
+        let GameUnderTest {
+            _dir, vfs, text, ..
+        } = writable_game(3);
+        let name = vfs.game_name(3);
+        let games = Node::Games.ino();
+        let edited = String::from_utf8(text)
+            .unwrap()
+            .replacen("[Site \"", "[Site \"Installed ", 1);
+        // `install x game`: unlink the game, create its name anew, write, close, then chmod by
+        // path, which the kernel may still send to the created file's inode: the entry's
+        // invalidation is queued, not done, when the close returns.
+        vfs.unlink(games, OsStr::new(&name)).unwrap();
+        let (attr, created) = vfs
+            .create(games, OsStr::new(&name), 0o600, true, WRITE_NEW)
+            .unwrap();
+        vfs.write(attr.ino, created.fh, 0, edited.as_bytes(), CALLER)
+            .unwrap();
+        vfs.flush(attr.ino, created.fh, CALLER).unwrap();
+        vfs.release(attr.ino, created.fh);
+        let chmod = SetAttr {
+            mode: Some(0o644),
+            ..SetAttr::default()
+        };
+        let now = vfs
+            .setattr(attr.ino, chmod)
+            .expect("chmod reaches the game");
+        assert_eq!(now.ino, Node::Game(3).ino());
+        assert_eq!(vfs.getattr(attr.ino).unwrap().ino, Node::Game(3).ino());
+        assert_eq!(&*vfs.text(3).unwrap(), edited.as_bytes());
+        // `mv tmp game`: the kernel moves the temporary file's node onto the game's name.
+        let renamed = edited.replacen("[Site \"Installed ", "[Site \"Moved ", 1);
+        let tmp = OsStr::new("game.tmp");
+        let (attr, created) = vfs.create(games, tmp, 0o600, true, WRITE_NEW).unwrap();
+        vfs.write(attr.ino, created.fh, 0, renamed.as_bytes(), CALLER)
+            .unwrap();
+        vfs.flush(attr.ino, created.fh, CALLER).unwrap();
+        vfs.release(attr.ino, created.fh);
+        vfs.rename(games, tmp, games, OsStr::new(&name), RenameFlags::default())
+            .unwrap();
+        assert_eq!(vfs.getattr(attr.ino).unwrap().ino, Node::Game(3).ino());
+        assert_eq!(&*vfs.text(3).unwrap(), renamed.as_bytes());
+        assert_eq!(vfs.errors.total(), 0);
     }
 
     #[test]
