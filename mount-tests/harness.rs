@@ -5,9 +5,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// The gamefs binary cargo built for these tests.
+/// The gamefs binary under test: this build's, or the one `GAMEFS_TEST_BIN` names
+/// (contrib/dev/test runs the suite again against the release build, as users run it: its
+/// speed opens races a debug build is too slow to show).
 pub fn gamefs() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_gamefs"))
+    std::env::var_os("GAMEFS_TEST_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_gamefs")))
 }
 
 /// The repository root.
