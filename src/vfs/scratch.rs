@@ -109,6 +109,8 @@ impl ScratchStore {
     /// and a `chmod` or `stat` by name right after the save (`install`, `cp -p`, an editor)
     /// may still come to the old node: it then answers as the game ([`Self::game_it_became`]).
     pub fn became_game(&mut self, id: u64, n: u32) {
+        // A file kept open is saved at every flush: one entry for it.
+        self.became.retain(|&(i, _)| i != id);
         if self.became.len() == BECAME_KEPT {
             self.became.pop_front();
         }
@@ -117,11 +119,7 @@ impl ScratchStore {
 
     /// The game that node `id`, now gone, was saved into (see [`Self::became_game`]).
     pub fn game_it_became(&self, id: u64) -> Option<u32> {
-        self.became
-            .iter()
-            .rev()
-            .find(|&&(i, _)| i == id)
-            .map(|&(_, n)| n)
+        self.became.iter().find(|&&(i, _)| i == id).map(|&(_, n)| n)
     }
 
     /// The node with `id`.
