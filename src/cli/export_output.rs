@@ -46,10 +46,12 @@ impl Drop for SharedFile {
 impl Output {
     /// Standard output.
     pub fn stdout() -> Output {
-        Output::Stream(BufWriter::with_capacity(
-            1 << 16,
-            Box::new(io::stdout().lock()),
-        ))
+        Output::stream(Box::new(io::stdout().lock()))
+    }
+
+    /// `out` written as the text comes, through a buffer.
+    fn stream(out: Box<dyn Write>) -> Output {
+        Output::Stream(BufWriter::with_capacity(1 << 16, out))
     }
 
     /// `path`, created if missing. A regular file is overwritten in place, and a thread
@@ -64,14 +66,10 @@ impl Output {
             .open(path)
             .map_err(cannot)?;
         if !file.metadata().map_err(cannot)?.is_file() {
-            return Ok(Output::Stream(BufWriter::with_capacity(
-                1 << 16,
-                Box::new(file),
-            )));
+            return Ok(Output::stream(Box::new(file)));
         }
         let shared = Arc::new(Mutex::new(InPlace {
             runs: Runs::new(file),
-            finished: false,
         }));
         cut_on_stop_signal(shared.clone());
         Ok(Output::File(SharedFile(shared)))
@@ -101,25 +99,20 @@ fn lock(file: &Mutex<InPlace>) -> MutexGuard<'_, InPlace> {
 /// A regular file being overwritten from its start.
 struct InPlace {
     runs: Runs<File>,
-    /// [`finish`](Self::finish) has cut the file to its new length.
-    finished: bool,
 }
 
 impl InPlace {
     /// Write the last, partial run and cut the file after it.
     fn finish(&mut self) -> io::Result<()> {
         self.runs.flush()?;
-        self.runs.out.set_len(self.runs.written)?;
-        self.finished = true;
-        Ok(())
+        self.runs.out.set_len(self.runs.written)
     }
 
     /// Cut the file to the text written so far (the export stopped or failed): what `>`
-    /// would have left, and never old content after new.
+    /// would have left, and never old content after new. After [`finish`](Self::finish) the
+    /// file is that long already.
     fn cut(&mut self) {
-        if !self.finished {
-            let _ = self.runs.out.set_len(self.runs.written);
-        }
+        let _ = self.runs.out.set_len(self.runs.written);
     }
 }
 
