@@ -1113,7 +1113,10 @@ fn parse_movetext(
             "variation opened here is never closed with ')'".to_string(),
         ));
     }
-    let line = stack.pop().map(|f| f.line).unwrap_or_default();
+    let mut line = stack.pop().map(|f| f.line).unwrap_or_default();
+    // The room made up front is given back: a parsed game may wait in memory with thousands
+    // of others (an import parses ahead of writing), and 256 moves of room is 20 KiB each.
+    line.moves.shrink_to_fit();
     Ok((line, marker))
 }
 
@@ -1462,6 +1465,15 @@ mod tests {
         }
         assert_eq!(refusals, REFUSED.len());
         assert!(checked > 100, "{checked}");
+    }
+
+    /// An import parses thousands of games ahead of writing them: each must hold only the
+    /// room its moves need, not the room made up front for a long main line.
+    #[test]
+    fn a_parsed_game_holds_no_spare_room_for_moves() {
+        let g = ok("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *");
+        assert_eq!(g.moves.moves.len(), 6);
+        assert_eq!(g.moves.moves.capacity(), 6);
     }
 
     #[test]
