@@ -445,6 +445,29 @@ fn deep_and_huge_sgf_are_stored_or_clearly_refused() {
     assert!(peak < PEAK_KIB, "gamefs peaked at {peak} KiB");
 }
 
+/// A file of tiny games (`*` alone is a game) is parsed ahead of writing like any other, but
+/// 256 KiB of it are 87,000 games: the games waiting in memory must be bounded by their
+/// number, not only by the bytes they came from.
+#[test]
+fn a_file_of_tiny_games_is_imported_in_bounded_memory() {
+    let dir = scratch("hostile-tiny");
+    let db = dir.path().join("db");
+    gamefs_ok([Path::new("create"), &db]);
+    let m = Mount::new(&db, dir.path(), &[]);
+    let games = m.join("games");
+    let n = 500_000;
+    assert_eq!(
+        copy_in("*\n\n".repeat(n).as_bytes(), &games.join("tiny.pgn")),
+        None
+    );
+    assert!(std::fs::metadata(games.join(format!("{n} x.pgn"))).is_ok());
+    assert!(std::fs::metadata(games.join(format!("{} x.pgn", n + 1))).is_err());
+    // The new games' index and names take about 40 MiB; with every parsed game of the text
+    // waiting at once, the process peaked at 215 MiB.
+    let (_, peak, _) = memory_kib(m.pid());
+    assert!(peak < 128 << 10, "gamefs peaked at {peak} KiB");
+}
+
 /// `n` short games with varied tags (players, events, sites, years), each with `comment`
 /// bytes of comment, streamed to `path`.
 fn write_games(path: &Path, n: usize, tag: &str, comment: usize) {

@@ -20,15 +20,21 @@ pub fn append_pgn(
     progress: &mut dyn FnMut(u32),
 ) -> Result<Vec<u32>> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    pgn_chunks::with_games(text, threads, pgn_chunks::CHUNK_BYTES, done_with, |games| {
-        let mut count = 0;
-        let mut games = games.map(|g| {
-            count += 1;
-            progress(count);
-            g.map_err(Error::from)
-        });
-        store.append(&mut games)
-    })
+    pgn_chunks::with_games(
+        text,
+        threads,
+        pgn_chunks::Split::DEFAULT,
+        done_with,
+        |games| {
+            let mut count = 0;
+            let mut games = games.map(|g| {
+                count += 1;
+                progress(count);
+                g.map_err(Error::from)
+            });
+            store.append(&mut games)
+        },
+    )
 }
 
 /// Game `number` of `store` as PGN: told straight from the store to the writer (one decode,

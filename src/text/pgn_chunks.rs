@@ -1,10 +1,11 @@
 //! A PGN text parsed on several threads, with exactly the result of [`pgn_parse::games`].
 //!
-//! The text is cut into chunks of about [`CHUNK_BYTES`] at places where the sequential parser
-//! must be between two games (see [`is_game_boundary`]); each chunk is parsed on its own, the
-//! chunks dealt round-robin to the threads, and the games handed on in text order. Only Ok
-//! games come from chunks: at the first refused game the sequential parser takes over from
-//! that game on, so every error (its game number, line and column) is the sequential one.
+//! The text is cut into chunks of about [`Split::chunk_bytes`] at places where the sequential
+//! parser must be between two games (see [`is_game_boundary`]); each chunk is parsed on its
+//! own, the chunks dealt round-robin to the threads, and the games handed on in text order, in
+//! batches of at most [`Split::batch_games`]. Only Ok games come from chunks: at the first
+//! refused game the sequential parser takes over from that game on, so every error (its game
+//! number, line and column) is the sequential one.
 
 use std::sync::mpsc::{Receiver, sync_channel};
 
@@ -15,9 +16,29 @@ use crate::game::chess::ChessGame;
 /// One parsed game, or why it was refused.
 pub type Parsed = Result<ChessGame, ParseError>;
 
-/// The size chunks are cut at (a couple of hundred games: small enough that few wait in memory,
-/// large enough that handing them over costs nothing).
-pub const CHUNK_BYTES: usize = 256 << 10;
+/// How a text is cut up between the parsing threads and the consumer.
+#[derive(Clone, Copy, Debug)]
+pub struct Split {
+    /// The size chunks are cut at: each is parsed by one thread.
+    pub chunk_bytes: usize,
+    /// The most games handed over at once. Parsed games wait in memory until the consumer
+    /// takes them, and a chunk's bytes say little about its games: 256 KiB of `*` alone are
+    /// 87 000 games, 23 MiB of parsed games.
+    pub batch_games: usize,
+}
+
+impl Split {
+    /// Chunks of a couple of hundred typical games (small enough that few wait in memory,
+    /// large enough that handing them over costs nothing), each handed over whole unless it
+    /// holds more than 1024 games.
+    pub const DEFAULT: Split = Split {
+        chunk_bytes: 256 << 10,
+        batch_games: 1024,
+    };
+}
+
+/// Games handed from a parsing thread to the consumer, and whether they end their chunk.
+type Batch = (Vec<Parsed>, bool);
 
 /// Parse `text` on `threads` threads (at least one) while `consume` takes the games in text
 /// order, the same items [`pgn_parse::games`] yields; returns what `consume` returns. Each
@@ -26,27 +47,37 @@ pub const CHUNK_BYTES: usize = 256 << 10;
 pub fn with_games<R>(
     text: &[u8],
     threads: usize,
-    chunk_bytes: usize,
+    split: Split,
     done_with: DoneWith<'_>,
     consume: impl FnOnce(&mut dyn Iterator<Item = Parsed>) -> R,
 ) -> R {
-    let cuts = chunk_starts(text, chunk_bytes, done_with);
+    let cuts = chunk_starts(text, split.chunk_bytes, done_with);
     let threads = threads.clamp(1, cuts.len());
+    let batch_games = split.batch_games.max(1);
     std::thread::scope(|s| {
         let mut receivers = Vec::with_capacity(threads);
         for t in 0..threads {
-            // Two chunks ahead per thread at most, so memory stays bounded.
-            let (tx, rx) = sync_channel::<Vec<Parsed>>(2);
+            // Two batches ahead per thread at most, so memory stays bounded.
+            let (tx, rx) = sync_channel::<Batch>(2);
             receivers.push(rx);
             let cuts = &cuts;
             s.spawn(move || {
                 for k in (t..cuts.len()).step_by(threads) {
-                    let end = cuts.get(k + 1).copied().unwrap_or(text.len());
-                    let games: Vec<Parsed> = pgn_parse::games(&text[cuts[k]..end]).collect();
-                    done_with(cuts[k]..end);
-                    // The receiver is gone when the consumer stopped: stop parsing.
-                    if tx.send(games).is_err() {
-                        break;
+                    let chunk = cuts[k]..cuts.get(k + 1).copied().unwrap_or(text.len());
+                    let mut games = pgn_parse::games(&text[chunk.clone()]).peekable();
+                    loop {
+                        let batch: Vec<Parsed> = games.by_ref().take(batch_games).collect();
+                        let ends_chunk = games.peek().is_none();
+                        if ends_chunk {
+                            done_with(chunk.clone());
+                        }
+                        // The receiver is gone when the consumer stopped: stop parsing.
+                        if tx.send((batch, ends_chunk)).is_err() {
+                            return;
+                        }
+                        if ends_chunk {
+                            break;
+                        }
                     }
                 }
             });
@@ -67,7 +98,8 @@ pub fn with_games<R>(
 struct InOrder<'a> {
     text: &'a [u8],
     /// One per thread; chunk k comes from `receivers[k % threads]`.
-    receivers: Vec<Receiver<Vec<Parsed>>>,
+    receivers: Vec<Receiver<Batch>>,
+    /// The chunk whose batches come next.
     next_chunk: usize,
     current: std::vec::IntoIter<Parsed>,
     /// Games handed on so far.
@@ -100,13 +132,15 @@ impl Iterator for InOrder<'_> {
                 }
                 None => {
                     let n = self.receivers.len();
-                    let chunk = self
+                    let (batch, ends_chunk) = self
                         .receivers
                         .get(self.next_chunk % n.max(1))?
                         .recv()
                         .ok()?;
-                    self.next_chunk += 1;
-                    self.current = chunk.into_iter();
+                    if ends_chunk {
+                        self.next_chunk += 1;
+                    }
+                    self.current = batch.into_iter();
                 }
             }
         }
@@ -218,9 +252,14 @@ mod tests {
             let chunk = 1 + rng.below(150);
             cuts += chunk_starts(text, chunk, &keep_all).len() - 1;
             let threads = 1 + rng.below(3);
+            // Batches of one game up to whole chunks.
+            let split = Split {
+                chunk_bytes: chunk,
+                batch_games: 1 + rng.below(4) * rng.below(4),
+            };
             let done = std::sync::Mutex::new(Vec::new());
             let note = |r: std::ops::Range<usize>| done.lock().unwrap().push(r);
-            let got = with_games(text, threads, chunk, &note, |g| g.collect::<Vec<_>>());
+            let got = with_games(text, threads, split, &note, |g| g.collect::<Vec<_>>());
             assert_eq!(got, want, "{}", String::from_utf8_lossy(text));
             // Each chunk is let go once its end is found, and once more when it is parsed
             // (every chunk, unless a chunk refused a game: the sequential parser then reads
@@ -242,7 +281,7 @@ mod tests {
                 whole += 1;
             }
             // A consumer that stops early stops the threads too.
-            let first = with_games(text, threads, chunk, &keep_all, |g| g.next());
+            let first = with_games(text, threads, split, &keep_all, |g| g.next());
             assert_eq!(first, want.into_iter().next());
         }
         assert!(cuts > 300, "texts are cut ({cuts} cuts)");
