@@ -289,3 +289,51 @@ fn errors_are_one_clear_line() {
     let out = gamefs(&[os("create"), db.as_os_str()]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("already exists"));
 }
+
+/// `gamefs import` maps a PGN file and lets each part go once it is parsed: the process does
+/// not hold the file, whatever its size (a month of online games is tens of GiB).
+#[test]
+fn an_import_does_not_hold_the_file_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    // 4,000 games with 16 KiB comments: 64 MiB of text that parses quickly.
+    let comment = "c".repeat(16 << 10);
+    let mut text = String::new();
+    for i in 0..4000 {
+        text.push_str(&format!(
+            "[Event \"E{i}\"]\n[White \"W{}\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 {{{comment}}} e5 *\n\n",
+            i % 50
+        ));
+    }
+    let pgn = dir.path().join("big.pgn");
+    std::fs::write(&pgn, &text).unwrap();
+    let file_kib = text.len() as u64 / 1024;
+    drop(text);
+    let db = dir.path().join("db");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamefs"))
+        .args([os("import"), os("--create"), os("--quiet"), db.as_os_str()])
+        .arg(&pgn)
+        .spawn()
+        .unwrap();
+    // The child's peak as its status tells it while it runs (its rusage would count this
+    // test process too: a spawned child's peak starts at its parent's size).
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut peak_kib = 0;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        let hwm = std::fs::read_to_string(&status_path).unwrap_or_default();
+        if let Some(kib) = hwm.lines().find_map(|l| l.strip_prefix("VmHWM:")) {
+            peak_kib = peak_kib.max(kib.trim().trim_end_matches("kB").trim().parse().unwrap());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    };
+    assert!(status.success());
+    assert!(peak_kib > 0, "the import was seen running");
+    assert!(
+        peak_kib < file_kib / 2,
+        "gamefs import peaked at {peak_kib} KiB for a {file_kib} KiB file"
+    );
+    let info = ok(&[os("info"), db.as_os_str()]);
+    assert!(info.contains("4000"), "{info}");
+}

@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::{CompactArgs, CreateArgs, FormatArg, ImportArgs};
 use gamefs::collection::chess::append_pgn;
 use gamefs::store;
-use gamefs::text::keep_all;
+use gamefs::text::input::Text;
 
 /// The format to create: as asked, or as the path's extension suggests.
 fn format_for(path: &std::path::Path, asked: Option<FormatArg>) -> store::Format {
@@ -67,7 +67,9 @@ pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
     let db = store::open_with(&args.database, &options).map_err(|e| e.to_string())?;
     let mut failed = 0;
     for file in &args.files {
-        let text = match std::fs::read(file) {
+        // Mapped, and let go as it is parsed: a PGN file of any size is imported without
+        // holding it in memory.
+        let text = match Text::of_file(file) {
             Ok(t) => t,
             Err(e) => {
                 eprintln!("gamefs: cannot read {}: {e}", file.display());
@@ -76,7 +78,7 @@ pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
             }
         };
         let pb = progress(args.quiet, &file.display().to_string());
-        let result = append_pgn(&*db, &text, &keep_all, &mut |_| pb.inc(1));
+        let result = append_pgn(&*db, &text, &|r| text.let_go(r), &mut |_| pb.inc(1));
         pb.finish_and_clear();
         match result {
             Ok(numbers) if !args.quiet => {

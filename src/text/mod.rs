@@ -1,5 +1,6 @@
 //! Text formats: the game model rendered as PGN, and PGN read back into the model.
 
+pub mod input;
 pub mod pgn;
 pub mod pgn_chunks;
 pub mod pgn_parse;

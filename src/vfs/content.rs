@@ -5,10 +5,10 @@
 
 use std::fs::File;
 use std::io::Write;
-use std::ops::{Deref, Range};
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 
 use crate::error::{Error, Result};
+use crate::text::input::Text;
 
 /// Scratch files bigger than this live in a temporary file, not in memory.
 pub const SPILL_BYTES: u64 = 8 << 20;
@@ -30,61 +30,6 @@ pub enum Content {
 impl Default for Content {
     fn default() -> Content {
         Content::Memory(Vec::new())
-    }
-}
-
-/// The whole text of a scratch file, to save: borrowed from memory, or mapped from its file.
-pub enum Text<'a> {
-    /// Bytes in memory.
-    Slice(&'a [u8]),
-    /// A file mapped read-only.
-    Mapped(memmap2::Mmap),
-}
-
-impl Text<'_> {
-    /// Let the pages of `range` go from memory, when the text is mapped: its reader does not
-    /// need them now (an import of a copied file has parsed them), and the process should
-    /// not keep a file of any size resident. The bytes stay the file's; a later read (a
-    /// chunk's parser, or a refused text kept under `rejected/`) maps them in again.
-    pub fn let_go(&self, range: Range<usize>) {
-        let Text::Mapped(map) = self else {
-            return;
-        };
-        let page = page_size();
-        // Whole pages inside the range only: the pages at its ends hold other parts' bytes.
-        let start = range.start.div_ceil(page) * page;
-        let end = (range.end.min(map.len()) / page) * page;
-        if start >= end {
-            return;
-        }
-        // SAFETY: the map is a shared, read-only mapping of the scratch file's unnamed file,
-        // which nothing writes while it is saved (writes wait, see `saving`). Dropping its
-        // pages therefore changes no byte anyone can see: the next access reads the same bytes
-        // back from the file. (Only a private mapping would read back zeros.)
-        let dropped = unsafe {
-            map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start)
-        };
-        if let Err(e) = dropped {
-            log::debug!("madvise(DONTNEED) of a mapped scratch file: {e}");
-        }
-    }
-}
-
-/// The memory page size.
-fn page_size() -> usize {
-    // SAFETY: sysconf has no preconditions.
-    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    usize::try_from(size).unwrap_or(4096).max(1)
-}
-
-impl Deref for Text<'_> {
-    type Target = [u8];
-
-    fn deref(&self) -> &[u8] {
-        match self {
-            Text::Slice(s) => s,
-            Text::Mapped(m) => m,
-        }
     }
 }
 
