@@ -660,11 +660,14 @@ impl ChessStore for ScidDatabase {
         // Records, the index space they need, then names: until the header count changes
         // nothing refers to them, and a failure (a refused game, a full disk) is undone.
         let staged = (|| -> Result<Vec<u8>> {
-            let mut entries = Vec::new();
+            // The new entries, encoded at once (a million games' entries as structs would take
+            // half again the memory).
+            let mut bytes = Vec::new();
             let mut records = writer::RecordBuffer::new(state.games_len);
             for (i, game) in games.enumerate() {
                 let context = |e: Error| e.context(format_args!("game {} of the text", i + 1));
-                if u64::from(first) + entries.len() as u64 >= u64::from(MAX_GAMES) {
+                let added = (bytes.len() / Layout::V400.entry_len()) as u64;
+                if u64::from(first) + added >= u64::from(MAX_GAMES) {
                     return Err(Error::new(
                         ErrorKind::TooLarge,
                         format!("SCID 4 holds at most {MAX_GAMES} games"),
@@ -675,17 +678,15 @@ impl ChessStore for ScidDatabase {
                     .map_err(context)?;
                 entry.offset = records.append(&self.games, &self.paths[2], &record)? as u32;
                 state.games_len = records.file_len();
-                entries.push(entry);
+                // Counted now: an undo forgets the counts (they are recounted from the index).
+                state.count_refs(&entry, 1);
+                bytes.extend_from_slice(&entry.encode());
             }
-            if entries.is_empty() {
-                return Ok(Vec::new());
+            if bytes.is_empty() {
+                return Ok(bytes);
             }
             records.flush(&self.games, &self.paths[2])?;
-            for e in &entries {
-                state.count_refs(e, 1);
-            }
             writer::sync(&self.games, &self.paths[2])?;
-            let bytes: Vec<u8> = entries.iter().flat_map(|e| e.encode()).collect();
             writer::reserve(index_file, &self.paths[0], at, bytes.len() as u64)?;
             self.write_names(&mut state)?;
             Ok(bytes)
@@ -698,7 +699,7 @@ impl ChessStore for ScidDatabase {
                 return Err(e);
             }
         };
-        let count = first + (bytes.len() / 47) as u32;
+        let count = first + (bytes.len() / Layout::V400.entry_len()) as u32;
         let committed =
             writer::write_synced(index_file, &self.paths[0], 14, &count.to_be_bytes()[1..])
                 .and_then(|()| writer::write_synced(index_file, &self.paths[0], at, &bytes));
