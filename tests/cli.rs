@@ -290,24 +290,28 @@ fn errors_are_one_clear_line() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("already exists"));
 }
 
-/// `gamefs import` maps a PGN file and lets each part go once it is parsed: the process does
-/// not hold the file, whatever its size (a month of online games is tens of GiB).
-#[test]
-fn an_import_does_not_hold_the_file_in_memory() {
-    let dir = tempfile::tempdir().unwrap();
-    // 4,000 games with 16 KiB comments: 64 MiB of text that parses quickly.
+/// `n` games with 16 KiB comments written to `path` (16 MiB of text per 1000 games, quick
+/// to parse); returns the file's length.
+fn write_commented_games(path: &Path, n: usize) -> u64 {
     let comment = "c".repeat(16 << 10);
     let mut text = String::new();
-    for i in 0..4000 {
+    for i in 0..n {
         text.push_str(&format!(
             "[Event \"E{i}\"]\n[White \"W{}\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 {{{comment}}} e5 *\n\n",
             i % 50
         ));
     }
+    std::fs::write(path, &text).unwrap();
+    text.len() as u64
+}
+
+/// `gamefs import` maps a PGN file and lets each part go once it is parsed: the process does
+/// not hold the file, whatever its size (a month of online games is tens of GiB).
+#[test]
+fn an_import_does_not_hold_the_file_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("big.pgn");
-    std::fs::write(&pgn, &text).unwrap();
-    let file_kib = text.len() as u64 / 1024;
-    drop(text);
+    let file_kib = write_commented_games(&pgn, 4000) / 1024;
     let db = dir.path().join("db");
     let mut child = Command::new(env!("CARGO_BIN_EXE_gamefs"))
         .args([os("import"), os("--create"), os("--quiet"), db.as_os_str()])
@@ -336,4 +340,72 @@ fn an_import_does_not_hold_the_file_in_memory() {
     );
     let info = ok(&[os("info"), db.as_os_str()]);
     assert!(info.contains("4000"), "{info}");
+}
+
+/// How many games SCID's `scidpgn` prints from `db` (Debian's scid, in /usr/games).
+fn scid_games(db: &Path) -> usize {
+    let path = format!("{}:/usr/games", std::env::var("PATH").unwrap_or_default());
+    let out = Command::new("scidpgn")
+        .arg(db)
+        .env("PATH", path)
+        .output()
+        .expect("scidpgn runs (Debian package scid; contrib/dev/setup test installs it)");
+    String::from_utf8_lossy(&out.stdout)
+        .matches("[Event ")
+        .count()
+}
+
+/// A PGN file cut short while `gamefs import` reads it through its map ends the import with
+/// SIGBUS (or, on a fast machine, the import ends first): either way the database is one its
+/// own check and SCID accept, with the games it had, or with every game of the file.
+#[test]
+fn a_file_cut_short_during_its_import_leaves_the_database_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    ok(&[
+        os("import"),
+        os("--create"),
+        db.as_os_str(),
+        demo_pgn().as_os_str(),
+    ]);
+    let before = ok(&[os("info"), db.as_os_str()]);
+    let pgn = dir.path().join("big.pgn");
+    write_commented_games(&pgn, 4000);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamefs"))
+        .args([os("import"), os("--quiet"), db.as_os_str()])
+        .arg(&pgn)
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&pgn)
+        .unwrap()
+        .set_len(1 << 20)
+        .unwrap();
+    let status = child.wait().unwrap();
+    let after = ok(&[os("info"), db.as_os_str()]);
+    let games = |info: &str| {
+        info.lines()
+            .find(|l| l.starts_with("games:"))
+            .unwrap()
+            .to_owned()
+    };
+    if std::os::unix::process::ExitStatusExt::signal(&status) == Some(libc::SIGBUS) {
+        assert_eq!(
+            games(&after),
+            games(&before),
+            "nothing of the cut file is counted"
+        );
+    } else {
+        assert!(status.success(), "{status}");
+        assert!(games(&after).contains("4030"), "{after}");
+    }
+    ok(&[os("check"), db.as_os_str()]);
+    let listed = scid_games(&db);
+    assert!(listed == 30 || listed == 4030, "SCID lists {listed} games");
+    // The next import finds the database as SCID does and adds to it.
+    ok(&[os("import"), db.as_os_str(), demo_pgn().as_os_str()]);
+    let listed = scid_games(&db);
+    assert!(listed == 60 || listed == 4060, "SCID lists {listed} games");
 }
