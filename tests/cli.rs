@@ -361,13 +361,7 @@ fn scid_games(db: &Path) -> usize {
 #[test]
 fn a_file_cut_short_during_its_import_leaves_the_database_whole() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("db");
-    ok(&[
-        os("import"),
-        os("--create"),
-        db.as_os_str(),
-        demo_pgn().as_os_str(),
-    ]);
+    let (db, _) = demo_database(dir.path());
     let before = ok(&[os("info"), db.as_os_str()]);
     let pgn = dir.path().join("big.pgn");
     write_commented_games(&pgn, 4000);
