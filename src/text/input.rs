@@ -40,7 +40,7 @@ impl Text<'_> {
     /// Let the pages of `range` go from memory, when the text is mapped: its reader does not
     /// need them now (an import has parsed them), and the process should not keep a file of
     /// any size resident. The bytes stay the file's; a later read (a chunk's parser, or a
-    /// refused text kept under `rejected/`) maps them in again.
+    /// copy of a refused text kept for its author) maps them in again.
     pub fn let_go(&self, range: Range<usize>) {
         let Text::Mapped(map) = self else {
             return;
