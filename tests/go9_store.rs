@@ -533,6 +533,38 @@ fn damaged_records_are_listed_and_the_rest_served() {
     );
 }
 
+/// A file of thousands of positions has its stored hashes checked on several threads: each
+/// record against its own board, so the one damaged record is found at its own place, late in
+/// the file, and every other position is served.
+#[test]
+fn every_record_of_a_big_file_is_checked_against_its_own_board() {
+    let dir = empty_db();
+    let table = zobrist::load(&dir.path().join(zobrist::FILE_NAME)).unwrap();
+    let mut rng = Rng(0x00B1_6F11);
+    let mut seen = std::collections::HashSet::new();
+    let mut records = Vec::new();
+    while records.len() < 10_000 {
+        let moves = 1 + rng.below(40);
+        let (_, b) = go9_common::random_game(&mut rng, moves);
+        let (hash, _) = table.canonical(&b);
+        if seen.insert(hash) {
+            records.push(record(hash, 0, Color::Black, &b));
+        }
+    }
+    let damaged = 9_001;
+    records[damaged - 1][0] ^= 0x80;
+    std::fs::write(dir.path().join("positions.dat"), records.concat()).unwrap();
+    let db = Go9Database::open(dir.path(), false).unwrap();
+    let found: Vec<usize> = db.damaged().iter().map(|d| d.number).collect();
+    assert_eq!(found, [damaged]);
+    assert!(
+        db.damaged()[0]
+            .describe("positions.dat")
+            .contains("does not match its board")
+    );
+    assert_eq!(db.positions().len(), 9_999);
+}
+
 #[test]
 fn mutated_files_never_panic() {
     let dir = empty_db();
