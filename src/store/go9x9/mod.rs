@@ -913,9 +913,6 @@ impl Go9Database {
     }
 }
 
-/// Check every record's hash against its board: the byte order the file uses (the one more
-/// records match), the records that match, and the others as damaged. A file none of whose
-/// records match was made with another table (or is not a position file): refused.
 /// Each record's canonical hash, computed on every core: a mount checks every record's
 /// stored hash against its board, a hundred thousand records and more.
 fn canonical_hashes(codes: &SymmetricCodes, records: &[PositionRecord]) -> Vec<u64> {
@@ -944,6 +941,9 @@ fn canonical_hashes(codes: &SymmetricCodes, records: &[PositionRecord]) -> Vec<u
     hashes
 }
 
+/// Check every record's hash against its board: the byte order the file uses (the one more
+/// records match), the records that match, and the others as damaged. A file none of whose
+/// records match was made with another table (or is not a position file): refused.
 fn check_hashes(
     table: &ZobristTable,
     raw: Vec<PositionRecord>,
