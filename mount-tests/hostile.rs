@@ -445,14 +445,21 @@ fn deep_and_huge_sgf_are_stored_or_clearly_refused() {
     assert!(peak < PEAK_KIB, "gamefs peaked at {peak} KiB");
 }
 
+/// A scratch folder named after `name` holding a new, empty SCID database; returns the folder
+/// and the database's path.
+fn new_database(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = scratch(name);
+    let db = dir.path().join("db");
+    gamefs_ok([Path::new("create"), &db]);
+    (dir, db)
+}
+
 /// A file of tiny games (`*` alone is a game) is parsed ahead of writing like any other, but
 /// 256 KiB of it are 87,000 games: the games waiting in memory must be bounded by their
 /// number, not only by the bytes they came from.
 #[test]
 fn a_file_of_tiny_games_is_imported_in_bounded_memory() {
-    let dir = scratch("hostile-tiny");
-    let db = dir.path().join("db");
-    gamefs_ok([Path::new("create"), &db]);
+    let (dir, db) = new_database("hostile-tiny");
     let m = Mount::new(&db, dir.path(), &[]);
     let games = m.join("games");
     let n = 500_000;
@@ -500,9 +507,7 @@ fn write_games(path: &Path, n: usize, tag: &str, comment: usize) {
 
 #[test]
 fn many_games_in_one_file_do_not_grow_the_process_with_the_file() {
-    let dir = scratch("hostile-many");
-    let db = dir.path().join("db");
-    gamefs_ok([Path::new("create"), &db]);
+    let (dir, db) = new_database("hostile-many");
     let m = Mount::new(&db, dir.path(), &[]);
     let small = dir.path().join("small.pgn");
     let large = dir.path().join("large.pgn");
