@@ -65,18 +65,16 @@ pub fn with_games<R>(
                 for k in (t..cuts.len()).step_by(threads) {
                     let chunk = cuts[k]..cuts.get(k + 1).copied().unwrap_or(text.len());
                     let mut games = pgn_parse::games(&text[chunk.clone()]).peekable();
-                    loop {
+                    let mut ends_chunk = false;
+                    while !ends_chunk {
                         let batch: Vec<Parsed> = games.by_ref().take(batch_games).collect();
-                        let ends_chunk = games.peek().is_none();
+                        ends_chunk = games.peek().is_none();
                         if ends_chunk {
                             done_with(chunk.clone());
                         }
                         // The receiver is gone when the consumer stopped: stop parsing.
                         if tx.send((batch, ends_chunk)).is_err() {
                             return;
-                        }
-                        if ends_chunk {
-                            break;
                         }
                     }
                 }
