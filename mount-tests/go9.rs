@@ -7,20 +7,20 @@ use crate::harness::{Mount, gamefs_ok, listing, repo, scratch, sh};
 
 /// A database of the five published example positions, with a scored file.
 pub fn example_db(dir: &Path) -> PathBuf {
-    let shared = repo().join("../shared/data/go9x9");
+    let data = repo().join("tests/data/go9x9");
     assert!(
-        shared.is_dir(),
-        "the Go data is missing: {} (shared/ beside the checkout)",
-        shared.display()
+        data.is_dir(),
+        "the Go data is missing: {} (tests/data/ of the checkout)",
+        data.display()
     );
     let db = dir.join("go");
     std::fs::create_dir(&db).unwrap();
     std::fs::copy(
-        shared.join("zobrist_board_81.dat"),
+        data.join("zobrist_board_81.dat"),
         db.join("zobrist_board_81.dat"),
     )
     .unwrap();
-    let examples = shared.join("published-examples.txt");
+    let examples = data.join("published-examples.txt");
     let mut args: Vec<&Path> = ["go9", "import", "--create", "--to-play", "W"]
         .map(Path::new)
         .to_vec();

@@ -10,10 +10,10 @@ const FILES: [&str; 5] = ["dci", "dcn", "dcs", "dce", "dcg"];
 
 /// A private copy of the golden `gen300` database (written by the reference writer).
 pub fn golden_copy(dir: &Path) -> PathBuf {
-    let src = repo().join("../shared/data/simplecdb");
+    let src = repo().join("tests/data/simplecdb");
     assert!(
         src.is_dir(),
-        "the golden files are missing: {} (shared/ beside the checkout)",
+        "the golden files are missing: {} (tests/data/ of the checkout)",
         src.display()
     );
     let base = dir.join("gen300");

@@ -180,7 +180,7 @@ fn simplecdb_every_problem_is_listed() {
     let dir = tempfile::tempdir().unwrap();
     let base = dir.path().join("gen300");
     damage::copy_files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/simplecdb/gen300"),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/simplecdb/gen300"),
         &base,
         &gamefs::store::simplecdb::EXTENSIONS,
     );
@@ -215,12 +215,12 @@ fn simplecdb_every_problem_is_listed() {
 
 #[test]
 fn go_every_problem_is_listed() {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/go9x9");
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/go9x9");
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("go");
     std::fs::create_dir(&db).unwrap();
     std::fs::copy(
-        shared.join("zobrist_board_81.dat"),
+        data.join("zobrist_board_81.dat"),
         db.join("zobrist_board_81.dat"),
     )
     .unwrap();
@@ -231,7 +231,7 @@ fn go_every_problem_is_listed() {
         &"--to-play",
         &"W",
         &db,
-        &shared.join("published-examples.txt"),
+        &data.join("published-examples.txt"),
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let ok = gamefs(&[&"check", &db]);

@@ -20,10 +20,10 @@ use damage::Dcdb;
 use damage::problems;
 
 fn golden() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/simplecdb");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/simplecdb");
     assert!(
         dir.join("gen300.dci").is_file(),
-        "the golden files are missing: expected {} (the shared/ folder beside the checkout)",
+        "the golden files are missing: expected {} (tests/data/ of the checkout)",
         dir.display()
     );
     dir.join("gen300")

@@ -151,7 +151,7 @@ fn the_writer_takes_a_replaced_comment_and_a_nag_after_a_comment() {
 fn simple_chess_database_games_render_the_same_from_events_and_from_the_model() {
     // Databases written by the reference writer (pgn2dcg), and one gamefs writes from every
     // edge-case PGN (`import --lossy`: what the format cannot hold is dropped).
-    let golden = common::repo().join("../shared/data/simplecdb");
+    let golden = common::repo().join("tests/data/simplecdb");
     let mut games = 0;
     for entry in std::fs::read_dir(&golden).unwrap() {
         let path = entry.unwrap().path();

@@ -1,4 +1,4 @@
-//! Golden files written by the reference writer pgn2dcg (shared/data/simplecdb/): reading them
+//! Golden files written by the reference writer pgn2dcg (tests/data/simplecdb/): reading them
 //! gives the games of the PGN beside them as far as the format holds them, and importing that
 //! PGN into an empty database in one batch gives the same bytes.
 
@@ -10,10 +10,10 @@ use gamefs::store::{ChessStore, OpenOptions};
 use gamefs::text::pgn_parse;
 
 fn golden_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/simplecdb");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/simplecdb");
     assert!(
         dir.join("edge.dci").is_file(),
-        "the golden files are missing: expected {} (the shared/ folder beside the checkout)",
+        "the golden files are missing: expected {} (tests/data/ of the checkout)",
         dir.display()
     );
     dir

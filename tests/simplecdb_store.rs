@@ -13,10 +13,10 @@ use gamefs::text::{pgn, pgn_parse};
 use shakmaty::{Chess, Position};
 
 fn golden(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/simplecdb");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/simplecdb");
     assert!(
         dir.join("edge.dci").is_file(),
-        "the golden files are missing: expected {} (the shared/ folder beside the checkout)",
+        "the golden files are missing: expected {} (tests/data/ of the checkout)",
         dir.display()
     );
     dir.join(name)

@@ -510,7 +510,7 @@ def bench_formats(args, pgn, n, scid_db, runs):
     if not os.path.exists(gdir + ".done"):
         shutil.rmtree(gdir, ignore_errors=True)
         os.makedirs(gdir)
-        shutil.copy(os.path.join(REPO, "..", "shared", "data", "go9x9", "zobrist_board_81.dat"), gdir)
+        shutil.copy(os.path.join(REPO, "tests", "data", "go9x9", "zobrist_board_81.dat"), gdir)
         boards = os.path.join(DATA, f"go9-{ng}.txt")
         go_boards(boards, ng, args.seed)
         log(f"importing {ng} random 9x9 positions")

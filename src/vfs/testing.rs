@@ -35,12 +35,12 @@ pub fn demo_tree(dir: &Path, writable: bool) -> Vfs {
 }
 
 /// A writable tree over a fresh 9x9 Go database in `dir` holding one position per SGF text
-/// (needs the real zobrist table in `shared/` beside the checkout).
+/// (needs the real zobrist table in `tests/data/go9x9/`).
 pub fn go_tree(dir: &Path, sgfs: &[&str]) -> Vfs {
     use crate::collection::go::GoCollection;
     use crate::store::go9x9::{Go9Database, Go9Options, ZOBRIST_FILE};
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/go9x9");
-    std::fs::copy(shared.join(ZOBRIST_FILE), dir.join(ZOBRIST_FILE)).unwrap();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/go9x9");
+    std::fs::copy(data.join(ZOBRIST_FILE), dir.join(ZOBRIST_FILE)).unwrap();
     let db = Go9Database::open_with(&Go9Options {
         dir: Some(dir.to_path_buf()),
         writable: true,

@@ -8,7 +8,7 @@ use gamefs::store::go9x9::records::{self, RawId, ScoreRecord};
 
 /// The shared data directory with the real zobrist table and the published examples.
 pub fn data_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/go9x9");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/go9x9");
     assert!(
         dir.join("zobrist_board_81.dat").is_file() && dir.join("published-examples.txt").is_file(),
         "the real 9x9 data is missing: expected zobrist_board_81.dat and published-examples.txt in {}",
