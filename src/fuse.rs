@@ -22,6 +22,8 @@ use fuser::{
 use fuser::{Config, MountOption, Session, SessionACL, SessionUnmounter};
 
 use crate::error::Error;
+
+mod kernel_mount;
 use crate::vfs::write::{RenameFlags as VfsRenameFlags, SetAttr};
 use crate::vfs::{Attr, FileKind, Invalidator, OpenMode, Opened, Vfs};
 
@@ -52,14 +54,24 @@ pub struct MountSettings {
 
 /// A mount being served on a thread of its own.
 pub struct Mounted {
-    unmounter: SessionUnmounter,
+    unmounter: Unmounter,
     runner: std::thread::JoinHandle<std::io::Result<()>>,
+}
+
+/// Who unmounts: fuser for a mount it made (through fusermount3), or mount(2)'s
+/// counterpart for root's own mount.
+enum Unmounter {
+    Fuser(SessionUnmounter),
+    Kernel(std::path::PathBuf),
 }
 
 impl Mounted {
     /// Unmount (fails while files are open: the caller may detach lazily instead).
     pub fn unmount(&mut self) -> std::io::Result<()> {
-        self.unmounter.unmount()
+        match &mut self.unmounter {
+            Unmounter::Fuser(u) => u.unmount(),
+            Unmounter::Kernel(mountpoint) => kernel_mount::unmount(mountpoint, false),
+        }
     }
 
     /// Wait until the session ends.
@@ -106,15 +118,79 @@ pub fn mount(
             .map_or(2, |n| n.get())
             .max(2),
     );
-    let mut session = Session::new(GameFs::new(vfs.clone()), mountpoint, &config)?;
+    let (session, unmounter) = if is_root() {
+        // fuser would mount as type `fuse`, without the subtype: mount as fusermount3 does.
+        let device = kernel_call(&config).mount(mountpoint)?;
+        let session = Session::from_fd(GameFs::new(vfs.clone()), device, config.acl, config)
+            .inspect_err(|_| {
+                let _ = kernel_mount::unmount(mountpoint, true);
+            })?;
+        (session, Unmounter::Kernel(mountpoint.to_path_buf()))
+    } else {
+        let mut session = Session::new(GameFs::new(vfs.clone()), mountpoint, &config)?;
+        let unmounter = Unmounter::Fuser(session.unmount_callable());
+        (session, unmounter)
+    };
     vfs.set_invalidator(Box::new(KernelInvalidator::new(session.notifier())));
-    let unmounter = session.unmount_callable();
+    let own_mount = match &unmounter {
+        Unmounter::Kernel(mountpoint) => Some(mountpoint.clone()),
+        Unmounter::Fuser(_) => None,
+    };
     let runner = std::thread::spawn(move || {
         let result = session.run();
+        if let (Err(_), Some(mountpoint)) = (&result, own_mount) {
+            // A session that failed leaves no dead mount behind (fuser does the same for its own).
+            let _ = kernel_mount::unmount(&mountpoint, true);
+        }
         on_end();
         result
     });
     Ok(Mounted { unmounter, runner })
+}
+
+/// Whether this process runs as root, which mounts with mount(2) itself.
+fn is_root() -> bool {
+    // SAFETY: geteuid cannot fail and touches no memory.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// The mount(2) call for `config`'s options, as fusermount3 would make it: the subtype in the
+/// type, the file system name as the source, flags for the generic words and FUSE's own
+/// options in the data.
+fn kernel_call(config: &Config) -> kernel_mount::KernelMount<'_> {
+    let mut call = kernel_mount::KernelMount {
+        source: "gamefs",
+        subtype: "gamefs",
+        flags: 0,
+        options: Vec::new(),
+    };
+    for option in &config.mount_options {
+        match option {
+            MountOption::FSName(name) => call.source = name,
+            MountOption::Subtype(subtype) => call.subtype = subtype,
+            MountOption::RO => call.flags |= libc::MS_RDONLY,
+            MountOption::NoDev => call.flags |= libc::MS_NODEV,
+            MountOption::NoSuid => call.flags |= libc::MS_NOSUID,
+            MountOption::NoExec => call.flags |= libc::MS_NOEXEC,
+            MountOption::NoAtime => call.flags |= libc::MS_NOATIME,
+            MountOption::Sync => call.flags |= libc::MS_SYNCHRONOUS,
+            MountOption::DirSync => call.flags |= libc::MS_DIRSYNC,
+            MountOption::DefaultPermissions => call.options.push("default_permissions".into()),
+            MountOption::CUSTOM(word) => call.options.push(word.clone()),
+            MountOption::RW
+            | MountOption::Dev
+            | MountOption::Suid
+            | MountOption::Exec
+            | MountOption::Atime
+            | MountOption::Async
+            | MountOption::AutoUnmount => {}
+        }
+    }
+    if config.acl != SessionACL::Owner {
+        // The kernel knows only allow_other; the session itself keeps others out for allow_root.
+        call.options.push("allow_other".into());
+    }
+    call
 }
 
 /// The fuser option of a `-o` word.
