@@ -16,10 +16,17 @@ fuzz seconds="60":
 release out="":
     contrib/dev/release {{out}}
 
-# Formatting, lints and the duplicate-code check.
+# Formatting, lints, unused dependencies (cargo-machete) and the duplicate-code check.
 lint:
     cargo fmt --check
     cargo clippy --all-targets --all-features -- -D warnings
+    contrib/dev/setup lint
+    cargo machete
+
+# The Debian package (cargo-deb): builds the release binary, then target/debian/gamefs_*.deb;
+# prints its path (`just deb --no-build` packages the target/release/gamefs already built).
+deb *args:
+    contrib/dev/deb {{args}}
 
 # Regenerate the man page and shell completions shipped in contrib/ from the CLI definitions.
 generated:

@@ -128,8 +128,10 @@ fn the_systemd_service_reports_ready_and_stops_cleanly() {
     let mnt = dir.path().join("mnt");
     std::fs::create_dir(&mnt).unwrap();
     // Run the unit's command line with our paths, as systemd would for one instance.
+    let program = exec.split_whitespace().next().unwrap();
+    assert_eq!(program, "gamefs", "a bare name systemd finds in PATH");
     let command = exec
-        .replace("/usr/local/bin/gamefs", gamefs().to_str().unwrap())
+        .replacen("gamefs", gamefs().to_str().unwrap(), 1)
         .replace("/srv/chess/%i", edge_db().to_str().unwrap())
         .replace("/mnt/chess/%i", mnt.to_str().unwrap());
     let words: Vec<&str> = command.split_whitespace().collect();
