@@ -246,10 +246,16 @@ fn simple_chess_databases_round_trip_through_the_commands() {
         "{exported}"
     );
     ok(&[os("check"), os("-q"), db.as_os_str()]);
-    // The demo file does not fit: refused whole, with the reason, and nothing imported.
+    // The demo file does not fit: with --strict refused whole, with the reason, and nothing
+    // imported.
     let demo = demo_pgn();
-    let out = gamefs(&[os("import"), db.as_os_str(), demo.as_os_str()]);
-    assert!(!out.status.success());
+    let out = gamefs(&[
+        os("import"),
+        os("--strict"),
+        db.as_os_str(),
+        demo.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("nothing imported from this file"),
@@ -257,6 +263,44 @@ fn simple_chess_databases_round_trip_through_the_commands() {
     );
     assert!(stderr.contains("import with --lossy"), "{stderr}");
     assert_eq!(ok(&[os("export"), db.as_os_str()]), exported);
+    // Without --strict the games that fit go in, the others are left out and named in the
+    // report, their text in the rejects file, and the exit status says so.
+    let copy = dir.path().join("copy.dci");
+    for ext in ["dci", "dcn", "dcs", "dce", "dcg"] {
+        std::fs::copy(db.with_extension(ext), copy.with_extension(ext)).unwrap();
+    }
+    let (rejects, report) = (
+        dir.path().join("rejects.pgn"),
+        dir.path().join("report.txt"),
+    );
+    let out = gamefs(&[
+        os("import"),
+        copy.as_os_str(),
+        demo.as_os_str(),
+        os("--rejects"),
+        rejects.as_os_str(),
+        os("--report"),
+        report.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(4), "{out:?}");
+    let games = |text: &str| text.matches("[Event ").count();
+    let demo_games = games(&std::fs::read_to_string(&demo).unwrap());
+    let report = std::fs::read_to_string(&report).unwrap();
+    let left_out = report.lines().count();
+    assert!(
+        left_out > 0 && report.contains("import with --lossy"),
+        "{report}"
+    );
+    let stored = games(&ok(&[os("export"), copy.as_os_str()])) - 1;
+    assert!(stored > 0, "the games that fit are stored");
+    assert_eq!(stored + left_out, demo_games, "{report}");
+    let rejected = std::fs::read_to_string(&rejects).unwrap();
+    assert_eq!(games(&rejected), left_out, "{rejected}");
+    let summary = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        summary.contains(&format!("{stored} games imported, {left_out} left out")),
+        "{summary}"
+    );
     // With --lossy it goes in, as close as the format allows.
     ok(&[
         os("import"),
@@ -265,9 +309,7 @@ fn simple_chess_databases_round_trip_through_the_commands() {
         db.as_os_str(),
         demo.as_os_str(),
     ]);
-    let games = |text: &str| text.matches("[Event ").count();
     let after = ok(&[os("export"), db.as_os_str()]);
-    let demo_games = games(&std::fs::read_to_string(&demo).unwrap());
     assert_eq!(games(&after), 1 + demo_games, "{after}");
 }
 

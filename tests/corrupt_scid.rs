@@ -29,9 +29,16 @@ fn demo_db(dir: &Path) -> PathBuf {
     let pgn = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("contrib/sample/demo.pgn"))
         .unwrap();
     assert_eq!(
-        append_pgn(&*db, &pgn, &gamefs::text::keep_all, &mut |_| {})
-            .unwrap()
-            .len(),
+        append_pgn(
+            &*db,
+            &pgn,
+            gamefs::collection::import::OnBadGame::RefuseAll,
+            &gamefs::text::keep_all,
+            &mut |_| {}
+        )
+        .unwrap()
+        .numbers
+        .len(),
         30
     );
     base

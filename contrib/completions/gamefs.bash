@@ -999,7 +999,7 @@ _gamefs() {
             return 0
             ;;
         gamefs__subcmd__import)
-            opts="-q -h --create --format --lossy --quiet --log-level --help"
+            opts="-q -h --create --format --lossy --strict --rejects --report --quiet --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1007,6 +1007,14 @@ _gamefs() {
             case "${prev}" in
                 --format)
                     COMPREPLY=($(compgen -W "scid simplecdb" -- "${cur}"))
+                    return 0
+                    ;;
+                --rejects)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --report)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --log-level)

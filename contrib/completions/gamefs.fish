@@ -39,7 +39,7 @@ complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "go9" -d 'Darren Cook\
 complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
 complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "man" -d 'Print the manual page (roff), e.g. `gamefs man | man -l -`'
 complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -s o -d 'Mount options, comma-separated: ro, rw, lossy (Simple Chess Database: store what the format cannot hold as closely as it can, logging each loss), allow_other, allow_root, default_permissions, nodev, nosuid, noexec, noatime, fsname=NAME, cache_mb=N (rendered-text cache size), log_file=FILE, log_level=LEVEL; for 9x9 Go databases whose files are not in one folder, positions=FILE, zobrist=FILE, scored=FILE (repeatable); fstab words (noauto, nofail, _netdev, x-*) are ignored, anything else is an error' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -s o -d 'Mount options, comma-separated: ro, rw, lossy (Simple Chess Database: store what the format cannot hold as closely as it can, logging each loss), strict (a copied PGN file with a game that cannot be stored imports nothing, instead of the others), allow_other, allow_root, default_permissions, nodev, nosuid, noexec, noatime, fsname=NAME, cache_mb=N (rendered-text cache size), log_file=FILE, log_level=LEVEL; for 9x9 Go databases whose files are not in one folder, positions=FILE, zobrist=FILE, scored=FILE (repeatable); fstab words (noauto, nofail, _netdev, x-*) are ignored, anything else is an error' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -l log-file -d 'Write the log to this file (otherwise: stderr in the foreground, syslog when detached)' -r -F
 complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -s f -l foreground -d 'Stay in the foreground (for systemd and debugging); Ctrl-C unmounts'
@@ -59,10 +59,13 @@ complete -c gamefs -n "__fish_gamefs_using_subcommand create" -l log-level -d 'L
 complete -c gamefs -n "__fish_gamefs_using_subcommand create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l format -d 'The format to create with --create (default: from the path\'s extension, else SCID)' -r -f -a "scid\t'SCID 4: .si4, .sn4, .sg4'
 simplecdb\t'Simple Chess Database: .dci, .dcn, .dcs, .dce, .dcg'"
+complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l rejects -d 'Write the text of every game left out to this file (created, or replaced): a PGN file to mend and import again' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l report -d 'Write the report of every game left out (file, game, line, reason) to this file (default: a new file under $XDG_STATE_HOME/gamefs/, named in the summary line)' -r -F
 complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l create -d 'Create the database first if it does not exist'
 complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l lossy -d 'Simple Chess Database: store what the format cannot hold (long names, comments, variations, extra tags) as closely as it can, logging each loss, instead of refusing'
-complete -c gamefs -n "__fish_gamefs_using_subcommand import" -s q -l quiet -d 'No progress or summary output'
+complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l strict -d 'Store nothing of a file in which a game cannot be stored (by default such games are left out and reported, and the others stored)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand import" -s q -l quiet -d 'No progress or summary output (games left out are still named)'
 complete -c gamefs -n "__fish_gamefs_using_subcommand import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gamefs -n "__fish_gamefs_using_subcommand compact" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand compact" -s q -l quiet -d 'No summary output'

@@ -7,7 +7,11 @@ use std::process::ExitCode;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{CompactArgs, CreateArgs, FormatArg, ImportArgs};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
 use gamefs::collection::chess::append_pgn;
+use gamefs::collection::import::OnBadGame;
 use gamefs::store;
 use gamefs::text::input::Text;
 
@@ -52,8 +56,17 @@ pub fn spinner(quiet: bool, what: &str) -> ProgressBar {
     pb
 }
 
-/// Append the games of each PGN file; a file with a bad game is refused whole (reported, the
-/// next file still imported) and the exit status says so.
+/// Exit status of an import that stored every game of every file as written.
+const EXIT_ALL_STORED: u8 = 0;
+/// Exit status of an import in which a file could not be imported at all (unreadable, a
+/// database failure, or `--strict` and a game that cannot be stored).
+const EXIT_FILE_FAILED: u8 = 1;
+/// Exit status of an import that left some games out (each reported) and stored the others.
+const EXIT_GAMES_LEFT_OUT: u8 = 4;
+
+/// Append the games of each PGN file: every game the database can hold; the others are left
+/// out, reported (and their text kept with `--rejects`), or with `--strict` the file is
+/// refused whole. The exit status tells which happened.
 pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
     if args.create && !store::exists(&args.database) {
         store::create(&args.database, format_for(&args.database, args.format))
@@ -65,7 +78,20 @@ pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
         ..store::OpenOptions::default()
     };
     let db = store::open_with(&args.database, &options).map_err(|e| e.to_string())?;
-    let mut failed = 0;
+    let on_bad = if args.strict {
+        OnBadGame::RefuseAll
+    } else {
+        OnBadGame::Skip
+    };
+    let mut rejects = match &args.rejects {
+        Some(path) => Some(
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot create {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let (mut failed, mut imported, mut left_out) = (0, 0, 0);
+    let mut report = String::new();
     for file in &args.files {
         // Mapped, and let go as it is parsed: a PGN file of any size is imported without
         // holding it in memory.
@@ -78,27 +104,96 @@ pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
             }
         };
         let pb = progress(args.quiet, &file.display().to_string());
-        let result = append_pgn(&*db, &text, &|r| text.let_go(r), &mut |_| pb.inc(1));
+        let result = append_pgn(&*db, &text, on_bad, &|r| text.let_go(r), &mut |_| pb.inc(1));
         pb.finish_and_clear();
-        match result {
-            Ok(numbers) if !args.quiet => {
-                eprintln!("{}: imported {} games", file.display(), numbers.len());
-            }
-            Ok(_) => {}
+        let outcome = match result {
+            Ok(outcome) => outcome,
             Err(e) => {
                 eprintln!(
                     "gamefs: {}: {e} (nothing imported from this file)",
                     file.display()
                 );
                 failed += 1;
+                continue;
+            }
+        };
+        imported += outcome.numbers.len();
+        left_out += outcome.skipped.len();
+        if !args.quiet || !outcome.skipped.is_empty() {
+            eprintln!(
+                "{}: imported {} games{}",
+                file.display(),
+                outcome.numbers.len(),
+                if outcome.skipped.is_empty() {
+                    String::new()
+                } else {
+                    format!(", left out {}", outcome.skipped.len())
+                }
+            );
+            for line in outcome.skipped_lines().take(SKIPPED_SHOWN) {
+                eprintln!("  left out {line}");
             }
         }
+        for line in outcome.skipped_lines() {
+            report.push_str(&format!("{}: {line}\n", file.display()));
+        }
+        if let Some(out) = &mut rejects {
+            out.write_all(&outcome.rejected_text(&text))
+                .map_err(|e| format!("cannot write the rejected games: {e}"))?;
+        }
     }
-    Ok(if failed == 0 {
-        ExitCode::SUCCESS
+    let report_path = if left_out > 0 {
+        Some(write_report(args.report.as_deref(), &report)?)
     } else {
-        ExitCode::FAILURE
-    })
+        None
+    };
+    if !args.quiet || left_out > 0 {
+        eprintln!(
+            "gamefs import: {imported} games imported, {left_out} left out{}{}",
+            report_path
+                .map(|p| format!(" (why: {})", p.display()))
+                .unwrap_or_default(),
+            if failed > 0 {
+                format!(", {failed} file(s) not imported")
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(ExitCode::from(if failed > 0 {
+        EXIT_FILE_FAILED
+    } else if left_out > 0 {
+        EXIT_GAMES_LEFT_OUT
+    } else {
+        EXIT_ALL_STORED
+    }))
+}
+
+/// How many of a file's games left out are named on the terminal (all are in the report).
+const SKIPPED_SHOWN: usize = 10;
+
+/// Write the report of the games left out to `asked`, or to a new file under
+/// `$XDG_STATE_HOME/gamefs/`; the path written.
+fn write_report(asked: Option<&Path>, report: &str) -> Result<PathBuf, String> {
+    let path = match asked {
+        Some(path) => path.to_path_buf(),
+        None => {
+            let state = std::env::var_os("XDG_STATE_HOME")
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute())
+                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
+                .ok_or("neither XDG_STATE_HOME nor HOME is set: name the report with --report")?
+                .join("gamefs");
+            std::fs::create_dir_all(&state)
+                .map_err(|e| format!("cannot create {}: {e}", state.display()))?;
+            let secs = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            state.join(format!("import-{secs}-{}.txt", std::process::id()))
+        }
+    };
+    std::fs::write(&path, report).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
 }
 
 /// Drop deleted games and garbage.

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use super::{DemoArgs, MountOptions};
 use gamefs::collection::chess::append_pgn;
+use gamefs::collection::import::OnBadGame;
 use gamefs::store;
 use gamefs::text::keep_all;
 
@@ -19,8 +20,14 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode, String> {
     store::create(&base, store::Format::Scid).map_err(|e| e.to_string())?;
     {
         let db = store::open(&base, true).map_err(|e| e.to_string())?;
-        append_pgn(&*db, SAMPLE_PGN.as_bytes(), &keep_all, &mut |_| {})
-            .map_err(|e| format!("building the sample database: {e}"))?;
+        append_pgn(
+            &*db,
+            SAMPLE_PGN.as_bytes(),
+            OnBadGame::RefuseAll,
+            &keep_all,
+            &mut |_| {},
+        )
+        .map_err(|e| format!("building the sample database: {e}"))?;
     }
     let created = !args.mountpoint.exists();
     if created {

@@ -210,7 +210,19 @@ pub struct ImportArgs {
     /// variations, extra tags) as closely as it can, logging each loss, instead of refusing.
     #[arg(long)]
     pub lossy: bool,
-    /// No progress or summary output.
+    /// Store nothing of a file in which a game cannot be stored (by default such games are
+    /// left out and reported, and the others stored).
+    #[arg(long)]
+    pub strict: bool,
+    /// Write the text of every game left out to this file (created, or replaced): a PGN file
+    /// to mend and import again.
+    #[arg(long, value_name = "FILE")]
+    pub rejects: Option<PathBuf>,
+    /// Write the report of every game left out (file, game, line, reason) to this file
+    /// (default: a new file under $XDG_STATE_HOME/gamefs/, named in the summary line).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// No progress or summary output (games left out are still named).
     #[arg(short, long)]
     pub quiet: bool,
 }
@@ -246,7 +258,8 @@ pub struct MountOptions {
     #[arg(short = 'r', long)]
     pub read_only: bool,
     /// Mount options, comma-separated: ro, rw, lossy (Simple Chess Database: store what the
-    /// format cannot hold as closely as it can, logging each loss), allow_other, allow_root, default_permissions,
+    /// format cannot hold as closely as it can, logging each loss), strict (a copied PGN file
+    /// with a game that cannot be stored imports nothing, instead of the others), allow_other, allow_root, default_permissions,
     /// nodev, nosuid, noexec, noatime, fsname=NAME, cache_mb=N (rendered-text cache size),
     /// log_file=FILE, log_level=LEVEL; for 9x9 Go databases whose files are not in one folder,
     /// positions=FILE, zobrist=FILE, scored=FILE (repeatable); fstab words (noauto, nofail, _netdev, x-*) are ignored,

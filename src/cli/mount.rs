@@ -9,6 +9,7 @@ use std::sync::Arc;
 use super::MountOptions;
 use super::daemon;
 use gamefs::ErrorKind;
+use gamefs::collection::import::OnBadGame;
 use gamefs::collection::{self, Collection};
 use gamefs::fuse::{self, Access, MountSettings};
 use gamefs::store::OpenOptions;
@@ -30,6 +31,8 @@ pub struct ParsedOptions {
     pub explicit_rw: bool,
     /// `-o lossy`: store what the format cannot hold as closely as it can (logged).
     pub lossy: bool,
+    /// `-o strict`: a copied file with a game that cannot be stored imports nothing.
+    pub strict: bool,
     /// `-o positions=`, `-o zobrist=`, `-o scored=`: a Go database's files, named.
     pub go_files: gamefs::store::GoFiles,
 }
@@ -56,6 +59,7 @@ pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
             "ro" => p.read_only = true,
             "rw" => p.explicit_rw = true,
             "lossy" => p.lossy = true,
+            "strict" => p.strict = true,
             "allow_other" => {
                 p.access = Access::Everyone;
                 p.kernel.push("default_permissions".into());
@@ -91,7 +95,7 @@ pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown mount option {other:?} (gamefs takes ro, rw, lossy, allow_other, allow_root, \
+                    "unknown mount option {other:?} (gamefs takes ro, rw, lossy, strict, allow_other, allow_root, \
                      default_permissions, nodev, nosuid, noexec, noatime, fsname=, cache_mb=, log_file=, log_level=, \
                      positions=, zobrist=, scored=)"
                 ));
@@ -207,6 +211,9 @@ pub fn prepare_and_serve(
     warn_if_damaged(database, &*coll);
     let mountpoint = check_mountpoint(mountpoint)?;
     let mut vfs_options = VfsOptions::default();
+    if parsed.strict {
+        vfs_options.on_bad = OnBadGame::RefuseAll;
+    }
     if let Some(bytes) = parsed.cache_bytes {
         vfs_options.cache_bytes = bytes;
     }

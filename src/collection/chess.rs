@@ -1,40 +1,85 @@
 //! Chess databases (any [`ChessStore`]) as collections of PGN files named
 //! `NUMBER WHITE - BLACK YEAR.pgn`, grouped by players, events, sites, years and ECO codes.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use super::Collection;
+use super::import::{ImportReport, OnBadGame, SkippedGame};
 use crate::collection::naming::{game_file_name, game_number_of, number_width};
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::{ChessStore, GameSummary, NameKind, Problem, StoreInfo, eco_text};
 use crate::text::{DoneWith, pgn, pgn_chunks, pgn_parse};
 
-/// Append every game of the PGN `text` to `store`, all or nothing; `progress` sees each game,
-/// `done_with` each part of `text` parsed. Parsing runs on threads of their own (one per
-/// core), ahead of encoding and writing, so an import uses every core; the games arrive in
-/// text order as one parser would give them.
+/// Append the games of the PGN `text` to `store`: every game it can hold, leaving out and
+/// reporting the others, or (with [`OnBadGame::RefuseAll`]) all or nothing. `progress` sees
+/// each game, `done_with` each part of `text` parsed. Parsing runs on threads of their own
+/// (one per core), ahead of encoding and writing, so an import uses every core; the games
+/// arrive in text order as one parser would give them.
 pub fn append_pgn(
     store: &dyn ChessStore,
     text: &[u8],
+    on_bad: OnBadGame,
     done_with: DoneWith<'_>,
     progress: &mut dyn FnMut(u32),
-) -> Result<Vec<u32>> {
+) -> Result<ImportReport> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    pgn_chunks::with_games(
+    let skipped = RefCell::new(Vec::new());
+    // The place of the game the store took last: a game it refuses is that one.
+    let last = RefCell::new(None);
+    let numbers = pgn_chunks::with_games(
         text,
         threads,
         pgn_chunks::Split::DEFAULT,
         done_with,
         |games| {
             let mut count = 0;
-            let mut games = games.map(|g| {
+            let mut games = games.filter_map(|g| {
                 count += 1;
                 progress(count);
-                g.map_err(Error::from)
+                match g {
+                    Ok(read) => {
+                        *last.borrow_mut() = Some((read.number, read.line, read.text));
+                        Some(Ok(read.game))
+                    }
+                    Err(e) if on_bad == OnBadGame::Skip => {
+                        let (number, line, text) = (e.game, e.line, e.text.clone());
+                        let reason = format!("column {}: {}", e.column, e.message);
+                        skipped.borrow_mut().push(SkippedGame {
+                            number,
+                            line,
+                            reason,
+                            kind: Error::from(e).kind(),
+                            text,
+                        });
+                        None
+                    }
+                    Err(e) => Some(Err(Error::from(e))),
+                }
             });
-            store.append(&mut games)
+            match on_bad {
+                OnBadGame::RefuseAll => store.append(&mut games),
+                OnBadGame::Skip => store.append_each(
+                    &mut games,
+                    Some(&mut |e: Error| {
+                        if let Some((number, line, text)) = last.borrow_mut().take() {
+                            skipped.borrow_mut().push(SkippedGame {
+                                number,
+                                line,
+                                reason: e.message().to_owned(),
+                                kind: e.kind(),
+                                text,
+                            });
+                        }
+                    }),
+                ),
+            }
         },
-    )
+    )?;
+    Ok(ImportReport {
+        numbers,
+        skipped: skipped.into_inner(),
+    })
 }
 
 /// Game `number` of `store` as PGN: told straight from the store to the writer (one decode,
@@ -181,15 +226,20 @@ impl Collection for ChessCollection {
         self.store.replace(n, &game)
     }
 
-    fn import(&self, text: &[u8], done_with: DoneWith<'_>) -> Result<Vec<u32>> {
-        let numbers = append_pgn(&*self.store, text, done_with, &mut |_| {})?;
-        if numbers.is_empty() {
+    fn import(
+        &self,
+        text: &[u8],
+        on_bad: OnBadGame,
+        done_with: DoneWith<'_>,
+    ) -> Result<ImportReport> {
+        let report = append_pgn(&*self.store, text, on_bad, done_with, &mut |_| {})?;
+        if report.numbers.is_empty() && report.skipped.is_empty() {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
                 "the text holds no game",
             ));
         }
-        Ok(numbers)
+        Ok(report)
     }
 
     fn set_deleted(&self, n: u32, deleted: bool) -> Result<()> {

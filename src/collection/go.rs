@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
 use super::Collection;
+use super::import::{ImportReport, OnBadGame};
 use super::naming::unique_components;
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::go::{Color, PositionId};
@@ -283,7 +284,41 @@ impl Collection for GoCollection {
         Ok(true)
     }
 
-    fn import(&self, text: &[u8], _done_with: DoneWith<'_>) -> Result<Vec<u32>> {
+    fn import(
+        &self,
+        text: &[u8],
+        _on_bad: OnBadGame,
+        _done_with: DoneWith<'_>,
+    ) -> Result<ImportReport> {
+        // One position per text: there is nothing to leave out and go on with.
+        Ok(ImportReport {
+            numbers: self.import_position(text)?,
+            skipped: Vec::new(),
+        })
+    }
+    fn set_deleted(&self, n: u32, deleted: bool) -> Result<()> {
+        if !deleted {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                "removed positions cannot be restored (the format has no delete mark)",
+            ));
+        }
+        let id = self.live_id(n)?;
+        self.db.remove(&id)?;
+        let mut slots = self.slots.write().unwrap_or_else(|p| p.into_inner());
+        slots.by_id.remove(&id);
+        slots.items[n as usize].removed = true;
+        Ok(())
+    }
+
+    fn reload_if_changed(&self) -> Result<bool> {
+        Ok(false)
+    }
+}
+
+impl GoCollection {
+    /// Store the one position of an SGF `text`; its number, new or already there.
+    fn import_position(&self, text: &[u8]) -> Result<Vec<u32>> {
         let parsed = sgf_parse::parse(text).map_err(Error::from)?;
         let saved = self.db.save(&parsed.position, None)?;
         let existing = self
@@ -308,24 +343,5 @@ impl Collection for GoCollection {
                 .unwrap_or_else(|p| p.into_inner())
                 .push(summary),
         ])
-    }
-
-    fn set_deleted(&self, n: u32, deleted: bool) -> Result<()> {
-        if !deleted {
-            return Err(Error::new(
-                ErrorKind::Unsupported,
-                "removed positions cannot be restored (the format has no delete mark)",
-            ));
-        }
-        let id = self.live_id(n)?;
-        self.db.remove(&id)?;
-        let mut slots = self.slots.write().unwrap_or_else(|p| p.into_inner());
-        slots.by_id.remove(&id);
-        slots.items[n as usize].removed = true;
-        Ok(())
-    }
-
-    fn reload_if_changed(&self) -> Result<bool> {
-        Ok(false)
     }
 }

@@ -8,6 +8,7 @@
 
 pub mod chess;
 pub mod go;
+pub mod import;
 pub mod naming;
 
 use std::path::Path;
@@ -89,10 +90,16 @@ pub trait Collection: Send + Sync {
     fn render(&self, n: u32) -> Result<Vec<u8>>;
     /// Store `text` as the new content of item `n`; false when nothing changed.
     fn save(&self, n: u32, text: &[u8]) -> Result<bool>;
-    /// Store every item in `text` as new items; returns their numbers. All or nothing. The
-    /// parts of `text` not needed in memory now go to `done_with` (a collection may tell
-    /// none; a part told may be read again).
-    fn import(&self, text: &[u8], done_with: DoneWith<'_>) -> Result<Vec<u32>>;
+    /// Store the items in `text` as new items: those the format can hold, the others left out
+    /// and reported, or all or nothing, as `on_bad` says. The parts of `text` not needed in
+    /// memory now go to `done_with` (a collection may tell none; a part told may be read
+    /// again).
+    fn import(
+        &self,
+        text: &[u8],
+        on_bad: import::OnBadGame,
+        done_with: DoneWith<'_>,
+    ) -> Result<import::ImportReport>;
     /// Mark item `n` deleted, or bring it back.
     fn set_deleted(&self, n: u32, deleted: bool) -> Result<()>;
     /// Notice changes another program made to a read-only database; true if re-read.

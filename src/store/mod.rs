@@ -115,7 +115,18 @@ pub trait ChessStore: Send + Sync {
     fn replace(&self, number: u32, game: &ChessGame) -> Result<bool>;
     /// Append the games of `games` as new games and return their numbers. All or nothing:
     /// the first error (from the iterator or the format) leaves the database as it was.
-    fn append(&self, games: &mut dyn Iterator<Item = Result<ChessGame>>) -> Result<Vec<u32>>;
+    fn append(&self, games: &mut dyn Iterator<Item = Result<ChessGame>>) -> Result<Vec<u32>> {
+        self.append_each(games, None)
+    }
+    /// [`append`](Self::append), except that with `refused` a game the format cannot hold (and
+    /// an error item) goes to `refused`, right after the iterator gave it, and is left out; the
+    /// other games are stored. A failure of the database itself (a full disk, too many games)
+    /// still fails the whole call and leaves the database as it was.
+    fn append_each(
+        &self,
+        games: &mut dyn Iterator<Item = Result<ChessGame>>,
+        refused: Option<&mut dyn FnMut(Error)>,
+    ) -> Result<Vec<u32>>;
     /// Set or clear the deleted mark of game `number`.
     fn set_deleted(&self, number: u32, deleted: bool) -> Result<()>;
     /// Notice changes another program made to the files (read-only databases); true if the

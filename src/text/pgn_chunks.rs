@@ -1,20 +1,21 @@
-//! A PGN text parsed on several threads, with exactly the result of [`pgn_parse::games`].
+//! A PGN text parsed on several threads, with exactly the result of [`pgn_parse::Games`].
 //!
 //! The text is cut into chunks of about [`Split::chunk_bytes`] at places where the sequential
 //! parser must be between two games (see [`is_game_boundary`]); each chunk is parsed on its
 //! own, the chunks dealt round-robin to the threads, and the games handed on in text order, in
-//! batches of at most [`Split::batch_games`]. Only Ok games come from chunks: at the first
-//! refused game the sequential parser takes over from that game on, so every error (its game
-//! number, line and column) is the sequential one.
+//! batches of at most [`Split::batch_games`], with their numbers, lines and byte ranges in the
+//! whole text. Only games read well come from chunks: at a refused game the sequential parser
+//! takes over from the start of its chunk (so every error, its game number, line and range,
+//! is the sequential one), until it stands exactly at the start of a later chunk, from where
+//! that chunk's games are the sequential parser's again.
 
 use std::sync::mpsc::{Receiver, sync_channel};
 
 use super::DoneWith;
-use super::pgn_parse::{self, ParseError};
-use crate::game::chess::ChessGame;
+use super::pgn_parse::{Games, ParseError, ReadGame};
 
-/// One parsed game, or why it was refused.
-pub type Parsed = Result<ChessGame, ParseError>;
+/// One parsed game with its place in the text, or why it was refused.
+pub type Parsed = Result<ReadGame, ParseError>;
 
 /// How a text is cut up between the parsing threads and the consumer.
 #[derive(Clone, Copy, Debug)]
@@ -37,13 +38,14 @@ impl Split {
     };
 }
 
-/// Games handed from a parsing thread to the consumer, and whether they end their chunk.
-type Batch = (Vec<Parsed>, bool);
+/// Games handed from a parsing thread to the consumer (numbered, lined and placed within
+/// their chunk), and, with a chunk's last batch, the line breaks the chunk holds.
+type Batch = (Vec<Parsed>, Option<u32>);
 
 /// Parse `text` on `threads` threads (at least one) while `consume` takes the games in text
-/// order, the same items [`pgn_parse::games`] yields; returns what `consume` returns. Each
-/// chunk's range goes to `done_with` once its end is found and again once it is parsed (the
-/// games hold no reference to it).
+/// order, the same items [`Games`] yields; returns what `consume` returns. Each chunk's range
+/// goes to `done_with` once its end is found and again once it is parsed (the games hold no
+/// reference to it).
 pub fn with_games<R>(
     text: &[u8],
     threads: usize,
@@ -64,16 +66,20 @@ pub fn with_games<R>(
             s.spawn(move || {
                 for k in (t..cuts.len()).step_by(threads) {
                     let chunk = cuts[k]..cuts.get(k + 1).copied().unwrap_or(text.len());
-                    let mut games = pgn_parse::games(&text[chunk.clone()]).peekable();
+                    let mut games = Games::new(&text[chunk.clone()]).peekable();
                     let mut ends_chunk = false;
                     while !ends_chunk {
                         let batch: Vec<Parsed> = games.by_ref().take(batch_games).collect();
                         ends_chunk = games.peek().is_none();
-                        if ends_chunk {
+                        let line_breaks = ends_chunk.then(|| {
+                            // Counted before the chunk is let go, not after (which would read
+                            // its pages back).
+                            let n = line_breaks(&text[chunk.clone()]);
                             done_with(chunk.clone());
-                        }
+                            n
+                        });
                         // The receiver is gone when the consumer stopped: stop parsing.
-                        if tx.send((batch, ends_chunk)).is_err() {
+                        if tx.send((batch, line_breaks)).is_err() {
                             return;
                         }
                     }
@@ -82,28 +88,117 @@ pub fn with_games<R>(
         }
         let mut games = InOrder {
             text,
+            cuts: &cuts,
             receivers,
-            next_chunk: 0,
+            chunk: Chunk::default(),
             current: Vec::new().into_iter(),
-            yielded: 0,
             sequential: None,
         };
         consume(&mut games)
     })
 }
 
-/// The chunks' games in text order, the sequential parser's from the first refused one on.
+/// How many line breaks `bytes` holds.
+fn line_breaks(bytes: &[u8]) -> u32 {
+    let n = bytes.iter().filter(|&&b| b == b'\n').count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The chunk whose games come next, and where it stands in the whole text.
+#[derive(Default)]
+struct Chunk {
+    /// Its index among the chunks.
+    index: usize,
+    /// The line it starts on, less one.
+    lines_before: u32,
+    /// The games of the text before it.
+    games_before: u32,
+    /// Its games handed on so far.
+    yielded: u32,
+    /// Its line breaks, once its last batch was received.
+    line_breaks: Option<u32>,
+}
+
+/// The chunks' games in text order, the sequential parser's where a chunk refused a game.
 struct InOrder<'a> {
     text: &'a [u8],
+    cuts: &'a [usize],
     /// One per thread; chunk k comes from `receivers[k % threads]`.
     receivers: Vec<Receiver<Batch>>,
-    /// The chunk whose batches come next.
-    next_chunk: usize,
+    chunk: Chunk,
     current: std::vec::IntoIter<Parsed>,
-    /// Games handed on so far.
-    yielded: usize,
-    /// The sequential parser, once a chunk held a refused game.
-    sequential: Option<Box<dyn Iterator<Item = Parsed> + 'a>>,
+    /// The sequential parser, from the start of a chunk that held a refused game until it
+    /// stands at the start of a later chunk.
+    sequential: Option<Games<'a>>,
+}
+
+impl InOrder<'_> {
+    /// The next batch of the current chunk, with its line breaks if it is the last one.
+    fn receive(&mut self) -> Option<Batch> {
+        let n = self.receivers.len();
+        let batch = self
+            .receivers
+            .get(self.chunk.index % n.max(1))?
+            .recv()
+            .ok()?;
+        self.chunk.line_breaks = batch.1;
+        Some(batch)
+    }
+
+    /// Move on to the next chunk, which starts after `lines_before` lines and `games_before`
+    /// games.
+    fn next_chunk(&mut self, lines_before: u32, games_before: u32) {
+        self.chunk = Chunk {
+            index: self.chunk.index + 1,
+            lines_before,
+            games_before,
+            yielded: 0,
+            line_breaks: None,
+        };
+        self.current = Vec::new().into_iter();
+    }
+
+    /// Drop what is left of the current chunk's batches (the sequential parser reads it).
+    fn skip_chunk(&mut self) {
+        while self.chunk.line_breaks.is_none() {
+            if self.receive().is_none() {
+                return;
+            }
+        }
+    }
+
+    /// A chunk's game, placed in the whole text.
+    fn placed(&self, mut game: ReadGame) -> ReadGame {
+        let at = self.cuts[self.chunk.index];
+        game.number += self.chunk.games_before;
+        game.line += self.chunk.lines_before;
+        game.text = game.text.start + at..game.text.end + at;
+        game
+    }
+
+    /// The sequential parser's next item, handing back to the chunks once it stands at the
+    /// start of one.
+    fn next_sequential(&mut self) -> Option<Option<Parsed>> {
+        let games = self.sequential.as_mut()?;
+        let (at, line) = games.next_start();
+        while self
+            .cuts
+            .get(self.chunk.index + 1)
+            .is_some_and(|&cut| cut <= at)
+        {
+            let cut = self.cuts[self.chunk.index + 1];
+            self.skip_chunk();
+            let games_before = self.sequential.as_ref().map_or(0, Games::count);
+            self.next_chunk(line - 1, games_before);
+            if cut == at {
+                self.sequential = None;
+                return None;
+            }
+        }
+        #[cfg(test)]
+        tests::SEQUENTIAL_READS.with(|n| n.set(n.get() + 1));
+        Some(self.sequential.as_mut()?.next())
+    }
 }
 
 impl Iterator for InOrder<'_> {
@@ -111,33 +206,39 @@ impl Iterator for InOrder<'_> {
 
     fn next(&mut self) -> Option<Parsed> {
         loop {
-            if let Some(games) = &mut self.sequential {
-                return games.next();
+            if let Some(item) = self.next_sequential() {
+                return item;
             }
             match self.current.next() {
                 Some(Ok(game)) => {
-                    self.yielded += 1;
-                    return Some(Ok(game));
+                    self.chunk.yielded += 1;
+                    return Some(Ok(self.placed(game)));
                 }
                 Some(Err(_)) => {
-                    // Stop the threads (their sends fail) and parse the rest as one text.
-                    self.receivers.clear();
-                    let mut games = pgn_parse::games(self.text);
-                    if self.yielded > 0 {
-                        games.nth(self.yielded - 1);
+                    // Read this chunk again with the sequential parser, from its start.
+                    self.current = Vec::new().into_iter();
+                    let mut games = Games::resume(
+                        self.text,
+                        self.cuts[self.chunk.index],
+                        self.chunk.lines_before + 1,
+                        self.chunk.games_before,
+                    );
+                    if self.chunk.index == 0 {
+                        games = Games::new(self.text);
                     }
-                    self.sequential = Some(Box::new(games));
+                    for _ in 0..self.chunk.yielded {
+                        games.next();
+                    }
+                    self.sequential = Some(games);
+                }
+                None if self.chunk.line_breaks.is_some() => {
+                    let chunk = &self.chunk;
+                    let lines = chunk.lines_before + chunk.line_breaks.unwrap_or(0);
+                    let games = chunk.games_before + chunk.yielded;
+                    self.next_chunk(lines, games);
                 }
                 None => {
-                    let n = self.receivers.len();
-                    let (batch, ends_chunk) = self
-                        .receivers
-                        .get(self.next_chunk % n.max(1))?
-                        .recv()
-                        .ok()?;
-                    if ends_chunk {
-                        self.next_chunk += 1;
-                    }
+                    let (batch, _) = self.receive()?;
                     self.current = batch.into_iter();
                 }
             }
@@ -233,6 +334,35 @@ mod tests {
     ];
     const BREAKS: [&str; 5] = ["\n", "\n\n", "\n \n", "\r\n\r\n", "\n\n\n"];
 
+    thread_local! {
+        /// How many items the sequential parser gave on this thread's consumer.
+        pub(super) static SEQUENTIAL_READS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    #[test]
+    fn after_a_refused_game_the_chunks_take_over_again() {
+        let good = "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n";
+        let mut text = good.repeat(10);
+        text.push_str("[Event \"bad\"]\n\n1. e5 1-0\n\n");
+        text.push_str(&good.repeat(2000));
+        let split = Split {
+            chunk_bytes: 1024,
+            batch_games: 16,
+        };
+        SEQUENTIAL_READS.with(|n| n.set(0));
+        let got = with_games(text.as_bytes(), 2, split, &keep_all, |g| {
+            g.collect::<Vec<_>>()
+        });
+        assert_eq!(got.len(), 2011);
+        assert_eq!(got.iter().filter(|g| g.is_err()).count(), 1);
+        assert_eq!(got, Games::new(text.as_bytes()).collect::<Vec<_>>());
+        let sequential = SEQUENTIAL_READS.with(std::cell::Cell::get);
+        assert!(
+            sequential < 40,
+            "the sequential parser read {sequential} games: the chunks never took over again"
+        );
+    }
+
     #[test]
     fn chunked_parsing_gives_what_one_parser_gives() {
         let mut rng = Rng(0xC4A2_7E55);
@@ -246,7 +376,7 @@ mod tests {
                 text.push_str(line_break);
             }
             let text = text.as_bytes();
-            let want: Vec<Parsed> = pgn_parse::games(text).collect();
+            let want: Vec<Parsed> = Games::new(text).collect();
             let chunk = 1 + rng.below(150);
             cuts += chunk_starts(text, chunk, &keep_all).len() - 1;
             let threads = 1 + rng.below(3);

@@ -18,6 +18,7 @@
 //! [`Headers::extra`] in file order.
 
 use std::fmt;
+use std::ops::Range;
 
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanError, SanPlus};
@@ -75,6 +76,9 @@ pub struct ParseError {
     pub kind: ParseErrorKind,
     /// What is wrong, in words a user can act on.
     pub message: String,
+    /// The bytes of the refused game in the text (given by [`Games`]; empty otherwise), so a
+    /// bulk import can keep them for the user to mend.
+    pub text: Range<usize>,
 }
 
 impl fmt::Display for ParseError {
@@ -107,20 +111,71 @@ impl From<ParseError> for Error {
 /// iterator skips to the next game (the next tag section or the text after a termination
 /// marker) and goes on, so one bad game does not hide the rest.
 pub fn games(text: &[u8]) -> impl Iterator<Item = Result<ChessGame, ParseError>> + '_ {
-    Games {
-        lx: Lexer::new(text),
-        game: 0,
+    Games::new(text).map(|read| read.map(|r| r.game))
+}
+
+/// A game read from a text, with where it stands there (for reports about it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReadGame {
+    /// The game.
+    pub game: ChessGame,
+    /// Its 1-based number among the text's games.
+    pub number: u32,
+    /// The 1-based line it starts on.
+    pub line: u32,
+    /// Its bytes in the text.
+    pub text: Range<usize>,
+}
+
+/// The games of a PGN text one by one, each with its place ([`games`] without the places).
+pub struct Games<'a> {
+    lx: Lexer<'a>,
+    game: u32,
+}
+
+impl<'a> Games<'a> {
+    /// The games of `text` from its start (after a byte-order mark).
+    pub fn new(text: &'a [u8]) -> Games<'a> {
+        Games {
+            lx: Lexer::new(text),
+            game: 0,
+        }
+    }
+
+    /// The games of `text` from byte `offset` on, the start of line `line`, where `before`
+    /// games came earlier: what [`Games::new`] yields from there, when it is between games
+    /// at `offset` (a parser taking over a part of a text another one started).
+    pub fn resume(text: &'a [u8], offset: usize, line: u32, before: u32) -> Games<'a> {
+        Games {
+            lx: Lexer {
+                text,
+                at: Pos {
+                    offset,
+                    line,
+                    col: 1,
+                },
+            },
+            game: before,
+        }
+    }
+
+    /// Where the next game starts (its byte offset and line), or the end of the text.
+    pub fn next_start(&mut self) -> (usize, u32) {
+        self.lx.skip_space();
+        (self.lx.at.offset, self.lx.at.line)
+    }
+
+    /// How many games were read so far, counting those before a [`Games::resume`].
+    pub fn count(&self) -> u32 {
+        self.game
     }
 }
 
 /// Exactly one game (saving an existing game's file): an empty text, or text after the
 /// first game's end, is an error.
 pub fn one_game(text: &[u8]) -> Result<ChessGame, ParseError> {
-    let mut games = Games {
-        lx: Lexer::new(text),
-        game: 0,
-    };
-    let Some(first) = games.next() else {
+    let mut games = Games::new(text);
+    let Some(first) = games.next().map(|read| read.map(|r| r.game)) else {
         let mut e = invalid(games.lx.at, "the text holds no game".to_string());
         e.game = 1;
         return Err(e);
@@ -148,6 +203,7 @@ fn invalid(at: Pos, message: String) -> ParseError {
         game: 0,
         kind: ParseErrorKind::Invalid,
         message,
+        text: 0..0,
     }
 }
 
@@ -318,28 +374,29 @@ fn decode(bytes: &[u8]) -> String {
 // ---------------------------------------------------------------------------------------------
 // The game iterator
 
-struct Games<'a> {
-    lx: Lexer<'a>,
-    game: u32,
-}
-
 impl Iterator for Games<'_> {
-    type Item = Result<ChessGame, ParseError>;
+    type Item = Result<ReadGame, ParseError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         self.lx.skip_space();
         self.lx.peek()?;
         self.game = self.game.saturating_add(1);
-        let start = self.lx.at.offset;
+        let start = self.lx.at;
         let mut in_movetext = false;
         match parse_game(&mut self.lx, &mut in_movetext) {
-            Ok(game) => Some(Ok(game)),
+            Ok(game) => Some(Ok(ReadGame {
+                game,
+                number: self.game,
+                line: start.line,
+                text: start.offset..self.lx.at.offset,
+            })),
             Err(mut e) => {
                 e.game = self.game;
                 skip_rest_of_game(&mut self.lx, in_movetext);
-                if self.lx.at.offset == start {
+                if self.lx.at.offset == start.offset {
                     self.lx.bump();
                 }
+                e.text = start.offset..self.lx.at.offset;
                 Some(Err(e))
             }
         }

@@ -13,6 +13,10 @@ use super::{Node, Vfs, View, lock};
 use crate::error::{Error, ErrorKind, Result};
 use crate::text::{DoneWith, keep_all};
 
+/// Added to a copied file's name for the report of the games an import left out of it, kept
+/// beside their text in `.gamefs/rejected/`.
+const REPORT_SUFFIX: &str = ".report.txt";
+
 /// What a `.pgn` text saved under some name is meant to become.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
@@ -60,7 +64,7 @@ impl Vfs {
     ) -> Result<()> {
         let result = match target {
             Target::Game(n) => self.save_game(n, text),
-            Target::Import => self.import(text, done_with),
+            Target::Import => self.import(name, text, done_with),
         };
         if let Err(e) = &result {
             Counters::bump(&self.counters.rejected, 1);
@@ -84,12 +88,16 @@ impl Vfs {
         Ok(())
     }
 
-    fn import(&self, text: &[u8], done_with: DoneWith<'_>) -> Result<()> {
+    /// Import the games of `text`, saved under `name`: those the format cannot hold are left
+    /// out (unless the mount is strict), their reasons go to `.gamefs/errors`, and their texts
+    /// and the report of every game left out to `.gamefs/rejected/`.
+    fn import(&self, name: &OsStr, text: &[u8], done_with: DoneWith<'_>) -> Result<()> {
         self.check_writable()?;
         if text.iter().all(u8::is_ascii_whitespace) {
             return Ok(());
         }
-        let numbers = self.coll.import(text, done_with)?;
+        let report = self.coll.import(text, self.options.on_bad, done_with)?;
+        let numbers = &report.numbers;
         if let (Some(first), Some(last)) = (numbers.first(), numbers.last()) {
             log::info!(
                 "imported {} item(s) as numbers {}..={}",
@@ -99,7 +107,39 @@ impl Vfs {
             );
         }
         Counters::bump(&self.counters.imported, numbers.len() as u64);
-        self.added(&numbers);
+        self.added(numbers);
+        if report.skipped.is_empty() {
+            return Ok(());
+        }
+        let shown = name.to_string_lossy();
+        for line in report.skipped_lines() {
+            self.errors.record(&shown, &format!("left out {line}"));
+        }
+        let summary = format!(
+            "{} game(s) imported, {} left out (their text: .gamefs/rejected/{shown}; every reason: .gamefs/rejected/{shown}{REPORT_SUFFIX})",
+            numbers.len(),
+            report.skipped.len()
+        );
+        let mut full = format!("{shown}: {summary}\n");
+        for line in report.skipped_lines() {
+            full.push_str(&line);
+            full.push('\n');
+        }
+        let mut report_name = name.to_os_string();
+        report_name.push(REPORT_SUFFIX);
+        self.keep_rejected(&report_name, full.as_bytes());
+        if let ([], Some(first)) = (numbers.as_slice(), report.skipped.first()) {
+            // Nothing stored: the copy fails, as the first game's error.
+            return Err(Error::new(
+                first.kind,
+                format!(
+                    "no game of the text could be stored: {}",
+                    report.skipped_lines().next().unwrap_or_default()
+                ),
+            ));
+        }
+        self.errors.record(&shown, &summary);
+        self.keep_rejected(name, &report.rejected_text(text));
         Ok(())
     }
 

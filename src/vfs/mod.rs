@@ -40,6 +40,7 @@ use status::{Counters, ErrorLog, Snapshots};
 use views::ViewTable;
 
 use crate::collection::Collection;
+use crate::collection::import::OnBadGame;
 use crate::error::{Error, ErrorKind, Result};
 
 /// The kind of a node, as `stat` reports it.
@@ -103,6 +104,8 @@ pub struct VfsOptions {
     pub gid: u32,
     /// Budget for rendered text kept in memory.
     pub cache_bytes: usize,
+    /// What an import of a copied file does with a game the database cannot hold.
+    pub on_bad: OnBadGame,
 }
 
 impl Default for VfsOptions {
@@ -113,6 +116,7 @@ impl Default for VfsOptions {
             uid,
             gid,
             cache_bytes: 64 << 20,
+            on_bad: OnBadGame::default(),
         }
     }
 }

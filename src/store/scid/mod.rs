@@ -297,6 +297,20 @@ impl ScidDatabase {
         user_flags: u32,
     ) -> Result<(Vec<u8>, IndexEntry)> {
         let (record, d) = derive::encode_and_derive(game)?;
+        let entry = self.entry_for(state, game, record.len(), &d, user_flags)?;
+        Ok((record, entry))
+    }
+
+    /// The index entry of `game`, encoded as a record of `length` bytes with derived fields
+    /// `d`: its names looked up (new ones added).
+    fn entry_for(
+        &self,
+        state: &mut State,
+        game: &ChessGame,
+        length: usize,
+        d: &derive::Derived,
+        user_flags: u32,
+    ) -> Result<IndexEntry> {
         let h = &game.headers;
         let ids = [
             state.name_id(NameKind::Event, &h.event)?,
@@ -305,8 +319,8 @@ impl ScidDatabase {
             state.name_id(NameKind::Player, &h.white)?,
             state.name_id(NameKind::Player, &h.black)?,
         ];
-        let entry = IndexEntry {
-            length: record.len() as u32,
+        Ok(IndexEntry {
+            length: length as u32,
             flags: user_flags & !(DERIVED_FLAGS | FLAG_DELETED),
             event: ids[0],
             site: ids[1],
@@ -315,8 +329,7 @@ impl ScidDatabase {
             black: ids[4],
             ..IndexEntry::default()
         }
-        .with_derived(&d);
-        Ok((record, entry))
+        .with_derived(d))
     }
 
     fn append_record(&self, state: &mut State, record: &[u8]) -> Result<u32> {
@@ -650,7 +663,11 @@ impl ChessStore for ScidDatabase {
         Ok(true)
     }
 
-    fn append(&self, games: &mut dyn Iterator<Item = Result<ChessGame>>) -> Result<Vec<u32>> {
+    fn append_each(
+        &self,
+        games: &mut dyn Iterator<Item = Result<ChessGame>>,
+        mut refused: Option<&mut dyn FnMut(Error)>,
+    ) -> Result<Vec<u32>> {
         let index_file = self.index_file()?;
         let mut state = self.write();
         let first = state.header.num_games;
@@ -673,8 +690,19 @@ impl ChessStore for ScidDatabase {
                         format!("SCID 4 holds at most {MAX_GAMES} games"),
                     ));
                 }
-                let (record, mut entry) = self
-                    .prepare(&mut state, &game.map_err(context)?, 0)
+                // A game the format cannot hold is refused before it takes any name.
+                let encoded = game.and_then(|g| Ok((derive::encode_and_derive(&g)?, g)));
+                let ((record, derived), game) = match (encoded, refused.as_mut()) {
+                    (Ok(encoded), _) => encoded,
+                    (Err(e), Some(refused)) => {
+                        // The caller knows which game of its text this was.
+                        refused(e);
+                        continue;
+                    }
+                    (Err(e), None) => return Err(context(e)),
+                };
+                let mut entry = self
+                    .entry_for(&mut state, &game, record.len(), &derived, 0)
                     .map_err(context)?;
                 entry.offset = records.append(&self.games, &self.paths[2], &record)? as u32;
                 state.games_len = records.file_len();

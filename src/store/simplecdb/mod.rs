@@ -804,7 +804,11 @@ impl ChessStore for SimpleCdb {
         Ok(true)
     }
 
-    fn append(&self, games: &mut dyn Iterator<Item = Result<ChessGame>>) -> Result<Vec<u32>> {
+    fn append_each(
+        &self,
+        games: &mut dyn Iterator<Item = Result<ChessGame>>,
+        mut refused: Option<&mut dyn FnMut(Error)>,
+    ) -> Result<Vec<u32>> {
         let writers = self.writers()?;
         let mut state = self.write();
         let first = state.count;
@@ -815,12 +819,24 @@ impl ChessStore for SimpleCdb {
         let staged = (|| -> Result<Vec<u8>> {
             let mut prepared: Vec<(Fitted, u64)> = Vec::new();
             for (i, game) in games.enumerate() {
-                let what = format!("game {} of the text", i + 1);
+                let what = match refused {
+                    // The caller knows which game of its text this is.
+                    Some(_) => "this game".to_owned(),
+                    None => format!("game {} of the text", i + 1),
+                };
                 let context = |e: Error| e.context(&what);
                 if u64::from(first) + prepared.len() as u64 >= u64::from(u32::MAX) {
                     return Err(Error::new(ErrorKind::TooLarge, "too many games"));
                 }
-                let p = self.prepare(&game.map_err(context)?, &what)?;
+                let p = match (game.and_then(|g| self.prepare(&g, &what)), refused.as_mut()) {
+                    (Ok(p), _) => p,
+                    (Err(e), Some(refused)) => {
+                        // The caller knows which game of its text this was.
+                        refused(e);
+                        continue;
+                    }
+                    (Err(e), None) => return Err(context(e)),
+                };
                 let offset = self.append_record(&mut state, &p.record)?;
                 prepared.push((p.fitted, offset));
             }

@@ -1,0 +1,145 @@
+//! A PGN collection copied into `games/` is imported game by game: the games the database can
+//! hold are stored in file order, each game it cannot hold is left out alone, its reason in
+//! `.gamefs/errors` and its text (with the full report) in `.gamefs/rejected/`. `-o strict`
+//! keeps the all-or-nothing copy.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use crate::fixtures::{copy_db, edge_db};
+use crate::harness::{Mount, listing, run_with_timeout, scratch};
+
+/// Game `event` with these moves (result `*`).
+fn game(event: &str, moves: &str) -> String {
+    format!(
+        "[Event \"{event}\"]\n[White \"Bulk, W\"]\n[Black \"Bulk, B\"]\n[Result \"*\"]\n\n{moves} *\n\n"
+    )
+}
+
+/// A collection of seven games: two no database can hold (an illegal move, and a comment
+/// larger than a SCID record), between five good ones.
+fn collection() -> String {
+    [
+        game("Good 1", "1. e4 e5"),
+        game("Good 2", "1. d4 d5"),
+        game("Good 3", "1. c4 e5"),
+        game("Illegal", "1. e4 e5 2. Ke3"),
+        game("Good 4", "1. Nf3 d5"),
+        game(
+            "Huge comment",
+            &format!("1. e4 {{{}}} e5", "c".repeat(200_000)),
+        ),
+        game("Good 5", "1. g3 g6"),
+    ]
+    .concat()
+}
+
+/// `cp` of `text` (written beside the mount first) to `dest`; the errno cp reports, if any.
+fn cp(dir: &Path, text: &str, dest: &Path) -> Result<(), String> {
+    let src = dir.join("collection.pgn");
+    std::fs::write(&src, text).unwrap();
+    let out = run_with_timeout(
+        Command::new("cp").arg(&src).arg(dest),
+        Duration::from_secs(60),
+    );
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+/// The Event tags of the games in `games/` numbered after `before`, in number order.
+fn events_after(games: &Path, before: usize) -> Vec<String> {
+    let files: Vec<_> = listing(games)
+        .into_iter()
+        .filter(|p| p.file_name().unwrap().as_encoded_bytes()[0].is_ascii_digit())
+        .collect();
+    files[before..]
+        .iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            let line = text.lines().find(|l| l.starts_with("[Event ")).unwrap();
+            line["[Event \"".len()..line.len() - 2].to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn a_copied_collection_stores_every_game_it_can_and_keeps_the_rest() {
+    let dir = scratch("bulk");
+    let db = copy_db(edge_db(), dir.path(), "db");
+    let m = Mount::new(&db, dir.path(), &[]);
+    let games = m.join("games");
+    let before = events_after(&games, 0).len();
+    cp(dir.path(), &collection(), &games.join("collection.pgn")).expect("the copy succeeds");
+    assert_eq!(
+        events_after(&games, before),
+        ["Good 1", "Good 2", "Good 3", "Good 4", "Good 5"],
+        "the good games, in file order"
+    );
+    let rejected = std::fs::read_to_string(m.join(".gamefs/rejected/collection.pgn")).unwrap();
+    assert_eq!(
+        rejected,
+        [
+            game("Illegal", "1. e4 e5 2. Ke3"),
+            game(
+                "Huge comment",
+                &format!("1. e4 {{{}}} e5", "c".repeat(200_000))
+            )
+        ]
+        .concat(),
+        "the two games left out, as they were written"
+    );
+    let report =
+        std::fs::read_to_string(m.join(".gamefs/rejected/collection.pgn.report.txt")).unwrap();
+    let lines: Vec<&str> = report.lines().collect();
+    assert_eq!(lines.len(), 3, "{report}");
+    assert!(
+        lines[0].contains("5 game(s) imported, 2 left out"),
+        "{report}"
+    );
+    assert!(
+        lines[1].starts_with("game 4, line 27: ") && lines[1].contains("Ke3"),
+        "{report}"
+    );
+    assert!(
+        lines[2].starts_with("game 6, line 36: ") && lines[2].contains("131071"),
+        "{report}"
+    );
+    let errors = std::fs::read_to_string(m.join(".gamefs/errors")).unwrap();
+    assert!(
+        errors.contains("collection.pgn: left out game 4, line 27"),
+        "{errors}"
+    );
+    assert!(
+        errors.contains("collection.pgn: 5 game(s) imported, 2 left out"),
+        "{errors}"
+    );
+    // Fixed and copied back from rejected/, the illegal game alone is still left out.
+    let fixed = rejected.replace("2. Ke3", "2. Nf3");
+    cp(dir.path(), &fixed, &games.join("fixed.pgn")).expect("the copy succeeds");
+    assert_eq!(events_after(&games, before + 5), ["Illegal"]);
+    drop(m);
+    // SCID reads what was stored.
+    let export = crate::save::scid_export(&db);
+    for event in ["Good 1", "Good 5", "Illegal"] {
+        assert!(export.contains(&format!("[Event \"{event}\"]")), "{event}");
+    }
+    assert!(!export.contains("[Event \"Huge comment\"]"));
+}
+
+#[test]
+fn a_strict_mount_refuses_a_collection_with_a_bad_game_whole() {
+    let dir = scratch("bulk-strict");
+    let db = copy_db(edge_db(), dir.path(), "db");
+    let m = Mount::new(&db, dir.path(), &["-o", "strict"]);
+    let games = m.join("games");
+    let before = events_after(&games, 0).len();
+    let refused = cp(dir.path(), &collection(), &games.join("collection.pgn"));
+    assert!(refused.is_err(), "the copy fails");
+    assert_eq!(events_after(&games, 0).len(), before, "nothing stored");
+    let rejected = std::fs::read_to_string(m.join(".gamefs/rejected/collection.pgn")).unwrap();
+    assert_eq!(rejected, collection(), "the whole text is kept");
+}

@@ -1,0 +1,62 @@
+//! A bulk import's outcome, game by game: what was stored, and what was left out and why,
+//! with the place of each game in the text so its text can be kept for the user to mend.
+
+use std::ops::Range;
+
+use crate::error::ErrorKind;
+
+/// What a bulk import does with a game it cannot store.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OnBadGame {
+    /// Leave the game out, say why, and store the others (as SCID's import goes on).
+    #[default]
+    Skip,
+    /// Store nothing of the text (`--strict`, `-o strict`).
+    RefuseAll,
+}
+
+/// A game of the text that was not stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkippedGame {
+    /// Its 1-based number among the text's games.
+    pub number: u32,
+    /// The line where the problem is (the game's first line when the format refused it).
+    pub line: u32,
+    /// Why it was left out.
+    pub reason: String,
+    /// The kind of that error (malformed text, or beyond what the format holds).
+    pub kind: ErrorKind,
+    /// Its bytes in the text.
+    pub text: Range<usize>,
+}
+
+/// What an import of one text did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportReport {
+    /// The numbers the stored games got, in text order.
+    pub numbers: Vec<u32>,
+    /// The games left out, in text order.
+    pub skipped: Vec<SkippedGame>,
+}
+
+impl ImportReport {
+    /// One line per game left out: `game N, line L: reason`.
+    pub fn skipped_lines(&self) -> impl Iterator<Item = String> + '_ {
+        self.skipped
+            .iter()
+            .map(|s| format!("game {}, line {}: {}", s.number, s.line, s.reason))
+    }
+
+    /// The texts of the games left out, each ending in a blank line: a PGN file to mend and
+    /// import again.
+    pub fn rejected_text(&self, text: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for s in &self.skipped {
+            let game = text.get(s.text.clone()).unwrap_or_default();
+            let game = game.trim_ascii_end();
+            out.extend_from_slice(game);
+            out.extend_from_slice(b"\n\n");
+        }
+        out
+    }
+}
