@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::editors::drive;
-use crate::harness::{Mount, gamefs_ok, repo, scratch, sh};
+use std::process::Command;
+
+use crate::harness::{Mount, gamefs_ok, listing, repo, scratch, sh};
 
 const FILES: [&str; 5] = ["dci", "dcn", "dcs", "dce", "dcg"];
 
@@ -218,4 +220,40 @@ fn vim_saves_into_a_simple_chess_database() {
     );
     drop(m);
     assert!(export(&db).contains("[Event \"Vim In SCDB\"]"));
+}
+
+/// SCID's rules are SCID's: an EventDate far from the Date (which SCID's index cannot keep)
+/// is nothing to a Simple Chess Database, which has no EventDate at all. Mounted `-o lossy`,
+/// a copied game with one is stored (the EventDate is dropped as the format must); the
+/// same copy into a SCID mount is refused by SCID's store, with its reason.
+#[test]
+fn scid_limits_do_not_apply_to_a_simple_chess_database() {
+    let dir = scratch("scdb-eventdate");
+    let db = golden_copy(dir.path());
+    let text = "[Event \"Far event date\"]\n[Date \"????.??.??\"]\n[EventDate \"1993.09.06\"]\n\
+                [White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+    let src = dir.path().join("far.pgn");
+    std::fs::write(&src, text).unwrap();
+    {
+        let m = Mount::new(&db, dir.path(), &["-o", "lossy"]);
+        let before = listing(&m.join("games")).len();
+        let cp = Command::new("cp")
+            .arg(&src)
+            .arg(m.join("games/far.pgn"))
+            .status()
+            .unwrap();
+        assert!(cp.success());
+        assert_eq!(listing(&m.join("games")).len(), before + 1);
+    }
+    assert!(export(&db).contains("[Event \"Far event date\"]"));
+    let scid = crate::fixtures::copy_db(crate::fixtures::edge_db(), dir.path(), "scid");
+    let m = Mount::new(&scid, dir.path(), &[]);
+    let cp = Command::new("cp")
+        .arg(&src)
+        .arg(m.join("games/far.pgn"))
+        .status()
+        .unwrap();
+    assert!(!cp.success(), "SCID's index cannot keep that EventDate");
+    let errors = std::fs::read_to_string(m.join(".gamefs/errors")).unwrap();
+    assert!(errors.contains("within 3 years"), "{errors}");
 }

@@ -1,9 +1,10 @@
 //! PGN parsing: text → [`ChessGame`], for saves from editors and bulk imports.
 //!
-//! Strict where storing needs it, tolerant of real-world files otherwise. Anything the model or
-//! a SCID 4 record cannot hold exactly (8 NAGs on a move, two comments in one slot, a 300-byte
-//! name, a Chess960 start, …) is refused with a [`ParseError`] that names the line, column and
-//! reason; nothing is silently dropped or rewritten. Byte-order marks, CRLF, `%` escape lines,
+//! The reader reads PGN; what a database format can hold (SCID's 7 NAGs a move, 255-byte names,
+//! years up to 2047, an EventDate within 3 years of the Date, …) is each store's business, and
+//! the store refuses or fits what goes beyond. Anything the model cannot hold (two comments in
+//! one slot, a Chess960 start, an illegal move, …) is refused with a [`ParseError`] that names
+//! the line, column and reason; nothing is silently dropped or rewritten. Byte-order marks, CRLF, `%` escape lines,
 //! missing tag sections, Latin-1 bytes, suffix annotations (`!?`), `0-0` castling, `;` comments
 //! and missing move numbers are accepted.
 //!
@@ -32,18 +33,6 @@ use crate::game::{
     StartPosition, normalize_comment,
 };
 
-/// At most this many NAGs per move: a SCID 4 record with more cannot be loaded (spec §5.5).
-pub const MAX_NAGS: usize = 7;
-/// Longest player, event, site or round name SCID 4 stores, in bytes (spec §9).
-pub const MAX_NAME_BYTES: usize = 255;
-/// Longest extra tag name a SCID 4 record stores, in bytes (spec §5.1).
-pub const MAX_TAG_NAME_BYTES: usize = 240;
-/// Longest extra tag value a SCID 4 record stores, in bytes (spec §5.1).
-pub const MAX_TAG_VALUE_BYTES: usize = 255;
-/// Largest year a SCID 4 date holds (11 bits, spec §3.3).
-pub const MAX_YEAR: u16 = 2047;
-/// Largest rating SCID 4 stores (spec §9).
-pub const MAX_RATING: u16 = 4000;
 /// The text of one game may be at most this long. A SCID record is below 128 KiB, so any
 /// storable game is far smaller; the cap bounds the memory one game can take.
 pub const MAX_GAME_BYTES: usize = 4 << 20;
@@ -547,15 +536,6 @@ fn parse_tag(lx: &mut Lexer<'_>) -> Result<RawTag, ParseError> {
             ),
         ));
     }
-    if name.len() > MAX_TAG_NAME_BYTES {
-        return Err(too_large(
-            name_at,
-            format!(
-                "tag name is {} bytes long; SCID 4 stores at most {MAX_TAG_NAME_BYTES}",
-                name.len()
-            ),
-        ));
-    }
     let name = decode(name);
     lx.take_while(|b| b == b' ' || b == b'\t');
     if lx.peek() != Some(b'"') {
@@ -606,15 +586,6 @@ fn parse_tag(lx: &mut Lexer<'_>) -> Result<RawTag, ParseError> {
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
-    if value.len() > MAX_TAG_VALUE_BYTES {
-        return Err(too_large(
-            value_at,
-            format!(
-                "the value of tag {name} is {} bytes long; SCID 4 stores at most {MAX_TAG_VALUE_BYTES}",
-                value.len()
-            ),
-        ));
-    }
     Ok(RawTag {
         name,
         value,
@@ -637,8 +608,7 @@ fn interpret_tags(raw: Vec<RawTag>) -> Result<Tags, ParseError> {
     let mut seen: Vec<&'static str> = Vec::new();
     let mut result = None;
     let mut fen: Option<(String, Pos)> = None;
-    let mut date_at = None;
-    let mut event_date: Option<(PartialDate, String, Pos)> = None;
+    let mut event_date: Option<PartialDate> = None;
     let mut setups: Vec<(String, Pos)> = Vec::new();
     for tag in raw {
         let RawTag {
@@ -658,15 +628,6 @@ fn interpret_tags(raw: Vec<RawTag>) -> Result<Tags, ParseError> {
         }
         match name.as_str() {
             "Event" | "Site" | "Round" | "White" | "Black" => {
-                if value.len() > MAX_NAME_BYTES {
-                    return Err(too_large(
-                        value_at,
-                        format!(
-                            "{name} is {} bytes long; SCID 4 stores names of at most {MAX_NAME_BYTES} bytes",
-                            value.len()
-                        ),
-                    ));
-                }
                 let field = match name.as_str() {
                     "Event" => &mut h.event,
                     "Site" => &mut h.site,
@@ -678,12 +639,11 @@ fn interpret_tags(raw: Vec<RawTag>) -> Result<Tags, ParseError> {
             }
             "Date" => {
                 h.date = parse_date("Date", &value, value_at)?;
-                date_at = Some(value_at);
             }
             "EventDate" => {
                 let d = parse_date("EventDate", &value, value_at)?;
                 if !d.is_unknown() {
-                    event_date = Some((d, value, value_at));
+                    event_date = Some(d);
                 }
             }
             "Result" => {
@@ -729,20 +689,9 @@ fn interpret_tags(raw: Vec<RawTag>) -> Result<Tags, ParseError> {
             }
         }
     }
-    if let Some((d, text, at)) = event_date {
-        let ey = d.year.unwrap_or(0);
-        let dy = h.date.year.unwrap_or(0);
-        if ey.saturating_add(3) < dy || ey > dy.saturating_add(3) {
-            let date = date_at.map_or("(none)".to_string(), |_| format!("\"{}\"", h.date));
-            return Err(invalid(
-                at,
-                format!(
-                    "EventDate \"{text}\" is more than 3 years from the game's Date {date}; SCID 4 cannot store it"
-                ),
-            ));
-        }
-        h.event_date = Some(d);
-    }
+    // Whether the database can keep it beside the Date (SCID: within 3 years) is the store's
+    // business.
+    h.event_date = event_date;
     let (start, position) = match fen {
         None => (StartPosition::Standard, Chess::default()),
         Some((text, at)) => {
@@ -779,7 +728,8 @@ fn rating_tag(name: &str) -> Option<(bool, RatingType)> {
         .map(|k| (white, k))
 }
 
-/// A rating value: 1..=4000, or one of `""`, `"?"`, `"-"`, `"0"` for none.
+/// A rating value: a whole number (up to 65535; how high a database goes is its store's
+/// business), or one of `""`, `"?"`, `"-"`, `"0"` for none.
 fn parse_rating(name: &str, value: &str, at: Pos) -> Result<Option<u16>, ParseError> {
     let v = value.trim();
     if matches!(v, "" | "?" | "-" | "0") {
@@ -789,22 +739,18 @@ fn parse_rating(name: &str, value: &str, at: Pos) -> Result<Option<u16>, ParseEr
         return Err(invalid(
             at,
             format!(
-                "{name} \"{value}\" is not a rating: write a whole number 1..{MAX_RATING}, or \"\", \"?\", \"-\" or \"0\" for none"
+                "{name} \"{value}\" is not a rating: write a whole number, or \"\", \"?\", \"-\" or \"0\" for none"
             ),
         ));
     }
     let n: u32 = v.parse().unwrap_or(u32::MAX);
-    if n > u32::from(MAX_RATING) {
-        return Err(too_large(
-            at,
-            format!("{name} \"{value}\" is above {MAX_RATING}, the largest rating SCID 4 stores"),
-        ));
-    }
-    // n is 1..=4000 here (all zeros parse to 0, handled below).
     match u16::try_from(n) {
         Ok(0) => Ok(None),
         Ok(n) => Ok(Some(n)),
-        Err(_) => Ok(None),
+        Err(_) => Err(too_large(
+            at,
+            format!("{name} \"{value}\" is above 65535: no database stores such a rating"),
+        )),
     }
 }
 
@@ -845,12 +791,6 @@ fn parse_date(tag: &str, value: &str, at: Pos) -> Result<PartialDate, ParseError
         return Err(invalid(
             at,
             format!("{tag} \"{value}\": write ?? (or ????) for an unknown part, not zeros"),
-        ));
-    }
-    if let Some(y) = year.filter(|y| *y > MAX_YEAR) {
-        return Err(too_large(
-            at,
-            format!("{tag} \"{value}\": year {y} is after {MAX_YEAR}, the last year SCID 4 stores"),
         ));
     }
     if month.is_some_and(|m| m > 12) || day.is_some_and(|d| d > 31) {
@@ -1223,24 +1163,13 @@ fn add_nag(frame: &mut Frame, nag: u8, at: Pos) -> Result<(), ParseError> {
             "NAG $0 means nothing and SCID does not store it; remove it".to_string(),
         ));
     }
-    let Some(node) = frame.line.moves.last() else {
+    let Some(node) = frame.line.moves.last_mut() else {
         return Err(invalid(
             at,
             "an annotation (NAG) must follow a move, but this line has no move yet".to_string(),
         ));
     };
-    if node.nags.len() >= MAX_NAGS {
-        let where_ = frame.last_move_text();
-        return Err(too_large(
-            at,
-            format!(
-                "more than {MAX_NAGS} NAGs on {where_}; SCID 4 stores at most {MAX_NAGS} per move"
-            ),
-        ));
-    }
-    if let Some(node) = frame.line.moves.last_mut() {
-        node.nags.push(nag);
-    }
+    node.nags.push(nag);
     Ok(())
 }
 
@@ -1461,21 +1390,8 @@ mod tests {
 
     /// Games of the test data that must be refused, with part of the message.
     const REFUSED: &[(&str, usize, &str)] = &[
-        ("nags8.pgn", 1, "more than 7 NAGs on 1. e4"),
-        ("tags.pgn", 6, "WhiteElo \"4001\" is above 4000"),
+        ("tags.pgn", 6, "BlackRating \"abc\" is not a rating"),
         ("tags.pgn", 10, "ECO \"c1\" is not a code"),
-        (
-            "tags.pgn",
-            15,
-            "EventDate \"2016.05.15\" is more than 3 years",
-        ),
-        (
-            "tags.pgn",
-            16,
-            "EventDate \"2024.05.15\" is more than 3 years",
-        ),
-        ("tags.pgn", 17, "Date \"????.??.??\""),
-        ("long-tags.pgn", 8, "tag White is 300 bytes"),
         (
             "annotations.pgn",
             1,
@@ -1584,9 +1500,9 @@ mod tests {
         assert_eq!(g.headers.black, "");
         assert_eq!(g.headers.site, "");
         assert_eq!(g.headers.result, GameResult::Unknown);
+        // How long a name may be is the store's business: the parser keeps it.
         let long = format!("[Event \"x\"]\n[White \"{}\"]\n\n*", "é".repeat(128));
-        let e = refused(&long, 2, 9, "White is 256 bytes long");
-        assert_eq!(e.kind, ParseErrorKind::TooLarge);
+        assert_eq!(ok(&long).headers.white.len(), 256);
         refused(
             "[Event \"a\"]\n[Site \"b\"]\n[Event \"c\"]\n*",
             3,
@@ -1613,19 +1529,20 @@ mod tests {
         );
         refused("[Date \"2024.13.01\"]\n*", 1, 8, "is not a date");
         refused("[Date \"2024.00.01\"]\n*", 1, 8, "not zeros");
-        let e = refused("[Date \"2048.01.01\"]\n*", 1, 8, "year 2048 is after 2047");
-        assert_eq!(e.kind, ParseErrorKind::TooLarge);
+        // Years beyond SCID's 2047 are read: the store says what it holds.
+        assert_eq!(ok("[Date \"2099.01.01\"]\n*").headers.date.year, Some(2099));
         refused(
             "[Date \"2020.01.01\"]\n[EventDate \"2020-01\"]\n*",
             2,
             13,
             "EventDate \"2020-01\" is not a date",
         );
-        refused(
-            "[Date \"2020.01.01\"]\n[EventDate \"2016.12.31\"]\n*",
-            2,
-            13,
-            "more than 3 years from the game's Date \"2020.01.01\"; SCID 4 cannot store it",
+        // An EventDate far from the Date is read as it is (SCID's index cannot keep it; a
+        // Simple Chess Database has no EventDate at all: each store decides).
+        let g = ok("[Date \"2020.01.01\"]\n[EventDate \"2016.12.31\"]\n*");
+        assert_eq!(
+            g.headers.event_date.map(|d| d.to_string()).as_deref(),
+            Some("2016.12.31")
         );
     }
 
@@ -1714,11 +1631,13 @@ mod tests {
             15,
             "BlackRating \"abc\" is not a rating",
         );
+        let g = ok("[WhiteElo \"4001\"]\n*");
+        assert_eq!(g.headers.white_rating.map(|r| r.value), Some(4001));
         let e = refused(
-            "[WhiteElo \"4001\"]\n*",
+            "[WhiteElo \"65536\"]\n*",
             1,
             12,
-            "WhiteElo \"4001\" is above 4000",
+            "WhiteElo \"65536\" is above 65535",
         );
         assert_eq!(e.kind, ParseErrorKind::TooLarge);
     }
@@ -1817,20 +1736,10 @@ mod tests {
         assert_round_trip(&g);
         let ok_name = format!("[{} \"v\"]\n*", "N".repeat(240));
         assert_eq!(ok(&ok_name).headers.extra[0].0.len(), 240);
-        let e = refused(
-            &format!("[{} \"v\"]\n*", "N".repeat(241)),
-            1,
-            2,
-            "tag name is 241 bytes long",
-        );
-        assert_eq!(e.kind, ParseErrorKind::TooLarge);
-        let e = refused(
-            &format!("[Opening \"{}\"]\n*", "v".repeat(256)),
-            1,
-            11,
-            "Opening is 256 bytes long",
-        );
-        assert_eq!(e.kind, ParseErrorKind::TooLarge);
+        let long_name = format!("[{} \"v\"]\n*", "N".repeat(241));
+        assert_eq!(ok(&long_name).headers.extra[0].0.len(), 241);
+        let long_value = format!("[Opening \"{}\"]\n*", "v".repeat(256));
+        assert_eq!(ok(&long_value).headers.extra[0].1.len(), 256);
         refused("[Event \"x]\n*", 1, 8, "not closed with '\"' on its line");
         refused("[Event x]\n*", 1, 8, "needs a value in double quotes");
         refused("[Event \"x\"\n*", 1, 11, "expected ']'");
@@ -1934,13 +1843,9 @@ mod tests {
                 vec![1, 14, 1]
             ]
         );
-        let e = refused(
-            "1. e4 $1 $2 $3 $4 $5 $6 $7\n  $8 *",
-            2,
-            3,
-            "more than 7 NAGs on 1. e4; SCID 4 stores at most 7 per move",
-        );
-        assert_eq!(e.kind, ParseErrorKind::TooLarge);
+        // As many NAGs as written: SCID's 7 per move is its store's limit.
+        let g = ok("1. e4 $1 $2 $3 $4 $5 $6 $7\n  $8 *");
+        assert_eq!(g.moves.moves[0].nags.len(), 8);
         refused("1. e4 $0 *", 1, 7, "NAG $0");
         refused("1. e4 $256 *", 1, 7, "NAG $256 is above $255");
         refused("1. e4 $ *", 1, 7, "'$' must be followed by a NAG number");
@@ -2089,10 +1994,10 @@ mod tests {
             err.message().starts_with("line 1, column 7: NAG $0"),
             "{err}"
         );
-        let e = one_game(b"[Date \"3000.01.01\"]\n*").expect_err("year");
+        let e = one_game(b"[WhiteElo \"99999\"]\n*").expect_err("rating");
         let err: Error = e.into();
         assert_eq!(err.kind(), ErrorKind::TooLarge);
-        assert!(err.message().starts_with("line 1, column 8: "), "{err}");
+        assert!(err.message().starts_with("line 1, column 12: "), "{err}");
     }
 
     #[test]
