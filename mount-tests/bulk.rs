@@ -97,7 +97,7 @@ fn a_copied_collection_stores_every_game_it_can_and_keeps_the_rest() {
     let lines: Vec<&str> = report.lines().collect();
     assert_eq!(lines.len(), 3, "{report}");
     assert!(
-        lines[0].contains("5 game(s) imported, 2 left out"),
+        lines[0].contains("5 game(s) imported (0 with changes), 2 left out"),
         "{report}"
     );
     assert!(
@@ -114,7 +114,7 @@ fn a_copied_collection_stores_every_game_it_can_and_keeps_the_rest() {
         "{errors}"
     );
     assert!(
-        errors.contains("collection.pgn: 5 game(s) imported, 2 left out"),
+        errors.contains("collection.pgn: 5 game(s) imported (0 with changes), 2 left out"),
         "{errors}"
     );
     // Fixed and copied back from rejected/, the illegal game alone is still left out.

@@ -77,8 +77,10 @@ fn rewrite_scid_names(db: &Path, change: impl Fn(&[u8]) -> Vec<u8>) {
 
 fn import(db: &Path, pgn: &Path) -> (bool, String) {
     let out = run_with_timeout(
+        // Strict: names SCID's own import would drop (a tag over 240 bytes) are stored as
+        // written, and a game with a name no SCID database holds is refused.
         Command::new(gamefs())
-            .args(["import", "-q", "--create"])
+            .args(["import", "-q", "--strict", "--create"])
             .arg(db)
             .arg(pgn),
         Duration::from_secs(60),

@@ -248,12 +248,34 @@ fn scid_limits_do_not_apply_to_a_simple_chess_database() {
     assert!(export(&db).contains("[Event \"Far event date\"]"));
     let scid = crate::fixtures::copy_db(crate::fixtures::edge_db(), dir.path(), "scid");
     let m = Mount::new(&scid, dir.path(), &[]);
+    // Copied in, the game is stored as SCID's import stores it: without the EventDate, and
+    // the report says so.
     let cp = Command::new("cp")
         .arg(&src)
         .arg(m.join("games/far.pgn"))
         .status()
         .unwrap();
-    assert!(!cp.success(), "SCID's index cannot keep that EventDate");
+    assert!(cp.success());
+    let report = std::fs::read_to_string(m.join(".gamefs/rejected/far.pgn.report.txt")).unwrap();
+    assert!(
+        report.contains("game 1, line 1: stored with changes: EventDate 1993.09.06 dropped"),
+        "{report}"
+    );
+    // Saved over a game from an editor, the same text is refused: nothing the user wrote is
+    // lost without a word.
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(m.game(1))
+        .unwrap();
+    std::io::Write::write_all(&mut f, text.as_bytes()).unwrap();
+    let saved = f.sync_all();
+    assert_eq!(
+        saved.map_err(|e| e.raw_os_error()),
+        Err(Some(libc::EINVAL)),
+        "SCID's index cannot keep that EventDate"
+    );
+    drop(f);
     let errors = std::fs::read_to_string(m.join(".gamefs/errors")).unwrap();
     assert!(errors.contains("within 3 years"), "{errors}");
 }

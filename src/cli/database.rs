@@ -61,6 +61,9 @@ const EXIT_ALL_STORED: u8 = 0;
 /// Exit status of an import in which a file could not be imported at all (unreadable, a
 /// database failure, or `--strict` and a game that cannot be stored).
 const EXIT_FILE_FAILED: u8 = 1;
+/// Exit status of an import that stored every game, some of them with changes (what the
+/// database holds only in part, fitted as its own importer fits it; each reported).
+const EXIT_GAMES_CHANGED: u8 = 3;
 /// Exit status of an import that left some games out (each reported) and stored the others.
 const EXIT_GAMES_LEFT_OUT: u8 = 4;
 
@@ -90,7 +93,7 @@ pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
         ),
         None => None,
     };
-    let (mut failed, mut imported, mut left_out) = (0, 0, 0);
+    let (mut failed, mut imported, mut left_out, mut changed) = (0, 0, 0, 0);
     let mut report = String::new();
     for file in &args.files {
         // Mapped, and let go as it is parsed: a PGN file of any size is imported without
@@ -119,11 +122,13 @@ pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
         };
         imported += outcome.numbers.len();
         left_out += outcome.skipped.len();
+        changed += outcome.changed.len();
         if !args.quiet || !outcome.skipped.is_empty() {
             eprintln!(
-                "{}: imported {} games{}",
+                "{}: imported {} games ({} with changes){}",
                 file.display(),
                 outcome.numbers.len(),
+                outcome.changed.len(),
                 if outcome.skipped.is_empty() {
                     String::new()
                 } else {
@@ -134,7 +139,7 @@ pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
                 eprintln!("  left out {line}");
             }
         }
-        for line in outcome.skipped_lines() {
+        for line in outcome.changed_lines().chain(outcome.skipped_lines()) {
             report.push_str(&format!("{}: {line}\n", file.display()));
         }
         if let Some(out) = &mut rejects {
@@ -142,14 +147,14 @@ pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
                 .map_err(|e| format!("cannot write the rejected games: {e}"))?;
         }
     }
-    let report_path = if left_out > 0 {
+    let report_path = if left_out + changed > 0 {
         Some(write_report(args.report.as_deref(), &report)?)
     } else {
         None
     };
     if !args.quiet || left_out > 0 {
         eprintln!(
-            "gamefs import: {imported} games imported, {left_out} left out{}{}",
+            "gamefs import: {imported} games imported ({changed} with changes), {left_out} left out{}{}",
             report_path
                 .map(|p| format!(" (why: {})", p.display()))
                 .unwrap_or_default(),
@@ -164,6 +169,8 @@ pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
         EXIT_FILE_FAILED
     } else if left_out > 0 {
         EXIT_GAMES_LEFT_OUT
+    } else if changed > 0 {
+        EXIT_GAMES_CHANGED
     } else {
         EXIT_ALL_STORED
     }))

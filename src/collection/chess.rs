@@ -5,10 +5,10 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use super::Collection;
-use super::import::{ImportReport, OnBadGame, SkippedGame};
+use super::import::{ChangedGame, ImportReport, OnBadGame, SkippedGame};
 use crate::collection::naming::{game_file_name, game_number_of, number_width};
 use crate::error::{Error, ErrorKind, Result};
-use crate::store::{ChessStore, GameSummary, NameKind, Problem, StoreInfo, eco_text};
+use crate::store::{ChessStore, Each, GameSummary, NameKind, Problem, StoreInfo, eco_text};
 use crate::text::{DoneWith, pgn, pgn_chunks, pgn_parse};
 
 /// Append the games of the PGN `text` to `store`: every game it can hold, leaving out and
@@ -24,9 +24,9 @@ pub fn append_pgn(
     progress: &mut dyn FnMut(u32),
 ) -> Result<ImportReport> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let skipped = RefCell::new(Vec::new());
-    // The place of the game the store took last: a game it refuses is that one.
-    let last = RefCell::new(None);
+    let report = RefCell::new(ImportReport::default());
+    // The place of the game the store took last: what it says of a game is of that one.
+    let last = RefCell::new((0, 0, 0..0));
     let numbers = pgn_chunks::with_games(
         text,
         threads,
@@ -39,13 +39,13 @@ pub fn append_pgn(
                 progress(count);
                 match g {
                     Ok(read) => {
-                        *last.borrow_mut() = Some((read.number, read.line, read.text));
+                        *last.borrow_mut() = (read.number, read.line, read.text);
                         Some(Ok(read.game))
                     }
                     Err(e) if on_bad == OnBadGame::Skip => {
                         let (number, line, text) = (e.game, e.line, e.text.clone());
                         let reason = format!("column {}: {}", e.column, e.message);
-                        skipped.borrow_mut().push(SkippedGame {
+                        report.borrow_mut().skipped.push(SkippedGame {
                             number,
                             line,
                             reason,
@@ -61,16 +61,31 @@ pub fn append_pgn(
                 OnBadGame::RefuseAll => store.append(&mut games),
                 OnBadGame::Skip => store.append_each(
                     &mut games,
-                    Some(&mut |e: Error| {
-                        if let Some((number, line, text)) = last.borrow_mut().take() {
-                            skipped.borrow_mut().push(SkippedGame {
+                    Some(Each {
+                        fit: true,
+                        refused: &mut |e: Error| {
+                            let (number, line, text) = last.borrow().clone();
+                            let mut report = report.borrow_mut();
+                            // Fitted first, then still refused: it was not stored.
+                            if report.changed.last().is_some_and(|c| c.number == number) {
+                                report.changed.pop();
+                            }
+                            report.skipped.push(SkippedGame {
                                 number,
                                 line,
                                 reason: e.message().to_owned(),
                                 kind: e.kind(),
                                 text,
                             });
-                        }
+                        },
+                        changed: &mut |changes| {
+                            let (number, line, _) = last.borrow().clone();
+                            report.borrow_mut().changed.push(ChangedGame {
+                                number,
+                                line,
+                                changes,
+                            });
+                        },
                     }),
                 ),
             }
@@ -78,7 +93,7 @@ pub fn append_pgn(
     )?;
     Ok(ImportReport {
         numbers,
-        skipped: skipped.into_inner(),
+        ..report.into_inner()
     })
 }
 

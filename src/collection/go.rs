@@ -293,7 +293,7 @@ impl Collection for GoCollection {
         // One position per text: there is nothing to leave out and go on with.
         Ok(ImportReport {
             numbers: self.import_position(text)?,
-            skipped: Vec::new(),
+            ..ImportReport::default()
         })
     }
     fn set_deleted(&self, n: u32, deleted: bool) -> Result<()> {

@@ -30,6 +30,18 @@ pub struct SkippedGame {
     pub text: Range<usize>,
 }
 
+/// A game of the text stored otherwise than written: what the format holds only in part,
+/// fitted as the format's own importer fits it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChangedGame {
+    /// Its 1-based number among the text's games.
+    pub number: u32,
+    /// The line it starts on.
+    pub line: u32,
+    /// What was dropped or changed, one phrase each.
+    pub changes: Vec<String>,
+}
+
 /// What an import of one text did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ImportReport {
@@ -37,9 +49,23 @@ pub struct ImportReport {
     pub numbers: Vec<u32>,
     /// The games left out, in text order.
     pub skipped: Vec<SkippedGame>,
+    /// The games stored with changes, in text order.
+    pub changed: Vec<ChangedGame>,
 }
 
 impl ImportReport {
+    /// One line per game stored with changes: `game N, line L: stored with changes: …`.
+    pub fn changed_lines(&self) -> impl Iterator<Item = String> + '_ {
+        self.changed.iter().map(|c| {
+            format!(
+                "game {}, line {}: stored with changes: {}",
+                c.number,
+                c.line,
+                c.changes.join("; ")
+            )
+        })
+    }
+
     /// One line per game left out: `game N, line L: reason`.
     pub fn skipped_lines(&self) -> impl Iterator<Item = String> + '_ {
         self.skipped

@@ -83,6 +83,19 @@ pub(crate) fn in_game(e: crate::error::Error, number: u32) -> crate::error::Erro
     e.context(format_args!("game {}", number + 1))
 }
 
+/// How a bulk append judges its games one by one ([`ChessStore::append_each`]).
+pub struct Each<'a> {
+    /// Store a game the format holds only in part the way the format's own importer stores
+    /// it (SCID's `sc_import`), rather than refusing it.
+    pub fit: bool,
+    /// Told each game left out (the format cannot hold it, or the iterator gave an error),
+    /// right after the iterator gave it.
+    pub refused: &'a mut dyn FnMut(Error),
+    /// Told each game stored otherwise than given, with what was changed, right after the
+    /// iterator gave it.
+    pub changed: &'a mut dyn FnMut(Vec<String>),
+}
+
 /// A chess game database. Game numbers are 0-based positions in the index.
 ///
 /// Reads come from the index (cheap) or decode one record; writes append records and repoint
@@ -118,14 +131,15 @@ pub trait ChessStore: Send + Sync {
     fn append(&self, games: &mut dyn Iterator<Item = Result<ChessGame>>) -> Result<Vec<u32>> {
         self.append_each(games, None)
     }
-    /// [`append`](Self::append), except that with `refused` a game the format cannot hold (and
-    /// an error item) goes to `refused`, right after the iterator gave it, and is left out; the
-    /// other games are stored. A failure of the database itself (a full disk, too many games)
-    /// still fails the whole call and leaves the database as it was.
+    /// [`append`](Self::append), except that with `each` games are judged one by one: a game
+    /// the format cannot hold (and an error item) goes to `each.refused`, right after the
+    /// iterator gave it, and is left out; the other games are stored. A failure of the
+    /// database itself (a full disk, too many games) still fails the whole call and leaves the
+    /// database as it was.
     fn append_each(
         &self,
         games: &mut dyn Iterator<Item = Result<ChessGame>>,
-        refused: Option<&mut dyn FnMut(Error)>,
+        each: Option<Each<'_>>,
     ) -> Result<Vec<u32>>;
     /// Set or clear the deleted mark of game `number`.
     fn set_deleted(&self, number: u32, deleted: bool) -> Result<()>;

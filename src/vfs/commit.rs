@@ -108,7 +108,7 @@ impl Vfs {
         }
         Counters::bump(&self.counters.imported, numbers.len() as u64);
         self.added(numbers);
-        if report.skipped.is_empty() {
+        if report.skipped.is_empty() && report.changed.is_empty() {
             return Ok(());
         }
         let shown = name.to_string_lossy();
@@ -116,12 +116,13 @@ impl Vfs {
             self.errors.record(&shown, &format!("left out {line}"));
         }
         let summary = format!(
-            "{} game(s) imported, {} left out (their text: .gamefs/rejected/{shown}; every reason: .gamefs/rejected/{shown}{REPORT_SUFFIX})",
+            "{} game(s) imported ({} with changes), {} left out (their text: .gamefs/rejected/{shown}; the report: .gamefs/rejected/{shown}{REPORT_SUFFIX})",
             numbers.len(),
+            report.changed.len(),
             report.skipped.len()
         );
         let mut full = format!("{shown}: {summary}\n");
-        for line in report.skipped_lines() {
+        for line in report.changed_lines().chain(report.skipped_lines()) {
             full.push_str(&line);
             full.push('\n');
         }
@@ -139,7 +140,9 @@ impl Vfs {
             ));
         }
         self.errors.record(&shown, &summary);
-        self.keep_rejected(name, &report.rejected_text(text));
+        if !report.skipped.is_empty() {
+            self.keep_rejected(name, &report.rejected_text(text));
+        }
         Ok(())
     }
 

@@ -30,6 +30,20 @@ pub fn tool(rel: &str) -> Command {
 
 /// Run `cmd`, which must succeed within five minutes (it is killed otherwise); its output.
 pub fn run(cmd: &mut Command) -> Output {
+    let out = output(cmd);
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed ({}):\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// Run `cmd` to its end within five minutes (it is killed otherwise), however it ends; its
+/// output.
+pub fn output(cmd: &mut Command) -> Output {
     let limit = Duration::from_secs(300);
     let child = cmd
         .stdin(Stdio::null())
@@ -42,22 +56,14 @@ pub fn run(cmd: &mut Command) -> Output {
     std::thread::spawn(move || {
         let _ = tx.send(child.wait_with_output());
     });
-    let out = match rx.recv_timeout(limit) {
+    match rx.recv_timeout(limit) {
         Ok(out) => out.unwrap(),
         Err(_) => {
             // SAFETY: killing the child we started.
             unsafe { libc::kill(pid as i32, libc::SIGKILL) };
             panic!("{cmd:?} did not finish within {limit:?}");
         }
-    };
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed ({}):\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+    }
 }
 
 /// The edge-case PGN files of tests/data, sorted.

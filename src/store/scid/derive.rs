@@ -77,17 +77,37 @@ pub struct Derived {
 /// the Date (any EventDate with a real year when the Date's year is unknown), an ECO text that
 /// is not a code, and a start position or move the record could not hold either.
 pub fn derive(game: &ChessGame) -> Result<Derived> {
-    let header = header_fields(game)?;
+    let header = header_fields(game, EventDateRule::Refuse)?;
     Ok(with_main_line(header, &main_line_info(game)?))
 }
 
 /// The record of `game` ([`record::encode`]) and its index fields ([`derive()`]), from one
 /// replay of the main line: what an import or a save needs. Fails as `encode`, then `derive`.
 pub fn encode_and_derive(game: &ChessGame) -> Result<(Vec<u8>, Derived)> {
+    encode_and_derive_with(game, EventDateRule::Refuse)
+}
+
+/// [`encode_and_derive`] as SCID's PGN import writes a game: an EventDate more than 3 years
+/// from the Date is not refused but written as no event date (0), as SCID's index writer
+/// does (which differs from a game without one when the Date's year is 0..3).
+pub fn encode_and_derive_as_import(game: &ChessGame) -> Result<(Vec<u8>, Derived)> {
+    encode_and_derive_with(game, EventDateRule::DropAsScid)
+}
+
+/// What to do with an EventDate the index cannot keep beside the Date.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum EventDateRule {
+    /// Refuse the game (a save must not lose it silently).
+    Refuse,
+    /// Write no event date, as SCID's import does.
+    DropAsScid,
+}
+
+fn encode_and_derive_with(game: &ChessGame, rule: EventDateRule) -> Result<(Vec<u8>, Derived)> {
     let standard = game.start == StartPosition::Standard;
     let mut tracker = MainLineTracker::new(standard, &game.moves);
     let record = record::encode_watching(game, &mut tracker)?;
-    let header = header_fields(game)?;
+    let header = header_fields(game, rule)?;
     Ok((record, with_main_line(header, &tracker.info())))
 }
 
@@ -103,10 +123,13 @@ fn with_main_line(d: Derived, main: &MainLineInfo) -> Derived {
 }
 
 /// Every index field of `game` except those [`MainLineInfo`] holds (left 0).
-fn header_fields(game: &ChessGame) -> Result<Derived> {
+fn header_fields(game: &ChessGame, rule: EventDateRule) -> Result<Derived> {
     let h = &game.headers;
     let date = checked_date(h.date, "Date")?;
     let event_date = match h.event_date {
+        Some(e) if rule == EventDateRule::DropAsScid => {
+            pack_event_date(checked_date(e, "EventDate")?, date).unwrap_or(0)
+        }
         Some(e) => pack_event_date(checked_date(e, "EventDate")?, date).ok_or_else(|| {
             invalid(format!(
                 "EventDate {e} cannot be stored with Date {}: SCID keeps an event date only \

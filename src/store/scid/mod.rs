@@ -10,6 +10,7 @@ pub mod compact;
 pub mod create;
 pub mod derive;
 pub mod entry;
+pub mod fit;
 
 #[cfg(test)]
 mod failures;
@@ -37,6 +38,7 @@ use scan::{IndexShape, name_fields};
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::visit::GameVisitor;
 use crate::game::{ChessGame, Headers};
+use crate::store::Each;
 use crate::store::damage::{Damage, Problem, UNKNOWN_NAME};
 pub use crate::store::files::with_ext;
 use crate::store::files::{self, open_file, read_file};
@@ -666,7 +668,7 @@ impl ChessStore for ScidDatabase {
     fn append_each(
         &self,
         games: &mut dyn Iterator<Item = Result<ChessGame>>,
-        mut refused: Option<&mut dyn FnMut(Error)>,
+        mut each: Option<Each<'_>>,
     ) -> Result<Vec<u32>> {
         let index_file = self.index_file()?;
         let mut state = self.write();
@@ -690,13 +692,29 @@ impl ChessStore for ScidDatabase {
                         format!("SCID 4 holds at most {MAX_GAMES} games"),
                     ));
                 }
+                let fitting = each.as_ref().is_some_and(|e| e.fit);
+                let game = match (game, each.as_mut()) {
+                    (Ok(mut game), Some(each)) if fitting => {
+                        let changes = fit::like_sc_import(&mut game);
+                        if !changes.is_empty() {
+                            (each.changed)(changes);
+                        }
+                        Ok(game)
+                    }
+                    (game, _) => game,
+                };
+                let encode = if fitting {
+                    derive::encode_and_derive_as_import
+                } else {
+                    derive::encode_and_derive
+                };
                 // A game the format cannot hold is refused before it takes any name.
-                let encoded = game.and_then(|g| Ok((derive::encode_and_derive(&g)?, g)));
-                let ((record, derived), game) = match (encoded, refused.as_mut()) {
+                let encoded = game.and_then(|g| Ok((encode(&g)?, g)));
+                let ((record, derived), game) = match (encoded, each.as_mut()) {
                     (Ok(encoded), _) => encoded,
-                    (Err(e), Some(refused)) => {
+                    (Err(e), Some(each)) => {
                         // The caller knows which game of its text this was.
-                        refused(e);
+                        (each.refused)(e);
                         continue;
                     }
                     (Err(e), None) => return Err(context(e)),

@@ -39,6 +39,7 @@ use names::{NameFile, RECORD_LEN, qt_order, record};
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::visit::GameVisitor;
 use crate::game::{ChessGame, Headers};
+use crate::store::Each;
 use crate::store::damage::{Damage, Extent, Problem, overlaps};
 use crate::store::files::{open_file, read_file};
 use crate::store::scid::writer;
@@ -315,6 +316,8 @@ struct Prepared {
     record: Vec<u8>,
     fitted: Fitted,
     stored: Headers,
+    /// What a lossy save dropped or changed, one phrase each.
+    losses: Vec<String>,
 }
 
 /// The refusal of a save that would lose `losses`.
@@ -502,7 +505,12 @@ impl SimpleCdb {
 
     /// Encode `game`, checking what the format can hold: refused (nothing written) unless
     /// lossy, where each loss is logged.
-    fn prepare(&self, game: &ChessGame, what: &dyn std::fmt::Display) -> Result<Prepared> {
+    fn prepare(
+        &self,
+        game: &ChessGame,
+        what: &dyn std::fmt::Display,
+        log_losses: bool,
+    ) -> Result<Prepared> {
         let (fitted, mut losses) = fit::fit_headers(&game.headers);
         let (body, tree) = codec::encode_body(&game.start, &game.moves)?;
         losses.extend(tree.into_iter().map(|t| Loss {
@@ -514,7 +522,7 @@ impl SimpleCdb {
             if !self.lossy {
                 return Err(refusal(&losses).context(what));
             }
-            for l in &losses {
+            for l in losses.iter().filter(|_| log_losses) {
                 log::warn!(
                     "{}: {what}: lossy save: {}",
                     self.paths[DCI].display(),
@@ -528,6 +536,7 @@ impl SimpleCdb {
             record,
             fitted,
             stored,
+            losses: losses.into_iter().map(|l| l.message).collect(),
         })
     }
 
@@ -743,7 +752,7 @@ impl ChessStore for SimpleCdb {
         let writers = self.writers()?;
         let mut state = self.write();
         check_game_number(number, state.count)?;
-        let p = self.prepare(game, &format_args!("game {}", number + 1))?;
+        let p = self.prepare(game, &format_args!("game {}", number + 1), true)?;
         let old = state.entry(number);
         // Unchanged when the headers read the same and the stored moves, read and encoded
         // again, give the same bytes (another writer's raw comment whitespace is not a change).
@@ -807,7 +816,7 @@ impl ChessStore for SimpleCdb {
     fn append_each(
         &self,
         games: &mut dyn Iterator<Item = Result<ChessGame>>,
-        mut refused: Option<&mut dyn FnMut(Error)>,
+        mut each: Option<Each<'_>>,
     ) -> Result<Vec<u32>> {
         let writers = self.writers()?;
         let mut state = self.write();
@@ -819,7 +828,7 @@ impl ChessStore for SimpleCdb {
         let staged = (|| -> Result<Vec<u8>> {
             let mut prepared: Vec<(Fitted, u64)> = Vec::new();
             for (i, game) in games.enumerate() {
-                let what = match refused {
+                let what = match each {
                     // The caller knows which game of its text this is.
                     Some(_) => "this game".to_owned(),
                     None => format!("game {} of the text", i + 1),
@@ -828,11 +837,20 @@ impl ChessStore for SimpleCdb {
                 if u64::from(first) + prepared.len() as u64 >= u64::from(u32::MAX) {
                     return Err(Error::new(ErrorKind::TooLarge, "too many games"));
                 }
-                let p = match (game.and_then(|g| self.prepare(&g, &what)), refused.as_mut()) {
-                    (Ok(p), _) => p,
-                    (Err(e), Some(refused)) => {
+                // Judged one by one, the losses go to the caller's report, not the log.
+                let log_losses = each.is_none();
+                let this = game.and_then(|g| self.prepare(&g, &what, log_losses));
+                let p = match (this, each.as_mut()) {
+                    (Ok(p), Some(each)) => {
+                        if !p.losses.is_empty() {
+                            (each.changed)(p.losses.clone());
+                        }
+                        p
+                    }
+                    (Ok(p), None) => p,
+                    (Err(e), Some(each)) => {
                         // The caller knows which game of its text this was.
-                        refused(e);
+                        (each.refused)(e);
                         continue;
                     }
                     (Err(e), None) => return Err(context(e)),
