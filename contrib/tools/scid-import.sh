@@ -5,8 +5,8 @@
 #
 # Build a SCID 4 database DBBASE.{si4,sn4,sg4} from PGN files with the real SCID
 # (Debian package `scid` 4.7.4): the database is created with `tkscid` (`sc_base create`)
-# and the games are imported with Debian's own `sc_import` script (which runs
-# `sc_base import` inside tkscid). The output of sc_import is passed through.
+# and the games are imported with `sc_base import` inside tkscid, as Debian's own `sc_import`
+# script does (its output, with the warnings as SCID's bytes).
 #
 # Exit status: 0 when every file was imported, 1 on any failure (scid missing, database
 # already exists, create or import error). Nothing is silently ignored.
@@ -48,7 +48,6 @@ if [ "${1:-}" = "--force" ]; then force=1; shift; fi
 [ $# -ge 2 ] || die "usage: scid-import.sh [--force] PGN... DBBASE"
 
 command -v tkscid >/dev/null 2>&1 || die "tkscid not found (install the Debian package 'scid')"
-command -v sc_import >/dev/null 2>&1 || die "sc_import not found (install the Debian package 'scid')"
 
 # last argument is the database base name (strip a .si4 suffix if given)
 for a in "$@"; do db="$a"; done
@@ -73,11 +72,37 @@ exit 0
 TCL
 tkscid "$tmp/create.tcl" "$db" || die "could not create database $db"
 
+# The import itself: what Debian's sc_import does (sc_base open, sc_base import, print the
+# count and the warnings), except that the warnings are written as the bytes SCID holds.
+# sc_import prints them through a UTF-8 channel and dies ("error writing stdout: invalid
+# argument") when a warning quotes a byte that is not UTF-8 (a BOM, Latin-1 text), after
+# the games were stored but before the next file.
+cat >"$tmp/import.tcl" <<'TCL'
+set b [sc_base open [lindex $argv 0]]
+set pgn [lindex $argv 1]
+if {[catch {sc_base import $b $pgn} r]} {
+    puts stderr "Error importing \"$pgn\": $r"
+    sc_base close $b
+    exit 1
+}
+fconfigure stdout -translation binary
+puts "Imported [lindex $r 0] games from $pgn"
+set w [lindex $r 1]
+if {$w eq ""} {
+    puts "There were no PGN errors or warnings."
+} else {
+    puts "PGN errors/warnings:"
+    puts [encoding convertto utf-8 $w]
+}
+sc_base close $b
+exit 0
+TCL
+
 n=$#
 i=1
 for pgn in "$@"; do
     [ $i -lt $n ] || break
     i=$((i + 1))
     [ -r "$pgn" ] || die "cannot read $pgn"
-    sc_import "$db" "$pgn" || die "sc_import failed on $pgn"
+    tkscid "$tmp/import.tcl" "$db" "$pgn" || die "sc_base import failed on $pgn"
 done

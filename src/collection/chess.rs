@@ -9,6 +9,7 @@ use super::import::{ChangedGame, ImportReport, OnBadGame, SkippedGame};
 use crate::collection::naming::{game_file_name, game_number_of, number_width};
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::{ChessStore, Each, GameSummary, NameKind, Problem, StoreInfo, eco_text};
+use crate::text::pgn_parse::Reading;
 use crate::text::{DoneWith, pgn, pgn_chunks, pgn_parse};
 
 /// Append the games of the PGN `text` to `store`: every game it can hold, leaving out and
@@ -27,8 +28,14 @@ pub fn append_pgn(
     let report = RefCell::new(ImportReport::default());
     // The place of the game the store took last: what it says of a game is of that one.
     let last = RefCell::new((0, 0, 0..0));
+    // A bulk import reads odd text as SCID does; all or nothing keeps today's exact reading.
+    let reading = match on_bad {
+        OnBadGame::Skip => Reading::AsScid,
+        OnBadGame::RefuseAll => Reading::Exact,
+    };
     let numbers = pgn_chunks::with_games(
         text,
+        reading,
         threads,
         pgn_chunks::Split::DEFAULT,
         done_with,
@@ -39,6 +46,17 @@ pub fn append_pgn(
                 progress(count);
                 match g {
                     Ok(read) => {
+                        if !read.changes.is_empty() {
+                            report.borrow_mut().changed.push(ChangedGame {
+                                number: read.number,
+                                line: read.line,
+                                changes: read
+                                    .changes
+                                    .iter()
+                                    .map(|(line, what)| format!("line {line}: {what}"))
+                                    .collect(),
+                            });
+                        }
                         *last.borrow_mut() = (read.number, read.line, read.text);
                         Some(Ok(read.game))
                     }
@@ -80,11 +98,16 @@ pub fn append_pgn(
                         },
                         changed: &mut |changes| {
                             let (number, line, _) = last.borrow().clone();
-                            report.borrow_mut().changed.push(ChangedGame {
-                                number,
-                                line,
-                                changes,
-                            });
+                            let changed = &mut report.borrow_mut().changed;
+                            match changed.last_mut() {
+                                // Read with changes, then fitted too.
+                                Some(c) if c.number == number => c.changes.extend(changes),
+                                _ => changed.push(ChangedGame {
+                                    number,
+                                    line,
+                                    changes,
+                                }),
+                            }
                         },
                     }),
                 ),

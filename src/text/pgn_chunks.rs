@@ -12,7 +12,7 @@
 use std::sync::mpsc::{Receiver, sync_channel};
 
 use super::DoneWith;
-use super::pgn_parse::{Games, ParseError, ReadGame};
+use super::pgn_parse::{Games, ParseError, ReadGame, Reading};
 
 /// One parsed game with its place in the text, or why it was refused.
 pub type Parsed = Result<ReadGame, ParseError>;
@@ -48,6 +48,7 @@ type Batch = (Vec<Parsed>, Option<u32>);
 /// reference to it).
 pub fn with_games<R>(
     text: &[u8],
+    reading: Reading,
     threads: usize,
     split: Split,
     done_with: DoneWith<'_>,
@@ -66,7 +67,7 @@ pub fn with_games<R>(
             s.spawn(move || {
                 for k in (t..cuts.len()).step_by(threads) {
                     let chunk = cuts[k]..cuts.get(k + 1).copied().unwrap_or(text.len());
-                    let mut games = Games::new(&text[chunk.clone()]).peekable();
+                    let mut games = Games::new(&text[chunk.clone()]).reading(reading).peekable();
                     let mut ends_chunk = false;
                     while !ends_chunk {
                         let batch: Vec<Parsed> = games.by_ref().take(batch_games).collect();
@@ -88,6 +89,7 @@ pub fn with_games<R>(
         }
         let mut games = InOrder {
             text,
+            reading,
             cuts: &cuts,
             receivers,
             chunk: Chunk::default(),
@@ -122,6 +124,7 @@ struct Chunk {
 /// The chunks' games in text order, the sequential parser's where a chunk refused a game.
 struct InOrder<'a> {
     text: &'a [u8],
+    reading: Reading,
     cuts: &'a [usize],
     /// One per thread; chunk k comes from `receivers[k % threads]`.
     receivers: Vec<Receiver<Batch>>,
@@ -172,6 +175,9 @@ impl InOrder<'_> {
         let at = self.cuts[self.chunk.index];
         game.number += self.chunk.games_before;
         game.line += self.chunk.lines_before;
+        for (line, _) in &mut game.changes {
+            *line += self.chunk.lines_before;
+        }
         game.text = game.text.start + at..game.text.end + at;
         game
     }
@@ -226,6 +232,7 @@ impl Iterator for InOrder<'_> {
                     if self.chunk.index == 0 {
                         games = Games::new(self.text);
                     }
+                    let mut games = games.reading(self.reading);
                     for _ in 0..self.chunk.yielded {
                         games.next();
                     }
@@ -316,7 +323,9 @@ mod tests {
 
     /// Pieces of PGN, good and bad, chosen to sit across chunk cuts: results inside comments
     /// and escape lines, tag sections with blank lines, refused games, games without results.
-    const PIECES: [&str; 14] = [
+    const PIECES: [&str; 16] = [
+        "[Event \"odd\"]\n[Date \"1993\"]\n[Result \"1/2\"]\n\n1. e4 {a} {b} e5 1-0",
+        "[Event \"twice\"]\n[Event \"again\"]\n\n1. d4 {x}\n{y} *",
         "[Event \"a\"]\n[White \"W\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0",
         "[Event \"b\"]\n\n[Site \"split tags\"]\n\n1. d4 d5 *",
         "1. e4 { a comment\n1-0\n\n[Event \"inside\"]\n} e5 0-1",
@@ -350,7 +359,7 @@ mod tests {
             batch_games: 16,
         };
         SEQUENTIAL_READS.with(|n| n.set(0));
-        let got = with_games(text.as_bytes(), 2, split, &keep_all, |g| {
+        let got = with_games(text.as_bytes(), Reading::Exact, 2, split, &keep_all, |g| {
             g.collect::<Vec<_>>()
         });
         assert_eq!(got.len(), 2011);
@@ -376,7 +385,8 @@ mod tests {
                 text.push_str(line_break);
             }
             let text = text.as_bytes();
-            let want: Vec<Parsed> = Games::new(text).collect();
+            let reading = *rng.pick(&[Reading::Exact, Reading::AsScid]);
+            let want: Vec<Parsed> = Games::new(text).reading(reading).collect();
             let chunk = 1 + rng.below(150);
             cuts += chunk_starts(text, chunk, &keep_all).len() - 1;
             let threads = 1 + rng.below(3);
@@ -387,7 +397,9 @@ mod tests {
             };
             let done = std::sync::Mutex::new(Vec::new());
             let note = |r: std::ops::Range<usize>| done.lock().unwrap().push(r);
-            let got = with_games(text, threads, split, &note, |g| g.collect::<Vec<_>>());
+            let got = with_games(text, reading, threads, split, &note, |g| {
+                g.collect::<Vec<_>>()
+            });
             assert_eq!(got, want, "{}", String::from_utf8_lossy(text));
             // Each chunk is let go once its end is found, and once more when it is parsed
             // (every chunk, unless a chunk refused a game: the sequential parser then reads
@@ -409,7 +421,7 @@ mod tests {
                 whole += 1;
             }
             // A consumer that stops early stops the threads too.
-            let first = with_games(text, threads, split, &keep_all, |g| g.next());
+            let first = with_games(text, reading, threads, split, &keep_all, |g| g.next());
             assert_eq!(first, want.into_iter().next());
         }
         assert!(cuts > 300, "texts are cut ({cuts} cuts)");

@@ -103,6 +103,19 @@ pub fn games(text: &[u8]) -> impl Iterator<Item = Result<ChessGame, ParseError>>
     Games::new(text).map(|read| read.map(|r| r.game))
 }
 
+/// How text that is PGN only in the loose sense of real-world files is read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reading {
+    /// Refuse it, naming what to mend: a game saved from an editor keeps what its user wrote,
+    /// or is refused.
+    #[default]
+    Exact,
+    /// Read it as SCID's PGN import reads it (two comments in one place joined, a Date as
+    /// its digits say, a Result tag by its first characters, the last of a tag given twice,
+    /// …), and say what was changed: a bulk import of real-world files.
+    AsScid,
+}
+
 /// A game read from a text, with where it stands there (for reports about it).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReadGame {
@@ -114,6 +127,8 @@ pub struct ReadGame {
     pub line: u32,
     /// Its bytes in the text.
     pub text: Range<usize>,
+    /// What reading it changed: the line, and a phrase (only with [`Reading::AsScid`]).
+    pub changes: Vec<(u32, String)>,
 }
 
 /// The games of a PGN text one by one, each with its place ([`games`] without the places).
@@ -131,6 +146,12 @@ impl<'a> Games<'a> {
         }
     }
 
+    /// These games read as `reading` says.
+    pub fn reading(mut self, reading: Reading) -> Games<'a> {
+        self.lx.reading = reading;
+        self
+    }
+
     /// The games of `text` from byte `offset` on, the start of line `line`, where `before`
     /// games came earlier: what [`Games::new`] yields from there, when it is between games
     /// at `offset` (a parser taking over a part of a text another one started).
@@ -143,6 +164,8 @@ impl<'a> Games<'a> {
                     line,
                     col: 1,
                 },
+                reading: Reading::Exact,
+                changes: Vec::new(),
             },
             game: before,
         }
@@ -214,10 +237,21 @@ struct Pos {
     col: u32,
 }
 
-/// Reads bytes and keeps track of line and column.
+/// Reads bytes and keeps track of line and column; carries how odd text is read, and what
+/// the reading changed in the game being read.
 struct Lexer<'a> {
     text: &'a [u8],
     at: Pos,
+    reading: Reading,
+    /// What reading the current game changed: the line, and a phrase.
+    changes: Vec<(u32, String)>,
+}
+
+impl Lexer<'_> {
+    /// Note that reading the current game at `at` changed something.
+    fn changed(&mut self, at: Pos, what: String) {
+        self.changes.push((at.line, what));
+    }
 }
 
 impl<'a> Lexer<'a> {
@@ -234,6 +268,8 @@ impl<'a> Lexer<'a> {
                 line: 1,
                 col: 1,
             },
+            reading: Reading::Exact,
+            changes: Vec::new(),
         }
     }
 
@@ -372,12 +408,14 @@ impl Iterator for Games<'_> {
         self.game = self.game.saturating_add(1);
         let start = self.lx.at;
         let mut in_movetext = false;
+        self.lx.changes.clear();
         match parse_game(&mut self.lx, &mut in_movetext) {
             Ok(game) => Some(Ok(ReadGame {
                 game,
                 number: self.game,
                 line: start.line,
                 text: start.offset..self.lx.at.offset,
+                changes: std::mem::take(&mut self.lx.changes),
             })),
             Err(mut e) => {
                 e.game = self.game;
@@ -432,6 +470,17 @@ fn skip_rest_of_game(lx: &mut Lexer<'_>, in_movetext: bool) {
     }
 }
 
+/// A termination marker as SCID's import knows them: the four of PGN, and `1/2`, `1:0`, `0:1`
+/// and `1/2:1/2` as some programs write them.
+fn scid_marker(word: &[u8]) -> Option<GameResult> {
+    match word {
+        b"1/2" | b"1/2:1/2" => Some(GameResult::Draw),
+        b"1:0" => Some(GameResult::WhiteWins),
+        b"0:1" => Some(GameResult::BlackWins),
+        _ => result_marker(word),
+    }
+}
+
 fn result_marker(word: &[u8]) -> Option<GameResult> {
     match word {
         b"1-0" => Some(GameResult::WhiteWins),
@@ -444,6 +493,7 @@ fn result_marker(word: &[u8]) -> Option<GameResult> {
 
 fn parse_game(lx: &mut Lexer<'_>, in_movetext: &mut bool) -> Result<ChessGame, ParseError> {
     let game_start = lx.at.offset;
+    let before_tags = comments_before_tags(lx)?;
     let mut tags = Vec::new();
     loop {
         lx.skip_space();
@@ -455,10 +505,65 @@ fn parse_game(lx: &mut Lexer<'_>, in_movetext: &mut bool) -> Result<ChessGame, P
         }
         tags.push(parse_tag(lx)?);
     }
-    let tags = interpret_tags(tags)?;
+    let tags = interpret_tags(tags, lx)?;
     *in_movetext = true;
-    let (line, marker) = parse_movetext(lx, tags.position.clone(), game_start)?;
-    finish_game(tags, line, marker)
+    let (mut line, marker) = parse_movetext(lx, tags.position.clone(), game_start)?;
+    if let Some((text, at)) = before_tags {
+        lx.changed(
+            at,
+            "a comment before the game's tags kept as its first comment".into(),
+        );
+        line.comment = Some(text + line.comment.as_deref().unwrap_or(""));
+    }
+    finish_game(tags, line, marker, lx)
+}
+
+/// With [`Reading::AsScid`], the comments before a game's tags (often what a program wrote
+/// after the previous game's end): SCID gives them to this game, before its first move.
+fn comments_before_tags(lx: &mut Lexer<'_>) -> Result<Option<(String, Pos)>, ParseError> {
+    if lx.reading != Reading::AsScid {
+        return Ok(None);
+    }
+    let mut found: Option<(String, Pos)> = None;
+    loop {
+        lx.skip_space();
+        let at = lx.at;
+        let raw = match lx.peek() {
+            Some(b'{') => lx.brace_comment()?.into(),
+            Some(b';') => {
+                lx.bump();
+                line_comment(lx, at)?
+            }
+            _ => return Ok(found.filter(|(text, _)| !text.is_empty())),
+        };
+        let text = normalize_comment(&decode(&raw));
+        found.get_or_insert((String::new(), at)).0.push_str(&text);
+    }
+}
+
+/// The rest of a `;` comment's line, after its `;`. It is written back as a `{…}` comment,
+/// which cannot hold a `}`: refused, or with [`Reading::AsScid`] left out (noted).
+fn line_comment<'a>(lx: &mut Lexer<'a>, at: Pos) -> Result<std::borrow::Cow<'a, [u8]>, ParseError> {
+    let raw = lx.rest_of_line();
+    if !raw.contains(&b'}') {
+        return Ok(raw.into());
+    }
+    if lx.reading != Reading::AsScid {
+        return Err(invalid(
+            at,
+            "a ';' comment containing '}' cannot be kept: it is written back as a {…} comment; remove the '}'".to_string(),
+        ));
+    }
+    lx.changed(
+        at,
+        "'}' left out of a ';' comment (a {…} comment cannot hold it)".into(),
+    );
+    Ok(raw
+        .iter()
+        .copied()
+        .filter(|&b| b != b'}')
+        .collect::<Vec<u8>>()
+        .into())
 }
 
 fn game_too_large(at: Pos) -> ParseError {
@@ -475,9 +580,22 @@ fn finish_game(
     tags: Tags,
     moves: Line,
     marker: Option<(GameResult, Pos)>,
+    lx: &mut Lexer<'_>,
 ) -> Result<ChessGame, ParseError> {
     let mut headers = tags.headers;
     match (tags.result, marker) {
+        (Some((tag, _)), Some((end, end_at))) if tag != end && lx.reading == Reading::AsScid => {
+            // SCID takes the game's end over the tag.
+            lx.changed(
+                end_at,
+                format!(
+                    "the Result tag \"{}\" gave way to the game's end \"{}\"",
+                    tag.as_pgn(),
+                    end.as_pgn()
+                ),
+            );
+            headers.result = end;
+        }
         (Some((tag, tag_at)), Some((end, end_at))) if tag != end => {
             return Err(invalid(
                 end_at,
@@ -603,7 +721,8 @@ struct Tags {
 }
 
 /// Map tag pairs to headers, start position and extra tags (spec §6, §7).
-fn interpret_tags(raw: Vec<RawTag>) -> Result<Tags, ParseError> {
+fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tags, ParseError> {
+    let as_scid = lx.reading == Reading::AsScid;
     let mut h = Headers::default();
     let mut seen: Vec<&'static str> = Vec::new();
     let mut result = None;
@@ -621,7 +740,9 @@ fn interpret_tags(raw: Vec<RawTag>) -> Result<Tags, ParseError> {
             .into_iter()
             .find(|t| *t == name);
         if let Some(t) = index_tag {
-            if seen.contains(&t) {
+            if seen.contains(&t) && as_scid {
+                lx.changed(at, format!("tag {t} given twice: the last one kept"));
+            } else if seen.contains(&t) {
                 return Err(invalid(at, format!("tag {t} appears twice; keep one")));
             }
             seen.push(t);
@@ -637,6 +758,17 @@ fn interpret_tags(raw: Vec<RawTag>) -> Result<Tags, ParseError> {
                 };
                 *field = value;
             }
+            "Date" | "EventDate" if as_scid => {
+                let d = scid_date(&value);
+                if !value.is_empty() && value != "?" && d.to_string() != value {
+                    lx.changed(value_at, format!("{name} \"{value}\" read as {d}"));
+                }
+                if name == "Date" {
+                    h.date = d;
+                } else {
+                    event_date = (!d.is_unknown()).then_some(d);
+                }
+            }
             "Date" => {
                 h.date = parse_date("Date", &value, value_at)?;
             }
@@ -645,6 +777,16 @@ fn interpret_tags(raw: Vec<RawTag>) -> Result<Tags, ParseError> {
                 if !d.is_unknown() {
                     event_date = Some(d);
                 }
+            }
+            "Result" if as_scid => {
+                let r = scid_result(&value);
+                if result_marker(value.as_bytes()) != Some(r) {
+                    lx.changed(
+                        value_at,
+                        format!("Result \"{value}\" read as \"{}\"", r.as_pgn()),
+                    );
+                }
+                result = Some((r, value_at));
             }
             "Result" => {
                 let r = result_marker(value.as_bytes()).ok_or_else(|| {
@@ -657,11 +799,20 @@ fn interpret_tags(raw: Vec<RawTag>) -> Result<Tags, ParseError> {
                 })?;
                 result = Some((r, value_at));
             }
+            "ECO" if as_scid => {
+                h.eco = scid_eco(&value);
+                let shown = h.eco.as_deref().unwrap_or("none");
+                if !matches!(value.as_str(), "" | "?") && shown != value {
+                    lx.changed(value_at, format!("ECO \"{value}\" read as {shown}"));
+                }
+            }
             "ECO" => h.eco = parse_eco(&value, value_at)?,
             "FEN" => fen = Some((value, value_at)),
             "Variant" => {
-                if !(value.eq_ignore_ascii_case("standard") || value.eq_ignore_ascii_case("chess"))
-                {
+                let standard = ["standard", "chess", "normal", "from position"]
+                    .iter()
+                    .any(|v| value.eq_ignore_ascii_case(v));
+                if !standard {
                     return Err(invalid(
                         value_at,
                         format!("Variant \"{value}\": SCID 4 stores standard chess only"),
@@ -677,8 +828,14 @@ fn interpret_tags(raw: Vec<RawTag>) -> Result<Tags, ParseError> {
                         &mut h.black_rating
                     };
                     if slot.is_none() {
-                        *slot = parse_rating(&name, &value, value_at)?
-                            .map(|value| Rating { value, kind });
+                        let rating = match parse_rating(&name, &value, value_at) {
+                            Err(e) if as_scid => {
+                                lx.changed(value_at, format!("{} (dropped)", e.message));
+                                None
+                            }
+                            read => read?,
+                        };
+                        *slot = rating.map(|value| Rating { value, kind });
                         continue;
                     }
                 }
@@ -801,6 +958,78 @@ fn parse_date(tag: &str, value: &str, at: Pos) -> Result<PartialDate, ParseError
         month: month.map(|m| m as u8),
         day: day.map(|d| d as u8),
     })
+}
+
+/// A Date as SCID's import reads one (`date_parsePGNTag`): the digits at the places of
+/// `YYYY.MM.DD`, anything else there counting as 0; 0, a month over 12 and a day its month
+/// cannot have are unknown (29 February only in leap years).
+fn scid_date(value: &str) -> PartialDate {
+    let b = value.as_bytes();
+    let digit = |i: usize| {
+        b.get(i)
+            .filter(|c| c.is_ascii_digit())
+            .map_or(0, |c| u16::from(c - b'0'))
+    };
+    let year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3);
+    let month = digit(5) * 10 + digit(6);
+    let month = if month > 12 { 0 } else { month };
+    let day = digit(8) * 10 + digit(9);
+    const DAYS: [u16; 13] = [31, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let day = if day > DAYS[usize::from(month)] && !(day == 29 && leap) {
+        0
+    } else {
+        day
+    };
+    let known = |n: u16| (n != 0).then_some(n);
+    PartialDate {
+        year: known(year),
+        month: known(month).map(|m| m as u8),
+        day: known(day).map(|d| d as u8),
+    }
+}
+
+/// A Result tag as SCID's import reads one: `*…` is unknown, else its first three characters
+/// `1-0`, `0-1` or `1/2` say the result; anything else is unknown.
+fn scid_result(value: &str) -> GameResult {
+    let b = value.as_bytes();
+    match b.get(..3) {
+        _ if b.starts_with(b"*") => GameResult::Unknown,
+        Some(b"1-0") => GameResult::WhiteWins,
+        Some(b"0-1") => GameResult::BlackWins,
+        Some(b"1/2") => GameResult::Draw,
+        _ => GameResult::Unknown,
+    }
+}
+
+/// An ECO tag as SCID's import reads one: a letter A–E (either case), up to two digits
+/// (missing ones 0), then optionally a letter a–z and a digit 1–4; the rest is ignored.
+/// Anything else is no ECO.
+fn scid_eco(value: &str) -> Option<String> {
+    let b = value.as_bytes();
+    let letter = b.first()?.to_ascii_uppercase();
+    if !(b'A'..=b'E').contains(&letter) {
+        return None;
+    }
+    let digits: Vec<u8> = b[1..]
+        .iter()
+        .take(2)
+        .take_while(|c| c.is_ascii_digit())
+        .copied()
+        .collect();
+    let mut code = vec![letter];
+    code.extend(&digits);
+    code.resize(3, b'0');
+    let rest = &b[1 + digits.len()..];
+    if digits.len() == 2
+        && let Some(&ext) = rest.first().filter(|c| c.is_ascii_lowercase())
+    {
+        code.push(ext);
+        if let Some(&n) = rest.get(1).filter(|c| (b'1'..=b'4').contains(c)) {
+            code.push(n);
+        }
+    }
+    String::from_utf8(code).ok()
 }
 
 /// `A00`…`E99`, optionally SCID's extension (a letter a–z and a digit 1–4); `""`/`"?"` = none.
@@ -1011,18 +1240,12 @@ fn parse_movetext(
                 if lx.at.offset - game_start > MAX_GAME_BYTES {
                     return Err(game_too_large(at));
                 }
-                add_comment(top, raw, at)?;
+                add_comment(top, raw, at, lx)?;
             }
             b';' => {
                 lx.bump();
-                let raw = lx.rest_of_line();
-                if raw.contains(&b'}') {
-                    return Err(invalid(
-                        at,
-                        "a ';' comment containing '}' cannot be kept: it is written back as a {…} comment; remove the '}'".to_string(),
-                    ));
-                }
-                add_comment(top, raw, at)?;
+                let raw = line_comment(lx, at)?;
+                add_comment(top, &raw, at, lx)?;
             }
             b'(' => {
                 lx.bump();
@@ -1082,7 +1305,11 @@ fn parse_movetext(
                     lx.bump();
                     return Err(invalid(at, format!("unexpected '{}'", char::from(b))));
                 }
-                if let Some(r) = result_marker(word) {
+                let marker = match lx.reading {
+                    Reading::Exact => result_marker(word),
+                    Reading::AsScid => scid_marker(word),
+                };
+                if let Some(r) = marker {
                     if stack.len() > 1 {
                         return Err(invalid(
                             at,
@@ -1118,7 +1345,12 @@ fn parse_movetext(
 }
 
 /// A comment: to the line's start if it has no move yet, else to its last move.
-fn add_comment(frame: &mut Frame, raw: &[u8], at: Pos) -> Result<(), ParseError> {
+fn add_comment(
+    frame: &mut Frame,
+    raw: &[u8],
+    at: Pos,
+    lx: &mut Lexer<'_>,
+) -> Result<(), ParseError> {
     if raw.contains(&0) {
         return Err(invalid(
             at,
@@ -1134,6 +1366,18 @@ fn add_comment(frame: &mut Frame, raw: &[u8], at: Pos) -> Result<(), ParseError>
         None => frame.line.comment.is_some(),
         Some(node) => node.comment.is_some(),
     };
+    if taken && lx.reading == Reading::AsScid {
+        // SCID joins them, with nothing between.
+        let slot = match frame.line.moves.last_mut() {
+            None => &mut frame.line.comment,
+            Some(node) => &mut node.comment,
+        };
+        if let Some(comment) = slot {
+            comment.push_str(&text);
+        }
+        lx.changed(at, "two comments in one place joined".to_string());
+        return Ok(());
+    }
     if taken {
         let where_ = frame.last_move_text();
         let message = if frame.line.moves.is_empty() {
@@ -1244,12 +1488,29 @@ fn handle_word(frame: &mut Frame, word: &[u8], at: Pos) -> Result<(), ParseError
             )
         })?)
     };
+    // `exd6ep` (en passant marked), `Nh3++` (double check): the move is the same.
+    let san_text = san_text
+        .strip_suffix(b"ep")
+        .filter(|t| t.last().is_some_and(u8::is_ascii_digit))
+        .unwrap_or(san_text);
+    let san_text = san_text
+        .strip_suffix(b"++")
+        .map_or(san_text, |t| &san_text[..t.len() + 1]);
+    if let Some(m) = coordinate_move(san_text, &frame.pos) {
+        push_move(frame, Ply::Move(m));
+        return suffix_nag.map_or(Ok(()), |n| add_nag(frame, n, at));
+    }
     let castles_with_zeros = san_text.starts_with(b"0-0") || san_text.starts_with(b"o-o");
     let san_bytes: std::borrow::Cow<[u8]> = if castles_with_zeros {
         san_text
             .iter()
             .map(|&b| if b == b'0' || b == b'o' { b'O' } else { b })
             .collect()
+    } else if let Some(piece_at) = promotion_without_equals(san_text) {
+        // `e8Q` for `e8=Q`, as many programs write it (and SCID reads it).
+        let mut with = san_text.to_vec();
+        with.insert(piece_at, b'=');
+        with.into()
     } else {
         san_text.into()
     };
@@ -1309,6 +1570,39 @@ fn handle_word(frame: &mut Frame, word: &[u8], at: Pos) -> Result<(), ParseError
         add_nag(frame, n, at)?;
     }
     Ok(())
+}
+
+/// A move written in coordinates (`e2e4`, `e7e8q`, `e1g1` for castling), as UCI engines and
+/// some programs write moves and SCID reads them, when it is legal here.
+fn coordinate_move(text: &[u8], pos: &Chess) -> Option<shakmaty::Move> {
+    let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    let shape = matches!(text.len(), 4 | 5)
+        && square(text[0], text[1])
+        && square(text[2], text[3])
+        && text.get(4).is_none_or(|p| b"qrbnQRBN".contains(p));
+    if !shape {
+        return None;
+    }
+    let lower: Vec<u8> = text.iter().map(u8::to_ascii_lowercase).collect();
+    shakmaty::uci::UciMove::from_ascii(&lower)
+        .ok()?
+        .to_move(pos)
+        .ok()
+}
+
+/// Where the `=` goes in a promotion written without it (`d1Q`, `bxa1Q`): before the piece
+/// letter after a last rank.
+fn promotion_without_equals(san: &[u8]) -> Option<usize> {
+    let san = san
+        .strip_suffix(b"+")
+        .or_else(|| san.strip_suffix(b"#"))
+        .unwrap_or(san);
+    let n = san.len();
+    (n >= 3
+        && b"QRBN".contains(&san[n - 1])
+        && matches!(san[n - 2], b'1' | b'8')
+        && (b'a'..=b'h').contains(&san[n - 3]))
+    .then(|| n - 1)
 }
 
 /// Real files write `Qd7` for a capture on d7 (or `Qxd7` for a quiet move); when the SAN as
@@ -1509,6 +1803,93 @@ mod tests {
             1,
             "tag Event appears twice",
         );
+    }
+
+    /// One game read as SCID reads it, with what was changed.
+    fn as_scid(text: &str) -> (ChessGame, Vec<String>) {
+        let read = Games::new(text.as_bytes())
+            .reading(Reading::AsScid)
+            .next()
+            .expect("a game")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let changes = read
+            .changes
+            .into_iter()
+            .map(|(l, w)| format!("line {l}: {w}"))
+            .collect();
+        (read.game, changes)
+    }
+
+    #[test]
+    fn odd_text_is_read_as_scid_reads_it_and_the_changes_named() {
+        for (date, want) in [
+            ("1993", "1993.??.??"),
+            ("1993/09/06", "1993.09.06"),
+            ("1993-09-06", "1993.09.06"),
+            ("1993.9.6", "1993.??.??"),
+            ("06.09.1993", "0600.01.??"),
+            ("93.09.06", "9300.??.??"),
+            ("1993.13.45", "1993.??.??"),
+            ("1993.02.29", "1993.02.??"),
+            ("1992.02.29", "1992.02.29"),
+            ("2050.01.01", "2050.01.01"),
+        ] {
+            let (g, changes) = as_scid(&format!("[Date \"{date}\"]\n*"));
+            assert_eq!(g.headers.date.to_string(), want, "{date}");
+            assert_eq!(
+                changes.len(),
+                usize::from(date != want),
+                "{date}: {changes:?}"
+            );
+        }
+        for (tag, marker, want) in [
+            ("1/2", "*", GameResult::Unknown),
+            ("1/2", "1/2", GameResult::Draw),
+            ("1-0 ", "1-0", GameResult::WhiteWins),
+            ("draw", "1/2-1/2", GameResult::Draw),
+            ("1-0", "0-1", GameResult::BlackWins),
+            ("*", "1:0", GameResult::WhiteWins),
+        ] {
+            let (g, _) = as_scid(&format!("[Result \"{tag}\"]\n\n1. e4 {marker}"));
+            assert_eq!(g.headers.result, want, "{tag} / {marker}");
+        }
+        for (eco, want) in [
+            ("C1", Some("C10")),
+            ("a00", Some("A00")),
+            ("B91z9", Some("B91z")),
+            ("F00", None),
+        ] {
+            assert_eq!(
+                as_scid(&format!("[ECO \"{eco}\"]\n*"))
+                    .0
+                    .headers
+                    .eco
+                    .as_deref(),
+                want
+            );
+        }
+        let (g, changes) = as_scid(
+            "{Before the tags} ; and a line with } in it\n[Event \"x\"]\n[Event \"y\"]\n\n\
+             {Pre} 1. e4 {a} {b} e5 2. g1f3 Nc6 3. Bb5 a6 *",
+        );
+        assert_eq!(g.headers.event, "y");
+        assert_eq!(
+            g.moves.comment.as_deref(),
+            Some("Before the tagsand a line with  in itPre")
+        );
+        assert_eq!(g.moves.moves[0].comment.as_deref(), Some("ab"));
+        assert_eq!(g.moves.moves.len(), 6);
+        assert_eq!(changes.len(), 4, "{changes:?}");
+        // Notations any reading takes: coordinates, promotion without '=', marked en passant
+        // and double check.
+        let g =
+            ok("[FEN \"8/4P3/8/3pP3/8/8/8/K1k5 w - d6 0 1\"]\n1. exd6ep Kc2 2. e8Q Kd3 3. Qe3++ *");
+        assert_eq!(g.moves.moves.len(), 5);
+        let g = ok("1. e2e4 e7e5 2. g1f3 *");
+        assert_eq!(g.moves.moves.len(), 3);
+        // Exact reading still refuses what it would change.
+        refused("[Date \"1993\"]\n*", 1, 8, "is not a date");
+        refused("1. e4 {a} {b} *", 1, 11, "second comment");
     }
 
     #[test]
