@@ -536,7 +536,7 @@ fn comments_before_tags(lx: &mut Lexer<'_>) -> Result<Option<(String, Pos)>, Par
             }
             _ => return Ok(found.filter(|(text, _)| !text.is_empty())),
         };
-        let text = normalize_comment(&decode(&raw));
+        let text = scid_comment(&decode(&raw));
         found.get_or_insert((String::new(), at)).0.push_str(&text);
     }
 }
@@ -778,6 +778,14 @@ fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tags, ParseErr
                     event_date = Some(d);
                 }
             }
+            "UTCDate" if as_scid && h.date.is_unknown() => {
+                // SCID dates the game by its UTCDate when it has no Date so far.
+                h.date = scid_date(&value);
+                if !h.date.is_unknown() {
+                    lx.changed(value_at, format!("Date taken from UTCDate \"{value}\""));
+                }
+                h.extra.push((name, value));
+            }
             "Result" if as_scid => {
                 let r = scid_result(&value);
                 if result_marker(value.as_bytes()) != Some(r) {
@@ -958,6 +966,28 @@ fn parse_date(tag: &str, value: &str, at: Pos) -> Result<PartialDate, ParseError
         month: month.map(|m| m as u8),
         day: day.map(|d| d as u8),
     })
+}
+
+/// A comment as SCID's import reads one (its PGN lexer's `normalize`): a line break, tab or
+/// vertical tab next to other white space, or at either end, goes; elsewhere it becomes a
+/// space (`a\r\nb` is `a b`, where [`normalize_comment`] gives `a  b`). Spaces at the ends go.
+fn scid_comment(text: &str) -> String {
+    let breaks = |c: char| matches!(c, '\n' | '\r' | '\t' | '\u{b}');
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !breaks(c) {
+            out.push(c);
+            continue;
+        }
+        let next = chars.peek().copied();
+        let alone =
+            !out.is_empty() && !out.ends_with(' ') && next.is_some_and(|n| n != ' ' && !breaks(n));
+        if alone {
+            out.push(' ');
+        }
+    }
+    out.trim_matches(' ').to_owned()
 }
 
 /// A Date as SCID's import reads one (`date_parsePGNTag`): the digits at the places of
@@ -1357,7 +1387,10 @@ fn add_comment(
             "a comment cannot contain a NUL byte (SCID ends comments with one)".to_string(),
         ));
     }
-    let text = normalize_comment(&decode(raw));
+    let text = match lx.reading {
+        Reading::Exact => normalize_comment(&decode(raw)),
+        Reading::AsScid => scid_comment(&decode(raw)),
+    };
     if text.is_empty() {
         // `{}` says nothing; SCID keeps no empty comments either.
         return Ok(());
@@ -1880,6 +1913,14 @@ mod tests {
         assert_eq!(g.moves.moves[0].comment.as_deref(), Some("ab"));
         assert_eq!(g.moves.moves.len(), 6);
         assert_eq!(changes.len(), 4, "{changes:?}");
+        for (raw, want) in [
+            ("a\r\nb", "a b"),
+            ("a \n b", "a  b"),
+            ("\ta\tb\n", "a b"),
+            ("a\n\n", "a"),
+        ] {
+            assert_eq!(scid_comment(raw), want, "{raw:?}");
+        }
         // Notations any reading takes: coordinates, promotion without '=', marked en passant
         // and double check.
         let g =
