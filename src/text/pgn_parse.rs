@@ -542,7 +542,7 @@ fn comments_before_tags(lx: &mut Lexer<'_>) -> Result<Option<(String, Pos)>, Par
 }
 
 /// The rest of a `;` comment's line, after its `;`. It is written back as a `{…}` comment,
-/// which cannot hold a `}`: refused, or with [`Reading::AsScid`] left out (noted).
+/// which shows a `}` as `)`: refused, or with [`Reading::AsScid`] kept (noted).
 fn line_comment<'a>(lx: &mut Lexer<'a>, at: Pos) -> Result<std::borrow::Cow<'a, [u8]>, ParseError> {
     let raw = lx.rest_of_line();
     if !raw.contains(&b'}') {
@@ -554,16 +554,9 @@ fn line_comment<'a>(lx: &mut Lexer<'a>, at: Pos) -> Result<std::borrow::Cow<'a, 
             "a ';' comment containing '}' cannot be kept: it is written back as a {…} comment; remove the '}'".to_string(),
         ));
     }
-    lx.changed(
-        at,
-        "'}' left out of a ';' comment (a {…} comment cannot hold it)".into(),
-    );
-    Ok(raw
-        .iter()
-        .copied()
-        .filter(|&b| b != b'}')
-        .collect::<Vec<u8>>()
-        .into())
+    // Kept, as SCID keeps it; the text shows it as ')', which a {…} comment can hold.
+    lx.changed(at, "'}' in a ';' comment kept (shown as ')')".into());
+    Ok(raw.into())
 }
 
 fn game_too_large(at: Pos) -> ParseError {
@@ -1908,7 +1901,7 @@ mod tests {
         assert_eq!(g.headers.event, "y");
         assert_eq!(
             g.moves.comment.as_deref(),
-            Some("Before the tagsand a line with  in itPre")
+            Some("Before the tagsand a line with } in itPre")
         );
         assert_eq!(g.moves.moves[0].comment.as_deref(), Some("ab"));
         assert_eq!(g.moves.moves.len(), 6);

@@ -1,0 +1,133 @@
+//! `gamefs import` against SCID's own import on real-world PGN files (tests/data/realworld.md:
+//! 216 files, 21 MB, 16 sources, every oddity they came with). For each file:
+//! - gamefs imports it (exit status 0, 3 or 4: never a refused file);
+//! - where gamefs left no game out, or only Chess960 games (which SCID 4 does not store either),
+//!   its database is byte-identical to the one SCID's import writes from the same file;
+//! - every game gamefs left out has its line in the report.
+#![cfg(feature = "oracle-tests")]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{hex_diff, output, repo, run, scid_import, work_dir};
+
+/// Files where SCID's database differs for a reason of SCID's own, and the reason.
+const SCID_DIFFERS: &[(&str, &str)] = &[(
+    "python-chess/utf8-bom.pgn",
+    "SCID reads the byte-order mark as a game of its own (\"Failed to parse the move: ï\")",
+)];
+
+/// The corpus unpacked (once per test run) under target/.
+fn corpus() -> PathBuf {
+    let dir = repo().join("target/oracle-tests/realworld");
+    if !dir.join("realworld/tcec").is_dir() {
+        std::fs::create_dir_all(&dir).unwrap();
+        run(Command::new("tar")
+            .arg("-xJf")
+            .arg(repo().join("tests/data/realworld.tar.xz"))
+            .arg("-C")
+            .arg(&dir));
+    }
+    dir.join("realworld")
+}
+
+/// Every PGN file under `dir`, sorted.
+fn pgn_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|x| x == "pgn") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn real_world_files_import_as_scid_imports_them() {
+    let root = corpus();
+    let files = pgn_files(&root);
+    assert!(files.len() >= 200, "{} files", files.len());
+    let (mut identical, mut games, mut left_out, mut changed) = (0, 0, 0, 0);
+    let mut failures = Vec::new();
+    for (i, file) in files.iter().enumerate() {
+        let name = file
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let dir = work_dir(&format!("realworld-{i}"));
+        let scid = scid_import(dir.path(), "scid", std::slice::from_ref(file));
+        let ours = dir.path().join("gamefs");
+        let report = dir.path().join("report.txt");
+        let out = output(
+            Command::new(env!("CARGO_BIN_EXE_gamefs"))
+                .args(["import", "--create"])
+                .arg(&ours)
+                .arg(file)
+                .arg("--report")
+                .arg(&report),
+        );
+        let status = out.status.code().unwrap_or(-1);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if ![0, 3, 4].contains(&status) {
+            failures.push(format!("{name}: gamefs import exited {status}: {stderr}"));
+            continue;
+        }
+        let report = std::fs::read_to_string(&report).unwrap_or_default();
+        let reasons: Vec<&str> = report
+            .lines()
+            .filter(|l| !l.contains(": stored with changes: "))
+            .collect();
+        let count = |what: &str| {
+            stderr
+                .lines()
+                .find_map(|l| l.strip_prefix("gamefs import: "))
+                .and_then(|l| {
+                    l.split(what)
+                        .next()?
+                        .rsplit([' ', '('])
+                        .next()?
+                        .parse()
+                        .ok()
+                })
+                .unwrap_or(0usize)
+        };
+        let (stored, skipped) = (count(" games imported"), count(" left out"));
+        games += stored;
+        left_out += skipped;
+        changed += report.lines().count() - reasons.len();
+        if reasons.len() != skipped {
+            failures.push(format!(
+                "{name}: {skipped} games left out, {} reasons in the report",
+                reasons.len()
+            ));
+        }
+        let only_chess960 = reasons.iter().all(|r| r.contains("Chess960"));
+        let same = ["si4", "sn4", "sg4"].iter().find_map(|ext| {
+            let a = std::fs::read(scid.with_extension(ext)).unwrap();
+            let b = std::fs::read(ours.with_extension(ext)).unwrap();
+            (a != b).then(|| format!(".{ext} differs:\n{}", hex_diff(&b, &a)))
+        });
+        match same {
+            None => identical += 1,
+            Some(_) if !only_chess960 => {}
+            Some(_) if SCID_DIFFERS.iter().any(|(f, _)| *f == name) => {}
+            Some(diff) => failures.push(format!("{name}: {diff}")),
+        }
+    }
+    eprintln!(
+        "{} files: {identical} byte-identical to SCID's import; {games} games stored \
+         ({changed} with changes), {left_out} left out",
+        files.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
