@@ -143,3 +143,71 @@ fn a_strict_mount_refuses_a_collection_with_a_bad_game_whole() {
     let rejected = std::fs::read_to_string(m.join(".gamefs/rejected/collection.pgn")).unwrap();
     assert_eq!(rejected, collection(), "the whole text is kept");
 }
+
+/// Real-world files (tests/data/realworld.tar.xz: engine matches, lichess exports, a Latin-1
+/// ECO file, lessons with comments before their tags, a chess.com export with Chess960 games)
+/// copied into a mount give the database `gamefs import` gives from the same files, byte for
+/// byte: the mount reads and fits them as the import does (which realworld_oracle checks
+/// against SCID), games left out included.
+#[test]
+fn real_world_files_copied_in_give_what_gamefs_import_gives() {
+    let dir = scratch("bulk-realworld");
+    let unpacked = dir.path().join("corpus");
+    std::fs::create_dir(&unpacked).unwrap();
+    let tar = run_with_timeout(
+        Command::new("tar")
+            .arg("-xJf")
+            .arg(crate::harness::repo().join("tests/data/realworld.tar.xz"))
+            .arg("-C")
+            .arg(&unpacked),
+        Duration::from_secs(120),
+    );
+    assert!(tar.status.success(), "{tar:?}");
+    let files: Vec<_> = [
+        "tcec/TCEC_Tournament_5.pgn",
+        "pgn-toys-lichess/lichess.pgn",
+        "pychess/lang__de__eco.pgn",
+        "pychess/lichess_study_lichess-practice-the-pin_by_arex_2017.01.22.pgn",
+        "chesscom-daily/cancer0707.pgn",
+        "pgn4web/test.pgn",
+    ]
+    .iter()
+    .map(|f| unpacked.join("realworld").join(f))
+    .collect();
+    let copied = dir.path().join("copied");
+    let imported = dir.path().join("imported");
+    for db in [&copied, &imported] {
+        crate::harness::gamefs_ok([Path::new("create"), db]);
+    }
+    {
+        let m = Mount::new(&copied, dir.path(), &[]);
+        for (i, file) in files.iter().enumerate() {
+            let out = run_with_timeout(
+                Command::new("cp")
+                    .arg(file)
+                    .arg(m.join(&format!("games/file{i}.pgn"))),
+                Duration::from_secs(120),
+            );
+            assert!(out.status.success(), "cp {}: {out:?}", file.display());
+        }
+        let report = std::fs::read_to_string(m.join(".gamefs/rejected/file5.pgn.report.txt"))
+            .expect("the report of the file with games left out");
+        assert!(
+            report.contains("left out") || report.contains("column"),
+            "{report}"
+        );
+    }
+    let out = run_with_timeout(
+        Command::new(crate::harness::gamefs())
+            .args(["import", "-q"])
+            .arg(&imported)
+            .args(&files),
+        Duration::from_secs(120),
+    );
+    assert_eq!(out.status.code(), Some(4), "games left out: {out:?}");
+    for ext in ["si4", "sn4", "sg4"] {
+        let a = std::fs::read(copied.with_extension(ext)).unwrap();
+        let b = std::fs::read(imported.with_extension(ext)).unwrap();
+        assert!(a == b, ".{ext} of the copies differs from the import's");
+    }
+}
