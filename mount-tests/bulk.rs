@@ -144,8 +144,9 @@ fn a_strict_mount_refuses_a_collection_with_a_bad_game_whole() {
     assert_eq!(rejected, collection(), "the whole text is kept");
 }
 
-/// Real-world files (tests/data/realworld.tar.xz: engine matches, lichess exports, a Latin-1
-/// ECO file, lessons with comments before their tags, a chess.com export with Chess960 games)
+/// Real-world files (tests/data/realworld.tar.xz: an engine match, lichess exports, a Latin-1
+/// CRLF collection, lessons with comments before their tags, a chess.com export with Chess960
+/// games, a broadcast with a game SCID cannot read)
 /// copied into a mount give the database `gamefs import` gives from the same files, byte for
 /// byte: the mount reads and fits them as the import does (which realworld_oracle checks
 /// against SCID), games left out included.
@@ -163,13 +164,15 @@ fn real_world_files_copied_in_give_what_gamefs_import_gives() {
         Duration::from_secs(120),
     );
     assert!(tar.status.success(), "{tar:?}");
+    // Files whose last game ends with its result: a copied file whose last game does not is
+    // taken for one cut short, and that game left out (a_copy_cut_short_stores_no_half_game).
     let files: Vec<_> = [
-        "tcec/TCEC_Tournament_5.pgn",
+        "pychess/dortmund.pgn",
         "pgn-toys-lichess/lichess.pgn",
-        "pychess/lang__de__eco.pgn",
+        "kiyengine-cutechess/acid_test.pgn",
         "pychess/lichess_study_lichess-practice-the-pin_by_arex_2017.01.22.pgn",
         "chesscom-daily/cancer0707.pgn",
-        "pgn4web/test.pgn",
+        "pgn4web/tilb98r2.pgn",
     ]
     .iter()
     .map(|f| unpacked.join("realworld").join(f))
@@ -210,4 +213,45 @@ fn real_world_files_copied_in_give_what_gamefs_import_gives() {
         let b = std::fs::read(imported.with_extension(ext)).unwrap();
         assert!(a == b, ".{ext} of the copies differs from the import's");
     }
+}
+
+/// A copy cut short (a `cp` killed half-way closes the file as far as it got) stores the
+/// whole games before the cut and never the half game at it: a last game without its result,
+/// after others or where the text stops inside a line, is left out (and kept in
+/// `.gamefs/rejected/`). Only a first game cut exactly at a line's end cannot be told from a
+/// game written without its result (cuts there are not tried).
+#[test]
+fn a_copy_cut_short_stores_no_half_game() {
+    let dir = scratch("bulk-cut");
+    let db = copy_db(edge_db(), dir.path(), "db");
+    let m = Mount::new(&db, dir.path(), &[]);
+    let games = m.join("games");
+    let whole = [
+        game("Cut 1", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6"),
+        game("Cut 2", "1. d4 d5 2. c4 e6 3. Nc3 Nf6"),
+        game("Cut 3", "1. c4 e5 2. Nc3 Nf6 3. g3 d5"),
+    ];
+    let text = whole.concat();
+    let mut seen = 0;
+    // Cuts in tags, in moves between moves and inside them, in a comment-free line end.
+    for cut in (40..text.len())
+        .step_by(23)
+        .filter(|&c| c > whole[0].len() || !text[..c].ends_with('\n'))
+    {
+        let before = events_after(&games, 0).len();
+        let name = format!("cut{cut}.pgn");
+        let _ = cp(dir.path(), &text[..cut], &games.join(&name));
+        let stored = events_after(&games, before);
+        let complete = whole
+            .iter()
+            .filter(|g| text[..cut].contains(g.trim_end()))
+            .count();
+        assert_eq!(
+            stored.len(),
+            complete,
+            "cut at {cut}: only the whole games are stored: {stored:?}"
+        );
+        seen += stored.len();
+    }
+    assert!(seen > 10, "cuts after whole games were tried ({seen})");
 }

@@ -33,6 +33,7 @@ fn demo_db(dir: &Path) -> PathBuf {
             &*db,
             &pgn,
             gamefs::collection::import::OnBadGame::RefuseAll,
+            false,
             &gamefs::text::keep_all,
             &mut |_| {}
         )

@@ -107,7 +107,10 @@ pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
             }
         };
         let pb = progress(args.quiet, &file.display().to_string());
-        let result = append_pgn(&*db, &text, on_bad, &|r| text.let_go(r), &mut |_| pb.inc(1));
+        // A file given to import is whole (a copy into a mount may stop half-way).
+        let result = append_pgn(&*db, &text, on_bad, false, &|r| text.let_go(r), &mut |_| {
+            pb.inc(1)
+        });
         pb.finish_and_clear();
         let outcome = match result {
             Ok(outcome) => outcome,

@@ -24,6 +24,7 @@ pub fn run(args: &DemoArgs) -> Result<ExitCode, String> {
             &*db,
             SAMPLE_PGN.as_bytes(),
             OnBadGame::RefuseAll,
+            false,
             &keep_all,
             &mut |_| {},
         )

@@ -93,21 +93,30 @@ pub fn info(args: &InspectArgs) -> Result<ExitCode, String> {
 }
 
 /// Check a database of any format: every problem found, one line each (the game or file
-/// first), a count on stderr, and exit status 1 when there is any.
+/// first), then the notes (fields as another SCID writer writes them: not damage), a count on
+/// stderr, and exit status 1 when there is any problem.
 pub fn check(args: &InspectArgs) -> Result<ExitCode, String> {
     let pb = progress(args.quiet || args.json, "checking");
-    let (coll, problems): (Arc<dyn Collection>, Vec<Problem>) =
+    let (coll, report): (Arc<dyn Collection>, check::Report) =
         if store::scid::looks_like(&args.database) {
             let db =
                 Arc::new(ScidDatabase::open(&args.database, false).map_err(|e| e.to_string())?);
-            let problems = check::check(&db, |_| pb.inc(1));
-            (Arc::new(ChessCollection::new(db)), problems)
+            let report = check::check_report(&db, |_| pb.inc(1));
+            (Arc::new(ChessCollection::new(db)), report)
         } else {
             let coll = collection::open(&args.database, &OpenOptions::default())
                 .map_err(|e| e.to_string())?;
             let problems = check_items(&*coll, |_| pb.inc(1));
-            (coll, problems)
+            (
+                coll,
+                check::Report {
+                    problems,
+                    notes: Vec::new(),
+                },
+            )
         };
+    let writer = report.writer();
+    let check::Report { problems, notes } = report;
     pb.finish_and_clear();
     let games = coll.count();
     if args.json {
@@ -124,11 +133,26 @@ pub fn check(args: &InspectArgs) -> Result<ExitCode, String> {
                 )
             })
             .collect();
+        // Notes: fields as another SCID writer writes them, not damage ("ok" stays true).
+        let notes: Vec<String> = notes
+            .iter()
+            .map(|n| {
+                format!(
+                    "{{\"field\":{},\"games\":{},\"writer\":{},\"note\":{}}}",
+                    json_str(n.field),
+                    n.games.map_or("null".into(), |g| g.to_string()),
+                    json_str(n.writer),
+                    json_str(&n.message)
+                )
+            })
+            .collect();
         println!(
-            "{{\"games\":{},\"ok\":{},\"problems\":[{}]}}",
+            "{{\"games\":{},\"ok\":{},\"problems\":[{}],\"notes\":[{}],\"writer\":{}}}",
             games,
             problems.is_empty(),
-            items.join(",")
+            items.join(","),
+            notes.join(","),
+            writer.map_or("null".into(), json_str)
         );
     } else {
         for p in &problems {
@@ -137,9 +161,19 @@ pub fn check(args: &InspectArgs) -> Result<ExitCode, String> {
                 None => println!("{}", p.message),
             }
         }
+        for n in &notes {
+            println!("note: {}", n.message);
+        }
+        if let Some(w) = writer {
+            println!("note: the database looks written by {w}: these are not damage");
+        }
         if !args.quiet {
+            let notes = match notes.len() {
+                0 => String::new(),
+                n => format!(", {n} note(s)"),
+            };
             eprintln!(
-                "checked {games} {}: {} problem(s)",
+                "checked {games} {}: {} problem(s){notes}",
                 coll.items_folder(),
                 problems.len()
             );

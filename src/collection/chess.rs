@@ -13,14 +13,18 @@ use crate::text::pgn_parse::Reading;
 use crate::text::{DoneWith, pgn, pgn_chunks, pgn_parse};
 
 /// Append the games of the PGN `text` to `store`: every game it can hold, leaving out and
-/// reporting the others, or (with [`OnBadGame::RefuseAll`]) all or nothing. `progress` sees
-/// each game, `done_with` each part of `text` parsed. Parsing runs on threads of their own
+/// reporting the others, or (with [`OnBadGame::RefuseAll`]) all or nothing. With
+/// `may_be_cut_short` (a file copied into a mount, which a copy stopped half-way leaves cut
+/// short) a last game without its result is left out when the text stops inside a line or
+/// holds other games: never half a game. `progress` sees each game, `done_with` each part of
+/// `text` parsed. Parsing runs on threads of their own
 /// (one per core), ahead of encoding and writing, so an import uses every core; the games
 /// arrive in text order as one parser would give them.
 pub fn append_pgn(
     store: &dyn ChessStore,
     text: &[u8],
     on_bad: OnBadGame,
+    may_be_cut_short: bool,
     done_with: DoneWith<'_>,
     progress: &mut dyn FnMut(u32),
 ) -> Result<ImportReport> {
@@ -41,7 +45,28 @@ pub fn append_pgn(
         done_with,
         |games| {
             let mut count = 0;
-            let mut games = games.filter_map(|g| {
+            let mut games = games.peekable();
+            // A text that stops inside a line was cut short (a copy stopped half-way).
+            let ends_a_line = text
+                .iter()
+                .rev()
+                .take_while(|b| b.is_ascii_whitespace())
+                .any(|&b| b == b'\n');
+            let mut games = std::iter::from_fn(|| {
+                let g = games.next()?;
+                // The last game with no result, after others or where the text stops inside
+                // a line: the text was cut short, and this is half a game.
+                let cut_short = matches!(&g, Ok(read) if !read.ended
+                    && (read.number > 1 || !ends_a_line))
+                    && games.peek().is_none()
+                    && may_be_cut_short
+                    && on_bad == OnBadGame::Skip;
+                Some(match g {
+                    Ok(read) if cut_short => Err(cut_short_game(read)),
+                    g => g,
+                })
+            })
+            .filter_map(|g| {
                 count += 1;
                 progress(count);
                 match g {
@@ -118,6 +143,20 @@ pub fn append_pgn(
         numbers,
         ..report.into_inner()
     })
+}
+
+/// The refusal of `read`, the last game of a text, which ends before its result.
+fn cut_short_game(read: pgn_parse::ReadGame) -> pgn_parse::ParseError {
+    pgn_parse::ParseError {
+        line: read.line,
+        column: 1,
+        game: read.number,
+        kind: pgn_parse::ParseErrorKind::Invalid,
+        message: "the text ends before this game's result (1-0, 0-1, 1/2-1/2 or *): cut short? \
+                  Add the result to store it"
+            .to_owned(),
+        text: read.text,
+    }
 }
 
 /// Game `number` of `store` as PGN: told straight from the store to the writer (one decode,
@@ -270,7 +309,8 @@ impl Collection for ChessCollection {
         on_bad: OnBadGame,
         done_with: DoneWith<'_>,
     ) -> Result<ImportReport> {
-        let report = append_pgn(&*self.store, text, on_bad, done_with, &mut |_| {})?;
+        // A file copied in may have been cut short by a copy stopped half-way.
+        let report = append_pgn(&*self.store, text, on_bad, true, done_with, &mut |_| {})?;
         if report.numbers.is_empty() && report.skipped.is_empty() {
             return Err(Error::new(
                 ErrorKind::InvalidInput,

@@ -129,6 +129,8 @@ pub struct ReadGame {
     pub text: Range<usize>,
     /// What reading it changed: the line, and a phrase (only with [`Reading::AsScid`]).
     pub changes: Vec<(u32, String)>,
+    /// Whether it ends with a termination marker (`1-0`, `*`, …): a text cut short does not.
+    pub ended: bool,
 }
 
 /// The games of a PGN text one by one, each with its place ([`games`] without the places).
@@ -166,6 +168,7 @@ impl<'a> Games<'a> {
                 },
                 reading: Reading::Exact,
                 changes: Vec::new(),
+                ended: false,
             },
             game: before,
         }
@@ -245,6 +248,8 @@ struct Lexer<'a> {
     reading: Reading,
     /// What reading the current game changed: the line, and a phrase.
     changes: Vec<(u32, String)>,
+    /// Whether the game read last ended with a termination marker.
+    ended: bool,
 }
 
 impl Lexer<'_> {
@@ -270,6 +275,7 @@ impl<'a> Lexer<'a> {
             },
             reading: Reading::Exact,
             changes: Vec::new(),
+            ended: false,
         }
     }
 
@@ -416,6 +422,7 @@ impl Iterator for Games<'_> {
                 line: start.line,
                 text: start.offset..self.lx.at.offset,
                 changes: std::mem::take(&mut self.lx.changes),
+                ended: self.lx.ended,
             })),
             Err(mut e) => {
                 e.game = self.game;
@@ -508,6 +515,7 @@ fn parse_game(lx: &mut Lexer<'_>, in_movetext: &mut bool) -> Result<ChessGame, P
     let tags = interpret_tags(tags, lx)?;
     *in_movetext = true;
     let (mut line, marker) = parse_movetext(lx, tags.position.clone(), game_start)?;
+    lx.ended = marker.is_some();
     if let Some((text, at)) = before_tags {
         lx.changed(
             at,
