@@ -234,15 +234,18 @@ fn scid_limits_do_not_apply_to_a_simple_chess_database() {
                 [White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
     let src = dir.path().join("far.pgn");
     std::fs::write(&src, text).unwrap();
-    {
-        let m = Mount::new(&db, dir.path(), &["-o", "lossy"]);
-        let before = listing(&m.join("games")).len();
+    let copy_in = |m: &Mount| {
         let cp = Command::new("cp")
             .arg(&src)
             .arg(m.join("games/far.pgn"))
             .status()
             .unwrap();
         assert!(cp.success());
+    };
+    {
+        let m = Mount::new(&db, dir.path(), &["-o", "lossy"]);
+        let before = listing(&m.join("games")).len();
+        copy_in(&m);
         assert_eq!(listing(&m.join("games")).len(), before + 1);
     }
     assert!(export(&db).contains("[Event \"Far event date\"]"));
@@ -250,12 +253,7 @@ fn scid_limits_do_not_apply_to_a_simple_chess_database() {
     let m = Mount::new(&scid, dir.path(), &[]);
     // Copied in, the game is stored as SCID's import stores it: without the EventDate, and
     // the report says so.
-    let cp = Command::new("cp")
-        .arg(&src)
-        .arg(m.join("games/far.pgn"))
-        .status()
-        .unwrap();
-    assert!(cp.success());
+    copy_in(&m);
     let report = std::fs::read_to_string(m.join(".gamefs/rejected/far.pgn.report.txt")).unwrap();
     assert!(
         report.contains("game 1, line 1: stored with changes: EventDate 1993.09.06 dropped"),
