@@ -148,10 +148,13 @@ fn nags_as_scid(line: &mut Line, count: &mut NagCount) -> bool {
     let mut lines = vec![&mut *line];
     while let Some(line) = lines.pop() {
         for node in &mut line.moves {
-            let (kept, replaced, dropped) = add_nags(&node.nags);
-            count.replaced += replaced;
-            count.dropped += dropped;
-            node.nags = kept;
+            // One NAG stays as it is: the common case costs nothing.
+            if node.nags.len() > 1 {
+                let (kept, replaced, dropped) = add_nags(&node.nags);
+                count.replaced += replaced;
+                count.dropped += dropped;
+                node.nags = kept;
+            }
             lines.extend(node.variations.iter_mut());
         }
     }
@@ -214,7 +217,11 @@ fn third_error_at(line: &Line, mut errors: usize) -> Option<(Vec<(usize, usize)>
         };
         *i += 1;
         *j = 0;
-        let (_, _, refused) = add_nags(&node.nags);
+        // Only a move with more NAGs than a move holds can have one refused.
+        let refused = match node.nags.len() > MAX_NAGS_PER_MOVE {
+            true => add_nags(&node.nags).2,
+            false => 0,
+        };
         errors += refused;
         if refused > 0 && errors > ERRORS_FORGIVEN {
             let path = stack.windows(2).map(|w| (w[0].1 - 1, w[0].2 - 1)).collect();
