@@ -6,21 +6,8 @@
 mod damage;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-use damage::{Dcdb, Scid};
-
-fn gamefs(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_gamefs"));
-    for a in args {
-        c.arg(a);
-    }
-    c.output().expect("gamefs runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use damage::{Dcdb, Scid, gamefs, text};
 
 /// `gamefs check DB`: it fails, prints exactly the lines `want` (in any order; each the start
 /// of a line, which must name a game or file first), and counts them on stderr.

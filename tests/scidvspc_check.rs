@@ -5,21 +5,8 @@
 mod damage;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-use damage::{Scid, copy_files};
-
-fn gamefs(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_gamefs"));
-    for a in args {
-        c.arg(a);
-    }
-    c.output().expect("gamefs runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use damage::{Scid, copy_files, gamefs, text};
 
 /// A writable copy of SCID vs. PC's "Endings" base in `dir`.
 fn endings(dir: &Path, name: &str) -> PathBuf {

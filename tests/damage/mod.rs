@@ -5,6 +5,7 @@
 #![allow(dead_code)] // each test file uses its own subset
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 use gamefs::ErrorKind;
 use gamefs::game::Headers;
@@ -369,4 +370,18 @@ pub fn assert_unknown_names(
     );
     assert_eq!(damaged.summary(n), summary);
     assert_eq!(&*damaged.name(NameKind::Player, UNKNOWN_NAME), "?");
+}
+
+/// The gamefs binary of this build run with `args`, to its end; its output.
+pub fn gamefs(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gamefs"));
+    for a in args {
+        c.arg(a);
+    }
+    c.output().expect("gamefs runs")
+}
+
+/// Command output as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
 }
