@@ -277,3 +277,29 @@ fn scid_limits_do_not_apply_to_a_simple_chess_database() {
     let errors = std::fs::read_to_string(m.join(".gamefs/errors")).unwrap();
     assert!(errors.contains("within 3 years"), "{errors}");
 }
+
+/// pgn2dcg's own input copied into a `-o lossy` mount of an empty Simple Chess Database gives
+/// the bytes pgn2dcg wrote from it: the mount reads PGN as the format's own importer does.
+#[test]
+fn pgn2dcgs_input_copied_in_gives_pgn2dcgs_bytes() {
+    let dir = scratch("scdb-pgn2dcg");
+    let golden = repo().join("tests/data/simplecdb");
+    for name in ["edge", "gen300"] {
+        let db = dir.path().join(format!("{name}.dci"));
+        gamefs_ok([Path::new("create"), &db]);
+        {
+            let m = Mount::new(&db, dir.path(), &["-o", "lossy"]);
+            let cp = Command::new("cp")
+                .arg(golden.join(format!("{name}.pgn")))
+                .arg(m.join("games/copied.pgn"))
+                .status()
+                .unwrap();
+            assert!(cp.success());
+        }
+        for ext in FILES {
+            let ours = std::fs::read(db.with_extension(ext)).unwrap();
+            let theirs = std::fs::read(golden.join(format!("{name}.{ext}"))).unwrap();
+            assert!(ours == theirs, "{name}.{ext} differs from pgn2dcg's");
+        }
+    }
+}

@@ -249,3 +249,27 @@ fn recognised_by_any_of_its_files() {
     }
     assert!(gamefs::store::open(&dir.join("edge.pgn"), false).is_err());
 }
+
+/// `gamefs import --lossy` of the very PGN file pgn2dcg read (no preparation: escapes, a
+/// Result tag the game's end contradicts, comments with spaces and line breaks, an ECO
+/// pgn2dcg cuts) writes pgn2dcg's bytes: a bulk import into a Simple Chess Database reads PGN
+/// as its own importer does, and reports what it stored otherwise than written (exit 3).
+#[test]
+fn gamefs_import_of_the_pgn_writes_pgn2dcgs_bytes() {
+    for name in ["edge", "gen300"] {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join(format!("{name}.dci"));
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamefs"))
+            .args(["import", "--create", "--lossy", "-q"])
+            .arg(&db)
+            .arg(golden_dir().join(format!("{name}.pgn")))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3), "{name}: {out:?}");
+        for ext in EXTENSIONS {
+            let ours = std::fs::read(db.with_extension(ext)).unwrap();
+            let golden = std::fs::read(golden_dir().join(format!("{name}.{ext}"))).unwrap();
+            assert!(ours == golden, "{name}.{ext} differs from pgn2dcg's");
+        }
+    }
+}

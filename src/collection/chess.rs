@@ -8,7 +8,7 @@ use super::Collection;
 use super::import::{ChangedGame, ImportReport, OnBadGame, SkippedGame};
 use crate::collection::naming::{game_file_name, game_number_of, number_width};
 use crate::error::{Error, ErrorKind, Result};
-use crate::store::{ChessStore, Each, GameSummary, NameKind, Problem, StoreInfo, eco_text};
+use crate::store::{ChessStore, Each, Format, GameSummary, NameKind, Problem, StoreInfo, eco_text};
 use crate::text::pgn_parse::Reading;
 use crate::text::{DoneWith, pgn, pgn_chunks, pgn_parse};
 
@@ -32,10 +32,12 @@ pub fn append_pgn(
     let report = RefCell::new(ImportReport::default());
     // The place of the game the store took last: what it says of a game is of that one.
     let last = RefCell::new((0, 0, 0..0));
-    // A bulk import reads odd text as SCID does; all or nothing keeps today's exact reading.
-    let reading = match on_bad {
-        OnBadGame::Skip => Reading::AsScid,
-        OnBadGame::RefuseAll => Reading::Exact,
+    // A bulk import reads odd text as the format's own importer does; all or nothing keeps
+    // the exact reading of saves.
+    let reading = match (on_bad, store.format()) {
+        (OnBadGame::RefuseAll, _) => Reading::Exact,
+        (OnBadGame::Skip, Format::Scid) => Reading::AsScid,
+        (OnBadGame::Skip, Format::SimpleCdb) => Reading::AsPgn2dcg,
     };
     let numbers = pgn_chunks::with_games(
         text,

@@ -123,6 +123,8 @@ pub trait ChessStore: Send + Sync {
     }
     /// True when the database was opened for writing.
     fn writable(&self) -> bool;
+    /// The format of the database (whose own importer a bulk import follows).
+    fn format(&self) -> Format;
     /// Store `game` as the new content of game `number`. Returns false, writing nothing, when
     /// the stored game is already exactly this.
     fn replace(&self, number: u32, game: &ChessGame) -> Result<bool>;

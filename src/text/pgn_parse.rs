@@ -114,6 +114,17 @@ pub enum Reading {
     /// its digits say, a Result tag by its first characters, the last of a tag given twice,
     /// …), and say what was changed: a bulk import of real-world files.
     AsScid,
+    /// As [`Reading::AsScid`], except where pgn2dcg, the Simple Chess Database's own
+    /// importer, reads otherwise: a tag value keeps its escapes as written (`\"Zonal\"`), and
+    /// the Result tag wins over the game's end.
+    AsPgn2dcg,
+}
+
+impl Reading {
+    /// Whether odd text is read as a real-world importer reads it, not refused.
+    fn loose(self) -> bool {
+        self != Reading::Exact
+    }
 }
 
 /// A game read from a text, with where it stands there (for reports about it).
@@ -529,7 +540,7 @@ fn parse_game(lx: &mut Lexer<'_>, in_movetext: &mut bool) -> Result<ChessGame, P
 /// With [`Reading::AsScid`], the comments before a game's tags (often what a program wrote
 /// after the previous game's end): SCID gives them to this game, before its first move.
 fn comments_before_tags(lx: &mut Lexer<'_>) -> Result<Option<(String, Pos)>, ParseError> {
-    if lx.reading != Reading::AsScid {
+    if !lx.reading.loose() {
         return Ok(None);
     }
     let mut found: Option<(String, Pos)> = None;
@@ -556,7 +567,7 @@ fn line_comment<'a>(lx: &mut Lexer<'a>, at: Pos) -> Result<std::borrow::Cow<'a, 
     if !raw.contains(&b'}') {
         return Ok(raw.into());
     }
-    if lx.reading != Reading::AsScid {
+    if !lx.reading.loose() {
         return Err(invalid(
             at,
             "a ';' comment containing '}' cannot be kept: it is written back as a {…} comment; remove the '}'".to_string(),
@@ -585,6 +596,18 @@ fn finish_game(
 ) -> Result<ChessGame, ParseError> {
     let mut headers = tags.headers;
     match (tags.result, marker) {
+        (Some((tag, _)), Some((end, end_at))) if tag != end && lx.reading == Reading::AsPgn2dcg => {
+            // pgn2dcg stores the tag.
+            lx.changed(
+                end_at,
+                format!(
+                    "the game's end \"{}\" gave way to its Result tag \"{}\"",
+                    end.as_pgn(),
+                    tag.as_pgn()
+                ),
+            );
+            headers.result = tag;
+        }
         (Some((tag, _)), Some((end, end_at))) if tag != end && lx.reading == Reading::AsScid => {
             // SCID takes the game's end over the tag.
             lx.changed(
@@ -683,6 +706,10 @@ fn parse_tag(lx: &mut Lexer<'_>) -> Result<RawTag, ParseError> {
                 lx.bump();
                 match lx.peek() {
                     Some(c @ (b'"' | b'\\')) => {
+                        if lx.reading == Reading::AsPgn2dcg {
+                            // pgn2dcg keeps the escape as written.
+                            value.push(b'\\');
+                        }
                         value.push(c);
                         lx.bump();
                     }
@@ -723,7 +750,7 @@ struct Tags {
 
 /// Map tag pairs to headers, start position and extra tags (spec §6, §7).
 fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tags, ParseError> {
-    let as_scid = lx.reading == Reading::AsScid;
+    let as_scid = lx.reading.loose();
     let mut h = Headers::default();
     let mut seen: Vec<&'static str> = Vec::new();
     let mut result = None;
@@ -1338,7 +1365,7 @@ fn parse_movetext(
                 }
                 let marker = match lx.reading {
                     Reading::Exact => result_marker(word),
-                    Reading::AsScid => scid_marker(word),
+                    Reading::AsScid | Reading::AsPgn2dcg => scid_marker(word),
                 };
                 if let Some(r) = marker {
                     if stack.len() > 1 {
@@ -1391,6 +1418,8 @@ fn add_comment(
     let text = match lx.reading {
         Reading::Exact => normalize_comment(&decode(raw)),
         Reading::AsScid => scid_comment(&decode(raw)),
+        // pgn2dcg keeps a comment as written between its braces.
+        Reading::AsPgn2dcg => decode(raw),
     };
     if text.is_empty() {
         // `{}` says nothing; SCID keeps no empty comments either.
@@ -1400,7 +1429,7 @@ fn add_comment(
         None => frame.line.comment.is_some(),
         Some(node) => node.comment.is_some(),
     };
-    if taken && lx.reading == Reading::AsScid {
+    if taken && lx.reading.loose() {
         // SCID joins them, with nothing between.
         let slot = match frame.line.moves.last_mut() {
             None => &mut frame.line.comment,

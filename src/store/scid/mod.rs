@@ -623,6 +623,10 @@ impl ChessStore for ScidDatabase {
         head.moves.visit(visitor).map_err(|e| in_game(e, number))
     }
 
+    fn format(&self) -> crate::store::Format {
+        crate::store::Format::Scid
+    }
+
     fn writable(&self) -> bool {
         self.index_file.is_some()
     }

@@ -744,6 +744,10 @@ impl ChessStore for SimpleCdb {
         moves.visit(visitor).map_err(|e| in_game(e, number))
     }
 
+    fn format(&self) -> crate::store::Format {
+        crate::store::Format::SimpleCdb
+    }
+
     fn writable(&self) -> bool {
         self.writers.is_some()
     }
