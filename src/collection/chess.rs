@@ -17,9 +17,9 @@ use crate::text::{DoneWith, pgn, pgn_chunks, pgn_parse};
 /// `may_be_cut_short` (a file copied into a mount, which a copy stopped half-way leaves cut
 /// short) a last game without its result is left out when the text stops inside a line or
 /// holds other games: never half a game. `progress` sees each game, `done_with` each part of
-/// `text` parsed. Parsing runs on threads of their own
-/// (one per core), ahead of encoding and writing, so an import uses every core; the games
-/// arrive in text order as one parser would give them.
+/// `text` parsed. Parsing runs on threads of their own (one per core), ahead of encoding and
+/// writing, so an import uses every core; the games arrive in text order as one parser would
+/// give them.
 pub fn append_pgn(
     store: &dyn ChessStore,
     text: &[u8],

@@ -138,7 +138,8 @@ pub struct ReadGame {
     pub line: u32,
     /// Its bytes in the text.
     pub text: Range<usize>,
-    /// What reading it changed: the line, and a phrase (only with [`Reading::AsScid`]).
+    /// What reading it changed: the line, and a phrase (only with a reading other than
+    /// [`Reading::Exact`]).
     pub changes: Vec<(u32, String)>,
     /// Whether it ends with a termination marker (`1-0`, `*`, …): a text cut short does not.
     pub ended: bool,
