@@ -259,6 +259,11 @@ fn scid_limits_do_not_apply_to_a_simple_chess_database() {
         report.contains("game 1, line 1: stored with changes: EventDate 1993.09.06 dropped"),
         "{report}"
     );
+    let errors = std::fs::read_to_string(m.join(".gamefs/errors")).unwrap();
+    assert!(
+        errors.contains("far.pgn: 1 game(s) imported (1 with changes), 0 left out (the report: "),
+        "no text was left out, so none is named: {errors}"
+    );
     // Saved over a game from an editor, the same text is refused: nothing the user wrote is
     // lost without a word.
     let mut f = std::fs::OpenOptions::new()

@@ -115,8 +115,13 @@ impl Vfs {
         for line in report.skipped_lines() {
             self.errors.record(&shown, &format!("left out {line}"));
         }
+        let texts = if report.skipped.is_empty() {
+            String::new()
+        } else {
+            format!("their text: .gamefs/rejected/{shown}; ")
+        };
         let summary = format!(
-            "{} game(s) imported ({} with changes), {} left out (their text: .gamefs/rejected/{shown}; the report: .gamefs/rejected/{shown}{REPORT_SUFFIX})",
+            "{} game(s) imported ({} with changes), {} left out ({texts}the report: .gamefs/rejected/{shown}{REPORT_SUFFIX})",
             numbers.len(),
             report.changed.len(),
             report.skipped.len()
