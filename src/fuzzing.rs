@@ -29,6 +29,7 @@ use crate::store::simplecdb::names::{
 };
 use crate::store::simplecdb::{codec, fit};
 use crate::store::{NameKind, eco_text};
+use crate::text::pgn_parse::Reading;
 use crate::text::{pgn, pgn_parse, sgf, sgf_parse};
 use shakmaty::{Chess, Position};
 
@@ -434,8 +435,13 @@ pub fn go9_scores(data: &[u8]) {
 /// would show it once stored, and that text parses back to the same game; a game SCID or
 /// the Simple Chess Database can store is encoded, and its record decodes to it again.
 pub fn pgn(data: &[u8]) {
-    for game in pgn_parse::games(data) {
-        let Ok(game) = game else {
+    // Every reading: the exact one of saves, and the loose ones of bulk imports.
+    let readings = [Reading::Exact, Reading::AsScid, Reading::AsPgn2dcg];
+    let games = readings
+        .into_iter()
+        .flat_map(|reading| pgn_parse::Games::new(data).reading(reading));
+    for game in games {
+        let Ok(game) = game.map(|read| read.game) else {
             continue;
         };
         let text = pgn::render(&game).expect("a parsed game renders as PGN");
