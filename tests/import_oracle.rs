@@ -5,34 +5,15 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use common::{hex_diff, output, repo, run, scid_import, work_dir};
-
-/// Import `pgns` with SCID and with gamefs into two new databases in `dir`; the bases of
-/// both, and gamefs's exit status and standard error.
-fn import_both(dir: &Path, pgns: &[PathBuf]) -> (PathBuf, PathBuf, i32, String) {
-    let scid = scid_import(dir, "scid", pgns);
-    let ours = dir.join("gamefs");
-    let out = output(
-        Command::new(env!("CARGO_BIN_EXE_gamefs"))
-            .args(["import", "--create"])
-            .arg(&ours)
-            .args(pgns)
-            .arg("--report")
-            .arg(dir.join("report.txt")),
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    (scid, ours, out.status.code().unwrap_or(-1), stderr)
-}
+use common::{import_both, repo, run, scid_files_differ, work_dir};
 
 /// Every file of the two databases is the same, byte for byte.
 fn assert_same_files(scid: &Path, ours: &Path) {
-    for ext in ["si4", "sn4", "sg4"] {
-        let a = std::fs::read(scid.with_extension(ext)).unwrap();
-        let b = std::fs::read(ours.with_extension(ext)).unwrap();
-        assert!(a == b, ".{ext} differs:\n{}", hex_diff(&b, &a));
+    if let Some(diff) = scid_files_differ(scid, ours) {
+        panic!("{diff}");
     }
 }
 
@@ -49,10 +30,10 @@ fn awkward_generated_games_import_like_scid() {
             .args(["fuzz", "400"])
             .arg(&pgn)
             .args(["--seed", seed, "--wild"]));
-        let (scid, ours, status, stderr) = import_both(dir.path(), &[pgn]);
-        assert_eq!(status, 3, "stored with changes: {stderr}");
-        assert_same_files(&scid, &ours);
-        let report = std::fs::read_to_string(dir.path().join("report.txt")).unwrap();
+        let both = import_both(dir.path(), &[pgn]);
+        assert_eq!(both.status, 3, "stored with changes: {}", both.stderr);
+        assert_same_files(&both.scid, &both.ours);
+        let report = both.report;
         for what in ["EventDate", "NAG(s) dropped", "third error"] {
             assert!(report.contains(what), "the report names {what}:\n{report}");
         }
@@ -81,11 +62,13 @@ fn an_event_date_scid_cannot_keep_is_dropped_as_scid_drops_it() {
     ]
     .concat();
     std::fs::write(&pgn, text).unwrap();
-    let (scid, ours, status, stderr) = import_both(dir.path(), &[pgn]);
-    assert_eq!(status, 3, "{stderr}");
+    let both = import_both(dir.path(), &[pgn]);
+    assert_eq!(both.status, 3, "{}", both.stderr);
     assert!(
-        stderr.contains("5 games imported (3 with changes), 0 left out"),
-        "{stderr}"
+        both.stderr
+            .contains("5 games imported (3 with changes), 0 left out"),
+        "{}",
+        both.stderr
     );
-    assert_same_files(&scid, &ours);
+    assert_same_files(&both.scid, &both.ours);
 }

@@ -11,7 +11,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{hex_diff, output, repo, run, scid_import, work_dir};
+use common::{import_both, repo, run, scid_files_differ, work_dir};
 
 /// Files where SCID's database differs for a reason of SCID's own, and the reason.
 const SCID_DIFFERS: &[(&str, &str)] = &[(
@@ -65,25 +65,14 @@ fn real_world_files_import_as_scid_imports_them() {
             .to_string_lossy()
             .into_owned();
         let dir = work_dir(&format!("realworld-{i}"));
-        let scid = scid_import(dir.path(), "scid", std::slice::from_ref(file));
-        let ours = dir.path().join("gamefs");
-        let report = dir.path().join("report.txt");
-        let out = output(
-            Command::new(env!("CARGO_BIN_EXE_gamefs"))
-                .args(["import", "--create"])
-                .arg(&ours)
-                .arg(file)
-                .arg("--report")
-                .arg(&report),
-        );
-        let status = out.status.code().unwrap_or(-1);
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let both = import_both(dir.path(), std::slice::from_ref(file));
+        let (status, stderr) = (both.status, both.stderr.as_str());
         if ![0, 3, 4].contains(&status) {
             failures.push(format!("{name}: gamefs import exited {status}: {stderr}"));
             continue;
         }
-        let report = std::fs::read_to_string(&report).unwrap_or_default();
-        let reasons: Vec<&str> = report
+        let reasons: Vec<&str> = both
+            .report
             .lines()
             .filter(|l| !l.contains(": stored with changes: "))
             .collect();
@@ -104,7 +93,7 @@ fn real_world_files_import_as_scid_imports_them() {
         let (stored, skipped) = (count(" games imported"), count(" left out"));
         games += stored;
         left_out += skipped;
-        changed += report.lines().count() - reasons.len();
+        changed += both.report.lines().count() - reasons.len();
         if reasons.len() != skipped {
             failures.push(format!(
                 "{name}: {skipped} games left out, {} reasons in the report",
@@ -112,12 +101,7 @@ fn real_world_files_import_as_scid_imports_them() {
             ));
         }
         let only_chess960 = reasons.iter().all(|r| r.contains("Chess960"));
-        let same = ["si4", "sn4", "sg4"].iter().find_map(|ext| {
-            let a = std::fs::read(scid.with_extension(ext)).unwrap();
-            let b = std::fs::read(ours.with_extension(ext)).unwrap();
-            (a != b).then(|| format!(".{ext} differs:\n{}", hex_diff(&b, &a)))
-        });
-        match same {
+        match scid_files_differ(&both.scid, &both.ours) {
             None => identical += 1,
             Some(_) if !only_chess960 => {}
             Some(_) if SCID_DIFFERS.iter().any(|(f, _)| *f == name) => {}

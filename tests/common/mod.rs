@@ -108,3 +108,51 @@ pub fn hex_diff(ours: &[u8], scid: &[u8]) -> String {
     }
     s
 }
+
+/// The same PGN files imported by SCID and by gamefs into two new databases (`scid`, `gamefs`
+/// in a folder), with what `gamefs import` said.
+pub struct ImportedBoth {
+    /// SCID's database.
+    pub scid: PathBuf,
+    /// gamefs's database.
+    pub ours: PathBuf,
+    /// `gamefs import`'s exit status (-1: killed).
+    pub status: i32,
+    /// `gamefs import`'s standard error.
+    pub stderr: String,
+    /// gamefs's report of the games it left out or changed (empty when none).
+    pub report: String,
+}
+
+/// Import `pgns` with SCID (`scid-import.sh`) and with `gamefs import --create` into new
+/// databases in `dir`.
+pub fn import_both(dir: &Path, pgns: &[PathBuf]) -> ImportedBoth {
+    let scid = scid_import(dir, "scid", pgns);
+    let ours = dir.join("gamefs");
+    let report = dir.join("report.txt");
+    let out = output(
+        Command::new(env!("CARGO_BIN_EXE_gamefs"))
+            .args(["import", "--create"])
+            .arg(&ours)
+            .args(pgns)
+            .arg("--report")
+            .arg(&report),
+    );
+    ImportedBoth {
+        scid,
+        ours,
+        status: out.status.code().unwrap_or(-1),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        report: std::fs::read_to_string(&report).unwrap_or_default(),
+    }
+}
+
+/// The first of the three SCID 4 files that differs between the databases `scid` and `ours`,
+/// with a hex diff; `None` when they are byte-identical.
+pub fn scid_files_differ(scid: &Path, ours: &Path) -> Option<String> {
+    ["si4", "sn4", "sg4"].iter().find_map(|ext| {
+        let a = std::fs::read(scid.with_extension(ext)).unwrap();
+        let b = std::fs::read(ours.with_extension(ext)).unwrap();
+        (a != b).then(|| format!(".{ext} differs:\n{}", hex_diff(&b, &a)))
+    })
+}
