@@ -1,0 +1,173 @@
+//! The PGN lexer: bytes to tokens, with the line and column of each for messages.
+
+use super::*;
+
+/// A place in the text: byte offset, and 1-based line and column (for messages).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Pos {
+    pub(super) offset: usize,
+    pub(super) line: u32,
+    pub(super) col: u32,
+}
+
+/// Reads bytes and keeps track of line and column; carries how odd text is read, and what
+/// the reading changed in the game being read.
+pub(super) struct Lexer<'a> {
+    pub(super) text: &'a [u8],
+    pub(super) at: Pos,
+    pub(super) reading: Reading,
+    /// What reading the current game changed: the line, and a phrase.
+    pub(super) changes: Vec<(u32, String)>,
+    /// Whether the game read last ended with a termination marker.
+    pub(super) ended: bool,
+}
+
+impl Lexer<'_> {
+    /// Note that reading the current game at `at` changed something.
+    pub(super) fn changed(&mut self, at: Pos, what: String) {
+        self.changes.push((at.line, what));
+    }
+}
+
+impl<'a> Lexer<'a> {
+    pub(super) fn new(text: &'a [u8]) -> Lexer<'a> {
+        let offset = if text.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
+        Lexer {
+            text,
+            at: Pos {
+                offset,
+                line: 1,
+                col: 1,
+            },
+            reading: Reading::Exact,
+            changes: Vec::new(),
+            ended: false,
+        }
+    }
+
+    pub(super) fn peek(&self) -> Option<u8> {
+        self.text.get(self.at.offset).copied()
+    }
+
+    pub(super) fn bump(&mut self) {
+        if let Some(b) = self.peek() {
+            self.at.offset += 1;
+            if b == b'\n' {
+                self.at.line = self.at.line.saturating_add(1);
+                self.at.col = 1;
+            } else if !(0x80..0xC0).contains(&b) {
+                // UTF-8 continuation bytes do not start a new character.
+                self.at.col = self.at.col.saturating_add(1);
+            }
+        }
+    }
+
+    /// Skip whitespace and `%` escape lines; returns how many line breaks were crossed.
+    pub(super) fn skip_space(&mut self) -> usize {
+        let mut newlines = 0;
+        while let Some(b) = self.peek() {
+            match b {
+                b'\n' => {
+                    newlines += 1;
+                    self.bump();
+                }
+                b' ' | b'\t' | b'\r' | 0x0B | 0x0C => self.bump(),
+                b'%' if self.at.col == 1 => {
+                    self.rest_of_line();
+                }
+                _ => break,
+            }
+        }
+        newlines
+    }
+
+    /// The bytes up to (not including) the next line break; CR before it is left out.
+    pub(super) fn rest_of_line(&mut self) -> &'a [u8] {
+        let start = self.at.offset;
+        while self.peek().is_some_and(|b| b != b'\n') {
+            self.bump();
+        }
+        let line = &self.text[start..self.at.offset];
+        line.strip_suffix(b"\r").unwrap_or(line)
+    }
+
+    pub(super) fn take_while(&mut self, f: impl Fn(u8) -> bool) -> &'a [u8] {
+        let start = self.at.offset;
+        while self.peek().is_some_and(&f) {
+            self.bump();
+        }
+        &self.text[start..self.at.offset]
+    }
+
+    /// A movetext word: everything up to whitespace or a delimiter. Found in one scan (a word
+    /// holds no line break, so only the column moves: by its characters).
+    pub(super) fn word(&mut self) -> &'a [u8] {
+        let rest = &self.text[self.at.offset..];
+        let (mut len, mut continuations) = (0, 0);
+        while let Some(&b) = rest.get(len)
+            && !WORD_ENDS[usize::from(b)]
+        {
+            // UTF-8 continuation bytes do not start a new character.
+            continuations += usize::from(b & 0xC0 == 0x80);
+            len += 1;
+        }
+        self.at.offset += len;
+        let chars = u32::try_from(len - continuations).unwrap_or(u32::MAX);
+        self.at.col = self.at.col.saturating_add(chars);
+        &rest[..len]
+    }
+
+    /// A `{…}` comment, at its opening brace; returns the text between the braces.
+    pub(super) fn brace_comment(&mut self) -> Result<&'a [u8], ParseError> {
+        let open = self.at;
+        self.bump();
+        let text = self.take_while(|b| b != b'}');
+        if self.peek().is_none() {
+            return Err(invalid(
+                open,
+                "comment opened here is never closed with '}'".to_string(),
+            ));
+        }
+        self.bump();
+        Ok(text)
+    }
+}
+
+/// The bytes that end a movetext word: whitespace and delimiters (a table: [`Lexer::word`]
+/// looks up every byte of every move).
+pub(super) const WORD_ENDS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = is_space(b as u8)
+            || matches!(
+                b as u8,
+                b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$' | b'"'
+            );
+        b += 1;
+    }
+    table
+};
+
+pub(super) const fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C)
+}
+
+/// Text as SCID reads it: UTF-8 where valid, every other byte taken as Latin-1.
+pub(super) fn decode(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_owned(),
+        Err(_) => {
+            let mut s = String::with_capacity(bytes.len() + bytes.len() / 2);
+            for chunk in bytes.utf8_chunks() {
+                s.push_str(chunk.valid());
+                s.extend(chunk.invalid().iter().map(|&b| char::from(b)));
+            }
+            s
+        }
+    }
+}

@@ -1,0 +1,472 @@
+//! PGN parsing: text → [`ChessGame`], for saves from editors and bulk imports.
+//!
+//! The reader reads PGN; what a database format can hold (SCID's 7 NAGs a move, 255-byte names,
+//! years up to 2047, an EventDate within 3 years of the Date, …) is each store's business, and
+//! the store refuses or fits what goes beyond. Anything the model cannot hold (two comments in
+//! one slot, a Chess960 start, an illegal move, …) is refused with a [`ParseError`] that names
+//! the line, column and reason; nothing is silently dropped or rewritten. Byte-order marks, CRLF, `%` escape lines,
+//! missing tag sections, Latin-1 bytes, suffix annotations (`!?`), `0-0` castling, `;` comments
+//! and missing move numbers are accepted.
+//!
+//! The tokenizer is hand-written (byte-oriented, positions tracked as it goes) because
+//! pgn-reader's visitor cannot say where in the text a token was, and every refusal here must.
+//! Variations are handled with an explicit stack, so any nesting depth is fine, and
+//! [`games`] parses one game at a time, so memory is bounded by the largest game
+//! ([`MAX_GAME_BYTES`]), not by the file.
+//!
+//! Tag mapping follows SCID's import (spec `scid4.md` §6, §7): the Seven Tag Roster, ratings,
+//! ECO, EventDate and FEN go to [`Headers`] / [`StartPosition`]; every other tag is kept in
+//! [`Headers::extra`] in file order.
+
+use std::fmt;
+use std::ops::Range;
+
+use crate::error::{Error, ErrorKind};
+use crate::game::{ChessGame, GameResult, Line};
+
+mod lexer;
+mod movetext;
+mod tags;
+#[cfg(test)]
+mod tests;
+
+use lexer::*;
+use movetext::*;
+use tags::*;
+
+/// The text of one game may be at most this long. A SCID record is below 128 KiB, so any
+/// storable game is far smaller; the cap bounds the memory one game can take.
+pub const MAX_GAME_BYTES: usize = 4 << 20;
+/// At most this many moves and variations in one game (every move takes at least a byte of a
+/// SCID record, which holds less than 128 KiB). The cap bounds the memory one game's tree can
+/// take, however deep its variations nest (a 4 MiB text could otherwise hold 700,000 levels).
+pub const MAX_GAME_NODES: usize = 131_071;
+
+/// Why text was refused: malformed, or well-formed but beyond what SCID 4 can store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParseErrorKind {
+    /// The text is not valid PGN, or says something the model cannot hold (illegal move,
+    /// two comments in one slot, a result that contradicts the Result tag, …).
+    Invalid,
+    /// The text is valid but exceeds a SCID 4 format limit (name length, NAGs per move,
+    /// year, rating, game size); maps to [`ErrorKind::TooLarge`].
+    TooLarge,
+}
+
+/// Where and why PGN text was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// 1-based line of the offending token.
+    pub line: u32,
+    /// 1-based column of the offending token, counted in characters.
+    pub column: u32,
+    /// 1-based index of the game in the text.
+    pub game: u32,
+    /// Malformed input or a format limit.
+    pub kind: ParseErrorKind,
+    /// What is wrong, in words a user can act on.
+    pub message: String,
+    /// The bytes of the refused game in the text (given by [`Games`]; empty otherwise), so a
+    /// bulk import can keep them for the user to mend.
+    pub text: Range<usize>,
+}
+
+impl fmt::Display for ParseError {
+    /// `line L, column C: message`, the form logs and editors' users read.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+impl From<ParseError> for Error {
+    /// A refused text becomes `InvalidInput` (EINVAL), or `TooLarge` (EFBIG) for format limits.
+    fn from(e: ParseError) -> Error {
+        let kind = match e.kind {
+            ParseErrorKind::Invalid => ErrorKind::InvalidInput,
+            ParseErrorKind::TooLarge => ErrorKind::TooLarge,
+        };
+        Error::new(kind, e.to_string())
+    }
+}
+
+/// Every game of a PGN text, in order (bulk import of a whole file).
+///
+/// Games are parsed one at a time as the iterator advances. After a refused game the
+/// iterator skips to the next game (the next tag section or the text after a termination
+/// marker) and goes on, so one bad game does not hide the rest.
+pub fn games(text: &[u8]) -> impl Iterator<Item = Result<ChessGame, ParseError>> + '_ {
+    Games::new(text).map(|read| read.map(|r| r.game))
+}
+
+/// How text that is PGN only in the loose sense of real-world files is read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reading {
+    /// Refuse it, naming what to mend: a game saved from an editor keeps what its user wrote,
+    /// or is refused.
+    #[default]
+    Exact,
+    /// Read it as SCID's PGN import reads it (two comments in one place joined, a Date as
+    /// its digits say, a Result tag by its first characters, the last of a tag given twice,
+    /// …), and say what was changed: a bulk import of real-world files.
+    AsScid,
+    /// As [`Reading::AsScid`], except where pgn2dcg, the Simple Chess Database's own
+    /// importer, reads otherwise: a tag value keeps its escapes as written (`\"Zonal\"`), and
+    /// the Result tag wins over the game's end.
+    AsPgn2dcg,
+}
+
+impl Reading {
+    /// Whether odd text is read as a real-world importer reads it, not refused.
+    fn loose(self) -> bool {
+        self != Reading::Exact
+    }
+}
+
+/// A game read from a text, with where it stands there (for reports about it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReadGame {
+    /// The game.
+    pub game: ChessGame,
+    /// Its 1-based number among the text's games.
+    pub number: u32,
+    /// The 1-based line it starts on.
+    pub line: u32,
+    /// Its bytes in the text.
+    pub text: Range<usize>,
+    /// What reading it changed: the line, and a phrase (only with a reading other than
+    /// [`Reading::Exact`]).
+    pub changes: Vec<(u32, String)>,
+    /// Whether it ends with a termination marker (`1-0`, `*`, …): a text cut short does not.
+    pub ended: bool,
+}
+
+/// The games of a PGN text one by one, each with its place ([`games`] without the places).
+pub struct Games<'a> {
+    lx: Lexer<'a>,
+    game: u32,
+}
+
+impl<'a> Games<'a> {
+    /// The games of `text` from its start (after a byte-order mark).
+    pub fn new(text: &'a [u8]) -> Games<'a> {
+        Games {
+            lx: Lexer::new(text),
+            game: 0,
+        }
+    }
+
+    /// These games read as `reading` says.
+    pub fn reading(mut self, reading: Reading) -> Games<'a> {
+        self.lx.reading = reading;
+        self
+    }
+
+    /// The games of `text` from byte `offset` on, the start of line `line`, where `before`
+    /// games came earlier: what [`Games::new`] yields from there, when it is between games
+    /// at `offset` (a parser taking over a part of a text another one started).
+    pub fn resume(text: &'a [u8], offset: usize, line: u32, before: u32) -> Games<'a> {
+        Games {
+            lx: Lexer {
+                text,
+                at: Pos {
+                    offset,
+                    line,
+                    col: 1,
+                },
+                reading: Reading::Exact,
+                changes: Vec::new(),
+                ended: false,
+            },
+            game: before,
+        }
+    }
+
+    /// Where the next game starts (its byte offset and line), or the end of the text.
+    pub fn next_start(&mut self) -> (usize, u32) {
+        self.lx.skip_space();
+        (self.lx.at.offset, self.lx.at.line)
+    }
+
+    /// How many games were read so far, counting those before a [`Games::resume`].
+    pub fn count(&self) -> u32 {
+        self.game
+    }
+}
+
+/// Exactly one game (saving an existing game's file): an empty text, or text after the
+/// first game's end, is an error.
+pub fn one_game(text: &[u8]) -> Result<ChessGame, ParseError> {
+    let mut games = Games::new(text);
+    let Some(first) = games.next().map(|read| read.map(|r| r.game)) else {
+        let mut e = invalid(games.lx.at, "the text holds no game".to_string());
+        e.game = 1;
+        return Err(e);
+    };
+    let game = first?;
+    games.lx.skip_space();
+    if games.lx.peek().is_some() {
+        let mut e = invalid(
+            games.lx.at,
+            "text after the end of the game (a file holds exactly one game)".to_string(),
+        );
+        e.game = 2;
+        return Err(e);
+    }
+    Ok(game)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+fn invalid(at: Pos, message: String) -> ParseError {
+    ParseError {
+        line: at.line,
+        column: at.col,
+        game: 0,
+        kind: ParseErrorKind::Invalid,
+        message,
+        text: 0..0,
+    }
+}
+
+fn too_large(at: Pos, message: String) -> ParseError {
+    ParseError {
+        kind: ParseErrorKind::TooLarge,
+        ..invalid(at, message)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The game iterator
+
+impl Iterator for Games<'_> {
+    type Item = Result<ReadGame, ParseError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.lx.skip_space();
+        self.lx.peek()?;
+        self.game = self.game.saturating_add(1);
+        let start = self.lx.at;
+        let mut in_movetext = false;
+        self.lx.changes.clear();
+        match parse_game(&mut self.lx, &mut in_movetext) {
+            Ok(game) => Some(Ok(ReadGame {
+                game,
+                number: self.game,
+                line: start.line,
+                text: start.offset..self.lx.at.offset,
+                changes: std::mem::take(&mut self.lx.changes),
+                ended: self.lx.ended,
+            })),
+            Err(mut e) => {
+                e.game = self.game;
+                skip_rest_of_game(&mut self.lx, in_movetext);
+                if self.lx.at.offset == start.offset {
+                    self.lx.bump();
+                }
+                e.text = start.offset..self.lx.at.offset;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+/// After a refused game, move to where the next game starts: just after a termination
+/// marker, or at a `[` that begins a line after movetext or after a blank line.
+fn skip_rest_of_game(lx: &mut Lexer<'_>, in_movetext: bool) {
+    let mut seen_movetext = in_movetext;
+    if !in_movetext {
+        lx.rest_of_line();
+    }
+    loop {
+        let newlines = lx.skip_space();
+        let Some(b) = lx.peek() else { return };
+        match b {
+            b'[' if seen_movetext || newlines >= 2 => return,
+            b'[' => {
+                lx.rest_of_line();
+            }
+            b'{' => {
+                if lx.brace_comment().is_err() {
+                    while lx.peek().is_some() {
+                        lx.bump();
+                    }
+                }
+                seen_movetext = true;
+            }
+            b';' => {
+                lx.rest_of_line();
+            }
+            _ => {
+                let word = lx.word();
+                if word.is_empty() {
+                    lx.bump();
+                }
+                seen_movetext = true;
+                if result_marker(word).is_some() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// A termination marker as SCID's import knows them: the four of PGN, and `1/2`, `1:0`, `0:1`
+/// and `1/2:1/2` as some programs write them.
+fn scid_marker(word: &[u8]) -> Option<GameResult> {
+    match word {
+        b"1/2" | b"1/2:1/2" => Some(GameResult::Draw),
+        b"1:0" => Some(GameResult::WhiteWins),
+        b"0:1" => Some(GameResult::BlackWins),
+        _ => result_marker(word),
+    }
+}
+
+fn result_marker(word: &[u8]) -> Option<GameResult> {
+    match word {
+        b"1-0" => Some(GameResult::WhiteWins),
+        b"0-1" => Some(GameResult::BlackWins),
+        b"1/2-1/2" => Some(GameResult::Draw),
+        b"*" => Some(GameResult::Unknown),
+        _ => None,
+    }
+}
+
+fn parse_game(lx: &mut Lexer<'_>, in_movetext: &mut bool) -> Result<ChessGame, ParseError> {
+    let game_start = lx.at.offset;
+    let before_tags = comments_before_tags(lx)?;
+    let mut tags = Vec::new();
+    loop {
+        lx.skip_space();
+        if lx.peek() != Some(b'[') {
+            break;
+        }
+        if lx.at.offset - game_start > MAX_GAME_BYTES {
+            return Err(game_too_large(lx.at));
+        }
+        tags.push(parse_tag(lx)?);
+    }
+    let tags = interpret_tags(tags, lx)?;
+    *in_movetext = true;
+    let (mut line, marker) = parse_movetext(lx, tags.position.clone(), game_start)?;
+    lx.ended = marker.is_some();
+    if let Some((text, at)) = before_tags {
+        lx.changed(
+            at,
+            "a comment before the game's tags kept as its first comment".into(),
+        );
+        line.comment = Some(text + line.comment.as_deref().unwrap_or(""));
+    }
+    finish_game(tags, line, marker, lx)
+}
+
+/// With [`Reading::AsScid`], the comments before a game's tags (often what a program wrote
+/// after the previous game's end): SCID gives them to this game, before its first move.
+fn comments_before_tags(lx: &mut Lexer<'_>) -> Result<Option<(String, Pos)>, ParseError> {
+    if !lx.reading.loose() {
+        return Ok(None);
+    }
+    let mut found: Option<(String, Pos)> = None;
+    loop {
+        lx.skip_space();
+        let at = lx.at;
+        let raw = match lx.peek() {
+            Some(b'{') => lx.brace_comment()?.into(),
+            Some(b';') => {
+                lx.bump();
+                line_comment(lx, at)?
+            }
+            _ => return Ok(found.filter(|(text, _)| !text.is_empty())),
+        };
+        let text = scid_comment(&decode(&raw));
+        found.get_or_insert((String::new(), at)).0.push_str(&text);
+    }
+}
+
+/// The rest of a `;` comment's line, after its `;`. It is written back as a `{…}` comment,
+/// which shows a `}` as `)`: refused, or with [`Reading::AsScid`] kept (noted).
+fn line_comment<'a>(lx: &mut Lexer<'a>, at: Pos) -> Result<std::borrow::Cow<'a, [u8]>, ParseError> {
+    let raw = lx.rest_of_line();
+    if !raw.contains(&b'}') {
+        return Ok(raw.into());
+    }
+    if !lx.reading.loose() {
+        return Err(invalid(
+            at,
+            "a ';' comment containing '}' cannot be kept: it is written back as a {…} comment; remove the '}'".to_string(),
+        ));
+    }
+    // Kept, as SCID keeps it; the text shows it as ')', which a {…} comment can hold.
+    lx.changed(at, "'}' in a ';' comment kept (shown as ')')".into());
+    Ok(raw.into())
+}
+
+fn game_too_large(at: Pos) -> ParseError {
+    too_large(
+        at,
+        format!(
+            "the game's text is longer than {} MiB; a SCID 4 game record holds less than 128 KiB",
+            MAX_GAME_BYTES >> 20
+        ),
+    )
+}
+
+fn finish_game(
+    tags: Tags,
+    moves: Line,
+    marker: Option<(GameResult, Pos)>,
+    lx: &mut Lexer<'_>,
+) -> Result<ChessGame, ParseError> {
+    let mut headers = tags.headers;
+    match (tags.result, marker) {
+        (Some((tag, _)), Some((end, end_at))) if tag != end && lx.reading == Reading::AsPgn2dcg => {
+            // pgn2dcg stores the tag.
+            lx.changed(
+                end_at,
+                format!(
+                    "the game's end \"{}\" gave way to its Result tag \"{}\"",
+                    end.as_pgn(),
+                    tag.as_pgn()
+                ),
+            );
+            headers.result = tag;
+        }
+        (Some((tag, _)), Some((end, end_at))) if tag != end && lx.reading == Reading::AsScid => {
+            // SCID takes the game's end over the tag.
+            lx.changed(
+                end_at,
+                format!(
+                    "the Result tag \"{}\" gave way to the game's end \"{}\"",
+                    tag.as_pgn(),
+                    end.as_pgn()
+                ),
+            );
+            headers.result = end;
+        }
+        (Some((tag, tag_at)), Some((end, end_at))) if tag != end => {
+            return Err(invalid(
+                end_at,
+                format!(
+                    "the game ends with \"{}\" but its Result tag (line {}) says \"{}\"; make them agree",
+                    end.as_pgn(),
+                    tag_at.line,
+                    tag.as_pgn()
+                ),
+            ));
+        }
+        (Some((tag, _)), _) => headers.result = tag,
+        (None, Some((end, _))) => headers.result = end,
+        (None, None) => headers.result = GameResult::Unknown,
+    }
+    Ok(ChessGame {
+        headers,
+        start: tags.start,
+        moves,
+    })
+}

@@ -1,0 +1,517 @@
+//! Movetext: moves, variations, comments and NAGs into the game tree, with an explicit stack
+//! so any nesting depth is fine.
+
+use shakmaty::san::{San, SanError, SanPlus};
+use shakmaty::{Chess, Color, Position};
+
+use crate::game::legal;
+use crate::game::replay::{fen_of, play_in_place};
+use crate::game::{GameResult, Line, MoveNode, Ply, normalize_comment};
+
+use super::*;
+
+/// A line being built: the main line or an open variation.
+pub(super) struct Frame {
+    pub(super) line: Line,
+    /// The position after the line's last move.
+    pub(super) pos: Chess,
+    /// The position before the line's last move (None while the line has no move).
+    pub(super) before: Option<Chess>,
+    /// Where the variation's `(` is (the game start for the main line).
+    pub(super) open: Pos,
+    /// Variations of the last move have been closed since it was played.
+    pub(super) after_variation: bool,
+}
+
+impl Frame {
+    pub(super) fn new(pos: Chess, open: Pos) -> Frame {
+        Frame {
+            line: Line::default(),
+            pos,
+            before: None,
+            open,
+            after_variation: false,
+        }
+    }
+
+    /// `12. Nf3`, `12... Nf6` or `12. --`: the last move, for messages.
+    pub(super) fn last_move_text(&self) -> String {
+        match (&self.before, self.line.moves.last()) {
+            (Some(before), Some(node)) => move_text(before, &node.ply),
+            _ => "the start".to_string(),
+        }
+    }
+}
+
+pub(super) fn move_text(before: &Chess, ply: &Ply) -> String {
+    let number = before.fullmoves();
+    let dots = if before.turn() == Color::White {
+        "."
+    } else {
+        "..."
+    };
+    let san = match ply {
+        Ply::Move(m) => SanPlus::from_move(before.clone(), *m).to_string(),
+        Ply::Null => "--".to_string(),
+    };
+    format!("{number}{dots} {san}")
+}
+
+/// The main-line moves room is made for up front (most games are shorter).
+pub(super) const MAIN_LINE_CAPACITY: usize = 256;
+
+pub(super) fn parse_movetext(
+    lx: &mut Lexer<'_>,
+    start: Chess,
+    game_start: usize,
+) -> Result<(Line, Option<(GameResult, Pos)>), ParseError> {
+    let mut stack = vec![Frame::new(start, lx.at)];
+    // Room for a typical main line at once, not grown move by move.
+    stack[0].line.moves.reserve(MAIN_LINE_CAPACITY);
+    let mut nodes = 0usize;
+    let mut count_node = |at: Pos| {
+        nodes += 1;
+        if nodes > MAX_GAME_NODES {
+            Err(too_large(
+                at,
+                format!(
+                    "the game has more than {MAX_GAME_NODES} moves and variations; a SCID 4 \
+                     game record holds fewer"
+                ),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    let marker = loop {
+        lx.skip_space();
+        let at = lx.at;
+        if at.offset - game_start > MAX_GAME_BYTES {
+            return Err(game_too_large(at));
+        }
+        let Some(b) = lx.peek() else { break None };
+        let Some(top) = stack.last_mut() else {
+            break None;
+        };
+        match b {
+            b'[' => break None,
+            b'{' => {
+                let raw = lx.brace_comment()?;
+                if lx.at.offset - game_start > MAX_GAME_BYTES {
+                    return Err(game_too_large(at));
+                }
+                add_comment(top, raw, at, lx)?;
+            }
+            b';' => {
+                lx.bump();
+                let raw = line_comment(lx, at)?;
+                add_comment(top, &raw, at, lx)?;
+            }
+            b'(' => {
+                lx.bump();
+                let Some(before) = top.before.clone() else {
+                    return Err(invalid(
+                        at,
+                        "a variation must follow the move it replaces, but this line has no move yet".to_string(),
+                    ));
+                };
+                count_node(at)?;
+                stack.push(Frame::new(before, at));
+            }
+            b')' => {
+                lx.bump();
+                if stack.len() < 2 {
+                    return Err(invalid(at, "')' without a matching '('".to_string()));
+                }
+                if let Some(child) = stack.pop()
+                    && let Some(parent) = stack.last_mut()
+                    && let Some(node) = parent.line.moves.last_mut()
+                {
+                    node.variations.push(child.line);
+                    parent.after_variation = true;
+                }
+            }
+            b'$' => {
+                lx.bump();
+                let digits = lx.take_while(|b| b.is_ascii_digit());
+                if digits.is_empty() {
+                    return Err(invalid(
+                        at,
+                        "'$' must be followed by a NAG number".to_string(),
+                    ));
+                }
+                let n = if digits.len() > 3 {
+                    u32::MAX
+                } else {
+                    digits
+                        .iter()
+                        .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'))
+                };
+                let n = u8::try_from(n)
+                    .map_err(|_| invalid(at, format!("NAG ${} is above $255", decode(digits))))?;
+                add_nag(top, n, at)?;
+            }
+            b'}' | b']' => {
+                lx.bump();
+                return Err(invalid(
+                    at,
+                    format!("'{}' without a matching opening bracket", char::from(b)),
+                ));
+            }
+            _ => {
+                let word = lx.word();
+                if word.is_empty() {
+                    // A lone '"': nothing a movetext can hold.
+                    lx.bump();
+                    return Err(invalid(at, format!("unexpected '{}'", char::from(b))));
+                }
+                let marker = match lx.reading {
+                    Reading::Exact => result_marker(word),
+                    Reading::AsScid | Reading::AsPgn2dcg => scid_marker(word),
+                };
+                if let Some(r) = marker {
+                    if stack.len() > 1 {
+                        return Err(invalid(
+                            at,
+                            format!(
+                                "the game ends with \"{}\" inside a variation; close it with ')' first",
+                                r.as_pgn()
+                            ),
+                        ));
+                    }
+                    break Some((r, at));
+                }
+                let plies = top.line.moves.len();
+                handle_word(top, word, at)?;
+                if top.line.moves.len() > plies {
+                    count_node(at)?;
+                }
+            }
+        }
+    };
+    if stack.len() > 1
+        && let Some(top) = stack.last()
+    {
+        return Err(invalid(
+            top.open,
+            "variation opened here is never closed with ')'".to_string(),
+        ));
+    }
+    let mut line = stack.pop().map(|f| f.line).unwrap_or_default();
+    // The room made up front is given back: a parsed game may wait in memory with thousands
+    // of others (an import parses ahead of writing), and 256 moves of room is 20 KiB each.
+    line.moves.shrink_to_fit();
+    Ok((line, marker))
+}
+
+/// A comment: to the line's start if it has no move yet, else to its last move.
+pub(super) fn add_comment(
+    frame: &mut Frame,
+    raw: &[u8],
+    at: Pos,
+    lx: &mut Lexer<'_>,
+) -> Result<(), ParseError> {
+    if raw.contains(&0) {
+        return Err(invalid(
+            at,
+            "a comment cannot contain a NUL byte (SCID ends comments with one)".to_string(),
+        ));
+    }
+    let text = match lx.reading {
+        Reading::Exact => normalize_comment(&decode(raw)),
+        Reading::AsScid => scid_comment(&decode(raw)),
+        // pgn2dcg keeps a comment as written between its braces.
+        Reading::AsPgn2dcg => decode(raw),
+    };
+    if text.is_empty() {
+        // `{}` says nothing; SCID keeps no empty comments either.
+        return Ok(());
+    }
+    let taken = match frame.line.moves.last() {
+        None => frame.line.comment.is_some(),
+        Some(node) => node.comment.is_some(),
+    };
+    if taken && lx.reading.loose() {
+        // SCID joins them, with nothing between.
+        let slot = match frame.line.moves.last_mut() {
+            None => &mut frame.line.comment,
+            Some(node) => &mut node.comment,
+        };
+        if let Some(comment) = slot {
+            comment.push_str(&text);
+        }
+        lx.changed(at, "two comments in one place joined".to_string());
+        return Ok(());
+    }
+    if taken {
+        let where_ = frame.last_move_text();
+        let message = if frame.line.moves.is_empty() {
+            "a second comment before the first move of this line; join them into one comment"
+                .to_string()
+        } else if frame.after_variation {
+            format!(
+                "this comment after a variation belongs to {where_}, which already has a comment; join them into one comment"
+            )
+        } else {
+            format!("a second comment after {where_}; join them into one comment")
+        };
+        return Err(invalid(at, message));
+    }
+    let slot = match frame.line.moves.last_mut() {
+        None => &mut frame.line.comment,
+        Some(node) => &mut node.comment,
+    };
+    *slot = Some(text);
+    Ok(())
+}
+
+pub(super) fn add_nag(frame: &mut Frame, nag: u8, at: Pos) -> Result<(), ParseError> {
+    if nag == 0 {
+        return Err(invalid(
+            at,
+            "NAG $0 means nothing and SCID does not store it; remove it".to_string(),
+        ));
+    }
+    let Some(node) = frame.line.moves.last_mut() else {
+        return Err(invalid(
+            at,
+            "an annotation (NAG) must follow a move, but this line has no move yet".to_string(),
+        ));
+    };
+    node.nags.push(nag);
+    Ok(())
+}
+
+/// Suffix annotations and the symbols SCID converts to NAGs (README: `+=`, `-+`, `N`, …).
+pub(super) fn symbol_nag(s: &[u8]) -> Option<u8> {
+    Some(match s {
+        b"!" => 1,
+        b"?" => 2,
+        b"!!" => 3,
+        b"??" => 4,
+        b"!?" => 5,
+        b"?!" => 6,
+        b"=" => 10,
+        b"+=" => 14,
+        b"=+" => 15,
+        b"+/-" => 16,
+        b"-/+" => 17,
+        b"+-" => 18,
+        b"-+" => 19,
+        b"N" => 146,
+        _ => return None,
+    })
+}
+
+/// A movetext word: move number, move (with suffix annotation), null move or symbol.
+pub(super) fn handle_word(frame: &mut Frame, word: &[u8], at: Pos) -> Result<(), ParseError> {
+    let digits = word.iter().take_while(|b| b.is_ascii_digit()).count();
+    let dots = word[digits..].iter().take_while(|&&b| b == b'.').count();
+    let rest = if digits == word.len() || dots > 0 {
+        &word[digits + dots..]
+    } else {
+        word
+    };
+    if rest.is_empty() {
+        return Ok(());
+    }
+    if rest == b"--" {
+        if frame.pos.is_check() {
+            return Err(invalid(
+                at,
+                format!(
+                    "a null move (--) is not possible while in check, at move {} (position {})",
+                    frame.pos.fullmoves(),
+                    fen_of(&frame.pos)
+                ),
+            ));
+        }
+        push_move(frame, Ply::Null);
+        return Ok(());
+    }
+    if let Some(n) = symbol_nag(rest) {
+        return add_nag(frame, n, at);
+    }
+    if rest == b"e.p." {
+        return Ok(());
+    }
+    let split = rest
+        .iter()
+        .position(|&b| b == b'!' || b == b'?')
+        .unwrap_or(rest.len());
+    let (san_text, suffix) = rest.split_at(split);
+    let suffix_nag = if suffix.is_empty() {
+        None
+    } else {
+        Some(symbol_nag(suffix).filter(|n| *n <= 6).ok_or_else(|| {
+            invalid(
+                at,
+                format!(
+                    "\"{}\" is not an annotation (use !, ?, !!, ??, !? or ?!)",
+                    decode(suffix)
+                ),
+            )
+        })?)
+    };
+    // `exd6ep` (en passant marked), `Nh3++` (double check): the move is the same.
+    let san_text = san_text
+        .strip_suffix(b"ep")
+        .filter(|t| t.last().is_some_and(u8::is_ascii_digit))
+        .unwrap_or(san_text);
+    let san_text = san_text
+        .strip_suffix(b"++")
+        .map_or(san_text, |t| &san_text[..t.len() + 1]);
+    if let Some(m) = coordinate_move(san_text, &frame.pos) {
+        push_move(frame, Ply::Move(m));
+        return suffix_nag.map_or(Ok(()), |n| add_nag(frame, n, at));
+    }
+    let castles_with_zeros = san_text.starts_with(b"0-0") || san_text.starts_with(b"o-o");
+    let san_bytes: std::borrow::Cow<[u8]> = if castles_with_zeros {
+        san_text
+            .iter()
+            .map(|&b| if b == b'0' || b == b'o' { b'O' } else { b })
+            .collect()
+    } else if let Some(piece_at) = promotion_without_equals(san_text) {
+        // `e8Q` for `e8=Q`, as many programs write it (and SCID reads it).
+        let mut with = san_text.to_vec();
+        with.insert(piece_at, b'=');
+        with.into()
+    } else {
+        san_text.into()
+    };
+    let san = SanPlus::from_ascii(&san_bytes)
+        .map_err(|_| {
+            invalid(
+                at,
+                format!(
+                    "\"{}\" is not a move, move number, annotation or result",
+                    decode(word)
+                ),
+            )
+        })?
+        .san;
+    let number = frame.pos.fullmoves();
+    let dots = if frame.pos.turn() == Color::White {
+        "."
+    } else {
+        "..."
+    };
+    let shown = || decode(san_text);
+    let m = match legal::san_to_move(&frame.pos, san)
+        .or_else(|e| lenient_capture(san, &frame.pos, e))
+    {
+        Ok(m) => m,
+        Err(SanError::AmbiguousSan) => {
+            let options: Vec<String> = frame
+                .pos
+                .legal_moves()
+                .into_iter()
+                .filter(|m| san.matches(*m))
+                .map(|m| San::from_move(&frame.pos, m).to_string())
+                .collect();
+            return Err(invalid(
+                at,
+                format!(
+                    "ambiguous move {number}{dots} {} (could be {}) in position {}",
+                    shown(),
+                    options.join(" or "),
+                    fen_of(&frame.pos)
+                ),
+            ));
+        }
+        Err(SanError::IllegalSan) => {
+            return Err(invalid(
+                at,
+                format!(
+                    "illegal move {number}{dots} {} in position {}",
+                    shown(),
+                    fen_of(&frame.pos)
+                ),
+            ));
+        }
+    };
+    push_move(frame, Ply::Move(m));
+    if let Some(n) = suffix_nag {
+        add_nag(frame, n, at)?;
+    }
+    Ok(())
+}
+
+/// A move written in coordinates (`e2e4`, `e7e8q`, `e1g1` for castling), as UCI engines and
+/// some programs write moves and SCID reads them, when it is legal here.
+pub(super) fn coordinate_move(text: &[u8], pos: &Chess) -> Option<shakmaty::Move> {
+    let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    let shape = matches!(text.len(), 4 | 5)
+        && square(text[0], text[1])
+        && square(text[2], text[3])
+        && text.get(4).is_none_or(|p| b"qrbnQRBN".contains(p));
+    if !shape {
+        return None;
+    }
+    let lower: Vec<u8> = text.iter().map(u8::to_ascii_lowercase).collect();
+    shakmaty::uci::UciMove::from_ascii(&lower)
+        .ok()?
+        .to_move(pos)
+        .ok()
+}
+
+/// Where the `=` goes in a promotion written without it (`d1Q`, `bxa1Q`): before the piece
+/// letter after a last rank.
+pub(super) fn promotion_without_equals(san: &[u8]) -> Option<usize> {
+    let san = san
+        .strip_suffix(b"+")
+        .or_else(|| san.strip_suffix(b"#"))
+        .unwrap_or(san);
+    let n = san.len();
+    (n >= 3
+        && b"QRBN".contains(&san[n - 1])
+        && matches!(san[n - 2], b'1' | b'8')
+        && (b'a'..=b'h').contains(&san[n - 3]))
+    .then(|| n - 1)
+}
+
+/// Real files write `Qd7` for a capture on d7 (or `Qxd7` for a quiet move); when the SAN as
+/// written matches no move, the same SAN with the capture mark flipped is tried. The move is
+/// still unique, so nothing is guessed.
+pub(super) fn lenient_capture(
+    san: San,
+    pos: &Chess,
+    e: SanError,
+) -> Result<shakmaty::Move, SanError> {
+    match (e, san) {
+        (
+            SanError::IllegalSan,
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            },
+        ) => San::Normal {
+            role,
+            file,
+            rank,
+            capture: !capture,
+            to,
+            promotion,
+        }
+        .to_move(pos)
+        .map_err(|_| SanError::IllegalSan),
+        (e, _) => Err(e),
+    }
+}
+
+/// Add a legal `ply` to the line: the position before it is kept (variations start there)
+/// and the move is played in place.
+pub(super) fn push_move(frame: &mut Frame, ply: Ply) {
+    match &mut frame.before {
+        Some(before) => before.clone_from(&frame.pos),
+        None => frame.before = Some(frame.pos.clone()),
+    }
+    // A null move was checked by the caller; a move came from the position's legal moves.
+    let _ = play_in_place(&mut frame.pos, &ply);
+    frame.line.moves.push(MoveNode::new(ply));
+    frame.after_variation = false;
+}

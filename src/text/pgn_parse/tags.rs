@@ -1,0 +1,570 @@
+//! Tag pairs: reading `[Name "value"]` and mapping tags to [`Headers`] and the start position,
+//! as SCID's import does (see the module overview of `pgn_parse`).
+
+use shakmaty::fen::Fen;
+use shakmaty::{Board, CastlingMode, Chess, PositionErrorKinds};
+
+use crate::game::replay::position_from_fen;
+use crate::game::{GameResult, Headers, PartialDate, Rating, RatingType, StartPosition};
+
+use super::*;
+
+/// One tag pair as written, decoded and unescaped.
+pub(super) struct RawTag {
+    pub(super) name: String,
+    pub(super) value: String,
+    /// The `[`.
+    pub(super) at: Pos,
+    /// The first character of the value (just after the opening quote).
+    pub(super) value_at: Pos,
+}
+
+/// `[Name "value"]`, at its `[`.
+pub(super) fn parse_tag(lx: &mut Lexer<'_>) -> Result<RawTag, ParseError> {
+    let at = lx.at;
+    lx.bump();
+    lx.take_while(|b| b == b' ' || b == b'\t');
+    let name_at = lx.at;
+    let name = lx.take_while(|b| !is_space(b) && b != b'"' && b != b']');
+    if name.is_empty() {
+        return Err(invalid(name_at, "a tag needs a name after '['".to_string()));
+    }
+    let symbol = name[0].is_ascii_alphanumeric()
+        && name
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b"_+#=:-".contains(&b));
+    if !symbol {
+        return Err(invalid(
+            name_at,
+            format!(
+                "tag name \"{}\" must start with a letter or digit and contain only letters, digits and _+#=:-",
+                decode(name)
+            ),
+        ));
+    }
+    let name = decode(name);
+    lx.take_while(|b| b == b' ' || b == b'\t');
+    if lx.peek() != Some(b'"') {
+        return Err(invalid(
+            lx.at,
+            format!("tag {name} needs a value in double quotes"),
+        ));
+    }
+    let quote_at = lx.at;
+    lx.bump();
+    let value_at = lx.at;
+    let mut value = Vec::new();
+    loop {
+        match lx.peek() {
+            None | Some(b'\n') => {
+                return Err(invalid(
+                    quote_at,
+                    format!("the value of tag {name} is not closed with '\"' on its line"),
+                ));
+            }
+            Some(b'"') => {
+                lx.bump();
+                break;
+            }
+            Some(b'\\') => {
+                lx.bump();
+                match lx.peek() {
+                    Some(c @ (b'"' | b'\\')) => {
+                        if lx.reading == Reading::AsPgn2dcg {
+                            // pgn2dcg keeps the escape as written.
+                            value.push(b'\\');
+                        }
+                        value.push(c);
+                        lx.bump();
+                    }
+                    _ => value.push(b'\\'),
+                }
+            }
+            Some(c) => {
+                value.push(c);
+                lx.bump();
+            }
+        }
+    }
+    lx.take_while(|b| b == b' ' || b == b'\t');
+    if lx.peek() != Some(b']') {
+        return Err(invalid(lx.at, format!("expected ']' to close tag {name}")));
+    }
+    lx.bump();
+    // Control characters cannot be written back in a tag value (SCID turns them into spaces too).
+    let value: String = decode(&value)
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    Ok(RawTag {
+        name,
+        value,
+        at,
+        value_at,
+    })
+}
+
+/// The tag section turned into model parts.
+pub(super) struct Tags {
+    pub(super) headers: Headers,
+    pub(super) start: StartPosition,
+    pub(super) position: Chess,
+    pub(super) result: Option<(GameResult, Pos)>,
+}
+
+/// Map tag pairs to headers, start position and extra tags (spec §6, §7).
+pub(super) fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tags, ParseError> {
+    let as_scid = lx.reading.loose();
+    let mut h = Headers::default();
+    let mut seen: Vec<&'static str> = Vec::new();
+    let mut result = None;
+    let mut fen: Option<(String, Pos)> = None;
+    let mut event_date: Option<PartialDate> = None;
+    let mut setups: Vec<(String, Pos)> = Vec::new();
+    for tag in raw {
+        let RawTag {
+            name,
+            value,
+            at,
+            value_at,
+        } = tag;
+        let index_tag = crate::game::chess::FIELD_TAGS
+            .into_iter()
+            .find(|t| *t == name);
+        if let Some(t) = index_tag {
+            if seen.contains(&t) && as_scid {
+                lx.changed(at, format!("tag {t} given twice: the last one kept"));
+            } else if seen.contains(&t) {
+                return Err(invalid(at, format!("tag {t} appears twice; keep one")));
+            }
+            seen.push(t);
+        }
+        match name.as_str() {
+            "Event" | "Site" | "Round" | "White" | "Black" => {
+                let field = match name.as_str() {
+                    "Event" => &mut h.event,
+                    "Site" => &mut h.site,
+                    "Round" => &mut h.round,
+                    "White" => &mut h.white,
+                    _ => &mut h.black,
+                };
+                *field = value;
+            }
+            "Date" | "EventDate" if as_scid => {
+                let d = scid_date(&value);
+                if !value.is_empty() && value != "?" && d.to_string() != value {
+                    lx.changed(value_at, format!("{name} \"{value}\" read as {d}"));
+                }
+                if name == "Date" {
+                    h.date = d;
+                } else {
+                    event_date = (!d.is_unknown()).then_some(d);
+                }
+            }
+            "Date" => {
+                h.date = parse_date("Date", &value, value_at)?;
+            }
+            "EventDate" => {
+                let d = parse_date("EventDate", &value, value_at)?;
+                if !d.is_unknown() {
+                    event_date = Some(d);
+                }
+            }
+            "UTCDate" if as_scid && h.date.is_unknown() => {
+                // SCID dates the game by its UTCDate when it has no Date so far.
+                h.date = scid_date(&value);
+                if !h.date.is_unknown() {
+                    lx.changed(value_at, format!("Date taken from UTCDate \"{value}\""));
+                }
+                h.extra.push((name, value));
+            }
+            "Result" if as_scid => {
+                let r = scid_result(&value);
+                if result_marker(value.as_bytes()) != Some(r) {
+                    lx.changed(
+                        value_at,
+                        format!("Result \"{value}\" read as \"{}\"", r.as_pgn()),
+                    );
+                }
+                result = Some((r, value_at));
+            }
+            "Result" => {
+                let r = result_marker(value.as_bytes()).ok_or_else(|| {
+                    invalid(
+                        value_at,
+                        format!(
+                            "Result \"{value}\" must be one of \"1-0\", \"0-1\", \"1/2-1/2\", \"*\""
+                        ),
+                    )
+                })?;
+                result = Some((r, value_at));
+            }
+            "ECO" if as_scid => {
+                h.eco = scid_eco(&value);
+                let shown = h.eco.as_deref().unwrap_or("none");
+                if !matches!(value.as_str(), "" | "?") && shown != value {
+                    lx.changed(value_at, format!("ECO \"{value}\" read as {shown}"));
+                }
+            }
+            "ECO" => h.eco = parse_eco(&value, value_at)?,
+            "FEN" => fen = Some((value, value_at)),
+            "Variant" => {
+                let standard = ["standard", "chess", "normal", "from position"]
+                    .iter()
+                    .any(|v| value.eq_ignore_ascii_case(v));
+                if !standard {
+                    return Err(invalid(
+                        value_at,
+                        format!("Variant \"{value}\": SCID 4 stores standard chess only"),
+                    ));
+                }
+                h.extra.push((name, value));
+            }
+            _ => {
+                if let Some((white, kind)) = rating_tag(&name) {
+                    let slot = if white {
+                        &mut h.white_rating
+                    } else {
+                        &mut h.black_rating
+                    };
+                    if slot.is_none() {
+                        let rating = match parse_rating(&name, &value, value_at) {
+                            Err(e) if as_scid => {
+                                lx.changed(value_at, format!("{} (dropped)", e.message));
+                                None
+                            }
+                            read => read?,
+                        };
+                        *slot = rating.map(|value| Rating { value, kind });
+                        continue;
+                    }
+                }
+                if name == "SetUp" || name == "Setup" {
+                    setups.push((value.clone(), value_at));
+                }
+                h.extra.push((name, value));
+            }
+        }
+    }
+    // Whether the database can keep it beside the Date (SCID: within 3 years) is the store's
+    // business.
+    h.event_date = event_date;
+    let (start, position) = match fen {
+        None => (StartPosition::Standard, Chess::default()),
+        Some((text, at)) => {
+            if let Some((v, v_at)) = setups.iter().find(|(v, _)| v != "1") {
+                return Err(invalid(
+                    *v_at,
+                    format!("SetUp \"{v}\" contradicts the FEN tag; with a FEN it must be \"1\""),
+                ));
+            }
+            // SetUp stays an extra tag, where it stood, as SCID keeps it; the renderer writes it
+            // back in place, so a game reads and saves unchanged.
+            let (full, pos) = parse_fen(&text, at)?;
+            (StartPosition::Fen(full), pos)
+        }
+    };
+    Ok(Tags {
+        headers: h,
+        start,
+        position,
+        result,
+    })
+}
+
+/// `WhiteElo` → (true, Elo); `BlackUSCF` → (false, Uscf); other names → None.
+pub(super) fn rating_tag(name: &str) -> Option<(bool, RatingType)> {
+    let (white, suffix) = if let Some(s) = name.strip_prefix("White") {
+        (true, s)
+    } else {
+        (false, name.strip_prefix("Black")?)
+    };
+    RatingType::ALL
+        .into_iter()
+        .find(|k| k.tag_suffix() == suffix)
+        .map(|k| (white, k))
+}
+
+/// A rating value: a whole number (up to 65535; how high a database goes is its store's
+/// business), or one of `""`, `"?"`, `"-"`, `"0"` for none.
+pub(super) fn parse_rating(name: &str, value: &str, at: Pos) -> Result<Option<u16>, ParseError> {
+    let v = value.trim();
+    if matches!(v, "" | "?" | "-" | "0") {
+        return Ok(None);
+    }
+    if !v.bytes().all(|b| b.is_ascii_digit()) || v.len() > 9 {
+        return Err(invalid(
+            at,
+            format!(
+                "{name} \"{value}\" is not a rating: write a whole number, or \"\", \"?\", \"-\" or \"0\" for none"
+            ),
+        ));
+    }
+    let n: u32 = v.parse().unwrap_or(u32::MAX);
+    match u16::try_from(n) {
+        Ok(0) => Ok(None),
+        Ok(n) => Ok(Some(n)),
+        Err(_) => Err(too_large(
+            at,
+            format!("{name} \"{value}\" is above 65535: no database stores such a rating"),
+        )),
+    }
+}
+
+/// `YYYY.MM.DD` with `??` for unknown parts (`""` and `"?"` mean wholly unknown).
+pub(super) fn parse_date(tag: &str, value: &str, at: Pos) -> Result<PartialDate, ParseError> {
+    if value.is_empty() || value == "?" {
+        return Ok(PartialDate::default());
+    }
+    let bad = || {
+        invalid(
+            at,
+            format!(
+                "{tag} \"{value}\" is not a date: write YYYY.MM.DD with ?? (or ????) for unknown parts"
+            ),
+        )
+    };
+    let b = value.as_bytes();
+    if b.len() != 10 || b[4] != b'.' || b[7] != b'.' {
+        return Err(bad());
+    }
+    pub(super) fn part(p: &[u8]) -> Option<Option<u16>> {
+        if p.iter().all(|&c| c == b'?') {
+            Some(None)
+        } else if p.iter().all(u8::is_ascii_digit) {
+            Some(Some(
+                p.iter().fold(0u16, |n, &c| n * 10 + u16::from(c - b'0')),
+            ))
+        } else {
+            None
+        }
+    }
+    let (year, month, day) = (
+        part(&b[..4]).ok_or_else(bad)?,
+        part(&b[5..7]).ok_or_else(bad)?,
+        part(&b[8..]).ok_or_else(bad)?,
+    );
+    if year == Some(0) || month == Some(0) || day == Some(0) {
+        return Err(invalid(
+            at,
+            format!("{tag} \"{value}\": write ?? (or ????) for an unknown part, not zeros"),
+        ));
+    }
+    if month.is_some_and(|m| m > 12) || day.is_some_and(|d| d > 31) {
+        return Err(bad());
+    }
+    Ok(PartialDate {
+        year,
+        month: month.map(|m| m as u8),
+        day: day.map(|d| d as u8),
+    })
+}
+
+/// A comment as SCID's import reads one (its PGN lexer's `normalize`): a line break, tab or
+/// vertical tab next to other white space, or at either end, goes; elsewhere it becomes a
+/// space (`a\r\nb` is `a b`, where [`normalize_comment`] gives `a  b`). Spaces at the ends go.
+pub(super) fn scid_comment(text: &str) -> String {
+    let breaks = |c: char| matches!(c, '\n' | '\r' | '\t' | '\u{b}');
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !breaks(c) {
+            out.push(c);
+            continue;
+        }
+        let next = chars.peek().copied();
+        let alone =
+            !out.is_empty() && !out.ends_with(' ') && next.is_some_and(|n| n != ' ' && !breaks(n));
+        if alone {
+            out.push(' ');
+        }
+    }
+    out.trim_matches(' ').to_owned()
+}
+
+/// A Date as SCID's import reads one (`date_parsePGNTag`): the digits at the places of
+/// `YYYY.MM.DD`, anything else there counting as 0; 0, a month over 12 and a day its month
+/// cannot have are unknown (29 February only in leap years).
+pub(super) fn scid_date(value: &str) -> PartialDate {
+    let b = value.as_bytes();
+    let digit = |i: usize| {
+        b.get(i)
+            .filter(|c| c.is_ascii_digit())
+            .map_or(0, |c| u16::from(c - b'0'))
+    };
+    let year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3);
+    let month = digit(5) * 10 + digit(6);
+    let month = if month > 12 { 0 } else { month };
+    let day = digit(8) * 10 + digit(9);
+    const DAYS: [u16; 13] = [31, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let day = if day > DAYS[usize::from(month)] && !(day == 29 && leap) {
+        0
+    } else {
+        day
+    };
+    let known = |n: u16| (n != 0).then_some(n);
+    PartialDate {
+        year: known(year),
+        month: known(month).map(|m| m as u8),
+        day: known(day).map(|d| d as u8),
+    }
+}
+
+/// A Result tag as SCID's import reads one: `*…` is unknown, else its first three characters
+/// `1-0`, `0-1` or `1/2` say the result; anything else is unknown.
+pub(super) fn scid_result(value: &str) -> GameResult {
+    let b = value.as_bytes();
+    match b.get(..3) {
+        _ if b.starts_with(b"*") => GameResult::Unknown,
+        Some(b"1-0") => GameResult::WhiteWins,
+        Some(b"0-1") => GameResult::BlackWins,
+        Some(b"1/2") => GameResult::Draw,
+        _ => GameResult::Unknown,
+    }
+}
+
+/// An ECO tag as SCID's import reads one: a letter A–E (either case), up to two digits
+/// (missing ones 0), then optionally a letter a–z and a digit 1–4; the rest is ignored.
+/// Anything else is no ECO.
+pub(super) fn scid_eco(value: &str) -> Option<String> {
+    let b = value.as_bytes();
+    let letter = b.first()?.to_ascii_uppercase();
+    if !(b'A'..=b'E').contains(&letter) {
+        return None;
+    }
+    let digits: Vec<u8> = b[1..]
+        .iter()
+        .take(2)
+        .take_while(|c| c.is_ascii_digit())
+        .copied()
+        .collect();
+    let mut code = vec![letter];
+    code.extend(&digits);
+    code.resize(3, b'0');
+    let rest = &b[1 + digits.len()..];
+    if digits.len() == 2
+        && let Some(&ext) = rest.first().filter(|c| c.is_ascii_lowercase())
+    {
+        code.push(ext);
+        if let Some(&n) = rest.get(1).filter(|c| (b'1'..=b'4').contains(c)) {
+            code.push(n);
+        }
+    }
+    String::from_utf8(code).ok()
+}
+
+/// `A00`…`E99`, optionally SCID's extension (a letter a–z and a digit 1–4); `""`/`"?"` = none.
+pub(super) fn parse_eco(value: &str, at: Pos) -> Result<Option<String>, ParseError> {
+    if value.is_empty() || value == "?" {
+        return Ok(None);
+    }
+    let b = value.as_bytes();
+    let ok = (3..=5).contains(&b.len())
+        && (b'A'..=b'E').contains(&b[0])
+        && b[1].is_ascii_digit()
+        && b[2].is_ascii_digit()
+        && b.get(3).is_none_or(u8::is_ascii_lowercase)
+        && b.get(4).is_none_or(|d| (b'1'..=b'4').contains(d));
+    if ok {
+        Ok(Some(value.to_string()))
+    } else {
+        Err(invalid(
+            at,
+            format!(
+                "ECO \"{value}\" is not a code A00..E99 (SCID also allows a letter a-z and a digit 1-4 after it, as in B91a3)"
+            ),
+        ))
+    }
+}
+
+/// A FEN tag → SCID's full 6-field form and the position it describes.
+pub(super) fn parse_fen(value: &str, at: Pos) -> Result<(String, Chess), ParseError> {
+    let bad = |why: String| invalid(at, format!("FEN \"{value}\": {why}"));
+    let fields: Vec<&str> = value.split_ascii_whitespace().collect();
+    if fields.len() != 4 && fields.len() != 6 {
+        return Err(bad(format!(
+            "needs 4 or 6 fields (placement, side to move, castling, en passant, then optionally halfmove clock and move number), found {}",
+            fields.len()
+        )));
+    }
+    let board = Board::from_ascii_board_fen(fields[0].as_bytes())
+        .map_err(|e| bad(format!("bad piece placement ({e})")))?;
+    let side = fields[1];
+    if side != "w" && side != "b" {
+        return Err(bad("the side to move must be \"w\" or \"b\"".to_string()));
+    }
+    let castling = match fields[2] {
+        "-" => "-".to_string(),
+        c => {
+            if c.bytes().any(|b| matches!(b, b'A'..=b'H' | b'a'..=b'h')) {
+                return Err(bad(format!(
+                    "castling rights \"{c}\" name rook files (Chess960); SCID 4 stores standard chess only"
+                )));
+            }
+            let mut out = String::new();
+            for k in ['K', 'Q', 'k', 'q'] {
+                match c.matches(k).count() {
+                    0 => {}
+                    1 => out.push(k),
+                    _ => return Err(bad(format!("castling right {k} appears twice"))),
+                }
+            }
+            if out.len() != c.len() {
+                return Err(bad(format!(
+                    "castling rights \"{c}\" must be \"-\" or letters from KQkq"
+                )));
+            }
+            out
+        }
+    };
+    let ep = fields[3];
+    let ep_ok = ep == "-"
+        || (ep.len() == 2
+            && (b'a'..=b'h').contains(&ep.as_bytes()[0])
+            && matches!(ep.as_bytes()[1], b'3' | b'6'));
+    if !ep_ok {
+        return Err(bad(format!(
+            "en-passant square \"{ep}\" must be \"-\" or a square on rank 3 or 6"
+        )));
+    }
+    let (half, full) = if fields.len() == 6 {
+        let num = |s: &str, what: &str| {
+            if s.bytes().all(|b| b.is_ascii_digit()) && !s.is_empty() && s.len() <= 9 {
+                Ok(s.parse::<u32>().unwrap_or(0))
+            } else {
+                Err(bad(format!("{what} \"{s}\" must be a number")))
+            }
+        };
+        (
+            num(fields[4], "halfmove clock")?,
+            num(fields[5], "move number")?,
+        )
+    } else {
+        (0, 1)
+    };
+    let full_fen = format!("{board} {side} {castling} {ep} {half} {full}");
+    // The reasons shakmaty refuses the position in `mode` (None: the FEN does not parse).
+    let refusal = |mode| {
+        Fen::from_ascii(full_fen.as_bytes()).ok().map(|f| {
+            f.into_position::<Chess>(mode)
+                .err()
+                .map_or(PositionErrorKinds::empty(), |e| e.kinds())
+        })
+    };
+    let bad_castling = PositionErrorKinds::INVALID_CASTLING_RIGHTS;
+    let standard = refusal(CastlingMode::Standard).unwrap_or_default();
+    if standard.contains(bad_castling)
+        && refusal(CastlingMode::Chess960).is_some_and(|k| !k.contains(bad_castling))
+    {
+        return Err(bad(format!(
+            "castling rights \"{castling}\" need a king or rook off its standard square (Chess960); SCID 4 stores standard chess only"
+        )));
+    }
+    let pos = position_from_fen(&full_fen).map_err(|e| {
+        let msg = e.message();
+        let reason = msg.rsplit(": ").next().unwrap_or(msg);
+        bad(format!("not a legal position ({reason})"))
+    })?;
+    Ok((full_fen, pos))
+}

@@ -1,0 +1,1088 @@
+//! Tests of the PGN reader: round trips, refusals with their places, and odd real-world text.
+
+use super::lexer::*;
+use super::tags::*;
+use super::*;
+use crate::game::replay::{fen_of, play};
+use crate::game::{Headers, MoveNode, PartialDate, Ply, Rating, RatingType, StartPosition};
+use crate::text::pgn::render;
+use proptest::prelude::*;
+use shakmaty::{Chess, Position};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn read(path: &str) -> Vec<u8> {
+    std::fs::read(format!("{ROOT}/{path}")).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// parse(render(g)) == g, and rendering is a fixed point.
+fn assert_round_trip(g: &ChessGame) {
+    let text = render(g).expect("render");
+    let again = one_game(text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(&again, g, "{text}");
+    assert_eq!(render(&again).expect("render"), text);
+}
+
+fn ok(text: &str) -> ChessGame {
+    one_game(text.as_bytes()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The refusal of `text`: at `line`/`column`, with `part` in its message.
+fn refused(text: &str, line: u32, column: u32, part: &str) -> ParseError {
+    let e = one_game(text.as_bytes()).expect_err("should be refused");
+    assert!(e.message.contains(part), "{e:?} lacks {part:?}");
+    assert_eq!((e.line, e.column), (line, column), "{e}");
+    e
+}
+
+// ---- round trips over the sample and test data -------------------------------------------
+
+/// Games of the test data that must be refused, with part of the message.
+const REFUSED: &[(&str, usize, &str)] = &[
+    ("tags.pgn", 6, "BlackRating \"abc\" is not a rating"),
+    ("tags.pgn", 10, "ECO \"c1\" is not a code"),
+    (
+        "annotations.pgn",
+        1,
+        "a second comment after 3... a6; join them into one comment",
+    ),
+];
+
+#[test]
+fn sample_and_test_data_round_trip() {
+    let mut files = vec!["contrib/sample/demo.pgn".to_string()];
+    let mut data: Vec<String> = std::fs::read_dir(format!("{ROOT}/tests/data"))
+        .expect("tests/data")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".pgn"))
+        .map(|n| format!("tests/data/{n}"))
+        .collect();
+    data.sort();
+    assert!(data.len() >= 10, "{data:?}");
+    files.extend(data);
+    let mut checked = 0;
+    let mut refusals = 0;
+    for file in &files {
+        let text = read(file);
+        let name = file.rsplit('/').next().unwrap_or(file);
+        let mut count = 0;
+        for (i, result) in games(&text).enumerate() {
+            count += 1;
+            let expected = REFUSED.iter().find(|(f, n, _)| *f == name && *n == i + 1);
+            match (result, expected) {
+                (Ok(g), None) => {
+                    assert_round_trip(&g);
+                    checked += 1;
+                }
+                (Err(e), Some((_, _, part))) => {
+                    assert!(e.message.contains(part), "{file} game {}: {e}", i + 1);
+                    assert_eq!(e.game as usize, i + 1);
+                    refusals += 1;
+                }
+                (Ok(_), Some(_)) => panic!("{file} game {} should be refused", i + 1),
+                (Err(e), None) => panic!("{file} game {}: {e}", i + 1),
+            }
+        }
+        assert!(count > 0, "{file}");
+    }
+    assert_eq!(refusals, REFUSED.len());
+    assert!(checked > 100, "{checked}");
+}
+
+/// An import parses thousands of games ahead of writing them: each must hold only the
+/// room its moves need, not the room made up front for a long main line.
+#[test]
+fn a_parsed_game_holds_no_spare_room_for_moves() {
+    let g = ok("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *");
+    assert_eq!(g.moves.moves.len(), 6);
+    assert_eq!(g.moves.moves.capacity(), 6);
+}
+
+#[test]
+fn demo_has_thirty_games() {
+    let text = read("contrib/sample/demo.pgn");
+    assert_eq!(games(&text).filter(Result::is_ok).count(), 30);
+}
+
+#[test]
+fn odd_files() {
+    let four = one_game(&read("tests/data/odd/fen-4field.pgn")).expect("4-field FEN");
+    assert_eq!(
+        four.start,
+        StartPosition::Fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".into())
+    );
+    assert_eq!(
+        four.headers.extra,
+        vec![("SetUp".to_owned(), "1".to_owned())],
+        "SetUp is kept, as SCID keeps it"
+    );
+    assert_eq!(four.moves.plies(), 4);
+    assert_round_trip(&four);
+
+    let latin = one_game(&read("tests/data/odd/latin1.pgn")).expect("Latin-1");
+    assert_eq!(latin.headers.white, "Réti, Richard");
+    assert_eq!(latin.headers.black, "Ärger, Jürgen");
+    assert_eq!(latin.headers.site, "Zürich");
+    assert_eq!(latin.moves.comment.as_deref(), Some("Café comment"));
+    assert_round_trip(&latin);
+
+    let text = read("tests/data/odd/result-mismatch.pgn");
+    let all: Vec<_> = games(&text).collect();
+    assert_eq!(all.len(), 2);
+    let e = all[0].as_ref().expect_err("mismatch");
+    assert_eq!((e.line, e.column, e.game), (9, 7, 1));
+    assert_eq!(
+        e.message,
+        "the game ends with \"0-1\" but its Result tag (line 7) says \"1-0\"; make them agree"
+    );
+    let second = all[1].as_ref().expect("no Result tag");
+    assert_eq!(second.headers.result, GameResult::Draw);
+}
+
+// ---- tags --------------------------------------------------------------------------------
+
+#[test]
+fn roster_names_and_missing_tags() {
+    let g = ok("[White \"?\"]\n[Event \"\"]\n\n1. e4 *\n");
+    assert_eq!(g.headers.white, "?");
+    assert_eq!(g.headers.event, "");
+    assert_eq!(g.headers.black, "");
+    assert_eq!(g.headers.site, "");
+    assert_eq!(g.headers.result, GameResult::Unknown);
+    // How long a name may be is the store's business: the parser keeps it.
+    let long = format!("[Event \"x\"]\n[White \"{}\"]\n\n*", "é".repeat(128));
+    assert_eq!(ok(&long).headers.white.len(), 256);
+    refused(
+        "[Event \"a\"]\n[Site \"b\"]\n[Event \"c\"]\n*",
+        3,
+        1,
+        "tag Event appears twice",
+    );
+}
+
+/// One game read as SCID reads it, with what was changed.
+fn as_scid(text: &str) -> (ChessGame, Vec<String>) {
+    let read = Games::new(text.as_bytes())
+        .reading(Reading::AsScid)
+        .next()
+        .expect("a game")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let changes = read
+        .changes
+        .into_iter()
+        .map(|(l, w)| format!("line {l}: {w}"))
+        .collect();
+    (read.game, changes)
+}
+
+#[test]
+fn odd_text_is_read_as_scid_reads_it_and_the_changes_named() {
+    for (date, want) in [
+        ("1993", "1993.??.??"),
+        ("1993/09/06", "1993.09.06"),
+        ("1993-09-06", "1993.09.06"),
+        ("1993.9.6", "1993.??.??"),
+        ("06.09.1993", "0600.01.??"),
+        ("93.09.06", "9300.??.??"),
+        ("1993.13.45", "1993.??.??"),
+        ("1993.02.29", "1993.02.??"),
+        ("1992.02.29", "1992.02.29"),
+        ("2050.01.01", "2050.01.01"),
+    ] {
+        let (g, changes) = as_scid(&format!("[Date \"{date}\"]\n*"));
+        assert_eq!(g.headers.date.to_string(), want, "{date}");
+        assert_eq!(
+            changes.len(),
+            usize::from(date != want),
+            "{date}: {changes:?}"
+        );
+    }
+    for (tag, marker, want) in [
+        ("1/2", "*", GameResult::Unknown),
+        ("1/2", "1/2", GameResult::Draw),
+        ("1-0 ", "1-0", GameResult::WhiteWins),
+        ("draw", "1/2-1/2", GameResult::Draw),
+        ("1-0", "0-1", GameResult::BlackWins),
+        ("*", "1:0", GameResult::WhiteWins),
+    ] {
+        let (g, _) = as_scid(&format!("[Result \"{tag}\"]\n\n1. e4 {marker}"));
+        assert_eq!(g.headers.result, want, "{tag} / {marker}");
+    }
+    for (eco, want) in [
+        ("C1", Some("C10")),
+        ("a00", Some("A00")),
+        ("B91z9", Some("B91z")),
+        ("F00", None),
+    ] {
+        assert_eq!(
+            as_scid(&format!("[ECO \"{eco}\"]\n*"))
+                .0
+                .headers
+                .eco
+                .as_deref(),
+            want
+        );
+    }
+    let (g, changes) = as_scid(
+        "{Before the tags} ; and a line with } in it\n[Event \"x\"]\n[Event \"y\"]\n\n\
+         {Pre} 1. e4 {a} {b} e5 2. g1f3 Nc6 3. Bb5 a6 *",
+    );
+    assert_eq!(g.headers.event, "y");
+    assert_eq!(
+        g.moves.comment.as_deref(),
+        Some("Before the tagsand a line with } in itPre")
+    );
+    assert_eq!(g.moves.moves[0].comment.as_deref(), Some("ab"));
+    assert_eq!(g.moves.moves.len(), 6);
+    assert_eq!(changes.len(), 4, "{changes:?}");
+    for (raw, want) in [
+        ("a\r\nb", "a b"),
+        ("a \n b", "a  b"),
+        ("\ta\tb\n", "a b"),
+        ("a\n\n", "a"),
+    ] {
+        assert_eq!(scid_comment(raw), want, "{raw:?}");
+    }
+    // Notations any reading takes: coordinates, promotion without '=', marked en passant
+    // and double check.
+    let g = ok("[FEN \"8/4P3/8/3pP3/8/8/8/K1k5 w - d6 0 1\"]\n1. exd6ep Kc2 2. e8Q Kd3 3. Qe3++ *");
+    assert_eq!(g.moves.moves.len(), 5);
+    let g = ok("1. e2e4 e7e5 2. g1f3 *");
+    assert_eq!(g.moves.moves.len(), 3);
+    // Exact reading still refuses what it would change.
+    refused("[Date \"1993\"]\n*", 1, 8, "is not a date");
+    refused("1. e4 {a} {b} *", 1, 11, "second comment");
+}
+
+#[test]
+fn dates() {
+    let g = ok("[Date \"1851.06.??\"]\n[EventDate \"1851.??.??\"]\n*");
+    assert_eq!(g.headers.date.to_string(), "1851.06.??");
+    assert_eq!(
+        g.headers.event_date.map(|d| d.to_string()).as_deref(),
+        Some("1851.??.??")
+    );
+    let g = ok("[Date \"2020.05.17\"]\n[EventDate \"????.??.??\"]\n*");
+    assert_eq!(g.headers.event_date, None);
+    refused(
+        "[Date \"2024/01/01\"]\n*",
+        1,
+        8,
+        "Date \"2024/01/01\" is not a date",
+    );
+    refused("[Date \"2024.13.01\"]\n*", 1, 8, "is not a date");
+    refused("[Date \"2024.00.01\"]\n*", 1, 8, "not zeros");
+    // Years beyond SCID's 2047 are read: the store says what it holds.
+    assert_eq!(ok("[Date \"2099.01.01\"]\n*").headers.date.year, Some(2099));
+    refused(
+        "[Date \"2020.01.01\"]\n[EventDate \"2020-01\"]\n*",
+        2,
+        13,
+        "EventDate \"2020-01\" is not a date",
+    );
+    // An EventDate far from the Date is read as it is (SCID's index cannot keep it; a
+    // Simple Chess Database has no EventDate at all: each store decides).
+    let g = ok("[Date \"2020.01.01\"]\n[EventDate \"2016.12.31\"]\n*");
+    assert_eq!(
+        g.headers.event_date.map(|d| d.to_string()).as_deref(),
+        Some("2016.12.31")
+    );
+}
+
+#[test]
+fn result_tag_and_marker() {
+    assert_eq!(ok("1. e4 1-0").headers.result, GameResult::WhiteWins);
+    assert_eq!(
+        ok("[Result \"0-1\"]\n1. e4").headers.result,
+        GameResult::BlackWins
+    );
+    refused(
+        "[Result \"1/2-1/2\"]\n\n1. e4 e5\n2. Nf3 *",
+        4,
+        8,
+        "ends with \"*\" but its Result tag (line 1) says \"1/2-1/2\"",
+    );
+    refused("[Result \"?\"]\n*", 1, 10, "Result \"?\" must be one of");
+}
+
+#[test]
+fn eco_codes() {
+    for (code, want) in [
+        ("B91a3", Some("B91a3")),
+        ("E99z4", Some("E99z4")),
+        ("A00", Some("A00")),
+        ("B91a", Some("B91a")),
+        ("?", None),
+        ("", None),
+    ] {
+        let g = ok(&format!("[ECO \"{code}\"]\n*"));
+        assert_eq!(g.headers.eco.as_deref(), want, "{code}");
+    }
+    for bad in ["c1", "C1", "F00", "B91a5", "B91A", "b20", "B20 ", "B2x"] {
+        refused(
+            &format!("[ECO \"{bad}\"]\n*"),
+            1,
+            7,
+            &format!("ECO \"{bad}\" is not a code"),
+        );
+    }
+}
+
+#[test]
+fn ratings() {
+    let g = ok(
+        "[WhiteDWZ \"2001\"]\n[WhiteElo \"2002\"]\n[BlackElo \"0\"]\n[BlackRating \"2100\"]\n[BlackUSCF \"?\"]\n*",
+    );
+    assert_eq!(
+        g.headers.white_rating,
+        Some(Rating {
+            value: 2001,
+            kind: RatingType::Dwz
+        })
+    );
+    assert_eq!(
+        g.headers.black_rating,
+        Some(Rating {
+            value: 2100,
+            kind: RatingType::Rating
+        })
+    );
+    assert_eq!(
+        g.headers.extra,
+        vec![
+            ("WhiteElo".into(), "2002".into()),
+            ("BlackUSCF".into(), "?".into())
+        ]
+    );
+    for none in ["", "?", "-", "0"] {
+        let g = ok(&format!("[WhiteElo \"{none}\"]\n*"));
+        assert_eq!(g.headers.white_rating, None);
+        assert!(g.headers.extra.is_empty());
+    }
+    let g = ok("[WhiteBCF \"190\"]\n[BlackECF \"180\"]\n*");
+    assert_eq!(g.headers.extra, vec![("WhiteBCF".into(), "190".into())]);
+    assert_eq!(
+        g.headers.black_rating,
+        Some(Rating {
+            value: 180,
+            kind: RatingType::Ecf
+        })
+    );
+    refused(
+        "[Event \"e\"]\n[BlackRating \"abc\"]\n*",
+        2,
+        15,
+        "BlackRating \"abc\" is not a rating",
+    );
+    let g = ok("[WhiteElo \"4001\"]\n*");
+    assert_eq!(g.headers.white_rating.map(|r| r.value), Some(4001));
+    let e = refused(
+        "[WhiteElo \"65536\"]\n*",
+        1,
+        12,
+        "WhiteElo \"65536\" is above 65535",
+    );
+    assert_eq!(e.kind, ParseErrorKind::TooLarge);
+}
+
+#[test]
+fn fen_setup_and_variant() {
+    let g = ok("[SetUp \"1\"]\n[FEN \"4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1\"]\n1... Kd7 *");
+    assert_eq!(
+        g.start,
+        StartPosition::Fen("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1".into())
+    );
+    assert_eq!(g.headers.extra, vec![("SetUp".to_owned(), "1".to_owned())]);
+    assert_round_trip(&g);
+    // No SetUp: still a FEN start. Castling letters are put in SCID's KQkq order.
+    let g = ok("[FEN \"r3k2r/8/8/8/8/8/8/R3K2R w qkQK - 5 20\"]\n*");
+    assert_eq!(
+        g.start,
+        StartPosition::Fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 5 20".into())
+    );
+    // SetUp without FEN is an ordinary extra tag.
+    let g = ok("[Setup \"0\"]\n*");
+    assert_eq!(g.headers.extra, vec![("Setup".into(), "0".into())]);
+    refused(
+        "[SetUp \"0\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n*",
+        1,
+        9,
+        "SetUp \"0\" contradicts the FEN tag",
+    );
+    refused(
+        "[FEN \"4k3/8/8/8/8/8/8/4K2r b - - 0 1\"]\n*",
+        1,
+        7,
+        "not a legal position",
+    );
+    refused(
+        "[FEN \"4k3/8/8/8/8/8/8/4K3 w\"]\n*",
+        1,
+        7,
+        "needs 4 or 6 fields",
+    );
+    refused(
+        "[FEN \"4k3/8/8/8/8/8/8/4K3 w - e4\"]\n*",
+        1,
+        7,
+        "rank 3 or 6",
+    );
+    refused(
+        "[FEN \"4k3/8/8/8/8/8/8/4K3 x - -\"]\n*",
+        1,
+        7,
+        "side to move",
+    );
+    refused(
+        "[FEN \"4k3/9/8/8/8/8/8/4K3 w - -\"]\n*",
+        1,
+        7,
+        "bad piece placement",
+    );
+    let e = refused(
+        "[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1\"]\n*",
+        1,
+        7,
+        "(Chess960); SCID 4 stores standard chess only",
+    );
+    assert_eq!(e.kind, ParseErrorKind::Invalid);
+    refused(
+        "[FEN \"rk2r3/8/8/8/8/8/8/RK2R3 w HAha - 0 1\"]\n*",
+        1,
+        7,
+        "name rook files (Chess960)",
+    );
+    refused(
+        "[Variant \"Chess960\"]\n*",
+        1,
+        11,
+        "Variant \"Chess960\": SCID 4 stores standard chess only",
+    );
+    let g = ok("[Variant \"Standard\"]\n*");
+    assert_eq!(g.headers.extra, vec![("Variant".into(), "Standard".into())]);
+}
+
+#[test]
+fn extra_tags_lengths_and_escapes() {
+    let g = ok(
+        "[Annotator \"A\"] [Quoted \"say \\\"hi\\\" and back\\\\slash\"]\n[X \"C:\\dir\"]\n[Tab \"a\tb\"]\n*",
+    );
+    assert_eq!(
+        g.headers.extra,
+        vec![
+            ("Annotator".into(), "A".into()),
+            ("Quoted".into(), "say \"hi\" and back\\slash".into()),
+            ("X".into(), "C:\\dir".into()),
+            ("Tab".into(), "a b".into()),
+        ]
+    );
+    assert_round_trip(&g);
+    let ok_name = format!("[{} \"v\"]\n*", "N".repeat(240));
+    assert_eq!(ok(&ok_name).headers.extra[0].0.len(), 240);
+    let long_name = format!("[{} \"v\"]\n*", "N".repeat(241));
+    assert_eq!(ok(&long_name).headers.extra[0].0.len(), 241);
+    let long_value = format!("[Opening \"{}\"]\n*", "v".repeat(256));
+    assert_eq!(ok(&long_value).headers.extra[0].1.len(), 256);
+    refused("[Event \"x]\n*", 1, 8, "not closed with '\"' on its line");
+    refused("[Event x]\n*", 1, 8, "needs a value in double quotes");
+    refused("[Event \"x\"\n*", 1, 11, "expected ']'");
+    refused(
+        "[_x \"v\"]\n*",
+        1,
+        2,
+        "tag name \"_x\" must start with a letter or digit",
+    );
+    refused("[ \"v\"]\n*", 1, 3, "a tag needs a name");
+}
+
+// ---- movetext ----------------------------------------------------------------------------
+
+#[test]
+fn comments_go_to_their_slots() {
+    let g = ok("{Pre} 1. e4 {after e4} ({start} 1. d4 {after d4}) 1... e5 *");
+    assert_eq!(g.moves.comment.as_deref(), Some("Pre"));
+    let e4 = &g.moves.moves[0];
+    assert_eq!(e4.comment.as_deref(), Some("after e4"));
+    assert_eq!(e4.variations[0].comment.as_deref(), Some("start"));
+    assert_eq!(
+        e4.variations[0].moves[0].comment.as_deref(),
+        Some("after d4")
+    );
+    // Newlines and tabs become spaces, runs of spaces stay (as SCID keeps them), the ends
+    // are trimmed; `{}` is nothing; `[%clk]` is kept.
+    let g = ok("1. e4 {  two\r\n lines\tand   tabs } e5 {} 2. Nf3 {[%clk 0:01:02]} *");
+    assert_eq!(
+        g.moves.moves[0].comment.as_deref(),
+        Some("two   lines and   tabs")
+    );
+    assert_eq!(g.moves.moves[1].comment, None);
+    assert_eq!(g.moves.moves[2].comment.as_deref(), Some("[%clk 0:01:02]"));
+    // A comment after a variation goes to the move the variation hangs from (as in SCID).
+    let g = ok("1. e4 (1. d4) {after the variation} 1... e5 *");
+    assert_eq!(
+        g.moves.moves[0].comment.as_deref(),
+        Some("after the variation")
+    );
+    assert_round_trip(&g);
+}
+
+#[test]
+fn comment_refusals() {
+    refused(
+        "1. e4 {a}\n{b} e5 *",
+        2,
+        1,
+        "a second comment after 1. e4; join them into one comment",
+    );
+    refused(
+        "{a} {b} 1. e4 *",
+        1,
+        5,
+        "a second comment before the first move",
+    );
+    refused(
+        "1. e4 e5 ({a} {b} 1... c5) *",
+        1,
+        15,
+        "a second comment before the first move",
+    );
+    refused(
+        "1. e4 {a} (1. d4) {b} e5 *",
+        1,
+        19,
+        "this comment after a variation belongs to 1. e4, which already has a comment; join them",
+    );
+    refused(
+        "1. e4 $1 {a} ; b\n e5 *",
+        1,
+        14,
+        "a second comment after 1. e4",
+    );
+    refused("1. e4 ; a } b\n*", 1, 7, "a ';' comment containing '}'");
+    refused("1. e4 {a\0b} *", 1, 7, "NUL byte");
+    refused(
+        "1. e4\n  {never closed *",
+        2,
+        3,
+        "comment opened here is never closed",
+    );
+}
+
+#[test]
+fn nags_and_symbols() {
+    let g = ok("1. e4! e5? 2. Nf3!! Nc6?? 3. Bc4!? Bc5?! 4. c3 $255 Nf6 +- 5. d4 $1 $14 ! *");
+    let nags: Vec<Vec<u8>> = g.moves.moves.iter().map(|m| m.nags.clone()).collect();
+    assert_eq!(
+        nags,
+        vec![
+            vec![1],
+            vec![2],
+            vec![3],
+            vec![4],
+            vec![5],
+            vec![6],
+            vec![255],
+            vec![18],
+            vec![1, 14, 1]
+        ]
+    );
+    // As many NAGs as written: SCID's 7 per move is its store's limit.
+    let g = ok("1. e4 $1 $2 $3 $4 $5 $6 $7\n  $8 *");
+    assert_eq!(g.moves.moves[0].nags.len(), 8);
+    refused("1. e4 $0 *", 1, 7, "NAG $0");
+    refused("1. e4 $256 *", 1, 7, "NAG $256 is above $255");
+    refused("1. e4 $ *", 1, 7, "'$' must be followed by a NAG number");
+    refused("$1 1. e4 *", 1, 1, "an annotation (NAG) must follow a move");
+    refused("1. e4 e5 ( ! 1... c5) *", 1, 12, "must follow a move");
+    refused(
+        "1. e4!! e5?? 2. Nf3!x *",
+        1,
+        17,
+        "\"!x\" is not an annotation",
+    );
+}
+
+#[test]
+fn moves_and_variations() {
+    // Castling with zeros, check marks, move numbers optional or glued, e.p., null moves.
+    let g = ok(
+        "1.e4 e5 Nf3 Nc6 3. Bc4 Nf6 4. 0-0 Nxe4 5. Re1 d5 6. Bxd5 Qxd5 7. Nc3 Qd8 8. Rxe4+ Be7 9. -- 0-0 *",
+    );
+    assert_eq!(g.moves.plies(), 18);
+    assert_eq!(g.moves.moves[16].ply, Ply::Null);
+    let g = ok("1. e4 d5 2. e5 f5 3. exf6 e.p. *");
+    assert_eq!(g.moves.plies(), 5);
+    // Capture mark missing or extra: the move is still unique.
+    let g = ok("1. e4 e5 2. Qh5 Nc6 3. Qf7# *");
+    assert_eq!(g.moves.plies(), 5);
+    // Nested variations and several siblings.
+    let g = ok("1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) (1. c4) 1... e5 *");
+    assert_eq!(g.moves.moves[0].variations.len(), 2);
+    assert_eq!(g.moves.moves[0].variations[0].moves[1].variations.len(), 1);
+    assert_round_trip(&g);
+}
+
+#[test]
+fn move_refusals() {
+    refused(
+        "[Event \"x\"]\n\n1. e4 e5 2. Ke3 *",
+        3,
+        13,
+        "illegal move 2. Ke3 in position rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+    );
+    refused(
+        "[FEN \"4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1\"]\n\n1. Nd2 *",
+        3,
+        4,
+        "ambiguous move 1. Nd2 (could be Nbd2 or Nfd2) in position 4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1",
+    );
+    refused(
+        "1. e4 e5 2. Bb5 f6 3. Bxe8 *",
+        1,
+        23,
+        "illegal move 3. Bxe8",
+    );
+    refused(
+        "1. e4 xyz *",
+        1,
+        7,
+        "\"xyz\" is not a move, move number, annotation or result",
+    );
+    refused(
+        "(1. d4) 1. e4 *",
+        1,
+        1,
+        "a variation must follow the move it replaces",
+    );
+    refused(
+        "1. e4 ((1. d4) 1... e5) *",
+        1,
+        8,
+        "a variation must follow the move it replaces",
+    );
+    refused(
+        "1. e4 (1. d4\n  (1. c4 c5",
+        2,
+        3,
+        "variation opened here is never closed",
+    );
+    refused("1. e4 (1. d4 1-0) *", 1, 14, "inside a variation");
+    refused("1. e4 ) *", 1, 7, "')' without a matching '('");
+    refused("1. e4 } *", 1, 7, "'}' without a matching opening bracket");
+    refused(
+        "[FEN \"4k3/8/8/8/8/8/8/r3K3 w - - 0 1\"]\n1. -- *",
+        2,
+        4,
+        "a null move (--) is not possible while in check",
+    );
+}
+
+#[test]
+fn columns_count_characters() {
+    // "é" is two bytes but one column; the bad move is the 8th character.
+    refused("{é} 1. Ke2 *", 1, 8, "illegal move 1. Ke2");
+}
+
+#[test]
+fn real_world_tolerance() {
+    let text =
+        b"\xEF\xBB\xBF% an escape line\r\n[Event \"T\xe9st\"]\r\n[White \"R\xc3\xa9ti\"]\r\n\r\n\
+        ; a rest-of-line comment\r\n1. e4 {caf\xe9 [%clk 0:03:00]} e5\r\n%2. d4\r\n2. Nf3 *\r\n";
+    let g = one_game(text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(g.headers.event, "Tést");
+    assert_eq!(g.headers.white, "Réti");
+    assert_eq!(g.moves.comment.as_deref(), Some("a rest-of-line comment"));
+    assert_eq!(
+        g.moves.moves[0].comment.as_deref(),
+        Some("café [%clk 0:03:00]")
+    );
+    assert_eq!(g.moves.plies(), 3);
+    // Movetext alone, no tags, no marker.
+    let g = ok("\n\n  e4 e5\n");
+    assert_eq!(g.moves.plies(), 2);
+    assert_eq!(g.headers.result, GameResult::Unknown);
+}
+
+#[test]
+fn games_splits_and_recovers() {
+    let text = "[Event \"1\"]\n1. e4 *\n\n[Event \"2\"]\n1. e4 e5?? 2. Kxx *\n\n[Event \"3\"]\n1. d4\n[Event \"4\"]\n[Date \"bad\"]\n[Site \"s\"]\n\n1. c4 1-0\n\n[Event \"5\"]\n1. Nf3 *\n";
+    let all: Vec<_> = games(text.as_bytes()).collect();
+    assert_eq!(all.len(), 5, "{all:?}");
+    assert_eq!(all[0].as_ref().map(|g| g.headers.event.as_str()), Ok("1"));
+    let e = all[1].as_ref().expect_err("illegal move");
+    assert_eq!((e.game, e.line, e.column), (2, 5, 15));
+    assert!(e.message.contains("\"Kxx\" is not a move"), "{e}");
+    assert_eq!(all[2].as_ref().map(|g| g.moves.plies()), Ok(1));
+    let e = all[3].as_ref().expect_err("bad date");
+    assert_eq!((e.game, e.line, e.column), (4, 10, 8));
+    assert_eq!(all[4].as_ref().map(|g| g.headers.event.as_str()), Ok("5"));
+}
+
+#[test]
+fn one_game_needs_exactly_one() {
+    let e = one_game(b"  \n% nothing\n").expect_err("empty");
+    assert_eq!(e.message, "the text holds no game");
+    let e = one_game(b"1. e4 *\n\n1. d4 *\n").expect_err("two");
+    assert_eq!((e.game, e.line, e.column), (2, 3, 1));
+    assert!(e.message.contains("a file holds exactly one game"));
+    let e = one_game(b"[Event \"a\"]\n1. e4 *\n[Event \"b\"]\n*").expect_err("two");
+    assert_eq!((e.line, e.column), (3, 1));
+}
+
+#[test]
+fn errors_convert_with_position_and_kind() {
+    let e = one_game(b"1. e4 $0 *").expect_err("NAG 0");
+    let err: Error = e.into();
+    assert_eq!(err.kind(), ErrorKind::InvalidInput);
+    assert!(
+        err.message().starts_with("line 1, column 7: NAG $0"),
+        "{err}"
+    );
+    let e = one_game(b"[WhiteElo \"99999\"]\n*").expect_err("rating");
+    let err: Error = e.into();
+    assert_eq!(err.kind(), ErrorKind::TooLarge);
+    assert!(err.message().starts_with("line 1, column 12: "), "{err}");
+}
+
+#[test]
+fn ten_thousand_nested_variations() {
+    let mut text = String::from("1. e4 ");
+    for _ in 0..10_000 {
+        text.push_str("(1. d4 ");
+    }
+    text.push_str(&")".repeat(10_000));
+    text.push_str(" *");
+    let g = ok(&text);
+    let rendered = render(&g).expect("render");
+    assert_eq!(rendered.matches('(').count(), 10_000);
+    let again = ok(&rendered);
+    assert_eq!(render(&again).expect("render"), rendered);
+    // Unclosed at depth: an error, not a stack overflow.
+    let e = one_game(text.trim_end_matches(['*', ')', ' ']).as_bytes()).expect_err("open");
+    assert!(e.message.contains("never closed"));
+}
+
+#[test]
+fn a_huge_game_is_refused() {
+    let mut text = String::from("1. e4 {");
+    text.push_str(&"x".repeat(MAX_GAME_BYTES));
+    text.push_str("} e5 *");
+    let e = one_game(text.as_bytes()).expect_err("too large");
+    assert_eq!(e.kind, ParseErrorKind::TooLarge);
+    assert_eq!((e.line, e.column), (1, 7), "{e}");
+}
+
+#[test]
+fn a_tree_of_more_nodes_than_a_record_holds_is_refused() {
+    // 200,000 levels fit in 1.4 MB of text but would take over 100 MB as a tree.
+    let deep = format!(
+        "1. e4 {} *",
+        "(1. d4 ".repeat(200_000) + &")".repeat(200_000)
+    );
+    let e = one_game(deep.as_bytes()).expect_err("too many nodes");
+    assert_eq!(e.kind, ParseErrorKind::TooLarge);
+    assert!(e.message.contains("131071 moves and variations"), "{e}");
+    let wide = format!("1. e4 {} *", "(1. d4) ".repeat(MAX_GAME_NODES));
+    let e = one_game(wide.as_bytes()).expect_err("too many nodes");
+    assert_eq!(e.kind, ParseErrorKind::TooLarge);
+    let fits = format!(
+        "1. e4 {} *",
+        "(1. d4 ".repeat(MAX_GAME_NODES / 2 - 1) + &")".repeat(MAX_GAME_NODES / 2 - 1)
+    );
+    assert!(one_game(fits.as_bytes()).is_ok());
+}
+
+// ---- property and robustness tests -------------------------------------------------------
+
+use crate::testing::Rng;
+
+const WORDS: &[&str] = &[
+    "a",
+    "good",
+    "move",
+    "é",
+    "Ж",
+    "光",
+    "\"q\"",
+    "back\\slash",
+    "[%clk",
+    "0:01:02]",
+    "1-0",
+    "*",
+    "(x)",
+    "$5",
+    ";",
+    "%",
+    "{",
+    "[Event",
+    "!?",
+    "--",
+    "e4",
+    "1.",
+    "\u{1}",
+];
+
+fn comment(rng: &mut Rng) -> String {
+    let n = 1 + rng.below(8);
+    (0..n)
+        .map(|_| *rng.pick(WORDS))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn name(rng: &mut Rng) -> String {
+    const CHARS: &[char] = &[
+        'a', 'Z', ' ', ',', '"', '\\', 'é', '?', '-', '.', '光', '[', ']', '{', '}',
+    ];
+    (0..rng.below(20)).map(|_| *rng.pick(CHARS)).collect()
+}
+
+fn random_line(rng: &mut Rng, start: &Chess, depth: u32, budget: &mut u32) -> Line {
+    let mut line = Line::default();
+    if rng.chance(15) {
+        line.comment = Some(comment(rng));
+    }
+    let mut pos = start.clone();
+    for _ in 0..rng.below(14) {
+        if *budget == 0 {
+            break;
+        }
+        *budget -= 1;
+        let legal = pos.legal_moves();
+        let ply = if !pos.is_check() && (legal.is_empty() || rng.chance(5)) {
+            Ply::Null
+        } else if legal.is_empty() {
+            break;
+        } else {
+            Ply::Move(*rng.pick(&legal))
+        };
+        let after = play(&pos, &ply).expect("legal ply");
+        let mut node = MoveNode::new(ply);
+        let nags = if rng.chance(10) {
+            rng.below(8)
+        } else if rng.chance(20) {
+            1
+        } else {
+            0
+        };
+        node.nags = (0..nags).map(|_| 1 + rng.below(255) as u8).collect();
+        if rng.chance(20) {
+            node.comment = Some(comment(rng));
+        }
+        if depth < 4 && rng.chance(15) {
+            for _ in 0..1 + rng.below(2) {
+                node.variations
+                    .push(random_line(rng, &pos, depth + 1, budget));
+            }
+        }
+        line.moves.push(node);
+        pos = after;
+    }
+    line
+}
+
+fn random_date(rng: &mut Rng) -> PartialDate {
+    PartialDate {
+        year: rng.chance(80).then(|| 1 + rng.below(2047) as u16),
+        month: rng.chance(60).then(|| 1 + rng.below(12) as u8),
+        day: rng.chance(50).then(|| 1 + rng.below(31) as u8),
+    }
+}
+
+fn random_game(seed: u64) -> ChessGame {
+    let mut rng = Rng(seed | 1);
+    let mut h = Headers {
+        event: name(&mut rng),
+        site: name(&mut rng),
+        date: random_date(&mut rng),
+        round: name(&mut rng),
+        white: name(&mut rng),
+        black: name(&mut rng),
+        result: *rng.pick(&[
+            GameResult::Unknown,
+            GameResult::WhiteWins,
+            GameResult::BlackWins,
+            GameResult::Draw,
+        ]),
+        ..Headers::default()
+    };
+    for slot in [&mut h.white_rating, &mut h.black_rating] {
+        if rng.chance(50) {
+            *slot = Some(Rating {
+                value: 1 + rng.below(4000) as u16,
+                kind: *rng.pick(&RatingType::ALL),
+            });
+        }
+    }
+    if rng.chance(50) {
+        let mut eco = format!(
+            "{}{:02}",
+            char::from(b'A' + rng.below(5) as u8),
+            rng.below(100)
+        );
+        if rng.chance(40) {
+            eco.push(char::from(b'a' + rng.below(26) as u8));
+            if rng.chance(50) {
+                eco.push(char::from(b'1' + rng.below(4) as u8));
+            }
+        }
+        h.eco = Some(eco);
+    }
+    if let Some(y) = h.date.year.filter(|_| rng.chance(50)) {
+        let ey = (i32::from(y) - 3 + rng.below(7) as i32).clamp(1, 2047) as u16;
+        h.event_date = Some(PartialDate {
+            year: Some(ey),
+            ..random_date(&mut rng)
+        });
+    }
+    const EXTRA: &[&str] = &[
+        "Annotator",
+        "PlyCount",
+        "Opening",
+        "MyTag",
+        "X-1",
+        "UTCDate",
+        "a_b+c#d=e:f-g",
+        "0Num",
+        "event",
+    ];
+    for _ in 0..rng.below(4) {
+        h.extra.push((rng.pick(EXTRA).to_string(), name(&mut rng)));
+    }
+    let mut pos = Chess::default();
+    let start = if rng.chance(30) {
+        for _ in 0..rng.below(40) {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            pos.play_unchecked(*rng.pick(&legal));
+        }
+        StartPosition::Fen(fen_of(&pos))
+    } else {
+        StartPosition::Standard
+    };
+    let mut budget = 300;
+    let moves = random_line(&mut rng, &pos, 0, &mut budget);
+    ChessGame {
+        headers: h,
+        start,
+        moves,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Any game the model can hold (within SCID's limits) survives render → parse.
+    #[test]
+    fn random_games_round_trip(seed in any::<u64>()) {
+        let g = random_game(seed);
+        let text = render(&g).expect("render");
+        let parsed = one_game(text.as_bytes());
+        prop_assert_eq!(parsed.as_ref(), Ok(&g), "{}", text);
+    }
+}
+
+/// Random bytes and mutated real files: never a panic, and whatever is accepted round-trips.
+#[test]
+fn arbitrary_bytes_never_panic() {
+    let mut seeds: Vec<Vec<u8>> = vec![read("contrib/sample/demo.pgn")];
+    for f in [
+        "annotations",
+        "tags",
+        "special-moves",
+        "fen-starts",
+        "deep-variations",
+        "long-tags",
+    ] {
+        seeds.push(read(&format!("tests/data/{f}.pgn")));
+    }
+    seeds.push(read("tests/data/odd/latin1.pgn"));
+    const SPECIAL: &[u8] = b"{}()[];$\"\\%\n\r!?-0O=+#*. \x00\xff\xe9\xc3";
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut accepted = 0;
+    for round in 0..3000 {
+        let text: Vec<u8> = if round % 5 == 0 {
+            (0..rng.below(400))
+                .map(|_| {
+                    if rng.chance(50) {
+                        *rng.pick(SPECIAL)
+                    } else {
+                        rng.next_u64() as u8
+                    }
+                })
+                .collect()
+        } else {
+            let seed = rng.pick(&seeds);
+            let from = rng.below(seed.len());
+            let len = rng.below(3000);
+            let mut t = seed[from..seed.len().min(from + len)].to_vec();
+            for _ in 0..1 + rng.below(6) {
+                let at = rng.below(t.len() + 1);
+                match rng.below(4) {
+                    0 if at < t.len() => t[at] = *rng.pick(SPECIAL),
+                    1 => t.insert(at, *rng.pick(SPECIAL)),
+                    2 if at < t.len() => {
+                        let end = t.len().min(at + 1 + rng.below(20));
+                        t.drain(at..end);
+                    }
+                    _ if at < t.len() => t[at] = rng.next_u64() as u8,
+                    _ => {}
+                }
+            }
+            t
+        };
+        for g in games(&text).flatten() {
+            assert_round_trip(&g);
+            accepted += 1;
+        }
+        let _ = one_game(&text);
+    }
+    // The mutations leave many games intact: the round-trip check above is exercised.
+    assert!(accepted > 500, "{accepted}");
+}
+
+#[test]
+fn word_scan_agrees_with_byte_by_byte_lexing() {
+    let pieces: [&[u8]; 17] = [
+        b"e",
+        b"4",
+        b"x",
+        b"N",
+        b"=",
+        b"+",
+        b" ",
+        b"\n",
+        b"{",
+        b")",
+        b"$",
+        b"\"",
+        "é".as_bytes(),
+        "Ж".as_bytes(),
+        b"\xff",
+        b"\t",
+        b".",
+    ];
+    let mut rng = Rng(0x5EED_0FF5);
+    for _ in 0..3000 {
+        let n = rng.below(40);
+        let text: Vec<u8> = (0..n).flat_map(|_| rng.pick(&pieces).to_vec()).collect();
+        let (mut fast, mut slow) = (Lexer::new(&text), Lexer::new(&text));
+        loop {
+            let reference = slow.take_while(|b| !WORD_ENDS[usize::from(b)]);
+            assert_eq!(fast.word(), reference, "{text:?}");
+            let (a, b) = (fast.at, slow.at);
+            assert_eq!(
+                (a.offset, a.line, a.col),
+                (b.offset, b.line, b.col),
+                "{text:?}"
+            );
+            if fast.peek().is_none() {
+                break;
+            }
+            fast.bump();
+            slow.bump();
+        }
+    }
+}
