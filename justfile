@@ -18,9 +18,9 @@ release out="":
 
 # Formatting, lints, unused dependencies (cargo-machete) and the duplicate-code check.
 lint:
+    contrib/dev/setup lint
     cargo fmt --check
     cargo clippy --all-targets --all-features -- -D warnings
-    contrib/dev/setup lint
     cargo machete
 
 # The Debian package (cargo-deb): builds the release binary, then target/debian/gamefs_*.deb;

@@ -47,8 +47,10 @@ impl Vfs {
         let Ok(path) = CString::new(dir.as_os_str().as_bytes()) else {
             return space;
         };
-        // SAFETY: statvfs writes into the zeroed struct; the path is NUL-terminated.
+        // SAFETY: statvfs is plain old data, for which all-zero bytes are a valid value.
         let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+        // SAFETY: the path is NUL-terminated and outlives the call; statvfs only writes into
+        // `st`, which is a valid, exclusively borrowed struct of the type it expects.
         if unsafe { libc::statvfs(path.as_ptr(), &mut st) } == 0 {
             space.block_size = st.f_frsize as u32;
             space.blocks = st.f_blocks;
