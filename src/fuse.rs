@@ -39,15 +39,45 @@ pub enum Access {
     Everyone,
 }
 
-/// How to mount: the kernel's mount options as `-o` words, already checked by the caller.
+/// A kernel mount option a user may ask for (`-o nodev`, …); the command line's table of
+/// `-o` words says which word means which.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KernelOption {
+    /// The kernel checks file permissions itself.
+    DefaultPermissions,
+    /// No device files.
+    NoDev,
+    /// Device files allowed.
+    Dev,
+    /// Set-user-ID and set-group-ID bits ignored.
+    NoSuid,
+    /// Set-user-ID and set-group-ID bits honoured.
+    Suid,
+    /// No programs run from the mount.
+    NoExec,
+    /// Programs may run from the mount.
+    Exec,
+    /// Access times not updated.
+    NoAtime,
+    /// Access times updated.
+    Atime,
+    /// Synchronous writes.
+    Sync,
+    /// Asynchronous writes.
+    Async,
+    /// Synchronous directory changes.
+    DirSync,
+}
+
+/// How to mount: the kernel's mount options, already checked by the caller.
 #[derive(Clone, Debug, Default)]
 pub struct MountSettings {
-    /// The source shown in /proc/mounts (a user's `fsname=` word wins).
+    /// The source shown in /proc/mounts.
     pub fsname: String,
     /// Mount read-write rather than read-only.
     pub writable: bool,
-    /// Kernel option words (`nodev`, `noexec`, `default_permissions`, `fsname=…`).
-    pub options: Vec<String>,
+    /// Kernel options asked for, in order (the last of two contradicting ones wins).
+    pub options: Vec<KernelOption>,
     /// Who may use the mount.
     pub access: Access,
 }
@@ -103,8 +133,7 @@ pub fn mount(
         MountOption::NoDev,
         MountOption::NoSuid,
     ];
-    options.extend(settings.options.iter().map(|w| kernel_option(w)));
-    keep_last_fsname(&mut options);
+    options.extend(settings.options.iter().map(|&o| kernel_option(o)));
     keep_last_of_each_pair(&mut options);
     let mut config = Config::default();
     config.mount_options = options;
@@ -193,25 +222,21 @@ fn kernel_call(config: &Config) -> kernel_mount::KernelMount<'_> {
     call
 }
 
-/// The fuser option of a `-o` word.
-fn kernel_option(word: &str) -> MountOption {
-    match word {
-        "default_permissions" => MountOption::DefaultPermissions,
-        "nodev" => MountOption::NoDev,
-        "nosuid" => MountOption::NoSuid,
-        "noexec" => MountOption::NoExec,
-        "noatime" => MountOption::NoAtime,
-        "dev" => MountOption::Dev,
-        "suid" => MountOption::Suid,
-        "exec" => MountOption::Exec,
-        "atime" => MountOption::Atime,
-        "sync" => MountOption::Sync,
-        "async" => MountOption::Async,
-        "dirsync" => MountOption::DirSync,
-        w => match w.strip_prefix("fsname=") {
-            Some(name) => MountOption::FSName(name.to_owned()),
-            None => MountOption::CUSTOM(w.to_owned()),
-        },
+/// The fuser option of a kernel option.
+fn kernel_option(option: KernelOption) -> MountOption {
+    match option {
+        KernelOption::DefaultPermissions => MountOption::DefaultPermissions,
+        KernelOption::NoDev => MountOption::NoDev,
+        KernelOption::NoSuid => MountOption::NoSuid,
+        KernelOption::NoExec => MountOption::NoExec,
+        KernelOption::NoAtime => MountOption::NoAtime,
+        KernelOption::Dev => MountOption::Dev,
+        KernelOption::Suid => MountOption::Suid,
+        KernelOption::Exec => MountOption::Exec,
+        KernelOption::Atime => MountOption::Atime,
+        KernelOption::Sync => MountOption::Sync,
+        KernelOption::Async => MountOption::Async,
+        KernelOption::DirSync => MountOption::DirSync,
     }
 }
 
@@ -232,21 +257,6 @@ fn keep_last_of_each_pair(options: &mut Vec<MountOption>) {
             options.retain(|o| (*o != a && *o != b) || *o == keep);
             options.dedup();
         }
-    }
-}
-
-/// Keep only the last fsname= (the user's, when given).
-fn keep_last_fsname(options: &mut Vec<MountOption>) {
-    if let Some(last) = options
-        .iter()
-        .rposition(|o| matches!(o, MountOption::FSName(_)))
-    {
-        let mut i = 0;
-        options.retain(|o| {
-            let keep = !matches!(o, MountOption::FSName(_)) || i == last;
-            i += 1;
-            keep
-        });
     }
 }
 

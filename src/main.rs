@@ -33,34 +33,25 @@ fn return_freed_memory_at_once() {
     unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
 }
 
-/// The subcommand names; anything else in first place is a database (mount(8)'s helper form).
-const SUBCOMMANDS: [&str; 12] = [
-    "mount",
-    "export",
-    "demo",
-    "create",
-    "import",
-    "compact",
-    "info",
-    "check",
-    "go9",
-    "completions",
-    "man",
-    "help",
-];
-
 /// mount(8) and fstab run `gamefs SOURCE MOUNTPOINT -o OPTIONS` (through mount.fuse3 for type
 /// `fuse.gamefs`): read that as `gamefs mount …`.
 fn arguments() -> Vec<std::ffi::OsString> {
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if let Some(first) = args.get(1).and_then(|a| a.to_str())
         && !first.starts_with('-')
-        && !SUBCOMMANDS.contains(&first)
+        && !is_subcommand(first)
         && args.len() >= 3
     {
         args.insert(1, "mount".into());
     }
     args
+}
+
+/// Whether `word` names a subcommand (clap's definitions, with its `help`); anything else in
+/// first place is a database (mount(8)'s helper form).
+fn is_subcommand(word: &str) -> bool {
+    use clap::CommandFactory;
+    word == "help" || Cli::command().find_subcommand(word).is_some()
 }
 
 fn main() -> ExitCode {

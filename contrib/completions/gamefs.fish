@@ -39,12 +39,12 @@ complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "go9" -d 'Darren Cook\
 complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
 complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "man" -d 'Print the manual page (roff), e.g. `gamefs man | man -l -`'
 complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -s o -d 'Mount options, comma-separated: ro, rw, lossy (Simple Chess Database: store what the format cannot hold as closely as it can, logging each loss), strict (a copied PGN file with a game that cannot be stored imports nothing, instead of the others), allow_other, allow_root, default_permissions, nodev, nosuid, noexec, noatime, fsname=NAME, cache_mb=N (rendered-text cache size), log_file=FILE, log_level=LEVEL; for 9x9 Go databases whose files are not in one folder, positions=FILE, zobrist=FILE, scored=FILE (repeatable); fstab words (noauto, nofail, _netdev, x-*) are ignored, anything else is an error' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -s o -d 'Mount options, comma-separated (see --help)' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -l log-file -d 'Write the log to this file (otherwise: stderr in the foreground, syslog when detached)' -r -F
 complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -s f -l foreground -d 'Stay in the foreground (for systemd and debugging); Ctrl-C unmounts'
 complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -s r -l read-only -d 'Mount read-only (same as -o ro)'
-complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gamefs -n "__fish_gamefs_using_subcommand export" -s o -l output -d 'Write to this file instead of standard output' -r -F
 complete -c gamefs -n "__fish_gamefs_using_subcommand export" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand export" -l include-deleted -d 'Include games marked deleted'

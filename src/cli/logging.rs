@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::os::unix::net::UnixDatagram;
 
-use super::{Cli, Command, daemon, mount};
+use super::{Cli, Command, daemon, mount_options};
 
 /// Sends each log line as one syslog datagram to /dev/log.
 struct Syslog {
@@ -46,12 +46,11 @@ pub fn init(args: &Cli) -> Result<(), String> {
     let mut level = args.log_level.clone();
     let mut log_file = None;
     if let Command::Mount(m) = &args.command {
-        log_file = m
-            .options
-            .log_file
-            .clone()
-            .or_else(|| mount::option_value(&m.options, "log_file").map(Into::into));
-        if let Some(l) = mount::option_value(&m.options, "log_level") {
+        log_file =
+            m.options.log_file.clone().or_else(|| {
+                mount_options::value_of(&m.options.options, "log_file").map(Into::into)
+            });
+        if let Some(l) = mount_options::value_of(&m.options.options, "log_level") {
             level = l.to_owned();
         }
     }

@@ -9,6 +9,7 @@ pub mod go9;
 pub mod inspect;
 pub mod logging;
 pub mod mount;
+pub mod mount_options;
 pub mod notify;
 pub mod signals;
 
@@ -257,14 +258,9 @@ pub struct MountOptions {
     /// Mount read-only (same as -o ro).
     #[arg(short = 'r', long)]
     pub read_only: bool,
-    /// Mount options, comma-separated: ro, rw, lossy (Simple Chess Database: store what the
-    /// format cannot hold as closely as it can, logging each loss), strict (a copied PGN file
-    /// with a game that cannot be stored imports nothing, instead of the others), allow_other, allow_root, default_permissions,
-    /// nodev, nosuid, noexec, noatime, fsname=NAME, cache_mb=N (rendered-text cache size),
-    /// log_file=FILE, log_level=LEVEL; for 9x9 Go databases whose files are not in one folder,
-    /// positions=FILE, zobrist=FILE, scored=FILE (repeatable); fstab words (noauto, nofail, _netdev, x-*) are ignored,
-    /// anything else is an error.
-    #[arg(short = 'o', value_name = "OPTIONS", action = clap::ArgAction::Append)]
+    /// Mount options, comma-separated (the list: mount_options::MOUNT_OPTIONS).
+    #[arg(short = 'o', value_name = "OPTIONS", action = clap::ArgAction::Append,
+          long_help = mount_options::help(), help = "Mount options, comma-separated (see --help)")]
     pub options: Vec<String>,
     /// Write the log to this file (otherwise: stderr in the foreground, syslog when detached).
     #[arg(long, value_name = "FILE")]

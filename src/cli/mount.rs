@@ -8,108 +8,14 @@ use std::sync::Arc;
 
 use super::MountOptions;
 use super::daemon;
+use super::mount_options::{self, ParsedOptions};
 use gamefs::ErrorKind;
 use gamefs::collection::import::OnBadGame;
 use gamefs::collection::{self, Collection};
-use gamefs::fuse::{self, Access, MountSettings};
+use gamefs::fuse::{self, MountSettings};
 use gamefs::store::OpenOptions;
 use gamefs::vfs::size_index::SizeIndex;
 use gamefs::vfs::{Vfs, VfsOptions};
-
-/// What `-o` and the flags ask for, parsed.
-#[derive(Debug, Default)]
-pub struct ParsedOptions {
-    /// Kernel mount options, as `-o` words (`nodev`, `fsname=…`).
-    pub kernel: Vec<String>,
-    /// Who may use the mount.
-    pub access: Access,
-    /// Rendered-text cache budget.
-    pub cache_bytes: Option<usize>,
-    /// A read-only mount was asked for (`-o ro`, `--read-only`).
-    pub read_only: bool,
-    /// A read-write mount was asked for explicitly (`-o rw`): no falling back to read-only.
-    pub explicit_rw: bool,
-    /// `-o lossy`: store what the format cannot hold as closely as it can (logged).
-    pub lossy: bool,
-    /// `-o strict`: a copied file with a game that cannot be stored imports nothing.
-    pub strict: bool,
-    /// `-o positions=`, `-o zobrist=`, `-o scored=`: a Go database's files, named.
-    pub go_files: gamefs::store::GoFiles,
-}
-
-/// The value of a `-o key=value` option, if given (the last one wins).
-pub fn option_value<'a>(opts: &'a MountOptions, key: &str) -> Option<&'a str> {
-    opts.options
-        .iter()
-        .rev()
-        .flat_map(|o| o.rsplit(','))
-        .find_map(|item| item.strip_prefix(key)?.strip_prefix('='))
-}
-
-/// Turn `-o a,b,c` lists into mount settings.
-pub fn parse_options(opts: &MountOptions) -> Result<ParsedOptions, String> {
-    let mut p = ParsedOptions::default();
-    for item in opts
-        .options
-        .iter()
-        .flat_map(|o| o.split(','))
-        .filter(|s| !s.is_empty())
-    {
-        match item {
-            "ro" => p.read_only = true,
-            "rw" => p.explicit_rw = true,
-            "lossy" => p.lossy = true,
-            "strict" => p.strict = true,
-            "allow_other" => {
-                p.access = Access::Everyone;
-                p.kernel.push("default_permissions".into());
-            }
-            "allow_root" => p.access = Access::OwnerAndRoot,
-            "default_permissions"
-            | "nodev"
-            | "nosuid"
-            | "noexec"
-            | "noatime"
-            | "dev"
-            | "suid"
-            | "exec"
-            | "atime"
-            | "sync"
-            | "async"
-            | "dirsync" => p.kernel.push(item.to_owned()),
-            // Options of mount(8) and fstab that mean nothing to a FUSE kernel mount.
-            "auto" | "noauto" | "user" | "nouser" | "users" | "_netdev" | "nofail" | "defaults"
-            | "relatime" | "norelatime" | "strictatime" | "lazytime" | "nolazytime"
-            | "foreground" => {}
-            s if s.starts_with("log_file=") || s.starts_with("log_level=") => {}
-            s if s.starts_with("positions=") => p.go_files.positions = Some(s[10..].into()),
-            s if s.starts_with("zobrist=") => p.go_files.zobrist = Some(s[8..].into()),
-            s if s.starts_with("scored=") => p.go_files.scored.push(s[7..].into()),
-            s if s.starts_with("x-") || s.starts_with("comment=") => {}
-            s if s.starts_with("fsname=") => p.kernel.push(s.to_owned()),
-            s if s.starts_with("cache_mb=") => {
-                let mb: usize = s[9..]
-                    .parse()
-                    .map_err(|_| format!("-o {s}: cache_mb takes a number of MiB"))?;
-                p.cache_bytes = Some(mb << 20);
-            }
-            other => {
-                return Err(format!(
-                    "unknown mount option {other:?} (gamefs takes ro, rw, lossy, strict, allow_other, allow_root, \
-                     default_permissions, nodev, nosuid, noexec, noatime, fsname=, cache_mb=, log_file=, log_level=, \
-                     positions=, zobrist=, scored=)"
-                ));
-            }
-        }
-    }
-    if opts.read_only {
-        p.read_only = true;
-    }
-    if p.read_only && p.explicit_rw {
-        return Err("-o ro and -o rw contradict each other".into());
-    }
-    Ok(p)
-}
 
 /// Open the database for writing unless asked not to. When writing is impossible (the files
 /// are read-only to us, or an old version-300 database) and `-o rw` was not given, mount
@@ -197,7 +103,7 @@ pub fn prepare_and_serve(
     opts: &MountOptions,
     on_ready: impl FnOnce(&Path),
 ) -> Result<ExitCode, String> {
-    let parsed = parse_options(opts)?;
+    let parsed = mount_options::parse(&opts.options, opts.read_only)?;
     if !opts.foreground && !daemon::is_detached_child() {
         // The background process opens (and locks) the database, once; its errors, warnings
         // and the log lines of the open come back up its pipe to this terminal.
@@ -221,7 +127,10 @@ pub fn prepare_and_serve(
     let vfs = Arc::new(Vfs::new(coll, vfs_options));
     let sizes_at_mount = restore_sizes(&vfs);
     let settings = MountSettings {
-        fsname: database.display().to_string(),
+        fsname: parsed
+            .fsname
+            .clone()
+            .unwrap_or_else(|| database.display().to_string()),
         writable,
         options: parsed.kernel.clone(),
         access: parsed.access,

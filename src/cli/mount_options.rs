@@ -1,0 +1,437 @@
+//! Every `-o` word of `gamefs mount` (and of mount(8), fstab and `gamefs demo`), defined once.
+//!
+//! [`MOUNT_OPTIONS`] is the one source of the parser ([`parse`]), the `-o` help text (and so
+//! the man page and completions, which clap generates from it), the error for an unknown
+//! word, and the kernel options handed to [`gamefs::fuse`]: a word added here is parsed,
+//! documented and passed on everywhere at once.
+
+use std::path::PathBuf;
+
+use gamefs::fuse::{Access, KernelOption};
+use gamefs::store::GoFiles;
+
+/// One `-o` word: how it is written, what it does, and its help.
+pub struct MountWord {
+    /// The word, or the key before `=` for words that take a value.
+    pub word: &'static str,
+    /// How it is written: alone, with `=VALUE`, or as any word starting with it.
+    pub form: Form,
+    /// What it does.
+    pub effect: Effect,
+    /// One line of help (empty for fstab words, which are listed together).
+    pub help: &'static str,
+}
+
+/// How a `-o` word is written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// The word alone (`ro`).
+    Flag,
+    /// `word=VALUE`; the field names the value in the help (`cache_mb=N`).
+    Value(&'static str),
+    /// Any word starting with it (`x-systemd.automount`).
+    Prefix,
+}
+
+/// What a `-o` word does.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Mount read-only.
+    ReadOnly,
+    /// Mount read-write, with no falling back to read-only.
+    ReadWrite,
+    /// Store what a format cannot hold as closely as it can.
+    Lossy,
+    /// A copied file with a game that cannot be stored imports nothing.
+    Strict,
+    /// Every user may use the mount (the kernel then checks permissions).
+    AllowOther,
+    /// The owner and root may use the mount.
+    AllowRoot,
+    /// Passed to the kernel as it is.
+    Kernel(KernelOption),
+    /// The source shown in /proc/mounts.
+    FsName,
+    /// The rendered-text cache, in MiB.
+    CacheMb,
+    /// Read by the logging setup before mounting (`log_file=`, `log_level=`).
+    Logging,
+    /// A 9x9 Go database's positions file.
+    GoPositions,
+    /// A 9x9 Go database's zobrist table.
+    GoZobrist,
+    /// A 9x9 Go database's scored file (repeatable).
+    GoScored,
+    /// A word of mount(8) or fstab that means nothing to a FUSE mount.
+    Ignored,
+}
+
+/// Every `-o` word gamefs takes; anything else is an error.
+pub const MOUNT_OPTIONS: &[MountWord] = &[
+    flag("ro", Effect::ReadOnly, "mount read-only"),
+    flag(
+        "rw",
+        Effect::ReadWrite,
+        "mount read-write (fail rather than fall back to read-only)",
+    ),
+    flag(
+        "lossy",
+        Effect::Lossy,
+        "Simple Chess Database: keep what it cannot hold as near as it can (logged)",
+    ),
+    flag(
+        "strict",
+        Effect::Strict,
+        "a copied PGN file with a game that cannot be stored imports nothing",
+    ),
+    flag(
+        "allow_other",
+        Effect::AllowOther,
+        "every user may use the mount",
+    ),
+    flag(
+        "allow_root",
+        Effect::AllowRoot,
+        "the owner and root may use the mount",
+    ),
+    kernel(
+        "default_permissions",
+        KernelOption::DefaultPermissions,
+        "the kernel checks permissions",
+    ),
+    kernel(
+        "nodev",
+        KernelOption::NoDev,
+        "no device files (the default)",
+    ),
+    kernel("dev", KernelOption::Dev, "device files allowed"),
+    kernel(
+        "nosuid",
+        KernelOption::NoSuid,
+        "set-user-ID bits ignored (the default)",
+    ),
+    kernel("suid", KernelOption::Suid, "set-user-ID bits honoured"),
+    kernel(
+        "noexec",
+        KernelOption::NoExec,
+        "no programs run from the mount",
+    ),
+    kernel(
+        "exec",
+        KernelOption::Exec,
+        "programs may run from the mount",
+    ),
+    kernel("noatime", KernelOption::NoAtime, "access times not updated"),
+    kernel("atime", KernelOption::Atime, "access times updated"),
+    kernel("sync", KernelOption::Sync, "writes are synchronous"),
+    kernel("async", KernelOption::Async, "writes are asynchronous"),
+    kernel(
+        "dirsync",
+        KernelOption::DirSync,
+        "directory changes are synchronous",
+    ),
+    value(
+        "fsname",
+        "NAME",
+        Effect::FsName,
+        "the source shown in /proc/mounts",
+    ),
+    value(
+        "cache_mb",
+        "N",
+        Effect::CacheMb,
+        "memory for rendered game text, in MiB (default 64)",
+    ),
+    value("log_file", "FILE", Effect::Logging, "write the log to FILE"),
+    value(
+        "log_level",
+        "LEVEL",
+        Effect::Logging,
+        "error, warn, info, debug or trace",
+    ),
+    value(
+        "positions",
+        "FILE",
+        Effect::GoPositions,
+        "9x9 Go: the positions file, when not beside the others",
+    ),
+    value(
+        "zobrist",
+        "FILE",
+        Effect::GoZobrist,
+        "9x9 Go: the zobrist table",
+    ),
+    value(
+        "scored",
+        "FILE",
+        Effect::GoScored,
+        "9x9 Go: a scored file (repeatable)",
+    ),
+    ignored("defaults"),
+    ignored("auto"),
+    ignored("noauto"),
+    ignored("user"),
+    ignored("nouser"),
+    ignored("users"),
+    ignored("_netdev"),
+    ignored("nofail"),
+    ignored("relatime"),
+    ignored("norelatime"),
+    ignored("strictatime"),
+    ignored("lazytime"),
+    ignored("nolazytime"),
+    ignored("foreground"),
+    MountWord {
+        word: "comment",
+        form: Form::Value("TEXT"),
+        effect: Effect::Ignored,
+        help: "",
+    },
+    MountWord {
+        word: "x-",
+        form: Form::Prefix,
+        effect: Effect::Ignored,
+        help: "",
+    },
+];
+
+const fn flag(word: &'static str, effect: Effect, help: &'static str) -> MountWord {
+    MountWord {
+        word,
+        form: Form::Flag,
+        effect,
+        help,
+    }
+}
+
+const fn kernel(word: &'static str, option: KernelOption, help: &'static str) -> MountWord {
+    flag(word, Effect::Kernel(option), help)
+}
+
+const fn value(
+    word: &'static str,
+    name: &'static str,
+    effect: Effect,
+    help: &'static str,
+) -> MountWord {
+    MountWord {
+        word,
+        form: Form::Value(name),
+        effect,
+        help,
+    }
+}
+
+const fn ignored(word: &'static str) -> MountWord {
+    flag(word, Effect::Ignored, "")
+}
+
+impl MountWord {
+    /// How the word is written in help and errors: `ro`, `cache_mb=N`, `x-*`.
+    pub fn spelled(&self) -> String {
+        match self.form {
+            Form::Flag => self.word.to_owned(),
+            Form::Value(name) => format!("{}={name}", self.word),
+            Form::Prefix => format!("{}*", self.word),
+        }
+    }
+
+    /// The value `item` gives this word: `Some("")` for a flag written alone, the text after
+    /// `=` (or the whole word, for a prefix), None if `item` is another word.
+    fn value_in<'a>(&self, item: &'a str) -> Option<&'a str> {
+        match self.form {
+            Form::Flag => (item == self.word).then_some(""),
+            Form::Value(_) => item.strip_prefix(self.word)?.strip_prefix('='),
+            Form::Prefix => item.starts_with(self.word).then_some(item),
+        }
+    }
+}
+
+/// The `-o` help: every word with its meaning, then the ignored fstab words.
+pub fn help() -> String {
+    let mut text = String::from("Mount options, comma-separated:\n");
+    for w in MOUNT_OPTIONS.iter().filter(|w| w.effect != Effect::Ignored) {
+        text.push_str(&format!("  {:<20} {}\n", w.spelled(), w.help));
+    }
+    text.push_str(&format!(
+        "mount(8) and fstab words are ignored ({}); anything else is an error.",
+        ignored_words().join(", ")
+    ));
+    text
+}
+
+fn ignored_words() -> Vec<String> {
+    MOUNT_OPTIONS
+        .iter()
+        .filter(|w| w.effect == Effect::Ignored)
+        .map(MountWord::spelled)
+        .collect()
+}
+
+/// What `-o` and the flags ask for, parsed.
+#[derive(Debug, Default)]
+pub struct ParsedOptions {
+    /// Kernel mount options.
+    pub kernel: Vec<KernelOption>,
+    /// `fsname=`: the source shown in /proc/mounts, when given.
+    pub fsname: Option<String>,
+    /// Who may use the mount.
+    pub access: Access,
+    /// Rendered-text cache budget.
+    pub cache_bytes: Option<usize>,
+    /// A read-only mount was asked for (`-o ro`, `--read-only`).
+    pub read_only: bool,
+    /// A read-write mount was asked for explicitly (`-o rw`): no falling back to read-only.
+    pub explicit_rw: bool,
+    /// `-o lossy`: store what the format cannot hold as closely as it can (logged).
+    pub lossy: bool,
+    /// `-o strict`: a copied file with a game that cannot be stored imports nothing.
+    pub strict: bool,
+    /// `-o positions=`, `-o zobrist=`, `-o scored=`: a Go database's files, named.
+    pub go_files: GoFiles,
+}
+
+/// The `-o` words of `lists` (each comma-separated), in order.
+fn words(lists: &[String]) -> impl Iterator<Item = &str> {
+    lists
+        .iter()
+        .flat_map(|o| o.split(','))
+        .filter(|s| !s.is_empty())
+}
+
+/// The value of a `key=value` word of `lists`, if given (the last one wins).
+pub fn value_of<'a>(lists: &'a [String], key: &str) -> Option<&'a str> {
+    words(lists)
+        .filter_map(|item| item.strip_prefix(key)?.strip_prefix('='))
+        .last()
+}
+
+/// Parse `-o` lists into what they ask for; an unknown word or a bad value is an error that
+/// lists the words gamefs takes.
+pub fn parse(lists: &[String], read_only_flag: bool) -> Result<ParsedOptions, String> {
+    let mut p = ParsedOptions::default();
+    for item in words(lists) {
+        let Some((word, value)) = MOUNT_OPTIONS
+            .iter()
+            .find_map(|w| Some((w, w.value_in(item)?)))
+        else {
+            let known: Vec<String> = MOUNT_OPTIONS
+                .iter()
+                .filter(|w| w.effect != Effect::Ignored)
+                .map(MountWord::spelled)
+                .collect();
+            return Err(format!(
+                "unknown mount option {item:?} (gamefs takes {}; fstab words such as noauto, \
+                 nofail, _netdev and x-* are ignored)",
+                known.join(", ")
+            ));
+        };
+        match word.effect {
+            Effect::ReadOnly => p.read_only = true,
+            Effect::ReadWrite => p.explicit_rw = true,
+            Effect::Lossy => p.lossy = true,
+            Effect::Strict => p.strict = true,
+            Effect::AllowOther => {
+                p.access = Access::Everyone;
+                p.kernel.push(KernelOption::DefaultPermissions);
+            }
+            Effect::AllowRoot => p.access = Access::OwnerAndRoot,
+            Effect::Kernel(option) => p.kernel.push(option),
+            Effect::FsName => p.fsname = Some(value.to_owned()),
+            Effect::CacheMb => {
+                let mb: usize = value
+                    .parse()
+                    .map_err(|_| format!("-o {item}: cache_mb takes a number of MiB"))?;
+                p.cache_bytes = Some(mb << 20);
+            }
+            Effect::GoPositions => p.go_files.positions = Some(PathBuf::from(value)),
+            Effect::GoZobrist => p.go_files.zobrist = Some(PathBuf::from(value)),
+            Effect::GoScored => p.go_files.scored.push(PathBuf::from(value)),
+            Effect::Logging | Effect::Ignored => {}
+        }
+    }
+    if read_only_flag {
+        p.read_only = true;
+    }
+    if p.read_only && p.explicit_rw {
+        return Err("-o ro and -o rw contradict each other".into());
+    }
+    Ok(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(list: &str) -> Result<ParsedOptions, String> {
+        parse(&[list.to_owned()], false)
+    }
+
+    #[test]
+    fn every_word_of_the_table_is_taken_and_appears_in_the_help() {
+        let help = help();
+        for w in MOUNT_OPTIONS {
+            let item = match w.form {
+                Form::Flag => w.word.to_owned(),
+                Form::Value(_) => format!("{}=1", w.word),
+                Form::Prefix => format!("{}something", w.word),
+            };
+            assert!(parsed(&item).is_ok(), "{item}");
+            assert!(help.contains(&w.spelled()), "{} not in help", w.spelled());
+        }
+    }
+
+    #[test]
+    fn readme_names_every_word() {
+        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+            .expect("README.md");
+        for w in MOUNT_OPTIONS.iter().filter(|w| w.effect != Effect::Ignored) {
+            let key = match w.form {
+                Form::Value(_) => format!("{}=", w.word),
+                _ => w.word.to_owned(),
+            };
+            assert!(
+                readme.contains(&format!("`{key}")) || readme.contains(&format!("-o {key}")),
+                "README.md does not name -o {key}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_unknown_word_is_refused_with_every_word_gamefs_takes() {
+        let e = parsed("ro,nosuchword").unwrap_err();
+        assert!(e.contains("\"nosuchword\""), "{e}");
+        for w in MOUNT_OPTIONS.iter().filter(|w| w.effect != Effect::Ignored) {
+            assert!(e.contains(&w.spelled()), "{} missing from {e}", w.spelled());
+        }
+    }
+
+    #[test]
+    fn words_do_what_the_table_says() {
+        let p =
+            parsed("ro,noexec,dev,fsname=club,cache_mb=8,allow_other,scored=a,scored=b").unwrap();
+        assert!(p.read_only);
+        assert_eq!(
+            p.kernel,
+            [
+                KernelOption::NoExec,
+                KernelOption::Dev,
+                KernelOption::DefaultPermissions
+            ]
+        );
+        assert_eq!(p.fsname.as_deref(), Some("club"));
+        assert_eq!(p.cache_bytes, Some(8 << 20));
+        assert_eq!(p.access, Access::Everyone);
+        assert_eq!(p.go_files.scored.len(), 2);
+        assert!(parsed("cache_mb=lots").is_err());
+        assert!(parsed("ro,rw").is_err());
+        assert!(parsed("noauto,x-systemd.automount,comment=x,_netdev").is_ok());
+        assert_eq!(
+            value_of(
+                &["log_level=info".into(), "ro,log_level=debug".into()],
+                "log_level"
+            ),
+            Some("debug")
+        );
+    }
+}
