@@ -32,6 +32,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::harness::{Mount, force_unmount, repo, run_with_timeout, scid_import, scratch};
+use gamefs::testing::Rng;
 
 /// The worker: saves through the mount at `argv[1]` until something fails, printing
 /// `BEGIN <op> <args>` before and `ACK <op> <args>` after each acknowledged operation.
@@ -169,18 +170,6 @@ struct Tally {
     /// Rounds that found a `.sn4.gamefs-tmp` left by a killed name-file write (harmless:
     /// the next save overwrites it).
     leftover_temp_files: usize,
-}
-
-/// A small xorshift generator: the test needs no more than a seeded delay.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
 }
 
 fn env_number(name: &str, default: u64) -> u64 {
@@ -382,8 +371,11 @@ fn keep_failure(db: &Path, round: usize) -> PathBuf {
 fn kill_round(db: &Path, dir: &Path, round: usize, rng: &mut Rng) -> Vec<String> {
     let mut mount = Mount::new(db, dir, &[]);
     let connection = fuse_connection(&mount.path).expect("the mount is in mountinfo");
-    let (mut worker, lines) =
-        start_worker(&mount.path, rng.next() % 1_000_000, &format!("k{round}"));
+    let (mut worker, lines) = start_worker(
+        &mount.path,
+        rng.next_u64() % 1_000_000,
+        &format!("k{round}"),
+    );
     let ready = Instant::now();
     while !lines.lock().unwrap().iter().any(|l| l == "READY") {
         assert!(
@@ -392,7 +384,7 @@ fn kill_round(db: &Path, dir: &Path, round: usize, rng: &mut Rng) -> Vec<String>
         );
         std::thread::sleep(Duration::from_millis(1));
     }
-    std::thread::sleep(Duration::from_millis(5 + rng.next() % 196));
+    std::thread::sleep(Duration::from_millis(5 + rng.next_u64() % 196));
     let said_before_kill = lines.lock().unwrap().len();
     // SAFETY: killing the gamefs child this test started.
     unsafe { libc::kill(mount.pid() as i32, libc::SIGKILL) };

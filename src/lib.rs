@@ -11,7 +11,6 @@ pub mod fuse;
 pub mod fuzzing;
 pub mod game;
 pub mod store;
-#[cfg(test)]
 pub mod testing;
 pub mod text;
 pub mod vfs;

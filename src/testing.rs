@@ -1,15 +1,22 @@
-//! Helpers for the unit tests: a small deterministic random generator, so randomized tests
-//! give the same cases on every run, and a small real database.
+//! Helpers for the tests (unit tests, tests/ and mount-tests/): the one deterministic random
+//! generator, so randomized tests give the same cases on every run, and a small real database.
+//! Compiled into the library (it is a few lines) so the integration tests share it instead of
+//! each keeping its own.
 
+#[cfg(test)]
 use std::path::{Path, PathBuf};
 
+#[cfg(test)]
 use crate::error::Error;
+#[cfg(test)]
 use crate::store::{self, Format};
+#[cfg(test)]
 use crate::text::pgn_parse;
 
 /// A fresh SCID database `dir/db` holding the demo games (contrib/sample/demo.pgn); returns
 /// its base path.
-pub fn demo_db(dir: &Path) -> PathBuf {
+#[cfg(test)]
+pub(crate) fn demo_db(dir: &Path) -> PathBuf {
     let base = dir.join("db");
     store::create(&base, Format::Scid).unwrap();
     let text = std::fs::read(concat!(

@@ -595,7 +595,7 @@ fn mutated_files_never_panic() {
             match rng.below(4) {
                 0 if !bytes.is_empty() => {
                     let i = rng.below(bytes.len());
-                    bytes[i] = rng.next() as u8;
+                    bytes[i] = rng.next_u64() as u8;
                 }
                 1 if !bytes.is_empty() => {
                     let n = rng.below(bytes.len());

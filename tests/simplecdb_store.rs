@@ -9,6 +9,7 @@ use gamefs::game::replay::{play, position_from_fen};
 use gamefs::game::{ChessGame, GameResult, Headers, Line, MoveNode, Ply, StartPosition};
 use gamefs::store::simplecdb::{self, EXTENSIONS, SimpleCdb, codec};
 use gamefs::store::{ChessStore, OpenOptions};
+use gamefs::testing::Rng;
 use gamefs::text::{pgn, pgn_parse};
 use shakmaty::{Chess, Position};
 
@@ -46,19 +47,6 @@ fn open(base: &Path, writable: bool, lossy: bool) -> SimpleCdb {
 }
 
 // ---- generated games -------------------------------------------------------------------
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 const FENS: [&str; 4] = [
     "8/1P1P1P1P/8/8/8/8/k7/7K w - - 0 1",
@@ -211,7 +199,7 @@ fn mutated_game_bytes_never_panic() {
     let orig = std::fs::read(&dcg).unwrap();
     let mut rng = Rng(12345);
     for i in 10..orig.len() {
-        for v in [0x80u8, 0x81, 0x82, 0x83, 0x7f, 0xff, rng.next() as u8] {
+        for v in [0x80u8, 0x81, 0x82, 0x83, 0x7f, 0xff, rng.next_u64() as u8] {
             let mut bytes = orig.clone();
             bytes[i] = v;
             std::fs::write(&dcg, &bytes).unwrap();

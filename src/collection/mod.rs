@@ -9,7 +9,7 @@
 pub mod chess;
 pub mod go;
 pub mod import;
-pub mod naming;
+pub(crate) mod naming;
 
 use std::path::Path;
 use std::sync::Arc;

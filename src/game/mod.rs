@@ -3,10 +3,10 @@
 //! Stores decode their records into these types and encode them back; the text layer renders
 //! and parses them. Nothing here knows bytes on disk or FUSE.
 
-pub mod chess;
-pub mod date;
+pub(crate) mod chess;
+pub(crate) mod date;
 pub mod go;
-pub mod legal;
+pub(crate) mod legal;
 pub mod replay;
 pub mod visit;
 

@@ -6,7 +6,7 @@
 
 pub mod charset;
 pub mod damage;
-pub mod files;
+pub(crate) mod files;
 pub mod go9x9;
 pub mod scid;
 pub mod simplecdb;

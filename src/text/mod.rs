@@ -2,7 +2,7 @@
 
 pub mod input;
 pub mod pgn;
-pub mod pgn_chunks;
+pub(crate) mod pgn_chunks;
 pub mod pgn_parse;
 pub mod sgf;
 pub mod sgf_parse;

@@ -956,13 +956,8 @@ mod tests {
             b"(;SZ[9]GFID[31846ceb8015dc92-0-W]GFSC[x_y:5/87]C[gamefs 9x9 position\nx_y: score 5, confidence 87\n])",
             b"((((;))))",
         ];
-        let mut state = 0x2545F4914F6CDD1Du64;
-        let mut rnd = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::testing::Rng(0x2545F4914F6CDD1D);
+        let mut rnd = || rng.next_u64();
         for seed in seeds {
             for _ in 0..3000 {
                 let mut t = seed.to_vec();

@@ -84,16 +84,6 @@ impl Content {
         }
     }
 
-    /// True when empty.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// True when only whitespace (a new file that holds nothing to import).
-    pub fn is_blank(&self) -> Result<bool> {
-        Ok(self.text()?.iter().all(u8::is_ascii_whitespace))
-    }
-
     /// Up to `size` bytes from `offset`.
     pub fn read_at(&self, offset: u64, size: u32) -> Result<Vec<u8>> {
         let start = offset.min(self.len());
@@ -196,7 +186,6 @@ mod tests {
         assert_eq!(c.read_at(9, 10).unwrap(), b"");
         c.set_len(1).unwrap();
         assert_eq!(&*c.text().unwrap(), b"\0");
-        assert!(!c.is_blank().unwrap());
     }
 
     #[test]
@@ -216,7 +205,8 @@ mod tests {
         c.set_len(3).unwrap();
         assert_eq!(&*c.text().unwrap(), b"hea");
         c.set_len(0).unwrap();
-        assert!(c.is_empty() && c.is_blank().unwrap());
+        assert_eq!(c.len(), 0);
+        assert_eq!(&*c.text().unwrap(), b"");
         assert_eq!(
             Content::from_bytes(&vec![b' '; 9 << 20]).unwrap().len(),
             9 << 20

@@ -7,23 +7,23 @@
 //! symlinks into `games/`, and `.gamefs/` reports errors. The write side is in [`write`](mod@write) and
 //! [`commit`]; docs/SEMANTICS.md says what each operation does to the database.
 
-pub mod broken;
-pub mod cache;
-pub mod commit;
-pub mod content;
-pub mod inode;
+pub(crate) mod broken;
+pub(crate) mod cache;
+pub(crate) mod commit;
+pub(crate) mod content;
+pub(crate) mod inode;
 #[cfg(test)]
 mod posix_tests;
-pub mod saving;
-pub mod scratch;
+pub(crate) mod saving;
+pub(crate) mod scratch;
 pub mod size_index;
-pub mod space;
-pub mod status;
+pub(crate) mod space;
+pub(crate) mod status;
 #[cfg(test)]
-pub mod testing;
-pub mod unsupported;
-pub mod views;
-pub mod write;
+pub(crate) mod testing;
+pub(crate) mod unsupported;
+pub(crate) mod views;
+pub(crate) mod write;
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::{OsStr, OsString};

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use gamefs::game::go::{Board, Color, Point, PositionId};
 use gamefs::store::go9x9::records::{self, RawId, ScoreRecord};
+pub use gamefs::testing::Rng;
 
 /// The shared data directory with the real zobrist table and the published examples.
 pub fn data_dir() -> PathBuf {
@@ -32,22 +33,6 @@ pub fn empty_db() -> tempfile::TempDir {
 pub fn board(rows: &[&str]) -> Board {
     let bytes: Vec<u8> = rows.concat().into_bytes();
     Board::from_ascii(&bytes.try_into().expect("81 cells")).expect("board characters")
-}
-
-/// xorshift64: deterministic pseudo-random numbers without a dependency.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// A random game of `moves` moves as SGF (main line only) and the board our model gives:

@@ -593,11 +593,6 @@ impl Go9Database {
         self.len() == 0
     }
 
-    /// Number of records in the position file (duplicates included).
-    pub fn record_count(&self) -> usize {
-        self.read().records.len()
-    }
-
     /// The scores of `id`, one per program/ruleset that scored it, sorted by program.
     pub fn scores_of(&self, id: &PositionId) -> Vec<Score> {
         self.scores

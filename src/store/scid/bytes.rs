@@ -39,11 +39,6 @@ impl<'a> Cursor<'a> {
         self.bytes.len()
     }
 
-    /// True when the underlying slice is empty.
-    pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
-    }
-
     /// The current byte offset.
     pub fn position(&self) -> usize {
         self.pos

@@ -4,24 +4,24 @@
 //! record only when that game is loaded, and saves games the way SCID does: append the
 //! record, repoint or append the index entry, rewrite the name file.
 
-pub mod bytes;
+pub(crate) mod bytes;
 pub mod check;
-pub mod compact;
-pub mod create;
+pub(crate) mod compact;
+pub(crate) mod create;
 pub mod derive;
 pub mod entry;
-pub mod fit;
+pub(crate) mod fit;
 
 #[cfg(test)]
 mod failures;
-pub mod header;
-pub mod mainline;
+pub(crate) mod header;
+pub(crate) mod mainline;
 pub mod names;
-pub mod pieces;
+pub(crate) mod pieces;
 mod read_ahead;
 pub mod record;
-pub mod scan;
-pub mod stored_lines;
+pub(crate) mod scan;
+pub(crate) mod stored_lines;
 pub mod writer;
 
 use std::fs::File;

@@ -418,9 +418,9 @@ mod tests {
 
     #[test]
     fn random_playouts_stay_consistent() {
-        // A small deterministic generator: lists must follow the board through captures,
-        // promotions, en passant and castling in long random games.
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        // Lists must follow the board through captures, promotions, en passant and castling
+        // in long random games.
+        let mut rng = crate::testing::Rng(0x9E37_79B9_7F4A_7C15);
         for _ in 0..200 {
             let mut pos = Chess::default();
             let mut l = PieceLists::standard();
@@ -429,10 +429,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let m = moves[(seed % moves.len() as u64) as usize];
+                let m = *rng.pick(&moves);
                 let ply = Ply::Move(m);
                 let mut indexed = l;
                 let mover = l.index_of(pos.turn(), m.from().unwrap()).unwrap();

@@ -34,6 +34,10 @@ pub enum StoredMove {
 #[derive(Clone, Copy, Debug)]
 pub struct StoredLine {
     /// The line in SAN, e.g. `1.e4 c5`; documentation and test data only.
+    #[cfg_attr(
+        not(test),
+        allow(dead_code, reason = "tests check the moves against it")
+    )]
     pub san: &'static str,
     /// The moves of the line from the standard start position.
     pub moves: &'static [StoredMove],

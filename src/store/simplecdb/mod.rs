@@ -21,10 +21,10 @@
 //! pointing into another game's record reads bytes that do not decode.
 
 pub mod codec;
-pub mod compact;
+pub(crate) mod compact;
 pub mod entry;
 pub mod fit;
-pub mod names;
+pub(crate) mod names;
 
 use std::fs::File;
 use std::os::unix::fs::FileExt;
