@@ -57,3 +57,288 @@ impl Rng {
         &items[self.below(items.len())]
     }
 }
+
+/// What random chess games [`random_game`] makes. Each test asks for the shapes its code must
+/// survive (tricky text for the PGN reader, long comments for a record's length forms, rare
+/// moves for every move code); [`GameShape::default`] is the PGN reader's.
+#[derive(Clone, Copy)]
+pub struct GameShape {
+    /// Random header fields (names with quotes, backslashes and non-ASCII text; dates,
+    /// ratings, ECO, EventDate, extra tags); otherwise a `W` - `B` draw.
+    pub random_headers: bool,
+    /// Percent of games that do not start from the standard position.
+    pub fen_percent: usize,
+    /// The other start positions (FEN); empty: a position reached by random moves.
+    pub starts: &'static [&'static str],
+    /// How many plies a line at `depth` (0: the main line) gets.
+    pub line_len: fn(&mut Rng, u32) -> usize,
+    /// At most this many plies in all lines of a game together.
+    pub max_plies: usize,
+    /// Variations nest at most this deep.
+    pub max_depth: u32,
+    /// Percent of moves that get variations.
+    pub variation_percent: usize,
+    /// At most this many variations on one move.
+    pub max_variations: usize,
+    /// Whether the first move of a line may have variations.
+    pub first_move_variations: bool,
+    /// Whether a variation may be empty (`()`).
+    pub empty_variations: bool,
+    /// Percent of plies that are null moves (never when in check).
+    pub null_percent: usize,
+    /// Percent of moves chosen among promotions, castlings and en passant captures, when the
+    /// position has any.
+    pub rare_move_percent: usize,
+    /// How many NAGs a move gets.
+    pub nags: fn(&mut Rng) -> usize,
+    /// The comment of a move (or none).
+    pub comment: fn(&mut Rng) -> Option<String>,
+    /// The comment before the first move of a line at `depth` (0: the main line), or none.
+    pub line_comment: fn(&mut Rng, u32) -> Option<String>,
+}
+
+impl Default for GameShape {
+    fn default() -> GameShape {
+        GameShape {
+            random_headers: true,
+            fen_percent: 30,
+            starts: &[],
+            line_len: |rng, _| rng.below(14),
+            max_plies: 300,
+            max_depth: 4,
+            variation_percent: 15,
+            max_variations: 2,
+            first_move_variations: true,
+            empty_variations: true,
+            null_percent: 5,
+            rare_move_percent: 0,
+            nags: |rng| {
+                if rng.chance(10) {
+                    rng.below(8)
+                } else if rng.chance(20) {
+                    1
+                } else {
+                    0
+                }
+            },
+            comment: |rng| rng.chance(20).then(|| tricky_text(rng)),
+            line_comment: |rng, _| rng.chance(15).then(|| tricky_text(rng)),
+        }
+    }
+}
+
+/// Words that PGN readers trip over (braces, brackets, `%` escapes, results, move numbers,
+/// control and non-ASCII characters), joined by spaces.
+pub fn tricky_text(rng: &mut Rng) -> String {
+    const WORDS: &[&str] = &[
+        "a",
+        "good",
+        "move",
+        "é",
+        "Ж",
+        "光",
+        "\"q\"",
+        "back\\slash",
+        "[%clk",
+        "0:01:02]",
+        "1-0",
+        "*",
+        "(x)",
+        "$5",
+        ";",
+        "%",
+        "{",
+        "[Event",
+        "!?",
+        "--",
+        "e4",
+        "1.",
+        "\u{1}",
+    ];
+    let n = 1 + rng.below(8);
+    (0..n)
+        .map(|_| *rng.pick(WORDS))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A random game of `shape`.
+pub fn random_game(rng: &mut Rng, shape: &GameShape) -> crate::game::ChessGame {
+    use shakmaty::Position;
+    let headers = if shape.random_headers {
+        random_headers(rng)
+    } else {
+        crate::game::Headers {
+            white: "W".into(),
+            black: "B".into(),
+            round: "?".into(),
+            result: crate::game::GameResult::Draw,
+            ..Default::default()
+        }
+    };
+    let (start, pos) = if !rng.chance(shape.fen_percent) {
+        (
+            crate::game::StartPosition::Standard,
+            shakmaty::Chess::default(),
+        )
+    } else if shape.starts.is_empty() {
+        let mut pos = shakmaty::Chess::default();
+        for _ in 0..rng.below(40) {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            pos.play_unchecked(*rng.pick(&legal));
+        }
+        let fen = crate::game::replay::fen_of(&pos);
+        (crate::game::StartPosition::Fen(fen), pos)
+    } else {
+        let fen = *rng.pick(shape.starts);
+        let start = crate::game::StartPosition::Fen(fen.to_owned());
+        let pos = crate::game::replay::start_position(&start).expect("a valid FEN");
+        (start, pos)
+    };
+    let mut budget = shape.max_plies;
+    let moves = random_line(rng, shape, &pos, 0, &mut budget);
+    crate::game::ChessGame {
+        headers,
+        start,
+        moves,
+    }
+}
+
+/// A random line of `shape` from `pos`, at `depth` (0: the main line), taking plies from
+/// `budget`.
+pub fn random_line(
+    rng: &mut Rng,
+    shape: &GameShape,
+    pos: &shakmaty::Chess,
+    depth: u32,
+    budget: &mut usize,
+) -> crate::game::Line {
+    use crate::game::{Line, MoveNode, Ply};
+    use shakmaty::Position;
+    let mut line = Line::default();
+    line.comment = (shape.line_comment)(rng, depth);
+    let mut pos = pos.clone();
+    for _ in 0..(shape.line_len)(rng, depth) {
+        if *budget == 0 {
+            break;
+        }
+        *budget -= 1;
+        let legal = pos.legal_moves();
+        let ply = if !pos.is_check() && (legal.is_empty() || rng.chance(shape.null_percent)) {
+            Ply::Null
+        } else if legal.is_empty() {
+            break;
+        } else {
+            let rare: Vec<shakmaty::Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| m.is_promotion() || m.is_castle() || m.is_en_passant())
+                .collect();
+            if !rare.is_empty() && rng.chance(shape.rare_move_percent) {
+                Ply::Move(*rng.pick(&rare))
+            } else {
+                Ply::Move(*rng.pick(&legal))
+            }
+        };
+        let mut node = MoveNode::new(ply);
+        node.nags = (0..(shape.nags)(rng))
+            .map(|_| 1 + rng.below(255) as u8)
+            .collect();
+        node.comment = (shape.comment)(rng);
+        if depth < shape.max_depth
+            && (shape.first_move_variations || !line.moves.is_empty())
+            && rng.chance(shape.variation_percent)
+        {
+            for _ in 0..1 + rng.below(shape.max_variations) {
+                let variation = random_line(rng, shape, &pos, depth + 1, budget);
+                if shape.empty_variations || !variation.moves.is_empty() {
+                    node.variations.push(variation);
+                }
+            }
+        }
+        pos = crate::game::replay::play(&pos, &node.ply).expect("a legal ply");
+        line.moves.push(node);
+    }
+    line
+}
+
+/// Random header fields: names of tricky characters, partial dates, ratings of every type,
+/// ECO codes with SCID's extensions, an EventDate near the Date, extra tags.
+fn random_headers(rng: &mut Rng) -> crate::game::Headers {
+    use crate::game::{GameResult, Headers, PartialDate, Rating, RatingType};
+    fn name(rng: &mut Rng) -> String {
+        const CHARS: &[char] = &[
+            'a', 'Z', ' ', ',', '"', '\\', 'é', '?', '-', '.', '光', '[', ']', '{', '}',
+        ];
+        (0..rng.below(20)).map(|_| *rng.pick(CHARS)).collect()
+    }
+    fn date(rng: &mut Rng) -> PartialDate {
+        PartialDate {
+            year: rng.chance(80).then(|| 1 + rng.below(2047) as u16),
+            month: rng.chance(60).then(|| 1 + rng.below(12) as u8),
+            day: rng.chance(50).then(|| 1 + rng.below(31) as u8),
+        }
+    }
+    let mut h = Headers {
+        event: name(rng),
+        site: name(rng),
+        date: date(rng),
+        round: name(rng),
+        white: name(rng),
+        black: name(rng),
+        result: *rng.pick(&[
+            GameResult::Unknown,
+            GameResult::WhiteWins,
+            GameResult::BlackWins,
+            GameResult::Draw,
+        ]),
+        ..Headers::default()
+    };
+    for slot in [&mut h.white_rating, &mut h.black_rating] {
+        if rng.chance(50) {
+            *slot = Some(Rating {
+                value: 1 + rng.below(4000) as u16,
+                kind: *rng.pick(&RatingType::ALL),
+            });
+        }
+    }
+    if rng.chance(50) {
+        let mut eco = format!(
+            "{}{:02}",
+            char::from(b'A' + rng.below(5) as u8),
+            rng.below(100)
+        );
+        if rng.chance(40) {
+            eco.push(char::from(b'a' + rng.below(26) as u8));
+            if rng.chance(50) {
+                eco.push(char::from(b'1' + rng.below(4) as u8));
+            }
+        }
+        h.eco = Some(eco);
+    }
+    if let Some(y) = h.date.year.filter(|_| rng.chance(50)) {
+        let ey = (i32::from(y) - 3 + rng.below(7) as i32).clamp(1, 2047) as u16;
+        h.event_date = Some(PartialDate {
+            year: Some(ey),
+            ..date(rng)
+        });
+    }
+    const EXTRA: &[&str] = &[
+        "Annotator",
+        "PlyCount",
+        "Opening",
+        "MyTag",
+        "X-1",
+        "UTCDate",
+        "a_b+c#d=e:f-g",
+        "0Num",
+        "event",
+    ];
+    for _ in 0..rng.below(4) {
+        h.extra.push((rng.pick(EXTRA).to_string(), name(rng)));
+    }
+    h
+}

@@ -5,11 +5,11 @@
 use std::path::{Path, PathBuf};
 
 use gamefs::error::ErrorKind;
-use gamefs::game::replay::{play, position_from_fen};
-use gamefs::game::{ChessGame, GameResult, Headers, Line, MoveNode, Ply, StartPosition};
+use gamefs::game::replay::position_from_fen;
+use gamefs::game::{ChessGame, Line, MoveNode, Ply, StartPosition};
 use gamefs::store::simplecdb::{self, EXTENSIONS, SimpleCdb, codec};
 use gamefs::store::{ChessStore, OpenOptions};
-use gamefs::testing::Rng;
+use gamefs::testing::{GameShape, Rng, random_game, random_line};
 use gamefs::text::{pgn, pgn_parse};
 use shakmaty::{Chess, Position};
 
@@ -48,79 +48,50 @@ fn open(base: &Path, writable: bool, lossy: bool) -> SimpleCdb {
 
 // ---- generated games -------------------------------------------------------------------
 
-const FENS: [&str; 4] = [
-    "8/1P1P1P1P/8/8/8/8/k7/7K w - - 0 1",
-    "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
-    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-    "4k3/P7/8/8/8/8/7p/4K3 b - - 0 1",
-];
-
-fn comment(rng: &mut Rng) -> Option<String> {
-    match rng.below(12) {
-        0 => Some("x".repeat(1 + rng.below(300))),
-        1 => Some("é comment".to_string()),
-        2 => Some("a".repeat(70_000)),
-        _ => None,
-    }
-}
-
-fn random_line(rng: &mut Rng, pos: &Chess, depth: usize, len: usize) -> Line {
-    let mut line = Line::default();
-    let mut pos = pos.clone();
-    for _ in 0..len {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
+/// Games a Simple Chess Database holds without loss: variations only after a line's first
+/// move and never empty or opened by a comment, start positions with promotions, castling
+/// rights and an en passant square, comments long enough for every record length form, and
+/// NAG runs over the 127-NAG token.
+fn simplecdb_shape() -> GameShape {
+    fn comment(rng: &mut Rng) -> Option<String> {
+        match rng.below(12) {
+            0 => Some("x".repeat(1 + rng.below(300))),
+            1 => Some("é comment".to_string()),
+            2 => Some("a".repeat(70_000)),
+            _ => None,
         }
-        let ply = if rng.below(25) == 0 && !pos.is_check() {
-            Ply::Null
-        } else {
-            Ply::Move(moves[rng.below(moves.len())])
-        };
-        let mut node = MoveNode::new(ply.clone());
-        if rng.below(5) == 0 {
-            let n = if rng.below(20) == 0 {
-                130
+    }
+    GameShape {
+        random_headers: false,
+        fen_percent: 33,
+        starts: &[
+            "8/1P1P1P1P/8/8/8/8/k7/7K w - - 0 1",
+            "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "4k3/P7/8/8/8/8/7p/4K3 b - - 0 1",
+        ],
+        line_len: |rng, depth| {
+            if depth == 0 {
+                rng.below(80)
             } else {
-                1 + rng.below(3)
-            };
-            node.nags = (0..n).map(|_| 1 + rng.below(255) as u8).collect();
-        }
-        node.comment = comment(rng);
-        if depth > 0 && !line.moves.is_empty() && rng.below(6) == 0 {
-            // An alternative to this move, from the position before it.
-            let len = 1 + rng.below(6);
-            let var = random_line(rng, &pos, depth - 1, len);
-            if !var.moves.is_empty() {
-                node.variations.push(var);
+                1 + rng.below(6)
             }
-        }
-        pos = play(&pos, &ply).unwrap();
-        line.moves.push(node);
-    }
-    line
-}
-
-fn random_game(rng: &mut Rng) -> ChessGame {
-    let start = if rng.below(3) == 0 {
-        StartPosition::Fen(FENS[rng.below(FENS.len())].to_string())
-    } else {
-        StartPosition::Standard
-    };
-    let pos = gamefs::game::replay::start_position(&start).unwrap();
-    let len = rng.below(80);
-    let mut moves = random_line(rng, &pos, 3, len);
-    moves.comment = comment(rng);
-    ChessGame {
-        headers: Headers {
-            white: "W".into(),
-            black: "B".into(),
-            round: "?".into(),
-            result: GameResult::Draw,
-            ..Headers::default()
         },
-        start,
-        moves,
+        max_plies: usize::MAX,
+        max_depth: 3,
+        variation_percent: 17,
+        max_variations: 1,
+        first_move_variations: false,
+        empty_variations: false,
+        null_percent: 4,
+        rare_move_percent: 0,
+        nags: |rng| match (rng.below(5), rng.below(20)) {
+            (0, 0) => 130,
+            (0, _) => 1 + rng.below(3),
+            _ => 0,
+        },
+        comment,
+        line_comment: |rng, depth| if depth == 0 { comment(rng) } else { None },
     }
 }
 
@@ -129,7 +100,7 @@ fn generated_games_round_trip_through_the_codec() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut forms = std::collections::BTreeSet::new();
     for _ in 0..400 {
-        let g = random_game(&mut rng);
+        let g = random_game(&mut rng, &simplecdb_shape());
         let (body, losses) = codec::encode_body(&g.start, &g.moves).unwrap();
         assert!(losses.is_empty(), "{losses:?}");
         let record = codec::encode_record(&body).unwrap();
@@ -179,7 +150,13 @@ fn every_length_form_at_its_boundary() {
 #[test]
 fn tree_losses_are_reported() {
     let pos = Chess::default();
-    let mut moves = random_line(&mut Rng(7), &pos, 0, 4);
+    let four_moves = GameShape {
+        line_len: |_, _| 4,
+        max_depth: 0,
+        ..simplecdb_shape()
+    };
+    let mut budget = usize::MAX;
+    let mut moves = random_line(&mut Rng(7), &four_moves, &pos, 0, &mut budget);
     let alt = pos.legal_moves()[5];
     moves.moves[0].variations.push(Line {
         comment: Some("start".into()),

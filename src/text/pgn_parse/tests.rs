@@ -3,11 +3,9 @@
 use super::lexer::*;
 use super::tags::*;
 use super::*;
-use crate::game::replay::{fen_of, play};
-use crate::game::{Headers, MoveNode, PartialDate, Ply, Rating, RatingType, StartPosition};
+use crate::game::{Ply, Rating, RatingType, StartPosition};
 use crate::text::pgn::render;
 use proptest::prelude::*;
-use shakmaty::{Chess, Position};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -794,182 +792,7 @@ fn a_tree_of_more_nodes_than_a_record_holds_is_refused() {
 
 // ---- property and robustness tests -------------------------------------------------------
 
-use crate::testing::Rng;
-
-const WORDS: &[&str] = &[
-    "a",
-    "good",
-    "move",
-    "é",
-    "Ж",
-    "光",
-    "\"q\"",
-    "back\\slash",
-    "[%clk",
-    "0:01:02]",
-    "1-0",
-    "*",
-    "(x)",
-    "$5",
-    ";",
-    "%",
-    "{",
-    "[Event",
-    "!?",
-    "--",
-    "e4",
-    "1.",
-    "\u{1}",
-];
-
-fn comment(rng: &mut Rng) -> String {
-    let n = 1 + rng.below(8);
-    (0..n)
-        .map(|_| *rng.pick(WORDS))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn name(rng: &mut Rng) -> String {
-    const CHARS: &[char] = &[
-        'a', 'Z', ' ', ',', '"', '\\', 'é', '?', '-', '.', '光', '[', ']', '{', '}',
-    ];
-    (0..rng.below(20)).map(|_| *rng.pick(CHARS)).collect()
-}
-
-fn random_line(rng: &mut Rng, start: &Chess, depth: u32, budget: &mut u32) -> Line {
-    let mut line = Line::default();
-    if rng.chance(15) {
-        line.comment = Some(comment(rng));
-    }
-    let mut pos = start.clone();
-    for _ in 0..rng.below(14) {
-        if *budget == 0 {
-            break;
-        }
-        *budget -= 1;
-        let legal = pos.legal_moves();
-        let ply = if !pos.is_check() && (legal.is_empty() || rng.chance(5)) {
-            Ply::Null
-        } else if legal.is_empty() {
-            break;
-        } else {
-            Ply::Move(*rng.pick(&legal))
-        };
-        let after = play(&pos, &ply).expect("legal ply");
-        let mut node = MoveNode::new(ply);
-        let nags = if rng.chance(10) {
-            rng.below(8)
-        } else if rng.chance(20) {
-            1
-        } else {
-            0
-        };
-        node.nags = (0..nags).map(|_| 1 + rng.below(255) as u8).collect();
-        if rng.chance(20) {
-            node.comment = Some(comment(rng));
-        }
-        if depth < 4 && rng.chance(15) {
-            for _ in 0..1 + rng.below(2) {
-                node.variations
-                    .push(random_line(rng, &pos, depth + 1, budget));
-            }
-        }
-        line.moves.push(node);
-        pos = after;
-    }
-    line
-}
-
-fn random_date(rng: &mut Rng) -> PartialDate {
-    PartialDate {
-        year: rng.chance(80).then(|| 1 + rng.below(2047) as u16),
-        month: rng.chance(60).then(|| 1 + rng.below(12) as u8),
-        day: rng.chance(50).then(|| 1 + rng.below(31) as u8),
-    }
-}
-
-fn random_game(seed: u64) -> ChessGame {
-    let mut rng = Rng(seed | 1);
-    let mut h = Headers {
-        event: name(&mut rng),
-        site: name(&mut rng),
-        date: random_date(&mut rng),
-        round: name(&mut rng),
-        white: name(&mut rng),
-        black: name(&mut rng),
-        result: *rng.pick(&[
-            GameResult::Unknown,
-            GameResult::WhiteWins,
-            GameResult::BlackWins,
-            GameResult::Draw,
-        ]),
-        ..Headers::default()
-    };
-    for slot in [&mut h.white_rating, &mut h.black_rating] {
-        if rng.chance(50) {
-            *slot = Some(Rating {
-                value: 1 + rng.below(4000) as u16,
-                kind: *rng.pick(&RatingType::ALL),
-            });
-        }
-    }
-    if rng.chance(50) {
-        let mut eco = format!(
-            "{}{:02}",
-            char::from(b'A' + rng.below(5) as u8),
-            rng.below(100)
-        );
-        if rng.chance(40) {
-            eco.push(char::from(b'a' + rng.below(26) as u8));
-            if rng.chance(50) {
-                eco.push(char::from(b'1' + rng.below(4) as u8));
-            }
-        }
-        h.eco = Some(eco);
-    }
-    if let Some(y) = h.date.year.filter(|_| rng.chance(50)) {
-        let ey = (i32::from(y) - 3 + rng.below(7) as i32).clamp(1, 2047) as u16;
-        h.event_date = Some(PartialDate {
-            year: Some(ey),
-            ..random_date(&mut rng)
-        });
-    }
-    const EXTRA: &[&str] = &[
-        "Annotator",
-        "PlyCount",
-        "Opening",
-        "MyTag",
-        "X-1",
-        "UTCDate",
-        "a_b+c#d=e:f-g",
-        "0Num",
-        "event",
-    ];
-    for _ in 0..rng.below(4) {
-        h.extra.push((rng.pick(EXTRA).to_string(), name(&mut rng)));
-    }
-    let mut pos = Chess::default();
-    let start = if rng.chance(30) {
-        for _ in 0..rng.below(40) {
-            let legal = pos.legal_moves();
-            if legal.is_empty() {
-                break;
-            }
-            pos.play_unchecked(*rng.pick(&legal));
-        }
-        StartPosition::Fen(fen_of(&pos))
-    } else {
-        StartPosition::Standard
-    };
-    let mut budget = 300;
-    let moves = random_line(&mut rng, &pos, 0, &mut budget);
-    ChessGame {
-        headers: h,
-        start,
-        moves,
-    }
-}
+use crate::testing::{GameShape, Rng, random_game};
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
@@ -977,7 +800,7 @@ proptest! {
     /// Any game the model can hold (within SCID's limits) survives render → parse.
     #[test]
     fn random_games_round_trip(seed in any::<u64>()) {
-        let g = random_game(seed);
+        let g = random_game(&mut Rng(seed | 1), &GameShape::default());
         let text = render(&g).expect("render");
         let parsed = one_game(text.as_bytes());
         prop_assert_eq!(parsed.as_ref(), Ok(&g), "{}", text);
