@@ -355,6 +355,23 @@ fn replace_with_new_names_reuses_or_appends_records() {
     assert_eq!(e.black, 334);
 }
 
+/// The PGN reader applies no format's limits: years past SCID's 2047 reach a Simple Chess
+/// Database, which holds them up to 2099, and only the store refuses what it cannot hold.
+#[test]
+fn years_up_to_2099_are_stored_though_scid_cannot() {
+    let (_d, base) = copy_of("edge");
+    let db = open(&base, true, false);
+    let text =
+        |year: u32| format!("[Date \"{year}.03.04\"]\n[White \"W\"]\n[Black \"B\"]\n\n1. e4 *\n");
+    let g = game_from_pgn(&text(2099));
+    let numbers = db.append(&mut std::iter::once(Ok(g))).unwrap();
+    assert_eq!(db.load(numbers[0]).unwrap().headers.date.year, Some(2099));
+    let e = db
+        .append(&mut std::iter::once(Ok(game_from_pgn(&text(2100)))))
+        .unwrap_err();
+    assert!(e.to_string().contains("2100"), "{e}");
+}
+
 #[test]
 fn append_delete_restore() {
     let (_d, base) = copy_of("edge");
