@@ -1,4 +1,4 @@
-//! kill -9 during saves (DESIGN.md rule 7, durability order).
+//! kill -9 during saves (docs/DESIGN.md rule 7, durability order).
 //!
 //! A private database (SCID's import of `contrib/sample/demo.pgn`) is mounted again and again.
 //! Each round a worker process saves through the mount without pause: rewrites a game with a

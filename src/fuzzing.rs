@@ -9,7 +9,7 @@
 //! a saved file, then follows what decodes along gamefs's own paths (render it, encode it
 //! again) and checks the invariants the mount relies on. A panic, a hang or an allocation
 //! out of proportion to the input is a bug in gamefs, never in the data: bad bytes must come
-//! back as errors (DESIGN.md rule 8).
+//! back as errors (docs/DESIGN.md rule 8).
 //!
 //! Games are compared by their rendered text or encoded bytes, never with `==` on the model:
 //! the derived comparisons of the move tree recurse once per variation level, and a record

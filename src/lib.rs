@@ -1,9 +1,21 @@
-//! gamefs: mount chess and Go game databases as folders of text files.
+//! gamefs: mount chess and Go game databases as folders of text files: SCID 4 and Simple Chess
+//! Database games as PGN, 9x9 Go positions (Darren Cook's format) as SGF.
 //!
-//! The layers, from disk to kernel (see `docs/DESIGN.md` in the shared design notes):
-//! [`store`] decodes the binary formats into the [`game`] model, [`text`] renders the model as
-//! PGN, [`vfs`] arranges games as a tree of files, and `fuse` (in the binary) adapts the tree
-//! to the kernel. [`fuzzing`] holds the bodies of the fuzz targets in `fuzz/`.
+//! The layers, from disk to kernel (`docs/DESIGN.md` in the repository describes them and the
+//! rules every module follows; `docs/formats/` the byte layouts):
+//!
+//! - [`store`] reads and writes the binary formats (`scid`, `simplecdb`, `go9x9`), each knowing
+//!   what its format can hold;
+//! - [`game`] is the model they decode into: a chess game tree, a 9x9 Go board;
+//! - [`text`] renders the model as PGN and SGF and parses both back;
+//! - [`collection`] joins a store with its text format into numbered text files and their
+//!   views, the one interface the tree sees;
+//! - [`vfs`] is the file tree: names, inodes, attributes, drafts, saves, errno;
+//! - [`fuse`] adapts the tree to the kernel through fuser and mounts it.
+//!
+//! Beside them: [`error`] holds the one error type and its errno mapping, [`fuzzing`] the bodies
+//! of the fuzz targets in `fuzz/`, and `testing` helpers for the unit tests. The `gamefs`
+//! binary (`src/main.rs`, `src/cli/`) is the command line on top of this library.
 
 pub mod collection;
 pub mod error;

@@ -433,8 +433,8 @@ fn a_damaged_database_is_re_read_leniently() {
 
 #[test]
 fn a_record_across_a_block_boundary_is_read_and_listed_by_check() {
-    // What an outside writer that ignores SCID's 128 KiB block rule leaves (spec §8): SCID 4.7
-    // reads it, older SCID refuses it.
+    // What an outside writer that ignores SCID's 128 KiB block rule leaves
+    // (docs/formats/scid4.md §8): SCID 4.7 reads it, older SCID refuses it.
     let f = fixture();
     let first = f.copy.entry(0);
     let record = f.copy.read("sg4")[first.offset as usize..][..first.length as usize].to_vec();

@@ -1,5 +1,5 @@
 //! The five example positions published with the 9x9 file formats hash to their published
-//! values with the real zobrist table (spec `go9x9.md` §2): minimum over the 8 symmetries,
+//! values with the real zobrist table (docs/formats/go9x9.md §2): minimum over the 8 symmetries,
 //! compared as unsigned 64-bit numbers, of the XOR of the stones' codes.
 
 mod go9_common;

@@ -1,5 +1,6 @@
-//! `gamefs go9 …`: the 9x9 Go position database tools of the seed (view, histogram, merge,
-//! diff-scores, import of ASCII boards) plus sgf/add/rm, all on the store code the mount uses.
+//! `gamefs go9 …`: the tools the format's original description names (view, histogram, merge,
+//! diff-scores, import of ASCII boards; docs/formats/go9x9.md) plus sgf/add/rm, all on the
+//! store code the mount uses.
 //! Per-item errors are reported and the run goes on; the exit status is 1 when any failed.
 
 use std::collections::{BTreeMap, HashMap, HashSet};

@@ -2,7 +2,7 @@
 //! Zobrist hash and the identity of a position in Darren Cook's 9x9 position databases.
 //!
 //! Nothing here knows bytes on disk or SGF text: the store reads the zobrist table and the
-//! records into these types, and the text layer renders and parses them (spec `go9x9.md`).
+//! records into these types, and the text layer renders and parses them (docs/formats/go9x9.md).
 
 use std::fmt;
 use std::ops::Deref;
@@ -119,7 +119,7 @@ impl fmt::Display for Point {
     }
 }
 
-/// One of the 8 symmetries of the square board (spec `go9x9.md` §3 numbering): 0 identity,
+/// One of the 8 symmetries of the square board (docs/formats/go9x9.md §3 numbering): 0 identity,
 /// 1 rot90 clockwise `(r,c)→(c,8−r)`, 2 rot180, 3 rot270, 4 mirror left-right, 5 mirror
 /// top-bottom, 6 transpose, 7 anti-transpose. The canonical hash does not depend on the
 /// numbering; it only says which image gave the minimum.

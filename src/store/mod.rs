@@ -99,7 +99,7 @@ pub struct Each<'a> {
 /// A chess game database. Game numbers are 0-based positions in the index.
 ///
 /// Reads come from the index (cheap) or decode one record; writes append records and repoint
-/// index entries, following each format's own append design (DESIGN.md rules 4 and 7).
+/// index entries, following each format's own append design (docs/DESIGN.md rules 4 and 7).
 pub trait ChessStore: Send + Sync {
     /// Facts about the database files.
     fn info(&self) -> StoreInfo;

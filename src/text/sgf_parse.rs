@@ -1,8 +1,8 @@
 //! SGF reading: text → the final position of its main line, for saves and imports.
 //!
-//! Accepts FF\[1\] to FF\[4\] as real files are (spec `sgf.md` §2): junk before the first `(;`
-//! (and `(` directly followed by a property, as Many Faces wrote), lowercase letters inside
-//! property names (`AddBlack` = `AB`), a missing FF (= FF\[1\]), `tt` and `[]` passes,
+//! Accepts FF\[1\] to FF\[4\] as real files are (docs/formats/sgf.md §2): junk before the
+//! first `(;` (and `(` directly followed by a property, as Many Faces wrote), lowercase letters
+//! inside property names (`AddBlack` = `AB`), a missing FF (= FF\[1\]), `tt` and `[]` passes,
 //! compressed point lists (`AB[aa:cc]`), setup and move properties in one node (setup first),
 //! repeated properties in one node (their values are joined), CR/LF/CRLF line ends, and the
 //! charset of `CA` (UTF-8, ISO-8859-1/Latin-1 as the default, US-ASCII, windows-1252; any

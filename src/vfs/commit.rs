@@ -2,7 +2,7 @@
 //! deleted or restored — and telling the kernel what changed.
 //!
 //! Refused text never touches the database: the reason goes to the log and `.gamefs/errors`,
-//! and the text is kept under `.gamefs/rejected/` (DESIGN.md rule 5).
+//! and the text is kept under `.gamefs/rejected/` (docs/DESIGN.md rule 5).
 
 use std::collections::HashSet;
 use std::ffi::OsStr;

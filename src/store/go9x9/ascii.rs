@@ -1,6 +1,6 @@
-//! ASCII board positions, the text form of the seed's tools (`parse_position_file.php` reads
-//! it, `analyze_position_dat.php view` writes it): 9 rows of 9 `#` (black), `O` (white) or
-//! `.` (empty) per board.
+//! ASCII board positions, the text form of the format's original tools
+//! (`parse_position_file.php` reads it, `analyze_position_dat.php view` writes it): 9 rows of
+//! 9 `#` (black), `O` (white) or `.` (empty) per board.
 //!
 //! Reading: a line of exactly 9 such characters (surrounding spaces ignored) is a board row;
 //! 9 rows in a row make a board. Any other line may carry, for the next board, `who=B` /

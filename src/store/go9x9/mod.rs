@@ -1,5 +1,5 @@
 //! Darren Cook's 9x9 Go position database: a directory with one position file, the zobrist
-//! table and any number of scored-position files (spec `go9x9.md`).
+//! table and any number of scored-position files (docs/formats/go9x9.md).
 //!
 //! # Which files
 //!

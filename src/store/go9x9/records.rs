@@ -1,4 +1,4 @@
-//! The two binary record formats (spec `go9x9.md` §3, seed `go9x9-file-formats.txt`).
+//! The two binary record formats (docs/formats/go9x9.md §3).
 //!
 //! Position record, 92 bytes, or 100 with PositionExtraInfo:
 //! `[0..8)` hash, `[8]` tiebreak, `[9]` `B`/`W`, `[10..91)` 81 × `#`/`O`/`.` row-major from

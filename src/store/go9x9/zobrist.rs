@@ -1,7 +1,7 @@
 //! `zobrist_board_81.dat`: the Zobrist codes the PositionID hashes are made of.
 //!
 //! ASCII: three header lines `8` (bytes per code), `3` (codes per point: black, white, ko)
-//! and `81` (points), then 81 lines `black,white,ko` of 16 hex digits each (spec `go9x9.md`
+//! and `81` (points), then 81 lines `black,white,ko` of 16 hex digits each (docs/formats/go9x9.md
 //! §2). CRLF line ends and trailing blank lines are accepted; anything else is refused with
 //! the line number.
 

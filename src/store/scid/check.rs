@@ -502,7 +502,7 @@ fn names_with_high_water_marks(ours: &[u8], theirs: &[u8]) -> bool {
     }
 }
 
-/// A name file taken apart (spec §4): what its header says and every name entry.
+/// A name file taken apart (docs/formats/scid4.md §4): what its header says and every name entry.
 struct NameFile {
     /// Magic and time stamp.
     head: Vec<u8>,

@@ -1,7 +1,8 @@
 //! `gamefs compact`: rewrite a database without its deleted games and garbage, as SCID's
-//! compaction does (spec §8): records and entries copied verbatim, names renumbered in order
-//! of first use, unused names dropped, block padding redone, autoload remapped; databases of
-//! more than 10,000 games are reordered by stored line, home pawns and material like SCID.
+//! compaction does (docs/formats/scid4.md §8): records and entries copied verbatim, names
+//! renumbered in order of first use, unused names dropped, block padding redone, autoload
+//! remapped; databases of more than 10,000 games are reordered by stored line, home pawns and
+//! material like SCID.
 
 use std::collections::HashMap;
 use std::fs::File;

@@ -1,5 +1,5 @@
-//! The index fields SCID computes from a game (spec/scid4.md §3): everything in a .si4 entry
-//! except where the record is (offset, length), the name IDs and the user's flags.
+//! The index fields SCID computes from a game (docs/formats/scid4.md §3): everything in a .si4
+//! entry except where the record is (offset, length), the name IDs and the user's flags.
 //!
 //! SCID never recomputes these when it reads a database, and its searches trust them (a wrong
 //! material signature or home-pawn list makes position searches skip the game), so a writer must

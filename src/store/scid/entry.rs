@@ -1,4 +1,5 @@
-//! One .si4 index entry (spec §3): where the record is, who played, when, and derived fields.
+//! One .si4 index entry (docs/formats/scid4.md §3): where the record is, who played, when, and
+//! derived fields.
 
 use super::bytes::{be16, be32};
 use super::derive::Derived;

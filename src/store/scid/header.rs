@@ -1,4 +1,5 @@
-//! The .si4 header: magic, version, game count and database description (spec §2).
+//! The .si4 header: magic, version, game count and database description
+//! (docs/formats/scid4.md §2).
 
 use super::bytes::{be16, be24, be32};
 use crate::error::{Error, ErrorKind, Result};

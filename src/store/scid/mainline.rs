@@ -1,5 +1,6 @@
-//! The index fields SCID derives from playing a game's main line (`mainlineInfo`, spec §3.6,
-//! §3.7): promotion flags, the final material signature and the home-pawn change list.
+//! The index fields SCID derives from playing a game's main line (`mainlineInfo`,
+//! docs/formats/scid4.md §3.6, §3.7): promotion flags, the final material signature and the
+//! home-pawn change list.
 //!
 //! [`MainLineTracker`] collects them from positions it is shown one ply at a time, so the
 //! replay that encodes a record ([`super::record::encode_watching`]) also yields them: a bulk

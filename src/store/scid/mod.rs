@@ -1,4 +1,5 @@
-//! SCID 4 databases (.si4 index, .sn4 names, .sg4 game records); byte layout in spec/scid4.md.
+//! SCID 4 databases (.si4 index, .sn4 names, .sg4 game records); byte layout in
+//! docs/formats/scid4.md.
 //!
 //! [`ScidDatabase`] opens the three files, reads the index and names once, decodes a game
 //! record only when that game is loaded, and saves games the way SCID does: append the

@@ -1,4 +1,5 @@
-//! The .sn4 name file: four front-coded dictionaries of players, events, sites and rounds (spec §4).
+//! The .sn4 name file: four front-coded dictionaries of players, events, sites and rounds
+//! (docs/formats/scid4.md §4).
 
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, HashMap};

@@ -1,4 +1,4 @@
-//! SCID's piece numbering (spec/scid4.md §5.3).
+//! SCID's piece numbering (docs/formats/scid4.md §5.3).
 //!
 //! A SCID 4 move byte does not name a square: its high nibble is the index of the moving piece
 //! in the mover's *piece list*. Both the decoder and the encoder must keep these lists exactly

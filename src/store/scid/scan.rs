@@ -1,5 +1,5 @@
 //! What is wrong with a SCID database, found from its index, its names and the game file's
-//! size when it is opened (spec §8.1 says how SCID itself reacts to each):
+//! size when it is opened (docs/formats/scid4.md §8.1 says how SCID itself reacts to each):
 //!
 //! - the index's size against its header's count: entries missing at the end (an interrupted
 //!   save, or a cut index; SCID opens it and the missing games fail to load), an entry cut

@@ -1,5 +1,5 @@
-//! SCID's fixed table of 254 opening lines and the stored-line code of a game (spec/scid4.md §3.8,
-//! Appendix A).
+//! SCID's fixed table of 254 opening lines and the stored-line code of a game
+//! (docs/formats/scid4.md §3.8, Appendix A).
 //!
 //! The index keeps, per game, the code of the longest table line that is a prefix of the game's
 //! main line. SCID's opening tree and position search take the next move *from this table*
@@ -2444,7 +2444,8 @@ mod tests {
 
     #[test]
     fn table_is_appendix_a_in_order() {
-        // The hash of Appendix A's 254 SAN lines joined by newlines, computed from the spec text.
+        // The hash of Appendix A's 254 SAN lines joined by newlines, computed from the table's
+        // text in docs/formats/scid4.md.
         let text: Vec<&str> = STORED_LINES.iter().map(|l| l.san).collect();
         let text = text.join("\n");
         assert_eq!(
@@ -2530,7 +2531,7 @@ mod tests {
     #[test]
     fn longest_prefix_wins() {
         let code = |san: &str| stored_line_code(&StartPosition::Standard, &line(san));
-        // The spec's worked example (§5.7).
+        // The worked example of docs/formats/scid4.md §5.7.
         assert_eq!(code("1.e4 c5 2.c4 Nc6 3.Ne2 Nf6 4.Nbc3 Nb4 5.g3 Nd3#"), 107);
         assert_eq!(code(""), 0);
         assert_eq!(code("1.a4"), 0);

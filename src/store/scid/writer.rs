@@ -1,5 +1,5 @@
 //! Durable writes to the three SCID files, in the order that keeps the database openable by
-//! SCID after a crash at any point (DESIGN.md rule 7, spec §8):
+//! SCID after a crash at any point (docs/DESIGN.md rule 7, docs/formats/scid4.md §8):
 //! record bytes (.sg4) → name file (.sn4, replaced atomically) → header count → index entry.
 //! A new name without a game, or a header count one higher than the entries present, is what a
 //! crash can leave; SCID opens both, and gamefs repairs the second on the next writable open.

@@ -1,5 +1,5 @@
 //! The game records of the .dcg file: a BER-style length, the start position, then the move
-//! tokens (spec simplecdb.md §3).
+//! tokens (docs/formats/simplecdb.md §3).
 //!
 //! A record is `length | 00` (standard start) or `length | 01 len FEN`, then tokens: a move word
 //! `promo<<12 | from<<6 | to` (big-endian, a1 = 0, promotion N=2 B=3 R=4 Q=5; castling as the
@@ -60,7 +60,8 @@ pub fn push_length(out: &mut Vec<u8>, n: usize) -> Result<()> {
 }
 
 /// Read a length at `bytes[*at..]`, advancing `at`. Every form is accepted: a single byte
-/// 0x00..=0x7F (0x7F too, which the spec allows), and `81`..`84` followed by 1..4 bytes.
+/// 0x00..=0x7F (0x7F too, which the format's published description allows), and `81`..`84`
+/// followed by 1..4 bytes.
 pub fn read_length(bytes: &[u8], at: &mut usize) -> Result<usize> {
     let first = *bytes
         .get(*at)

@@ -1,4 +1,5 @@
-//! The index file (.dci): a 19-byte header and 39-byte big-endian entries (spec simplecdb.md §3).
+//! The index file (.dci): a 19-byte header and 39-byte big-endian entries
+//! (docs/formats/simplecdb.md §3).
 
 use crate::error::{Error, ErrorKind, Result};
 

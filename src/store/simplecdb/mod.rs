@@ -1,5 +1,5 @@
 //! Simple Chess Database (.dci index, .dcn players, .dcs sites, .dce events, .dcg games); the
-//! byte layout, as the reference tools really write it, is in spec/simplecdb.md.
+//! byte layout, as the reference tools really write it, is in docs/formats/simplecdb.md.
 //!
 //! [`SimpleCdb`] reads the index and the three name files once, decodes a game record only
 //! when that game is loaded, and saves with the format's own append design: a new game

@@ -14,9 +14,9 @@
 //! [`games`] parses one game at a time, so memory is bounded by the largest game
 //! ([`MAX_GAME_BYTES`]), not by the file.
 //!
-//! Tag mapping follows SCID's import (spec `scid4.md` §6, §7): the Seven Tag Roster, ratings,
-//! ECO, EventDate and FEN go to [`Headers`] / [`StartPosition`]; every other tag is kept in
-//! [`Headers::extra`] in file order.
+//! Tag mapping follows SCID's import (docs/formats/scid4.md §6, §7): the Seven Tag Roster,
+//! ratings, ECO, EventDate and FEN go to [`Headers`] / [`StartPosition`]; every other tag is
+//! kept in [`Headers::extra`] in file order.
 
 use std::fmt;
 use std::ops::Range;

@@ -112,7 +112,7 @@ pub(super) struct Tags {
     pub(super) result: Option<(GameResult, Pos)>,
 }
 
-/// Map tag pairs to headers, start position and extra tags (spec §6, §7).
+/// Map tag pairs to headers, start position and extra tags (docs/formats/scid4.md §6, §7).
 pub(super) fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tags, ParseError> {
     let as_scid = lx.reading.loose();
     let mut h = Headers::default();
