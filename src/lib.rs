@@ -14,7 +14,7 @@
 //! - [`fuse`] adapts the tree to the kernel through fuser and mounts it.
 //!
 //! Beside them: [`error`] holds the one error type and its errno mapping, [`fuzzing`] the bodies
-//! of the fuzz targets in `fuzz/`, and `testing` helpers for the unit tests. The `gamefs`
+//! of the fuzz targets in `fuzz/`, and [`testing`] the random games and numbers every test shares. The `gamefs`
 //! binary (`src/main.rs`, `src/cli/`) is the command line on top of this library.
 
 pub mod collection;
