@@ -9,7 +9,9 @@ use gamefs::store::ChessStore;
 use gamefs::store::scid::ScidDatabase;
 
 use crate::fixtures::{copy_db, edge_db};
-use crate::harness::{Mount, eventually, gamefs, gamefs_ok, listing, scratch, sh};
+use crate::harness::{
+    Mount, eventually, gamefs, gamefs_ok, listing, run_with_timeout, scratch, sh,
+};
 
 fn live_games(db: &Path) -> u32 {
     let store = ScidDatabase::open(db, false).unwrap();
@@ -448,8 +450,30 @@ fn extended_attributes_are_not_supported() {
     );
 }
 
+/// Run a Tcl script with SCID's own `tkscid` on database `db` (its `$argv` is the base path).
+fn with_scid(dir: &Path, db: &Path, script: &str) {
+    let path = dir.join("edit.tcl");
+    std::fs::write(
+        &path,
+        format!("set b [sc_base open [lindex $argv 0]]\n{script}\nsc_base close $b\nexit 0\n"),
+    )
+    .unwrap();
+    let out = run_with_timeout(
+        Command::new("tkscid")
+            .arg(&path)
+            .arg(db)
+            .env("PATH", "/usr/games:/usr/bin:/bin"),
+        std::time::Duration::from_secs(60),
+    );
+    assert!(
+        out.status.success(),
+        "tkscid: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
-fn sizes_learnt_in_one_mount_serve_the_next() {
+fn sizes_learnt_in_one_mount_serve_the_next_for_every_game_that_did_not_change() {
     let dir = scratch("sizes-kept");
     let cache = dir.path().join("cache");
     let db = copy_db(edge_db(), dir.path(), "kept");
@@ -462,48 +486,84 @@ fn sizes_learnt_in_one_mount_serve_the_next() {
             .unwrap();
         line["cache_misses: ".len()..].parse().unwrap()
     };
-    let sizes = |m: &Mount| -> Vec<(PathBuf, u64)> {
-        listing(&m.join("games"))
+    // `ls -l games/` of a read-only mount: each game's size, and how many games were rendered
+    // for it; then every size is checked against what reading the game gives.
+    let remount_and_list = || -> (Vec<(PathBuf, u64)>, u64) {
+        let m = Mount::with_env(&db, dir.path(), &["-o", "ro"], &env);
+        let sizes: Vec<(PathBuf, u64)> = listing(&m.join("games"))
             .into_iter()
             .map(|f| {
                 let size = std::fs::metadata(&f).unwrap().len();
                 (f, size)
             })
-            .collect()
+            .collect();
+        let rendered = misses(&m);
+        for (f, size) in &sizes {
+            assert_eq!(std::fs::read(f).unwrap().len() as u64, *size, "{f:?}");
+        }
+        (sizes, rendered)
     };
-    let first = {
-        let m = Mount::with_env(&db, dir.path(), &["-o", "ro"], &env);
-        let first = sizes(&m);
-        assert!(misses(&m) > 0, "the first mount renders to learn sizes");
-        first
-    };
+    let (first, rendered) = remount_and_list();
+    let games = first.len() as u64;
+    assert_eq!(
+        rendered, games,
+        "the first mount renders every game to learn its size"
+    );
     assert!(
         std::fs::read_dir(cache.join("gamefs")).unwrap().count() > 0,
         "the sizes were kept in XDG_CACHE_HOME/gamefs"
     );
-    {
-        let m = Mount::with_env(&db, dir.path(), &["-o", "ro"], &env);
-        assert_eq!(sizes(&m), first);
-        assert_eq!(misses(&m), 0, "ls -l of a remount renders nothing");
-        for (f, size) in &first {
-            assert_eq!(std::fs::read(f).unwrap().len() as u64, *size, "{f:?}");
-        }
-    }
-    // A changed database does not use them: a save through a writable mount.
+    let (again, rendered) = remount_and_list();
+    assert_eq!(again, first);
+    assert_eq!(rendered, 0, "ls -l of a remount renders nothing");
+
+    // A save through a writable mount: only the saved game renders again.
     {
         let m = Mount::with_env(&db, dir.path(), &[], &env);
         let game = m.game(1);
         let text = std::fs::read_to_string(&game).unwrap();
         std::fs::write(&game, text.replacen("[Round \"", "[Round \"77", 1)).unwrap();
     }
-    let m = Mount::with_env(&db, dir.path(), &["-o", "ro"], &env);
-    let after = sizes(&m);
-    assert!(
-        misses(&m) > 0,
-        "sizes of another state of the database are not used"
-    );
-    for (f, size) in &after {
-        assert_eq!(std::fs::read(f).unwrap().len() as u64, *size, "{f:?}");
-    }
+    let (after, rendered) = remount_and_list();
+    assert_eq!(rendered, 1, "only the saved game renders again");
     assert_ne!(after[0].1, first[0].1, "game 1 grew by its longer round");
+
+    // SCID renames a player (its name file rewritten): only that player's games render.
+    let store = ScidDatabase::open(&db, false).unwrap();
+    let white = store.summary(2).white;
+    let name = store
+        .name(gamefs::store::NameKind::Player, white)
+        .to_string();
+    let of_player = (0..store.game_count())
+        .filter(|&n| store.summary(n).white == white || store.summary(n).black == white)
+        .count() as u64;
+    drop(store);
+    with_scid(
+        dir.path(),
+        &db,
+        &format!("sc_name edit player all {{{name}}} {{{name} Renamed}}"),
+    );
+    let (_, rendered) = remount_and_list();
+    assert_eq!(rendered, of_player, "only {name}'s games render again");
+
+    // SCID deletes game 3 and compacts: the games before it keep their sizes, the others
+    // moved and render again; every size is exact (checked by remount_and_list).
+    with_scid(
+        dir.path(),
+        &db,
+        "sc_base gameflag $b 3 set del\nsc_base compact $b",
+    );
+    let (compacted, rendered) = remount_and_list();
+    assert_eq!(compacted.len() as u64, games - 1);
+    assert!(
+        rendered <= games - 2,
+        "{rendered} of {games} rendered after compaction"
+    );
+
+    // Another database copied over the files: every size still exact.
+    for ext in ["si4", "sn4", "sg4"] {
+        std::fs::copy(edge_db().with_extension(ext), db.with_extension(ext)).unwrap();
+    }
+    let (replaced, _) = remount_and_list();
+    assert_eq!(replaced.len() as u64, games);
 }

@@ -172,27 +172,26 @@ pub fn prepare_and_serve(
     ended
 }
 
-/// Take the game sizes an earlier mount of this very database state kept, if any; returns
-/// where this state's sizes are kept.
+/// Take the game sizes earlier mounts of this database kept, if any; returns where they are
+/// kept.
 fn restore_sizes(vfs: &Vfs) -> Option<SizeIndex> {
     let index = SizeIndex::for_database(&vfs.collection().info().files)?;
-    if let Some(sizes) = index.load(vfs.collection().count()) {
-        log::info!("game sizes from {}", index.path().display());
-        vfs.remember_sizes(&sizes);
+    let kept = index.load();
+    if !kept.is_empty() {
+        log::info!("{} game sizes from {}", kept.len(), index.path().display());
+        vfs.remember_sizes(kept);
     }
     Some(index)
 }
 
-/// Keep the game sizes known now for the next mount, when the database files are still as
-/// they were at mount (`at_mount`): sizes learnt from files that changed since (a save,
-/// another program) could belong to either state, so they are not kept.
-fn keep_sizes(vfs: &Vfs, at_mount: Option<&SizeIndex>) {
-    let now = SizeIndex::for_database(&vfs.collection().info().files);
-    let (Some(index), true) = (now.as_ref(), now.as_ref() == at_mount) else {
+/// Keep the game sizes known now for the next mount (each with its game's fingerprint, so a
+/// game changed since, by us or another program, is rendered again there).
+fn keep_sizes(vfs: &Vfs, index: Option<&SizeIndex>) {
+    let Some(index) = index else {
         return;
     };
-    let sizes = vfs.known_sizes();
-    if sizes.iter().any(|&s| s != 0)
+    let sizes = vfs.sizes_to_keep();
+    if sizes.iter().any(|s| s.size_plus_one != 0)
         && let Err(e) = index.store(&sizes)
     {
         log::debug!("cannot keep game sizes in {}: {e}", index.path().display());

@@ -329,6 +329,10 @@ impl Collection for ChessCollection {
     fn reload_if_changed(&self) -> Result<bool> {
         self.store.reload_if_changed()
     }
+
+    fn fingerprint(&self, n: u32) -> Option<u64> {
+        self.store.fingerprint(n)
+    }
 }
 
 /// The groups of view `view` (players, events, sites, years, ECO) a game with index summary

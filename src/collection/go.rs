@@ -314,6 +314,19 @@ impl Collection for GoCollection {
     fn reload_if_changed(&self) -> Result<bool> {
         Ok(false)
     }
+
+    fn fingerprint(&self, n: u32) -> Option<u64> {
+        use std::hash::{Hash, Hasher};
+        if self.damaged.get(n).is_some() {
+            return None;
+        }
+        let position = self.db.load(&self.live_id(n).ok()?).ok()?;
+        // The text is the position with its id, scores and notes: their Debug form holds
+        // every field.
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        format!("{position:?}").hash(&mut h);
+        Some(h.finish())
+    }
 }
 
 impl GoCollection {

@@ -104,4 +104,8 @@ pub trait Collection: Send + Sync {
     fn set_deleted(&self, n: u32, deleted: bool) -> Result<()>;
     /// Notice changes another program made to a read-only database; true if re-read.
     fn reload_if_changed(&self) -> Result<bool>;
+    /// A digest of everything item `n`'s text is made of: equal digests, equal texts (see
+    /// [`store::ChessStore::fingerprint`]). Sizes kept between mounts are keyed by it. None
+    /// when the item cannot be read.
+    fn fingerprint(&self, n: u32) -> Option<u64>;
 }

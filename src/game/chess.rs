@@ -113,7 +113,7 @@ pub const FIELD_TAGS: [&str; 10] = [
 
 /// The header information of a game (PGN's tag pairs), split into the fields
 /// databases index and the free-form extra tags they carry along.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Headers {
     /// Event name (may be empty).
     pub event: String,

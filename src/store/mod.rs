@@ -148,6 +148,25 @@ pub trait ChessStore: Send + Sync {
     /// Notice changes another program made to the files (read-only databases); true if the
     /// index was re-read.
     fn reload_if_changed(&self) -> Result<bool>;
+    /// A digest of everything game `number`'s text is made of (its index fields, the names
+    /// it uses, its record's bytes): two equal digests mean the same text, whatever changed
+    /// elsewhere in the database, so a size learnt once stays true for the game until the
+    /// game itself changes. None when the game cannot be read, or the format has no digest.
+    fn fingerprint(&self, number: u32) -> Option<u64> {
+        let _ = number;
+        None
+    }
+}
+
+/// The digest [`ChessStore::fingerprint`] gives a game whose text is made of `headers` and
+/// the record bytes `record`.
+pub(crate) fn fingerprint_of(headers: &crate::game::Headers, record: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    // SipHash with fixed keys: the same digest in every process of this binary.
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    headers.hash(&mut h);
+    record.hash(&mut h);
+    h.finish()
 }
 
 /// Game `number` (0-based) exists among `count`: the one "no game" error of every store.

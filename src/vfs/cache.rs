@@ -66,15 +66,18 @@ impl TextCache {
         (s != 0).then(|| u64::from(s - 1))
     }
 
+    /// Note game `n`'s size without its text.
+    pub fn set_size(&self, n: u32, size: u64) {
+        let mut sizes = self.sizes.write().unwrap_or_else(|p| p.into_inner());
+        if sizes.len() <= n as usize {
+            sizes.resize(n as usize + 1, 0);
+        }
+        sizes[n as usize] = u32::try_from(size).unwrap_or(u32::MAX - 1) + 1;
+    }
+
     /// Store game `n`'s text, evicting the least recently used texts beyond the budget.
     pub fn insert(&self, n: u32, text: Arc<[u8]>) {
-        {
-            let mut sizes = self.sizes.write().unwrap_or_else(|p| p.into_inner());
-            if sizes.len() <= n as usize {
-                sizes.resize(n as usize + 1, 0);
-            }
-            sizes[n as usize] = u32::try_from(text.len()).unwrap_or(u32::MAX - 1) + 1;
-        }
+        self.set_size(n, text.len() as u64);
         let mut lru = self.lock();
         lru.bytes += text.len();
         if let Some(old) = lru.map.put(n, text) {
@@ -116,20 +119,9 @@ impl TextCache {
         lru.bytes = 0;
     }
 
-    /// Size + 1 of every game's text (0 where not known), to keep for the next mount.
+    /// Size + 1 of every game's text (0 where not known).
     pub fn known_sizes(&self) -> Vec<u32> {
         self.sizes.read().unwrap_or_else(|p| p.into_inner()).clone()
-    }
-
-    /// Take sizes kept from an earlier mount of the same database state (see
-    /// [`TextCache::known_sizes`]); sizes already known here win.
-    pub fn remember_sizes(&self, kept: &[u32]) {
-        let mut sizes = self.sizes.write().unwrap_or_else(|p| p.into_inner());
-        for (mine, &old) in sizes.iter_mut().zip(kept) {
-            if *mine == 0 {
-                *mine = old;
-            }
-        }
     }
 
     /// Bytes of text currently held.

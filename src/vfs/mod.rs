@@ -205,6 +205,9 @@ pub struct Vfs {
     view_paths: Vec<String>,
     views: Vec<RwLock<Option<Arc<ViewTable>>>>,
     cache: TextCache,
+    /// Sizes kept by earlier mounts ([`size_index`]), each used once its game's fingerprint
+    /// is checked.
+    kept_sizes: RwLock<Vec<size_index::KeptSize>>,
     scratch: Mutex<ScratchStore>,
     /// Signalled when a scratch file's save ends (writes to it wait meanwhile).
     scratch_idle: Condvar,
@@ -245,6 +248,7 @@ impl Vfs {
         view_paths.truncate(inode::MAX_VIEWS);
         let vfs = Vfs {
             cache: TextCache::new(count, options.cache_bytes),
+            kept_sizes: RwLock::default(),
             views: view_paths.iter().map(|_| RwLock::new(None)).collect(),
             view_paths,
             scratch: Mutex::default(),
@@ -364,7 +368,7 @@ impl Vfs {
     fn check_readable(&self, node: Node) -> Result<()> {
         if let Node::Game(n) = node
             && !self.writable()
-            && self.cache.size(n).is_none()
+            && self.known_size(n).is_none()
         {
             self.text(n)?;
         }
@@ -729,15 +733,59 @@ impl Vfs {
         out
     }
 
-    /// The sizes of the files rendered so far (size + 1, 0 for unknown), to keep for the next
-    /// mount of the same database state ([`size_index`]).
-    pub fn known_sizes(&self) -> Vec<u32> {
-        self.cache.known_sizes()
+    /// The size of item `n`'s text if known without rendering it: learnt during this mount,
+    /// or kept by an earlier mount for the item as it is now (its fingerprint unchanged).
+    fn known_size(&self, n: u32) -> Option<u64> {
+        if let Some(size) = self.cache.size(n) {
+            return Some(size);
+        }
+        let kept = self
+            .kept_sizes
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(n as usize)
+            .copied()
+            .filter(|k| k.size_plus_one != 0 && k.fingerprint != 0)?;
+        if self.coll.fingerprint(n) != Some(kept.fingerprint) {
+            return None;
+        }
+        let size = u64::from(kept.size_plus_one - 1);
+        self.cache.set_size(n, size);
+        Some(size)
     }
 
-    /// Take the sizes an earlier mount of the same database state kept.
-    pub fn remember_sizes(&self, kept: &[u32]) {
-        self.cache.remember_sizes(kept);
+    /// The sizes to keep for the next mount: each item's size known now with the item's
+    /// fingerprint, else what an earlier mount kept for it (still checked before use). The
+    /// sizes known are those of the items as they are: saves forget their item's size, and
+    /// changes by other programs are looked for first (they forget every size).
+    pub fn sizes_to_keep(&self) -> Vec<size_index::KeptSize> {
+        self.last_check
+            .store(0, std::sync::atomic::Ordering::Relaxed);
+        self.notice_outside_changes();
+        let mut sizes = self
+            .kept_sizes
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        let count = self.coll.count() as usize;
+        sizes.resize(count, size_index::KeptSize::default());
+        for (n, size_plus_one) in self.cache.known_sizes().into_iter().enumerate().take(count) {
+            if size_plus_one == 0 {
+                continue;
+            }
+            if let Some(fingerprint) = self.coll.fingerprint(n as u32) {
+                sizes[n] = size_index::KeptSize {
+                    fingerprint,
+                    size_plus_one,
+                };
+            }
+        }
+        sizes
+    }
+
+    /// Take the sizes an earlier mount kept (see [`Vfs::sizes_to_keep`]).
+    pub fn remember_sizes(&self, kept: Vec<size_index::KeptSize>) {
+        *self.kept_sizes.write().unwrap_or_else(|p| p.into_inner()) = kept;
     }
 
     /// The file name of item `n` in the items folder.
@@ -874,7 +922,7 @@ impl Vfs {
             Node::Game(n) => {
                 let known = match lock(&self.drafts).get(&n) {
                     Some(d) => Some(d.data.len() as u64),
-                    None => self.cache.size(n),
+                    None => self.known_size(n),
                 };
                 attr.size = match known {
                     Some(size) => size,

@@ -2,28 +2,39 @@
 //! that `ls -l` or `stat` of games rendered during an earlier mount costs nothing on the next.
 //!
 //! The file lives in the user's cache folder (`$XDG_CACHE_HOME/gamefs`, else `~/.cache/gamefs`),
-//! never next to the database. Its name is a hash of what makes the sizes true: this gamefs
-//! (version and binary) and every database file's path, device, inode, length and
-//! modification time. Any
-//! change to the database (a save, another program) gives another name, so a stale file is
-//! simply never found; old files are small and can be deleted at any time.
+//! never next to the database. Its name is a hash of this gamefs (version and binary) and the
+//! database files' paths; it holds, for each game, its size and the game's fingerprint
+//! ([`crate::collection::Collection::fingerprint`]: a digest of its index fields, names and
+//! record) when the size was learnt. A kept size is used only while the game's fingerprint is
+//! the same, so a save, an import, a compaction or another program's change makes only the
+//! games it touched render again; the others keep their sizes.
 
 use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-const MAGIC: &[u8; 8] = b"GFSIZES1";
+const MAGIC: &[u8; 8] = b"GFSIZES2";
 
-/// Where the sizes of one state of one database are kept.
+/// One game's kept size: the fingerprint of the game it was learnt from, and size + 1 (0: no
+/// size kept).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KeptSize {
+    /// The game's fingerprint when its size was learnt.
+    pub fingerprint: u64,
+    /// Size + 1; 0 when nothing is kept.
+    pub size_plus_one: u32,
+}
+
+/// Where the sizes of one database are kept.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SizeIndex {
     path: PathBuf,
 }
 
 impl SizeIndex {
-    /// The size file for the database made of `files` as they are now, in the user's cache
-    /// folder; `None` when there is no cache folder or a file cannot be looked at.
+    /// The size file for the database made of `files`, in the user's cache folder; `None`
+    /// when there is no cache folder or a file cannot be found.
     pub fn for_database(files: &[PathBuf]) -> Option<SizeIndex> {
         let dir = cache_dir()?;
         Self::in_dir(&dir, files)
@@ -39,40 +50,47 @@ impl SizeIndex {
             (m.len(), m.mtime(), m.mtime_nsec()).hash(&mut h);
         }
         for f in files {
-            let m = std::fs::metadata(f).ok()?;
             std::fs::canonicalize(f).ok()?.hash(&mut h);
-            (m.dev(), m.ino(), m.len(), m.mtime(), m.mtime_nsec()).hash(&mut h);
         }
         Some(SizeIndex {
             path: dir.join(format!("sizes-{:016x}", h.finish())),
         })
     }
 
-    /// The kept sizes (size + 1 per game, 0 for unknown), if there are exactly `games` of them.
-    pub fn load(&self, games: u32) -> Option<Vec<u32>> {
-        let bytes = std::fs::read(&self.path).ok()?;
-        let body = bytes.strip_prefix(MAGIC)?;
-        let (count, body) = body.split_first_chunk::<4>()?;
-        if u32::from_le_bytes(*count) != games || body.len() != games as usize * 4 {
-            return None;
+    /// The kept sizes, one per game as the database had when they were kept (empty when
+    /// there are none, or the file is damaged).
+    pub fn load(&self) -> Vec<KeptSize> {
+        let Ok(bytes) = std::fs::read(&self.path) else {
+            return Vec::new();
+        };
+        let Some((count, body)) = bytes
+            .strip_prefix(MAGIC)
+            .and_then(|b| b.split_first_chunk::<4>())
+        else {
+            return Vec::new();
+        };
+        if body.len() != u32::from_le_bytes(*count) as usize * 12 {
+            return Vec::new();
         }
-        Some(
-            body.chunks_exact(4)
-                .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
-                .collect(),
-        )
+        body.chunks_exact(12)
+            .map(|c| KeptSize {
+                fingerprint: u64::from_le_bytes(c[..8].try_into().expect("8 bytes")),
+                size_plus_one: u32::from_le_bytes(c[8..].try_into().expect("4 bytes")),
+            })
+            .collect()
     }
 
-    /// Keep `sizes` (size + 1 per game, 0 for unknown), replacing the file whole.
-    pub fn store(&self, sizes: &[u32]) -> std::io::Result<()> {
+    /// Keep `sizes`, replacing the file whole (atomically: a reader sees the old or the new).
+    pub fn store(&self, sizes: &[KeptSize]) -> std::io::Result<()> {
         if let Some(dir) = self.path.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        let mut bytes = Vec::with_capacity(12 + sizes.len() * 4);
+        let mut bytes = Vec::with_capacity(12 + sizes.len() * 12);
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&(sizes.len() as u32).to_le_bytes());
         for s in sizes {
-            bytes.extend_from_slice(&s.to_le_bytes());
+            bytes.extend_from_slice(&s.fingerprint.to_le_bytes());
+            bytes.extend_from_slice(&s.size_plus_one.to_le_bytes());
         }
         let tmp = self
             .path
@@ -103,24 +121,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sizes_come_back_only_for_the_same_files() {
+    fn sizes_come_back_for_the_same_files_whatever_their_state() {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("db.si4");
         std::fs::write(&db, b"index").unwrap();
         let cache = dir.path().join("cache");
         let index = SizeIndex::in_dir(&cache, std::slice::from_ref(&db)).unwrap();
-        assert_eq!(index.load(3), None, "nothing kept yet");
-        index.store(&[0, 101, 7]).unwrap();
-        assert_eq!(index.load(3), Some(vec![0, 101, 7]));
-        assert_eq!(index.load(4), None, "another game count");
-        // The database changes: its sizes are another file's.
-        std::thread::sleep(std::time::Duration::from_millis(10));
+        assert_eq!(index.load(), [], "nothing kept yet");
+        let kept = [
+            KeptSize::default(),
+            KeptSize {
+                fingerprint: 7,
+                size_plus_one: 101,
+            },
+        ];
+        index.store(&kept).unwrap();
+        assert_eq!(index.load(), kept);
+        // The database changes: still its file (each size checks its own game).
         std::fs::write(&db, b"index!").unwrap();
-        let changed = SizeIndex::in_dir(&cache, std::slice::from_ref(&db)).unwrap();
-        assert_ne!(changed, index);
-        assert_eq!(changed.load(3), None);
+        assert_eq!(
+            SizeIndex::in_dir(&cache, std::slice::from_ref(&db)),
+            Some(index.clone())
+        );
+        // Another database: another file.
+        let other = dir.path().join("other.si4");
+        std::fs::write(&other, b"index").unwrap();
+        assert_ne!(SizeIndex::in_dir(&cache, &[other]), Some(index.clone()));
         // A damaged file is not believed.
-        std::fs::write(index.path(), b"GFSIZES1\x03\x00\x00\x00\x01").unwrap();
-        assert_eq!(index.load(3), None);
+        std::fs::write(index.path(), b"GFSIZES2\x03\x00\x00\x00\x01").unwrap();
+        assert_eq!(index.load(), []);
     }
 }

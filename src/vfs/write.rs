@@ -86,7 +86,7 @@ impl Vfs {
                         return Err(deleted_games_are_read_only());
                     }
                     self.open_draft(n, mode.truncate)?;
-                } else if !lock(&self.drafts).contains_key(&n) && self.cache.size(n).is_none() {
+                } else if !lock(&self.drafts).contains_key(&n) && self.known_size(n).is_none() {
                     // Render now so a damaged record fails at open, not mid-read; a game
                     // rendered before (its size is known) is fine, and the kernel may still
                     // hold its pages.

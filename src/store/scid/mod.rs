@@ -628,6 +628,15 @@ impl ChessStore for ScidDatabase {
         crate::store::Format::Scid
     }
 
+    fn fingerprint(&self, number: u32) -> Option<u64> {
+        // The record holds the extra tags; the index fields and names make the others.
+        let (entry, bytes) = self.stored_game(number).ok()?;
+        Some(crate::store::fingerprint_of(
+            &self.headers(&entry, Vec::new()),
+            &bytes,
+        ))
+    }
+
     fn writable(&self) -> bool {
         self.index_file.is_some()
     }

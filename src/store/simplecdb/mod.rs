@@ -748,6 +748,11 @@ impl ChessStore for SimpleCdb {
         crate::store::Format::SimpleCdb
     }
 
+    fn fingerprint(&self, number: u32) -> Option<u64> {
+        let (headers, body) = self.stored_game(number).ok()?;
+        Some(crate::store::fingerprint_of(&headers, &body))
+    }
+
     fn writable(&self) -> bool {
         self.writers.is_some()
     }
