@@ -487,9 +487,10 @@ fn sizes_learnt_in_one_mount_serve_the_next_for_every_game_that_did_not_change()
         line["cache_misses: ".len()..].parse().unwrap()
     };
     // `ls -l games/` of a read-only mount: each game's size, and how many games were rendered
-    // for it; then every size is checked against what reading the game gives.
+    // for it (lazy_sizes: none in the background); then every size is checked against what
+    // reading the game gives.
     let remount_and_list = || -> (Vec<(PathBuf, u64)>, u64) {
-        let m = Mount::with_env(&db, dir.path(), &["-o", "ro"], &env);
+        let m = Mount::with_env(&db, dir.path(), &["-o", "ro,lazy_sizes"], &env);
         let sizes: Vec<(PathBuf, u64)> = listing(&m.join("games"))
             .into_iter()
             .map(|f| {
@@ -566,4 +567,35 @@ fn sizes_learnt_in_one_mount_serve_the_next_for_every_game_that_did_not_change()
     }
     let (replaced, _) = remount_and_list();
     assert_eq!(replaced.len() as u64, games);
+}
+
+#[test]
+fn a_fresh_mount_learns_every_size_in_the_background() {
+    let dir = scratch("sizes-fill");
+    let cache = dir.path().join("cache");
+    let db = copy_db(edge_db(), dir.path(), "fill");
+    let env = [("XDG_CACHE_HOME", cache.as_path())];
+    let stat = |m: &Mount, key: &str| -> u64 {
+        let text = std::fs::read_to_string(m.join(".gamefs/stats")).unwrap();
+        let line = text.lines().find(|l| l.starts_with(key)).unwrap();
+        line[key.len()..].trim().parse().unwrap()
+    };
+    let m = Mount::with_env(&db, dir.path(), &["-o", "ro"], &env);
+    let games = listing(&m.join("games")).len() as u64;
+    eventually("every size learnt", || stat(&m, "sizes_known:") == games);
+    let sizes: Vec<(PathBuf, u64)> = listing(&m.join("games"))
+        .into_iter()
+        .map(|f| {
+            let size = std::fs::metadata(&f).unwrap().len();
+            (f, size)
+        })
+        .collect();
+    assert_eq!(
+        stat(&m, "cache_misses:"),
+        0,
+        "ls -l rendered nothing itself"
+    );
+    for (f, size) in &sizes {
+        assert_eq!(std::fs::read(f).unwrap().len() as u64, *size, "{f:?}");
+    }
 }

@@ -14,6 +14,7 @@ use gamefs::collection::import::OnBadGame;
 use gamefs::collection::{self, Collection};
 use gamefs::fuse::{self, MountSettings};
 use gamefs::store::OpenOptions;
+use gamefs::vfs::size_fill::SizeFill;
 use gamefs::vfs::size_index::SizeIndex;
 use gamefs::vfs::{Vfs, VfsOptions};
 
@@ -147,6 +148,10 @@ pub fn prepare_and_serve(
     daemon::report_ready();
     super::notify::notify("READY=1");
     on_ready(&mountpoint);
+    let fill = (!parsed.lazy_sizes).then(|| {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        SizeFill::start(vfs.clone(), cores)
+    });
     loop {
         match super::signals::wait(&signals) {
             libc::SIGUSR1 => break,
@@ -161,6 +166,9 @@ pub fn prepare_and_serve(
                         mountpoint.display()
                     );
                     lazy_unmount(&mountpoint);
+                    if let Some(fill) = fill {
+                        fill.stop();
+                    }
                     keep_sizes(&vfs, sizes_at_mount.as_ref());
                     return Ok(ExitCode::SUCCESS);
                 }
@@ -168,6 +176,9 @@ pub fn prepare_and_serve(
         }
     }
     let ended = mounted.join().map(|()| ExitCode::SUCCESS);
+    if let Some(fill) = fill {
+        fill.stop();
+    }
     keep_sizes(&vfs, sizes_at_mount.as_ref());
     ended
 }

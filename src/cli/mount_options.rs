@@ -54,6 +54,8 @@ pub enum Effect {
     FsName,
     /// The rendered-text cache, in MiB.
     CacheMb,
+    /// Learn game sizes only when asked.
+    LazySizes,
     /// Read by the logging setup before mounting (`log_file=`, `log_level=`).
     Logging,
     /// A 9x9 Go database's positions file.
@@ -141,6 +143,11 @@ pub const MOUNT_OPTIONS: &[MountWord] = &[
         "N",
         Effect::CacheMb,
         "memory for rendered game text, in MiB (default 64)",
+    ),
+    flag(
+        "lazy_sizes",
+        Effect::LazySizes,
+        "learn a game's size when asked, not on every core right after mounting",
     ),
     value("log_file", "FILE", Effect::Logging, "write the log to FILE"),
     value(
@@ -287,6 +294,8 @@ pub struct ParsedOptions {
     pub lossy: bool,
     /// `-o strict`: a copied file with a game that cannot be stored imports nothing.
     pub strict: bool,
+    /// `-o lazy_sizes`: no learning of every game's size in the background.
+    pub lazy_sizes: bool,
     /// `-o positions=`, `-o zobrist=`, `-o scored=`: a Go database's files, named.
     pub go_files: GoFiles,
 }
@@ -331,6 +340,7 @@ pub fn parse(lists: &[String], read_only_flag: bool) -> Result<ParsedOptions, St
             Effect::ReadWrite => p.explicit_rw = true,
             Effect::Lossy => p.lossy = true,
             Effect::Strict => p.strict = true,
+            Effect::LazySizes => p.lazy_sizes = true,
             Effect::AllowOther => {
                 p.access = Access::Everyone;
                 p.kernel.push(KernelOption::DefaultPermissions);

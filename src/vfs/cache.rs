@@ -14,6 +14,9 @@ pub struct TextCache {
     sizes: RwLock<Vec<u32>>,
     hits: AtomicU64,
     misses: AtomicU64,
+    /// Counts the sizes forgotten (a save, a change by another program), so a size learnt
+    /// from a text rendered before can be told from one rendered after.
+    epoch: AtomicU64,
 }
 
 struct Lru {
@@ -33,6 +36,7 @@ impl TextCache {
             sizes: RwLock::new(vec![0; games as usize]),
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
+            epoch: AtomicU64::new(0),
         }
     }
 
@@ -75,6 +79,25 @@ impl TextCache {
         sizes[n as usize] = u32::try_from(size).unwrap_or(u32::MAX - 1) + 1;
     }
 
+    /// Where the cache stands in its forgetting: take it before rendering a text whose size
+    /// [`TextCache::set_size_if_current`] is to note.
+    pub fn epoch(&self) -> u64 {
+        self.epoch.load(Ordering::Acquire)
+    }
+
+    /// Note game `n`'s size, unless a size was forgotten since `epoch` (the text it was
+    /// measured on may be of the game before a save).
+    pub fn set_size_if_current(&self, n: u32, size: u64, epoch: u64) {
+        let mut sizes = self.sizes.write().unwrap_or_else(|p| p.into_inner());
+        if self.epoch.load(Ordering::Acquire) != epoch {
+            return;
+        }
+        if sizes.len() <= n as usize {
+            sizes.resize(n as usize + 1, 0);
+        }
+        sizes[n as usize] = u32::try_from(size).unwrap_or(u32::MAX - 1) + 1;
+    }
+
     /// Store game `n`'s text, evicting the least recently used texts beyond the budget.
     pub fn insert(&self, n: u32, text: Arc<[u8]>) {
         self.set_size(n, text.len() as u64);
@@ -93,13 +116,12 @@ impl TextCache {
 
     /// Forget game `n`'s text and size (it was saved).
     pub fn invalidate(&self, n: u32) {
-        if let Some(s) = self
-            .sizes
-            .write()
-            .unwrap_or_else(|p| p.into_inner())
-            .get_mut(n as usize)
         {
-            *s = 0;
+            let mut sizes = self.sizes.write().unwrap_or_else(|p| p.into_inner());
+            self.epoch.fetch_add(1, Ordering::AcqRel);
+            if let Some(s) = sizes.get_mut(n as usize) {
+                *s = 0;
+            }
         }
         let mut lru = self.lock();
         if let Some(old) = lru.map.pop(&n) {
@@ -109,11 +131,11 @@ impl TextCache {
 
     /// Forget every text and size (the database changed under us).
     pub fn clear(&self) {
-        self.sizes
-            .write()
-            .unwrap_or_else(|p| p.into_inner())
-            .iter_mut()
-            .for_each(|s| *s = 0);
+        {
+            let mut sizes = self.sizes.write().unwrap_or_else(|p| p.into_inner());
+            self.epoch.fetch_add(1, Ordering::AcqRel);
+            sizes.iter_mut().for_each(|s| *s = 0);
+        }
         let mut lru = self.lock();
         lru.map.clear();
         lru.bytes = 0;

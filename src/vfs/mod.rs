@@ -16,6 +16,7 @@ pub(crate) mod inode;
 mod posix_tests;
 pub(crate) mod saving;
 pub(crate) mod scratch;
+pub mod size_fill;
 pub mod size_index;
 pub(crate) mod space;
 pub(crate) mod status;
@@ -722,8 +723,10 @@ impl Vfs {
         let _ = write!(
             out,
             "cache_bytes: {}\ncache_hits: {hits}\ncache_misses: {misses}\ncache_hit_rate: {rate:.1}%\n\
+             sizes_known: {}\n\
              saves: {}\nimported: {}\ndeletions_and_restores: {}\nrejected_saves: {}\nerrors: {}\n",
             self.cache.bytes(),
+            self.cache.known_sizes().iter().filter(|&&s| s != 0).count(),
             c.saves.load(Relaxed),
             c.imported.load(Relaxed),
             c.deletions.load(Relaxed),
@@ -752,6 +755,18 @@ impl Vfs {
         let size = u64::from(kept.size_plus_one - 1);
         self.cache.set_size(n, size);
         Some(size)
+    }
+
+    /// Learn item `n`'s size if it is not known (rendering it without keeping its text);
+    /// an item that cannot be rendered is left for its readers to find.
+    fn learn_size(&self, n: u32) {
+        if self.known_size(n).is_some() || self.broken.error(n).is_some() {
+            return;
+        }
+        let epoch = self.cache.epoch();
+        if let Ok(text) = self.coll.render(n) {
+            self.cache.set_size_if_current(n, text.len() as u64, epoch);
+        }
     }
 
     /// The sizes to keep for the next mount: each item's size known now with the item's

@@ -1,0 +1,141 @@
+//! Every game's size learnt in the background right after a mount, as ratarmount builds its
+//! index once: threads at a low priority render the games whose size is not known yet (or
+//! check the sizes an earlier mount kept), so a first `ls -l games/`, a file manager or
+//! `find -size` finds most sizes ready instead of waiting for each game to render in turn.
+//! The texts are not kept (they would push the games being read out of the cache), only
+//! their sizes; requests from the kernel go first, as the threads yield the CPU to them.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::thread::JoinHandle;
+
+use super::Vfs;
+
+/// Games a thread takes at a time.
+const BATCH: u32 = 256;
+
+/// The nice value of the threads: below any request the kernel sends.
+const NICENESS: libc::c_int = 10;
+
+/// Threads learning game sizes; stopped by [`SizeFill::stop`] or when done.
+pub struct SizeFill {
+    stop: Arc<AtomicBool>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl SizeFill {
+    /// Start `threads` threads learning the size of every game of `vfs`.
+    pub fn start(vfs: Arc<Vfs>, threads: usize) -> SizeFill {
+        let stop = Arc::new(AtomicBool::new(false));
+        let next = Arc::new(AtomicU32::new(0));
+        let threads = (0..threads.max(1))
+            .map(|_| {
+                let (vfs, stop, next) = (vfs.clone(), stop.clone(), next.clone());
+                std::thread::Builder::new()
+                    .name("gamefs-sizes".into())
+                    .spawn(move || {
+                        lower_priority();
+                        learn_sizes(&vfs, &stop, &next);
+                    })
+                    .expect("a thread")
+            })
+            .collect();
+        SizeFill { stop, threads }
+    }
+
+    /// Wait until every size is learnt (or the fill was stopped).
+    pub fn wait(self) {
+        for t in self.threads {
+            let _ = t.join();
+        }
+    }
+
+    /// Stop learning sizes and wait for the threads to end (each finishes its game).
+    pub fn stop(self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.wait();
+    }
+}
+
+/// Take batches of game numbers from `next` and learn each game's size, until all are done
+/// or `stop` is set.
+fn learn_sizes(vfs: &Vfs, stop: &AtomicBool, next: &AtomicU32) {
+    loop {
+        let count = vfs.coll.count();
+        let first = next.fetch_add(BATCH, Ordering::Relaxed);
+        if first >= count {
+            return;
+        }
+        for n in first..(first + BATCH).min(count) {
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            vfs.learn_size(n);
+        }
+    }
+}
+
+/// Give this thread a higher nice value, so the kernel's requests get the CPU first.
+fn lower_priority() {
+    // SAFETY: gettid has no preconditions; setpriority on our own thread id only changes its
+    // scheduling, and a failure (not allowed) leaves it as it was.
+    unsafe {
+        let tid = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, NICENESS);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_size_is_learnt_and_exact() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = Arc::new(crate::vfs::testing::demo_tree(dir.path(), false));
+        let count = vfs.coll.count();
+        assert!(count > 5, "{count} games");
+        assert!(
+            (0..count).all(|n| vfs.known_size(n).is_none()),
+            "nothing known yet"
+        );
+        SizeFill::start(vfs.clone(), 2).wait();
+        let (_, rendered_for_reading) = vfs.cache.hits_and_misses();
+        assert_eq!(
+            rendered_for_reading, 0,
+            "sizes learnt without using the text cache"
+        );
+        for n in 0..count {
+            let size = vfs.known_size(n).expect("a size learnt");
+            assert_eq!(size, vfs.coll.render(n).unwrap().len() as u64, "game {n}");
+        }
+        assert_eq!(vfs.cache.bytes(), 0, "no text kept");
+    }
+
+    #[test]
+    fn a_fill_stopped_at_any_point_leaves_only_exact_sizes() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = Arc::new(crate::vfs::testing::demo_tree(dir.path(), false));
+        for _ in 0..20 {
+            vfs.cache.clear();
+            SizeFill::start(vfs.clone(), 2).stop();
+            for n in 0..vfs.coll.count() {
+                if let Some(size) = vfs.cache.size(n) {
+                    assert_eq!(size, vfs.coll.render(n).unwrap().len() as u64, "game {n}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_size_measured_before_a_save_is_not_noted_after_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = crate::vfs::testing::demo_tree(dir.path(), false);
+        let epoch = vfs.cache.epoch();
+        vfs.cache.invalidate(3);
+        vfs.cache.set_size_if_current(3, 99, epoch);
+        assert_eq!(vfs.cache.size(3), None);
+        vfs.cache.set_size_if_current(3, 99, vfs.cache.epoch());
+        assert_eq!(vfs.cache.size(3), Some(99));
+    }
+}
