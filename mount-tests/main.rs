@@ -13,6 +13,7 @@ mod ecosystem;
 mod editors;
 mod fixtures;
 mod go9;
+mod handles;
 mod harness;
 mod hostile;
 mod posix;
