@@ -17,6 +17,7 @@ mod handles;
 mod harness;
 mod hostile;
 mod posix;
+mod samba;
 mod save;
 mod simplecdb;
 mod sys;
