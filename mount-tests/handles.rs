@@ -197,3 +197,22 @@ fn handles_outlive_a_remount_but_not_a_compaction() {
     let e = open_handle(&mount, &mut h, false).expect_err("a handle from before a compaction");
     assert_eq!(e.raw_os_error(), Some(libc::ESTALE), "{e}");
 }
+
+#[test]
+fn the_handle_of_a_removed_go_position_is_stale() {
+    if !is_root() {
+        eprintln!("skipped: open_by_handle_at and drop_caches need root");
+        return;
+    }
+    let dir = scratch("handles-go");
+    let db = crate::go9::example_db(dir.path());
+    let m = Mount::new(&db, dir.path(), &[]);
+    let position = first_in(&m.join("positions"));
+    let mut h = handle_of(&position);
+    let mount = File::open(&m.path).unwrap();
+    open_handle(&mount, &mut h, false).expect("the handle while the position is there");
+    std::fs::remove_file(&position).unwrap();
+    drop_caches();
+    let e = open_handle(&mount, &mut h, false).expect_err("the handle of a removed position");
+    assert_eq!(e.raw_os_error(), Some(libc::ESTALE), "{e}");
+}

@@ -356,3 +356,151 @@ fn a_samba_share_lists_reads_saves_creates_and_deletes() {
     assert!(store.summary(2).deleted, "{deleted:?} is marked deleted");
     assert!(!store.summary(1).deleted && !store.summary(0).deleted);
 }
+
+/// The save number an `[Event "Save N"]` text carries (0 for the game as it was).
+fn save_number(text: &str) -> u32 {
+    text.lines()
+        .find_map(|l| l.strip_prefix("[Event \"Save "))
+        .and_then(|rest| rest.trim_end_matches("\"]").parse().ok())
+        .unwrap_or(0)
+}
+
+/// How long after a save's close returned another client may still read the text before it
+/// (README, "Sharing a mount").
+const FRESH_WITHIN: Duration = Duration::from_secs(1);
+
+/// One read of the edited game: when the read started, and which save it showed.
+type Seen = (Instant, u32);
+
+#[test]
+fn sixteen_readers_through_the_share_and_the_mount_while_one_client_saves() {
+    if !samba_present() {
+        return;
+    }
+    let dir = scratch("samba-readers");
+    let db = copy_db(edge_db(), dir.path(), "db");
+    let m = Mount::new(&db, dir.path(), &[]);
+    let smbd = Smbd::start(&m.path);
+    let games = m.join("games");
+    let edited = m.game(5);
+    let edited_name = name(&edited);
+    let original: Vec<(PathBuf, Vec<u8>)> = listing(&games)
+        .into_iter()
+        .map(|g| {
+            let text = std::fs::read(&g).unwrap();
+            (g, text)
+        })
+        .collect();
+    let saves = 6;
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let saved_at = std::sync::Mutex::new(Vec::<Instant>::new());
+    let seen = std::sync::Mutex::new(Vec::<Seen>::new());
+    let check = |file: &str, text: &[u8], started: Instant| {
+        let text = String::from_utf8_lossy(text);
+        // An in-place save is empty between its truncation and its write, or zeros to a
+        // reader that opened before it (SEMANTICS §4).
+        let blank = text.bytes().all(|b| b == 0);
+        assert!(
+            blank || crate::concurrency::whole_pgn(&text),
+            "{file} read half-written:\n{text}"
+        );
+        if file == edited_name && !blank {
+            seen.lock().unwrap().push((started, save_number(&text)));
+        }
+    };
+    let started = Instant::now();
+    std::thread::scope(|s| {
+        // 8 clients of the share, each copying every game over and over.
+        for i in 0..8 {
+            let (smbd, check, done) = (&smbd, &check, &done);
+            let local = dir.path().join(format!("reader-{i}"));
+            s.spawn(move || {
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    let _ = std::fs::remove_dir_all(&local);
+                    std::fs::create_dir(&local).unwrap();
+                    let start = Instant::now();
+                    smbd.client_ok(&local, "cd games; prompt off; mget *");
+                    for f in listing(&local) {
+                        check(&name(&f), &std::fs::read(&f).unwrap(), start);
+                    }
+                }
+            });
+        }
+        // 8 readers of the mount: grep over every game, then each game read.
+        for _ in 0..8 {
+            let (games, check, done, count) = (&games, &check, &done, original.len());
+            s.spawn(move || {
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    let found = crate::harness::sh(games, "grep -c '^\\[Event ' -- *.pgn");
+                    assert_eq!(found.lines().count(), count, "{found}");
+                    for f in listing(games) {
+                        let start = Instant::now();
+                        check(&name(&f), &std::fs::read(&f).unwrap(), start);
+                    }
+                }
+            });
+        }
+        // One client saving the same game through the share, again and again.
+        let text = String::from_utf8(std::fs::read(&edited).unwrap()).unwrap();
+        let event = text.lines().find(|l| l.starts_with("[Event ")).unwrap();
+        let local = dir.path().join("saver");
+        std::fs::create_dir(&local).unwrap();
+        for n in 1..=saves {
+            std::thread::sleep(Duration::from_millis(300));
+            let new = text.replacen(event, &format!("[Event \"Save {n}\"]"), 1);
+            std::fs::write(local.join("edited.pgn"), &new).unwrap();
+            smbd.client_ok(
+                &local,
+                &format!("cd games; put edited.pgn \"{edited_name}\""),
+            );
+            saved_at.lock().unwrap().push(Instant::now());
+            assert_eq!(
+                save_number(&String::from_utf8_lossy(&std::fs::read(&edited).unwrap())),
+                n
+            );
+        }
+        std::thread::sleep(FRESH_WITHIN);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let elapsed = started.elapsed();
+
+    // No read started a second after a save showed an older text.
+    let saved_at = saved_at.into_inner().unwrap();
+    let seen = seen.into_inner().unwrap();
+    let mut stalest = Duration::ZERO;
+    for &(at, number) in &seen {
+        // The saves completed before this read started that it did not show.
+        let missed = saved_at[number as usize..].iter().filter(|&&t| t < at);
+        if let Some(&first_missed) = missed.min() {
+            stalest = stalest.max(at - first_missed);
+        }
+    }
+    eprintln!(
+        "{} reads of the saved game in {elapsed:?}; stalest read {stalest:?} after its save",
+        seen.len()
+    );
+    assert!(
+        stalest < FRESH_WITHIN,
+        "a read {stalest:?} after a save showed the text before it"
+    );
+    assert!(
+        seen.iter().any(|&(_, n)| n == saves),
+        "the last save was read"
+    );
+
+    // Nothing lost: every other game is as it was, the edited one is the last save.
+    for (game, text) in &original {
+        if *game != edited {
+            assert!(std::fs::read(game).unwrap() == *text, "{game:?} changed");
+        }
+    }
+    drop(smbd);
+    drop(m);
+    let export = crate::save::scid_export(&db);
+    assert!(export.contains(&format!("[Event \"Save {saves}\"]")));
+    assert_eq!(
+        export.matches("[Event ").count(),
+        original.len(),
+        "no game added or lost"
+    );
+}
