@@ -108,6 +108,19 @@ fn is_root() -> bool {
     unsafe { libc::geteuid() == 0 }
 }
 
+/// A private copy of the test database in a new scratch folder, mounted writable; None (the
+/// test skips) when not root.
+fn mounted_copy(name: &str) -> Option<(tempfile::TempDir, PathBuf, Mount)> {
+    if !is_root() {
+        eprintln!("skipped: open_by_handle_at and drop_caches need root");
+        return None;
+    }
+    let dir = scratch(name);
+    let db = copy_db(edge_db(), dir.path(), "db");
+    let m = Mount::new(&db, dir.path(), &[]);
+    Some((dir, db, m))
+}
+
 /// The first entry of folder `dir` (sorted by name).
 fn first_in(dir: &Path) -> PathBuf {
     listing(dir).into_iter().next().expect("an entry")
@@ -115,13 +128,9 @@ fn first_in(dir: &Path) -> PathBuf {
 
 #[test]
 fn handles_of_games_views_and_folders_outlive_the_kernels_caches() {
-    if !is_root() {
-        eprintln!("skipped: open_by_handle_at and drop_caches need root");
+    let Some((_dir, _db, m)) = mounted_copy("handles") else {
         return;
-    }
-    let dir = scratch("handles");
-    let db = copy_db(edge_db(), dir.path(), "db");
-    let m = Mount::new(&db, dir.path(), &[]);
+    };
     let group = first_in(&m.join("players"));
     let link = first_in(&group);
     let deleted = m.game(3);
@@ -170,13 +179,9 @@ fn handles_of_games_views_and_folders_outlive_the_kernels_caches() {
 
 #[test]
 fn handles_outlive_a_remount_but_not_a_compaction() {
-    if !is_root() {
-        eprintln!("skipped: open_by_handle_at needs root");
+    let Some((dir, db, m)) = mounted_copy("handles-compact") else {
         return;
-    }
-    let dir = scratch("handles-compact");
-    let db = copy_db(edge_db(), dir.path(), "db");
-    let m = Mount::new(&db, dir.path(), &[]);
+    };
     std::fs::remove_file(m.game(1)).unwrap();
     let game = m.game(5);
     let mut h = handle_of(&game);

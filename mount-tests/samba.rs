@@ -246,18 +246,34 @@ fn assert_listed_as(ls: &str, dir: &Path) {
     );
 }
 
+/// A mount served by smbd; smbd stops first.
+struct Served {
+    smbd: Smbd,
+    m: Mount,
+}
+
+/// A private copy of the test database in a new scratch folder, mounted writable and shared
+/// by smbd; None (the test skips) without Samba.
+fn shared_copy(name: &str) -> Option<(tempfile::TempDir, PathBuf, Served)> {
+    if !samba_present() {
+        return None;
+    }
+    let dir = scratch(name);
+    let db = copy_db(edge_db(), dir.path(), "db");
+    let m = Mount::new(&db, dir.path(), &[]);
+    let smbd = Smbd::start(&m.path);
+    Some((dir, db, Served { smbd, m }))
+}
+
 #[test]
 fn a_samba_share_lists_reads_saves_creates_and_deletes() {
-    if !samba_present() {
+    let Some((dir, db, served)) = shared_copy("samba") else {
         return;
-    }
-    let dir = scratch("samba");
-    let db = copy_db(edge_db(), dir.path(), "db");
+    };
     let local = dir.path().join("client");
     std::fs::create_dir(&local).unwrap();
     let (edited, new_name, deleted, bad) = {
-        let m = Mount::new(&db, dir.path(), &[]);
-        let smbd = Smbd::start(&m.path);
+        let Served { smbd, m } = &served;
 
         // Listing: the root, games/ and a player's folder, as locally.
         for folder in ["", "games", "players"] {
@@ -342,6 +358,7 @@ fn a_samba_share_lists_reads_saves_creates_and_deletes() {
         assert!(errors.contains("illegal move 2. Ke7"), "{errors}");
         (edited, new_name, deleted, bad)
     };
+    drop(served);
 
     // SCID reads what the share saved.
     let export = crate::save::scid_export(&db);
@@ -374,13 +391,10 @@ type Seen = (Instant, u32);
 
 #[test]
 fn sixteen_readers_through_the_share_and_the_mount_while_one_client_saves() {
-    if !samba_present() {
+    let Some((dir, db, served)) = shared_copy("samba-readers") else {
         return;
-    }
-    let dir = scratch("samba-readers");
-    let db = copy_db(edge_db(), dir.path(), "db");
-    let m = Mount::new(&db, dir.path(), &[]);
-    let smbd = Smbd::start(&m.path);
+    };
+    let Served { smbd, m } = &served;
     let games = m.join("games");
     let edited = m.game(5);
     let edited_name = name(&edited);
@@ -494,8 +508,7 @@ fn sixteen_readers_through_the_share_and_the_mount_while_one_client_saves() {
             assert!(std::fs::read(game).unwrap() == *text, "{game:?} changed");
         }
     }
-    drop(smbd);
-    drop(m);
+    drop(served);
     let export = crate::save::scid_export(&db);
     assert!(export.contains(&format!("[Event \"Save {saves}\"]")));
     assert_eq!(
