@@ -186,6 +186,15 @@ fn handles_outlive_a_remount_but_not_a_compaction() {
     let game = m.game(5);
     let mut h = handle_of(&game);
     let text = std::fs::read(&game).unwrap();
+    // A new game with new names: SCID's name file is written anew (a new inode), the index in
+    // place; game numbers keep their meaning.
+    std::fs::write(
+        m.join("games/new.pgn"),
+        "[Event \"Handles\"]\n[White \"Handle, New\"]\n[Black \"Handle, Other\"]\n\
+         [Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
+    )
+    .unwrap();
+    let sn4 = db.with_extension("sn4");
     drop(m);
 
     // The same database mounted again: the handle still names the same game.
@@ -193,6 +202,12 @@ fn handles_outlive_a_remount_but_not_a_compaction() {
     let mount = File::open(&m.path).unwrap();
     let f = open_handle(&mount, &mut h, false).expect("the handle after a remount");
     assert_eq!(identity(&f).1, text);
+    assert!(
+        listing(&m.join("players"))
+            .iter()
+            .any(|p| p.ends_with("Handle, New")),
+        "the new names are in {sn4:?}"
+    );
     drop((f, mount, m));
 
     // Compacted (game 1 leaves; game 5 is now number 4): the number means another game.

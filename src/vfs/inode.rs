@@ -6,6 +6,8 @@
 //! generation, so a number kept from before the numbering changed is refused as stale rather
 //! than read as another game: see [`Node::generation`].
 
+use std::path::Path;
+
 /// One grouped view of the collection (its index in `Collection::views`): a folder of group
 /// folders holding symlinks to the items.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -134,19 +136,20 @@ impl Node {
     }
 }
 
-/// The numbering generation of a database made of `files`: a digest of the files' identities
-/// (device and inode number). Saves and SCID's own additions write the files in place and
-/// keep it; a compaction or a copy over the database writes new files and changes it, so file
-/// handles from before then become stale. Never 0, the generation of the fixed folders.
-pub fn numbering_generation(files: &[std::path::PathBuf]) -> u32 {
+/// The numbering generation of a database whose index (the file that numbers the items) is
+/// `index`: a digest of the file's identity (device and inode number). Saves and SCID's own
+/// additions write the index in place and keep it (the name files may be written anew: name
+/// IDs are only added to); a compaction or a copy over the database writes a new index and
+/// changes it, so file handles from before then become stale. Never 0, the generation of the
+/// fixed folders.
+pub fn numbering_generation(index: Option<&Path>) -> u32 {
     use std::hash::{Hash, Hasher};
     use std::os::unix::fs::MetadataExt;
     let mut hasher = std::hash::DefaultHasher::new();
-    for f in files {
-        std::fs::metadata(f)
-            .map_or((0, 0), |m| (m.dev(), m.ino()))
-            .hash(&mut hasher);
-    }
+    index
+        .and_then(|f| std::fs::metadata(f).ok())
+        .map_or((0, 0), |m| (m.dev(), m.ino()))
+        .hash(&mut hasher);
     (hasher.finish() as u32).max(1)
 }
 
@@ -197,23 +200,21 @@ mod tests {
     }
 
     #[test]
-    fn a_replaced_file_changes_the_numbering_generation_and_a_write_in_place_does_not() {
+    fn a_replaced_index_changes_the_numbering_generation_and_a_write_in_place_does_not() {
         let dir = tempfile::tempdir().unwrap();
-        let files = [dir.path().join("a"), dir.path().join("b")];
-        for f in &files {
-            std::fs::write(f, "1").unwrap();
-        }
-        let first = numbering_generation(&files);
+        let index = dir.path().join("index");
+        std::fs::write(&index, "1").unwrap();
+        let first = numbering_generation(Some(&index));
         std::fs::OpenOptions::new()
             .append(true)
-            .open(&files[1])
+            .open(&index)
             .and_then(|mut f| std::io::Write::write_all(&mut f, b"more"))
             .unwrap();
-        assert_eq!(numbering_generation(&files), first);
+        assert_eq!(numbering_generation(Some(&index)), first);
         let new = dir.path().join("new");
         std::fs::write(&new, "1").unwrap();
-        std::fs::rename(&new, &files[1]).unwrap();
-        assert_ne!(numbering_generation(&files), first);
-        assert_ne!(numbering_generation(&files), 0);
+        std::fs::rename(&new, &index).unwrap();
+        assert_ne!(numbering_generation(Some(&index)), first);
+        assert_ne!(numbering_generation(Some(&index)), 0);
     }
 }

@@ -269,7 +269,7 @@ impl Vfs {
             counters: Counters::default(),
             status_snapshots: Snapshots::default(),
             invalidator: OnceLock::new(),
-            numbering: AtomicU32::new(inode::numbering_generation(&coll.info().files)),
+            numbering: AtomicU32::new(numbering_of(&*coll)),
             mount_generation: inode::mount_generation(),
             coll,
             options,
@@ -502,10 +502,8 @@ impl Vfs {
         }
         match self.coll.reload_if_changed() {
             Ok(true) => {
-                self.numbering.store(
-                    inode::numbering_generation(&self.coll.info().files),
-                    Ordering::Relaxed,
-                );
+                self.numbering
+                    .store(numbering_of(&*self.coll), Ordering::Relaxed);
                 self.cache.clear();
                 self.reset_views();
                 self.note_problems();
@@ -997,6 +995,11 @@ impl Vfs {
             }
         }
     }
+}
+
+/// The generation of `coll`'s item numbers ([`inode::numbering_generation`] of its index).
+fn numbering_of(coll: &dyn Collection) -> u32 {
+    inode::numbering_generation(coll.info().files.first().map(|p| p.as_path()))
 }
 
 fn is_dir(node: Node) -> bool {
