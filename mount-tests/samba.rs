@@ -3,13 +3,14 @@
 //! log; no system service is touched), and `smbclient` lists, reads, saves, creates and
 //! deletes games through it. SCID reads the database afterwards.
 
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use crate::fixtures::{copy_db, edge_db};
-use crate::harness::{Mount, listing, repo, run_with_timeout, scratch};
+use crate::harness::{
+    Mount, Server, free_port, listing, repo, run_with_timeout, scratch, tools_present,
+};
 
 /// The share's name in the configuration the tests write.
 const SHARE: &str = "games";
@@ -17,30 +18,15 @@ const SHARE: &str = "games";
 /// An `smbd` serving one folder as the share [`SHARE`], stopped (with every process it
 /// started) on drop.
 pub struct Smbd {
-    child: Child,
+    _server: Server,
     port: u16,
     config: PathBuf,
     _dir: tempfile::TempDir,
 }
 
-/// Whether Samba's programs are installed; as root they must be (`contrib/dev/setup test`
-/// installs them), so only another user's run skips.
+/// Whether Samba's programs are installed (see [`tools_present`]).
 pub fn samba_present() -> bool {
-    let present = ["/usr/sbin/smbd", "/usr/bin/smbclient"]
-        .iter()
-        .all(|p| Path::new(p).exists());
-    // SAFETY: geteuid cannot fail.
-    let root = unsafe { libc::geteuid() } == 0;
-    assert!(
-        present || !root,
-        "smbd and smbclient are missing: run contrib/dev/setup test"
-    );
-    if !present {
-        eprintln!(
-            "skipped: smbd and smbclient are not installed (contrib/dev/setup test, as root)"
-        );
-    }
-    present
+    tools_present(&["/usr/sbin/smbd", "/usr/bin/smbclient"], "samba smbclient")
 }
 
 impl Smbd {
@@ -101,35 +87,19 @@ impl Smbd {
             ),
         )
         .unwrap();
-        let child = Command::new("/usr/sbin/smbd")
-            .args(["--foreground", "--no-process-group", "--debug-stdout", "-s"])
-            .arg(&config)
-            .stdin(Stdio::null())
-            .stdout(std::fs::File::create(d.join("log/stdout")).unwrap())
-            .stderr(Stdio::inherit())
-            // A group of its own, so that stopping it stops the children it forks per client.
-            .process_group(0)
-            .spawn()
-            .expect("start smbd");
-        let log = p("log");
-        let mut smbd = Smbd {
-            child,
+        let server = Server::start(
+            Command::new("/usr/sbin/smbd")
+                .args(["--foreground", "--no-process-group", "--debug-stdout", "-s"])
+                .arg(&config),
+            port,
+            &d.join("log/stdout"),
+        );
+        Smbd {
+            _server: server,
             port,
             config,
             _dir: dir,
-        };
-        let start = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            if let Some(status) = smbd.child.try_wait().unwrap() {
-                panic!("smbd exited: {status}; log in {log}");
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "smbd did not start in 30 s"
-            );
-            std::thread::sleep(Duration::from_millis(50));
         }
-        smbd
     }
 
     /// Run `smbclient` as a guest with the commands `script` (`;`-separated) in local folder
@@ -162,30 +132,6 @@ impl Smbd {
         );
         text
     }
-}
-
-impl Drop for Smbd {
-    fn drop(&mut self) {
-        let group = -(self.child.id() as i32);
-        // SAFETY: signalling the process group this test started.
-        unsafe { libc::kill(group, libc::SIGTERM) };
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline && self.child.try_wait().ok().flatten().is_none() {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        // SAFETY: as above; whatever is left of the group goes.
-        unsafe { libc::kill(group, libc::SIGKILL) };
-        let _ = self.child.wait();
-    }
-}
-
-/// A TCP port on the loopback address nobody listens on now.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind(("127.0.0.1", 0))
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// The name of a file, as smbclient is given it.
