@@ -16,6 +16,7 @@ mod go9;
 mod handles;
 mod harness;
 mod hostile;
+mod nfs;
 mod posix;
 mod samba;
 mod save;
