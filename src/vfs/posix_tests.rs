@@ -376,3 +376,20 @@ fn dot_does_not_find_a_position_removed_for_good() {
     vfs.unlink(Node::Games.ino(), OsStr::new(&name)).unwrap();
     assert_eq!(kind(vfs.lookup(ino, OsStr::new("."))), ErrorKind::NotFound);
 }
+
+#[test]
+fn an_index_replaced_under_a_read_only_tree_gives_its_items_a_new_generation() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), false);
+    let game = Node::Game(0).ino();
+    let before = vfs.getattr(game).unwrap().generation;
+    // A new index file written over the old one, as a compaction (SCID's too) writes it.
+    let si4 = dir.path().join("db.si4");
+    let copy = dir.path().join("copy.si4");
+    std::fs::copy(&si4, &copy).unwrap();
+    std::fs::rename(&copy, &si4).unwrap();
+    // The tree notices at the next listing of the root (the first one of this tree).
+    vfs.opendir(Node::Root.ino()).unwrap();
+    assert_ne!(vfs.getattr(game).unwrap().generation, before);
+    assert_eq!(vfs.getattr(Node::Games.ino()).unwrap().generation, 0);
+}
