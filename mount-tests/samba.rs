@@ -211,6 +211,13 @@ fn shared_copy(name: &str) -> Option<(tempfile::TempDir, PathBuf, Served)> {
     Some((dir, db, Served { smbd, m }))
 }
 
+/// The text of game file `game` with its Event tag set to `event`.
+fn with_event(game: &Path, event: &str) -> String {
+    let text = std::fs::read_to_string(game).unwrap();
+    let line = text.lines().find(|l| l.starts_with("[Event ")).unwrap();
+    text.replacen(line, &format!("[Event \"{event}\"]"), 1)
+}
+
 #[test]
 fn a_samba_share_lists_reads_saves_creates_and_deletes() {
     let Some((dir, db, served)) = shared_copy("samba") else {
@@ -253,15 +260,28 @@ fn a_samba_share_lists_reads_saves_creates_and_deletes() {
 
         // Saving an edited game.
         let edited = m.game(1);
-        let text = std::fs::read_to_string(&edited).unwrap();
-        let event = text.lines().find(|l| l.starts_with("[Event ")).unwrap();
-        let new_text = text.replacen(event, "[Event \"Edited over Samba\"]", 1);
+        let new_text = with_event(&edited, "Edited over Samba");
         std::fs::write(local.join("edited.pgn"), &new_text).unwrap();
         smbd.client_ok(
             &local,
             &format!("cd games; put edited.pgn \"{}\"", name(&edited)),
         );
         assert_eq!(std::fs::read_to_string(&edited).unwrap(), new_text);
+
+        // A save by rename, as Windows programs save: the text to a new name, then renamed
+        // over the game.
+        let renamed = m.game(4);
+        let new_text = with_event(&renamed, "Renamed over Samba");
+        std::fs::write(local.join("renamed.pgn"), &new_text).unwrap();
+        smbd.client_ok(
+            &local,
+            &format!(
+                "cd games; put renamed.pgn save.tmp; rename save.tmp \"{}\" -f",
+                name(&renamed)
+            ),
+        );
+        assert_eq!(std::fs::read_to_string(&renamed).unwrap(), new_text);
+        assert!(!m.join("games/save.tmp").exists());
 
         // A new game copied in.
         std::fs::write(
@@ -401,13 +421,11 @@ fn sixteen_readers_through_the_share_and_the_mount_while_one_client_saves() {
             });
         }
         // One client saving the same game through the share, again and again.
-        let text = String::from_utf8(std::fs::read(&edited).unwrap()).unwrap();
-        let event = text.lines().find(|l| l.starts_with("[Event ")).unwrap();
         let local = dir.path().join("saver");
         std::fs::create_dir(&local).unwrap();
         for n in 1..=saves {
             std::thread::sleep(Duration::from_millis(300));
-            let new = text.replacen(event, &format!("[Event \"Save {n}\"]"), 1);
+            let new = with_event(&edited, &format!("Save {n}"));
             std::fs::write(local.join("edited.pgn"), &new).unwrap();
             smbd.client_ok(
                 &local,
