@@ -89,7 +89,7 @@ impl Node {
     /// The node's generation number: 0 for the fixed folders and `.gamefs/` files (always the
     /// same thing; the root's must be 0, as the kernel made it), the database's `numbering`
     /// for items and view groups and links (their numbers are item numbers and name IDs, which
-    /// mean other games once the database files are replaced, as a compaction does), and
+    /// mean other games once the index is written anew, as a compaction does), and
     /// `mount` for scratch files (their numbers start again with every mount).
     pub fn generation(self, numbering: u32, mount: u32) -> u32 {
         match self {

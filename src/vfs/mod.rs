@@ -379,10 +379,8 @@ impl Vfs {
     /// same file, now in `.deleted/`.
     fn by_number(&self, ino: u64) -> Result<Node> {
         let node = self.node(ino)?;
-        let removed = match node {
-            Node::Game(n) => self.coll.deleted(n) && !self.coll.has_delete_mark(),
-            _ => node.ino() != ino,
-        };
+        let removed = node.ino() != ino
+            || matches!(node, Node::Game(n) if self.coll.deleted(n) && !self.coll.has_delete_mark());
         if removed {
             return Err(not_found(format!("inode {ino} is gone")));
         }

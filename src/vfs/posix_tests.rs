@@ -364,6 +364,32 @@ fn dot_finds_a_node_by_its_number_and_dot_dot_its_folder() {
     vfs.unlink(Node::Games.ino(), OsStr::new(&name)).unwrap();
     assert_eq!(dot(game).unwrap().perm, 0o444);
     assert_eq!(kind(dot(Node::Game(99_999).ino())), ErrorKind::NotFound);
+
+    // A file saved by rename into a game: the game keeps its own number, the file's is gone.
+    let games = Node::Games.ino();
+    let target = vfs.game_name(1);
+    let text = vfs.text(1).unwrap().to_vec();
+    let (attr, opened) = vfs
+        .create(games, OsStr::new("save.tmp"), 0o644, false, WRITE)
+        .unwrap();
+    vfs.write(attr.ino, opened.fh, 0, &text, CALLER).unwrap();
+    vfs.flush(attr.ino, opened.fh, CALLER).unwrap();
+    vfs.release(attr.ino, opened.fh);
+    vfs.rename(
+        games,
+        OsStr::new("save.tmp"),
+        games,
+        OsStr::new(&target),
+        RenameFlags::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        vfs.node(attr.ino).unwrap(),
+        Node::Game(1),
+        "answers as the game"
+    );
+    assert_eq!(kind(dot(attr.ino)), ErrorKind::NotFound);
+    assert_eq!(dot(Node::Game(1).ino()).unwrap().ino, Node::Game(1).ino());
 }
 
 #[test]
