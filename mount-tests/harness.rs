@@ -262,3 +262,80 @@ pub fn eventually(what: &str, mut condition: impl FnMut() -> bool) {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+/// A network server a test started (smbd, an NFS server), in a process group of its own with
+/// the processes it forks; stopped on drop (SIGTERM, up to 5 s, then SIGKILL to the group).
+pub struct Server {
+    child: Child,
+}
+
+impl Server {
+    /// Start `cmd` (its output going to `log`) and wait (up to 30 s) until it accepts TCP
+    /// connections on 127.0.0.1:`port`.
+    pub fn start(cmd: &mut Command, port: u16, log: &Path) -> Server {
+        use std::os::unix::process::CommandExt;
+        let out = std::fs::File::create(log).unwrap();
+        let child = cmd
+            .stdin(Stdio::null())
+            .stdout(out.try_clone().unwrap())
+            .stderr(out)
+            .process_group(0)
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+        let mut server = Server { child };
+        let start = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if let Some(status) = server.child.try_wait().unwrap() {
+                panic!("{cmd:?} exited: {status}; its log: {}", log.display());
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "{cmd:?} did not listen on port {port} within 30 s; its log: {}",
+                log.display()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        server
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let group = -(self.child.id() as i32);
+        // SAFETY: signalling the process group this test started.
+        unsafe { libc::kill(group, libc::SIGTERM) };
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline && self.child.try_wait().ok().flatten().is_none() {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // SAFETY: as above; whatever is left of the group goes.
+        unsafe { libc::kill(group, libc::SIGKILL) };
+        let _ = self.child.wait();
+    }
+}
+
+/// A TCP port on the loopback address nobody listens on now.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind(("127.0.0.1", 0))
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Whether the programs at `paths` are installed, for a test that needs them: as root they
+/// must be (`contrib/dev/setup test` installs `packages`), so only another user's run skips
+/// (saying so).
+pub fn tools_present(paths: &[&str], packages: &str) -> bool {
+    let present = paths.iter().all(|p| Path::new(p).exists());
+    // SAFETY: geteuid cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    assert!(
+        present || !root,
+        "{paths:?} missing: run contrib/dev/setup test (Debian packages {packages})"
+    );
+    if !present {
+        eprintln!("skipped: {paths:?} are not installed ({packages}; contrib/dev/setup test)");
+    }
+    present
+}

@@ -313,6 +313,10 @@ fn file_attr(a: &Attr) -> FileAttr {
     }
 }
 
+fn generation(a: &Attr) -> Generation {
+    Generation(u64::from(a.generation))
+}
+
 fn file_type(k: FileKind) -> FileType {
     match k {
         FileKind::Directory => FileType::Directory,
@@ -397,6 +401,9 @@ impl Filesystem for GameFs {
             // O_TRUNC comes with the open it belongs to (not as a separate truncation), so a
             // game emptied by its writer's open is known for what it is: not a save yet.
             InitFlags::FUSE_ATOMIC_O_TRUNC,
+            // File handles outlive the kernel's caches (`name_to_handle_at`, the NFS server):
+            // the kernel may look up `.` and `..` by number (see `Vfs::lookup`).
+            InitFlags::FUSE_EXPORT_SUPPORT,
         ];
         if !self.vfs.writable() {
             // Files are opened without asking us (see `open`), so cached pages are dropped
@@ -413,7 +420,7 @@ impl Filesystem for GameFs {
 
     fn lookup(&self, _req: &Request, parent: INodeNo, name: &OsStr, reply: ReplyEntry) {
         guard("lookup", || match self.vfs.lookup(parent.0, name) {
-            Ok(a) => reply.entry(&ttl(&a), &file_attr(&a), Generation(0)),
+            Ok(a) => reply.entry(&ttl(&a), &file_attr(&a), generation(&a)),
             Err(e) => reply.error(errno(&e)),
         });
     }
@@ -477,7 +484,7 @@ impl Filesystem for GameFs {
         reply: ReplyEntry,
     ) {
         guard("mkdir", || match self.vfs.mkdir(parent.0, name) {
-            Ok(a) => reply.entry(&ttl(&a), &file_attr(&a), Generation(0)),
+            Ok(a) => reply.entry(&ttl(&a), &file_attr(&a), generation(&a)),
             Err(e) => reply.error(errno(&e)),
         });
     }
@@ -509,7 +516,7 @@ impl Filesystem for GameFs {
         guard("mknod", || {
             let perm = mode & !umask & 0o7777;
             match self.vfs.mknod(parent.0, name, (mode & libc::S_IFMT) | perm) {
-                Ok(a) => reply.entry(&ttl(&a), &file_attr(&a), Generation(0)),
+                Ok(a) => reply.entry(&ttl(&a), &file_attr(&a), generation(&a)),
                 Err(e) => reply.error(errno(&e)),
             }
         });
@@ -528,7 +535,7 @@ impl Filesystem for GameFs {
                 .vfs
                 .symlink(parent.0, link_name, target.as_os_str().as_bytes())
             {
-                Ok(a) => reply.entry(&ttl(&a), &file_attr(&a), Generation(0)),
+                Ok(a) => reply.entry(&ttl(&a), &file_attr(&a), generation(&a)),
                 Err(e) => reply.error(errno(&e)),
             }
         });
@@ -566,7 +573,7 @@ impl Filesystem for GameFs {
     ) {
         guard("link", || {
             match self.vfs.link(ino.0, newparent.0, newname) {
-                Ok(a) => reply.entry(&ttl(&a), &file_attr(&a), Generation(0)),
+                Ok(a) => reply.entry(&ttl(&a), &file_attr(&a), generation(&a)),
                 Err(e) => reply.error(errno(&e)),
             }
         });
@@ -722,7 +729,7 @@ impl Filesystem for GameFs {
                         &e.name,
                         &ttl(&attr),
                         &file_attr(&attr),
-                        Generation(0),
+                        generation(&attr),
                     ) {
                         break;
                     }
@@ -834,7 +841,7 @@ impl Filesystem for GameFs {
                 Ok((a, o)) => reply.created(
                     &ttl(&a),
                     &file_attr(&a),
-                    Generation(0),
+                    generation(&a),
                     FileHandle(o.fh),
                     fopen_flags(&o),
                 ),

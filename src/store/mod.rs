@@ -72,7 +72,8 @@ pub struct GameSummary {
 pub struct StoreInfo {
     /// The format's name and version, e.g. "SCID 4 (version 400)".
     pub format: String,
-    /// The database files, for messages and timestamps.
+    /// The database files, for messages and timestamps; the index (the file that numbers the
+    /// items) first.
     pub files: Vec<PathBuf>,
     /// When the database last changed (the newest file modification time, or our last save).
     pub modified: SystemTime,

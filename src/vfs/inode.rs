@@ -1,5 +1,12 @@
 //! Inode numbers: every node of the tree has a number computed from what it is, so the same
 //! database always gives the same numbers and no table of inodes has to be kept.
+//!
+//! A number alone finds its node again (the kernel asks for it by number when an NFS client
+//! brings back a file handle the kernel no longer caches). The handle also carries the node's
+//! generation, so a number kept from before the numbering changed is refused as stale rather
+//! than read as another game: see [`Node::generation`].
+
+use std::path::Path;
 
 /// One grouped view of the collection (its index in `Collection::views`): a folder of group
 /// folders holding symlinks to the items.
@@ -79,6 +86,19 @@ impl Node {
         }
     }
 
+    /// The node's generation number: 0 for the fixed folders and `.gamefs/` files (always the
+    /// same thing; the root's must be 0, as the kernel made it), the database's `numbering`
+    /// for items and view groups and links (their numbers are item numbers and name IDs, which
+    /// mean other games once the index is written anew, as a compaction does), and
+    /// `mount` for scratch files (their numbers start again with every mount).
+    pub fn generation(self, numbering: u32, mount: u32) -> u32 {
+        match self {
+            Node::Game(_) | Node::Group(..) | Node::Link(..) => numbering,
+            Node::Scratch(_) => mount,
+            _ => 0,
+        }
+    }
+
     /// The node an inode number stands for, if it is one of ours.
     pub fn from_ino(ino: u64) -> Option<Node> {
         let tag = ino >> TAG_SHIFT;
@@ -116,6 +136,32 @@ impl Node {
     }
 }
 
+/// The numbering generation of a database whose index (the file that numbers the items) is
+/// `index`: a digest of the file's identity (device and inode number). Saves and SCID's own
+/// additions write the index in place and keep it (the name files may be written anew: name
+/// IDs are only added to); a compaction or a copy over the database writes a new index and
+/// changes it, so file handles from before then become stale. Never 0, the generation of the
+/// fixed folders.
+pub fn numbering_generation(index: Option<&Path>) -> u32 {
+    use std::hash::{Hash, Hasher};
+    use std::os::unix::fs::MetadataExt;
+    let mut hasher = std::hash::DefaultHasher::new();
+    index
+        .and_then(|f| std::fs::metadata(f).ok())
+        .map_or((0, 0), |m| (m.dev(), m.ino()))
+        .hash(&mut hasher);
+    (hasher.finish() as u32).max(1)
+}
+
+/// A generation for this mount's scratch files: the time the mount started, so a scratch
+/// number from an earlier mount (which numbered its scratch files from 1 too) is stale.
+pub fn mount_generation() -> u32 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    (now.as_secs() as u32 ^ now.subsec_nanos()).max(1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,5 +197,24 @@ mod tests {
         }
         assert_eq!(Node::from_ino(0), None);
         assert_eq!(Node::from_ino(99), None);
+    }
+
+    #[test]
+    fn a_replaced_index_changes_the_numbering_generation_and_a_write_in_place_does_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let index = dir.path().join("index");
+        std::fs::write(&index, "1").unwrap();
+        let first = numbering_generation(Some(&index));
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&index)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, b"more"))
+            .unwrap();
+        assert_eq!(numbering_generation(Some(&index)), first);
+        let new = dir.path().join("new");
+        std::fs::write(&new, "1").unwrap();
+        std::fs::rename(&new, &index).unwrap();
+        assert_ne!(numbering_generation(Some(&index)), first);
+        assert_ne!(numbering_generation(Some(&index)), 0);
     }
 }

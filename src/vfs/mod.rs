@@ -29,7 +29,7 @@ pub(crate) mod write;
 use std::collections::{HashMap, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, RwLock};
 use std::time::SystemTime;
 
@@ -81,6 +81,9 @@ pub struct Attr {
     pub gid: u32,
     /// How long the kernel may trust these attributes, in seconds.
     pub ttl_secs: u64,
+    /// The generation of the inode number ([`Node::generation`]): with the number, what a
+    /// file handle names.
+    pub generation: u32,
 }
 
 /// One entry of a folder listing.
@@ -231,6 +234,11 @@ pub struct Vfs {
     /// What each `.gamefs/` file said when last looked at.
     status_snapshots: Snapshots,
     invalidator: OnceLock<Box<dyn Invalidator>>,
+    /// The generation of item numbers and name IDs ([`inode::numbering_generation`]), taken
+    /// when the database was opened or last re-read.
+    numbering: AtomicU32,
+    /// The generation of scratch numbers ([`inode::mount_generation`]).
+    mount_generation: u32,
 }
 
 /// How many of a database's problems a mount logs and lists in `.gamefs/errors` (`gamefs
@@ -266,6 +274,8 @@ impl Vfs {
             counters: Counters::default(),
             status_snapshots: Snapshots::default(),
             invalidator: OnceLock::new(),
+            numbering: AtomicU32::new(numbering_of(&*coll)),
+            mount_generation: inode::mount_generation(),
             coll,
             options,
         };
@@ -353,13 +363,53 @@ impl Vfs {
         }
     }
 
-    /// Find `name` in the folder `parent`.
+    /// Find `name` in the folder `parent`. `.` and `..` come only from the kernel's export
+    /// support (NFS), for a file handle whose inode it no longer caches: `.` is `parent` itself
+    /// (a file or a folder), `..` the folder holding folder `parent`.
     pub fn lookup(&self, parent: u64, name: &OsStr) -> Result<Attr> {
-        let node = self
-            .child(parent, name)?
-            .ok_or_else(|| not_found(format!("no entry {}", name.to_string_lossy())))?;
+        let node = match name.as_bytes() {
+            b"." => self.by_number(parent)?,
+            b".." => self.parent_folder(self.node(parent)?)?,
+            _ => self
+                .child(parent, name)?
+                .ok_or_else(|| not_found(format!("no entry {}", name.to_string_lossy())))?,
+        };
         self.check_readable(node)?;
         Ok(self.attr(node, true))
+    }
+
+    /// The node inode number `ino` names, if it still names that node: not a scratch file
+    /// that became a game (the game has its own number) nor an item removed for good (a Go
+    /// position: a format without a delete mark). A game marked deleted is found: it is the
+    /// same file, now in `.deleted/`.
+    fn by_number(&self, ino: u64) -> Result<Node> {
+        let node = self.node(ino)?;
+        let removed = node.ino() != ino
+            || matches!(node, Node::Game(n) if self.coll.deleted(n) && !self.coll.has_delete_mark());
+        if removed {
+            return Err(not_found(format!("inode {ino} is gone")));
+        }
+        Ok(node)
+    }
+
+    /// The folder holding folder `node` (the root for the root).
+    fn parent_folder(&self, node: Node) -> Result<Node> {
+        Ok(match node {
+            Node::Root | Node::Games | Node::Deleted | Node::Status | Node::ViewParent(_) => {
+                Node::Root
+            }
+            Node::ViewRoot(v) => self.view_parent_of(v).unwrap_or(Node::Root),
+            Node::Group(v, _) => Node::ViewRoot(v),
+            Node::Rejected => Node::Status,
+            Node::Game(_)
+            | Node::Link(..)
+            | Node::StatusErrors
+            | Node::StatusReadme
+            | Node::StatusStats
+            | Node::Scratch(_) => {
+                return Err(Error::new(ErrorKind::NotADirectory, "not a folder"));
+            }
+        })
     }
 
     /// On a read-only mount the kernel opens files itself, learning only their size from
@@ -455,6 +505,8 @@ impl Vfs {
         }
         match self.coll.reload_if_changed() {
             Ok(true) => {
+                self.numbering
+                    .store(numbering_of(&*self.coll), Ordering::Relaxed);
                 self.cache.clear();
                 self.reset_views();
                 self.note_problems();
@@ -932,6 +984,10 @@ impl Vfs {
             uid: self.options.uid,
             gid: self.options.gid,
             ttl_secs,
+            generation: node.generation(
+                self.numbering.load(Ordering::Relaxed),
+                self.mount_generation,
+            ),
         };
         match node {
             Node::Game(n) => {
@@ -1000,6 +1056,11 @@ impl Vfs {
             }
         }
     }
+}
+
+/// The generation of `coll`'s item numbers ([`inode::numbering_generation`] of its index).
+fn numbering_of(coll: &dyn Collection) -> u32 {
+    inode::numbering_generation(coll.info().files.first().map(|p| p.as_path()))
 }
 
 fn is_dir(node: Node) -> bool {

@@ -325,3 +325,97 @@ fn an_import_flushed_early_imports_the_rest_at_the_next_flush() {
     let last = String::from_utf8(vfs.text(count + 2).unwrap().to_vec()).unwrap();
     assert!(last.contains("Part 3"), "{last}");
 }
+
+#[test]
+fn dot_finds_a_node_by_its_number_and_dot_dot_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let dot = |ino: u64| vfs.lookup(ino, OsStr::new("."));
+    let up = |ino: u64| vfs.lookup(ino, OsStr::new("..")).map(|a| a.ino);
+    let first = |ino: u64| {
+        let listing = vfs.readdir(ino, 0).unwrap();
+        listing
+            .into_iter()
+            .find(|e| e.name != "." && e.name != "..")
+            .unwrap()
+    };
+    let players = vfs.lookup(Node::Root.ino(), OsStr::new("players")).unwrap();
+    let group = first(players.ino);
+    let link = first(group.ino);
+    let game = Node::Game(0).ino();
+    for ino in [Node::Root.ino(), players.ino, group.ino, link.ino, game] {
+        assert_eq!(dot(ino).unwrap().ino, ino);
+    }
+    assert_eq!(up(group.ino).unwrap(), players.ino);
+    assert_eq!(up(players.ino).unwrap(), Node::Root.ino());
+    assert_eq!(up(Node::Games.ino()).unwrap(), Node::Root.ino());
+    assert_eq!(up(Node::Root.ino()).unwrap(), Node::Root.ino());
+    assert_eq!(up(Node::Rejected.ino()).unwrap(), Node::Status.ino());
+    assert_eq!(kind(up(game)), ErrorKind::NotADirectory);
+    assert_eq!(
+        dot(Node::Root.ino()).unwrap().generation,
+        0,
+        "as the kernel made it"
+    );
+    assert_ne!(dot(game).unwrap().generation, 0);
+
+    // A deleted game is the same file, in .deleted/.
+    let name = vfs.game_name(0);
+    vfs.unlink(Node::Games.ino(), OsStr::new(&name)).unwrap();
+    assert_eq!(dot(game).unwrap().perm, 0o444);
+    assert_eq!(kind(dot(Node::Game(99_999).ino())), ErrorKind::NotFound);
+
+    // A file saved by rename into a game: the game keeps its own number, the file's is gone.
+    let games = Node::Games.ino();
+    let target = vfs.game_name(1);
+    let text = vfs.text(1).unwrap().to_vec();
+    let (attr, opened) = vfs
+        .create(games, OsStr::new("save.tmp"), 0o644, false, WRITE)
+        .unwrap();
+    vfs.write(attr.ino, opened.fh, 0, &text, CALLER).unwrap();
+    vfs.flush(attr.ino, opened.fh, CALLER).unwrap();
+    vfs.release(attr.ino, opened.fh);
+    vfs.rename(
+        games,
+        OsStr::new("save.tmp"),
+        games,
+        OsStr::new(&target),
+        RenameFlags::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        vfs.node(attr.ino).unwrap(),
+        Node::Game(1),
+        "answers as the game"
+    );
+    assert_eq!(kind(dot(attr.ino)), ErrorKind::NotFound);
+    assert_eq!(dot(Node::Game(1).ino()).unwrap().ino, Node::Game(1).ino());
+}
+
+#[test]
+fn dot_does_not_find_a_position_removed_for_good() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = super::testing::go_tree(dir.path(), &["(;FF[4]GM[1]SZ[9]AB[cc])"]);
+    let ino = Node::Game(0).ino();
+    assert_eq!(vfs.lookup(ino, OsStr::new(".")).unwrap().ino, ino);
+    let name = vfs.game_name(0);
+    vfs.unlink(Node::Games.ino(), OsStr::new(&name)).unwrap();
+    assert_eq!(kind(vfs.lookup(ino, OsStr::new("."))), ErrorKind::NotFound);
+}
+
+#[test]
+fn an_index_replaced_under_a_read_only_tree_gives_its_items_a_new_generation() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), false);
+    let game = Node::Game(0).ino();
+    let before = vfs.getattr(game).unwrap().generation;
+    // A new index file written over the old one, as a compaction (SCID's too) writes it.
+    let si4 = dir.path().join("db.si4");
+    let copy = dir.path().join("copy.si4");
+    std::fs::copy(&si4, &copy).unwrap();
+    std::fs::rename(&copy, &si4).unwrap();
+    // The tree notices at the next listing of the root (the first one of this tree).
+    vfs.opendir(Node::Root.ino()).unwrap();
+    assert_ne!(vfs.getattr(game).unwrap().generation, before);
+    assert_eq!(vfs.getattr(Node::Games.ino()).unwrap().generation, 0);
+}
