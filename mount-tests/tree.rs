@@ -450,6 +450,31 @@ fn extended_attributes_are_not_supported() {
     );
 }
 
+/// The number `.gamefs/stats` of mount `m` gives for `key` (`cache_misses:`, …).
+fn stat_of(m: &Mount, key: &str) -> u64 {
+    let text = std::fs::read_to_string(m.join(".gamefs/stats")).unwrap();
+    let line = text.lines().find(|l| l.starts_with(key)).unwrap();
+    line[key.len()..].trim().parse().unwrap()
+}
+
+/// `ls -l games/` of mount `m`: each game file with its size.
+fn listed_sizes(m: &Mount) -> Vec<(PathBuf, u64)> {
+    listing(&m.join("games"))
+        .into_iter()
+        .map(|f| {
+            let size = std::fs::metadata(&f).unwrap().len();
+            (f, size)
+        })
+        .collect()
+}
+
+/// Each listed size is what reading the file gives.
+fn check_sizes(sizes: &[(PathBuf, u64)]) {
+    for (f, size) in sizes {
+        assert_eq!(std::fs::read(f).unwrap().len() as u64, *size, "{f:?}");
+    }
+}
+
 /// Run a Tcl script with SCID's own `tkscid` on database `db` (its `$argv` is the base path).
 fn with_scid(dir: &Path, db: &Path, script: &str) {
     let path = dir.join("edit.tcl");
@@ -478,30 +503,14 @@ fn sizes_learnt_in_one_mount_serve_the_next_for_every_game_that_did_not_change()
     let cache = dir.path().join("cache");
     let db = copy_db(edge_db(), dir.path(), "kept");
     let env = [("XDG_CACHE_HOME", cache.as_path())];
-    let misses = |m: &Mount| -> u64 {
-        let text = std::fs::read_to_string(m.join(".gamefs/stats")).unwrap();
-        let line = text
-            .lines()
-            .find(|l| l.starts_with("cache_misses: "))
-            .unwrap();
-        line["cache_misses: ".len()..].parse().unwrap()
-    };
     // `ls -l games/` of a read-only mount: each game's size, and how many games were rendered
     // for it (lazy_sizes: none in the background); then every size is checked against what
     // reading the game gives.
     let remount_and_list = || -> (Vec<(PathBuf, u64)>, u64) {
         let m = Mount::with_env(&db, dir.path(), &["-o", "ro,lazy_sizes"], &env);
-        let sizes: Vec<(PathBuf, u64)> = listing(&m.join("games"))
-            .into_iter()
-            .map(|f| {
-                let size = std::fs::metadata(&f).unwrap().len();
-                (f, size)
-            })
-            .collect();
-        let rendered = misses(&m);
-        for (f, size) in &sizes {
-            assert_eq!(std::fs::read(f).unwrap().len() as u64, *size, "{f:?}");
-        }
+        let sizes = listed_sizes(&m);
+        let rendered = stat_of(&m, "cache_misses:");
+        check_sizes(&sizes);
         (sizes, rendered)
     };
     let (first, rendered) = remount_and_list();
@@ -575,27 +584,14 @@ fn a_fresh_mount_learns_every_size_in_the_background() {
     let cache = dir.path().join("cache");
     let db = copy_db(edge_db(), dir.path(), "fill");
     let env = [("XDG_CACHE_HOME", cache.as_path())];
-    let stat = |m: &Mount, key: &str| -> u64 {
-        let text = std::fs::read_to_string(m.join(".gamefs/stats")).unwrap();
-        let line = text.lines().find(|l| l.starts_with(key)).unwrap();
-        line[key.len()..].trim().parse().unwrap()
-    };
     let m = Mount::with_env(&db, dir.path(), &["-o", "ro"], &env);
     let games = listing(&m.join("games")).len() as u64;
-    eventually("every size learnt", || stat(&m, "sizes_known:") == games);
-    let sizes: Vec<(PathBuf, u64)> = listing(&m.join("games"))
-        .into_iter()
-        .map(|f| {
-            let size = std::fs::metadata(&f).unwrap().len();
-            (f, size)
-        })
-        .collect();
+    eventually("every size learnt", || stat_of(&m, "sizes_known:") == games);
+    let sizes = listed_sizes(&m);
     assert_eq!(
-        stat(&m, "cache_misses:"),
+        stat_of(&m, "cache_misses:"),
         0,
         "ls -l rendered nothing itself"
     );
-    for (f, size) in &sizes {
-        assert_eq!(std::fs::read(f).unwrap().len() as u64, *size, "{f:?}");
-    }
+    check_sizes(&sizes);
 }
