@@ -45,6 +45,23 @@ pub fn progress(quiet: bool, what: &str) -> ProgressBar {
     pb
 }
 
+/// A progress bar over the bytes of a file on a terminal (hidden when quiet or not a terminal).
+pub fn byte_progress(quiet: bool, what: &str, total: u64) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::new(total);
+    pb.set_style(
+        ProgressStyle::with_template(
+            "{msg} [{bar:30}] {bytes}/{total_bytes} ({bytes_per_sec}, {eta} left)",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    pb.set_message(what.to_owned());
+    pb
+}
+
 /// A spinner with a message on a terminal, for waits without a count.
 pub fn spinner(quiet: bool, what: &str) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {

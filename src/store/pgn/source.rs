@@ -1,0 +1,349 @@
+//! The text of a PGN file, plain or compressed, read from any offset.
+//!
+//! A compressed file is a sequence of *members* that decode on their own: the frames of a
+//! `.zst` (pzstd, as lichess uses, writes many), the members of a `.gz`, the streams of a
+//! `.bz2` (pbzip2 writes many). The index keeps where each member starts, in the file and in
+//! the text ([`Member`]), so a game is read by decoding only the member(s) holding it: a
+//! member of at most [`CACHED_MEMBER_BYTES`] is decoded whole and kept among the last few
+//! read; a bigger one (a file compressed as one stream) is decoded from its start, and a
+//! decoder left where the last read stopped serves the next read further on, so reading the
+//! games in file order decodes the file once.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::num::NonZeroUsize;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use lru::LruCache;
+
+use crate::error::{Error, Result};
+
+/// A member decoded whole is kept for the next reads when it is at most this big.
+pub const CACHED_MEMBER_BYTES: u64 = 64 << 20;
+/// How many members decoded whole are kept.
+const CACHED_MEMBERS: usize = 4;
+/// The size of the pieces text is decoded in.
+const PIECE_BYTES: usize = 4 << 20;
+
+/// How a PGN file is stored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Codec {
+    /// Plain text.
+    #[default]
+    Plain,
+    /// Zstandard (`.zst`).
+    Zstd,
+    /// gzip (`.gz`).
+    Gzip,
+    /// bzip2 (`.bz2`).
+    Bzip2,
+}
+
+impl Codec {
+    /// Every codec, in the order of their numbers in a kept index.
+    pub const ALL: [Codec; 4] = [Codec::Plain, Codec::Zstd, Codec::Gzip, Codec::Bzip2];
+
+    /// The codec of a file starting with `head`, by its magic bytes.
+    pub fn sniff(head: &[u8]) -> Codec {
+        match head {
+            [0x28, 0xB5, 0x2F, 0xFD, ..] => Codec::Zstd,
+            // A skippable frame (pzstd starts each frame with one).
+            [b, 0x2A, 0x4D, 0x18, ..] if b & 0xF0 == 0x50 => Codec::Zstd,
+            [0x1F, 0x8B, ..] => Codec::Gzip,
+            [b'B', b'Z', b'h', ..] => Codec::Bzip2,
+            _ => Codec::Plain,
+        }
+    }
+
+    /// Its name, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Codec::Plain => "plain",
+            Codec::Zstd => "zstd",
+            Codec::Gzip => "gzip",
+            Codec::Bzip2 => "bzip2",
+        }
+    }
+
+    /// A decoder of one member read from `r`, which must stand at the member's start; it
+    /// takes from `r` exactly the member's bytes.
+    fn member<'a, R: BufRead + Send + 'a>(
+        self,
+        r: R,
+    ) -> std::io::Result<Box<dyn Read + Send + 'a>> {
+        Ok(match self {
+            Codec::Plain => Box::new(r),
+            Codec::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(r)?.single_frame()),
+            Codec::Gzip => Box::new(flate2::bufread::GzDecoder::new(r)),
+            Codec::Bzip2 => Box::new(bzip2::bufread::BzDecoder::new(r)),
+        })
+    }
+}
+
+/// Where a member starts: in the file (`packed`) and in the text (`text`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Member {
+    /// Byte offset in the (compressed) file.
+    pub packed: u64,
+    /// Byte offset in the text.
+    pub text: u64,
+}
+
+/// A [`BufRead`] that counts the bytes taken from it.
+struct Counted<R> {
+    inner: R,
+    taken: u64,
+}
+
+impl<R: BufRead> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.taken += n as u64;
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Counted<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.taken += amt as u64;
+        self.inner.consume(amt);
+    }
+}
+
+/// Read into `buf` until it is full or the reader ends; the bytes read.
+fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match r.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// Decode `file` (stored as `codec`) from member `from` to its end, handing the text on in
+/// pieces to `sink`, the start of each member that holds text to `member` (before its text),
+/// and how far into the file decoding is to `progress`. An error names the file and where.
+pub fn decode_from(
+    path: &Path,
+    codec: Codec,
+    from: Member,
+    sink: &mut dyn FnMut(Vec<u8>) -> Result<()>,
+    member: &mut dyn FnMut(Member),
+    progress: &dyn Fn(u64),
+) -> Result<()> {
+    let failed = |at: u64, e| {
+        Error::io(
+            format!(
+                "decoding {} ({}) at byte {at}",
+                path.display(),
+                codec.name()
+            ),
+            e,
+        )
+    };
+    let mut file =
+        File::open(path).map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
+    file.seek(SeekFrom::Start(from.packed))
+        .map_err(|e| failed(from.packed, e))?;
+    let mut input = Counted {
+        inner: BufReader::with_capacity(1 << 20, file),
+        taken: from.packed,
+    };
+    let mut text_at = from.text;
+    loop {
+        let start = input.taken;
+        if input.fill_buf().map_err(|e| failed(start, e))?.is_empty() {
+            return Ok(());
+        }
+        let mut told = false;
+        let mut decoder = codec.member(&mut input).map_err(|e| failed(start, e))?;
+        loop {
+            let mut piece = vec![0; PIECE_BYTES];
+            let n = read_full(&mut decoder, &mut piece).map_err(|e| failed(start, e))?;
+            if n == 0 {
+                break;
+            }
+            if !told {
+                // An empty member (a zstd skippable frame) is not one: reading starts at the
+                // next member with text.
+                member(Member {
+                    packed: start,
+                    text: text_at,
+                });
+                told = true;
+            }
+            piece.truncate(n);
+            text_at += n as u64;
+            sink(piece)?;
+        }
+        drop(decoder);
+        progress(input.taken);
+        if codec == Codec::Plain {
+            return Ok(());
+        }
+    }
+}
+
+/// A decoder standing somewhere inside a member, kept for the next read further on.
+struct Cursor {
+    /// The member it decodes.
+    member: usize,
+    /// The text offset of the next byte it gives.
+    at: u64,
+    decoder: Box<dyn Read + Send>,
+}
+
+/// Random reads of a PGN file's text.
+pub struct Source {
+    path: PathBuf,
+    file: File,
+    codec: Codec,
+    /// The members (none for a plain file), by text offset.
+    members: Vec<Member>,
+    /// The length of the text.
+    text_len: u64,
+    /// Members decoded whole, by number.
+    cache: Mutex<LruCache<usize, Arc<Vec<u8>>>>,
+    /// The decoder of a big member where the last read left it.
+    cursor: Mutex<Option<Cursor>>,
+}
+
+impl Source {
+    /// Reads of `path` (stored as `codec`, with `members`, holding `text_len` bytes of text).
+    pub fn open(path: &Path, codec: Codec, members: Vec<Member>, text_len: u64) -> Result<Source> {
+        let file = File::open(path)
+            .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
+        Ok(Source {
+            path: path.to_path_buf(),
+            file,
+            codec,
+            members,
+            text_len,
+            cache: Mutex::new(LruCache::new(
+                NonZeroUsize::new(CACHED_MEMBERS).expect("not zero"),
+            )),
+            cursor: Mutex::new(None),
+        })
+    }
+
+    /// The text bytes `start..end`.
+    pub fn read(&self, start: u64, end: u64) -> Result<Vec<u8>> {
+        let end = end.min(self.text_len);
+        let mut out = Vec::with_capacity(end.saturating_sub(start) as usize);
+        if self.codec == Codec::Plain {
+            out.resize(end.saturating_sub(start) as usize, 0);
+            self.file
+                .read_exact_at(&mut out, start)
+                .map_err(|e| Error::io(format!("reading {}", self.path.display()), e))?;
+            return Ok(out);
+        }
+        let mut at = start;
+        while at < end {
+            let m = self
+                .members
+                .partition_point(|m| m.text <= at)
+                .saturating_sub(1);
+            let member_end = self.members.get(m + 1).map_or(self.text_len, |n| n.text);
+            let upto = end.min(member_end);
+            self.read_in_member(m, at, upto, &mut out)?;
+            at = upto;
+        }
+        Ok(out)
+    }
+
+    /// Append the text `at..upto`, all inside member `m`, to `out`.
+    fn read_in_member(&self, m: usize, at: u64, upto: u64, out: &mut Vec<u8>) -> Result<()> {
+        let member = self.members[m];
+        let member_end = self.members.get(m + 1).map_or(self.text_len, |n| n.text);
+        if member_end - member.text <= CACHED_MEMBER_BYTES {
+            let text = self.whole_member(m)?;
+            out.extend_from_slice(
+                &text[(at - member.text) as usize..(upto - member.text) as usize],
+            );
+            return Ok(());
+        }
+        let mut cursor = self.cursor.lock().unwrap_or_else(|e| e.into_inner());
+        let reusable = matches!(&*cursor, Some(c) if c.member == m && c.at <= at);
+        if !reusable {
+            *cursor = Some(Cursor {
+                member: m,
+                at: member.text,
+                decoder: self.decoder(m)?,
+            });
+        }
+        let c = cursor.as_mut().expect("set above");
+        let failed = |e| self.damaged(m, e);
+        let skip = at - c.at;
+        let skipped =
+            std::io::copy(&mut (&mut c.decoder).take(skip), &mut std::io::sink()).map_err(failed);
+        let had = out.len();
+        out.resize(had + (upto - at) as usize, 0);
+        let read = skipped.and_then(|_| {
+            c.decoder
+                .read_exact(&mut out[had..])
+                .map_err(|e| self.damaged(m, e))
+        });
+        if let Err(e) = read {
+            out.truncate(had);
+            *cursor = None;
+            return Err(e);
+        }
+        c.at = upto;
+        Ok(())
+    }
+
+    /// The whole text of member `m`, from the cache or decoded now.
+    fn whole_member(&self, m: usize) -> Result<Arc<Vec<u8>>> {
+        if let Some(text) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&m) {
+            return Ok(text.clone());
+        }
+        let member = self.members[m];
+        let len = self.members.get(m + 1).map_or(self.text_len, |n| n.text) - member.text;
+        let mut text = vec![0; len as usize];
+        let mut decoder = self.decoder(m)?;
+        decoder
+            .read_exact(&mut text)
+            .map_err(|e| self.damaged(m, e))?;
+        let text = Arc::new(text);
+        self.cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .put(m, text.clone());
+        Ok(text)
+    }
+
+    /// A decoder at the start of member `m`.
+    fn decoder(&self, m: usize) -> Result<Box<dyn Read + Send>> {
+        let member = self.members[m];
+        // A descriptor of its own: a clone's file offset would be shared with other readers.
+        let mut file = File::open(&self.path)
+            .map_err(|e| Error::io(format!("cannot open {}", self.path.display()), e))?;
+        file.seek(SeekFrom::Start(member.packed))
+            .map_err(|e| self.damaged(m, e))?;
+        self.codec
+            .member(BufReader::with_capacity(256 << 10, file))
+            .map_err(|e| self.damaged(m, e))
+    }
+
+    /// The error of a member that does not decode (EIO): only the games in it fail.
+    fn damaged(&self, m: usize, e: std::io::Error) -> Error {
+        let member = self.members[m];
+        Error::corrupt_record(format!(
+            "{} member {} (at byte {} of {}) does not decode: {e}",
+            self.codec.name(),
+            m + 1,
+            member.packed,
+            self.path.display()
+        ))
+    }
+}
