@@ -15,6 +15,7 @@ mod fixtures;
 mod go9;
 mod harness;
 mod hostile;
+mod pgnfile;
 mod posix;
 mod save;
 mod simplecdb;

@@ -152,6 +152,16 @@ fn warn_if_damaged(database: &Path, coll: &dyn Collection) {
         .filter(|p| p.unreadable)
         .filter_map(|p| p.item)
         .collect();
+    if unreadable.is_empty() && gamefs::store::pgn::looks_like(database) {
+        // Variants and broken movetext are common in PGN files: not damage.
+        daemon::tell(&format!(
+            "gamefs: {} of the games of {} are not read as PGN: their files hold their text, \
+             the views leave them out, and MOUNT/.gamefs/errors names them",
+            problems.len(),
+            database.display()
+        ));
+        return;
+    }
     daemon::tell(&format!(
         "gamefs: warning: {} is damaged: {} problem(s); {} of its {} cannot be read (I/O \
          error), the others are served (`gamefs check {}` lists every problem)",

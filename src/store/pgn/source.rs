@@ -173,7 +173,7 @@ pub fn decode_from(
             if n == 0 {
                 break;
             }
-            if !told {
+            if !told && codec != Codec::Plain {
                 // An empty member (a zstd skippable frame) is not one: reading starts at the
                 // next member with text.
                 member(Member {
@@ -216,6 +216,8 @@ pub struct Source {
     cache: Mutex<LruCache<usize, Arc<Vec<u8>>>>,
     /// The decoder of a big member where the last read left it.
     cursor: Mutex<Option<Cursor>>,
+    /// Members of at most this many bytes are decoded whole and cached.
+    cached_member_bytes: u64,
 }
 
 impl Source {
@@ -233,6 +235,7 @@ impl Source {
                 NonZeroUsize::new(CACHED_MEMBERS).expect("not zero"),
             )),
             cursor: Mutex::new(None),
+            cached_member_bytes: CACHED_MEMBER_BYTES,
         })
     }
 
@@ -265,7 +268,7 @@ impl Source {
     fn read_in_member(&self, m: usize, at: u64, upto: u64, out: &mut Vec<u8>) -> Result<()> {
         let member = self.members[m];
         let member_end = self.members.get(m + 1).map_or(self.text_len, |n| n.text);
-        if member_end - member.text <= CACHED_MEMBER_BYTES {
+        if member_end - member.text <= self.cached_member_bytes {
             let text = self.whole_member(m)?;
             out.extend_from_slice(
                 &text[(at - member.text) as usize..(upto - member.text) as usize],
@@ -309,11 +312,21 @@ impl Source {
         }
         let member = self.members[m];
         let len = self.members.get(m + 1).map_or(self.text_len, |n| n.text) - member.text;
-        let mut text = vec![0; len as usize];
+        // Decoded to its end, so that the member's checksum is checked.
+        let mut text = Vec::with_capacity(len as usize);
         let mut decoder = self.decoder(m)?;
         decoder
-            .read_exact(&mut text)
+            .read_to_end(&mut text)
             .map_err(|e| self.damaged(m, e))?;
+        if text.len() as u64 != len {
+            return Err(self.damaged(
+                m,
+                std::io::Error::other(format!(
+                    "it holds {} bytes of text, not {len} as when it was indexed",
+                    text.len()
+                )),
+            ));
+        }
         let text = Arc::new(text);
         self.cache
             .lock()
@@ -345,5 +358,145 @@ impl Source {
             member.packed,
             self.path.display()
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// Lines of text, numbered.
+    fn text() -> Vec<u8> {
+        (0..40_000)
+            .flat_map(|i| format!("line {i} of the text\n").into_bytes())
+            .collect()
+    }
+
+    /// `part` compressed as one member of `codec`.
+    fn member(codec: Codec, part: &[u8]) -> Vec<u8> {
+        match codec {
+            Codec::Plain => part.to_vec(),
+            Codec::Zstd => {
+                // With the checksum the zstd and pzstd commands write by default.
+                let mut e = zstd::Encoder::new(Vec::new(), 3).unwrap();
+                e.include_checksum(true).unwrap();
+                e.write_all(part).unwrap();
+                e.finish().unwrap()
+            }
+            Codec::Gzip => {
+                let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+                e.write_all(part).unwrap();
+                e.finish().unwrap()
+            }
+            Codec::Bzip2 => {
+                let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+                e.write_all(part).unwrap();
+                e.finish().unwrap()
+            }
+        }
+    }
+
+    /// `text` as a file of `codec` in `parts` members, and the members decoding found.
+    fn file(dir: &Path, codec: Codec, text: &[u8], parts: usize) -> (PathBuf, Vec<Member>) {
+        let path = dir.join(format!("{}-{parts}", codec.name()));
+        let bytes: Vec<u8> = text
+            .chunks(text.len().div_ceil(parts))
+            .flat_map(|part| member(codec, part))
+            .collect();
+        std::fs::write(&path, bytes).unwrap();
+        let (mut decoded, mut members) = (Vec::new(), Vec::new());
+        decode_from(
+            &path,
+            codec,
+            Member::default(),
+            &mut |piece| {
+                decoded.extend(piece);
+                Ok(())
+            },
+            &mut |m| members.push(m),
+            &|_| {},
+        )
+        .unwrap();
+        assert!(decoded == text, "{}: decoded", codec.name());
+        (path, members)
+    }
+
+    /// Ranges read in file order, backwards and across members.
+    const RANGES: [(u64, u64); 6] = [
+        (0, 10),
+        (5000, 90_000),
+        (90_000, 400_000),
+        (300_000, 300_001),
+        (10, 800_000),
+        (799_990, 900_000),
+    ];
+
+    #[test]
+    fn any_range_reads_the_same_from_every_codec_whole_members_or_big_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = text();
+        for codec in Codec::ALL {
+            for parts in [1, 3, 7] {
+                let (path, members) = file(dir.path(), codec, &text, parts);
+                let expected = if codec == Codec::Plain { 0 } else { parts };
+                assert_eq!(members.len(), expected, "{} {parts}", codec.name());
+                for big in [false, true] {
+                    let mut source =
+                        Source::open(&path, codec, members.clone(), text.len() as u64).unwrap();
+                    if big {
+                        source.cached_member_bytes = 0;
+                    }
+                    for (start, end) in RANGES {
+                        let end = end.min(text.len() as u64);
+                        assert!(
+                            source.read(start, end).unwrap() == text[start as usize..end as usize],
+                            "{} in {parts} members, {start}..{end}, decoded {}",
+                            codec.name(),
+                            if big { "on" } else { "whole" }
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_damaged_member_fails_only_the_reads_inside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = text();
+        for codec in [Codec::Zstd, Codec::Gzip, Codec::Bzip2] {
+            let (path, members) = file(dir.path(), codec, &text, 3);
+            // Garbage in the middle of the second member.
+            let mut bytes = std::fs::read(&path).unwrap();
+            let middle = ((members[1].packed + members[2].packed) / 2) as usize;
+            for b in &mut bytes[middle..middle + 64] {
+                *b ^= 0x5A;
+            }
+            std::fs::write(&path, bytes).unwrap();
+            let source = Source::open(&path, codec, members.clone(), text.len() as u64).unwrap();
+            let (second, third) = (members[1].text, members[2].text);
+            let e = source.read(second + 10, second + 20).unwrap_err();
+            assert_eq!(
+                e.kind(),
+                crate::error::ErrorKind::CorruptRecord,
+                "{}: {e}",
+                codec.name()
+            );
+            assert!(e.to_string().contains("member 2"), "{e}");
+            assert!(source.read(second - 10, second + 1).is_err());
+            assert_eq!(
+                source.read(0, second).unwrap(),
+                &text[..second as usize],
+                "{}",
+                codec.name()
+            );
+            assert_eq!(
+                source.read(third, text.len() as u64).unwrap(),
+                &text[third as usize..],
+                "{}",
+                codec.name()
+            );
+        }
     }
 }
