@@ -82,6 +82,18 @@ impl Codec {
     }
 }
 
+/// The codec of the regular file at `path`, by its first bytes (plain for anything else: a
+/// pipe, a device).
+pub fn codec_of(path: &Path) -> std::io::Result<Codec> {
+    let file = File::open(path)?;
+    if !file.metadata()?.is_file() {
+        return Ok(Codec::Plain);
+    }
+    let mut head = [0; 4];
+    let n = read_full(&mut &file, &mut head)?;
+    Ok(Codec::sniff(&head[..n]))
+}
+
 /// Where a member starts: in the file (`packed`) and in the text (`text`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Member {
@@ -153,8 +165,10 @@ pub fn decode_from(
     };
     let mut file =
         File::open(path).map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
-    file.seek(SeekFrom::Start(from.packed))
-        .map_err(|e| failed(from.packed, e))?;
+    if from.packed > 0 {
+        file.seek(SeekFrom::Start(from.packed))
+            .map_err(|e| failed(from.packed, e))?;
+    }
     let mut input = Counted {
         inner: BufReader::with_capacity(1 << 20, file),
         taken: from.packed,
