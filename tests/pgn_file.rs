@@ -195,3 +195,20 @@ fn compressed_files_serve_every_game_byte_for_byte() {
         eprintln!("{name}: {} bytes, {members} member(s)", bytes.len());
     }
 }
+
+#[test]
+fn a_games_size_comes_from_the_index_without_reading_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = generated(500);
+    let path = dir.path().join("sizes.pgn");
+    std::fs::write(&path, &text).unwrap();
+    let vfs = tree(&path);
+    // The file is gone from under the mount: only what needs no read still works.
+    std::fs::write(&path, b"").unwrap();
+    let mut total = 0;
+    for n in 0..500 {
+        total += vfs.getattr(Node::Game(n).ino()).unwrap().size;
+    }
+    assert_eq!(total, text.len() as u64);
+    assert!(vfs.read(Node::Game(0).ino(), 0, 100).is_err());
+}

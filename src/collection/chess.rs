@@ -306,6 +306,12 @@ impl Collection for ChessCollection {
         Ok(render_pgn(&*self.store, n)?.into_bytes())
     }
 
+    fn known_sizes(&self) -> Option<Vec<u64>> {
+        (0..self.store.game_count())
+            .map(|n| self.store.source_len(n))
+            .collect()
+    }
+
     fn save(&self, n: u32, text: &[u8]) -> Result<bool> {
         let game = pgn_parse::one_game(text).map_err(Error::from)?;
         self.store.replace(n, &game)

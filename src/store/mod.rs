@@ -128,6 +128,11 @@ pub trait ChessStore: Send + Sync {
     fn source_text(&self, _number: u32) -> Option<Result<Vec<u8>>> {
         None
     }
+    /// The length of [`source_text`](Self::source_text) of game `number`, known from the
+    /// index without reading the game; `None` for the binary formats.
+    fn source_len(&self, _number: u32) -> Option<u64> {
+        None
+    }
     /// False when the index knows nothing of game `number` to place it in the views by (a
     /// game of a PGN file the parser refused): the views leave it out.
     fn classified(&self, _number: u32) -> bool {

@@ -265,6 +265,14 @@ impl Vfs {
             options,
         };
         vfs.note_problems();
+        if let Some(sizes) = vfs.coll.known_sizes() {
+            // As the size cache keeps them: size + 1, 0 for unknown.
+            let kept: Vec<u32> = sizes
+                .iter()
+                .map(|&s| u32::try_from(s).map_or(0, |s| s.saturating_add(1)))
+                .collect();
+            vfs.remember_sizes(&kept);
+        }
         vfs
     }
 

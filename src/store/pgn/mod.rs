@@ -158,6 +158,11 @@ impl ChessStore for PgnFile {
         Some(self.text(number))
     }
 
+    fn source_len(&self, number: u32) -> Option<u64> {
+        let (start, end) = self.index.game_range(number);
+        Some(end - start)
+    }
+
     fn classified(&self, number: u32) -> bool {
         self.index
             .unparsed
