@@ -2,7 +2,9 @@
 //! source's bytes exactly, on the real-world corpus (tests/data/realworld.md) and on
 //! compressed files of many members; a damaged member fails only its games.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 
@@ -10,48 +12,7 @@ use gamefs::collection::chess::ChessCollection;
 use gamefs::store::pgn::PgnFile;
 use gamefs::vfs::{Node, Vfs, VfsOptions};
 
-/// The repository root.
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The real-world corpus, unpacked once under target/.
-fn corpus() -> PathBuf {
-    let dir = repo().join("target/pgn-file-tests");
-    if !dir.join("realworld/tcec").is_dir() {
-        let unpacking = tempfile::tempdir_in(repo().join("target")).unwrap();
-        let status = Command::new("tar")
-            .arg("-xJf")
-            .arg(repo().join("tests/data/realworld.tar.xz"))
-            .arg("-C")
-            .arg(unpacking.path())
-            .status()
-            .unwrap();
-        assert!(status.success());
-        std::fs::create_dir_all(&dir).unwrap();
-        // Another test binary may have unpacked it meanwhile: either copy will do.
-        let _ = std::fs::rename(unpacking.path().join("realworld"), dir.join("realworld"));
-    }
-    dir.join("realworld")
-}
-
-/// Every file under `dir`, sorted.
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut dirs = vec![dir.to_path_buf()];
-    while let Some(d) = dirs.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let path = e.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
+use common::{pgn_files, realworld_corpus};
 
 /// The tree of the PGN file at `path` (its index not kept).
 fn tree(path: &Path) -> Vfs {
@@ -79,7 +40,7 @@ fn all_game_files(vfs: &Vfs) -> Vec<u8> {
 #[test]
 fn every_real_world_games_file_holds_its_bytes_in_the_source() {
     let (mut games, mut refused, mut checked) = (0, 0, 0);
-    for path in files(&corpus()) {
+    for path in pgn_files(&realworld_corpus()) {
         let source = std::fs::read(&path).unwrap();
         let vfs = tree(&path);
         let coll = vfs.collection();
