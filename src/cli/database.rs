@@ -231,6 +231,8 @@ fn decompressed(path: &Path, quiet: bool) -> Result<Option<Content>, String> {
             Ok(())
         },
         &mut |_| {},
+        // Every game is imported, or the file is refused.
+        &mut |lost| Err(lost.error),
         &|done| pb.set_position(done),
     );
     pb.finish_and_clear();

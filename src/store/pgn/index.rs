@@ -31,7 +31,7 @@ const BLOCK_BYTES: usize = 32 << 20;
 /// grew (the same start, and the old end still there) from one rewritten.
 const EDGE_BYTES: usize = 4096;
 /// The start of a kept index file (its layout's version in the last byte).
-const MAGIC: &[u8; 8] = b"GFPGNIX1";
+const MAGIC: &[u8; 8] = b"GFPGNIX2";
 
 /// Told how far indexing is: bytes of the file read, of its size.
 pub type Progress<'a> = &'a (dyn Fn(u64, u64) + Sync);
@@ -95,6 +95,19 @@ impl Identity {
     }
 }
 
+/// Text lost to a member of a compressed file that does not decode (a zstd frame skipped):
+/// the games around it cannot be told whole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LostText {
+    /// Where the member starts in the file.
+    pub packed: u64,
+    /// Where the text stops being whole: from the member's start in the text to where the
+    /// text after it goes on.
+    pub text: (u64, u64),
+    /// Why it does not decode.
+    pub why: String,
+}
+
 /// The index of one PGN file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Index {
@@ -112,6 +125,8 @@ pub struct Index {
     pub names: [Vec<Arc<str>>; 4],
     /// The games the parser refused (0-based, ascending), and why.
     pub unparsed: Vec<(u32, String)>,
+    /// The members that did not decode when the file was indexed (in file order).
+    pub lost: Vec<LostText>,
     /// The line the last game starts on (indexing a grown file goes on from there).
     last_line: u32,
     /// The file this is the index of, as it was.
@@ -124,6 +139,15 @@ impl Index {
         let n = n as usize;
         let end = self.starts.get(n + 1).copied().unwrap_or(self.text_len);
         (self.starts[n], end)
+    }
+
+    /// The games whose text touches the text range `from..=to` (the ends included: a game
+    /// ending or starting where text was lost may be missing some).
+    pub fn games_touching(&self, (from, to): (u64, u64)) -> std::ops::Range<u32> {
+        // The first game whose end is at or after `from`.
+        let first = self.starts.partition_point(|&s| s < from).saturating_sub(1);
+        let after = self.starts.partition_point(|&s| s <= to);
+        first as u32..after.max(first) as u32
     }
 
     /// The index of the PGN file at `path`: kept from an earlier mount when the file is
@@ -210,13 +234,14 @@ impl Index {
                 from
             }
         };
+        self.lost.retain(|l| l.text.0 < from.text);
         let mut indexer = Indexer::new(&mut self, resume, lines_before, block);
         let mut skip = resume - from.text;
         let (tx, rx) = sync_channel::<Vec<u8>>(4);
         let codec = indexer.index.codec;
         let decoded = std::thread::scope(|s| {
             let decoding = s.spawn(move || {
-                let mut members = Vec::new();
+                let (mut members, mut lost) = (Vec::new(), Vec::new());
                 let result = source::decode_from(
                     path,
                     codec,
@@ -226,9 +251,18 @@ impl Index {
                             .map_err(|_| Error::new(ErrorKind::Io, "indexing stopped"))
                     },
                     &mut |m| members.push(m),
+                    &mut |l: source::Lost| {
+                        log::warn!("{}; its games fail with an I/O error", l.error);
+                        lost.push(LostText {
+                            packed: l.packed,
+                            text: l.text,
+                            why: l.error.to_string(),
+                        });
+                        Ok(())
+                    },
                     &|done| progress(done, total),
                 );
-                (result, members)
+                (result, members, lost)
             });
             for mut piece in rx {
                 if skip > 0 {
@@ -238,14 +272,16 @@ impl Index {
                 }
                 indexer.feed(&piece);
             }
-            let (result, members) = decoding.join().expect("the decoding thread does not panic");
-            result.map(|()| members)
+            let (result, members, lost) =
+                decoding.join().expect("the decoding thread does not panic");
+            result.map(|()| (members, lost))
         });
-        let members = decoded?;
+        let (members, lost) = decoded?;
         indexer.finish();
         if codec != Codec::Plain {
             self.members.extend(members);
         }
+        self.lost.extend(lost);
         Ok(self)
     }
 }
@@ -575,6 +611,13 @@ fn store(index: &Index, at: &Path) -> std::io::Result<()> {
         w.u32(*n);
         w.bytes(why.as_bytes());
     }
+    w.u32(index.lost.len() as u32);
+    for l in &index.lost {
+        w.u64(l.packed);
+        w.u64(l.text.0);
+        w.u64(l.text.1);
+        w.bytes(l.why.as_bytes());
+    }
     if let Some(dir) = at.parent() {
         std::fs::create_dir_all(dir)?;
     }
@@ -627,6 +670,15 @@ fn load(at: &Path) -> Option<Index> {
             Some((n, String::from_utf8(r.bytes()?.to_vec()).ok()?))
         })
         .collect::<Option<Vec<_>>>()?;
+    let lost = (0..r.u32()?)
+        .map(|_| {
+            Some(LostText {
+                packed: r.u64()?,
+                text: (r.u64()?, r.u64()?),
+                why: String::from_utf8(r.bytes()?.to_vec()).ok()?,
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
     r.0.is_empty().then_some(Index {
         codec,
         members,
@@ -635,6 +687,7 @@ fn load(at: &Path) -> Option<Index> {
         summaries,
         names,
         unparsed,
+        lost,
         last_line,
         identity,
     })

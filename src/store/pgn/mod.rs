@@ -44,6 +44,14 @@ fn read_only() -> Error {
     )
 }
 
+/// What is said of text lost to a member that does not decode.
+fn lost_text(lost: &index::LostText) -> String {
+    format!(
+        "a damaged member at byte {} does not decode ({}): its text is lost",
+        lost.packed, lost.why
+    )
+}
+
 /// A PGN file opened as a database.
 pub struct PgnFile {
     path: PathBuf,
@@ -91,6 +99,14 @@ impl PgnFile {
     /// The bytes of game `number` in the file's text.
     fn text(&self, number: u32) -> Result<Vec<u8>> {
         check_game_number(number, self.game_count())?;
+        if let Some(lost) = self
+            .index
+            .lost
+            .iter()
+            .find(|l| self.index.games_touching(l.text).contains(&number))
+        {
+            return Err(in_game(Error::corrupt_record(lost_text(lost)), number));
+        }
         let (start, end) = self.index.game_range(number);
         self.source.read(start, end).map_err(|e| in_game(e, number))
     }
@@ -129,17 +145,32 @@ impl ChessStore for PgnFile {
     }
 
     fn problems(&self) -> Vec<Problem> {
-        self.index
-            .unparsed
-            .iter()
-            .map(|(n, why)| Problem {
-                item: Some(*n),
+        let lost = self.index.lost.iter().flat_map(|l| {
+            let games = self.index.games_touching(l.text);
+            let whole = Problem {
+                item: None,
                 message: format!(
-                    "not read as PGN ({why}); its file holds its text, the views leave it out"
+                    "{}; games {}-{} have text in it and fail with an I/O error",
+                    lost_text(l),
+                    games.start + 1,
+                    games.end
                 ),
                 unreadable: false,
-            })
-            .collect()
+            };
+            std::iter::once(whole).chain(games.map(|n| Problem {
+                item: Some(n),
+                message: lost_text(l),
+                unreadable: true,
+            }))
+        });
+        let unparsed = self.index.unparsed.iter().map(|(n, why)| Problem {
+            item: Some(*n),
+            message: format!(
+                "not read as PGN ({why}); its file holds its text, the views leave it out"
+            ),
+            unreadable: false,
+        });
+        lost.chain(unparsed).collect()
     }
 
     fn load(&self, number: u32) -> Result<ChessGame> {
@@ -196,5 +227,69 @@ impl ChessStore for PgnFile {
 
     fn reload_if_changed(&self) -> Result<bool> {
         Ok(false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn a_frame_damaged_before_indexing_fails_only_the_games_that_touch_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = index::tests::odd_text();
+        let parts: Vec<&[u8]> = text.chunks(text.len().div_ceil(5)).collect();
+        let mut frames = Vec::new();
+        for part in &parts {
+            // With the checksum the zstd and pzstd commands write by default.
+            let mut e = zstd::Encoder::new(Vec::new(), 3).unwrap();
+            e.include_checksum(true).unwrap();
+            e.write_all(part).unwrap();
+            frames.push(e.finish().unwrap());
+        }
+        // Garbage in the middle of the third frame.
+        let third = frames[0].len() + frames[1].len();
+        let mut bytes = frames.concat();
+        for b in &mut bytes[third + frames[2].len() / 2..][..32] {
+            *b ^= 0x5A;
+        }
+        let path = dir.path().join("damaged.pgn.zst");
+        std::fs::write(&path, &bytes).unwrap();
+        let store = PgnFile::open_kept_in(&path, None, &|_, _| {}).unwrap();
+        let index = store.index();
+        assert_eq!(index.lost.len(), 1);
+        assert_eq!(index.lost[0].packed, third as u64);
+        assert_eq!(index.members.len(), 4, "the damaged frame is skipped");
+        // The text after the damage stands where it stood in the file, less what was lost.
+        let (lost_from, lost_to) = index.lost[0].text;
+        let frame_end = (parts[0].len() + parts[1].len() + parts[2].len()) as u64;
+        let shift = frame_end - lost_to;
+        let touching = index.games_touching(index.lost[0].text);
+        assert!(!touching.is_empty());
+        for n in 0..store.game_count() {
+            let read = store.source_text(n).unwrap();
+            if touching.contains(&n) {
+                let e = read.unwrap_err();
+                assert_eq!(e.kind(), ErrorKind::CorruptRecord, "game {}: {e}", n + 1);
+                continue;
+            }
+            let (start, end) = index.game_range(n);
+            let (start, end) = if start >= lost_to {
+                (start + shift, end + shift)
+            } else {
+                assert!(end < lost_from, "game {} before the damage", n + 1);
+                (start, end)
+            };
+            assert!(
+                read.unwrap() == text[start as usize..end as usize],
+                "game {}",
+                n + 1
+            );
+        }
+        let problems = store.problems();
+        let unreadable = problems.iter().filter(|p| p.unreadable).count();
+        assert_eq!(unreadable, touching.len());
+        assert!(problems[0].item.is_none() && problems[0].message.contains("at byte"));
     }
 }

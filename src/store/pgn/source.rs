@@ -142,8 +142,21 @@ fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usize> {
     Ok(filled)
 }
 
+/// A member that does not decode, but whose end is known, so decoding goes on after it (a
+/// zstd frame: its header and block headers say where it ends).
+#[derive(Debug)]
+pub struct Lost {
+    /// Where it starts in the file.
+    pub packed: u64,
+    /// The text it gave before the error: from its start in the text to where it stopped.
+    pub text: (u64, u64),
+    /// Why it does not decode.
+    pub error: Error,
+}
+
 /// Decode `file` (stored as `codec`) from member `from` to its end, handing the text on in
 /// pieces to `sink`, the start of each member that holds text to `member` (before its text),
+/// each member that does not decode but can be skipped to `lost` (whose error stops decoding),
 /// and how far into the file decoding is to `progress`. An error names the file and where.
 pub fn decode_from(
     path: &Path,
@@ -151,6 +164,7 @@ pub fn decode_from(
     from: Member,
     sink: &mut dyn FnMut(Vec<u8>) -> Result<()>,
     member: &mut dyn FnMut(Member),
+    lost: &mut dyn FnMut(Lost) -> Result<()>,
     progress: &dyn Fn(u64),
 ) -> Result<()> {
     let failed = |at: u64, e| {
@@ -163,27 +177,35 @@ pub fn decode_from(
             e,
         )
     };
-    let mut file =
-        File::open(path).map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
-    if from.packed > 0 {
-        file.seek(SeekFrom::Start(from.packed))
-            .map_err(|e| failed(from.packed, e))?;
-    }
-    let mut input = Counted {
-        inner: BufReader::with_capacity(1 << 20, file),
-        taken: from.packed,
-    };
+    let mut input = input_at(path, from.packed)?;
     let mut text_at = from.text;
     loop {
         let start = input.taken;
         if input.fill_buf().map_err(|e| failed(start, e))?.is_empty() {
             return Ok(());
         }
+        let member_text = text_at;
         let mut told = false;
+        let mut skip_to = None;
         let mut decoder = codec.member(&mut input).map_err(|e| failed(start, e))?;
         loop {
             let mut piece = vec![0; PIECE_BYTES];
-            let n = read_full(&mut decoder, &mut piece).map_err(|e| failed(start, e))?;
+            let n = match read_full(&mut decoder, &mut piece) {
+                Ok(n) => n,
+                Err(e) => {
+                    let error = failed(start, e);
+                    let Some(end) = frame_end(path, codec, start) else {
+                        return Err(error);
+                    };
+                    lost(Lost {
+                        packed: start,
+                        text: (member_text, text_at),
+                        error,
+                    })?;
+                    skip_to = Some(end);
+                    break;
+                }
+            };
             if n == 0 {
                 break;
             }
@@ -201,11 +223,43 @@ pub fn decode_from(
             sink(piece)?;
         }
         drop(decoder);
+        if let Some(end) = skip_to {
+            input = input_at(path, end)?;
+        }
         progress(input.taken);
         if codec == Codec::Plain {
             return Ok(());
         }
     }
+}
+
+/// The file at `path`, read from byte `at` on.
+fn input_at(path: &Path, at: u64) -> Result<Counted<BufReader<File>>> {
+    let mut file =
+        File::open(path).map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
+    if at > 0 {
+        file.seek(SeekFrom::Start(at))
+            .map_err(|e| Error::io(format!("reading {} at byte {at}", path.display()), e))?;
+    }
+    Ok(Counted {
+        inner: BufReader::with_capacity(1 << 20, file),
+        taken: at,
+    })
+}
+
+/// Where the zstd frame starting at byte `start` of the file at `path` ends, as its frame and
+/// block headers say (whether its blocks decode or not); `None` for other codecs or when the
+/// headers cannot be read.
+fn frame_end(path: &Path, codec: Codec, start: u64) -> Option<u64> {
+    if codec != Codec::Zstd {
+        return None;
+    }
+    let file = File::open(path).ok()?;
+    // SAFETY: a read-only map of the file, only read here, dropped before returning.
+    let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
+    let frame = map.get(usize::try_from(start).ok()?..)?;
+    let size = zstd::zstd_safe::find_frame_compressed_size(frame).ok()?;
+    (size > 0).then_some(start + size as u64)
 }
 
 /// A decoder standing somewhere inside a member, kept for the next read further on.
@@ -429,6 +483,7 @@ mod tests {
                 Ok(())
             },
             &mut |m| members.push(m),
+            &mut |lost| Err(lost.error),
             &|_| {},
         )
         .unwrap();
