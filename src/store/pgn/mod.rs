@@ -40,7 +40,7 @@ pub fn looks_like(path: &Path) -> bool {
 fn read_only() -> Error {
     Error::new(
         ErrorKind::ReadOnly,
-        "a PGN file is mounted read-only (`gamefs import DB FILE` stores its games in a database)",
+        "a PGN file is only read, never written (`gamefs import DB FILE` stores its games in a database)",
     )
 }
 
