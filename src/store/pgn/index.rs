@@ -391,7 +391,7 @@ impl<'a> Indexer<'a> {
     /// Parse `buf` and index its games: all of them at the end of the text, else all but the
     /// last (the text may stop inside it), which stays in `buf`.
     fn parse(&mut self, at_end: bool) {
-        let buf = std::mem::take(&mut self.buf);
+        let mut buf = std::mem::take(&mut self.buf);
         let mut items = Vec::new();
         pgn_chunks::with_games(
             &buf,
@@ -441,7 +441,9 @@ impl<'a> Indexer<'a> {
         }
         self.lines_before += line_breaks(&buf[..cut]);
         self.buf_at += cut as u64;
-        self.buf = buf[cut..].to_vec();
+        // Kept with its capacity: the next block fills it again.
+        buf.drain(..cut);
+        self.buf = buf;
     }
 }
 

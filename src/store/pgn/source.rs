@@ -25,7 +25,7 @@ pub const CACHED_MEMBER_BYTES: u64 = 64 << 20;
 /// How many members decoded whole are kept.
 const CACHED_MEMBERS: usize = 4;
 /// The size of the pieces text is decoded in.
-const PIECE_BYTES: usize = 4 << 20;
+const PIECE_BYTES: usize = 256 << 10;
 
 /// How a PGN file is stored.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
