@@ -14,6 +14,7 @@ use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::num::NonZeroUsize;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use lru::LruCache;
@@ -103,16 +104,24 @@ pub struct Member {
     pub text: u64,
 }
 
-/// A [`BufRead`] that counts the bytes taken from it.
+/// A [`BufRead`] that counts the bytes taken from it (where it stands in its file), readable
+/// while a decoder holds it.
 struct Counted<R> {
     inner: R,
-    taken: u64,
+    taken: Arc<AtomicU64>,
+}
+
+impl<R> Counted<R> {
+    /// Where it stands in its file.
+    fn taken(&self) -> u64 {
+        self.taken.load(Ordering::Relaxed)
+    }
 }
 
 impl<R: BufRead> Read for Counted<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.taken += n as u64;
+        self.taken.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
     }
 }
@@ -123,7 +132,7 @@ impl<R: BufRead> BufRead for Counted<R> {
     }
 
     fn consume(&mut self, amt: usize) {
-        self.taken += amt as u64;
+        self.taken.fetch_add(amt as u64, Ordering::Relaxed);
         self.inner.consume(amt);
     }
 }
@@ -180,7 +189,8 @@ pub fn decode_from(
     let mut input = input_at(path, from.packed)?;
     let mut text_at = from.text;
     loop {
-        let start = input.taken;
+        let start = input.taken();
+        let taken = input.taken.clone();
         if input.fill_buf().map_err(|e| failed(start, e))?.is_empty() {
             return Ok(());
         }
@@ -221,12 +231,13 @@ pub fn decode_from(
             piece.truncate(n);
             text_at += n as u64;
             sink(piece)?;
+            progress(taken.load(Ordering::Relaxed));
         }
         drop(decoder);
         if let Some(end) = skip_to {
             input = input_at(path, end)?;
         }
-        progress(input.taken);
+        progress(input.taken());
         if codec == Codec::Plain {
             return Ok(());
         }
@@ -243,7 +254,7 @@ fn input_at(path: &Path, at: u64) -> Result<Counted<BufReader<File>>> {
     }
     Ok(Counted {
         inner: BufReader::with_capacity(1 << 20, file),
-        taken: at,
+        taken: Arc::new(AtomicU64::new(at)),
     })
 }
 
@@ -527,6 +538,32 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn decoding_tells_how_far_it_is_as_it_goes() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = text();
+        for codec in [Codec::Plain, Codec::Zstd] {
+            let (path, _) = file(dir.path(), codec, &text, 1);
+            let told = std::sync::Mutex::new(Vec::new());
+            decode_from(
+                &path,
+                codec,
+                Member::default(),
+                &mut |_| Ok(()),
+                &mut |_| {},
+                &mut |lost| Err(lost.error),
+                &|done| told.lock().unwrap().push(done),
+            )
+            .unwrap();
+            let told = told.into_inner().unwrap();
+            let size = std::fs::metadata(&path).unwrap().len();
+            // Several times within one member, never backwards, the whole file at the end.
+            assert!(told.len() > 2, "{}: {told:?}", codec.name());
+            assert!(told.windows(2).all(|w| w[0] <= w[1]));
+            assert_eq!(told.last(), Some(&size));
         }
     }
 
