@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::harness::{Mount, listing, repo, scratch, sh};
+use crate::harness::{Mount, gamefs, listing, repo, run_with_timeout, scratch, sh};
 
 /// The real-world corpus (tests/data/realworld.md) as one PGN file of 216 files' games, in
 /// `dir`.
@@ -175,4 +175,27 @@ fn read_all(m: &Mount) -> (usize, usize) {
         }
     }
     (failed, served)
+}
+
+#[test]
+fn a_pgn_file_is_not_mounted_writable() {
+    let dir = scratch("pgnfile-rw");
+    let pgn = dir.path().join("tags.pgn");
+    std::fs::copy(repo().join("tests/data/tags.pgn"), &pgn).unwrap();
+    let mnt = dir.path().join("mnt");
+    std::fs::create_dir_all(&mnt).unwrap();
+    // Unmounted on the way out, should a regression mount it.
+    let _unmount = crate::harness::Unmounted(mnt.clone());
+    let out = run_with_timeout(
+        Command::new(gamefs())
+            .env("XDG_CACHE_HOME", dir.path().join("cache"))
+            .args(["mount", "-o", "rw"])
+            .arg(&pgn)
+            .arg(&mnt),
+        std::time::Duration::from_secs(60),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("a PGN file is only read"), "{err}");
+    assert!(!crate::harness::is_mounted(&mnt));
 }
