@@ -17,6 +17,7 @@ mod handles;
 mod harness;
 mod hostile;
 mod nfs;
+mod pgnfile;
 mod posix;
 mod samba;
 mod save;

@@ -451,3 +451,43 @@ fn a_file_cut_short_during_its_import_leaves_the_database_whole() {
     let listed = scid_games(&db);
     assert!(listed == 60 || listed == 4060, "SCID lists {listed} games");
 }
+
+#[test]
+fn compressed_pgn_files_import_as_their_text_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = demo_pgn();
+    let plain = dir.path().join("plain");
+    ok(&[
+        os("import"),
+        os("--create"),
+        plain.as_os_str(),
+        pgn.as_os_str(),
+    ]);
+    let expected = ok(&[os("export"), plain.as_os_str()]);
+    assert!(expected.matches("[Event ").count() > 20);
+    for (tool, ext) in [
+        ("pzstd -q -c", "zst"),
+        ("gzip -c", "gz"),
+        ("bzip2 -c", "bz2"),
+    ] {
+        let packed = dir.path().join(format!("demo.pgn.{ext}"));
+        let status = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "{tool} < '{}' > '{}'",
+                pgn.display(),
+                packed.display()
+            ))
+            .status()
+            .unwrap();
+        assert!(status.success(), "{tool}");
+        let db = dir.path().join(ext);
+        ok(&[
+            os("import"),
+            os("--create"),
+            db.as_os_str(),
+            packed.as_os_str(),
+        ]);
+        assert_eq!(ok(&[os("export"), db.as_os_str()]), expected, "{ext}");
+    }
+}

@@ -8,10 +8,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-use common::{import_both, repo, run, scid_files_differ, work_dir};
+use common::{import_both, pgn_files, realworld_corpus, scid_files_differ, work_dir};
 
 /// Files where SCID's database differs for a reason of SCID's own, and the reason.
 const SCID_DIFFERS: &[(&str, &str)] = &[(
@@ -19,41 +16,9 @@ const SCID_DIFFERS: &[(&str, &str)] = &[(
     "SCID reads the byte-order mark as a game of its own (\"Failed to parse the move: ï\")",
 )];
 
-/// The corpus unpacked (once per test run) under target/.
-fn corpus() -> PathBuf {
-    let dir = repo().join("target/oracle-tests/realworld");
-    if !dir.join("realworld/tcec").is_dir() {
-        std::fs::create_dir_all(&dir).unwrap();
-        run(Command::new("tar")
-            .arg("-xJf")
-            .arg(repo().join("tests/data/realworld.tar.xz"))
-            .arg("-C")
-            .arg(&dir));
-    }
-    dir.join("realworld")
-}
-
-/// Every PGN file under `dir`, sorted.
-fn pgn_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut dirs = vec![dir.to_path_buf()];
-    while let Some(d) = dirs.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let path = e.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|x| x == "pgn") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 #[test]
 fn real_world_files_import_as_scid_imports_them() {
-    let root = corpus();
+    let root = realworld_corpus();
     let files = pgn_files(&root);
     assert!(files.len() >= 200, "{} files", files.len());
     let (mut identical, mut games, mut left_out, mut changed) = (0, 0, 0, 0);

@@ -247,7 +247,10 @@ fn recognised_by_any_of_its_files() {
         assert_eq!(db.game_count(), 6, "{}", p.display());
         assert!(db.info().format.contains("Simple Chess Database"));
     }
-    assert!(gamefs::store::open(&dir.join("edge.pgn"), false).is_err());
+    // The PGN file it was made from is none of its files: it is mounted as a PGN file.
+    let pgn = dir.join("edge.pgn");
+    assert!(!gamefs::store::simplecdb::looks_like(&pgn));
+    assert!(gamefs::store::pgn::looks_like(&pgn));
 }
 
 /// `gamefs import --lossy` of the very PGN file pgn2dcg read (no preparation: escapes, a

@@ -14,6 +14,7 @@ use gamefs::collection::chess::append_pgn;
 use gamefs::collection::import::OnBadGame;
 use gamefs::store;
 use gamefs::text::input::Text;
+use gamefs::vfs::content::Content;
 
 /// The format to create: as asked, or as the path's extension suggests.
 fn format_for(path: &std::path::Path, asked: Option<FormatArg>) -> store::Format {
@@ -40,6 +41,23 @@ pub fn progress(quiet: bool, what: &str) -> ProgressBar {
     pb.set_style(
         ProgressStyle::with_template("{spinner} {msg}: {pos} games ({per_sec})")
             .expect("valid template"),
+    );
+    pb.set_message(what.to_owned());
+    pb
+}
+
+/// A progress bar over the bytes of a file on a terminal (hidden when quiet or not a terminal).
+pub fn byte_progress(quiet: bool, what: &str, total: u64) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::new(total);
+    pb.set_style(
+        ProgressStyle::with_template(
+            "{msg} [{bar:30}] {bytes}/{total_bytes} ({bytes_per_sec}, {eta} left)",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
     );
     pb.set_message(what.to_owned());
     pb
@@ -97,8 +115,20 @@ pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
     let mut report = String::new();
     for file in &args.files {
         // Mapped, and let go as it is parsed: a PGN file of any size is imported without
-        // holding it in memory.
-        let text = match Text::of_file(file) {
+        // holding it in memory. A compressed one is decoded to a temporary file first.
+        let decoded = match decompressed(file, args.quiet) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("gamefs: cannot read {}: {e}", file.display());
+                failed += 1;
+                continue;
+            }
+        };
+        let text = match &decoded {
+            Some(content) => content.text().map_err(|e| e.to_string()),
+            None => Text::of_file(file).map_err(|e| e.to_string()),
+        };
+        let text = match text {
             Ok(t) => t,
             Err(e) => {
                 eprintln!("gamefs: cannot read {}: {e}", file.display());
@@ -177,6 +207,37 @@ pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
     } else {
         EXIT_ALL_STORED
     }))
+}
+
+/// The text of a compressed PGN file (`.zst`, `.gz`, `.bz2`, known by its first bytes),
+/// decoded into an unnamed temporary file (in memory while small); `None` for plain text.
+fn decompressed(path: &Path, quiet: bool) -> Result<Option<Content>, String> {
+    use gamefs::store::pgn::source::{Codec, Member, codec_of, decode_from};
+    let codec = codec_of(path).map_err(|e| e.to_string())?;
+    if codec == Codec::Plain {
+        return Ok(None);
+    }
+    let total = std::fs::metadata(path).map_or(0, |m| m.len());
+    let pb = byte_progress(quiet, &format!("decompressing {}", path.display()), total);
+    let mut content = Content::default();
+    let mut at = 0;
+    let decoded = decode_from(
+        path,
+        codec,
+        Member::default(),
+        &mut |piece| {
+            content.write_at(at, &piece)?;
+            at += piece.len() as u64;
+            Ok(())
+        },
+        &mut |_| {},
+        // Every game is imported, or the file is refused.
+        &mut |lost| Err(lost.error),
+        &|done| pb.set_position(done),
+    );
+    pb.finish_and_clear();
+    decoded.map_err(|e| e.to_string())?;
+    Ok(Some(content))
 }
 
 /// How many of a file's games left out are named on the terminal (all are in the report).

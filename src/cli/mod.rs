@@ -22,6 +22,7 @@ use clap::{Args, Parser, Subcommand};
 #[command(name = "gamefs", version, about, long_about = None, after_help = "\
 Examples:
   gamefs mount ~/chess/mybase ~/mnt/chess    mount a SCID database (mybase.si4/.sn4/.sg4)
+  gamefs mount dump.pgn.zst ~/mnt/dump        mount a PGN file read-only (indexed once)
   grep -rl 'Najdorf' ~/mnt/chess/games        search every game as text
   umount ~/mnt/chess                          unmount (or: fusermount3 -u ~/mnt/chess)
   gamefs export ~/chess/mybase -o all.pgn     write every game as one PGN file
@@ -198,7 +199,7 @@ pub struct CreateArgs {
 pub struct ImportArgs {
     /// The database: its base path or any of its files.
     pub database: PathBuf,
-    /// PGN files to import, in order.
+    /// PGN files to import, in order (plain, or compressed as .zst, .gz, .bz2).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Create the database first if it does not exist.
@@ -241,7 +242,8 @@ pub struct CompactArgs {
 /// Options of `gamefs mount`.
 #[derive(Args, Debug, Clone)]
 pub struct MountArgs {
-    /// The database: its base path or any of its files (x, x.si4, x.sg4, x.sn4).
+    /// The database: its base path or any of its files (x, x.si4, x.sg4, x.sn4), or a PGN
+    /// file (x.pgn, x.pgn.zst, x.pgn.gz, x.pgn.bz2), mounted read-only.
     pub database: PathBuf,
     /// An existing empty directory to mount on.
     pub mountpoint: PathBuf,

@@ -27,7 +27,9 @@ fn open_collection(database: &Path, parsed: &ParsedOptions) -> Result<Arc<dyn Co
         writable,
         lossy: parsed.lossy,
     };
-    if parsed.read_only {
+    // A PGN file is only read: mounted read-only as with `-o ro` (`-o rw` is refused).
+    let read_only_format = gamefs::store::pgn::looks_like(database) && !parsed.explicit_rw;
+    if parsed.read_only || read_only_format {
         return collection::open(database, &options(false)).map_err(|e| e.to_string());
     }
     match collection::open(database, &options(true)) {
@@ -57,6 +59,16 @@ fn warn_if_damaged(database: &Path, coll: &dyn Collection) {
         .filter(|p| p.unreadable)
         .filter_map(|p| p.item)
         .collect();
+    if unreadable.is_empty() && gamefs::store::pgn::looks_like(database) {
+        // Variants and broken movetext are common in PGN files: not damage.
+        daemon::tell(&format!(
+            "gamefs: {} of the games of {} are not read as PGN: their files hold their text, \
+             the views leave them out, and MOUNT/.gamefs/errors names them",
+            problems.len(),
+            database.display()
+        ));
+        return;
+    }
     daemon::tell(&format!(
         "gamefs: warning: {} is damaged: {} problem(s); {} of its {} cannot be read (I/O \
          error), the others are served (`gamefs check {}` lists every problem)",
@@ -105,6 +117,11 @@ pub fn prepare_and_serve(
     on_ready: impl FnOnce(&Path),
 ) -> Result<ExitCode, String> {
     let parsed = mount_options::parse(&opts.options, opts.read_only)?;
+    if !daemon::is_detached_child() && gamefs::store::pgn::looks_like(database) {
+        // Index a PGN file here, with a progress bar on the terminal, and keep the index:
+        // the background process loads it at once.
+        index_pgn_file(database)?;
+    }
     if !opts.foreground && !daemon::is_detached_child() {
         // The background process opens (and locks) the database, once; its errors, warnings
         // and the log lines of the open come back up its pipe to this terminal.
@@ -181,6 +198,20 @@ pub fn prepare_and_serve(
     }
     keep_sizes(&vfs, sizes_at_mount.as_ref());
     ended
+}
+
+/// Index the PGN file at `path` (unless its index is kept and still true), showing how far
+/// on a terminal.
+fn index_pgn_file(path: &Path) -> Result<(), String> {
+    let total = std::fs::metadata(path).map_or(0, |m| m.len());
+    let pb = super::database::byte_progress(false, &format!("indexing {}", path.display()), total);
+    let kept_in = gamefs::store::files::cache_dir();
+    let indexed =
+        gamefs::store::pgn::index::Index::of_file(path, kept_in.as_deref(), &|done, _| {
+            pb.set_position(done)
+        });
+    pb.finish_and_clear();
+    indexed.map(drop).map_err(|e| e.to_string())
 }
 
 /// Take the game sizes earlier mounts of this database kept, if any; returns where they are

@@ -36,7 +36,7 @@ pub fn append_pgn(
     // the exact reading of saves.
     let reading = match (on_bad, store.format()) {
         (OnBadGame::RefuseAll, _) => Reading::Exact,
-        (OnBadGame::Skip, Format::Scid) => Reading::AsScid,
+        (OnBadGame::Skip, Format::Scid | Format::PgnFile) => Reading::AsScid,
         (OnBadGame::Skip, Format::SimpleCdb) => Reading::AsPgn2dcg,
     };
     let numbers = pgn_chunks::with_games(
@@ -271,6 +271,9 @@ impl Collection for ChessCollection {
     }
 
     fn view_keys(&self, view: usize, n: u32) -> Vec<u32> {
+        if !self.store.classified(n) {
+            return Vec::new();
+        }
         group_keys(view, &self.store.summary(n)).collect()
     }
 
@@ -278,7 +281,7 @@ impl Collection for ChessCollection {
         let mut out = Vec::with_capacity(self.store.game_count() as usize);
         for n in 0..self.store.game_count() {
             let s = self.store.summary(n);
-            if !s.deleted {
+            if !s.deleted && self.store.classified(n) {
                 out.extend(group_keys(view, &s).map(|key| (key, n)));
             }
         }
@@ -297,7 +300,16 @@ impl Collection for ChessCollection {
     }
 
     fn render(&self, n: u32) -> Result<Vec<u8>> {
+        if let Some(text) = self.store.source_text(n) {
+            return text;
+        }
         Ok(render_pgn(&*self.store, n)?.into_bytes())
+    }
+
+    fn known_sizes(&self) -> Option<Vec<u64>> {
+        (0..self.store.game_count())
+            .map(|n| self.store.source_len(n))
+            .collect()
     }
 
     fn save(&self, n: u32, text: &[u8]) -> Result<bool> {

@@ -88,6 +88,11 @@ pub trait Collection: Send + Sync {
     fn view_label(&self, view: usize, key: u32) -> String;
     /// The text of item `n`.
     fn render(&self, n: u32) -> Result<Vec<u8>>;
+    /// The sizes of the items' texts when the database knows them without rendering (a PGN
+    /// file's index): `stat` of a file then reads nothing. `None` otherwise.
+    fn known_sizes(&self) -> Option<Vec<u64>> {
+        None
+    }
     /// Store `text` as the new content of item `n`; false when nothing changed.
     fn save(&self, n: u32, text: &[u8]) -> Result<bool>;
     /// Store the items in `text` as new items: those the format can hold, the others left out

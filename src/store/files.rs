@@ -46,6 +46,17 @@ pub fn total_size(base: &Path, exts: &[&str]) -> u64 {
         .sum()
 }
 
+/// The user's cache folder for gamefs (`$XDG_CACHE_HOME/gamefs`, else `$HOME/.cache/gamefs`):
+/// what gamefs keeps between runs to be quicker (game sizes, PGN file indexes), all of which
+/// can be deleted at any time.
+pub fn cache_dir() -> Option<PathBuf> {
+    let xdg = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute());
+    let base = xdg.or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(base.join("gamefs"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

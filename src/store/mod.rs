@@ -6,8 +6,9 @@
 
 pub mod charset;
 pub mod damage;
-pub(crate) mod files;
+pub mod files;
 pub mod go9x9;
+pub mod pgn;
 pub mod scid;
 pub mod simplecdb;
 
@@ -122,6 +123,22 @@ pub trait ChessStore: Send + Sync {
     fn visit(&self, number: u32, visitor: &mut dyn GameVisitor) -> Result<()> {
         crate::game::visit::walk(&self.load(number)?, visitor).map_err(|e| in_game(e, number))
     }
+    /// The text of game `number` exactly as the database holds it, for a database that is
+    /// text (a PGN file): its file shows these bytes, not a rendering. `None` for the binary
+    /// formats, whose games are rendered.
+    fn source_text(&self, _number: u32) -> Option<Result<Vec<u8>>> {
+        None
+    }
+    /// The length of [`source_text`](Self::source_text) of game `number`, known from the
+    /// index without reading the game; `None` for the binary formats.
+    fn source_len(&self, _number: u32) -> Option<u64> {
+        None
+    }
+    /// False when the index knows nothing of game `number` to place it in the views by (a
+    /// game of a PGN file the parser refused): the views leave it out.
+    fn classified(&self, _number: u32) -> bool {
+        true
+    }
     /// True when the database was opened for writing.
     fn writable(&self) -> bool;
     /// The format of the database (whose own importer a bulk import follows).
@@ -228,13 +245,16 @@ pub struct CompactReport {
     pub bytes_after: u64,
 }
 
-/// The chess database formats gamefs can create.
+/// The chess database formats: the two gamefs can create and write, and PGN files, which it
+/// mounts read-only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// SCID 4 (.si4, .sn4, .sg4).
     Scid,
     /// Simple Chess Database (.dci, .dcn, .dcs, .dce, .dcg).
     SimpleCdb,
+    /// A PGN file, plain or compressed (read-only: never created or written).
+    PgnFile,
 }
 
 impl Format {
@@ -253,6 +273,10 @@ pub fn create(path: &std::path::Path, format: Format) -> Result<()> {
     match format {
         Format::Scid => scid::create::create(path),
         Format::SimpleCdb => simplecdb::create(path),
+        Format::PgnFile => Err(Error::new(
+            ErrorKind::Unsupported,
+            "gamefs does not create PGN files (it mounts them read-only)",
+        )),
     }
 }
 
@@ -320,6 +344,13 @@ pub fn open_with(path: &std::path::Path, options: &OpenOptions) -> Result<Arc<dy
     if scid::looks_like(path) {
         return Ok(Arc::new(scid::ScidDatabase::open(path, options.writable)?));
     }
+    if pgn::looks_like(path) {
+        return Ok(Arc::new(pgn::PgnFile::open(
+            path,
+            options.writable,
+            &|_, _| {},
+        )?));
+    }
     if simplecdb::looks_like(path) {
         return Ok(Arc::new(simplecdb::SimpleCdb::open(
             path,
@@ -331,8 +362,9 @@ pub fn open_with(path: &std::path::Path, options: &OpenOptions) -> Result<Arc<dy
     Err(crate::error::Error::new(
         crate::error::ErrorKind::NotFound,
         format!(
-            "no database at {}: expected a SCID database ({0}.si4, {0}.sn4, {0}.sg4) or a \
-             Simple Chess Database ({0}.dci starting with SimpleCDbi, .dcn, .dcs, .dce, .dcg)",
+            "no database at {}: expected a SCID database ({0}.si4, {0}.sn4, {0}.sg4), a \
+             Simple Chess Database ({0}.dci starting with SimpleCDbi, .dcn, .dcs, .dce, .dcg) \
+             or a PGN file (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2)",
             base.display()
         ),
     ))

@@ -84,6 +84,11 @@ impl Content {
         }
     }
 
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Up to `size` bytes from `offset`.
     pub fn read_at(&self, offset: u64, size: u32) -> Result<Vec<u8>> {
         let start = offset.min(self.len());

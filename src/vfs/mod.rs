@@ -10,7 +10,7 @@
 pub(crate) mod broken;
 pub(crate) mod cache;
 pub(crate) mod commit;
-pub(crate) mod content;
+pub mod content;
 pub(crate) mod inode;
 #[cfg(test)]
 mod posix_tests;
@@ -280,6 +280,11 @@ impl Vfs {
             options,
         };
         vfs.note_problems();
+        if let Some(sizes) = vfs.coll.known_sizes() {
+            for (n, size) in sizes.into_iter().enumerate() {
+                vfs.cache.set_size(n as u32, size);
+            }
+        }
         vfs
     }
 

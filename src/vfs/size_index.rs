@@ -36,7 +36,7 @@ impl SizeIndex {
     /// The size file for the database made of `files`, in the user's cache folder; `None`
     /// when there is no cache folder or a file cannot be found.
     pub fn for_database(files: &[PathBuf]) -> Option<SizeIndex> {
-        let dir = cache_dir()?;
+        let dir = crate::store::files::cache_dir()?;
         Self::in_dir(&dir, files)
     }
 
@@ -105,15 +105,6 @@ impl SizeIndex {
     pub fn path(&self) -> &Path {
         &self.path
     }
-}
-
-/// `$XDG_CACHE_HOME/gamefs`, else `$HOME/.cache/gamefs`.
-fn cache_dir() -> Option<PathBuf> {
-    let xdg = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute());
-    let base = xdg.or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
-    Some(base.join("gamefs"))
 }
 
 #[cfg(test)]

@@ -156,3 +156,39 @@ pub fn scid_files_differ(scid: &Path, ours: &Path) -> Option<String> {
         (a != b).then(|| format!(".{ext} differs:\n{}", hex_diff(&b, &a)))
     })
 }
+
+/// The real-world corpus (tests/data/realworld.md), unpacked once under target/ (by whichever
+/// test binary comes first: it is unpacked aside and moved into place whole).
+pub fn realworld_corpus() -> PathBuf {
+    let dir = repo().join("target/oracle-tests/realworld");
+    if !dir.join("realworld/tcec").is_dir() {
+        std::fs::create_dir_all(&dir).unwrap();
+        let unpacking = tempfile::tempdir_in(&dir).unwrap();
+        run(Command::new("tar")
+            .arg("-xJf")
+            .arg(repo().join("tests/data/realworld.tar.xz"))
+            .arg("-C")
+            .arg(unpacking.path()));
+        // Another test binary may have moved its copy in meanwhile: either will do.
+        let _ = std::fs::rename(unpacking.path().join("realworld"), dir.join("realworld"));
+    }
+    dir.join("realworld")
+}
+
+/// Every PGN file under `dir`, sorted.
+pub fn pgn_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|x| x == "pgn") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}

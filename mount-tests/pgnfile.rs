@@ -1,0 +1,201 @@
+//! PGN files mounted through the kernel: read-only, every game's file the source's bytes, a
+//! grown file indexed from where its index stops, and a damaged frame of a pzstd file failing
+//! only its games.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::harness::{Mount, gamefs, listing, repo, run_with_timeout, scratch, sh};
+
+/// The real-world corpus (tests/data/realworld.md) as one PGN file of 216 files' games, in
+/// `dir`.
+fn real_world_file(dir: &Path) -> PathBuf {
+    let unpacked = dir.join("realworld");
+    std::fs::create_dir_all(&unpacked).unwrap();
+    let status = Command::new("tar")
+        .arg("-xJf")
+        .arg(repo().join("tests/data/realworld.tar.xz"))
+        .arg("-C")
+        .arg(&unpacked)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let path = dir.join("realworld.pgn");
+    sh(
+        dir,
+        "find realworld -name '*.pgn' | LC_ALL=C sort | xargs cat > realworld.pgn",
+    );
+    path
+}
+
+/// The games' files of the mount, one after the other, in name order (as `cat games/*`).
+fn all_games(m: &Mount) -> Vec<u8> {
+    listing(&m.join("games"))
+        .iter()
+        .flat_map(|f| std::fs::read(f).unwrap())
+        .collect()
+}
+
+/// The error of writing to `path` (which must fail).
+fn write_error(path: &Path) -> i32 {
+    let e = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .unwrap_err();
+    e.raw_os_error().unwrap()
+}
+
+#[test]
+fn a_real_world_pgn_file_mounts_read_only_and_serves_each_games_bytes() {
+    let dir = scratch("pgnfile-real");
+    let pgn = real_world_file(dir.path());
+    let source = std::fs::read(&pgn).unwrap();
+    let m = Mount::new(&pgn, dir.path(), &[]);
+    let games = listing(&m.join("games")).len();
+    assert!(games > 20_000, "{games} games");
+    assert!(all_games(&m) == source, "cat games/* is not the file");
+    // Read-only, as with -o ro.
+    assert_eq!(write_error(&m.join("games/new.pgn")), libc::EROFS);
+    let first = listing(&m.join("games")).remove(0);
+    assert_eq!(write_error(&first), libc::EROFS);
+    assert!(std::fs::remove_file(&first).is_err());
+    // The views hold what the parser could read; the games it refused are named.
+    let players = listing(&m.join("players")).len();
+    assert!(players > 1000, "{players} players");
+    let errors = std::fs::read_to_string(m.join(".gamefs/errors")).unwrap();
+    assert!(errors.contains("not read as PGN"), "{errors}");
+    let counted = sh(&m.path, "grep -Rc '^\\[Event ' events | wc -l");
+    assert!(counted.trim().parse::<usize>().unwrap() > 1000, "{counted}");
+    drop(m);
+    // Mounted again: the index kept, the same games.
+    let m = Mount::new(&pgn, dir.path(), &[]);
+    assert_eq!(listing(&m.join("games")).len(), games);
+    assert!(all_games(&m) == source);
+}
+
+#[test]
+fn a_grown_pgn_file_is_indexed_from_where_its_index_stops() {
+    let dir = scratch("pgnfile-grown");
+    let text = std::fs::read(repo().join("tests/data/fuzz-seed1000.pgn")).unwrap();
+    // Cut where a game starts.
+    let cut = text.len() / 2
+        + text[text.len() / 2..]
+            .windows(8)
+            .position(|w| w == b"\n\n[Event")
+            .unwrap()
+        + 2;
+    let pgn = dir.path().join("grows.pgn");
+    std::fs::write(&pgn, &text[..cut]).unwrap();
+    let m = Mount::new(&pgn, dir.path(), &[]);
+    let before = listing(&m.join("games")).len();
+    assert!(all_games(&m) == text[..cut]);
+    drop(m);
+    let mut f = std::fs::OpenOptions::new().append(true).open(&pgn).unwrap();
+    std::io::Write::write_all(&mut f, &text[cut..]).unwrap();
+    drop(f);
+    let log = dir.path().join("log");
+    let m = Mount::new(
+        &pgn,
+        dir.path(),
+        &["--log-level", "info", "--log-file", log.to_str().unwrap()],
+    );
+    let after = listing(&m.join("games")).len();
+    assert!(after > before, "{before} then {after} games");
+    assert!(all_games(&m) == text);
+    let log = std::fs::read_to_string(log).unwrap();
+    assert!(log.contains("grew: indexing its new games"), "{log}");
+}
+
+#[test]
+fn a_damaged_frame_of_a_pzstd_file_fails_only_its_games() {
+    let dir = scratch("pgnfile-zst");
+    let pgn = real_world_file(dir.path());
+    let text = std::fs::read(&pgn).unwrap();
+    sh(dir.path(), "pzstd -1 -q -p 2 realworld.pgn -o rw.pgn.zst");
+    let zst = dir.path().join("rw.pgn.zst");
+    let m = Mount::new(&zst, dir.path(), &[]);
+    let games = listing(&m.join("games"));
+    assert!(
+        all_games(&m) == text,
+        "the games of the .zst are not its text"
+    );
+    drop(m);
+    // Bytes of the first frame turn to garbage; the file keeps its size and time, as with a
+    // disk that rots, so the kept index is used.
+    let mut bytes = std::fs::read(&zst).unwrap();
+    let middle = bytes.len() / 10;
+    for b in &mut bytes[middle..middle + 200] {
+        *b ^= 0x5A;
+    }
+    let mtime = std::fs::metadata(&zst).unwrap().modified().unwrap();
+    std::fs::write(&zst, bytes).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&zst)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    let m = Mount::new(&zst, dir.path(), &[]);
+    let (failed, served) = read_all(&m);
+    assert_eq!(failed + served, games.len());
+    eprintln!("frame damaged after indexing: {failed} games fail with EIO, {served} are served");
+    assert!(
+        failed > 0 && served > games.len() / 2,
+        "{failed} failed, {served} served"
+    );
+    // The last game, far from the damage, reads as before.
+    let last = std::fs::read(games.last().unwrap()).unwrap();
+    assert!(!last.is_empty() && text.ends_with(&last));
+    drop(m);
+    // A copy (no index yet) is indexed past the damaged frame.
+    let copy = dir.path().join("copy.pgn.zst");
+    std::fs::copy(&zst, &copy).unwrap();
+    let m = Mount::new(&copy, dir.path(), &[]);
+    let (failed, served) = read_all(&m);
+    eprintln!("frame damaged before indexing: {failed} games fail with EIO, {served} are served");
+    assert!(
+        failed > 0 && served > games.len() / 2,
+        "{failed} failed, {served} served"
+    );
+    let errors = std::fs::read_to_string(m.join(".gamefs/errors")).unwrap();
+    assert!(errors.contains("damaged member at byte"), "{errors}");
+}
+
+/// Read every game's file of the mount: how many fail with EIO, and how many read.
+fn read_all(m: &Mount) -> (usize, usize) {
+    let (mut failed, mut served) = (0, 0);
+    for game in listing(&m.join("games")) {
+        match std::fs::read(&game) {
+            Ok(_) => served += 1,
+            Err(e) => {
+                assert_eq!(e.raw_os_error(), Some(libc::EIO), "{}", game.display());
+                failed += 1;
+            }
+        }
+    }
+    (failed, served)
+}
+
+#[test]
+fn a_pgn_file_is_not_mounted_writable() {
+    let dir = scratch("pgnfile-rw");
+    let pgn = dir.path().join("tags.pgn");
+    std::fs::copy(repo().join("tests/data/tags.pgn"), &pgn).unwrap();
+    let mnt = dir.path().join("mnt");
+    std::fs::create_dir_all(&mnt).unwrap();
+    // Unmounted on the way out, should a regression mount it.
+    let _unmount = crate::harness::Unmounted(mnt.clone());
+    let out = run_with_timeout(
+        Command::new(gamefs())
+            .env("XDG_CACHE_HOME", dir.path().join("cache"))
+            .args(["mount", "-o", "rw"])
+            .arg(&pgn)
+            .arg(&mnt),
+        std::time::Duration::from_secs(60),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("a PGN file is only read"), "{err}");
+    assert!(!crate::harness::is_mounted(&mnt));
+}

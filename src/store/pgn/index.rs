@@ -1,0 +1,842 @@
+//! The index of a PGN file: where each game starts in the text, the header fields the views
+//! need, and the members of a compressed file ([`Member`]). Built by reading the whole file
+//! once with the import's parser, on every core ([`pgn_chunks::with_games`], reading as SCID's
+//! import does), while another thread decodes it; kept in the user's cache folder, so a
+//! later mount loads it at once, and a file that grew is indexed from its last game on.
+//!
+//! A game's text is the file's bytes from its start up to the next game's start (the first
+//! game from the file's first byte, the last to its end), so the games' texts, one after the
+//! other, are the file. A game the parser refuses is still a game (the text up to where the
+//! parser found the next one), with its reason, and no header fields.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::io::Write;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::sync_channel;
+
+use super::source::{self, Codec, Member};
+use crate::error::{Error, ErrorKind, Result};
+use crate::game::{GameResult, PartialDate};
+use crate::store::damage::UNKNOWN_NAME;
+use crate::store::{GameSummary, NameKind};
+use crate::text::pgn_chunks::{self, Parsed, Split};
+use crate::text::pgn_parse::Reading;
+
+/// The text is parsed in blocks of this many bytes (more when a game is longer).
+const BLOCK_BYTES: usize = 32 << 20;
+/// How many bytes of the file's start and end a kept index remembers, to tell a file that
+/// grew (the same start, and the old end still there) from one rewritten.
+const EDGE_BYTES: usize = 4096;
+/// The start of a kept index file (its layout's version in the last byte).
+const MAGIC: &[u8; 8] = b"GFPGNIX2";
+
+/// Told how far indexing is: bytes of the file read, of its size.
+pub type Progress<'a> = &'a (dyn Fn(u64, u64) + Sync);
+
+/// What makes a kept index the index of a file as it is now.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Identity {
+    len: u64,
+    mtime: i64,
+    mtime_nsec: i64,
+    /// The file's first bytes.
+    head: Vec<u8>,
+    /// The file's last bytes.
+    tail: Vec<u8>,
+}
+
+impl Identity {
+    /// The identity of `path` now.
+    fn of(path: &Path) -> Result<Identity> {
+        let file = std::fs::File::open(path)
+            .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
+        let meta = file
+            .metadata()
+            .map_err(|e| Error::io(format!("cannot look at {}", path.display()), e))?;
+        let edge = |at: u64| -> Result<Vec<u8>> {
+            let mut bytes = vec![0; (meta.len() - at).min(EDGE_BYTES as u64) as usize];
+            std::os::unix::fs::FileExt::read_exact_at(&file, &mut bytes, at)
+                .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+            Ok(bytes)
+        };
+        Ok(Identity {
+            len: meta.len(),
+            mtime: meta.mtime(),
+            mtime_nsec: meta.mtime_nsec(),
+            head: edge(0)?,
+            tail: edge(meta.len().saturating_sub(EDGE_BYTES as u64))?,
+        })
+    }
+
+    /// True when `now` is this file with bytes appended: the same start, and this end still
+    /// where it was.
+    fn grew_into(&self, now: &Identity, path: &Path) -> bool {
+        if now.len <= self.len
+            || !now
+                .head
+                .starts_with(&self.head[..self.head.len().min(now.head.len())])
+        {
+            return false;
+        }
+        let Ok(file) = std::fs::File::open(path) else {
+            return false;
+        };
+        let mut bytes = vec![0; self.tail.len()];
+        std::os::unix::fs::FileExt::read_exact_at(
+            &file,
+            &mut bytes,
+            self.len - self.tail.len() as u64,
+        )
+        .is_ok()
+            && bytes == self.tail
+    }
+}
+
+/// Text lost to a member of a compressed file that does not decode (a zstd frame skipped):
+/// the games around it cannot be told whole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LostText {
+    /// Where the member starts in the file.
+    pub packed: u64,
+    /// Where the text stops being whole: from the member's start in the text to where the
+    /// text after it goes on.
+    pub text: (u64, u64),
+    /// Why it does not decode.
+    pub why: String,
+}
+
+/// The index of one PGN file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Index {
+    /// How the file is stored.
+    pub codec: Codec,
+    /// Where each member of a compressed file starts (none for plain text).
+    pub members: Vec<Member>,
+    /// The length of the text.
+    pub text_len: u64,
+    /// Where each game starts in the text.
+    pub starts: Vec<u64>,
+    /// Each game's header fields as the views use them.
+    pub summaries: Vec<GameSummary>,
+    /// The names the summaries refer to, one dictionary per [`NameKind`].
+    pub names: [Vec<Arc<str>>; 4],
+    /// The games the parser refused (0-based, ascending), and why.
+    pub unparsed: Vec<(u32, String)>,
+    /// The members that did not decode when the file was indexed (in file order).
+    pub lost: Vec<LostText>,
+    /// The line the last game starts on (indexing a grown file goes on from there).
+    last_line: u32,
+    /// The file this is the index of, as it was.
+    identity: Identity,
+}
+
+impl Index {
+    /// The text range of game `n`.
+    pub fn game_range(&self, n: u32) -> (u64, u64) {
+        let n = n as usize;
+        let end = self.starts.get(n + 1).copied().unwrap_or(self.text_len);
+        (self.starts[n], end)
+    }
+
+    /// The games whose text touches the text range `from..=to` (the ends included: a game
+    /// ending or starting where text was lost may be missing some).
+    pub fn games_touching(&self, (from, to): (u64, u64)) -> std::ops::Range<u32> {
+        // The first game whose end is at or after `from`.
+        let first = self.starts.partition_point(|&s| s < from).saturating_sub(1);
+        let after = self.starts.partition_point(|&s| s <= to);
+        first as u32..after.max(first) as u32
+    }
+
+    /// The index of the PGN file at `path`: kept from an earlier mount when the file is
+    /// unchanged, extended when it grew, built otherwise (telling `progress`), and kept for
+    /// the next mount in `kept_in` (the user's cache folder; none: not kept).
+    pub fn of_file(path: &Path, kept_in: Option<&Path>, progress: Progress<'_>) -> Result<Index> {
+        Index::of_file_in_blocks(path, kept_in, BLOCK_BYTES, progress)
+    }
+
+    /// [`Index::of_file`], parsing blocks of `block` bytes.
+    fn of_file_in_blocks(
+        path: &Path,
+        kept_in: Option<&Path>,
+        block: usize,
+        progress: Progress<'_>,
+    ) -> Result<Index> {
+        let now = Identity::of(path)?;
+        let kept_at = kept_in.and_then(|dir| kept_path(dir, path));
+        let kept = kept_at.as_deref().and_then(load);
+        let index = match kept {
+            Some(kept) if kept.identity == now => return Ok(kept),
+            Some(kept) if kept.identity.grew_into(&now, path) => {
+                log::info!("{} grew: indexing its new games", path.display());
+                kept.extended(path, now, block, progress)?
+            }
+            _ => Index::build(path, now, block, progress)?,
+        };
+        if let Some(at) = &kept_at
+            && let Err(e) = store(&index, at)
+        {
+            log::warn!(
+                "cannot keep the index of {} in {}: {e}",
+                path.display(),
+                at.display()
+            );
+        }
+        Ok(index)
+    }
+
+    /// The index of `path` (whose identity is `now`), read from its first byte.
+    fn build(path: &Path, now: Identity, block: usize, progress: Progress<'_>) -> Result<Index> {
+        let head = &now.head;
+        let index = Index {
+            codec: Codec::sniff(head),
+            identity: Identity::default(),
+            ..Index::default()
+        };
+        index.extended(path, now, block, progress)
+    }
+
+    /// This index with the games from its last one on (read again: it may have been cut
+    /// short) read from the file at `path`, whose identity is now `now`.
+    fn extended(
+        mut self,
+        path: &Path,
+        now: Identity,
+        block: usize,
+        progress: Progress<'_>,
+    ) -> Result<Index> {
+        let total = now.len;
+        self.identity = now;
+        // Go on from the start of the last game, decoding from the start of its member.
+        let resume = self.starts.pop();
+        let lines_before = self.last_line.saturating_sub(1);
+        if resume.is_some() {
+            self.summaries.pop();
+            let last_number = self.starts.len() as u32;
+            self.unparsed.retain(|(n, _)| *n < last_number);
+        }
+        let resume = resume.unwrap_or(0);
+        let from = match self.codec {
+            Codec::Plain => Member {
+                packed: resume,
+                text: resume,
+            },
+            _ => {
+                let m = self.members.partition_point(|m| m.text <= resume);
+                let from = if m == 0 {
+                    Member::default()
+                } else {
+                    self.members[m - 1]
+                };
+                self.members.truncate(m.saturating_sub(1));
+                from
+            }
+        };
+        self.lost.retain(|l| l.text.0 < from.text);
+        let mut indexer = Indexer::new(&mut self, resume, lines_before, block);
+        let mut skip = resume - from.text;
+        let (tx, rx) = sync_channel::<Vec<u8>>(4);
+        let codec = indexer.index.codec;
+        let decoded = std::thread::scope(|s| {
+            let decoding = s.spawn(move || {
+                let (mut members, mut lost) = (Vec::new(), Vec::new());
+                let result = source::decode_from(
+                    path,
+                    codec,
+                    from,
+                    &mut |piece| {
+                        tx.send(piece)
+                            .map_err(|_| Error::new(ErrorKind::Io, "indexing stopped"))
+                    },
+                    &mut |m| members.push(m),
+                    &mut |l: source::Lost| {
+                        log::warn!("{}; its games fail with an I/O error", l.error);
+                        lost.push(LostText {
+                            packed: l.packed,
+                            text: l.text,
+                            why: l.error.to_string(),
+                        });
+                        Ok(())
+                    },
+                    &|done| progress(done, total),
+                );
+                (result, members, lost)
+            });
+            for mut piece in rx {
+                if skip > 0 {
+                    let n = (skip as usize).min(piece.len());
+                    piece.drain(..n);
+                    skip -= n as u64;
+                }
+                indexer.feed(&piece);
+            }
+            let (result, members, lost) =
+                decoding.join().expect("the decoding thread does not panic");
+            result.map(|()| (members, lost))
+        });
+        let (members, lost) = decoded?;
+        indexer.finish();
+        if codec != Codec::Plain {
+            self.members.extend(members);
+        }
+        self.lost.extend(lost);
+        Ok(self)
+    }
+}
+
+/// Parses text handed to it in pieces into an [`Index`].
+struct Indexer<'a> {
+    index: &'a mut Index,
+    /// The dictionaries, looked up by name.
+    known: [HashMap<Arc<str>, u32>; 4],
+    /// Text not yet parsed, from the start of a game.
+    buf: Vec<u8>,
+    /// The text offset of `buf[0]`.
+    buf_at: u64,
+    /// The lines of the text before `buf`.
+    lines_before: u32,
+    /// Parse once `buf` holds this much.
+    want: usize,
+    /// How much `buf` holds when it is parsed (unless a game is longer).
+    block: usize,
+    threads: usize,
+}
+
+impl<'a> Indexer<'a> {
+    /// Go on indexing into `index` from text offset `at`, a game's start after `lines_before`
+    /// lines.
+    fn new(index: &'a mut Index, at: u64, lines_before: u32, block: usize) -> Indexer<'a> {
+        let known = std::array::from_fn(|k| {
+            index.names[k]
+                .iter()
+                .enumerate()
+                .map(|(id, name)| (name.clone(), id as u32))
+                .collect()
+        });
+        Indexer {
+            index,
+            known,
+            buf: Vec::new(),
+            buf_at: at,
+            lines_before,
+            want: block,
+            block,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+
+    /// Take the next piece of text.
+    fn feed(&mut self, piece: &[u8]) {
+        self.buf.extend_from_slice(piece);
+        if self.buf.len() >= self.want {
+            self.parse(false);
+        }
+    }
+
+    /// The text ended: index what is left.
+    fn finish(mut self) {
+        self.parse(true);
+        self.index.text_len = self.buf_at + self.buf.len() as u64;
+    }
+
+    /// The ID of `name` in dictionary `kind`, added when new.
+    fn name_id(&mut self, kind: NameKind, name: &str) -> u32 {
+        let k = kind as usize;
+        if let Some(&id) = self.known[k].get(name) {
+            return id;
+        }
+        let id = self.index.names[k].len() as u32;
+        let name: Arc<str> = name.into();
+        self.index.names[k].push(name.clone());
+        self.known[k].insert(name, id);
+        id
+    }
+
+    /// A parsed item's start in `buf`, summary, and the reason it was refused.
+    fn item(&mut self, parsed: Parsed) -> (usize, GameSummary, Option<String>) {
+        match parsed {
+            Ok(read) => {
+                let h = &read.game.headers;
+                let summary = GameSummary {
+                    deleted: false,
+                    white: self.name_id(NameKind::Player, &h.white),
+                    black: self.name_id(NameKind::Player, &h.black),
+                    event: self.name_id(NameKind::Event, &h.event),
+                    site: self.name_id(NameKind::Site, &h.site),
+                    round: self.name_id(NameKind::Round, &h.round),
+                    date: h.date,
+                    result: h.result,
+                    eco: h
+                        .eco
+                        .as_deref()
+                        .and_then(crate::store::scid::derive::eco_code)
+                        .unwrap_or(0),
+                };
+                (read.text.start, summary, None)
+            }
+            Err(e) => {
+                let why = format!(
+                    "line {}, column {}: {}",
+                    self.lines_before + e.line,
+                    e.column,
+                    e.message
+                );
+                (e.text.start, unclassified(), Some(why))
+            }
+        }
+    }
+
+    /// Parse `buf` and index its games: all of them at the end of the text, else all but the
+    /// last (the text may stop inside it), which stays in `buf`.
+    fn parse(&mut self, at_end: bool) {
+        let mut buf = std::mem::take(&mut self.buf);
+        let mut items = Vec::new();
+        pgn_chunks::with_games(
+            &buf,
+            Reading::AsScid,
+            self.threads,
+            Split::DEFAULT,
+            &crate::text::keep_all,
+            |games| {
+                for g in games {
+                    let item = self.item(g);
+                    items.push(item);
+                }
+            },
+        );
+        let keep = if at_end {
+            items.len()
+        } else {
+            items.len().saturating_sub(1)
+        };
+        let cut = match items.get(keep) {
+            Some(&(start, ..)) => start,
+            None => buf.len(),
+        };
+        if cut == 0 && !at_end {
+            // One game fills the whole block: read on.
+            self.buf = buf;
+            self.want *= 2;
+            return;
+        }
+        self.want = self.block;
+        if let Some(&(last, ..)) = items[..keep].last() {
+            self.index.last_line = self.lines_before + 1 + line_breaks(&buf[..last]);
+        }
+        for (start, summary, why) in items.into_iter().take(keep) {
+            let number = self.index.starts.len() as u32;
+            // The first game's text is the file's from its first byte.
+            let start = if number == 0 {
+                0
+            } else {
+                self.buf_at + start as u64
+            };
+            self.index.starts.push(start);
+            self.index.summaries.push(summary);
+            if let Some(why) = why {
+                self.index.unparsed.push((number, why));
+            }
+        }
+        self.lines_before += line_breaks(&buf[..cut]);
+        self.buf_at += cut as u64;
+        // Kept with its capacity: the next block fills it again.
+        buf.drain(..cut);
+        self.buf = buf;
+    }
+}
+
+/// The summary of a game the parser refused: no names, no date (the views leave it out).
+fn unclassified() -> GameSummary {
+    GameSummary {
+        deleted: false,
+        white: UNKNOWN_NAME,
+        black: UNKNOWN_NAME,
+        event: UNKNOWN_NAME,
+        site: UNKNOWN_NAME,
+        round: UNKNOWN_NAME,
+        date: PartialDate::default(),
+        result: GameResult::Unknown,
+        eco: 0,
+    }
+}
+
+/// How many line breaks `bytes` holds.
+fn line_breaks(bytes: &[u8]) -> u32 {
+    u32::try_from(bytes.iter().filter(|&&b| b == b'\n').count()).unwrap_or(u32::MAX)
+}
+
+/// Where the index of the file at `path` is kept in folder `dir`: under a name made from the
+/// file's device and inode (the same file, grown or not, finds it).
+fn kept_path(dir: &Path, path: &Path) -> Option<PathBuf> {
+    let meta = std::fs::metadata(path).ok()?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (meta.dev(), meta.ino()).hash(&mut h);
+    Some(dir.join(format!("pgn-{:016x}.idx", h.finish())))
+}
+
+/// Little-endian writing of the kept index.
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn u64(&mut self, v: u64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn u32(&mut self, v: u32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn bytes(&mut self, b: &[u8]) {
+        self.u32(b.len() as u32);
+        self.0.extend_from_slice(b);
+    }
+}
+
+/// Little-endian reading of a kept index; `None` once it runs short.
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        if self.0.len() < n {
+            return None;
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Some(head)
+    }
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+    fn bytes(&mut self) -> Option<&'a [u8]> {
+        let n = self.u32()? as usize;
+        self.take(n)
+    }
+}
+
+/// The result as one byte of a kept index.
+fn result_byte(r: GameResult) -> u8 {
+    match r {
+        GameResult::Unknown => 0,
+        GameResult::WhiteWins => 1,
+        GameResult::BlackWins => 2,
+        GameResult::Draw => 3,
+    }
+}
+
+/// The game summary's fields as a kept index holds them: five name IDs, then year, month,
+/// day (0 for unknown) and result, then the ECO code.
+fn write_summary(w: &mut Writer, s: &GameSummary) {
+    for id in [s.white, s.black, s.event, s.site, s.round] {
+        w.u32(id);
+    }
+    let d = s.date;
+    w.u32(
+        u32::from(d.year.unwrap_or(0)) << 16
+            | u32::from(d.month.unwrap_or(0)) << 8
+            | u32::from(d.day.unwrap_or(0)),
+    );
+    w.u32(u32::from(result_byte(s.result)) << 16 | u32::from(s.eco));
+}
+
+fn read_summary(r: &mut Reader<'_>) -> Option<GameSummary> {
+    let mut ids = [0; 5];
+    for id in &mut ids {
+        *id = r.u32()?;
+    }
+    let date = r.u32()?;
+    let rest = r.u32()?;
+    let part = |v: u32| (v != 0).then_some(v);
+    let result = [
+        GameResult::Unknown,
+        GameResult::WhiteWins,
+        GameResult::BlackWins,
+        GameResult::Draw,
+    ]
+    .into_iter()
+    .find(|&g| u32::from(result_byte(g)) == rest >> 16)?;
+    Some(GameSummary {
+        deleted: false,
+        white: ids[0],
+        black: ids[1],
+        event: ids[2],
+        site: ids[3],
+        round: ids[4],
+        date: PartialDate {
+            year: part(date >> 16).map(|v| v as u16),
+            month: part((date >> 8) & 0xFF).map(|v| v as u8),
+            day: part(date & 0xFF).map(|v| v as u8),
+        },
+        result,
+        eco: rest as u16,
+    })
+}
+
+/// Keep `index` at `at`, replacing the file whole.
+fn store(index: &Index, at: &Path) -> std::io::Result<()> {
+    let mut w = Writer(Vec::with_capacity(64 + index.starts.len() * 36));
+    w.0.extend_from_slice(MAGIC);
+    let id = &index.identity;
+    w.u64(id.len);
+    w.u64(id.mtime as u64);
+    w.u64(id.mtime_nsec as u64);
+    w.bytes(&id.head);
+    w.bytes(&id.tail);
+    w.u32(
+        Codec::ALL
+            .iter()
+            .position(|&c| c == index.codec)
+            .unwrap_or(0) as u32,
+    );
+    w.u64(index.text_len);
+    w.u32(index.last_line);
+    w.u32(index.members.len() as u32);
+    for m in &index.members {
+        w.u64(m.packed);
+        w.u64(m.text);
+    }
+    for names in &index.names {
+        w.u32(names.len() as u32);
+        for name in names {
+            w.bytes(name.as_bytes());
+        }
+    }
+    w.u32(index.starts.len() as u32);
+    for (start, summary) in index.starts.iter().zip(&index.summaries) {
+        w.u64(*start);
+        write_summary(&mut w, summary);
+    }
+    w.u32(index.unparsed.len() as u32);
+    for (n, why) in &index.unparsed {
+        w.u32(*n);
+        w.bytes(why.as_bytes());
+    }
+    w.u32(index.lost.len() as u32);
+    for l in &index.lost {
+        w.u64(l.packed);
+        w.u64(l.text.0);
+        w.u64(l.text.1);
+        w.bytes(l.why.as_bytes());
+    }
+    if let Some(dir) = at.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = at.with_extension(format!("tmp{}", std::process::id()));
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(&w.0)?;
+    f.sync_all()?;
+    std::fs::rename(&tmp, at)
+}
+
+/// The index kept at `at`, if there is a whole one.
+fn load(at: &Path) -> Option<Index> {
+    let bytes = std::fs::read(at).ok()?;
+    let mut r = Reader(bytes.strip_prefix(MAGIC)?);
+    let identity = Identity {
+        len: r.u64()?,
+        mtime: r.u64()? as i64,
+        mtime_nsec: r.u64()? as i64,
+        head: r.bytes()?.to_vec(),
+        tail: r.bytes()?.to_vec(),
+    };
+    let codec = *Codec::ALL.get(r.u32()? as usize)?;
+    let text_len = r.u64()?;
+    let last_line = r.u32()?;
+    let members = (0..r.u32()?)
+        .map(|_| {
+            Some(Member {
+                packed: r.u64()?,
+                text: r.u64()?,
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let mut names: [Vec<Arc<str>>; 4] = Default::default();
+    for dict in &mut names {
+        let n = r.u32()?;
+        *dict = (0..n)
+            .map(|_| Some(Arc::from(std::str::from_utf8(r.bytes()?).ok()?)))
+            .collect::<Option<_>>()?;
+    }
+    let games = r.u32()? as usize;
+    let mut starts = Vec::with_capacity(games);
+    let mut summaries = Vec::with_capacity(games);
+    for _ in 0..games {
+        starts.push(r.u64()?);
+        summaries.push(read_summary(&mut r)?);
+    }
+    let unparsed = (0..r.u32()?)
+        .map(|_| {
+            let n = r.u32()?;
+            Some((n, String::from_utf8(r.bytes()?.to_vec()).ok()?))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let lost = (0..r.u32()?)
+        .map(|_| {
+            Some(LostText {
+                packed: r.u64()?,
+                text: (r.u64()?, r.u64()?),
+                why: String::from_utf8(r.bytes()?.to_vec()).ok()?,
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    r.0.is_empty().then_some(Index {
+        codec,
+        members,
+        text_len,
+        starts,
+        summaries,
+        names,
+        unparsed,
+        lost,
+        last_line,
+        identity,
+    })
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::text::pgn_parse::Games;
+
+    /// A PGN text with every test file of tests/data, and the odd things real files hold
+    /// between them: a byte-order mark, games the parser refuses (an illegal move, text that
+    /// is no PGN), CRLF line ends, and no line end at the very end.
+    pub(crate) fn odd_text() -> Vec<u8> {
+        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+        let mut files: Vec<PathBuf> = ["", "odd"]
+            .iter()
+            .flat_map(|d| std::fs::read_dir(data.join(d)).unwrap())
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+            .collect();
+        files.sort();
+        let mut text = "\u{feff}".as_bytes().to_vec();
+        for (i, f) in files.iter().enumerate() {
+            text.extend(std::fs::read(f).unwrap());
+            text.extend_from_slice(match i % 3 {
+                0 => b"\n[Event \"bad\"]\n[White \"X\"]\n\n1. e4 e5 2. Ke3 1-0\n\n".as_slice(),
+                1 => b"this is not PGN at all\n\n".as_slice(),
+                _ => b"[Event \"crlf\"]\r\n[White \"Crlf, A\"]\r\n\r\n1. d4 d5 1/2-1/2\r\n\r\n"
+                    .as_slice(),
+            });
+        }
+        text.extend_from_slice(b"[White \"Last\"]\n\n1. e4 *");
+        text
+    }
+
+    /// Where the sequential parser starts each game of `text` (the first at 0), and which
+    /// games it refuses.
+    fn sequential(text: &[u8]) -> (Vec<u64>, Vec<u32>) {
+        let mut starts = Vec::new();
+        let mut refused = Vec::new();
+        for (n, item) in Games::new(text).reading(Reading::AsScid).enumerate() {
+            let range = match item {
+                Ok(read) => read.text,
+                Err(e) => {
+                    refused.push(n as u32);
+                    e.text
+                }
+            };
+            starts.push(if n == 0 { 0 } else { range.start as u64 });
+        }
+        (starts, refused)
+    }
+
+    fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    fn refused(index: &Index) -> Vec<u32> {
+        index.unparsed.iter().map(|(n, _)| *n).collect()
+    }
+
+    #[test]
+    fn games_start_where_the_sequential_parser_starts_them_whatever_the_block_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = odd_text();
+        let path = write(dir.path(), "odd.pgn", &text);
+        let (starts, refused_games) = sequential(&text);
+        assert!(
+            starts.len() > 100 && refused_games.len() > 5,
+            "{} {}",
+            starts.len(),
+            refused_games.len()
+        );
+        let whole = Index::of_file_in_blocks(&path, None, usize::MAX, &|_, _| {}).unwrap();
+        assert_eq!(whole.starts, starts);
+        assert_eq!(refused(&whole), refused_games);
+        assert_eq!(whole.text_len, text.len() as u64);
+        for block in [1, 100, 1000, 5000, 40_000] {
+            let index = Index::of_file_in_blocks(&path, None, block, &|_, _| {}).unwrap();
+            assert_eq!(index.starts, whole.starts, "block {block}");
+            assert_eq!(index.summaries, whole.summaries, "block {block}");
+            assert_eq!(index.names, whole.names, "block {block}");
+            assert_eq!(index.unparsed, whole.unparsed, "block {block}");
+        }
+        // A refused game is named with its line in the whole file.
+        let (n, why) = &whole.unparsed[0];
+        let line = 1 + text[..whole.starts[*n as usize + 1] as usize]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        let said: usize = why[5..why.find(',').unwrap()].parse().unwrap();
+        assert!(said < line, "{why} (next game on line {line})");
+        assert!(said > line - 6, "{why} (next game on line {line})");
+    }
+
+    #[test]
+    fn a_kept_index_is_loaded_and_a_grown_file_indexed_from_its_last_game() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("cache");
+        let text = odd_text();
+        let half = text.len() / 2;
+        // Cut at a game's start, as a file another program appends to is.
+        let cut = sequential(&text)
+            .0
+            .into_iter()
+            .find(|&s| s as usize > half)
+            .unwrap() as usize;
+        let path = write(dir.path(), "grows.pgn", &text[..cut]);
+        let first = Index::of_file_in_blocks(&path, Some(&cache), 3000, &|_, _| {}).unwrap();
+        let told = std::sync::Mutex::new(Vec::new());
+        let again = Index::of_file_in_blocks(&path, Some(&cache), 3000, &|d, _| {
+            told.lock().unwrap().push(d)
+        })
+        .unwrap();
+        assert_eq!(again, first);
+        assert!(
+            told.lock().unwrap().is_empty(),
+            "a kept index is not built again"
+        );
+        // Appended to: only the last game on is read again.
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        f.write_all(&text[cut..]).unwrap();
+        drop(f);
+        let grown = Index::of_file_in_blocks(&path, Some(&cache), 3000, &|d, _| {
+            told.lock().unwrap().push(d)
+        })
+        .unwrap();
+        let from = *told.lock().unwrap().iter().min().unwrap();
+        assert!(
+            from >= *first.starts.last().unwrap(),
+            "read again from {from}"
+        );
+        let fresh = Index::of_file_in_blocks(&path, None, 3000, &|_, _| {}).unwrap();
+        assert_eq!(grown, fresh);
+        assert_eq!(load(&kept_path(&cache, &path).unwrap()), Some(fresh));
+        // Rewritten (not appended to): built again.
+        std::fs::write(&path, &text[cut..]).unwrap();
+        let rewritten = Index::of_file_in_blocks(&path, Some(&cache), 3000, &|_, _| {}).unwrap();
+        assert_eq!(
+            rewritten,
+            Index::of_file_in_blocks(&path, None, 3000, &|_, _| {}).unwrap()
+        );
+    }
+}

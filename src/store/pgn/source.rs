@@ -1,0 +1,608 @@
+//! The text of a PGN file, plain or compressed, read from any offset.
+//!
+//! A compressed file is a sequence of *members* that decode on their own: the frames of a
+//! `.zst` (pzstd, as lichess uses, writes many), the members of a `.gz`, the streams of a
+//! `.bz2` (pbzip2 writes many). The index keeps where each member starts, in the file and in
+//! the text ([`Member`]), so a game is read by decoding only the member(s) holding it: a
+//! member of at most [`CACHED_MEMBER_BYTES`] is decoded whole and kept among the last few
+//! read; a bigger one (a file compressed as one stream) is decoded from its start, and a
+//! decoder left where the last read stopped serves the next read further on, so reading the
+//! games in file order decodes the file once.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::num::NonZeroUsize;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use lru::LruCache;
+
+use crate::error::{Error, Result};
+
+/// A member decoded whole is kept for the next reads when it is at most this big.
+pub const CACHED_MEMBER_BYTES: u64 = 64 << 20;
+/// How many members decoded whole are kept.
+const CACHED_MEMBERS: usize = 4;
+/// The size of the pieces text is decoded in.
+const PIECE_BYTES: usize = 256 << 10;
+
+/// How a PGN file is stored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Codec {
+    /// Plain text.
+    #[default]
+    Plain,
+    /// Zstandard (`.zst`).
+    Zstd,
+    /// gzip (`.gz`).
+    Gzip,
+    /// bzip2 (`.bz2`).
+    Bzip2,
+}
+
+impl Codec {
+    /// Every codec, in the order of their numbers in a kept index.
+    pub const ALL: [Codec; 4] = [Codec::Plain, Codec::Zstd, Codec::Gzip, Codec::Bzip2];
+
+    /// The codec of a file starting with `head`, by its magic bytes.
+    pub fn sniff(head: &[u8]) -> Codec {
+        match head {
+            [0x28, 0xB5, 0x2F, 0xFD, ..] => Codec::Zstd,
+            // A skippable frame (pzstd starts each frame with one).
+            [b, 0x2A, 0x4D, 0x18, ..] if b & 0xF0 == 0x50 => Codec::Zstd,
+            [0x1F, 0x8B, ..] => Codec::Gzip,
+            [b'B', b'Z', b'h', ..] => Codec::Bzip2,
+            _ => Codec::Plain,
+        }
+    }
+
+    /// Its name, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Codec::Plain => "plain",
+            Codec::Zstd => "zstd",
+            Codec::Gzip => "gzip",
+            Codec::Bzip2 => "bzip2",
+        }
+    }
+
+    /// A decoder of one member read from `r`, which must stand at the member's start; it
+    /// takes from `r` exactly the member's bytes.
+    fn member<'a, R: BufRead + Send + 'a>(
+        self,
+        r: R,
+    ) -> std::io::Result<Box<dyn Read + Send + 'a>> {
+        Ok(match self {
+            Codec::Plain => Box::new(r),
+            Codec::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(r)?.single_frame()),
+            Codec::Gzip => Box::new(flate2::bufread::GzDecoder::new(r)),
+            Codec::Bzip2 => Box::new(bzip2::bufread::BzDecoder::new(r)),
+        })
+    }
+}
+
+/// The codec of the regular file at `path`, by its first bytes (plain for anything else: a
+/// pipe, a device).
+pub fn codec_of(path: &Path) -> std::io::Result<Codec> {
+    let file = File::open(path)?;
+    if !file.metadata()?.is_file() {
+        return Ok(Codec::Plain);
+    }
+    let mut head = [0; 4];
+    let n = read_full(&mut &file, &mut head)?;
+    Ok(Codec::sniff(&head[..n]))
+}
+
+/// Where a member starts: in the file (`packed`) and in the text (`text`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Member {
+    /// Byte offset in the (compressed) file.
+    pub packed: u64,
+    /// Byte offset in the text.
+    pub text: u64,
+}
+
+/// A [`BufRead`] that counts the bytes taken from it (where it stands in its file), readable
+/// while a decoder holds it.
+struct Counted<R> {
+    inner: R,
+    taken: Arc<AtomicU64>,
+}
+
+impl<R> Counted<R> {
+    /// Where it stands in its file.
+    fn taken(&self) -> u64 {
+        self.taken.load(Ordering::Relaxed)
+    }
+}
+
+impl<R: BufRead> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.taken.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Counted<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.taken.fetch_add(amt as u64, Ordering::Relaxed);
+        self.inner.consume(amt);
+    }
+}
+
+/// Read into `buf` until it is full or the reader ends; the bytes read.
+fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match r.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// A member that does not decode, but whose end is known, so decoding goes on after it (a
+/// zstd frame: its header and block headers say where it ends).
+#[derive(Debug)]
+pub struct Lost {
+    /// Where it starts in the file.
+    pub packed: u64,
+    /// The text it gave before the error: from its start in the text to where it stopped.
+    pub text: (u64, u64),
+    /// Why it does not decode.
+    pub error: Error,
+}
+
+/// Decode `file` (stored as `codec`) from member `from` to its end, handing the text on in
+/// pieces to `sink`, the start of each member that holds text to `member` (before its text),
+/// each member that does not decode but can be skipped to `lost` (whose error stops decoding),
+/// and how far into the file decoding is to `progress`. An error names the file and where.
+pub fn decode_from(
+    path: &Path,
+    codec: Codec,
+    from: Member,
+    sink: &mut dyn FnMut(Vec<u8>) -> Result<()>,
+    member: &mut dyn FnMut(Member),
+    lost: &mut dyn FnMut(Lost) -> Result<()>,
+    progress: &dyn Fn(u64),
+) -> Result<()> {
+    let failed = |at: u64, e| {
+        Error::io(
+            format!(
+                "decoding {} ({}) at byte {at}",
+                path.display(),
+                codec.name()
+            ),
+            e,
+        )
+    };
+    let mut input = input_at(path, from.packed)?;
+    let mut text_at = from.text;
+    loop {
+        let start = input.taken();
+        let taken = input.taken.clone();
+        if input.fill_buf().map_err(|e| failed(start, e))?.is_empty() {
+            return Ok(());
+        }
+        let member_text = text_at;
+        let mut told = false;
+        let mut skip_to = None;
+        let mut decoder = codec.member(&mut input).map_err(|e| failed(start, e))?;
+        loop {
+            let mut piece = vec![0; PIECE_BYTES];
+            let n = match read_full(&mut decoder, &mut piece) {
+                Ok(n) => n,
+                Err(e) => {
+                    let error = failed(start, e);
+                    let Some(end) = frame_end(path, codec, start) else {
+                        return Err(error);
+                    };
+                    lost(Lost {
+                        packed: start,
+                        text: (member_text, text_at),
+                        error,
+                    })?;
+                    skip_to = Some(end);
+                    break;
+                }
+            };
+            if n == 0 {
+                break;
+            }
+            if !told && codec != Codec::Plain {
+                // An empty member (a zstd skippable frame) is not one: reading starts at the
+                // next member with text.
+                member(Member {
+                    packed: start,
+                    text: text_at,
+                });
+                told = true;
+            }
+            piece.truncate(n);
+            text_at += n as u64;
+            sink(piece)?;
+            progress(taken.load(Ordering::Relaxed));
+        }
+        drop(decoder);
+        if let Some(end) = skip_to {
+            input = input_at(path, end)?;
+        }
+        progress(input.taken());
+        if codec == Codec::Plain {
+            return Ok(());
+        }
+    }
+}
+
+/// The file at `path`, read from byte `at` on.
+fn input_at(path: &Path, at: u64) -> Result<Counted<BufReader<File>>> {
+    let mut file =
+        File::open(path).map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
+    if at > 0 {
+        file.seek(SeekFrom::Start(at))
+            .map_err(|e| Error::io(format!("reading {} at byte {at}", path.display()), e))?;
+    }
+    Ok(Counted {
+        inner: BufReader::with_capacity(1 << 20, file),
+        taken: Arc::new(AtomicU64::new(at)),
+    })
+}
+
+/// Where the zstd frame starting at byte `start` of the file at `path` ends, as its frame and
+/// block headers say (whether its blocks decode or not); `None` for other codecs or when the
+/// headers cannot be read.
+fn frame_end(path: &Path, codec: Codec, start: u64) -> Option<u64> {
+    if codec != Codec::Zstd {
+        return None;
+    }
+    let file = File::open(path).ok()?;
+    // SAFETY: a read-only map of the file, only read here, dropped before returning.
+    let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
+    let frame = map.get(usize::try_from(start).ok()?..)?;
+    let size = zstd::zstd_safe::find_frame_compressed_size(frame).ok()?;
+    (size > 0).then_some(start + size as u64)
+}
+
+/// A decoder standing somewhere inside a member, kept for the next read further on.
+struct Cursor {
+    /// The member it decodes.
+    member: usize,
+    /// The text offset of the next byte it gives.
+    at: u64,
+    decoder: Box<dyn Read + Send>,
+}
+
+/// Random reads of a PGN file's text.
+pub struct Source {
+    path: PathBuf,
+    file: File,
+    codec: Codec,
+    /// The members (none for a plain file), by text offset.
+    members: Vec<Member>,
+    /// The length of the text.
+    text_len: u64,
+    /// Members decoded whole, by number.
+    cache: Mutex<LruCache<usize, Arc<Vec<u8>>>>,
+    /// The decoder of a big member where the last read left it.
+    cursor: Mutex<Option<Cursor>>,
+    /// Members of at most this many bytes are decoded whole and cached.
+    cached_member_bytes: u64,
+}
+
+impl Source {
+    /// Reads of `path` (stored as `codec`, with `members`, holding `text_len` bytes of text).
+    pub fn open(path: &Path, codec: Codec, members: Vec<Member>, text_len: u64) -> Result<Source> {
+        let file = File::open(path)
+            .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
+        Ok(Source {
+            path: path.to_path_buf(),
+            file,
+            codec,
+            members,
+            text_len,
+            cache: Mutex::new(LruCache::new(
+                NonZeroUsize::new(CACHED_MEMBERS).expect("not zero"),
+            )),
+            cursor: Mutex::new(None),
+            cached_member_bytes: CACHED_MEMBER_BYTES,
+        })
+    }
+
+    /// The text bytes `start..end`.
+    pub fn read(&self, start: u64, end: u64) -> Result<Vec<u8>> {
+        let end = end.min(self.text_len);
+        let mut out = Vec::with_capacity(end.saturating_sub(start) as usize);
+        if self.codec == Codec::Plain {
+            out.resize(end.saturating_sub(start) as usize, 0);
+            self.file
+                .read_exact_at(&mut out, start)
+                .map_err(|e| Error::io(format!("reading {}", self.path.display()), e))?;
+            return Ok(out);
+        }
+        let mut at = start;
+        while at < end {
+            let m = self
+                .members
+                .partition_point(|m| m.text <= at)
+                .saturating_sub(1);
+            let member_end = self.members.get(m + 1).map_or(self.text_len, |n| n.text);
+            let upto = end.min(member_end);
+            self.read_in_member(m, at, upto, &mut out)?;
+            at = upto;
+        }
+        Ok(out)
+    }
+
+    /// Append the text `at..upto`, all inside member `m`, to `out`.
+    fn read_in_member(&self, m: usize, at: u64, upto: u64, out: &mut Vec<u8>) -> Result<()> {
+        let member = self.members[m];
+        let member_end = self.members.get(m + 1).map_or(self.text_len, |n| n.text);
+        if member_end - member.text <= self.cached_member_bytes {
+            let text = self.whole_member(m)?;
+            out.extend_from_slice(
+                &text[(at - member.text) as usize..(upto - member.text) as usize],
+            );
+            return Ok(());
+        }
+        let mut cursor = self.cursor.lock().unwrap_or_else(|e| e.into_inner());
+        let reusable = matches!(&*cursor, Some(c) if c.member == m && c.at <= at);
+        if !reusable {
+            *cursor = Some(Cursor {
+                member: m,
+                at: member.text,
+                decoder: self.decoder(m)?,
+            });
+        }
+        let c = cursor.as_mut().expect("set above");
+        let failed = |e| self.damaged(m, e);
+        let skip = at - c.at;
+        let skipped =
+            std::io::copy(&mut (&mut c.decoder).take(skip), &mut std::io::sink()).map_err(failed);
+        let had = out.len();
+        out.resize(had + (upto - at) as usize, 0);
+        let read = skipped.and_then(|_| {
+            c.decoder
+                .read_exact(&mut out[had..])
+                .map_err(|e| self.damaged(m, e))
+        });
+        if let Err(e) = read {
+            out.truncate(had);
+            *cursor = None;
+            return Err(e);
+        }
+        c.at = upto;
+        Ok(())
+    }
+
+    /// The whole text of member `m`, from the cache or decoded now.
+    fn whole_member(&self, m: usize) -> Result<Arc<Vec<u8>>> {
+        if let Some(text) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&m) {
+            return Ok(text.clone());
+        }
+        let member = self.members[m];
+        let len = self.members.get(m + 1).map_or(self.text_len, |n| n.text) - member.text;
+        // Decoded to its end, so that the member's checksum is checked.
+        let mut text = Vec::with_capacity(len as usize);
+        let mut decoder = self.decoder(m)?;
+        decoder
+            .read_to_end(&mut text)
+            .map_err(|e| self.damaged(m, e))?;
+        if text.len() as u64 != len {
+            return Err(self.damaged(
+                m,
+                std::io::Error::other(format!(
+                    "it holds {} bytes of text, not {len} as when it was indexed",
+                    text.len()
+                )),
+            ));
+        }
+        let text = Arc::new(text);
+        self.cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .put(m, text.clone());
+        Ok(text)
+    }
+
+    /// A decoder at the start of member `m`.
+    fn decoder(&self, m: usize) -> Result<Box<dyn Read + Send>> {
+        let member = self.members[m];
+        // A descriptor of its own: a clone's file offset would be shared with other readers.
+        let mut file = File::open(&self.path)
+            .map_err(|e| Error::io(format!("cannot open {}", self.path.display()), e))?;
+        file.seek(SeekFrom::Start(member.packed))
+            .map_err(|e| self.damaged(m, e))?;
+        self.codec
+            .member(BufReader::with_capacity(256 << 10, file))
+            .map_err(|e| self.damaged(m, e))
+    }
+
+    /// The error of a member that does not decode (EIO): only the games in it fail.
+    fn damaged(&self, m: usize, e: std::io::Error) -> Error {
+        let member = self.members[m];
+        Error::corrupt_record(format!(
+            "{} member {} (at byte {} of {}) does not decode: {e}",
+            self.codec.name(),
+            m + 1,
+            member.packed,
+            self.path.display()
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// Lines of text, numbered.
+    fn text() -> Vec<u8> {
+        (0..40_000)
+            .flat_map(|i| format!("line {i} of the text\n").into_bytes())
+            .collect()
+    }
+
+    /// `part` compressed as one member of `codec`.
+    fn member(codec: Codec, part: &[u8]) -> Vec<u8> {
+        match codec {
+            Codec::Plain => part.to_vec(),
+            Codec::Zstd => {
+                // With the checksum the zstd and pzstd commands write by default.
+                let mut e = zstd::Encoder::new(Vec::new(), 3).unwrap();
+                e.include_checksum(true).unwrap();
+                e.write_all(part).unwrap();
+                e.finish().unwrap()
+            }
+            Codec::Gzip => {
+                let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+                e.write_all(part).unwrap();
+                e.finish().unwrap()
+            }
+            Codec::Bzip2 => {
+                let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+                e.write_all(part).unwrap();
+                e.finish().unwrap()
+            }
+        }
+    }
+
+    /// `text` as a file of `codec` in `parts` members, and the members decoding found.
+    fn file(dir: &Path, codec: Codec, text: &[u8], parts: usize) -> (PathBuf, Vec<Member>) {
+        let path = dir.join(format!("{}-{parts}", codec.name()));
+        let bytes: Vec<u8> = text
+            .chunks(text.len().div_ceil(parts))
+            .flat_map(|part| member(codec, part))
+            .collect();
+        std::fs::write(&path, bytes).unwrap();
+        let (mut decoded, mut members) = (Vec::new(), Vec::new());
+        decode_from(
+            &path,
+            codec,
+            Member::default(),
+            &mut |piece| {
+                decoded.extend(piece);
+                Ok(())
+            },
+            &mut |m| members.push(m),
+            &mut |lost| Err(lost.error),
+            &|_| {},
+        )
+        .unwrap();
+        assert!(decoded == text, "{}: decoded", codec.name());
+        (path, members)
+    }
+
+    /// Ranges read in file order, backwards and across members.
+    const RANGES: [(u64, u64); 6] = [
+        (0, 10),
+        (5000, 90_000),
+        (90_000, 400_000),
+        (300_000, 300_001),
+        (10, 800_000),
+        (799_990, 900_000),
+    ];
+
+    #[test]
+    fn any_range_reads_the_same_from_every_codec_whole_members_or_big_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = text();
+        for codec in Codec::ALL {
+            for parts in [1, 3, 7] {
+                let (path, members) = file(dir.path(), codec, &text, parts);
+                let expected = if codec == Codec::Plain { 0 } else { parts };
+                assert_eq!(members.len(), expected, "{} {parts}", codec.name());
+                for big in [false, true] {
+                    let mut source =
+                        Source::open(&path, codec, members.clone(), text.len() as u64).unwrap();
+                    if big {
+                        source.cached_member_bytes = 0;
+                    }
+                    for (start, end) in RANGES {
+                        let end = end.min(text.len() as u64);
+                        assert!(
+                            source.read(start, end).unwrap() == text[start as usize..end as usize],
+                            "{} in {parts} members, {start}..{end}, decoded {}",
+                            codec.name(),
+                            if big { "on" } else { "whole" }
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn decoding_tells_how_far_it_is_as_it_goes() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = text();
+        for codec in [Codec::Plain, Codec::Zstd] {
+            let (path, _) = file(dir.path(), codec, &text, 1);
+            let told = std::sync::Mutex::new(Vec::new());
+            decode_from(
+                &path,
+                codec,
+                Member::default(),
+                &mut |_| Ok(()),
+                &mut |_| {},
+                &mut |lost| Err(lost.error),
+                &|done| told.lock().unwrap().push(done),
+            )
+            .unwrap();
+            let told = told.into_inner().unwrap();
+            let size = std::fs::metadata(&path).unwrap().len();
+            // Several times within one member, never backwards, the whole file at the end.
+            assert!(told.len() > 2, "{}: {told:?}", codec.name());
+            assert!(told.windows(2).all(|w| w[0] <= w[1]));
+            assert_eq!(told.last(), Some(&size));
+        }
+    }
+
+    #[test]
+    fn a_damaged_member_fails_only_the_reads_inside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = text();
+        for codec in [Codec::Zstd, Codec::Gzip, Codec::Bzip2] {
+            let (path, members) = file(dir.path(), codec, &text, 3);
+            // Garbage in the middle of the second member.
+            let mut bytes = std::fs::read(&path).unwrap();
+            let middle = ((members[1].packed + members[2].packed) / 2) as usize;
+            for b in &mut bytes[middle..middle + 64] {
+                *b ^= 0x5A;
+            }
+            std::fs::write(&path, bytes).unwrap();
+            let source = Source::open(&path, codec, members.clone(), text.len() as u64).unwrap();
+            let (second, third) = (members[1].text, members[2].text);
+            let e = source.read(second + 10, second + 20).unwrap_err();
+            assert_eq!(
+                e.kind(),
+                crate::error::ErrorKind::CorruptRecord,
+                "{}: {e}",
+                codec.name()
+            );
+            assert!(e.to_string().contains("member 2"), "{e}");
+            assert!(source.read(second - 10, second + 1).is_err());
+            assert_eq!(
+                source.read(0, second).unwrap(),
+                &text[..second as usize],
+                "{}",
+                codec.name()
+            );
+            assert_eq!(
+                source.read(third, text.len() as u64).unwrap(),
+                &text[third as usize..],
+                "{}",
+                codec.name()
+            );
+        }
+    }
+}
