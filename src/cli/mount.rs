@@ -295,8 +295,12 @@ fn index_pgn_file(path: &Path) -> Result<(), String> {
 }
 
 /// Take the game sizes an earlier mount of this very database state kept, if any; returns
-/// where this state's sizes are kept.
+/// where this state's sizes are kept (none when the database knows them itself).
 fn restore_sizes(vfs: &Vfs) -> Option<SizeIndex> {
+    if vfs.collection().known_sizes().is_some() {
+        // The database knows them itself (a PGN file's index): nothing to keep.
+        return None;
+    }
     let index = SizeIndex::for_database(&vfs.collection().info().files)?;
     if let Some(sizes) = index.load(vfs.collection().count()) {
         log::info!("game sizes from {}", index.path().display());
