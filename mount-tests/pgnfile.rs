@@ -108,6 +108,27 @@ fn a_grown_pgn_file_is_indexed_from_where_its_index_stops() {
 }
 
 #[test]
+fn a_pgn_files_index_is_all_that_is_kept_between_mounts() {
+    let dir = scratch("pgnfile-kept");
+    let pgn = dir.path().join("tags.pgn");
+    std::fs::copy(repo().join("tests/data/tags.pgn"), &pgn).unwrap();
+    let cache = dir.path().join("cache");
+    let m = Mount::with_env(&pgn, dir.path(), &[], &[("XDG_CACHE_HOME", &cache)]);
+    // Sizes asked and games read, as a mount of a database would keep them.
+    sh(&m.path, "ls -l games >/dev/null && cat games/* >/dev/null");
+    drop(m);
+    let kept: Vec<String> = listing(&cache.join("gamefs"))
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert!(
+        kept[0].starts_with("pgn-") && kept[0].ends_with(".idx"),
+        "{kept:?}"
+    );
+}
+
+#[test]
 fn a_damaged_frame_of_a_pzstd_file_fails_only_its_games() {
     let dir = scratch("pgnfile-zst");
     let pgn = real_world_file(dir.path());

@@ -215,8 +215,12 @@ fn index_pgn_file(path: &Path) -> Result<(), String> {
 }
 
 /// Take the game sizes earlier mounts of this database kept, if any; returns where they are
-/// kept.
+/// kept (nowhere when the database knows them itself).
 fn restore_sizes(vfs: &Vfs) -> Option<SizeIndex> {
+    if vfs.collection().known_sizes().is_some() {
+        // The database knows them itself (a PGN file's index): nothing to keep.
+        return None;
+    }
     let index = SizeIndex::for_database(&vfs.collection().info().files)?;
     let kept = index.load();
     if !kept.is_empty() {
