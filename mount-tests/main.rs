@@ -17,6 +17,7 @@ mod harness;
 mod hostile;
 mod posix;
 mod save;
+mod scid5;
 mod simplecdb;
 mod sys;
 mod tree;

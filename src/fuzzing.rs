@@ -436,7 +436,12 @@ pub fn go9_scores(data: &[u8]) {
 /// the Simple Chess Database can store is encoded, and its record decodes to it again.
 pub fn pgn(data: &[u8]) {
     // Every reading: the exact one of saves, and the loose ones of bulk imports.
-    let readings = [Reading::Exact, Reading::AsScid, Reading::AsPgn2dcg];
+    let readings = [
+        Reading::Exact,
+        Reading::AsScid,
+        Reading::AsScid5,
+        Reading::AsPgn2dcg,
+    ];
     let games = readings
         .into_iter()
         .flat_map(|reading| pgn_parse::Games::new(data).reading(reading));

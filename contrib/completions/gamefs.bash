@@ -252,7 +252,7 @@ _gamefs() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "scid simplecdb" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "scid scid5 simplecdb" -- "${cur}"))
                     return 0
                     ;;
                 --log-level)
@@ -1006,7 +1006,7 @@ _gamefs() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "scid simplecdb" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "scid scid5 simplecdb" -- "${cur}"))
                     return 0
                     ;;
                 --rejects)

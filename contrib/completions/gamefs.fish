@@ -54,10 +54,12 @@ complete -c gamefs -n "__fish_gamefs_using_subcommand demo" -s o -d 'Mount optio
 complete -c gamefs -n "__fish_gamefs_using_subcommand demo" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand demo" -s h -l help -d 'Print help'
 complete -c gamefs -n "__fish_gamefs_using_subcommand create" -l format -d 'The format (default: from the path\'s extension, else SCID)' -r -f -a "scid\t'SCID 4: .si4, .sn4, .sg4'
+scid5\t'SCID 5: .si5, .sn5, .sg5'
 simplecdb\t'Simple Chess Database: .dci, .dcn, .dcs, .dce, .dcg'"
 complete -c gamefs -n "__fish_gamefs_using_subcommand create" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l format -d 'The format to create with --create (default: from the path\'s extension, else SCID)' -r -f -a "scid\t'SCID 4: .si4, .sn4, .sg4'
+scid5\t'SCID 5: .si5, .sn5, .sg5'
 simplecdb\t'Simple Chess Database: .dci, .dcn, .dcs, .dce, .dcg'"
 complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l rejects -d 'Write the text of every game left out to this file (created, or replaced): a PGN file to mend and import again' -r -F
 complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l report -d 'Write the report of every game left out (file, game, line, reason) to this file (default: a new file under $XDG_STATE_HOME/gamefs/, named in the summary line)' -r -F

@@ -19,6 +19,7 @@ use gamefs::text::input::Text;
 fn format_for(path: &std::path::Path, asked: Option<FormatArg>) -> store::Format {
     match asked {
         Some(FormatArg::Scid) => store::Format::Scid,
+        Some(FormatArg::Scid5) => store::Format::Scid5,
         Some(FormatArg::Simplecdb) => store::Format::SimpleCdb,
         None => store::Format::from_path(path),
     }

@@ -177,6 +177,8 @@ mod tests {
 pub enum FormatArg {
     /// SCID 4: .si4, .sn4, .sg4.
     Scid,
+    /// SCID 5: .si5, .sn5, .sg5.
+    Scid5,
     /// Simple Chess Database: .dci, .dcn, .dcs, .dce, .dcg.
     Simplecdb,
 }
@@ -184,8 +186,8 @@ pub enum FormatArg {
 /// Options of `gamefs create`.
 #[derive(Args, Debug)]
 pub struct CreateArgs {
-    /// The new database's base path (x makes x.si4, x.sn4, x.sg4; x.dci makes a Simple Chess
-    /// Database).
+    /// The new database's base path (x makes x.si4, x.sn4, x.sg4; x.si5 makes a SCID 5
+    /// database; x.dci makes a Simple Chess Database).
     pub database: PathBuf,
     /// The format (default: from the path's extension, else SCID).
     #[arg(long, value_enum)]

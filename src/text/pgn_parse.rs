@@ -114,6 +114,9 @@ pub enum Reading {
     /// its digits say, a Result tag by its first characters, the last of a tag given twice,
     /// …), and say what was changed: a bulk import of real-world files.
     AsScid,
+    /// As [`Reading::AsScid`], except where SCID 5's import reads otherwise: a comment keeps
+    /// its line breaks and tabs, and only the white space at its ends is dropped.
+    AsScid5,
     /// As [`Reading::AsScid`], except where pgn2dcg, the Simple Chess Database's own
     /// importer, reads otherwise: a tag value keeps its escapes as written (`\"Zonal\"`), and
     /// the Result tag wins over the game's end.
@@ -609,7 +612,9 @@ fn finish_game(
             );
             headers.result = tag;
         }
-        (Some((tag, _)), Some((end, end_at))) if tag != end && lx.reading == Reading::AsScid => {
+        (Some((tag, _)), Some((end, end_at)))
+            if tag != end && matches!(lx.reading, Reading::AsScid | Reading::AsScid5) =>
+        {
             // SCID takes the game's end over the tag.
             lx.changed(
                 end_at,
@@ -1366,7 +1371,7 @@ fn parse_movetext(
                 }
                 let marker = match lx.reading {
                     Reading::Exact => result_marker(word),
-                    Reading::AsScid | Reading::AsPgn2dcg => scid_marker(word),
+                    Reading::AsScid | Reading::AsScid5 | Reading::AsPgn2dcg => scid_marker(word),
                 };
                 if let Some(r) = marker {
                     if stack.len() > 1 {
@@ -1381,7 +1386,7 @@ fn parse_movetext(
                     break Some((r, at));
                 }
                 let plies = top.line.moves.len();
-                handle_word(top, word, at)?;
+                handle_word(top, word, at, lx.reading)?;
                 if top.line.moves.len() > plies {
                     count_node(at)?;
                 }
@@ -1419,6 +1424,9 @@ fn add_comment(
     let text = match lx.reading {
         Reading::Exact => normalize_comment(&decode(raw)),
         Reading::AsScid => scid_comment(&decode(raw)),
+        Reading::AsScid5 => decode(raw)
+            .trim_matches([' ', '\n', '\r', '\t', '\u{b}'])
+            .to_owned(),
         // pgn2dcg keeps a comment as written between its braces.
         Reading::AsPgn2dcg => decode(raw),
     };
@@ -1503,7 +1511,12 @@ fn symbol_nag(s: &[u8]) -> Option<u8> {
 }
 
 /// A movetext word: move number, move (with suffix annotation), null move or symbol.
-fn handle_word(frame: &mut Frame, word: &[u8], at: Pos) -> Result<(), ParseError> {
+fn handle_word(
+    frame: &mut Frame,
+    word: &[u8],
+    at: Pos,
+    reading: Reading,
+) -> Result<(), ParseError> {
     let digits = word.iter().take_while(|b| b.is_ascii_digit()).count();
     let dots = word[digits..].iter().take_while(|&&b| b == b'.').count();
     let rest = if digits == word.len() || dots > 0 {
@@ -1597,7 +1610,7 @@ fn handle_word(frame: &mut Frame, word: &[u8], at: Pos) -> Result<(), ParseError
     };
     let shown = || decode(san_text);
     let m = match legal::san_to_move(&frame.pos, san)
-        .or_else(|e| lenient_capture(san, &frame.pos, e))
+        .or_else(|e| lenient_capture(san, &frame.pos, e, reading))
     {
         Ok(m) => m,
         Err(SanError::AmbiguousSan) => {
@@ -1672,7 +1685,25 @@ fn promotion_without_equals(san: &[u8]) -> Option<usize> {
 /// Real files write `Qd7` for a capture on d7 (or `Qxd7` for a quiet move); when the SAN as
 /// written matches no move, the same SAN with the capture mark flipped is tried. The move is
 /// still unique, so nothing is guessed.
-fn lenient_capture(san: San, pos: &Chess, e: SanError) -> Result<shakmaty::Move, SanError> {
+fn lenient_capture(
+    san: San,
+    pos: &Chess,
+    e: SanError,
+    reading: Reading,
+) -> Result<shakmaty::Move, SanError> {
+    // SCID 5 reads a bare square (`d6`) as a pawn push only, never as a capture.
+    let scid5_pawn_push = reading == Reading::AsScid5
+        && matches!(
+            san,
+            San::Normal {
+                role: shakmaty::Role::Pawn,
+                capture: false,
+                ..
+            }
+        );
+    if scid5_pawn_push {
+        return Err(e);
+    }
     match (e, san) {
         (
             SanError::IllegalSan,

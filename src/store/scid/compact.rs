@@ -57,7 +57,7 @@ pub fn compact(path: &Path) -> Result<CompactReport> {
     let mut sg4_len = 0u64;
     for (n, old) in &keep {
         let record = db.record_bytes(*n)?;
-        let offset = writer::append_record(&games, &sg4, sg4_len, &record)?;
+        let offset = writer::append_record(&games, &sg4, sg4_len, &record, u64::from(u32::MAX))?;
         sg4_len = offset + record.len() as u64;
         let mut map = |kind: NameKind, id: u32| {
             let k = kind as usize;
@@ -75,7 +75,7 @@ pub fn compact(path: &Path) -> Result<CompactReport> {
         e.round = map(NameKind::Round, old.round);
         e.white = map(NameKind::Player, old.white);
         e.black = map(NameKind::Player, old.black);
-        e.offset = offset as u32;
+        e.offset = offset;
         e.length = record.len() as u32;
         entries.extend(e.encode());
     }

@@ -49,8 +49,10 @@ pub struct Derived {
     pub eco: u16,
     /// Packed 20-bit date.
     pub date: u32,
-    /// Packed 12-bit event date relative to the date's year (as SCID writes it).
+    /// Packed 12-bit event date relative to the date's year (as SCID 4 writes it).
     pub event_date: u16,
+    /// The packed 20-bit event date (0 = none), as SCID 5 stores it: any year.
+    pub event_date_full: u32,
     /// White's rating (0 = none).
     pub white_elo: u16,
     /// White's rating type 0..=6.
@@ -94,9 +96,17 @@ pub fn encode_and_derive_as_import(game: &ChessGame) -> Result<(Vec<u8>, Derived
     encode_and_derive_with(game, EventDateRule::DropAsScid)
 }
 
+/// [`encode_and_derive`] for a SCID 5 index, which keeps an EventDate of any year (in
+/// [`Derived::event_date_full`]): no EventDate is refused for its distance from the Date.
+pub fn encode_and_derive_any_event_date(game: &ChessGame) -> Result<(Vec<u8>, Derived)> {
+    encode_and_derive_with(game, EventDateRule::AnyYear)
+}
+
 /// What to do with an EventDate the index cannot keep beside the Date.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum EventDateRule {
+    /// Keep it whatever its year (SCID 5's index stores the whole date).
+    AnyYear,
     /// Refuse the game (a save must not lose it silently).
     Refuse,
     /// Write no event date, as SCID's import does.
@@ -126,8 +136,12 @@ fn with_main_line(d: Derived, main: &MainLineInfo) -> Derived {
 fn header_fields(game: &ChessGame, rule: EventDateRule) -> Result<Derived> {
     let h = &game.headers;
     let date = checked_date(h.date, "Date")?;
+    let event_date_full = match h.event_date {
+        Some(e) => checked_date(e, "EventDate")?,
+        None => 0,
+    };
     let event_date = match h.event_date {
-        Some(e) if rule == EventDateRule::DropAsScid => {
+        Some(e) if rule != EventDateRule::Refuse => {
             pack_event_date(checked_date(e, "EventDate")?, date).unwrap_or(0)
         }
         Some(e) => pack_event_date(checked_date(e, "EventDate")?, date).ok_or_else(|| {
@@ -159,6 +173,7 @@ fn header_fields(game: &ChessGame, rule: EventDateRule) -> Result<Derived> {
         eco,
         date,
         event_date,
+        event_date_full,
         white_elo,
         white_rating_type,
         black_elo,

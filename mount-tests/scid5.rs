@@ -1,0 +1,90 @@
+//! A SCID 5 database mounted like a SCID 4 one: the same tree, every game as `gamefs export`
+//! gives it, and the edits SCID 5's own script made (tests/data/scid5/s5edit.tcl) made through
+//! the mount give SCID 5's bytes.
+
+use std::path::{Path, PathBuf};
+
+use crate::harness::{Mount, gamefs_ok, repo, scratch};
+
+const EXTS: [&str; 3] = ["si5", "sn5", "sg5"];
+
+fn golden() -> PathBuf {
+    let dir = repo().join("tests/data/scid5");
+    assert!(
+        dir.join("gen300.si5").is_file(),
+        "the golden files are missing: {} (tests/data/ of the checkout)",
+        dir.display()
+    );
+    dir
+}
+
+fn file(base: &Path, ext: &str) -> PathBuf {
+    PathBuf::from(format!("{}.{ext}", base.display()))
+}
+
+/// A private copy of golden set `name` in `dir`.
+fn golden_copy(name: &str, dir: &Path) -> PathBuf {
+    let base = dir.join(name);
+    for ext in EXTS {
+        std::fs::copy(file(&golden().join(name), ext), file(&base, ext)).unwrap();
+    }
+    base
+}
+
+#[test]
+fn the_tree_shows_every_game_as_export_does() {
+    let dir = scratch("scid5-read");
+    let db = golden_copy("gen300", dir.path());
+    // Mounted by its base name: the files' kind is found on disk.
+    let m = Mount::new(&db, dir.path(), &["-o", "ro"]);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(m.join("games"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 300);
+    let joined: String = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    assert_eq!(joined, gamefs_ok([Path::new("export"), &db]));
+    for view in ["players", "events", "sites", "years", "eco"] {
+        assert!(
+            std::fs::read_dir(m.join(view)).unwrap().count() > 0,
+            "{view}"
+        );
+    }
+}
+
+#[test]
+fn scid5s_edits_made_through_the_mount_give_scid5s_bytes() {
+    let dir = scratch("scid5-edit");
+    let db = golden_copy("gen300", dir.path());
+    let m = Mount::new(&file(&db, "si5"), dir.path(), &[]);
+    // Game 2: Event changed and a comment after the first move, saved in place.
+    let game = m.game(2);
+    let text = std::fs::read_to_string(&game).unwrap();
+    let edited = text
+        .replacen(
+            "[Event \"Budapest Blitz 1968\"]",
+            "[Event \"Replaced by SCID 5\"]",
+            1,
+        )
+        .replacen("\n\n1. e4 e5", "\n\n1. e4 {comment added by SCID 5} e5", 1);
+    assert_eq!(edited.matches("SCID 5").count(), 2, "{text}");
+    std::fs::write(&game, edited).unwrap();
+    // Game 3: deleted.
+    std::fs::remove_file(m.game(3)).unwrap();
+    // The game of edited-added.pgn: copied in.
+    std::fs::copy(
+        golden().join("edited-added.pgn"),
+        m.join("games").join("added.pgn"),
+    )
+    .unwrap();
+    drop(m);
+    for ext in EXTS {
+        let ours = std::fs::read(file(&db, ext)).unwrap();
+        let scid5 = std::fs::read(file(&golden().join("edited"), ext)).unwrap();
+        assert!(ours == scid5, "{ext} differs from SCID 5's");
+    }
+}
