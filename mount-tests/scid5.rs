@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::harness::{Mount, gamefs_ok, repo, scratch};
+use crate::harness::{Mount, assert_tree_is_export, repo, scratch};
 
 const EXTS: [&str; 3] = ["si5", "sn5", "sg5"];
 
@@ -37,23 +37,7 @@ fn the_tree_shows_every_game_as_export_does() {
     let db = golden_copy("gen300", dir.path());
     // Mounted by its base name: the files' kind is found on disk.
     let m = Mount::new(&db, dir.path(), &["-o", "ro"]);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(m.join("games"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    assert_eq!(files.len(), 300);
-    let joined: String = files
-        .iter()
-        .map(|f| std::fs::read_to_string(f).unwrap())
-        .collect();
-    assert_eq!(joined, gamefs_ok([Path::new("export"), &db]));
-    for view in ["players", "events", "sites", "years", "eco"] {
-        assert!(
-            std::fs::read_dir(m.join(view)).unwrap().count() > 0,
-            "{view}"
-        );
-    }
+    assert_tree_is_export(&m, &db, 300);
 }
 
 #[test]
