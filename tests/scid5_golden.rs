@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use gamefs::game::{ChessGame, Line};
+use gamefs::game::{ChessGame, Line, StartPosition};
 use gamefs::store::scid::ScidDatabase;
 use gamefs::store::{ChessStore, Format};
 use gamefs::text::pgn_parse::{self, Reading};
@@ -146,15 +146,58 @@ fn the_edited_set_shows_the_deleted_game() {
     assert_eq!(db.load(1).unwrap().headers.event, "Replaced by SCID 5");
 }
 
+/// The tags (as name-value pairs) and the moves (SAN, without move numbers) of each game of a
+/// PGN text: enough to compare texts of different layout.
+fn tags_and_sans(text: &str) -> Vec<(Vec<String>, Vec<String>)> {
+    let mut games = Vec::new();
+    let (mut tags, mut sans) = (Vec::new(), Vec::new());
+    for line in text.lines() {
+        if line.starts_with('[') {
+            if !sans.is_empty() {
+                games.push((std::mem::take(&mut tags), std::mem::take(&mut sans)));
+            }
+            tags.push(line.to_owned());
+            continue;
+        }
+        for word in line.split_whitespace() {
+            let san = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+            if !san.is_empty() {
+                sans.push(san.to_owned());
+            }
+        }
+    }
+    games.push((tags, sans));
+    for (tags, _) in &mut games {
+        tags.sort();
+    }
+    games
+}
+
 #[test]
-fn chess960_games_are_refused_by_name_not_misread() {
+fn chess960_games_read_as_scid5_exports_them() {
     let db = ScidDatabase::open(&golden().join("chess960"), false).unwrap();
     assert_eq!(db.game_count(), 20);
+    let mut ours = String::new();
     for n in 0..20 {
-        let e = db.load(n).unwrap_err();
-        assert!(e.to_string().contains("Chess960"), "game {}: {e}", n + 1);
         assert!(db.entry(n).chess960);
+        let g = db.load(n).unwrap();
+        assert!(
+            matches!(g.start, StartPosition::Chess960(_)),
+            "game {}",
+            n + 1
+        );
+        ours.push_str(&gamefs::text::pgn::render(&g).unwrap());
+        ours.push('\n');
     }
+    let scid5 = std::fs::read_to_string(golden().join("chess960.export.pgn")).unwrap();
+    let (ours, scid5) = (tags_and_sans(&ours), tags_and_sans(&scid5));
+    assert_eq!(ours.len(), 20);
+    for (n, (a, b)) in ours.iter().zip(&scid5).enumerate() {
+        assert_eq!(a, b, "game {}", n + 1);
+    }
+    // Castling is there, in both directions, as SCID 5 writes it.
+    let all: Vec<&String> = ours.iter().flat_map(|(_, s)| s).collect();
+    assert!(all.iter().any(|s| s.starts_with("O-O-O")) && all.iter().any(|s| *s == "O-O"));
 }
 
 #[test]
@@ -337,5 +380,34 @@ fn gamefs_check_passes_every_golden_set() {
     for name in ["gen300", "edge", "edited", "chess960"] {
         let out = gamefs(&["check".as_ref(), golden().join(name).as_os_str()]);
         assert_eq!(out.status.code(), Some(0), "{name}: {out:?}");
+    }
+}
+
+/// The oracle tests' comparison (python-chess, tests/oracle/pgn_compare.py): `gamefs export`
+/// of every set (deleted games included, as SCID 5's export of its filter) equals SCID 5's
+/// export as games, Chess960 castling included.
+#[cfg(feature = "oracle-tests")]
+#[test]
+fn gamefs_export_equals_scid5s_export_for_python_chess() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["gen300", "edge", "edited", "chess960"] {
+        let ours = dir.path().join(format!("{name}.pgn"));
+        let out = gamefs(&[
+            "export".as_ref(),
+            "--include-deleted".as_ref(),
+            golden().join(name).as_os_str(),
+            "-o".as_ref(),
+            ours.as_os_str(),
+        ]);
+        assert!(out.status.success(), "{out:?}");
+        let compare = Command::new("python3")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/pgn_compare.py"))
+            .arg(golden().join(format!("{name}.export.pgn")))
+            .arg(&ours)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&compare.stdout);
+        assert!(compare.status.success(), "{name}: {text}");
+        assert!(text.contains(" equal"), "{name}: {text}");
     }
 }

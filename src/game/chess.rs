@@ -149,6 +149,10 @@ pub enum StartPosition {
     Standard,
     /// A set-up position, as a full six-field FEN string.
     Fen(String),
+    /// A Chess960 game's start, as a full six-field FEN string: castling moves the king and a
+    /// rook of the FEN's castling rights to the standard castled squares (`KQkq` are the
+    /// outermost rooks, file letters name others).
+    Chess960(String),
 }
 
 /// A line of play: the main line, or one variation.

@@ -221,15 +221,6 @@ impl ScidDatabase {
             check_readable_game(&state.damage, number, state.header.num_games)?;
             (state.entry(number), state.games_len)
         };
-        if entry.chess960 {
-            return Err(Error::new(
-                ErrorKind::Unsupported,
-                format!(
-                    "game {}: a Chess960 game, which gamefs cannot read yet",
-                    number + 1
-                ),
-            ));
-        }
         let bytes = self.read_record(number, &entry, committed)?;
         Ok((entry, bytes))
     }
@@ -730,7 +721,7 @@ impl ChessStore for ScidDatabase {
 
     fn load(&self, number: u32) -> Result<ChessGame> {
         let (entry, bytes) = self.stored_game(number)?;
-        let record = record::decode(&bytes).map_err(|e| in_game(e, number))?;
+        let record = record::decode_as(&bytes, entry.chess960).map_err(|e| in_game(e, number))?;
         Ok(ChessGame {
             headers: self.headers(&entry, record.extra_tags),
             start: record.start,
@@ -740,7 +731,7 @@ impl ChessStore for ScidDatabase {
 
     fn visit(&self, number: u32, visitor: &mut dyn GameVisitor) -> Result<()> {
         let (entry, bytes) = self.stored_game(number)?;
-        let head = record::read_head(&bytes).map_err(|e| in_game(e, number))?;
+        let head = record::read_head_as(&bytes, entry.chess960).map_err(|e| in_game(e, number))?;
         visitor.begin(&self.headers(&entry, head.extra_tags), &head.start)?;
         head.moves.visit(visitor).map_err(|e| in_game(e, number))
     }

@@ -8,7 +8,7 @@ use super::*;
 use crate::error::{Error, Result};
 use crate::game::chess::{Line, Ply, StartPosition};
 use crate::game::legal;
-use crate::game::replay::{play_in_place, position_from_fen};
+use crate::game::replay::{STANDARD_FEN, play_in_place, start_position};
 use crate::game::visit::{GameVisitor, TreeBuilder};
 use crate::store::charset::text_from_bytes;
 use crate::store::scid::pieces::PieceLists;
@@ -28,11 +28,16 @@ pub struct Record {
 /// Decode one record: exactly the bytes `[offset, offset+length)` named by its index entry
 /// (trailing NUL-terminated bytes would be read as comments, as SCID reads them).
 pub fn decode(bytes: &[u8]) -> Result<Record> {
+    decode_as(bytes, false)
+}
+
+/// [`decode`] of the record of a game whose index says whether it is Chess960 (SCID 5).
+pub fn decode_as(bytes: &[u8], chess960: bool) -> Result<Record> {
     let RecordHead {
         extra_tags,
         start,
         moves,
-    } = read_head(bytes)?;
+    } = read_head_as(bytes, chess960)?;
     let mut tree = TreeBuilder::new();
     moves.visit(&mut tree)?;
     Ok(Record {
@@ -72,15 +77,29 @@ impl MoveStream<'_> {
 
 /// Read a record's tags and start, and check its move stream's syntax (spec §5).
 pub fn read_head(bytes: &[u8]) -> Result<RecordHead<'_>> {
+    read_head_as(bytes, false)
+}
+
+/// [`read_head`] of the record of a game whose index says whether it is Chess960: its start
+/// is then [`StartPosition::Chess960`] and castling follows Chess960's rules (SCID 5 writes a
+/// Chess960 game's record as any other, its FEN naming the start).
+pub fn read_head_as(bytes: &[u8], chess960: bool) -> Result<RecordHead<'_>> {
     let mut r = Reader { bytes, at: 0 };
     let extra_tags = decode_tags(&mut r)?;
     let flags = r.byte("the flags byte")?;
-    let (start, pos, lists) = if flags & FLAG_FEN != 0 {
-        let fen = text_from_bytes(r.terminated("the start FEN")?);
-        let pos = position_from_fen(&fen)
+    let (start, pos, lists) = if flags & FLAG_FEN != 0 || chess960 {
+        let fen = match flags & FLAG_FEN {
+            0 => STANDARD_FEN.to_owned(),
+            _ => text_from_bytes(r.terminated("the start FEN")?),
+        };
+        let start = match chess960 {
+            true => StartPosition::Chess960(fen),
+            false => StartPosition::Fen(fen),
+        };
+        let pos = start_position(&start)
             .map_err(|e| Error::corrupt_record(format!("start position: {}", e.message())))?;
         let lists = PieceLists::from_board(pos.board());
-        (StartPosition::Fen(fen), pos, lists)
+        (start, pos, lists)
     } else {
         (
             StartPosition::Standard,

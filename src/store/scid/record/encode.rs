@@ -90,6 +90,7 @@ pub fn encode_watching(game: &ChessGame, watch: &mut dyn MainLineWatcher) -> Res
             let lists = PieceLists::from_board(pos.board());
             (pos, lists)
         }
+        StartPosition::Chess960(_) => return Err(chess960_refused()),
     };
     let comments = encode_move_stream(&game.moves, pos, lists, &mut out, watch)?;
     out.extend_from_slice(&comments);
@@ -111,7 +112,16 @@ pub fn start_position(start: &StartPosition) -> Result<Chess> {
     match start {
         StartPosition::Standard => Ok(Chess::default()),
         StartPosition::Fen(fen) => Ok(scid_fen(fen)?.1),
+        StartPosition::Chess960(_) => Err(chess960_refused()),
     }
+}
+
+/// Why a Chess960 game is not encoded: SCID 4 cannot store one, and gamefs does not write
+/// SCID 5's yet.
+fn chess960_refused() -> Error {
+    invalid(
+        "a Chess960 game cannot be stored (SCID 4 cannot hold one; gamefs does not write SCID 5's Chess960 games yet)",
+    )
 }
 
 /// An `InvalidInput` error.

@@ -113,7 +113,7 @@ fn encode(rec: &Record, seen: &mut Coverage) -> Vec<u8> {
     let pos = start_position(&rec.start).unwrap();
     let lists = match rec.start {
         StartPosition::Standard => PieceLists::standard(),
-        StartPosition::Fen(_) => PieceLists::from_board(pos.board()),
+        StartPosition::Fen(_) | StartPosition::Chess960(_) => PieceLists::from_board(pos.board()),
     };
     cover(&pos, &lists, &rec.moves, seen);
     super::encode(&game_of(rec)).unwrap()
