@@ -411,3 +411,64 @@ fn gamefs_export_equals_scid5s_export_for_python_chess() {
         assert!(text.contains(" equal"), "{name}: {text}");
     }
 }
+
+#[test]
+fn compacting_keeps_every_game_not_deleted_as_scid5_writes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    // A database without deleted games or unused names: the same index and games, and the
+    // name file after SCID 5's nine database-information records.
+    let base = copy("gen300", dir.path());
+    let report = gamefs::store::compact(&base).unwrap();
+    assert_eq!((report.games_before, report.games_after), (300, 300));
+    for ext in ["si5", "sg5"] {
+        let ours = std::fs::read(file(&base, ext)).unwrap();
+        assert!(ours == std::fs::read(file(&golden().join("gen300"), ext)).unwrap());
+    }
+    let names = std::fs::read(file(&base, "sn5")).unwrap();
+    assert_eq!(
+        names,
+        [
+            info_records(),
+            std::fs::read(file(&golden().join("gen300"), "sn5")).unwrap()
+        ]
+        .concat()
+    );
+    // The edited set: its deleted game and its replaced game's old record are gone.
+    let base = copy("edited", dir.path());
+    let before = ScidDatabase::open(&base, false).unwrap();
+    let want: Vec<ChessGame> = (0..301)
+        .filter(|&n| n != 2)
+        .map(|n| before.load(n).unwrap())
+        .collect();
+    drop(before);
+    let report = gamefs::store::compact(&base).unwrap();
+    assert_eq!((report.games_before, report.games_after), (301, 300));
+    assert!(report.bytes_after < report.bytes_before);
+    let db = ScidDatabase::open(&base, false).unwrap();
+    let got: Vec<ChessGame> = (0..300).map(|n| db.load(n).unwrap()).collect();
+    assert!(got == want);
+    assert!(db.problems().is_empty());
+    let out = gamefs(&["check".as_ref(), base.as_os_str()]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+/// The nine database-information records SCID 5's compaction writes first for a database
+/// that set none: each field with an empty value, autoload 1.
+fn info_records() -> Vec<u8> {
+    let mut out = Vec::new();
+    for field in [
+        "type",
+        "description",
+        "autoload1",
+        "flag1",
+        "flag2",
+        "flag3",
+        "flag4",
+        "flag5",
+        "flag6",
+    ] {
+        out.push((field.len() as u8) << 3 | 4);
+        out.extend(field.as_bytes());
+    }
+    out
+}

@@ -244,6 +244,8 @@ pub fn create(path: &std::path::Path, format: Format) -> Result<()> {
 pub fn compact(path: &std::path::Path) -> Result<CompactReport> {
     if scid::layout_at(path) == Some(scid::header::Layout::V400) {
         scid::compact::compact(path)
+    } else if scid::layout_at(path) == Some(scid::header::Layout::V5) {
+        scid::v5::compact::compact(path)
     } else if simplecdb::looks_like(path) {
         simplecdb::compact(path)
     } else {

@@ -29,25 +29,8 @@ pub fn compact(path: &Path) -> Result<CompactReport> {
     let db = ScidDatabase::open(&base, true)?;
     let bytes_before = files_size(&base);
     let count = db.game_count();
-    let mut keep: Vec<(u32, IndexEntry)> = (0..count)
-        .map(|n| (n, db.entry(n)))
-        .filter(|(_, e)| !e.is_deleted())
-        .collect();
-    if keep.len() > REORDER_ABOVE {
-        keep.sort_by_key(|(_, e)| {
-            (
-                e.stored_line,
-                [
-                    e.home_pawns[0],
-                    e.home_pawns[1],
-                    e.home_pawns[2],
-                    e.home_pawns[3],
-                ],
-                e.matsig,
-            )
-        });
-    }
-    let tmp_base = PathBuf::from(format!("{}__COMPACT__", base.display()));
+    let keep = kept_games(&db);
+    let tmp_base = compact_base(&base);
     let [si4, sn4, sg4] = EXTENSIONS.map(|e| with_ext(&tmp_base, e));
     let games = File::create(&sg4).map_err(|e| write_error(&sg4, e))?;
     let mut names = NameFile::parse(&super::create::empty_names())?;
@@ -95,15 +78,7 @@ pub fn compact(path: &Path) -> Result<CompactReport> {
         .and_then(|_| f.sync_all())
         .map_err(|e| write_error(&si4, e))?;
     drop(db);
-    for ext in ["sg4", "sn4", "si4"] {
-        let (from, to) = (with_ext(&tmp_base, ext), with_ext(&base, ext));
-        std::fs::rename(&from, &to).map_err(|e| {
-            Error::io(
-                format!("renaming {} to {}", from.display(), to.display()),
-                e,
-            )
-        })?;
-    }
+    replace_with_copy(&tmp_base, &base, EXTENSIONS)?;
     Ok(CompactReport {
         games_before: count,
         games_after: keep.len() as u32,
@@ -112,7 +87,53 @@ pub fn compact(path: &Path) -> Result<CompactReport> {
     })
 }
 
-fn write_error(p: &Path, e: std::io::Error) -> Error {
+/// The games compaction keeps (not deleted), with their entries, in the order SCID writes
+/// them: the index order, or for more than 10,000 games sorted by stored line, the first home
+/// pawns and the final material (a stable sort, as SCID's).
+pub fn kept_games(db: &ScidDatabase) -> Vec<(u32, IndexEntry)> {
+    let mut keep: Vec<(u32, IndexEntry)> = (0..db.game_count())
+        .map(|n| (n, db.entry(n)))
+        .filter(|(_, e)| !e.is_deleted())
+        .collect();
+    if keep.len() > REORDER_ABOVE {
+        keep.sort_by_key(|(_, e)| {
+            (
+                e.stored_line,
+                [
+                    e.home_pawns[0],
+                    e.home_pawns[1],
+                    e.home_pawns[2],
+                    e.home_pawns[3],
+                ],
+                e.matsig,
+            )
+        });
+    }
+    keep
+}
+
+/// Put the three files of the compacted copy at `tmp_base` in place of those at `base`
+/// (`exts`: index, names, games), the game file first, as SCID renames them.
+pub fn replace_with_copy(tmp_base: &Path, base: &Path, exts: [&str; 3]) -> Result<()> {
+    for ext in [exts[2], exts[1], exts[0]] {
+        let (from, to) = (with_ext(tmp_base, ext), with_ext(base, ext));
+        std::fs::rename(&from, &to).map_err(|e| {
+            Error::io(
+                format!("renaming {} to {}", from.display(), to.display()),
+                e,
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// The path SCID compacts the database at `base` into before renaming.
+pub fn compact_base(base: &Path) -> PathBuf {
+    PathBuf::from(format!("{}__COMPACT__", base.display()))
+}
+
+/// An error writing `p`.
+pub fn write_error(p: &Path, e: std::io::Error) -> Error {
     Error::io(format!("writing {}", p.display()), e)
 }
 

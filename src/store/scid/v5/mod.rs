@@ -11,6 +11,7 @@
 //! - Limits are wider than SCID 4's: 2^32 - 2 games, a game file of 2^47 bytes, 2^28 player
 //!   and event names, 2^32 sites and 2^31 rounds.
 
+pub mod compact;
 pub mod entry;
 pub mod names;
 
