@@ -4,7 +4,7 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 
 use cli::{Cli, Command};
 
@@ -33,21 +33,14 @@ fn return_freed_memory_at_once() {
     unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
 }
 
-/// The subcommand names; anything else in first place is a database (mount(8)'s helper form).
-const SUBCOMMANDS: [&str; 12] = [
-    "mount",
-    "export",
-    "demo",
-    "create",
-    "import",
-    "compact",
-    "info",
-    "check",
-    "go9",
-    "completions",
-    "man",
-    "help",
-];
+/// True when `word` names a subcommand (or `help`); anything else in first place is a database
+/// (mount(8)'s helper form).
+fn is_subcommand(word: &str) -> bool {
+    word == "help"
+        || Cli::command()
+            .get_subcommands()
+            .any(|c| c.get_name() == word)
+}
 
 /// mount(8) and fstab run `gamefs SOURCE MOUNTPOINT -o OPTIONS` (through mount.fuse3 for type
 /// `fuse.gamefs`): read that as `gamefs mount …`.
@@ -55,7 +48,7 @@ fn arguments() -> Vec<std::ffi::OsString> {
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if let Some(first) = args.get(1).and_then(|a| a.to_str())
         && !first.starts_with('-')
-        && !SUBCOMMANDS.contains(&first)
+        && !is_subcommand(first)
         && args.len() >= 3
     {
         args.insert(1, "mount".into());
@@ -77,6 +70,7 @@ fn main() -> ExitCode {
         Command::Create(c) => cli::database::create(&c),
         Command::Import(i) => cli::database::import(&i),
         Command::Compact(c) => cli::database::compact(&c),
+        Command::Convert(c) => cli::database::convert(&c),
         Command::Info(i) => cli::inspect::info(&i),
         Command::Check(c) => cli::inspect::check(&c),
         Command::Go9(g) => cli::go9::run(&g),

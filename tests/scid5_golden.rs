@@ -472,3 +472,107 @@ fn info_records() -> Vec<u8> {
     }
     out
 }
+
+#[test]
+fn converting_to_scid4_and_back_gives_scid5s_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (scid4, scid5) = (dir.path().join("edge"), dir.path().join("back.si5"));
+    let out = gamefs(&[
+        "convert".as_ref(),
+        golden().join("edge").as_os_str(),
+        scid4.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let db = gamefs::store::open(&scid4, false).unwrap();
+    assert_eq!((db.format(), db.game_count()), (Format::Scid, 6));
+    let out = gamefs(&["convert".as_ref(), scid4.as_os_str(), scid5.as_os_str()]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_same_files(&dir.path().join("back"), "edge");
+    // The target must be new.
+    let out = gamefs(&["convert".as_ref(), scid4.as_os_str(), scid5.as_os_str()]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+}
+
+#[test]
+fn converting_to_scid4_leaves_out_what_scid4_cannot_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    let scid4 = dir.path().join("edited.si4");
+    let out = gamefs(&[
+        "convert".as_ref(),
+        golden().join("edited").as_os_str(),
+        scid4.as_os_str(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(
+        stderr.contains("left out game 265: EventDate 2003.06.18 cannot be stored")
+            && stderr.contains("299 of 301 games stored, 1 left out, 1 deleted not copied"),
+        "{stderr}"
+    );
+    let (source, target) = (
+        ScidDatabase::open(&golden().join("edited"), false).unwrap(),
+        ScidDatabase::open(&scid4, false).unwrap(),
+    );
+    let kept: Vec<u32> = (0..301).filter(|&n| n != 2 && n != 264).collect();
+    assert_eq!(target.game_count() as usize, kept.len());
+    for (to, &from) in kept.iter().enumerate() {
+        assert!(
+            target.load(to as u32).unwrap() == source.load(from).unwrap(),
+            "game {}",
+            from + 1
+        );
+    }
+    let out = gamefs(&[
+        "convert".as_ref(),
+        golden().join("chess960").as_os_str(),
+        dir.path().join("c960").as_os_str(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert_eq!(
+        stderr.matches("a Chess960 game cannot be stored").count(),
+        20
+    );
+}
+
+/// Debian's SCID 4.7.4 reads a SCID 5 database converted to SCID 4 as gamefs reads it.
+#[cfg(feature = "oracle-tests")]
+#[test]
+fn scid4_reads_the_converted_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let scid4 = dir.path().join("gen300");
+    let out = gamefs(&[
+        "convert".as_ref(),
+        golden().join("gen300").as_os_str(),
+        scid4.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(4), "{out:?}");
+    let (theirs, ours) = (dir.path().join("scid.pgn"), dir.path().join("gamefs.pgn"));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let export = Command::new(root.join("contrib/tools/scid-export.sh"))
+        .arg(&scid4)
+        .arg(&theirs)
+        .env(
+            "PATH",
+            format!("{}:/usr/games", std::env::var("PATH").unwrap()),
+        )
+        .output()
+        .unwrap();
+    assert!(export.status.success(), "{export:?}");
+    let out = gamefs(&[
+        "export".as_ref(),
+        scid4.as_os_str(),
+        "-o".as_ref(),
+        ours.as_os_str(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let compare = Command::new("python3")
+        .arg(root.join("tests/oracle/pgn_compare.py"))
+        .arg(&theirs)
+        .arg(&ours)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&compare.stdout);
+    assert!(compare.status.success(), "{text}");
+    assert!(text.contains("compared 299 games: 299 equal"), "{text}");
+}

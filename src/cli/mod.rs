@@ -49,6 +49,9 @@ pub enum Command {
     Import(ImportArgs),
     /// Drop deleted games and unused bytes (as SCID's compaction does); not while mounted.
     Compact(CompactArgs),
+    /// Copy the games of a database into a new one of another format (SCID 4, SCID 5, Simple
+    /// Chess Database); deleted games are not copied.
+    Convert(ConvertArgs),
     /// Show what a database holds: format, games, deleted, names, years, reclaimable bytes.
     Info(InspectArgs),
     /// List every problem of a database (damage, games that do not decode, index fields that
@@ -235,6 +238,22 @@ pub struct CompactArgs {
     /// The database: its base path or any of its files.
     pub database: PathBuf,
     /// No summary output.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Options of `gamefs convert`.
+#[derive(Args, Debug)]
+pub struct ConvertArgs {
+    /// The database to read: its base path or any of its files.
+    pub source: PathBuf,
+    /// The new database (it must not exist): x makes a SCID 4 database, x.si5 a SCID 5 one,
+    /// x.dci a Simple Chess Database.
+    pub target: PathBuf,
+    /// The target's format (default: from its extension, else SCID 4).
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+    /// No summary output (games left out are still named).
     #[arg(short, long)]
     pub quiet: bool,
 }

@@ -5,6 +5,7 @@
 //! decoded into a [`ChessGame`] only when someone reads that game.
 
 pub mod charset;
+pub mod convert;
 pub mod damage;
 pub mod files;
 pub mod go9x9;

@@ -72,18 +72,44 @@ pub fn compact(path: &Path) -> Result<CompactReport> {
     header[20..182].copy_from_slice(&raw_header[20..182]);
     let autoload = remap_autoload(old_header.auto_load, count, &keep);
     header[17..20].copy_from_slice(&autoload.to_be_bytes()[1..]);
-    let mut f = File::create(&si4).map_err(|e| write_error(&si4, e))?;
-    f.write_all(&header)
-        .and_then(|_| f.write_all(&entries))
-        .and_then(|_| f.sync_all())
-        .map_err(|e| write_error(&si4, e))?;
+    write_new_file(&si4, &[&header, &entries])?;
     drop(db);
-    replace_with_copy(&tmp_base, &base, EXTENSIONS)?;
-    Ok(CompactReport {
-        games_before: count,
-        games_after: keep.len() as u32,
+    finish(
+        &tmp_base,
+        &base,
+        EXTENSIONS,
+        count,
+        keep.len(),
         bytes_before,
-        bytes_after: files_size(&base),
+    )
+}
+
+/// Write a new file at `path` holding `parts` one after the other, durably.
+pub fn write_new_file(path: &Path, parts: &[&[u8]]) -> Result<()> {
+    let mut f = File::create(path).map_err(|e| write_error(path, e))?;
+    parts
+        .iter()
+        .try_for_each(|part| f.write_all(part))
+        .and_then(|_| f.sync_all())
+        .map_err(|e| write_error(path, e))
+}
+
+/// Put the compacted copy at `tmp_base` in place of the database at `base` (files `exts`)
+/// and report: `before` games then, `kept` now, `bytes_before` bytes then.
+pub fn finish(
+    tmp_base: &Path,
+    base: &Path,
+    exts: [&str; 3],
+    before: u32,
+    kept: usize,
+    bytes_before: u64,
+) -> Result<CompactReport> {
+    replace_with_copy(tmp_base, base, exts)?;
+    Ok(CompactReport {
+        games_before: before,
+        games_after: kept as u32,
+        bytes_before,
+        bytes_after: crate::store::files::total_size(base, &exts),
     })
 }
 
@@ -114,7 +140,7 @@ pub fn kept_games(db: &ScidDatabase) -> Vec<(u32, IndexEntry)> {
 
 /// Put the three files of the compacted copy at `tmp_base` in place of those at `base`
 /// (`exts`: index, names, games), the game file first, as SCID renames them.
-pub fn replace_with_copy(tmp_base: &Path, base: &Path, exts: [&str; 3]) -> Result<()> {
+fn replace_with_copy(tmp_base: &Path, base: &Path, exts: [&str; 3]) -> Result<()> {
     for ext in [exts[2], exts[1], exts[0]] {
         let (from, to) = (with_ext(tmp_base, ext), with_ext(base, ext));
         std::fs::rename(&from, &to).map_err(|e| {

@@ -6,14 +6,13 @@
 //! offset. Then the three files replace the old ones.
 
 use std::fs::File;
-use std::io::Write;
 use std::path::Path;
 
 use super::names::{self, INFO};
 use super::{EXTENSIONS, MAX_GAME_FILE, entry};
 use crate::error::Result;
 use crate::store::files::{read_file, total_size, with_ext};
-use crate::store::scid::compact::{compact_base, kept_games, replace_with_copy, write_error};
+use crate::store::scid::compact::{compact_base, finish, kept_games, write_error, write_new_file};
 use crate::store::scid::names::NameFile;
 use crate::store::scid::{ScidDatabase, base_path, writer};
 use crate::store::{ChessStore, CompactReport, NameKind};
@@ -77,20 +76,17 @@ pub fn compact(path: &Path) -> Result<CompactReport> {
     }
     records.flush(&games, &sg5)?;
     writer::sync(&games, &sg5)?;
-    for (path, bytes) in [(&sn5, &name_bytes), (&si5, &entries)] {
-        let mut f = File::create(path).map_err(|e| write_error(path, e))?;
-        f.write_all(bytes)
-            .and_then(|_| f.sync_all())
-            .map_err(|e| write_error(path, e))?;
-    }
+    write_new_file(&sn5, &[&name_bytes])?;
+    write_new_file(&si5, &[&entries])?;
     drop(db);
-    replace_with_copy(&tmp_base, &base, EXTENSIONS)?;
-    Ok(CompactReport {
-        games_before: count,
-        games_after: keep.len() as u32,
+    finish(
+        &tmp_base,
+        &base,
+        EXTENSIONS,
+        count,
+        keep.len(),
         bytes_before,
-        bytes_after: total_size(&base, &EXTENSIONS),
-    })
+    )
 }
 
 /// The autoload game after compaction, as SCID 5 renumbers it: the new place of the old
