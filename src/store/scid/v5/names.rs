@@ -35,49 +35,61 @@ impl Names {
 /// or cut short).
 pub fn parse(bytes: &[u8]) -> (Names, Vec<String>) {
     let mut out = Names::default();
-    let mut at = 0;
-    while at < bytes.len() {
-        let start = at;
-        let Some((value, len)) = varint(&bytes[at..]) else {
-            return (
-                out,
-                vec![format!("a name's length is cut short at byte {start}")],
-            );
-        };
-        at += len;
-        let kind = (value & 7) as u8;
-        let size = value >> 3;
-        let Some(name) = usize::try_from(size)
-            .ok()
-            .and_then(|size| bytes.get(at..at.checked_add(size)?))
-        else {
-            return (
-                out,
-                vec![format!(
-                    "the name at byte {start} ({size} bytes) runs past the end of the file \
-                     ({} bytes): it and any after it are lost (shown as ?)",
-                    bytes.len()
-                )],
-            );
-        };
-        at += name.len();
-        match NameKind::ALL.get(usize::from(kind)) {
-            Some(&k) => {
-                out.names.section_mut(k).push(name);
-            }
-            None if kind == INFO => out.info.push(name.to_vec()),
-            None => {
-                return (
-                    out,
-                    vec![format!(
-                        "the record at byte {start} has type {kind}, which SCID 5 does not \
-                         know: it and any after it are lost (shown as ?)"
-                    )],
-                );
-            }
+    for record in records(bytes) {
+        match record {
+            Ok((kind, name)) => match NameKind::ALL.get(usize::from(kind)) {
+                Some(&k) => {
+                    out.names.section_mut(k).push(name);
+                }
+                None => out.info.push(name.to_vec()),
+            },
+            Err(damage) => return (out, vec![damage]),
         }
     }
     (out, Vec::new())
+}
+
+/// The records of an .sn5 file's bytes in file order: each name's type (0-3 a [`NameKind`],
+/// [`INFO`]) and bytes, up to the first damage (a record cut short or of an unknown type),
+/// which ends the iteration with its message.
+pub fn records(bytes: &[u8]) -> impl Iterator<Item = Result<(u8, &[u8]), String>> {
+    let mut at = 0;
+    let mut failed = false;
+    std::iter::from_fn(move || {
+        if failed || at >= bytes.len() {
+            return None;
+        }
+        let start = at;
+        let record = read_record(bytes, &mut at);
+        failed = record.is_err();
+        Some(record.map_err(|why| {
+            format!("{why} at byte {start}: it and any name after it are lost (shown as ?)")
+        }))
+    })
+}
+
+/// The record at `*at` of `bytes`, moving `*at` past it.
+fn read_record<'a>(bytes: &'a [u8], at: &mut usize) -> Result<(u8, &'a [u8]), String> {
+    let (value, len) = varint(&bytes[*at..]).ok_or("a name's length is cut short")?;
+    let kind = (value & 7) as u8;
+    let size = value >> 3;
+    let start = *at + len;
+    let name = usize::try_from(size)
+        .ok()
+        .and_then(|size| bytes.get(start..start.checked_add(size)?))
+        .ok_or_else(|| {
+            format!(
+                "a name of {size} bytes runs past the end of the file ({} bytes)",
+                bytes.len()
+            )
+        })?;
+    if kind > INFO {
+        return Err(format!(
+            "a record of type {kind}, which SCID 5 does not know,"
+        ));
+    }
+    *at = start + name.len();
+    Ok((kind, name))
 }
 
 /// A LEB128 varint at the start of `bytes` and how many bytes it took; `None` when cut short
