@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::harness::{Mount, assert_tree_is_export, repo, scratch};
+use crate::harness::{Mount, assert_tree_is_export, gamefs_ok, repo, scratch};
 
 const EXTS: [&str; 3] = ["si5", "sn5", "sg5"];
 
@@ -69,6 +69,24 @@ fn scid5s_edits_made_through_the_mount_give_scid5s_bytes() {
     for ext in EXTS {
         let ours = std::fs::read(file(&db, ext)).unwrap();
         let scid5 = std::fs::read(file(&golden().join("edited"), ext)).unwrap();
+        assert!(ours == scid5, "{ext} differs from SCID 5's");
+    }
+}
+
+#[test]
+fn chess960_games_copied_into_a_new_database_give_scid5s_bytes() {
+    let dir = scratch("scid5-960");
+    let db = dir.path().join("new.si5");
+    gamefs_ok([Path::new("create"), &db]);
+    let m = Mount::new(&db, dir.path(), &[]);
+    std::fs::copy(golden().join("chess960.pgn"), m.join("games").join("960.pgn")).unwrap();
+    let first = std::fs::read_to_string(m.game(1)).unwrap();
+    assert!(first.contains("[Variant \"Chess960\"]"), "{first}");
+    drop(m);
+    let base = dir.path().join("new");
+    for ext in EXTS {
+        let ours = std::fs::read(file(&base, ext)).unwrap();
+        let scid5 = std::fs::read(file(&golden().join("chess960"), ext)).unwrap();
         assert!(ours == scid5, "{ext} differs from SCID 5's");
     }
 }

@@ -219,6 +219,40 @@ fn importing_the_pgn_writes_scid5s_bytes() {
 }
 
 #[test]
+fn importing_chess960_games_writes_scid5s_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("chess960");
+    let pgn = golden().join("chess960.pgn");
+    let out = gamefs(&[
+        "import".as_ref(),
+        "--create".as_ref(),
+        "--format".as_ref(),
+        "scid5".as_ref(),
+        base.as_os_str(),
+        pgn.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_same_files(&base, "chess960");
+    // A game saved as it reads writes nothing; an edited one is saved as Chess960 again.
+    let db = ScidDatabase::open(&base, true).unwrap();
+    let mut g = db.load(7).unwrap();
+    assert!(!db.replace(7, &g).unwrap());
+    g.moves.moves[0].comment = Some("edited".to_owned());
+    assert!(db.replace(7, &g).unwrap());
+    assert!(db.entry(7).chess960);
+    assert_eq!(db.load(7).unwrap(), g);
+    // SCID 4 refuses it, naming why.
+    let scid4 = dir.path().join("four");
+    gamefs::store::create(&scid4, Format::Scid).unwrap();
+    let four = ScidDatabase::open(&scid4, true).unwrap();
+    let e = four.append(&mut std::iter::once(Ok(g))).unwrap_err();
+    assert!(
+        e.to_string().contains("SCID 4 stores standard chess only"),
+        "{e}"
+    );
+}
+
+#[test]
 fn importing_edge_leaves_out_the_game_scid5_cuts_short() {
     let dir = tempfile::tempdir().unwrap();
     let base = dir.path().join("edge.si5");
@@ -530,7 +564,9 @@ fn converting_to_scid4_leaves_out_what_scid4_cannot_hold() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(4), "{stderr}");
     assert_eq!(
-        stderr.matches("a Chess960 game cannot be stored").count(),
+        stderr
+            .matches("Variant \"Chess960\": SCID 4 stores standard chess only")
+            .count(),
         20
     );
 }

@@ -141,6 +141,16 @@ pub struct Headers {
     pub extra: Vec<(String, String)>,
 }
 
+/// The values of a Variant tag that name Chess960, as chess programs write it (compared
+/// without regard to case).
+pub const CHESS960_VARIANTS: [&str; 5] = [
+    "chess960",
+    "chess 960",
+    "fischerandom",
+    "fischer random",
+    "fischerrandom",
+];
+
 /// Where the game starts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum StartPosition {

@@ -27,7 +27,7 @@ use shakmaty::{Board, CastlingMode, Chess, Color, Position, PositionErrorKinds};
 
 use crate::error::{Error, ErrorKind};
 use crate::game::legal;
-use crate::game::replay::{fen_of, play_in_place, position_from_fen};
+use crate::game::replay::{fen_of, play_in_place, position_from_fen_as};
 use crate::game::{
     ChessGame, GameResult, Headers, Line, MoveNode, PartialDate, Ply, Rating, RatingType,
     StartPosition, normalize_comment,
@@ -853,6 +853,7 @@ fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tags, ParseErr
             "Variant" => {
                 let standard = ["standard", "chess", "normal", "from position"]
                     .iter()
+                    .chain(&crate::game::chess::CHESS960_VARIANTS)
                     .any(|v| value.eq_ignore_ascii_case(v));
                 if !standard {
                     return Err(invalid(
@@ -902,8 +903,11 @@ fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tags, ParseErr
             }
             // SetUp stays an extra tag, where it stood, as SCID keeps it; the renderer writes it
             // back in place, so a game reads and saves unchanged.
-            let (full, pos) = parse_fen(&text, at)?;
-            (StartPosition::Fen(full), pos)
+            let (full, pos, chess960) = parse_fen(&text, at)?;
+            match chess960 {
+                true => (StartPosition::Chess960(full), pos),
+                false => (StartPosition::Fen(full), pos),
+            }
         }
     };
     Ok(Tags {
@@ -1121,7 +1125,7 @@ fn parse_eco(value: &str, at: Pos) -> Result<Option<String>, ParseError> {
 }
 
 /// A FEN tag → SCID's full 6-field form and the position it describes.
-fn parse_fen(value: &str, at: Pos) -> Result<(String, Chess), ParseError> {
+fn parse_fen(value: &str, at: Pos) -> Result<(String, Chess, bool), ParseError> {
     let bad = |why: String| invalid(at, format!("FEN \"{value}\": {why}"));
     let fields: Vec<&str> = value.split_ascii_whitespace().collect();
     if fields.len() != 4 && fields.len() != 6 {
@@ -1138,12 +1142,9 @@ fn parse_fen(value: &str, at: Pos) -> Result<(String, Chess), ParseError> {
     }
     let castling = match fields[2] {
         "-" => "-".to_string(),
+        // Rook files (Shredder-FEN, X-FEN): Chess960 rights, kept as written.
+        c if c.bytes().any(|b| matches!(b, b'A'..=b'H' | b'a'..=b'h')) => c.to_string(),
         c => {
-            if c.bytes().any(|b| matches!(b, b'A'..=b'H' | b'a'..=b'h')) {
-                return Err(bad(format!(
-                    "castling rights \"{c}\" name rook files (Chess960); SCID 4 stores standard chess only"
-                )));
-            }
             let mut out = String::new();
             for k in ['K', 'Q', 'k', 'q'] {
                 match c.matches(k).count() {
@@ -1194,21 +1195,31 @@ fn parse_fen(value: &str, at: Pos) -> Result<(String, Chess), ParseError> {
                 .map_or(PositionErrorKinds::empty(), |e| e.kinds())
         })
     };
+    // Castling rights that need a king or rook off its standard square make a Chess960 game
+    // (as SCID 5 decides it).
     let bad_castling = PositionErrorKinds::INVALID_CASTLING_RIGHTS;
     let standard = refusal(CastlingMode::Standard).unwrap_or_default();
-    if standard.contains(bad_castling)
-        && refusal(CastlingMode::Chess960).is_some_and(|k| !k.contains(bad_castling))
+    let chess960 = standard.contains(bad_castling)
+        && refusal(CastlingMode::Chess960).is_some_and(|k| !k.contains(bad_castling));
+    if !chess960
+        && castling
+            .bytes()
+            .any(|b| matches!(b, b'A'..=b'H' | b'a'..=b'h'))
     {
         return Err(bad(format!(
-            "castling rights \"{castling}\" need a king or rook off its standard square (Chess960); SCID 4 stores standard chess only"
+            "castling rights \"{castling}\" name rook files where the board has no such rook"
         )));
     }
-    let pos = position_from_fen(&full_fen).map_err(|e| {
+    let mode = match chess960 {
+        true => CastlingMode::Chess960,
+        false => CastlingMode::Standard,
+    };
+    let pos = position_from_fen_as(&full_fen, mode).map_err(|e| {
         let msg = e.message();
         let reason = msg.rsplit(": ").next().unwrap_or(msg);
         bad(format!("not a legal position ({reason})"))
     })?;
-    Ok((full_fen, pos))
+    Ok((full_fen, pos, chess960))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2180,24 +2191,36 @@ mod tests {
             7,
             "bad piece placement",
         );
-        let e = refused(
-            "[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1\"]\n*",
-            1,
-            7,
-            "(Chess960); SCID 4 stores standard chess only",
+        // Castling rights that need a king or rook off its standard square: a Chess960
+        // start (whether a store can hold it is the store's business), castling by its rules.
+        let g = ok("[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1\"]\n1. O-O *");
+        assert_eq!(
+            g.start,
+            StartPosition::Chess960(
+                "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1".into()
+            )
         );
-        assert_eq!(e.kind, ParseErrorKind::Invalid);
+        assert_round_trip(&g);
+        let g = ok("[FEN \"rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1\"]\n*");
+        assert_eq!(
+            g.start,
+            StartPosition::Chess960("rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1".into())
+        );
         refused(
             "[FEN \"rk2r3/8/8/8/8/8/8/RK2R3 w HAha - 0 1\"]\n*",
             1,
             7,
-            "name rook files (Chess960)",
+            "name rook files where the board has no such rook",
         );
+        // A Variant tag naming Chess960 is kept; standard castling rights stay standard.
+        let g = ok("[Variant \"Chess960\"]\n*");
+        assert_eq!(g.headers.extra, vec![("Variant".into(), "Chess960".into())]);
+        assert_eq!(g.start, StartPosition::Standard);
         refused(
-            "[Variant \"Chess960\"]\n*",
+            "[Variant \"Crazyhouse\"]\n*",
             1,
             11,
-            "Variant \"Chess960\": SCID 4 stores standard chess only",
+            "Variant \"Crazyhouse\": SCID 4 stores standard chess only",
         );
         let g = ok("[Variant \"Standard\"]\n*");
         assert_eq!(g.headers.extra, vec![("Variant".into(), "Standard".into())]);

@@ -237,7 +237,7 @@ pub fn check_report(db: &ScidDatabase, mut progress: impl FnMut(u32)) -> Report 
     let damaged = !problems.is_empty();
     let mut older = [0u32; OlderRule::ALL.len()];
     let v5 = db.header().layout == Layout::V5;
-    let (mut chess960, mut old_black_types) = (0u32, 0u32);
+    let mut old_black_types = 0u32;
     let mut report = |n: u32, message: String| {
         problems.push(Problem {
             item: Some(n),
@@ -251,14 +251,6 @@ pub fn check_report(db: &ScidDatabase, mut progress: impl FnMut(u32)) -> Report 
             continue;
         }
         let entry = db.entry(n);
-        if entry.chess960 {
-            // Read, but not re-encoded: gamefs does not compute a Chess960 game's index fields.
-            chess960 += 1;
-            if let Err(e) = db.load(n) {
-                report(n, without_label(&e.to_string(), &format!("game {}", n + 1)));
-            }
-            continue;
-        }
         if entry.black_elo != 0 && v5::entry::old_black_rating_type(&entry).is_some() {
             old_black_types += 1;
         }
@@ -280,12 +272,12 @@ pub fn check_report(db: &ScidDatabase, mut progress: impl FnMut(u32)) -> Report 
                 continue;
             }
         };
-        if let Err(e) = record::decode(&bytes) {
+        if let Err(e) = record::decode_as(&bytes, entry.chess960) {
             report(n, format!("record does not decode: {e}"));
             continue;
         }
         let derive = |g: &ChessGame| match v5 {
-            true => derive::encode_and_derive_any_event_date(g).map(|(_, d)| d),
+            true => derive::encode_and_derive_scid5(g).map(|(_, d)| d),
             false => derive(g),
         };
         let derived = db.load(n).and_then(|g| derive(&g).map(|d| (g, d)));
@@ -304,6 +296,7 @@ pub fn check_report(db: &ScidDatabase, mut progress: impl FnMut(u32)) -> Report 
         };
         let expected = IndexEntry {
             event_date_full: entry.event_date_full.map(|_| d.event_date_full),
+            chess960: matches!(game.start, StartPosition::Chess960(_)),
             ..entry.with_derived(&d)
         };
         let differing = differing_fields(&entry, &expected);
@@ -330,17 +323,6 @@ pub fn check_report(db: &ScidDatabase, mut progress: impl FnMut(u32)) -> Report 
         .filter(|&&r| older[r as usize] > 0)
         .map(|&r| r.note(older[r as usize]))
         .collect();
-    if chess960 > 0 {
-        notes.push(Note {
-            field: "Chess960",
-            games: Some(chess960),
-            writer: "SCID 5",
-            message: format!(
-                "{chess960} Chess960 game(s) read, but their index fields not checked: gamefs \
-                 does not compute them for Chess960 games yet"
-            ),
-        });
-    }
     if old_black_types > 0 {
         notes.push(Note {
             field: "Black rating type",
@@ -615,7 +597,8 @@ impl NameFile {
 
 /// Names of the derived index fields that differ between `have` and `want`.
 fn differing_fields(have: &IndexEntry, want: &IndexEntry) -> Vec<&'static str> {
-    let checks: [(&str, bool); 11] = [
+    let checks: [(&str, bool); 12] = [
+        ("Chess960", have.chess960 != want.chess960),
         ("flags (S/X/Y)", have.flags & 0b111 != want.flags & 0b111),
         ("result", have.result != want.result),
         (

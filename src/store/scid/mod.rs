@@ -40,7 +40,7 @@ use scan::{IndexShape, name_fields};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::visit::GameVisitor;
-use crate::game::{ChessGame, Headers};
+use crate::game::{ChessGame, Headers, StartPosition};
 use crate::store::Each;
 use crate::store::damage::{Damage, Problem, UNKNOWN_NAME};
 pub use crate::store::files::with_ext;
@@ -319,6 +319,8 @@ impl ScidDatabase {
             event_date: e.game_event_date(),
             extra: Vec::with_capacity(extra.len()),
         };
+        // SCID 5 names a Chess960 game's variant whether or not its record does (last).
+        let name_variant = e.chess960 && !extra.iter().any(|(tag, _)| tag == "Variant");
         // An extra tag named like an index name overrides it, as in SCID's display and export.
         for (tag, value) in extra {
             match tag.as_str() {
@@ -329,6 +331,11 @@ impl ScidDatabase {
                 "Black" => headers.black = value,
                 _ => headers.extra.push((tag, value)),
             }
+        }
+        if name_variant {
+            headers
+                .extra
+                .push(("Variant".to_owned(), "Chess960".to_owned()));
         }
         headers
     }
@@ -347,7 +354,7 @@ impl ScidDatabase {
         user_flags: u32,
     ) -> Result<(Vec<u8>, IndexEntry)> {
         let encode = match state.header.layout {
-            Layout::V5 => derive::encode_and_derive_any_event_date,
+            Layout::V5 => derive::encode_and_derive_scid5,
             _ => derive::encode_and_derive,
         };
         let (record, d) = encode(game)?;
@@ -383,6 +390,7 @@ impl ScidDatabase {
             white: ids[3],
             black: ids[4],
             event_date_full: v5.then_some(d.event_date_full),
+            chess960: v5 && matches!(game.start, StartPosition::Chess960(_)),
             ..IndexEntry::default()
         }
         .with_derived(d);
@@ -829,7 +837,7 @@ impl ChessStore for ScidDatabase {
                     (game, _) => game,
                 };
                 let encode = match (layout, fitting) {
-                    (Layout::V5, _) => derive::encode_and_derive_any_event_date,
+                    (Layout::V5, _) => derive::encode_and_derive_scid5,
                     (_, true) => derive::encode_and_derive_as_import,
                     (_, false) => derive::encode_and_derive,
                 };

@@ -1,13 +1,13 @@
 //! Encoding a game as a record, exactly as SCID does (the layout is in [`super`]).
 
-use shakmaty::{Chess, Color, Move, Position, Role, Square};
+use shakmaty::{CastlingMode, CastlingSide, Chess, Color, Move, Position, Role, Square};
 
 use super::*;
 use crate::error::ErrorKind;
 use crate::error::{Error, Result};
 use crate::game::chess::{ChessGame, Headers, Line, Ply, RatingType, StartPosition};
 use crate::game::legal;
-use crate::game::replay::{play_in_place, position_from_fen};
+use crate::game::replay::{play_in_place, position_from_fen, position_from_fen_as};
 use crate::store::scid::pieces::PieceLists;
 
 /// SCID rejects a record of this many bytes or more (17-bit length, spec §9).
@@ -90,7 +90,14 @@ pub fn encode_watching(game: &ChessGame, watch: &mut dyn MainLineWatcher) -> Res
             let lists = PieceLists::from_board(pos.board());
             (pos, lists)
         }
-        StartPosition::Chess960(_) => return Err(chess960_refused()),
+        StartPosition::Chess960(fen) => {
+            let (text, pos) = scid_fen_as(fen, true)?;
+            out.push(flags | FLAG_FEN);
+            out.extend_from_slice(text.as_bytes());
+            out.push(0);
+            let lists = PieceLists::from_board(pos.board());
+            (pos, lists)
+        }
     };
     let comments = encode_move_stream(&game.moves, pos, lists, &mut out, watch)?;
     out.extend_from_slice(&comments);
@@ -112,16 +119,8 @@ pub fn start_position(start: &StartPosition) -> Result<Chess> {
     match start {
         StartPosition::Standard => Ok(Chess::default()),
         StartPosition::Fen(fen) => Ok(scid_fen(fen)?.1),
-        StartPosition::Chess960(_) => Err(chess960_refused()),
+        StartPosition::Chess960(fen) => Ok(scid_fen_as(fen, true)?.1),
     }
-}
-
-/// Why a Chess960 game is not encoded: SCID 4 cannot store one, and gamefs does not write
-/// SCID 5's yet.
-fn chess960_refused() -> Error {
-    invalid(
-        "a Chess960 game cannot be stored (SCID 4 cannot hold one; gamefs does not write SCID 5's Chess960 games yet)",
-    )
 }
 
 /// An `InvalidInput` error.
@@ -203,6 +202,13 @@ fn encode_tags(headers: &Headers, out: &mut Vec<u8>) -> Result<()> {
 /// (` 0 1` when missing). Castling rights that do not name a king on e1/e8 and a rook on its
 /// corner are Chess960 rights, which SCID 4 cannot store.
 pub fn scid_fen(fen: &str) -> Result<(String, Chess)> {
+    scid_fen_as(fen, false)
+}
+
+/// [`scid_fen`] of a Chess960 start (`chess960`), as SCID 5 writes one: the castling rights
+/// as the position has them, each `K`/`Q`/`k`/`q` when its rook is the outermost on that
+/// side, else the rook's file (`Position::PrintFEN`).
+pub fn scid_fen_as(fen: &str, chess960: bool) -> Result<(String, Chess)> {
     let bad = |why: String| invalid(format!("start FEN {fen:?}: {why}"));
     let mut fields = fen.split_ascii_whitespace();
     let board: shakmaty::Board = fields
@@ -232,7 +238,10 @@ pub fn scid_fen(fen: &str) -> Result<(String, Chess)> {
         (Color::White, Square::E1, Square::H1, Square::A1),
         (Color::Black, Square::E8, Square::H8, Square::A8),
     ];
-    match fields.next() {
+    let castling_field = fields.next();
+    match castling_field {
+        // Read from the position below.
+        _ if chess960 => {}
         None => {
             for (c, (color, king, h, a)) in corners.into_iter().enumerate() {
                 if has(king, Role::King, color) {
@@ -299,14 +308,59 @@ pub fn scid_fen(fen: &str) -> Result<(String, Chess)> {
     if turn == 'b' {
         plies = plies.wrapping_add(1);
     }
-    let text = format!(
-        "{} {turn} {} {ep} {halfmove} {}",
-        board.board_fen(),
-        if castling.is_empty() { "-" } else { &castling },
-        u32::from(plies / 2) + 1
-    );
+    let fen_with = |castling: &str| {
+        format!(
+            "{} {turn} {} {ep} {halfmove} {}",
+            board.board_fen(),
+            if castling.is_empty() { "-" } else { castling },
+            u32::from(plies / 2) + 1
+        )
+    };
+    if chess960 {
+        let text = fen_with(castling_field.unwrap_or("-"));
+        let pos = position_from_fen_as(&text, CastlingMode::Chess960)
+            .map_err(|e| bad(e.message().to_owned()))?;
+        let text = fen_with(&chess960_castling(&pos));
+        return Ok((text, pos));
+    }
+    let text = fen_with(&castling);
     let pos = position_from_fen(&text).map_err(|e| bad(e.message().to_owned()))?;
     Ok((text, pos))
+}
+
+/// The castling field SCID 5 writes for a Chess960 position: for White's king side, queen
+/// side, then Black's, the letter `K`/`Q`/`k`/`q` when the castling rook is the outermost rook
+/// on that side of the king, else the rook's file letter.
+fn chess960_castling(pos: &Chess) -> String {
+    let mut out = String::new();
+    for color in [Color::White, Color::Black] {
+        let Some(king) = pos.board().king_of(color) else {
+            continue;
+        };
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            let Some(rook) = pos.castles().rook(color, side) else {
+                continue;
+            };
+            let on_side = |sq: &Square| {
+                sq.rank() == king.rank() && (sq.file() > king.file()) == side.is_king_side()
+            };
+            let rooks = pos.board().rooks() & pos.board().by_color(color);
+            let outermost = rooks.into_iter().filter(on_side).max_by_key(|sq| {
+                let file = i32::from(u8::from(sq.file()));
+                if side.is_king_side() { file } else { -file }
+            });
+            let ch = match (outermost == Some(rook), side) {
+                (true, CastlingSide::KingSide) => 'K',
+                (true, CastlingSide::QueenSide) => 'Q',
+                (false, _) => rook.file().upper_char(),
+            };
+            out.push(match color {
+                Color::White => ch,
+                Color::Black => ch.to_ascii_lowercase(),
+            });
+        }
+    }
+    out
 }
 
 /// The integer at the start of `s`, as C's `strtol`/`atoi` read it (optional sign, digits;
