@@ -79,7 +79,11 @@ fn chess960_games_copied_into_a_new_database_give_scid5s_bytes() {
     let db = dir.path().join("new.si5");
     gamefs_ok([Path::new("create"), &db]);
     let m = Mount::new(&db, dir.path(), &[]);
-    std::fs::copy(golden().join("chess960.pgn"), m.join("games").join("960.pgn")).unwrap();
+    std::fs::copy(
+        golden().join("chess960.pgn"),
+        m.join("games").join("960.pgn"),
+    )
+    .unwrap();
     let first = std::fs::read_to_string(m.game(1)).unwrap();
     assert!(first.contains("[Variant \"Chess960\"]"), "{first}");
     drop(m);
