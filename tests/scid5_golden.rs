@@ -200,19 +200,23 @@ fn chess960_games_read_as_scid5_exports_them() {
     assert!(all.iter().any(|s| s.starts_with("O-O-O")) && all.iter().any(|s| *s == "O-O"));
 }
 
-#[test]
-fn importing_the_pgn_writes_scid5s_bytes() {
-    let dir = tempfile::tempdir().unwrap();
-    let base = dir.path().join("gen300");
-    let pgn = golden().join("../simplecdb/gen300.pgn");
-    let out = gamefs(&[
+/// `gamefs import --create --format scid5 BASE PGN`.
+fn import_into_new_scid5(base: &Path, pgn: &Path) -> std::process::Output {
+    gamefs(&[
         "import".as_ref(),
         "--create".as_ref(),
         "--format".as_ref(),
         "scid5".as_ref(),
         base.as_os_str(),
         pgn.as_os_str(),
-    ]);
+    ])
+}
+
+#[test]
+fn importing_the_pgn_writes_scid5s_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("gen300");
+    let out = import_into_new_scid5(&base, &golden().join("../simplecdb/gen300.pgn"));
     // Exit 3: all stored, some with changes (7 games with a NAG SCID replaces, as SCID does).
     assert_eq!(out.status.code(), Some(3), "{out:?}");
     assert_same_files(&base, "gen300");
@@ -222,15 +226,7 @@ fn importing_the_pgn_writes_scid5s_bytes() {
 fn importing_chess960_games_writes_scid5s_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let base = dir.path().join("chess960");
-    let pgn = golden().join("chess960.pgn");
-    let out = gamefs(&[
-        "import".as_ref(),
-        "--create".as_ref(),
-        "--format".as_ref(),
-        "scid5".as_ref(),
-        base.as_os_str(),
-        pgn.as_os_str(),
-    ]);
+    let out = import_into_new_scid5(&base, &golden().join("chess960.pgn"));
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert_same_files(&base, "chess960");
     // A game saved as it reads writes nothing; an edited one is saved as Chess960 again.
