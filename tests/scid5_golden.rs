@@ -608,3 +608,33 @@ fn scid4_reads_the_converted_database() {
     assert!(compare.status.success(), "{text}");
     assert!(text.contains("compared 299 games: 299 equal"), "{text}");
 }
+
+#[test]
+fn a_writable_open_cuts_back_an_entry_an_interrupted_save_left_half_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = copy("edge", dir.path());
+    let si5 = file(&base, "si5");
+    let index = std::fs::read(&si5).unwrap();
+    std::fs::write(&si5, &index[..index.len() - 10]).unwrap();
+    let db = ScidDatabase::open(&base, false).unwrap();
+    assert_eq!(db.game_count(), 6);
+    assert!(db.load(5).is_err() && db.problems()[0].message.contains("cut short"));
+    drop(db);
+    assert_eq!(
+        std::fs::metadata(&si5).unwrap().len(),
+        326,
+        "read-only: untouched"
+    );
+    let db = ScidDatabase::open(&base, true).unwrap();
+    assert_eq!(db.game_count(), 5);
+    assert!(db.problems().is_empty());
+    assert_eq!(std::fs::metadata(&si5).unwrap().len(), 5 * 56, "repaired");
+    let sixth = ScidDatabase::open(&golden().join("edge"), false)
+        .unwrap()
+        .load(5)
+        .unwrap();
+    assert_eq!(db.append(&mut std::iter::once(Ok(sixth))).unwrap(), [5]);
+    drop(db);
+    let out = gamefs(&["check".as_ref(), base.as_os_str()]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}

@@ -513,6 +513,9 @@ fn read_state(paths: &[PathBuf; 3], writable: Option<&File>) -> Result<State> {
     let games_len = std::fs::metadata(sg4)
         .map_err(|e| Error::io(format!("cannot stat {}", sg4.display()), e))?
         .len();
+    if let Some(f) = writable {
+        repair_torn_scid5_entry(f, si4, &mut header, &mut index)?;
+    }
     let shape = IndexShape::of(&header, index.len());
     let repair = writable.is_some() && shape.repairable();
     let mut damage = Damage::default();
@@ -562,6 +565,34 @@ fn read_state(paths: &[PathBuf; 3], writable: Option<&File>) -> Result<State> {
         stamp,
         name_log,
     })
+}
+
+/// A SCID 5 index that ends inside an entry (an append cut short by a crash: gamefs and SCID 5
+/// append entries at the end only) is cut back to its whole entries, as a writable open
+/// repairs SCID 4's count of an interrupted save; `header` and `index` follow.
+fn repair_torn_scid5_entry(
+    f: &File,
+    si5: &Path,
+    header: &mut IndexHeader,
+    index: &mut Vec<u8>,
+) -> Result<()> {
+    let entry_len = Layout::V5.entry_len();
+    if header.layout != Layout::V5 || index.len() % entry_len == 0 {
+        return Ok(());
+    }
+    let whole = index.len() - index.len() % entry_len;
+    log::warn!(
+        "{}: the last {} bytes are part of an entry (an interrupted save); cut back to {} games",
+        si5.display(),
+        index.len() - whole,
+        whole / entry_len
+    );
+    f.set_len(whole as u64)
+        .and_then(|()| f.sync_all())
+        .map_err(|e| Error::io(format!("cutting {}", si5.display()), e))?;
+    index.truncate(whole);
+    header.num_games = (whole / entry_len) as u32;
+    Ok(())
 }
 
 /// An .si4 file's bytes read as opening a database reads them: the header, and how many of
