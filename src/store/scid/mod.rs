@@ -577,7 +577,7 @@ fn repair_torn_scid5_entry(
     index: &mut Vec<u8>,
 ) -> Result<()> {
     let entry_len = Layout::V5.entry_len();
-    if header.layout != Layout::V5 || index.len() % entry_len == 0 {
+    if header.layout != Layout::V5 || index.len().is_multiple_of(entry_len) {
         return Ok(());
     }
     let whole = index.len() - index.len() % entry_len;
