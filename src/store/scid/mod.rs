@@ -859,7 +859,10 @@ impl ChessStore for ScidDatabase {
                 let fitting = each.as_ref().is_some_and(|e| e.fit);
                 let game = match (game, each.as_mut()) {
                     (Ok(mut game), Some(each)) if fitting => {
-                        let changes = fit::like_sc_import(&mut game);
+                        let changes = match layout {
+                            Layout::V5 => fit::like_scid5_import(&mut game),
+                            _ => fit::like_sc_import(&mut game),
+                        };
                         if !changes.is_empty() {
                             (each.changed)(changes);
                         }
