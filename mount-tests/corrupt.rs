@@ -110,7 +110,7 @@ fn a_damaged_scid_database_serves_its_healthy_games() {
     db.fill_record(1, 0xF0);
     db.change_entry(2, |e| e.white = 1_000_000);
     let len = db.read("sg4").len() as u32;
-    db.change_entry(4, |e| e.offset = len + 100);
+    db.change_entry(4, |e| e.offset = u64::from(len + 100));
     let seventh = db.entry(6);
     db.change_entry(7, |e| e.offset = seventh.offset + 2);
     let log = dir.path().join("gamefs.log");

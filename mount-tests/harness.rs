@@ -339,3 +339,20 @@ pub fn tools_present(paths: &[&str], packages: &str) -> bool {
     }
     present
 }
+/// The mount `m` of database `db` shows `games` game files whose texts, in order, are what
+/// `gamefs export` writes, and every view folder has entries.
+pub fn assert_tree_is_export(m: &Mount, db: &Path, games: usize) {
+    let files = listing(&m.join("games"));
+    assert_eq!(files.len(), games);
+    let joined: String = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    assert_eq!(joined, gamefs_ok([Path::new("export"), db]));
+    for view in ["players", "events", "sites", "years", "eco"] {
+        assert!(
+            std::fs::read_dir(m.join(view)).unwrap().count() > 0,
+            "{view}"
+        );
+    }
+}

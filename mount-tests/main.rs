@@ -21,6 +21,7 @@ mod pgnfile;
 mod posix;
 mod samba;
 mod save;
+mod scid5;
 mod simplecdb;
 mod sys;
 mod tree;

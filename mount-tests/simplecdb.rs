@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::editors::drive;
 use std::process::Command;
 
-use crate::harness::{Mount, gamefs_ok, listing, repo, scratch, sh};
+use crate::harness::{Mount, assert_tree_is_export, gamefs_ok, listing, repo, scratch, sh};
 
 const FILES: [&str; 5] = ["dci", "dcn", "dcs", "dce", "dcg"];
 
@@ -41,23 +41,7 @@ fn the_tree_shows_every_game_as_export_does() {
     let dir = scratch("scdb-read");
     let db = golden_copy(dir.path());
     let m = Mount::new(&db, dir.path(), &["-o", "ro"]);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(m.join("games"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    assert_eq!(files.len(), 300);
-    let joined: String = files
-        .iter()
-        .map(|f| std::fs::read_to_string(f).unwrap())
-        .collect();
-    assert_eq!(joined, export(&db));
-    for view in ["players", "events", "sites", "years", "eco"] {
-        assert!(
-            std::fs::read_dir(m.join(view)).unwrap().count() > 0,
-            "{view}"
-        );
-    }
+    assert_tree_is_export(&m, &db, 300);
 }
 
 #[test]

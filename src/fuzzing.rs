@@ -22,7 +22,7 @@ use crate::store::go9x9::records;
 use crate::store::scid::entry::IndexEntry as ScidEntry;
 use crate::store::scid::header::Layout;
 use crate::store::scid::names::NameFile as ScidNames;
-use crate::store::scid::{self, record};
+use crate::store::scid::{self, record, v5};
 use crate::store::simplecdb::entry::{self as cdb_entry, ENTRY_LEN, IndexEntry as CdbEntry, MAGIC};
 use crate::store::simplecdb::names::{
     FIRST, NameFile as CdbNames, RECORD_LEN, record, record_text,
@@ -37,10 +37,13 @@ use shakmaty::{Chess, Position};
 pub type Target = fn(&[u8]);
 
 /// Every target, by the name of its `fuzz/fuzz_targets/<name>.rs` and corpus folder.
-pub const TARGETS: [(&str, Target); 10] = [
+pub const TARGETS: [(&str, Target); 13] = [
     ("scid_record", scid_record),
     ("scid_index", scid_index),
     ("scid_names", scid_names),
+    ("scid5_index", scid5_index),
+    ("scid5_names", scid5_names),
+    ("scid5_chess960_record", scid5_chess960_record),
     ("simplecdb_index", simplecdb_index),
     ("simplecdb_names", simplecdb_names),
     ("simplecdb_game", simplecdb_game),
@@ -203,19 +206,24 @@ pub fn scid_index(data: &[u8]) {
     };
     for n in 0..present {
         let e = scid::index_entry(data, &header, n);
-        let _ = (
-            e.is_deleted(),
-            e.game_date().to_string(),
-            e.game_result().as_pgn(),
-            e.white_rating(),
-            e.black_rating(),
-            e.game_event_date().map(|d| d.to_string()),
-            eco_text(e.eco),
-        );
+        read_views(&e);
         if header.layout == Layout::V400 {
             assert_eq!(ScidEntry::decode(&e.encode()), e, "entry {n}");
         }
     }
+}
+
+/// The fields of a SCID index entry the directory views use, each read as they read it.
+fn read_views(e: &ScidEntry) {
+    let _ = (
+        e.is_deleted(),
+        e.game_date().to_string(),
+        e.game_result().as_pgn(),
+        e.white_rating(),
+        e.black_rating(),
+        e.game_event_date().map(|d| d.to_string()),
+        eco_text(e.eco),
+    );
 }
 
 /// A SCID name file (.sn4): parsed, looked up by name, and written as SCID writes it; that
@@ -239,6 +247,82 @@ pub fn scid_names(data: &[u8]) {
             assert!(section.raw[found as usize] == raw, "{kind:?} name {id}");
         }
     }
+}
+
+/// A SCID 5 index (.si5): every whole 56-byte entry decoded with the fields the directory
+/// views use, and encoded back to its bytes.
+pub fn scid5_index(data: &[u8]) {
+    for (n, bytes) in data.chunks_exact(v5::entry::ENTRY_LEN).enumerate() {
+        let bytes: &[u8; v5::entry::ENTRY_LEN] = bytes.try_into().expect("56 bytes");
+        let e = v5::entry::decode(bytes);
+        read_views(&e);
+        let _ = v5::entry::old_black_rating_type(&e);
+        assert!(v5::entry::encode(&e) == *bytes, "entry {n}");
+    }
+}
+
+/// A SCID 5 name file (.sn5): read as opening reads it; the records read (up to the first
+/// damage), appended again as SCID 5 appends them, read back as the same records (their
+/// lengths in SCID's shortest form, which a file need not use), and each name is found by
+/// its bytes.
+pub fn scid5_names(data: &[u8]) {
+    let mut again = Vec::new();
+    let mut read_records = Vec::new();
+    let mut whole = true;
+    for record in v5::names::records(data) {
+        let Ok((kind, name)) = record else {
+            whole = false;
+            break;
+        };
+        v5::names::append_record(&mut again, kind, name);
+        read_records.push((kind, name));
+    }
+    let back: Vec<(u8, &[u8])> = v5::names::records(&again)
+        .map(|r| r.expect("an appended record reads back"))
+        .collect();
+    assert!(back == read_records, "the records read back differently");
+    assert!(again.len() <= data.len());
+    let (mut read, damage) = v5::names::parse(data);
+    assert_eq!(damage.is_empty(), whole);
+    for kind in NameKind::ALL {
+        let section = read.names.section_mut(kind);
+        for id in 0..section.raw.len() {
+            let raw = section.raw[id].clone();
+            let found = section.find(&raw).expect("a stored name is found");
+            assert!(section.raw[found as usize] == raw, "{kind:?} name {id}");
+        }
+    }
+}
+
+/// A SCID 5 game record of a Chess960 game (the index's Chess960 bit set): decoded as a game
+/// is loaded, rendered as the mount shows it, and told to the referee move by move.
+pub fn scid5_chess960_record(data: &[u8]) {
+    let Ok(r) = record::decode_as(data, true) else {
+        return;
+    };
+    let game = ChessGame {
+        headers: Headers {
+            extra: r.extra_tags,
+            ..Headers::default()
+        },
+        start: r.start,
+        moves: r.moves,
+    };
+    assert!(matches!(game.start, StartPosition::Chess960(_)));
+    let text = pgn::render(&game).expect("a decoded record renders as PGN");
+    let head = record::read_head_as(data, true).expect("a record that decodes has a head");
+    let headers = Headers {
+        extra: head.extra_tags.clone(),
+        ..Headers::default()
+    };
+    let start = head.start.clone();
+    if let Some(one) = one_pass(&headers, &start, |w| head.moves.visit(w)) {
+        same_text(&one, &text, "one pass and the model render differently");
+    }
+    let head = record::read_head_as(data, true).expect("a record that decodes has a head");
+    head.moves
+        .visit(&mut Referee)
+        .expect("a record that decodes is told whole");
 }
 
 /// A Simple Chess Database index (.dci): header check and entries, as opening reads them;
@@ -436,7 +520,12 @@ pub fn go9_scores(data: &[u8]) {
 /// the Simple Chess Database can store is encoded, and its record decodes to it again.
 pub fn pgn(data: &[u8]) {
     // Every reading: the exact one of saves, and the loose ones of bulk imports.
-    let readings = [Reading::Exact, Reading::AsScid, Reading::AsPgn2dcg];
+    let readings = [
+        Reading::Exact,
+        Reading::AsScid,
+        Reading::AsScid5,
+        Reading::AsPgn2dcg,
+    ];
     let games = readings
         .into_iter()
         .flat_map(|reading| pgn_parse::Games::new(data).reading(reading));

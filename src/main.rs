@@ -68,6 +68,7 @@ fn main() -> ExitCode {
         Command::Create(c) => cli::database::create(&c),
         Command::Import(i) => cli::database::import(&i),
         Command::Compact(c) => cli::database::compact(&c),
+        Command::Convert(c) => cli::database::convert(&c),
         Command::Info(i) => cli::inspect::info(&i),
         Command::Check(c) => cli::inspect::check(&c),
         Command::Go9(g) => cli::go9::run(&g),

@@ -63,7 +63,7 @@ fn scid_every_problem_is_listed() {
     let db = Scid::new(&base);
     let sg4_len = db.read("sg4").len() as u32;
     db.change_entry(2, |e| e.white = 4000);
-    db.change_entry(4, |e| e.offset = sg4_len + 10);
+    db.change_entry(4, |e| e.offset = u64::from(sg4_len + 10));
     let sixth = db.entry(6);
     db.change_entry(7, |e| e.offset = sixth.offset + 3);
     db.fill_record(9, 0xF0);

@@ -89,7 +89,7 @@ fn a_game_file_cut_inside_the_last_record() {
     let f = fixture();
     let last = f.copy.entry(29);
     f.copy
-        .truncate("sg4", (last.offset + last.length / 2) as usize);
+        .truncate("sg4", (last.offset + u64::from(last.length / 2)) as usize);
     let db = f.open();
     assert_eq!(db.game_count(), 30);
     let p = problems(&db);
@@ -106,7 +106,7 @@ fn a_game_file_cut_inside_the_last_record() {
 fn an_offset_past_the_end_of_the_game_file() {
     let f = fixture();
     let len = f.copy.read("sg4").len() as u32;
-    f.copy.change_entry(4, |e| e.offset = len + 1000);
+    f.copy.change_entry(4, |e| e.offset = u64::from(len + 1000));
     let db = f.open();
     let p = problems(&db);
     assert_eq!(p.len(), 1, "{p:?}");
@@ -422,7 +422,7 @@ fn a_damaged_database_is_re_read_leniently() {
     assert!(db.problems().is_empty());
     std::thread::sleep(std::time::Duration::from_millis(20));
     let len = f.copy.read("sg4").len() as u32;
-    f.copy.change_entry(4, |e| e.offset = len);
+    f.copy.change_entry(4, |e| e.offset = u64::from(len));
     let mut si4 = f.copy.read("si4");
     si4.push(0);
     f.copy.write("si4", &si4);
@@ -443,7 +443,7 @@ fn a_record_across_a_block_boundary_is_read_and_listed_by_check() {
     sg4.resize(at, 0);
     sg4.extend(&record);
     f.copy.write("sg4", &sg4);
-    f.copy.change_entry(0, |e| e.offset = at as u32);
+    f.copy.change_entry(0, |e| e.offset = at as u64);
     let db = f.open();
     assert!(db.problems().is_empty());
     f.assert_games(&db, &[], "", &[]);

@@ -100,7 +100,7 @@ fn annotations_stored_after_a_variation_render_through_the_model() {
     sg4.extend_from_slice(&moved);
     files.write("sg4", &sg4);
     files.change_entry(0, |e| {
-        e.offset = offset;
+        e.offset = u64::from(offset);
         e.length = moved.len() as u32;
     });
 

@@ -25,6 +25,9 @@ _gamefs() {
             gamefs,completions)
                 cmd="gamefs__subcmd__completions"
                 ;;
+            gamefs,convert)
+                cmd="gamefs__subcmd__convert"
+                ;;
             gamefs,create)
                 cmd="gamefs__subcmd__create"
                 ;;
@@ -115,6 +118,9 @@ _gamefs() {
             gamefs__subcmd__help,completions)
                 cmd="gamefs__subcmd__help__subcmd__completions"
                 ;;
+            gamefs__subcmd__help,convert)
+                cmd="gamefs__subcmd__help__subcmd__convert"
+                ;;
             gamefs__subcmd__help,create)
                 cmd="gamefs__subcmd__help__subcmd__create"
                 ;;
@@ -173,7 +179,7 @@ _gamefs() {
 
     case "${cmd}" in
         gamefs)
-            opts="-h -V --log-level --help --version mount export demo create import compact info check go9 completions man help"
+            opts="-h -V --log-level --help --version mount export demo create import compact convert info check go9 completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -244,6 +250,28 @@ _gamefs() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gamefs__subcmd__convert)
+            opts="-q -h --format --quiet --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "scid scid5 simplecdb" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gamefs__subcmd__create)
             opts="-h --format --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -252,7 +280,7 @@ _gamefs() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "scid simplecdb" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "scid scid5 simplecdb" -- "${cur}"))
                     return 0
                     ;;
                 --log-level)
@@ -705,7 +733,7 @@ _gamefs() {
             return 0
             ;;
         gamefs__subcmd__help)
-            opts="mount export demo create import compact info check go9 completions man help"
+            opts="mount export demo create import compact convert info check go9 completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -747,6 +775,20 @@ _gamefs() {
             return 0
             ;;
         gamefs__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__help__subcmd__convert)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1006,7 +1048,7 @@ _gamefs() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "scid simplecdb" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "scid scid5 simplecdb" -- "${cur}"))
                     return 0
                     ;;
                 --rejects)

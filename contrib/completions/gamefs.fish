@@ -33,6 +33,7 @@ complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "demo" -d 'Mount a bun
 complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "create" -d 'Create a new, empty database'
 complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "import" -d 'Append the games of PGN files to a database (as SCID\'s import does)'
 complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "compact" -d 'Drop deleted games and unused bytes (as SCID\'s compaction does); not while mounted'
+complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "convert" -d 'Copy the games of a database into a new one of another format (SCID 4, SCID 5, Simple Chess Database); deleted games are not copied'
 complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "info" -d 'Show what a database holds: format, games, deleted, names, years, reclaimable bytes'
 complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "check" -d 'List every problem of a database (damage, games that do not decode, index fields that do not match); exit status 1 if there is any'
 complete -c gamefs -n "__fish_gamefs_needs_command" -f -a "go9" -d 'Darren Cook\'s 9x9 Go position databases: view, histogram, merge, diff-scores, import…'
@@ -54,10 +55,12 @@ complete -c gamefs -n "__fish_gamefs_using_subcommand demo" -s o -d 'Mount optio
 complete -c gamefs -n "__fish_gamefs_using_subcommand demo" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand demo" -s h -l help -d 'Print help'
 complete -c gamefs -n "__fish_gamefs_using_subcommand create" -l format -d 'The format (default: from the path\'s extension, else SCID)' -r -f -a "scid\t'SCID 4: .si4, .sn4, .sg4'
+scid5\t'SCID 5: .si5, .sn5, .sg5'
 simplecdb\t'Simple Chess Database: .dci, .dcn, .dcs, .dce, .dcg'"
 complete -c gamefs -n "__fish_gamefs_using_subcommand create" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l format -d 'The format to create with --create (default: from the path\'s extension, else SCID)' -r -f -a "scid\t'SCID 4: .si4, .sn4, .sg4'
+scid5\t'SCID 5: .si5, .sn5, .sg5'
 simplecdb\t'Simple Chess Database: .dci, .dcn, .dcs, .dce, .dcg'"
 complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l rejects -d 'Write the text of every game left out to this file (created, or replaced): a PGN file to mend and import again' -r -F
 complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l report -d 'Write the report of every game left out (file, game, line, reason) to this file (default: a new file under $XDG_STATE_HOME/gamefs/, named in the summary line)' -r -F
@@ -70,6 +73,12 @@ complete -c gamefs -n "__fish_gamefs_using_subcommand import" -s h -l help -d 'P
 complete -c gamefs -n "__fish_gamefs_using_subcommand compact" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand compact" -s q -l quiet -d 'No summary output'
 complete -c gamefs -n "__fish_gamefs_using_subcommand compact" -s h -l help -d 'Print help'
+complete -c gamefs -n "__fish_gamefs_using_subcommand convert" -l format -d 'The target\'s format (default: from its extension, else SCID 4)' -r -f -a "scid\t'SCID 4: .si4, .sn4, .sg4'
+scid5\t'SCID 5: .si5, .sn5, .sg5'
+simplecdb\t'Simple Chess Database: .dci, .dcn, .dcs, .dce, .dcg'"
+complete -c gamefs -n "__fish_gamefs_using_subcommand convert" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand convert" -s q -l quiet -d 'No summary output (games left out are still named)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand convert" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c gamefs -n "__fish_gamefs_using_subcommand info" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand info" -l json -d 'Print JSON for scripts instead of text'
 complete -c gamefs -n "__fish_gamefs_using_subcommand info" -s q -l quiet -d 'No progress output'
@@ -142,18 +151,19 @@ complete -c gamefs -n "__fish_gamefs_using_subcommand completions" -l log-level 
 complete -c gamefs -n "__fish_gamefs_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c gamefs -n "__fish_gamefs_using_subcommand man" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand man" -s h -l help -d 'Print help'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "mount" -d 'Mount a database as a folder of PGN files (detaches once the mount is ready)'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "export" -d 'Write every game of a database as one PGN stream'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "demo" -d 'Mount a bundled sample database and show what to try'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "create" -d 'Create a new, empty database'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "import" -d 'Append the games of PGN files to a database (as SCID\'s import does)'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "compact" -d 'Drop deleted games and unused bytes (as SCID\'s compaction does); not while mounted'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "info" -d 'Show what a database holds: format, games, deleted, names, years, reclaimable bytes'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "check" -d 'List every problem of a database (damage, games that do not decode, index fields that do not match); exit status 1 if there is any'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "go9" -d 'Darren Cook\'s 9x9 Go position databases: view, histogram, merge, diff-scores, import…'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "man" -d 'Print the manual page (roff), e.g. `gamefs man | man -l -`'
-complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact info check go9 completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact convert info check go9 completions man help" -f -a "mount" -d 'Mount a database as a folder of PGN files (detaches once the mount is ready)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact convert info check go9 completions man help" -f -a "export" -d 'Write every game of a database as one PGN stream'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact convert info check go9 completions man help" -f -a "demo" -d 'Mount a bundled sample database and show what to try'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact convert info check go9 completions man help" -f -a "create" -d 'Create a new, empty database'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact convert info check go9 completions man help" -f -a "import" -d 'Append the games of PGN files to a database (as SCID\'s import does)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact convert info check go9 completions man help" -f -a "compact" -d 'Drop deleted games and unused bytes (as SCID\'s compaction does); not while mounted'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact convert info check go9 completions man help" -f -a "convert" -d 'Copy the games of a database into a new one of another format (SCID 4, SCID 5, Simple Chess Database); deleted games are not copied'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact convert info check go9 completions man help" -f -a "info" -d 'Show what a database holds: format, games, deleted, names, years, reclaimable bytes'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact convert info check go9 completions man help" -f -a "check" -d 'List every problem of a database (damage, games that do not decode, index fields that do not match); exit status 1 if there is any'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact convert info check go9 completions man help" -f -a "go9" -d 'Darren Cook\'s 9x9 Go position databases: view, histogram, merge, diff-scores, import…'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact convert info check go9 completions man help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, elvish, powershell)'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact convert info check go9 completions man help" -f -a "man" -d 'Print the manual page (roff), e.g. `gamefs man | man -l -`'
+complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact convert info check go9 completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c gamefs -n "__fish_gamefs_using_subcommand help; and __fish_seen_subcommand_from go9" -f -a "view" -d 'Print positions as ASCII boards (all, or the given ids), with their scores'
 complete -c gamefs -n "__fish_gamefs_using_subcommand help; and __fish_seen_subcommand_from go9" -f -a "histogram" -d 'Count positions by number of stones on the board'
 complete -c gamefs -n "__fish_gamefs_using_subcommand help; and __fish_seen_subcommand_from go9" -f -a "merge" -d 'Join position files into one, dropping duplicate PositionIDs (first kept)'

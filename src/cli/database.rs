@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{CompactArgs, CreateArgs, FormatArg, ImportArgs};
+use super::{CompactArgs, ConvertArgs, CreateArgs, FormatArg, ImportArgs};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -20,6 +20,7 @@ use gamefs::vfs::content::Content;
 fn format_for(path: &std::path::Path, asked: Option<FormatArg>) -> store::Format {
     match asked {
         Some(FormatArg::Scid) => store::Format::Scid,
+        Some(FormatArg::Scid5) => store::Format::Scid5,
         Some(FormatArg::Simplecdb) => store::Format::SimpleCdb,
         None => store::Format::from_path(path),
     }
@@ -284,4 +285,56 @@ pub fn compact(args: &CompactArgs) -> Result<ExitCode, String> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Copy the games of a database into a new one: exit 0 when every game not deleted was
+/// stored, 4 when some were left out (each named on stderr), 1 on a failure (the new database
+/// is then removed).
+pub fn convert(args: &ConvertArgs) -> Result<ExitCode, String> {
+    if store::exists(&args.target) {
+        return Err(format!(
+            "{}: a database is already there; convert writes a new one",
+            args.target.display()
+        ));
+    }
+    let source = store::open(&args.source, false).map_err(|e| e.to_string())?;
+    let format = format_for(&args.target, args.format);
+    store::create(&args.target, format).map_err(|e| e.to_string())?;
+    let copied = store::open(&args.target, true).and_then(|target| {
+        let pb = spinner(args.quiet, "converting");
+        let report = store::convert::copy_games(&*source, &*target);
+        pb.finish_and_clear();
+        report
+    });
+    let report = match copied {
+        Ok(report) => report,
+        Err(e) => {
+            for file in store::open(&args.target, false)
+                .map(|db| db.info().files)
+                .unwrap_or_default()
+            {
+                let _ = std::fs::remove_file(file);
+            }
+            return Err(e.to_string());
+        }
+    };
+    for (n, why) in &report.left_out {
+        eprintln!("gamefs: left out game {}: {why}", n + 1);
+    }
+    if !args.quiet || !report.left_out.is_empty() {
+        eprintln!(
+            "{} -> {}: {} of {} games stored, {} left out, {} deleted not copied",
+            args.source.display(),
+            args.target.display(),
+            report.stored,
+            report.games,
+            report.left_out.len(),
+            report.deleted
+        );
+    }
+    Ok(ExitCode::from(if report.left_out.is_empty() {
+        EXIT_ALL_STORED
+    } else {
+        EXIT_GAMES_LEFT_OUT
+    }))
 }

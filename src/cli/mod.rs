@@ -51,6 +51,9 @@ pub enum Command {
     Import(ImportArgs),
     /// Drop deleted games and unused bytes (as SCID's compaction does); not while mounted.
     Compact(CompactArgs),
+    /// Copy the games of a database into a new one of another format (SCID 4, SCID 5, Simple
+    /// Chess Database); deleted games are not copied.
+    Convert(ConvertArgs),
     /// Show what a database holds: format, games, deleted, names, years, reclaimable bytes.
     Info(InspectArgs),
     /// List every problem of a database (damage, games that do not decode, index fields that
@@ -179,6 +182,8 @@ mod tests {
 pub enum FormatArg {
     /// SCID 4: .si4, .sn4, .sg4.
     Scid,
+    /// SCID 5: .si5, .sn5, .sg5.
+    Scid5,
     /// Simple Chess Database: .dci, .dcn, .dcs, .dce, .dcg.
     Simplecdb,
 }
@@ -186,8 +191,8 @@ pub enum FormatArg {
 /// Options of `gamefs create`.
 #[derive(Args, Debug)]
 pub struct CreateArgs {
-    /// The new database's base path (x makes x.si4, x.sn4, x.sg4; x.dci makes a Simple Chess
-    /// Database).
+    /// The new database's base path (x makes x.si4, x.sn4, x.sg4; x.si5 makes a SCID 5
+    /// database; x.dci makes a Simple Chess Database).
     pub database: PathBuf,
     /// The format (default: from the path's extension, else SCID).
     #[arg(long, value_enum)]
@@ -235,6 +240,22 @@ pub struct CompactArgs {
     /// The database: its base path or any of its files.
     pub database: PathBuf,
     /// No summary output.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Options of `gamefs convert`.
+#[derive(Args, Debug)]
+pub struct ConvertArgs {
+    /// The database to read: its base path or any of its files.
+    pub source: PathBuf,
+    /// The new database (it must not exist): x makes a SCID 4 database, x.si5 a SCID 5 one,
+    /// x.dci a Simple Chess Database.
+    pub target: PathBuf,
+    /// The target's format (default: from its extension, else SCID 4).
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+    /// No summary output (games left out are still named).
     #[arg(short, long)]
     pub quiet: bool,
 }

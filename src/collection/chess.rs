@@ -37,6 +37,7 @@ pub fn append_pgn(
     let reading = match (on_bad, store.format()) {
         (OnBadGame::RefuseAll, _) => Reading::Exact,
         (OnBadGame::Skip, Format::Scid | Format::PgnFile) => Reading::AsScid,
+        (OnBadGame::Skip, Format::Scid5) => Reading::AsScid5,
         (OnBadGame::Skip, Format::SimpleCdb) => Reading::AsPgn2dcg,
     };
     let numbers = pgn_chunks::with_games(

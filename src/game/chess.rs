@@ -141,6 +141,16 @@ pub struct Headers {
     pub extra: Vec<(String, String)>,
 }
 
+/// The values of a Variant tag that name Chess960, as chess programs write it (compared
+/// without regard to case).
+pub const CHESS960_VARIANTS: [&str; 5] = [
+    "chess960",
+    "chess 960",
+    "fischerandom",
+    "fischer random",
+    "fischerrandom",
+];
+
 /// Where the game starts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum StartPosition {
@@ -149,6 +159,10 @@ pub enum StartPosition {
     Standard,
     /// A set-up position, as a full six-field FEN string.
     Fen(String),
+    /// A Chess960 game's start, as a full six-field FEN string: castling moves the king and a
+    /// rook of the FEN's castling rights to the standard castled squares (`KQkq` are the
+    /// outermost rooks, file letters name others).
+    Chess960(String),
 }
 
 /// A line of play: the main line, or one variation.

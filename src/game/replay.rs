@@ -9,22 +9,31 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, PositionError};
 use super::chess::{Ply, StartPosition};
 use crate::error::{Error, ErrorKind, Result};
 
+/// The FEN of the standard start position.
+pub const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
 /// The position a game starts from. FENs are accepted as chess databases accept them:
 /// castling rights that do not fit the board and impossible en-passant squares are dropped.
 pub fn start_position(start: &StartPosition) -> Result<Chess> {
     match start {
         StartPosition::Standard => Ok(Chess::default()),
         StartPosition::Fen(fen) => position_from_fen(fen),
+        StartPosition::Chess960(fen) => position_from_fen_as(fen, CastlingMode::Chess960),
     }
 }
 
 /// Parse a FEN into a legal position (standard chess only).
 pub fn position_from_fen(fen: &str) -> Result<Chess> {
+    position_from_fen_as(fen, CastlingMode::Standard)
+}
+
+/// Parse a FEN into a legal position whose castling follows `mode`.
+pub fn position_from_fen_as(fen: &str, mode: CastlingMode) -> Result<Chess> {
     let parsed: Fen = fen
         .parse()
         .map_err(|e| Error::new(ErrorKind::InvalidInput, format!("bad FEN {fen:?}: {e}")))?;
     parsed
-        .into_position(CastlingMode::Standard)
+        .into_position(mode)
         .or_else(PositionError::ignore_invalid_castling_rights)
         .or_else(PositionError::ignore_invalid_ep_square)
         .map_err(|e| {

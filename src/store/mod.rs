@@ -5,6 +5,7 @@
 //! decoded into a [`ChessGame`] only when someone reads that game.
 
 pub mod charset;
+pub mod convert;
 pub mod damage;
 pub mod files;
 pub mod go9x9;
@@ -251,6 +252,8 @@ pub struct CompactReport {
 pub enum Format {
     /// SCID 4 (.si4, .sn4, .sg4).
     Scid,
+    /// SCID 5 (.si5, .sn5, .sg5).
+    Scid5,
     /// Simple Chess Database (.dci, .dcn, .dcs, .dce, .dcg).
     SimpleCdb,
     /// A PGN file, plain or compressed (read-only: never created or written).
@@ -259,10 +262,11 @@ pub enum Format {
 
 impl Format {
     /// The format a new database's path suggests: any of the Simple Chess Database's file
-    /// extensions means that format, anything else SCID.
+    /// extensions means that format, a SCID 5 file extension SCID 5, anything else SCID 4.
     pub fn from_path(path: &std::path::Path) -> Format {
         match path.extension().and_then(|e| e.to_str()) {
             Some(ext) if simplecdb::EXTENSIONS.contains(&ext) => Format::SimpleCdb,
+            Some(ext) if scid::v5::EXTENSIONS.contains(&ext) => Format::Scid5,
             _ => Format::Scid,
         }
     }
@@ -272,6 +276,7 @@ impl Format {
 pub fn create(path: &std::path::Path, format: Format) -> Result<()> {
     match format {
         Format::Scid => scid::create::create(path),
+        Format::Scid5 => scid::create::create_as(path, scid::header::Layout::V5),
         Format::SimpleCdb => simplecdb::create(path),
         Format::PgnFile => Err(Error::new(
             ErrorKind::Unsupported,
@@ -282,8 +287,10 @@ pub fn create(path: &std::path::Path, format: Format) -> Result<()> {
 
 /// Compact the database at `path` (whatever its format), as its own tools would.
 pub fn compact(path: &std::path::Path) -> Result<CompactReport> {
-    if scid::looks_like(path) {
+    if scid::layout_at(path) == Some(scid::header::Layout::V400) {
         scid::compact::compact(path)
+    } else if scid::layout_at(path) == Some(scid::header::Layout::V5) {
+        scid::v5::compact::compact(path)
     } else if simplecdb::looks_like(path) {
         simplecdb::compact(path)
     } else {
@@ -337,7 +344,7 @@ pub fn open(path: &std::path::Path, writable: bool) -> Result<Arc<dyn ChessStore
     )
 }
 
-/// Open the database at `path` with `options`. SCID is recognised by its .si4, the Simple
+/// Open the database at `path` with `options`. SCID is recognised by its .si4 or .si5, the Simple
 /// Chess Database by the magic bytes of its .dci. The message of a failure says what was
 /// looked for.
 pub fn open_with(path: &std::path::Path, options: &OpenOptions) -> Result<Arc<dyn ChessStore>> {
@@ -362,9 +369,10 @@ pub fn open_with(path: &std::path::Path, options: &OpenOptions) -> Result<Arc<dy
     Err(crate::error::Error::new(
         crate::error::ErrorKind::NotFound,
         format!(
-            "no database at {}: expected a SCID database ({0}.si4, {0}.sn4, {0}.sg4), a \
-             Simple Chess Database ({0}.dci starting with SimpleCDbi, .dcn, .dcs, .dce, .dcg) \
-             or a PGN file (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2)",
+            "no database at {}: expected a SCID 4 database ({0}.si4, {0}.sn4, {0}.sg4), a \
+             SCID 5 database ({0}.si5, {0}.sn5, {0}.sg5), a Simple Chess Database ({0}.dci \
+             starting with SimpleCDbi, .dcn, .dcs, .dce, .dcg) or a PGN file (.pgn, .pgn.zst, \
+             .pgn.gz, .pgn.bz2)",
             base.display()
         ),
     ))

@@ -75,7 +75,7 @@ fn render_tags(h: &Headers, start: &StartPosition, out: &mut String) {
     }
     // A stored SetUp tag is written where it stands, like any other tag; none is invented, so
     // the text reads back to exactly the stored game (SCID exports the same way).
-    if let StartPosition::Fen(fen) = start {
+    if let StartPosition::Fen(fen) | StartPosition::Chess960(fen) = start {
         tag(out, "FEN", fen);
     }
 }

@@ -385,7 +385,12 @@ mod tests {
                 text.push_str(line_break);
             }
             let text = text.as_bytes();
-            let reading = *rng.pick(&[Reading::Exact, Reading::AsScid, Reading::AsPgn2dcg]);
+            let reading = *rng.pick(&[
+                Reading::Exact,
+                Reading::AsScid,
+                Reading::AsScid5,
+                Reading::AsPgn2dcg,
+            ]);
             let want: Vec<Parsed> = Games::new(text).reading(reading).collect();
             let chunk = 1 + rng.below(150);
             cuts += chunk_starts(text, chunk, &keep_all).len() - 1;

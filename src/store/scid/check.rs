@@ -1,11 +1,13 @@
 //! `gamefs check` and `gamefs info` for SCID databases: what opening found wrong, every
-//! record decodes, index fields agree with the games, the name file is what SCID would write;
-//! and the facts a user asks about.
+//! record decodes, index fields agree with the games, the name file is what SCID would write
+//! (SCID 4's; SCID 5's is append-only, any order); and the facts a user asks about.
 
 use super::ScidDatabase;
-use super::derive::{FLAG_PROMOTION, FLAG_START, FLAG_UNDER_PROMOTION, derive};
+use super::derive::{self, FLAG_PROMOTION, FLAG_START, FLAG_UNDER_PROMOTION, derive};
 use super::entry::IndexEntry;
+use super::header::Layout;
 use super::record;
+use super::v5;
 use super::writer::BLOCK;
 use crate::game::chess::{ChessGame, StartPosition};
 use crate::game::replay::{play_in_place, start_position};
@@ -124,6 +126,10 @@ impl Report {
 /// 641bf2a1, 2014).
 const SCID_VS_PC: &str = "SCID vs. PC (or SCID 4.5 and older)";
 
+/// SCID 5 before its fix of September 2024 (commit 16828e35, "Fix bug with type of Black
+/// rating"): its index encoder shifted Black's rating type by 3 bits instead of 2.
+const OLD_SCID5: &str = "SCID 5.0.x before September 2024";
+
 /// `matsig_Make` without the cap at 3 (SCID fixed it in 4.3, commit cb890303; SCID vs. PC in
 /// 4.0).
 const UNCAPPED_WRITER: &str = "SCID 4.2 and older (or SCID vs. PC before 4.0)";
@@ -230,6 +236,8 @@ pub fn check_report(db: &ScidDatabase, mut progress: impl FnMut(u32)) -> Report 
     // The name file of a damaged database differs from what SCID would write anyway.
     let damaged = !problems.is_empty();
     let mut older = [0u32; OlderRule::ALL.len()];
+    let v5 = db.header().layout == Layout::V5;
+    let mut old_black_types = 0u32;
     let mut report = |n: u32, message: String| {
         problems.push(Problem {
             item: Some(n),
@@ -243,7 +251,10 @@ pub fn check_report(db: &ScidDatabase, mut progress: impl FnMut(u32)) -> Report 
             continue;
         }
         let entry = db.entry(n);
-        let offset = u64::from(entry.offset);
+        if entry.black_elo != 0 && v5::entry::old_black_rating_type(&entry).is_some() {
+            old_black_types += 1;
+        }
+        let offset = entry.offset;
         if offset % BLOCK + u64::from(entry.length) > BLOCK {
             report(
                 n,
@@ -261,10 +272,14 @@ pub fn check_report(db: &ScidDatabase, mut progress: impl FnMut(u32)) -> Report 
                 continue;
             }
         };
-        if let Err(e) = record::decode(&bytes) {
+        if let Err(e) = record::decode_as(&bytes, entry.chess960) {
             report(n, format!("record does not decode: {e}"));
             continue;
         }
+        let derive = |g: &ChessGame| match v5 {
+            true => derive::encode_and_derive_scid5(g).map(|(_, d)| d),
+            false => derive(g),
+        };
         let derived = db.load(n).and_then(|g| derive(&g).map(|d| (g, d)));
         let (game, d) = match derived {
             Ok(gd) => gd,
@@ -279,7 +294,11 @@ pub fn check_report(db: &ScidDatabase, mut progress: impl FnMut(u32)) -> Report 
                 continue;
             }
         };
-        let expected = entry.with_derived(&d);
+        let expected = IndexEntry {
+            event_date_full: entry.event_date_full.map(|_| d.event_date_full),
+            chess960: matches!(game.start, StartPosition::Chess960(_)),
+            ..entry.with_derived(&d)
+        };
         let differing = differing_fields(&entry, &expected);
         if differing.is_empty() {
             continue;
@@ -304,10 +323,23 @@ pub fn check_report(db: &ScidDatabase, mut progress: impl FnMut(u32)) -> Report 
         .filter(|&&r| older[r as usize] > 0)
         .map(|&r| r.note(older[r as usize]))
         .collect();
+    if old_black_types > 0 {
+        notes.push(Note {
+            field: "Black rating type",
+            games: Some(old_black_types),
+            writer: OLD_SCID5,
+            message: format!(
+                "{old_black_types} game(s) have a Black rating type that SCID 5.0.x before \
+                 September 2024 may have written wrongly (its encoder shifted it by 3 bits, not \
+                 2): it is read as SCID 5 reads it today, which for a database written by those \
+                 versions may be another type (and may have changed White's)"
+            ),
+        });
+    }
     let path = &db.info().files[1];
     let names = std::fs::read(path).unwrap_or_default();
     let ours = db.serialized_names();
-    if !damaged && ours != names {
+    if !damaged && !v5 && ours != names {
         if names_with_high_water_marks(&ours, &names) {
             notes.push(Note {
                 field: "name file",
@@ -565,7 +597,8 @@ impl NameFile {
 
 /// Names of the derived index fields that differ between `have` and `want`.
 fn differing_fields(have: &IndexEntry, want: &IndexEntry) -> Vec<&'static str> {
-    let checks: [(&str, bool); 11] = [
+    let checks: [(&str, bool); 12] = [
+        ("Chess960", have.chess960 != want.chess960),
         ("flags (S/X/Y)", have.flags & 0b111 != want.flags & 0b111),
         ("result", have.result != want.result),
         (

@@ -30,25 +30,8 @@ pub fn compact(path: &Path) -> Result<CompactReport> {
     let db = ScidDatabase::open(&base, true)?;
     let bytes_before = files_size(&base);
     let count = db.game_count();
-    let mut keep: Vec<(u32, IndexEntry)> = (0..count)
-        .map(|n| (n, db.entry(n)))
-        .filter(|(_, e)| !e.is_deleted())
-        .collect();
-    if keep.len() > REORDER_ABOVE {
-        keep.sort_by_key(|(_, e)| {
-            (
-                e.stored_line,
-                [
-                    e.home_pawns[0],
-                    e.home_pawns[1],
-                    e.home_pawns[2],
-                    e.home_pawns[3],
-                ],
-                e.matsig,
-            )
-        });
-    }
-    let tmp_base = PathBuf::from(format!("{}__COMPACT__", base.display()));
+    let keep = kept_games(&db);
+    let tmp_base = compact_base(&base);
     let [si4, sn4, sg4] = EXTENSIONS.map(|e| with_ext(&tmp_base, e));
     let games = File::create(&sg4).map_err(|e| write_error(&sg4, e))?;
     let mut names = NameFile::parse(&super::create::empty_names())?;
@@ -58,7 +41,7 @@ pub fn compact(path: &Path) -> Result<CompactReport> {
     let mut sg4_len = 0u64;
     for (n, old) in &keep {
         let record = db.record_bytes(*n)?;
-        let offset = writer::append_record(&games, &sg4, sg4_len, &record)?;
+        let offset = writer::append_record(&games, &sg4, sg4_len, &record, u64::from(u32::MAX))?;
         sg4_len = offset + record.len() as u64;
         let mut map = |kind: NameKind, id: u32| {
             let k = kind as usize;
@@ -76,7 +59,7 @@ pub fn compact(path: &Path) -> Result<CompactReport> {
         e.round = map(NameKind::Round, old.round);
         e.white = map(NameKind::Player, old.white);
         e.black = map(NameKind::Player, old.black);
-        e.offset = offset as u32;
+        e.offset = offset;
         e.length = record.len() as u32;
         entries.extend(e.encode());
     }
@@ -90,14 +73,77 @@ pub fn compact(path: &Path) -> Result<CompactReport> {
     header[20..182].copy_from_slice(&raw_header[20..182]);
     let autoload = remap_autoload(old_header.auto_load, count, &keep);
     header[17..20].copy_from_slice(&autoload.to_be_bytes()[1..]);
-    let mut f = File::create(&si4).map_err(|e| write_error(&si4, e))?;
-    f.write_all(&header)
-        .and_then(|_| f.write_all(&entries))
-        .and_then(|_| f.sync_all())
-        .map_err(|e| write_error(&si4, e))?;
+    write_new_file(&si4, &[&header, &entries])?;
     drop(db);
-    for ext in ["sg4", "sn4", "si4"] {
-        let (from, to) = (with_ext(&tmp_base, ext), with_ext(&base, ext));
+    finish(
+        &tmp_base,
+        &base,
+        EXTENSIONS,
+        count,
+        keep.len(),
+        bytes_before,
+    )
+}
+
+/// Write a new file at `path` holding `parts` one after the other, durably.
+pub fn write_new_file(path: &Path, parts: &[&[u8]]) -> Result<()> {
+    let mut f = File::create(path).map_err(|e| write_error(path, e))?;
+    parts
+        .iter()
+        .try_for_each(|part| f.write_all(part))
+        .and_then(|_| f.sync_all())
+        .map_err(|e| write_error(path, e))
+}
+
+/// Put the compacted copy at `tmp_base` in place of the database at `base` (files `exts`)
+/// and report: `before` games then, `kept` now, `bytes_before` bytes then.
+pub fn finish(
+    tmp_base: &Path,
+    base: &Path,
+    exts: [&str; 3],
+    before: u32,
+    kept: usize,
+    bytes_before: u64,
+) -> Result<CompactReport> {
+    replace_with_copy(tmp_base, base, exts)?;
+    Ok(CompactReport {
+        games_before: before,
+        games_after: kept as u32,
+        bytes_before,
+        bytes_after: crate::store::files::total_size(base, &exts),
+    })
+}
+
+/// The games compaction keeps (not deleted), with their entries, in the order SCID writes
+/// them: the index order, or for more than 10,000 games sorted by stored line, the first home
+/// pawns and the final material (a stable sort, as SCID's).
+pub fn kept_games(db: &ScidDatabase) -> Vec<(u32, IndexEntry)> {
+    let mut keep: Vec<(u32, IndexEntry)> = (0..db.game_count())
+        .map(|n| (n, db.entry(n)))
+        .filter(|(_, e)| !e.is_deleted())
+        .collect();
+    if keep.len() > REORDER_ABOVE {
+        keep.sort_by_key(|(_, e)| {
+            (
+                e.stored_line,
+                [
+                    e.home_pawns[0],
+                    e.home_pawns[1],
+                    e.home_pawns[2],
+                    e.home_pawns[3],
+                ],
+                e.matsig,
+            )
+        });
+    }
+    keep
+}
+
+/// Put the three files of the compacted copy at `tmp_base` in place of those at `base`
+/// (`exts`: index, names, games), the game file first, as SCID renames them.
+fn replace_with_copy(tmp_base: &Path, base: &Path, exts: [&str; 3]) -> Result<()> {
+    for ext in [exts[2], exts[1], exts[0]] {
+        let (from, to) = (with_ext(tmp_base, ext), with_ext(base, ext));
         std::fs::rename(&from, &to).map_err(|e| {
             Error::io(
                 format!("renaming {} to {}", from.display(), to.display()),
@@ -105,15 +151,16 @@ pub fn compact(path: &Path) -> Result<CompactReport> {
             )
         })?;
     }
-    Ok(CompactReport {
-        games_before: count,
-        games_after: keep.len() as u32,
-        bytes_before,
-        bytes_after: files_size(&base),
-    })
+    Ok(())
 }
 
-fn write_error(p: &Path, e: std::io::Error) -> Error {
+/// The path SCID compacts the database at `base` into before renaming.
+pub fn compact_base(base: &Path) -> PathBuf {
+    PathBuf::from(format!("{}__COMPACT__", base.display()))
+}
+
+/// An error writing `p`.
+pub fn write_error(p: &Path, e: std::io::Error) -> Error {
     Error::io(format!("writing {}", p.display()), e)
 }
 

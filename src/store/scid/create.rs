@@ -1,10 +1,12 @@
-//! New, empty SCID 4 databases, exactly as `sc_base create` writes them.
+//! New, empty SCID databases, exactly as `sc_base create` writes them: SCID 4's with a header
+//! in its index and name files, SCID 5's as three empty files.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::header::INDEX_MAGIC;
+use super::header::Layout;
 use super::names::NAMES_MAGIC;
-use super::{EXTENSIONS, base_path, with_ext};
+use super::{base_path, paths_of};
 use crate::error::{Error, ErrorKind, Result};
 
 /// The .si4 header of a database with `games` games: version 400, type 0, autoload 1, no
@@ -25,12 +27,18 @@ pub fn empty_names() -> Vec<u8> {
     b
 }
 
-/// Create an empty database at `path` (base path or any of its files). Refuses to touch an
-/// existing file.
+/// Create an empty SCID 4 database at `path` (base path or any of its files). Refuses to
+/// touch an existing file.
 pub fn create(path: &Path) -> Result<()> {
+    create_as(path, Layout::V400)
+}
+
+/// Create an empty database with `layout` (SCID 4's or SCID 5's) at `path` (base path or any
+/// of its files). Refuses to touch an existing file.
+pub fn create_as(path: &Path, layout: Layout) -> Result<()> {
     let base = base_path(path);
-    for ext in EXTENSIONS {
-        let p = with_ext(&base, ext);
+    let paths = paths_of(&base, layout);
+    for p in &paths {
         if p.exists() {
             return Err(Error::new(
                 ErrorKind::AlreadyExists,
@@ -38,13 +46,16 @@ pub fn create(path: &Path) -> Result<()> {
             ));
         }
     }
-    let contents: [(&str, Vec<u8>); 3] = [
-        ("sg4", Vec::new()),
-        ("sn4", empty_names()),
-        ("si4", empty_header(0).to_vec()),
-    ];
-    for (ext, bytes) in contents {
-        let p = with_ext(&base, ext);
+    let [index, names, games] = paths;
+    let contents: [(PathBuf, Vec<u8>); 3] = match layout {
+        Layout::V5 => [(games, vec![]), (names, vec![]), (index, vec![])],
+        _ => [
+            (games, Vec::new()),
+            (names, empty_names()),
+            (index, empty_header(0).to_vec()),
+        ],
+    };
+    for (p, bytes) in contents {
         std::fs::write(&p, bytes)
             .map_err(|e| Error::io(format!("cannot create {}", p.display()), e))?;
     }

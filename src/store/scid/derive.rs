@@ -14,6 +14,7 @@ use super::mainline::{MainLineInfo, MainLineTracker};
 use super::record::{self, MainLineWatcher, start_position};
 use super::stored_lines::stored_line_code;
 use crate::error::{Error, ErrorKind, Result};
+use crate::game::chess::CHESS960_VARIANTS;
 use crate::game::chess::{ChessGame, GameResult, Line, Ply, Rating, RatingType, StartPosition};
 use crate::game::date::PartialDate;
 use crate::game::legal;
@@ -49,8 +50,10 @@ pub struct Derived {
     pub eco: u16,
     /// Packed 20-bit date.
     pub date: u32,
-    /// Packed 12-bit event date relative to the date's year (as SCID writes it).
+    /// Packed 12-bit event date relative to the date's year (as SCID 4 writes it).
     pub event_date: u16,
+    /// The packed 20-bit event date (0 = none), as SCID 5 stores it: any year.
+    pub event_date_full: u32,
     /// White's rating (0 = none).
     pub white_elo: u16,
     /// White's rating type 0..=6.
@@ -77,6 +80,7 @@ pub struct Derived {
 /// the Date (any EventDate with a real year when the Date's year is unknown), an ECO text that
 /// is not a code, and a start position or move the record could not hold either.
 pub fn derive(game: &ChessGame) -> Result<Derived> {
+    standard_chess_only(game)?;
     let header = header_fields(game, EventDateRule::Refuse)?;
     Ok(with_main_line(header, &main_line_info(game)?))
 }
@@ -84,6 +88,7 @@ pub fn derive(game: &ChessGame) -> Result<Derived> {
 /// The record of `game` ([`record::encode`]) and its index fields ([`derive()`]), from one
 /// replay of the main line: what an import or a save needs. Fails as `encode`, then `derive`.
 pub fn encode_and_derive(game: &ChessGame) -> Result<(Vec<u8>, Derived)> {
+    standard_chess_only(game)?;
     encode_and_derive_with(game, EventDateRule::Refuse)
 }
 
@@ -91,12 +96,44 @@ pub fn encode_and_derive(game: &ChessGame) -> Result<(Vec<u8>, Derived)> {
 /// from the Date is not refused but written as no event date (0), as SCID's index writer
 /// does (which differs from a game without one when the Date's year is 0..3).
 pub fn encode_and_derive_as_import(game: &ChessGame) -> Result<(Vec<u8>, Derived)> {
+    standard_chess_only(game)?;
     encode_and_derive_with(game, EventDateRule::DropAsScid)
+}
+
+/// SCID 4 stores standard chess only: a Chess960 game (its start) or one whose Variant tag
+/// says Chess960 is refused, as SCID 4's import skips them.
+fn standard_chess_only(game: &ChessGame) -> Result<()> {
+    let variant = game.headers.extra.iter().find(|(tag, value)| {
+        tag == "Variant"
+            && CHESS960_VARIANTS
+                .iter()
+                .any(|v| value.eq_ignore_ascii_case(v))
+    });
+    if let Some((_, value)) = variant {
+        return Err(invalid(format!(
+            "Variant \"{value}\": SCID 4 stores standard chess only"
+        )));
+    }
+    if let StartPosition::Chess960(fen) = &game.start {
+        return Err(invalid(format!(
+            "the start {fen:?} has Chess960 castling rights: SCID 4 stores standard chess only"
+        )));
+    }
+    Ok(())
+}
+
+/// [`encode_and_derive`] for a SCID 5 index, which keeps an EventDate of any year (in
+/// [`Derived::event_date_full`]): no EventDate is refused for its distance from the Date; and
+/// Chess960 games, which SCID 5 stores.
+pub fn encode_and_derive_scid5(game: &ChessGame) -> Result<(Vec<u8>, Derived)> {
+    encode_and_derive_with(game, EventDateRule::AnyYear)
 }
 
 /// What to do with an EventDate the index cannot keep beside the Date.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum EventDateRule {
+    /// Keep it whatever its year (SCID 5's index stores the whole date).
+    AnyYear,
     /// Refuse the game (a save must not lose it silently).
     Refuse,
     /// Write no event date, as SCID's import does.
@@ -126,8 +163,12 @@ fn with_main_line(d: Derived, main: &MainLineInfo) -> Derived {
 fn header_fields(game: &ChessGame, rule: EventDateRule) -> Result<Derived> {
     let h = &game.headers;
     let date = checked_date(h.date, "Date")?;
+    let event_date_full = match h.event_date {
+        Some(e) => checked_date(e, "EventDate")?,
+        None => 0,
+    };
     let event_date = match h.event_date {
-        Some(e) if rule == EventDateRule::DropAsScid => {
+        Some(e) if rule != EventDateRule::Refuse => {
             pack_event_date(checked_date(e, "EventDate")?, date).unwrap_or(0)
         }
         Some(e) => pack_event_date(checked_date(e, "EventDate")?, date).ok_or_else(|| {
@@ -159,6 +200,7 @@ fn header_fields(game: &ChessGame, rule: EventDateRule) -> Result<Derived> {
         eco,
         date,
         event_date,
+        event_date_full,
         white_elo,
         white_rating_type,
         black_elo,

@@ -11,8 +11,8 @@ pub const FLAG_DELETED: u32 = 1 << 3;
 /// The fields of a 47-byte (or 46-byte, version 300) index entry.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct IndexEntry {
-    /// Byte offset of the record in the .sg4 file.
-    pub offset: u32,
+    /// Byte offset of the record in the game file (32 bits in SCID 4, 47 in SCID 5).
+    pub offset: u64,
     /// Record length in bytes (17 bits).
     pub length: u32,
     /// The 22 flag bits (spec §3.1).
@@ -59,6 +59,11 @@ pub struct IndexEntry {
     pub home_pawn_count: u8,
     /// Home-pawn change list, 16 nibbles.
     pub home_pawns: [u8; 8],
+    /// The game is Chess960 (SCID 5 only; SCID 4 stores standard chess).
+    pub chess960: bool,
+    /// The whole packed 20-bit event date, for an index that stores it so (SCID 5); `None`
+    /// for SCID 4's, which stores `event_date` relative to the date's year.
+    pub event_date_full: Option<u32>,
 }
 
 impl IndexEntry {
@@ -72,7 +77,7 @@ impl IndexEntry {
         let mut home_pawns = [0u8; 8];
         home_pawns.copy_from_slice(&e[39..47]);
         IndexEntry {
-            offset: be32(e, 0),
+            offset: u64::from(be32(e, 0)),
             length: (u32::from(e[6] & 0x80) << 9) | be16(e, 4),
             flags: (u32::from(e[6] & 0x3F) << 16) | be16(e, 7),
             white: (u32::from(e[9] & 0xF0) << 12) | be16(e, 10),
@@ -96,6 +101,8 @@ impl IndexEntry {
             plies: ((u16::from(e[38] & 0xC0)) << 2) | u16::from(e[37]),
             home_pawn_count: e[38] & 0x3F,
             home_pawns,
+            chess960: false,
+            event_date_full: None,
         }
     }
 
@@ -109,7 +116,7 @@ impl IndexEntry {
         let put16 = |e: &mut [u8; 47], at: usize, v: u32| {
             e[at..at + 2].copy_from_slice(&(v as u16).to_be_bytes());
         };
-        e[0..4].copy_from_slice(&self.offset.to_be_bytes());
+        e[0..4].copy_from_slice(&(self.offset as u32).to_be_bytes());
         put16(&mut e, 4, self.length);
         e[6] = ((self.length >> 9) & 0x80) as u8 | ((self.flags >> 16) & 0x3F) as u8;
         put16(&mut e, 7, self.flags);
@@ -200,6 +207,9 @@ impl IndexEntry {
 
     /// The event date, rebuilt from its offset to the game's year (spec §3.3).
     pub fn game_event_date(&self) -> Option<PartialDate> {
+        if let Some(full) = self.event_date_full {
+            return Some(unpack_date(full)).filter(|d| !d.is_unknown());
+        }
         let e = u32::from(self.event_date);
         let year_offset = (e >> 9) & 7;
         if year_offset == 0 {

@@ -22,6 +22,18 @@ use crate::game::{ChessGame, Line, PartialDate};
 /// Fit `game` to SCID 4 as `sc_import` does; what was changed, one phrase each (empty when
 /// the game is stored as written).
 pub fn like_sc_import(game: &mut ChessGame) -> Vec<String> {
+    fit(game, true)
+}
+
+/// Fit `game` to SCID 5 as its import does: as [`like_sc_import`], except that an EventDate
+/// of any year is kept (SCID 5's index stores the whole date).
+pub fn like_scid5_import(game: &mut ChessGame) -> Vec<String> {
+    fit(game, false)
+}
+
+/// The fitting of both; `event_date_window`: an EventDate more than 3 years from the Date is
+/// dropped (SCID 4).
+fn fit(game: &mut ChessGame, event_date_window: bool) -> Vec<String> {
     let mut changes = Vec::new();
     // SCID's import forgives two errors a game; at the third it ignores the rest of the game.
     let mut errors = 0;
@@ -73,7 +85,7 @@ pub fn like_sc_import(game: &mut ChessGame) -> Vec<String> {
         // Kept in the game: the index writer drops it as SCID's does
         // (derive::encode_and_derive_as_import), which is not the same as no EventDate.
         let (e, d) = (event.year.unwrap_or(0), h.date.year.unwrap_or(0));
-        if e.abs_diff(d) > 3 {
+        if event_date_window && e.abs_diff(d) > 3 {
             changes.push(format!(
                 "EventDate {event} dropped (SCID keeps an event date only within 3 years of the Date {})",
                 h.date

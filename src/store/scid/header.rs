@@ -1,5 +1,6 @@
 //! The .si4 header: magic, version, game count and database description
-//! (docs/formats/scid4.md §2).
+//! (docs/formats/scid4.md §2); for a SCID 5 database, which has no index header, the same facts
+//! from its .si5 size and .sn5.
 
 use super::bytes::{be16, be24, be32};
 use crate::error::{Error, ErrorKind, Result};
@@ -7,13 +8,15 @@ use crate::error::{Error, ErrorKind, Result};
 /// The magic bytes that open every .si4 file.
 pub const INDEX_MAGIC: &[u8; 8] = b"Scid.si\0";
 
-/// The two index layouts SCID has used.
+/// The index layouts SCID has used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layout {
     /// Version 400: 182-byte header, 47-byte entries.
     V400,
     /// Version 300 (SCID 3): 128-byte header, 46-byte entries without byte 6. Read-only.
     V300,
+    /// SCID 5 (.si5): no header, 56-byte entries (see [`super::v5`]).
+    V5,
 }
 
 impl Layout {
@@ -22,6 +25,7 @@ impl Layout {
         match self {
             Layout::V400 => 182,
             Layout::V300 => 128,
+            Layout::V5 => 0,
         }
     }
 
@@ -30,6 +34,39 @@ impl Layout {
         match self {
             Layout::V400 => 47,
             Layout::V300 => 46,
+            Layout::V5 => super::v5::entry::ENTRY_LEN,
+        }
+    }
+
+    /// The most games the index can hold.
+    pub fn max_games(self) -> u32 {
+        match self {
+            Layout::V5 => super::v5::MAX_GAMES,
+            _ => super::MAX_GAMES,
+        }
+    }
+
+    /// The most bytes the game file can address.
+    pub fn max_game_file(self) -> u64 {
+        match self {
+            Layout::V5 => super::v5::MAX_GAME_FILE,
+            _ => u64::from(u32::MAX),
+        }
+    }
+
+    /// The most names of `kind` the index can refer to.
+    pub fn max_names(self, kind: crate::store::NameKind) -> u64 {
+        match self {
+            Layout::V5 => super::v5::MAX_NAMES[kind as usize],
+            _ => u64::from(super::names::MAX_NAMES[kind as usize]),
+        }
+    }
+
+    /// The format's name, for messages.
+    pub fn format_name(self) -> &'static str {
+        match self {
+            Layout::V5 => "SCID 5",
+            _ => "SCID 4",
         }
     }
 }
@@ -37,7 +74,7 @@ impl Layout {
 /// The decoded .si4 header.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IndexHeader {
-    /// The version number stored in the file (300..=400).
+    /// The version number stored in the file (300..=400; 500 for SCID 5, which stores none).
     pub version: u16,
     /// Which entry layout follows.
     pub layout: Layout,
@@ -52,6 +89,27 @@ pub struct IndexHeader {
 }
 
 impl IndexHeader {
+    /// The header a SCID 5 database would have: its game count from the .si5 file's size
+    /// (`index_len` bytes; a last entry cut short counts, as a game that cannot be read), the
+    /// rest from the database information in its .sn5 (`names`).
+    pub fn scid5(index_len: usize, names: &super::v5::names::Names) -> IndexHeader {
+        let entry_len = Layout::V5.entry_len();
+        let number = |field| {
+            names
+                .info(field)
+                .and_then(|v| std::str::from_utf8(v).ok()?.trim().parse().ok())
+                .unwrap_or(0)
+        };
+        IndexHeader {
+            version: 500,
+            layout: Layout::V5,
+            base_type: number("type"),
+            num_games: index_len.div_ceil(entry_len).min(u32::MAX as usize) as u32,
+            auto_load: number("autoload"),
+            description: names.info("description").unwrap_or_default().to_vec(),
+        }
+    }
+
     /// Parse the header at the start of an .si4 file's bytes.
     pub fn parse(bytes: &[u8]) -> Result<IndexHeader> {
         if bytes.len() < 10 || &bytes[..8] != INDEX_MAGIC {

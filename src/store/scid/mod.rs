@@ -1,9 +1,10 @@
-//! SCID 4 databases (.si4 index, .sn4 names, .sg4 game records); byte layout in
-//! docs/formats/scid4.md.
+//! SCID databases: SCID 4 (.si4 index, .sn4 names, .sg4 game records; byte layout in
+//! docs/formats/scid4.md) and SCID 5 (.si5, .sn5, .sg5; what differs is in [`v5`]).
 //!
 //! [`ScidDatabase`] opens the three files, reads the index and names once, decodes a game
 //! record only when that game is loaded, and saves games the way SCID does: append the
-//! record, repoint or append the index entry, rewrite the name file.
+//! record, repoint or append the index entry, and rewrite the name file (SCID 4) or append
+//! the new names to it (SCID 5).
 
 pub(crate) mod bytes;
 pub mod check;
@@ -23,6 +24,7 @@ mod read_ahead;
 pub mod record;
 pub(crate) mod scan;
 pub(crate) mod stored_lines;
+pub mod v5;
 pub mod writer;
 
 use std::fs::File;
@@ -32,13 +34,13 @@ use std::time::SystemTime;
 
 use entry::{FLAG_DELETED, IndexEntry};
 use header::{IndexHeader, Layout};
-use names::{MAX_NAME_LEN, MAX_NAMES, NameFile};
+use names::{MAX_NAME_LEN, NameFile};
 use read_ahead::RecordReader;
 use scan::{IndexShape, name_fields};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::visit::GameVisitor;
-use crate::game::{ChessGame, Headers};
+use crate::game::{ChessGame, Headers, StartPosition};
 use crate::store::Each;
 use crate::store::damage::{Damage, Problem, UNKNOWN_NAME};
 pub use crate::store::files::with_ext;
@@ -60,7 +62,7 @@ const DERIVED_FLAGS: u32 = 0b111;
 /// The most games a SCID 4 index can count.
 pub const MAX_GAMES: u32 = 16_777_214;
 
-/// An open SCID 4 database.
+/// An open SCID 4 or SCID 5 database.
 pub struct ScidDatabase {
     paths: [PathBuf; 3],
     format: String,
@@ -88,6 +90,18 @@ struct State {
     modified: SystemTime,
     /// Sizes and times of the index and name files when read, to notice outside changes.
     stamp: Stamp,
+    /// SCID 5's append-only name file: what is written of it and what is still to append.
+    name_log: Option<NameLog>,
+}
+
+/// The new names of a SCID 5 database not yet appended to its .sn5, and how many of each kind
+/// the file holds.
+#[derive(Default)]
+struct NameLog {
+    /// Records to append, in the order the names were added (as SCID 5 appends them).
+    pending: Vec<u8>,
+    /// Names of each kind in the file.
+    on_disk: [u32; 4],
 }
 
 /// What identifies a version of the index and name files without reading them.
@@ -97,14 +111,43 @@ fn stamp(paths: &[PathBuf; 3]) -> Stamp {
     [0, 1].map(|i| std::fs::metadata(&paths[i]).map_or((0, None), |m| (m.len(), m.modified().ok())))
 }
 
-/// The base path of a SCID database given as its base or any of its three files.
+/// The base path of a SCID database given as its base or any of its three files (SCID 4's or
+/// SCID 5's).
 pub fn base_path(path: &Path) -> PathBuf {
-    files::base_path(path, &EXTENSIONS)
+    files::base_path(&files::base_path(path, &EXTENSIONS), &v5::EXTENSIONS)
 }
 
-/// True when `path` (base or one of the files) looks like a SCID database: its .si4 exists.
+/// The layout of the SCID database at `path` (base or one of the files): SCID 4 when its .si4
+/// exists (unless a SCID 5 file was named), SCID 5 when its .si5 does; `None` when neither.
+pub fn layout_at(path: &Path) -> Option<Layout> {
+    let base = base_path(path);
+    let named_v5 = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| v5::EXTENSIONS.contains(&e));
+    if !named_v5 && with_ext(&base, "si4").is_file() {
+        Some(Layout::V400)
+    } else if with_ext(&base, "si5").is_file() {
+        Some(Layout::V5)
+    } else {
+        None
+    }
+}
+
+/// True when `path` (base or one of the files) looks like a SCID database: its .si4 or .si5
+/// exists.
 pub fn looks_like(path: &Path) -> bool {
-    with_ext(&base_path(path), "si4").is_file()
+    layout_at(path).is_some()
+}
+
+/// The paths of the index, name and game files of the database at `base` with `layout`.
+pub fn paths_of(base: &Path, layout: Layout) -> [PathBuf; 3] {
+    let exts = if layout == Layout::V5 {
+        v5::EXTENSIONS
+    } else {
+        EXTENSIONS
+    };
+    exts.map(|ext| with_ext(base, ext))
 }
 
 impl ScidDatabase {
@@ -118,7 +161,7 @@ impl ScidDatabase {
     /// interrupted save) is repaired instead.
     pub fn open(path: &Path, writable: bool) -> Result<ScidDatabase> {
         let base = base_path(path);
-        let paths = EXTENSIONS.map(|ext| with_ext(&base, ext));
+        let paths = paths_of(&base, layout_at(path).unwrap_or(Layout::V400));
         let index_file = if writable {
             let f = open_file(&paths[0], true)?;
             writer::lock(&f, &paths[0])?;
@@ -128,8 +171,12 @@ impl ScidDatabase {
         };
         let state = read_state(&paths, index_file.as_ref())?;
         let games = open_file(&paths[2], writable)?;
+        let format = match state.header.layout {
+            Layout::V5 => "SCID 5".to_owned(),
+            _ => format!("SCID 4 (version {})", state.header.version),
+        };
         Ok(ScidDatabase {
-            format: format!("SCID 4 (version {})", state.header.version),
+            format,
             state: RwLock::new(state),
             paths,
             games,
@@ -183,7 +230,7 @@ impl ScidDatabase {
     fn read_record(&self, number: u32, entry: &IndexEntry, committed: u64) -> Result<Vec<u8>> {
         let mut buf = vec![0u8; entry.length as usize];
         self.records
-            .read(&self.games, u64::from(entry.offset), &mut buf, committed)
+            .read(&self.games, entry.offset, &mut buf, committed)
             .map_err(|e| {
                 let what = format!(
                     "game {}: cannot read {} bytes at offset {} of {}",
@@ -272,6 +319,8 @@ impl ScidDatabase {
             event_date: e.game_event_date(),
             extra: Vec::with_capacity(extra.len()),
         };
+        // SCID 5 names a Chess960 game's variant whether or not its record does (last).
+        let name_variant = e.chess960 && !extra.iter().any(|(tag, _)| tag == "Variant");
         // An extra tag named like an index name overrides it, as in SCID's display and export.
         for (tag, value) in extra {
             match tag.as_str() {
@@ -282,6 +331,11 @@ impl ScidDatabase {
                 "Black" => headers.black = value,
                 _ => headers.extra.push((tag, value)),
             }
+        }
+        if name_variant {
+            headers
+                .extra
+                .push(("Variant".to_owned(), "Chess960".to_owned()));
         }
         headers
     }
@@ -299,7 +353,11 @@ impl ScidDatabase {
         game: &ChessGame,
         user_flags: u32,
     ) -> Result<(Vec<u8>, IndexEntry)> {
-        let (record, d) = derive::encode_and_derive(game)?;
+        let encode = match state.header.layout {
+            Layout::V5 => derive::encode_and_derive_scid5,
+            _ => derive::encode_and_derive,
+        };
+        let (record, d) = encode(game)?;
         let entry = self.entry_for(state, game, record.len(), &d, user_flags)?;
         Ok((record, entry))
     }
@@ -322,7 +380,8 @@ impl ScidDatabase {
             state.name_id(NameKind::Player, &h.white)?,
             state.name_id(NameKind::Player, &h.black)?,
         ];
-        Ok(IndexEntry {
+        let v5 = state.header.layout == Layout::V5;
+        let entry = IndexEntry {
             length: length as u32,
             flags: user_flags & !(DERIVED_FLAGS | FLAG_DELETED),
             event: ids[0],
@@ -330,18 +389,41 @@ impl ScidDatabase {
             round: ids[2],
             white: ids[3],
             black: ids[4],
+            event_date_full: v5.then_some(d.event_date_full),
+            chess960: v5 && matches!(game.start, StartPosition::Chess960(_)),
             ..IndexEntry::default()
         }
-        .with_derived(d))
+        .with_derived(d);
+        // SCID 5 stores the whole event date instead of SCID 4's relative one.
+        Ok(IndexEntry {
+            event_date: if v5 { 0 } else { entry.event_date },
+            ..entry
+        })
     }
 
-    fn append_record(&self, state: &mut State, record: &[u8]) -> Result<u32> {
-        let offset = writer::append_record(&self.games, &self.paths[2], state.games_len, record)?;
+    fn append_record(&self, state: &mut State, record: &[u8]) -> Result<u64> {
+        let offset = writer::append_record(
+            &self.games,
+            &self.paths[2],
+            state.games_len,
+            record,
+            state.header.layout.max_game_file(),
+        )?;
         state.games_len = offset + record.len() as u64;
-        Ok(offset as u32)
+        Ok(offset)
     }
 
+    /// Make the name file hold every name: SCID 4's is rewritten whole, SCID 5's gets the new
+    /// names appended.
     fn write_names(&self, state: &mut State) -> Result<()> {
+        if let Some(log) = &mut state.name_log {
+            if !log.pending.is_empty() {
+                writer::append_synced(&self.paths[1], &log.pending)?;
+                log.pending.clear();
+            }
+            log.on_disk = NameKind::ALL.map(|k| state.names.count(k));
+            return Ok(());
+        }
         let freqs = state
             .freqs
             .get_or_insert_with(|| [vec![], vec![], vec![], vec![]]);
@@ -350,13 +432,14 @@ impl ScidDatabase {
     }
 
     fn write_entry(&self, state: &mut State, number: u32, entry: &IndexEntry) -> Result<()> {
-        let at = Layout::V400.header_len() + Layout::V400.entry_len() * number as usize;
-        let bytes = entry.encode();
+        let layout = state.header.layout;
+        let at = layout.header_len() + layout.entry_len() * number as usize;
+        let bytes = encode_entry(layout, entry);
         writer::write_synced(self.index_file()?, &self.paths[0], at as u64, &bytes)?;
-        if state.index.len() < at + 47 {
-            state.index.resize(at + 47, 0);
+        if state.index.len() < at + bytes.len() {
+            state.index.resize(at + bytes.len(), 0);
         }
-        state.index[at..at + 47].copy_from_slice(&bytes);
+        state.index[at..at + bytes.len()].copy_from_slice(&bytes);
         state.modified = SystemTime::now();
         Ok(())
     }
@@ -368,10 +451,18 @@ impl ScidDatabase {
     /// counts, and the records appended to the game file (cut off, giving the space back).
     fn undo(&self, state: &mut State, undo: &Undo) {
         for kind in NameKind::ALL {
+            // SCID 5's names already appended to its file keep their IDs.
+            let written = state
+                .name_log
+                .as_ref()
+                .map_or(0, |l| l.on_disk[kind as usize]);
             state
                 .names
                 .section_mut(kind)
-                .truncate(undo.names[kind as usize]);
+                .truncate(undo.names[kind as usize].max(written));
+        }
+        if let Some(log) = &mut state.name_log {
+            log.pending.clear();
         }
         state.freqs = None;
         writer::cut_back_to(&self.games, &self.paths[2], undo.games_len);
@@ -394,8 +485,22 @@ fn read_state(paths: &[PathBuf; 3], writable: Option<&File>) -> Result<State> {
     let [si4, sn4, sg4] = paths;
     let stamp = stamp(paths);
     let mut index = read_file(si4)?;
-    let mut header = IndexHeader::parse(&index).map_err(|e| e.context(si4.display()))?;
-    if writable.is_some() && header.layout != Layout::V400 {
+    let v5 = si4.extension().is_some_and(|e| e == "si5");
+    let (mut header, names, name_damage, name_log) = if v5 {
+        let (names, damage) = v5::names::parse(&read_file(sn4)?);
+        let header = IndexHeader::scid5(index.len(), &names);
+        let log = NameLog {
+            pending: Vec::new(),
+            on_disk: NameKind::ALL.map(|k| names.names.count(k)),
+        };
+        (header, names.names, damage, Some(log))
+    } else {
+        let header = IndexHeader::parse(&index).map_err(|e| e.context(si4.display()))?;
+        let (names, damage) =
+            NameFile::parse_lenient(&read_file(sn4)?).map_err(|e| e.context(sn4.display()))?;
+        (header, names, damage, None)
+    };
+    if writable.is_some() && header.layout == Layout::V300 {
         return Err(Error::new(
             ErrorKind::ReadOnly,
             format!(
@@ -405,11 +510,12 @@ fn read_state(paths: &[PathBuf; 3], writable: Option<&File>) -> Result<State> {
             ),
         ));
     }
-    let (names, name_damage) =
-        NameFile::parse_lenient(&read_file(sn4)?).map_err(|e| e.context(sn4.display()))?;
     let games_len = std::fs::metadata(sg4)
         .map_err(|e| Error::io(format!("cannot stat {}", sg4.display()), e))?
         .len();
+    if let Some(f) = writable {
+        repair_torn_scid5_entry(f, si4, &mut header, &mut index)?;
+    }
     let shape = IndexShape::of(&header, index.len());
     let repair = writable.is_some() && shape.repairable();
     let mut damage = Damage::default();
@@ -457,7 +563,36 @@ fn read_state(paths: &[PathBuf; 3], writable: Option<&File>) -> Result<State> {
         games_len,
         modified: newest_mtime(paths),
         stamp,
+        name_log,
     })
+}
+
+/// A SCID 5 index that ends inside an entry (an append cut short by a crash: gamefs and SCID 5
+/// append entries at the end only) is cut back to its whole entries, as a writable open
+/// repairs SCID 4's count of an interrupted save; `header` and `index` follow.
+fn repair_torn_scid5_entry(
+    f: &File,
+    si5: &Path,
+    header: &mut IndexHeader,
+    index: &mut Vec<u8>,
+) -> Result<()> {
+    let entry_len = Layout::V5.entry_len();
+    if header.layout != Layout::V5 || index.len().is_multiple_of(entry_len) {
+        return Ok(());
+    }
+    let whole = index.len() - index.len() % entry_len;
+    log::warn!(
+        "{}: the last {} bytes are part of an entry (an interrupted save); cut back to {} games",
+        si5.display(),
+        index.len() - whole,
+        whole / entry_len
+    );
+    f.set_len(whole as u64)
+        .and_then(|()| f.sync_all())
+        .map_err(|e| Error::io(format!("cutting {}", si5.display()), e))?;
+    index.truncate(whole);
+    header.num_games = (whole / entry_len) as u32;
+    Ok(())
 }
 
 /// An .si4 file's bytes read as opening a database reads them: the header, and how many of
@@ -476,13 +611,23 @@ pub fn index_entry(index: &[u8], header: &IndexHeader, number: u32) -> IndexEntr
     entry_at(header, index, number)
 }
 
+/// `entry`'s bytes in `layout` (a SCID 3 index is never written).
+fn encode_entry(layout: Layout, entry: &IndexEntry) -> Vec<u8> {
+    match layout {
+        Layout::V5 => v5::entry::encode(entry).to_vec(),
+        _ => entry.encode().to_vec(),
+    }
+}
+
 /// Entry `number` of an index with this header, which must hold it whole.
 fn entry_at(header: &IndexHeader, index: &[u8], number: u32) -> IndexEntry {
     let layout = header.layout;
     let at = layout.header_len() + layout.entry_len() * number as usize;
+    let bytes = &index[at..at + layout.entry_len()];
     match layout {
-        Layout::V400 => IndexEntry::decode(index[at..at + 47].try_into().expect("47 bytes")),
-        Layout::V300 => IndexEntry::decode_v300(index[at..at + 46].try_into().expect("46 bytes")),
+        Layout::V400 => IndexEntry::decode(bytes.try_into().expect("47 bytes")),
+        Layout::V300 => IndexEntry::decode_v300(bytes.try_into().expect("46 bytes")),
+        Layout::V5 => v5::entry::decode(bytes.try_into().expect("56 bytes")),
     }
 }
 
@@ -540,13 +685,19 @@ impl State {
         if let Some(id) = section.find(name.as_bytes()) {
             return Ok(id);
         }
-        if section.raw.len() as u32 >= MAX_NAMES[kind as usize] {
+        if section.raw.len() as u64 >= self.header.layout.max_names(kind) {
             return Err(Error::new(
                 ErrorKind::TooLarge,
-                format!("the database holds the most {kind:?} names SCID allows"),
+                format!(
+                    "the database holds the most {kind:?} names {} allows",
+                    self.header.layout.format_name()
+                ),
             ));
         }
         let id = section.push(name.as_bytes());
+        if let Some(log) = &mut self.name_log {
+            v5::names::append_record(&mut log.pending, kind as u8, name.as_bytes());
+        }
         self.frequencies()[kind as usize].push(0);
         Ok(id)
     }
@@ -609,7 +760,7 @@ impl ChessStore for ScidDatabase {
 
     fn load(&self, number: u32) -> Result<ChessGame> {
         let (entry, bytes) = self.stored_game(number)?;
-        let record = record::decode(&bytes).map_err(|e| in_game(e, number))?;
+        let record = record::decode_as(&bytes, entry.chess960).map_err(|e| in_game(e, number))?;
         Ok(ChessGame {
             headers: self.headers(&entry, record.extra_tags),
             start: record.start,
@@ -619,18 +770,23 @@ impl ChessStore for ScidDatabase {
 
     fn visit(&self, number: u32, visitor: &mut dyn GameVisitor) -> Result<()> {
         let (entry, bytes) = self.stored_game(number)?;
-        let head = record::read_head(&bytes).map_err(|e| in_game(e, number))?;
+        let head = record::read_head_as(&bytes, entry.chess960).map_err(|e| in_game(e, number))?;
         visitor.begin(&self.headers(&entry, head.extra_tags), &head.start)?;
         head.moves.visit(visitor).map_err(|e| in_game(e, number))
     }
 
     fn format(&self) -> crate::store::Format {
-        crate::store::Format::Scid
+        match self.read().header.layout {
+            Layout::V5 => crate::store::Format::Scid5,
+            _ => crate::store::Format::Scid,
+        }
     }
 
     fn fingerprint(&self, number: u32) -> Option<u64> {
-        // The record holds the extra tags; the index fields and names make the others.
-        let (entry, bytes) = self.stored_game(number).ok()?;
+        // The record holds the extra tags; the index fields and names make the others, and
+        // the index's Chess960 bit says how the record's start is read.
+        let (entry, mut bytes) = self.stored_game(number).ok()?;
+        bytes.push(u8::from(entry.chess960));
         Some(crate::store::fingerprint_of(
             &self.headers(&entry, Vec::new()),
             &bytes,
@@ -687,8 +843,9 @@ impl ChessStore for ScidDatabase {
         let index_file = self.index_file()?;
         let mut state = self.write();
         let first = state.header.num_games;
+        let layout = state.header.layout;
         // After the counted entries (bytes beyond them are leftovers, overwritten).
-        let at = (Layout::V400.header_len() + Layout::V400.entry_len() * first as usize) as u64;
+        let at = (layout.header_len() + layout.entry_len() * first as usize) as u64;
         let undo = Self::undo_point(&state);
         // Records, the index space they need, then names: until the header count changes
         // nothing refers to them, and a failure (a refused game, a full disk) is undone.
@@ -696,20 +853,27 @@ impl ChessStore for ScidDatabase {
             // The new entries, encoded at once (a million games' entries as structs would take
             // half again the memory).
             let mut bytes = Vec::new();
-            let mut records = writer::RecordBuffer::new(state.games_len);
+            let mut records = writer::RecordBuffer::new(state.games_len, layout.max_game_file());
             for (i, game) in games.enumerate() {
                 let context = |e: Error| e.context(format_args!("game {} of the text", i + 1));
-                let added = (bytes.len() / Layout::V400.entry_len()) as u64;
-                if u64::from(first) + added >= u64::from(MAX_GAMES) {
+                let added = (bytes.len() / layout.entry_len()) as u64;
+                if u64::from(first) + added >= u64::from(layout.max_games()) {
                     return Err(Error::new(
                         ErrorKind::TooLarge,
-                        format!("SCID 4 holds at most {MAX_GAMES} games"),
+                        format!(
+                            "{} holds at most {} games",
+                            layout.format_name(),
+                            layout.max_games()
+                        ),
                     ));
                 }
                 let fitting = each.as_ref().is_some_and(|e| e.fit);
                 let game = match (game, each.as_mut()) {
                     (Ok(mut game), Some(each)) if fitting => {
-                        let changes = fit::like_sc_import(&mut game);
+                        let changes = match layout {
+                            Layout::V5 => fit::like_scid5_import(&mut game),
+                            _ => fit::like_sc_import(&mut game),
+                        };
                         if !changes.is_empty() {
                             (each.changed)(changes);
                         }
@@ -717,10 +881,10 @@ impl ChessStore for ScidDatabase {
                     }
                     (game, _) => game,
                 };
-                let encode = if fitting {
-                    derive::encode_and_derive_as_import
-                } else {
-                    derive::encode_and_derive
+                let encode = match (layout, fitting) {
+                    (Layout::V5, _) => derive::encode_and_derive_scid5,
+                    (_, true) => derive::encode_and_derive_as_import,
+                    (_, false) => derive::encode_and_derive,
                 };
                 // A game the format cannot hold is refused before it takes any name.
                 let encoded = game.and_then(|g| Ok((encode(&g)?, g)));
@@ -736,11 +900,11 @@ impl ChessStore for ScidDatabase {
                 let mut entry = self
                     .entry_for(&mut state, &game, record.len(), &derived, 0)
                     .map_err(context)?;
-                entry.offset = records.append(&self.games, &self.paths[2], &record)? as u32;
+                entry.offset = records.append(&self.games, &self.paths[2], &record)?;
                 state.games_len = records.file_len();
                 // Counted now: an undo forgets the counts (they are recounted from the index).
                 state.count_refs(&entry, 1);
-                bytes.extend_from_slice(&entry.encode());
+                bytes.extend_from_slice(&encode_entry(layout, &entry));
             }
             if bytes.is_empty() {
                 return Ok(bytes);
@@ -759,16 +923,19 @@ impl ChessStore for ScidDatabase {
                 return Err(e);
             }
         };
-        let count = first + (bytes.len() / Layout::V400.entry_len()) as u32;
-        let committed =
-            writer::write_synced(index_file, &self.paths[0], 14, &count.to_be_bytes()[1..])
-                .and_then(|()| writer::write_synced(index_file, &self.paths[0], at, &bytes));
+        let count = first + (bytes.len() / layout.entry_len()) as u32;
+        // SCID 4's header counts the games; SCID 5's index is its entries.
+        let write_count = |n: u32| match layout {
+            Layout::V5 => Ok(()),
+            _ => writer::write_synced(index_file, &self.paths[0], 14, &n.to_be_bytes()[1..]),
+        };
+        let committed = write_count(count)
+            .and_then(|()| writer::write_synced(index_file, &self.paths[0], at, &bytes));
         if let Err(e) = committed {
             // Put the count back and drop the partial entries: the new names stay (unused,
             // which SCID accepts); the records go if the index no longer reaches them.
             state.freqs = None;
-            let restored =
-                writer::write_synced(index_file, &self.paths[0], 14, &first.to_be_bytes()[1..]);
+            let restored = write_count(first);
             writer::cut_back(index_file, &self.paths[0], at);
             if restored.is_ok() {
                 writer::cut_back(&self.games, &self.paths[2], undo.games_len);
@@ -776,7 +943,9 @@ impl ChessStore for ScidDatabase {
             }
             return Err(e);
         }
-        state.index[14..17].copy_from_slice(&count.to_be_bytes()[1..]);
+        if layout != Layout::V5 {
+            state.index[14..17].copy_from_slice(&count.to_be_bytes()[1..]);
+        }
         state.index.truncate(at as usize);
         state.index.extend(bytes);
         state.header.num_games = count;

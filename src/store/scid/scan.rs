@@ -154,7 +154,7 @@ pub fn scan_records(
     games_len: u64,
 ) {
     let extent = |e: &IndexEntry| {
-        let start = u64::from(e.offset);
+        let start = e.offset;
         (start, start + u64::from(e.length))
     };
     for n in 0..present {

@@ -27,23 +27,37 @@ pub fn record_placement(file_len: u64, len: u64) -> (u64, u64) {
 
 /// Append `record` to the game file at `file_len` (filler first if needed, taken from the
 /// record itself as SCID 4.7.4 does); returns the record's offset. Not yet synced.
-pub fn append_record(sg4: &File, path: &Path, file_len: u64, record: &[u8]) -> Result<u64> {
+/// `max_end` is the most bytes the format's game file can address.
+pub fn append_record(
+    sg4: &File,
+    path: &Path,
+    file_len: u64,
+    record: &[u8],
+    max_end: u64,
+) -> Result<u64> {
     let mut bytes = Vec::with_capacity(record.len());
-    let offset = place_record(path, file_len, record, &mut bytes)?;
+    let offset = place_record(path, file_len, record, max_end, &mut bytes)?;
     sg4.write_all_at(&bytes, file_len)
         .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
     Ok(offset)
 }
 
 /// Put `record` (with its filler) into `out`, whose first byte goes to `file_len` of the game
-/// file at `path`; returns the record's offset, or an error if the file would outgrow 4 GiB.
-fn place_record(path: &Path, file_len: u64, record: &[u8], out: &mut Vec<u8>) -> Result<u64> {
+/// file at `path`; returns the record's offset, or an error if the file would outgrow
+/// `max_end` bytes.
+fn place_record(
+    path: &Path,
+    file_len: u64,
+    record: &[u8],
+    max_end: u64,
+    out: &mut Vec<u8>,
+) -> Result<u64> {
     let (offset, filler) = record_placement(file_len, record.len() as u64);
-    if offset + record.len() as u64 > u64::from(u32::MAX) {
+    if offset + record.len() as u64 > max_end {
         return Err(Error::new(
             crate::error::ErrorKind::TooLarge,
             format!(
-                "{} would grow past 4 GiB, the most a SCID 4 game file can address",
+                "{} would grow past {max_end} bytes, the most its game file can address",
                 path.display()
             ),
         ));
@@ -60,17 +74,21 @@ pub struct RecordBuffer {
     start: u64,
     /// The bytes not yet written.
     bytes: Vec<u8>,
+    /// The most bytes the game file can address.
+    max_end: u64,
 }
 
 impl RecordBuffer {
     /// Write when this many bytes are buffered.
     const FLUSH_AT: usize = 1 << 20;
 
-    /// An empty buffer for a game file that is `file_len` bytes long.
-    pub fn new(file_len: u64) -> RecordBuffer {
+    /// An empty buffer for a game file that is `file_len` bytes long and can address at most
+    /// `max_end` bytes.
+    pub fn new(file_len: u64, max_end: u64) -> RecordBuffer {
         RecordBuffer {
             start: file_len,
             bytes: Vec::new(),
+            max_end,
         }
     }
 
@@ -82,7 +100,7 @@ impl RecordBuffer {
     /// Append `record` as [`append_record`] does (written now or by a later call); returns
     /// its offset.
     pub fn append(&mut self, sg4: &File, path: &Path, record: &[u8]) -> Result<u64> {
-        let offset = place_record(path, self.file_len(), record, &mut self.bytes)?;
+        let offset = place_record(path, self.file_len(), record, self.max_end, &mut self.bytes)?;
         if self.bytes.len() >= Self::FLUSH_AT {
             self.flush(sg4, path)?;
         }
@@ -104,6 +122,27 @@ pub fn write_synced(file: &File, path: &Path, offset: u64, bytes: &[u8]) -> Resu
     file.write_all_at(bytes, offset)
         .map_err(|e| Error::io(format!("writing {}", path.display()), e))?;
     sync(file, path)
+}
+
+/// Append `bytes` to the file at `path` and make them durable; a write that fails part way
+/// is cut off again, so the file never ends in half of what was appended.
+pub fn append_synced(path: &Path, bytes: &[u8]) -> Result<()> {
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
+    let len = file
+        .metadata()
+        .map_err(|e| Error::io(format!("cannot stat {}", path.display()), e))?
+        .len();
+    let written = (&file)
+        .write_all(bytes)
+        .map_err(|e| Error::io(format!("writing {}", path.display()), e))
+        .and_then(|()| sync(&file, path));
+    if written.is_err() {
+        cut_back(&file, path, len);
+    }
+    written
 }
 
 /// Make everything written to `file` durable.
@@ -250,7 +289,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.sg4");
         let f = new_file(&path);
-        let offset = append_record(&f, &path, BLOCK - 3, b"abcdef").unwrap();
+        let offset = append_record(&f, &path, BLOCK - 3, b"abcdef", u64::MAX).unwrap();
         assert_eq!(offset, BLOCK);
         let mut buf = [0u8; 9];
         f.read_exact_at(&mut buf, BLOCK - 3).unwrap();
@@ -288,13 +327,13 @@ mod tests {
         let (one, many) = (dir.path().join("one.sg4"), dir.path().join("many.sg4"));
         let (f1, f2) = (new_file(&one), new_file(&many));
         let mut rng = crate::testing::Rng(99);
-        let mut buffer = RecordBuffer::new(0);
+        let mut buffer = RecordBuffer::new(0, u64::MAX);
         let mut len = 0;
         for i in 0..3000u32 {
             let record: Vec<u8> = (0..1 + rng.below(3000))
                 .map(|j| (i + j as u32) as u8)
                 .collect();
-            let offset = append_record(&f1, &one, len, &record).unwrap();
+            let offset = append_record(&f1, &one, len, &record, u64::MAX).unwrap();
             len = offset + record.len() as u64;
             assert_eq!(buffer.append(&f2, &many, &record).unwrap(), offset);
             assert_eq!(buffer.file_len(), len);

@@ -30,7 +30,7 @@ pub const NAGS: u8 = 0x87;
 /// Token: a null move.
 pub const NULL_MOVE: u8 = 0x88;
 /// The standard starting position's FEN; a start equal to it is stored as marker 00.
-pub const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+pub use crate::game::replay::STANDARD_FEN;
 
 /// Append the length `n` in the reference writer's form: one byte only for 0..=126 (never a
 /// lone 0x7F, which the reference readers reject), then `81 xx`, `82 xxxx`, `83 xxxxxx`,
@@ -172,6 +172,12 @@ pub fn encode_body(start: &StartPosition, moves: &Line) -> Result<(Vec<u8>, Vec<
     let mut out = Vec::with_capacity(64 + moves.moves.len() * 3);
     let mut losses = Vec::new();
     match start {
+        StartPosition::Chess960(_) => {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                "a Chess960 game cannot be stored: the Simple Chess Database holds standard chess",
+            ));
+        }
         StartPosition::Fen(fen) if fen != STANDARD_FEN => {
             out.push(1);
             push_length(&mut out, fen.len())?;

@@ -115,6 +115,9 @@ pub enum Reading {
     /// its digits say, a Result tag by its first characters, the last of a tag given twice,
     /// …), and say what was changed: a bulk import of real-world files.
     AsScid,
+    /// As [`Reading::AsScid`], except where SCID 5's import reads otherwise: a comment keeps
+    /// its line breaks and tabs, and only the white space at its ends is dropped.
+    AsScid5,
     /// As [`Reading::AsScid`], except where pgn2dcg, the Simple Chess Database's own
     /// importer, reads otherwise: a tag value keeps its escapes as written (`\"Zonal\"`), and
     /// the Result tag wins over the game's end.
@@ -437,7 +440,9 @@ fn finish_game(
             );
             headers.result = tag;
         }
-        (Some((tag, _)), Some((end, end_at))) if tag != end && lx.reading == Reading::AsScid => {
+        (Some((tag, _)), Some((end, end_at)))
+            if tag != end && matches!(lx.reading, Reading::AsScid | Reading::AsScid5) =>
+        {
             // SCID takes the game's end over the tag.
             lx.changed(
                 end_at,

@@ -167,7 +167,7 @@ pub(super) fn parse_movetext(
                 }
                 let marker = match lx.reading {
                     Reading::Exact => result_marker(word),
-                    Reading::AsScid | Reading::AsPgn2dcg => scid_marker(word),
+                    Reading::AsScid | Reading::AsScid5 | Reading::AsPgn2dcg => scid_marker(word),
                 };
                 if let Some(r) = marker {
                     if stack.len() > 1 {
@@ -182,7 +182,7 @@ pub(super) fn parse_movetext(
                     break Some((r, at));
                 }
                 let plies = top.line.moves.len();
-                handle_word(top, word, at)?;
+                handle_word(top, word, at, lx.reading)?;
                 if top.line.moves.len() > plies {
                     count_node(at)?;
                 }
@@ -220,6 +220,9 @@ pub(super) fn add_comment(
     let text = match lx.reading {
         Reading::Exact => normalize_comment(&decode(raw)),
         Reading::AsScid => scid_comment(&decode(raw)),
+        Reading::AsScid5 => decode(raw)
+            .trim_matches([' ', '\n', '\r', '\t', '\u{b}'])
+            .to_owned(),
         // pgn2dcg keeps a comment as written between its braces.
         Reading::AsPgn2dcg => decode(raw),
     };
@@ -304,7 +307,12 @@ pub(super) fn symbol_nag(s: &[u8]) -> Option<u8> {
 }
 
 /// A movetext word: move number, move (with suffix annotation), null move or symbol.
-pub(super) fn handle_word(frame: &mut Frame, word: &[u8], at: Pos) -> Result<(), ParseError> {
+pub(super) fn handle_word(
+    frame: &mut Frame,
+    word: &[u8],
+    at: Pos,
+    reading: Reading,
+) -> Result<(), ParseError> {
     let digits = word.iter().take_while(|b| b.is_ascii_digit()).count();
     let dots = word[digits..].iter().take_while(|&&b| b == b'.').count();
     let rest = if digits == word.len() || dots > 0 {
@@ -398,7 +406,7 @@ pub(super) fn handle_word(frame: &mut Frame, word: &[u8], at: Pos) -> Result<(),
     };
     let shown = || decode(san_text);
     let m = match legal::san_to_move(&frame.pos, san)
-        .or_else(|e| lenient_capture(san, &frame.pos, e))
+        .or_else(|e| lenient_capture(san, &frame.pos, e, reading))
     {
         Ok(m) => m,
         Err(SanError::AmbiguousSan) => {
@@ -477,7 +485,21 @@ pub(super) fn lenient_capture(
     san: San,
     pos: &Chess,
     e: SanError,
+    reading: Reading,
 ) -> Result<shakmaty::Move, SanError> {
+    // SCID 5 reads a bare square (`d6`) as a pawn push only, never as a capture.
+    let scid5_pawn_push = reading == Reading::AsScid5
+        && matches!(
+            san,
+            San::Normal {
+                role: shakmaty::Role::Pawn,
+                capture: false,
+                ..
+            }
+        );
+    if scid5_pawn_push {
+        return Err(e);
+    }
     match (e, san) {
         (
             SanError::IllegalSan,

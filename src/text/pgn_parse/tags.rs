@@ -4,7 +4,7 @@
 use shakmaty::fen::Fen;
 use shakmaty::{Board, CastlingMode, Chess, PositionErrorKinds};
 
-use crate::game::replay::position_from_fen;
+use crate::game::replay::position_from_fen_as;
 use crate::game::{GameResult, Headers, PartialDate, Rating, RatingType, StartPosition};
 
 use super::*;
@@ -211,6 +211,7 @@ pub(super) fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tag
             "Variant" => {
                 let standard = ["standard", "chess", "normal", "from position"]
                     .iter()
+                    .chain(&crate::game::chess::CHESS960_VARIANTS)
                     .any(|v| value.eq_ignore_ascii_case(v));
                 if !standard {
                     return Err(invalid(
@@ -260,8 +261,11 @@ pub(super) fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tag
             }
             // SetUp stays an extra tag, where it stood, as SCID keeps it; the renderer writes it
             // back in place, so a game reads and saves unchanged.
-            let (full, pos) = parse_fen(&text, at)?;
-            (StartPosition::Fen(full), pos)
+            let (full, pos, chess960) = parse_fen(&text, at)?;
+            match chess960 {
+                true => (StartPosition::Chess960(full), pos),
+                false => (StartPosition::Fen(full), pos),
+            }
         }
     };
     Ok(Tags {
@@ -479,7 +483,7 @@ pub(super) fn parse_eco(value: &str, at: Pos) -> Result<Option<String>, ParseErr
 }
 
 /// A FEN tag → SCID's full 6-field form and the position it describes.
-pub(super) fn parse_fen(value: &str, at: Pos) -> Result<(String, Chess), ParseError> {
+pub(super) fn parse_fen(value: &str, at: Pos) -> Result<(String, Chess, bool), ParseError> {
     let bad = |why: String| invalid(at, format!("FEN \"{value}\": {why}"));
     let fields: Vec<&str> = value.split_ascii_whitespace().collect();
     if fields.len() != 4 && fields.len() != 6 {
@@ -496,12 +500,9 @@ pub(super) fn parse_fen(value: &str, at: Pos) -> Result<(String, Chess), ParseEr
     }
     let castling = match fields[2] {
         "-" => "-".to_string(),
+        // Rook files (Shredder-FEN, X-FEN): Chess960 rights, kept as written.
+        c if c.bytes().any(|b| matches!(b, b'A'..=b'H' | b'a'..=b'h')) => c.to_string(),
         c => {
-            if c.bytes().any(|b| matches!(b, b'A'..=b'H' | b'a'..=b'h')) {
-                return Err(bad(format!(
-                    "castling rights \"{c}\" name rook files (Chess960); SCID 4 stores standard chess only"
-                )));
-            }
             let mut out = String::new();
             for k in ['K', 'Q', 'k', 'q'] {
                 match c.matches(k).count() {
@@ -552,19 +553,29 @@ pub(super) fn parse_fen(value: &str, at: Pos) -> Result<(String, Chess), ParseEr
                 .map_or(PositionErrorKinds::empty(), |e| e.kinds())
         })
     };
+    // Castling rights that need a king or rook off its standard square make a Chess960 game
+    // (as SCID 5 decides it).
     let bad_castling = PositionErrorKinds::INVALID_CASTLING_RIGHTS;
     let standard = refusal(CastlingMode::Standard).unwrap_or_default();
-    if standard.contains(bad_castling)
-        && refusal(CastlingMode::Chess960).is_some_and(|k| !k.contains(bad_castling))
+    let chess960 = standard.contains(bad_castling)
+        && refusal(CastlingMode::Chess960).is_some_and(|k| !k.contains(bad_castling));
+    if !chess960
+        && castling
+            .bytes()
+            .any(|b| matches!(b, b'A'..=b'H' | b'a'..=b'h'))
     {
         return Err(bad(format!(
-            "castling rights \"{castling}\" need a king or rook off its standard square (Chess960); SCID 4 stores standard chess only"
+            "castling rights \"{castling}\" name rook files where the board has no such rook"
         )));
     }
-    let pos = position_from_fen(&full_fen).map_err(|e| {
+    let mode = match chess960 {
+        true => CastlingMode::Chess960,
+        false => CastlingMode::Standard,
+    };
+    let pos = position_from_fen_as(&full_fen, mode).map_err(|e| {
         let msg = e.message();
         let reason = msg.rsplit(": ").next().unwrap_or(msg);
         bad(format!("not a legal position ({reason})"))
     })?;
-    Ok((full_fen, pos))
+    Ok((full_fen, pos, chess960))
 }

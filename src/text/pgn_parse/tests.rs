@@ -437,24 +437,34 @@ fn fen_setup_and_variant() {
         7,
         "bad piece placement",
     );
-    let e = refused(
-        "[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1\"]\n*",
-        1,
-        7,
-        "(Chess960); SCID 4 stores standard chess only",
+    // Castling rights that need a king or rook off its standard square: a Chess960
+    // start (whether a store can hold it is the store's business), castling by its rules.
+    let g = ok("[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1\"]\n1. O-O *");
+    assert_eq!(
+        g.start,
+        StartPosition::Chess960("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1".into())
     );
-    assert_eq!(e.kind, ParseErrorKind::Invalid);
+    assert_round_trip(&g);
+    let g = ok("[FEN \"rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1\"]\n*");
+    assert_eq!(
+        g.start,
+        StartPosition::Chess960("rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1".into())
+    );
     refused(
         "[FEN \"rk2r3/8/8/8/8/8/8/RK2R3 w HAha - 0 1\"]\n*",
         1,
         7,
-        "name rook files (Chess960)",
+        "name rook files where the board has no such rook",
     );
+    // A Variant tag naming Chess960 is kept; standard castling rights stay standard.
+    let g = ok("[Variant \"Chess960\"]\n*");
+    assert_eq!(g.headers.extra, vec![("Variant".into(), "Chess960".into())]);
+    assert_eq!(g.start, StartPosition::Standard);
     refused(
-        "[Variant \"Chess960\"]\n*",
+        "[Variant \"Crazyhouse\"]\n*",
         1,
         11,
-        "Variant \"Chess960\": SCID 4 stores standard chess only",
+        "Variant \"Crazyhouse\": SCID 4 stores standard chess only",
     );
     let g = ok("[Variant \"Standard\"]\n*");
     assert_eq!(g.headers.extra, vec![("Variant".into(), "Standard".into())]);
