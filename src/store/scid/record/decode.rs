@@ -1,4 +1,5 @@
-//! Decoding one game record into the game model (the layout is in [`super`]).
+//! Decoding one game record into the game model (the layout is in [`super`]; "spec §N" below
+//! is docs/formats/scid4.md §N).
 
 use std::mem;
 

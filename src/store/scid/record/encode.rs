@@ -1,4 +1,5 @@
-//! Encoding a game as a record, exactly as SCID does (the layout is in [`super`]).
+//! Encoding a game as a record, exactly as SCID does (the layout is in [`super`]; "spec §N"
+//! below is docs/formats/scid4.md §N).
 
 use shakmaty::{CastlingMode, CastlingSide, Chess, Color, Move, Position, Role, Square};
 

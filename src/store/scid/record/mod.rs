@@ -1,7 +1,7 @@
 //! The game-record codec of SCID 4 (.sg4) and SCID 5 (.sg5): both write a game's record with
 //! the same code (SCID's `ByteBuffer`), so one codec serves both formats.
 //!
-//! Layout (spec/scid4.md §5): extra tags ended by `00`, a flags byte with an optional
+//! Layout (docs/formats/scid4.md §5): extra tags ended by `00`, a flags byte with an optional
 //! NUL-terminated FEN, the move stream (moves, NAGs, comment markers and variations, ended by
 //! `0F`), then one NUL-terminated comment string per comment marker, in PGN order.
 //!

@@ -1,3 +1,6 @@
+//! Tests of the game-record codec: round trips, every move code, records written by SCID
+//! ("spec §N" is docs/formats/scid4.md §N).
+
 use super::decode::*;
 use super::encode::*;
 use super::*;
