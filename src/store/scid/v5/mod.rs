@@ -1,6 +1,7 @@
 //! What differs in SCID 5 databases (.si5 index, .sn5 names, .sg5 game records), as SCID 5's
-//! `CodecSCID5` writes them (docs/formats/scid4.md §11): the rest (game records, the fields derived from a game, the
-//! 128 KiB record blocks of the game file) is SCID 4's, and [`super::ScidDatabase`] opens both.
+//! `CodecSCID5` writes them (docs/formats/scid4.md §11): the rest (game records, the fields
+//! derived from a game, the 128 KiB record blocks of the game file) is SCID 4's, and
+//! [`super::ScidDatabase`] opens both.
 //!
 //! - `.si5` has no header: it is the index entries, 56 bytes each ([`entry`]); the game count
 //!   is the file's size over 56, and an entry is rewritten in place.
