@@ -67,11 +67,27 @@ pub struct ScidDatabase {
     paths: [PathBuf; 3],
     format: String,
     state: RwLock<State>,
-    games: File,
-    /// Reads records from `games`, a stretch at a time when they come in file order.
-    records: RecordReader,
+    /// The game file as open now (replaced when another program replaces the file under a
+    /// read-only database, as SCID's compaction does).
+    games: RwLock<Arc<GameFile>>,
     /// The index file, open for writing (and locked) when the database is writable.
     index_file: Option<File>,
+}
+
+/// An open game file and its read-ahead.
+struct GameFile {
+    file: File,
+    /// Reads records from `file`, a stretch at a time when they come in file order.
+    records: RecordReader,
+}
+
+impl GameFile {
+    fn new(file: File) -> Arc<GameFile> {
+        Arc::new(GameFile {
+            file,
+            records: RecordReader::new(),
+        })
+    }
 }
 
 /// What changes when games are saved.
@@ -179,8 +195,7 @@ impl ScidDatabase {
             format,
             state: RwLock::new(state),
             paths,
-            games,
-            records: RecordReader::new(),
+            games: RwLock::new(GameFile::new(games)),
             index_file,
         })
     }
@@ -191,6 +206,11 @@ impl ScidDatabase {
 
     fn write(&self) -> RwLockWriteGuard<'_, State> {
         self.state.write().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The game file as open now.
+    fn game_file(&self) -> Arc<GameFile> {
+        self.games.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// The parsed index header.
@@ -229,8 +249,10 @@ impl ScidDatabase {
     /// `committed` bytes are those the index may point at (they never change).
     fn read_record(&self, number: u32, entry: &IndexEntry, committed: u64) -> Result<Vec<u8>> {
         let mut buf = vec![0u8; entry.length as usize];
-        self.records
-            .read(&self.games, entry.offset, &mut buf, committed)
+        let games = self.game_file();
+        games
+            .records
+            .read(&games.file, entry.offset, &mut buf, committed)
             .map_err(|e| {
                 let what = format!(
                     "game {}: cannot read {} bytes at offset {} of {}",
@@ -257,6 +279,10 @@ impl ScidDatabase {
             return Ok(false);
         }
         let fresh = read_state(&self.paths, None)?;
+        // The game file may have been replaced too (a compaction writes new files): read
+        // from the one there now.
+        let games = open_file(&self.paths[2], false)?;
+        *self.games.write().unwrap_or_else(|p| p.into_inner()) = GameFile::new(games);
         log::info!(
             "{} changed outside gamefs: {} games now",
             self.paths[0].display(),
@@ -403,7 +429,7 @@ impl ScidDatabase {
 
     fn append_record(&self, state: &mut State, record: &[u8]) -> Result<u64> {
         let offset = writer::append_record(
-            &self.games,
+            &self.game_file().file,
             &self.paths[2],
             state.games_len,
             record,
@@ -465,7 +491,7 @@ impl ScidDatabase {
             log.pending.clear();
         }
         state.freqs = None;
-        writer::cut_back_to(&self.games, &self.paths[2], undo.games_len);
+        writer::cut_back_to(&self.game_file().file, &self.paths[2], undo.games_len);
         state.games_len = undo.games_len;
     }
 
@@ -816,7 +842,7 @@ impl ChessStore for ScidDatabase {
                 return Ok(None);
             }
             entry.offset = self.append_record(&mut state, &record)?;
-            writer::sync(&self.games, &self.paths[2])?;
+            writer::sync(&self.game_file().file, &self.paths[2])?;
             state.count_refs(&old, -1);
             state.count_refs(&entry, 1);
             self.write_names(&mut state)?;
@@ -900,7 +926,7 @@ impl ChessStore for ScidDatabase {
                 let mut entry = self
                     .entry_for(&mut state, &game, record.len(), &derived, 0)
                     .map_err(context)?;
-                entry.offset = records.append(&self.games, &self.paths[2], &record)?;
+                entry.offset = records.append(&self.game_file().file, &self.paths[2], &record)?;
                 state.games_len = records.file_len();
                 // Counted now: an undo forgets the counts (they are recounted from the index).
                 state.count_refs(&entry, 1);
@@ -909,8 +935,8 @@ impl ChessStore for ScidDatabase {
             if bytes.is_empty() {
                 return Ok(bytes);
             }
-            records.flush(&self.games, &self.paths[2])?;
-            writer::sync(&self.games, &self.paths[2])?;
+            records.flush(&self.game_file().file, &self.paths[2])?;
+            writer::sync(&self.game_file().file, &self.paths[2])?;
             writer::reserve(index_file, &self.paths[0], at, bytes.len() as u64)?;
             self.write_names(&mut state)?;
             Ok(bytes)
@@ -938,7 +964,7 @@ impl ChessStore for ScidDatabase {
             let restored = write_count(first);
             writer::cut_back(index_file, &self.paths[0], at);
             if restored.is_ok() {
-                writer::cut_back(&self.games, &self.paths[2], undo.games_len);
+                writer::cut_back(&self.game_file().file, &self.paths[2], undo.games_len);
                 state.games_len = undo.games_len;
             }
             return Err(e);
@@ -981,6 +1007,32 @@ mod tests {
         let mut bytes = create::empty_header(counted).to_vec();
         bytes.extend(std::iter::repeat_n(0u8, 47 * entries));
         bytes
+    }
+
+    /// A read-only database compacted by another program (SCID writes new files and renames
+    /// them over the old ones) reads its games from the new game file once it notices.
+    #[test]
+    fn a_database_compacted_under_a_reader_is_read_from_its_new_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = crate::testing::demo_db(dir.path());
+        {
+            let db = ScidDatabase::open(&base, true).unwrap();
+            db.set_deleted(0, true).unwrap();
+        }
+        let reader = ScidDatabase::open(&base, false).unwrap();
+        let before: Vec<ChessGame> = (1..reader.game_count())
+            .map(|n| reader.load(n).unwrap())
+            .collect();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        crate::store::compact(&base).unwrap();
+        assert!(reader.reload_if_changed().unwrap(), "the change is noticed");
+        let after: Vec<ChessGame> = (0..reader.game_count())
+            .map(|n| reader.load(n).unwrap())
+            .collect();
+        assert_eq!(
+            after, before,
+            "every game not deleted, read from the new game file"
+        );
     }
 
     #[test]
