@@ -570,3 +570,27 @@ fn a_name_that_reads_the_same_keeps_its_reference() {
     drop(db);
     assert_eq!(files(&base)[1..4], before[1..4], "no name record appended");
 }
+
+/// Another program replacing the files under a read-only database (new files renamed over
+/// the old ones): once noticed, every game is read from the new files.
+#[test]
+fn files_replaced_under_a_reader_are_read_once_noticed() {
+    let (_d, base) = copy_of("edge");
+    let (_o, other) = copy_of("gen300");
+    let reader = open(&base, false, false);
+    assert!(reader.load(0).is_ok());
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    for ext in EXTENSIONS {
+        std::fs::rename(
+            simplecdb::with_ext(&other, ext),
+            simplecdb::with_ext(&base, ext),
+        )
+        .unwrap();
+    }
+    assert!(reader.reload_if_changed().unwrap(), "the change is noticed");
+    let want = open(&base, false, false);
+    assert_eq!(reader.game_count(), want.game_count());
+    for n in 0..want.game_count() {
+        assert_eq!(reader.load(n).unwrap(), want.load(n).unwrap(), "game {n}");
+    }
+}

@@ -92,8 +92,9 @@ pub struct SimpleCdb {
     paths: [PathBuf; 5],
     lossy: bool,
     state: RwLock<State>,
-    /// The game file (read, and appended to when writable).
-    games: File,
+    /// The game file (read, and appended to when writable); replaced when another program
+    /// replaces the file under a read-only database.
+    games: RwLock<Arc<File>>,
     /// Index and name files open for writing (the index locked) when writable.
     writers: Option<[File; 4]>,
 }
@@ -392,7 +393,7 @@ impl SimpleCdb {
             paths,
             lossy,
             state: RwLock::new(state),
-            games,
+            games: RwLock::new(Arc::new(games)),
             writers,
         })
     }
@@ -483,7 +484,7 @@ impl SimpleCdb {
             )));
         }
         let mut head = vec![0u8; (games_len - entry.offset).min(5) as usize];
-        self.games
+        self.game_file()
             .read_exact_at(&mut head, entry.offset)
             .map_err(|e| Error::io(what(), e))?;
         let (hl, len) = codec::record_extent(&head).map_err(|e| e.context(what()))?;
@@ -496,7 +497,7 @@ impl SimpleCdb {
             )));
         }
         let mut body = vec![0u8; len];
-        self.games
+        self.game_file()
             .read_exact_at(&mut body, start)
             .map_err(|e| Error::io(what(), e))?;
         head.truncate(hl);
@@ -613,7 +614,7 @@ impl SimpleCdb {
     /// Append `record` at the end of the game file (not yet synced); returns its offset.
     fn append_record(&self, state: &mut State, record: &[u8]) -> Result<u64> {
         let offset = state.games_len;
-        self.games
+        self.game_file()
             .write_all_at(record, offset)
             .map_err(|e| Error::io(format!("writing {}", self.paths[DCG].display()), e))?;
         state.games_len = offset + record.len() as u64;
@@ -626,7 +627,10 @@ impl SimpleCdb {
         if self.writers.is_some() || stamp(&self.paths) == self.read().stamp {
             return Ok(false);
         }
-        let fresh = read_state(&self.paths, &self.games, false)?;
+        // The game file may have been replaced too: read from the one there now.
+        let games = open_file(&self.paths[DCG], false)?;
+        let fresh = read_state(&self.paths, &games, false)?;
+        *self.games.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(games);
         log::info!(
             "{} changed outside gamefs: {} games now",
             self.paths[DCI].display(),
@@ -638,6 +642,11 @@ impl SimpleCdb {
 }
 
 impl SimpleCdb {
+    /// The game file as open now.
+    fn game_file(&self) -> Arc<File> {
+        self.games.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
     /// Forget what a failed save added before anything referred to it, on disk and in
     /// memory, giving the space back.
     fn undo(&self, state: &mut State, undo: &Undo) {
@@ -649,7 +658,7 @@ impl SimpleCdb {
             writer::cut_back_to(&writers[i + 1], &self.paths[i + 1], end);
             state.names[i].truncate(count);
         }
-        writer::cut_back_to(&self.games, &self.paths[DCG], undo.games_len);
+        writer::cut_back_to(&self.game_file(), &self.paths[DCG], undo.games_len);
         state.games_len = undo.games_len;
     }
 
@@ -790,7 +799,7 @@ impl ChessStore for SimpleCdb {
         let undo = Self::undo_point(&state);
         let staged = (|| -> Result<(u64, [u32; 4])> {
             let offset = self.append_record(&mut state, &p.record)?;
-            writer::sync(&self.games, &self.paths[DCG])?;
+            writer::sync(&self.game_file(), &self.paths[DCG])?;
             Ok((
                 offset,
                 self.place_names(&mut state, &[&p.fitted], &[keep])?[0],
@@ -870,7 +879,7 @@ impl ChessStore for SimpleCdb {
             if prepared.is_empty() {
                 return Ok(Vec::new());
             }
-            writer::sync(&self.games, &self.paths[DCG])?;
+            writer::sync(&self.game_file(), &self.paths[DCG])?;
             writer::reserve(
                 &writers[DCI],
                 &self.paths[DCI],
@@ -892,7 +901,7 @@ impl ChessStore for SimpleCdb {
         if let Err(e) = writer::write_synced(&writers[DCI], &self.paths[DCI], at, &bytes) {
             // Drop the partial entries; the new names stay (unused, which readers accept).
             writer::cut_back(&writers[DCI], &self.paths[DCI], at);
-            writer::cut_back(&self.games, &self.paths[DCG], undo.games_len);
+            writer::cut_back(&self.game_file(), &self.paths[DCG], undo.games_len);
             state.games_len = undo.games_len;
             return Err(e);
         }
