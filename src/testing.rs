@@ -70,6 +70,8 @@ pub struct GameShape {
     pub fen_percent: usize,
     /// The other start positions (FEN); empty: a position reached by random moves.
     pub starts: &'static [&'static str],
+    /// How many random moves reach a start position when `starts` is empty.
+    pub start_plies: fn(&mut Rng) -> usize,
     /// How many plies a line at `depth` (0: the main line) gets.
     pub line_len: fn(&mut Rng, u32) -> usize,
     /// At most this many plies in all lines of a game together.
@@ -103,6 +105,7 @@ impl Default for GameShape {
             random_headers: true,
             fen_percent: 30,
             starts: &[],
+            start_plies: |rng| rng.below(40),
             line_len: |rng, _| rng.below(14),
             max_plies: 300,
             max_depth: 4,
@@ -183,12 +186,11 @@ pub fn random_game(rng: &mut Rng, shape: &GameShape) -> crate::game::ChessGame {
         )
     } else if shape.starts.is_empty() {
         let mut pos = shakmaty::Chess::default();
-        for _ in 0..rng.below(40) {
-            let legal = pos.legal_moves();
-            if legal.is_empty() {
-                break;
+        for _ in 0..(shape.start_plies)(rng) {
+            match random_move(rng, &pos, shape.rare_move_percent) {
+                Some(m) => pos.play_unchecked(m),
+                None => break,
             }
-            pos.play_unchecked(*rng.pick(&legal));
         }
         let fen = crate::game::replay::fen_of(&pos);
         (crate::game::StartPosition::Fen(fen), pos)
@@ -226,21 +228,13 @@ pub fn random_line(
             break;
         }
         *budget -= 1;
-        let legal = pos.legal_moves();
-        let ply = if !pos.is_check() && (legal.is_empty() || rng.chance(shape.null_percent)) {
+        let mate_or_stalemate = pos.legal_moves().is_empty();
+        let ply = if !pos.is_check() && (mate_or_stalemate || rng.chance(shape.null_percent)) {
             Ply::Null
-        } else if legal.is_empty() {
-            break;
         } else {
-            let rare: Vec<shakmaty::Move> = legal
-                .iter()
-                .copied()
-                .filter(|m| m.is_promotion() || m.is_castle() || m.is_en_passant())
-                .collect();
-            if !rare.is_empty() && rng.chance(shape.rare_move_percent) {
-                Ply::Move(*rng.pick(&rare))
-            } else {
-                Ply::Move(*rng.pick(&legal))
+            match random_move(rng, &pos, shape.rare_move_percent) {
+                Some(m) => Ply::Move(m),
+                None => break,
             }
         };
         let mut node = MoveNode::new(ply);
@@ -263,6 +257,30 @@ pub fn random_line(
         line.moves.push(node);
     }
     line
+}
+
+/// A random legal move of `pos` (None when there is none), one of the rare kinds
+/// (promotions, castlings, en passant captures) `rare_percent` times in a hundred when the
+/// position has any, so that every move code shows up.
+pub fn random_move(
+    rng: &mut Rng,
+    pos: &shakmaty::Chess,
+    rare_percent: usize,
+) -> Option<shakmaty::Move> {
+    use shakmaty::Position;
+    let legal = pos.legal_moves();
+    if legal.is_empty() {
+        return None;
+    }
+    let rare: Vec<shakmaty::Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| m.is_promotion() || m.is_castle() || m.is_en_passant())
+        .collect();
+    if !rare.is_empty() && rng.chance(rare_percent) {
+        return Some(*rng.pick(&rare));
+    }
+    Some(*rng.pick(&legal))
 }
 
 /// Random header fields: names of tricky characters, partial dates, ratings of every type,

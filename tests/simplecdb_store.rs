@@ -70,6 +70,7 @@ fn simplecdb_shape() -> GameShape {
             "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
             "4k3/P7/8/8/8/8/7p/4K3 b - - 0 1",
         ],
+        start_plies: |_| 0,
         line_len: |rng, depth| {
             if depth == 0 {
                 rng.below(80)

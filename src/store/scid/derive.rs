@@ -388,8 +388,8 @@ mod tests {
     use crate::game::chess::{MoveNode, StartPosition};
     use crate::game::replay::play;
     use crate::store::eco_text;
+    use shakmaty::Chess;
     use shakmaty::san::San;
-    use shakmaty::{Chess, Position};
 
     fn date(y: Option<u16>, m: Option<u8>, d: Option<u8>) -> PartialDate {
         PartialDate {
@@ -647,66 +647,52 @@ mod tests {
         assert_eq!(derive(&g).unwrap_err().kind(), ErrorKind::InvalidInput);
     }
 
-    use crate::testing::Rng;
+    use crate::testing::{GameShape, Rng, random_game};
 
-    /// A random playout of up to `len` plies from `pos` (null moves when not in check), with
-    /// NAGs, comments and short variations.
-    fn playout(rng: &mut Rng, pos: &Chess, len: usize, depth: usize) -> Line {
-        let mut line = Line::default();
-        let mut pos = pos.clone();
-        for _ in 0..len {
-            let moves = pos.legal_moves();
-            let ply = if !pos.is_check() && rng.below(30) == 0 {
-                Ply::Null
-            } else if moves.is_empty() {
-                break;
-            } else {
-                Ply::Move(moves[rng.below(moves.len())])
-            };
-            let mut node = MoveNode::new(ply);
-            if rng.below(8) == 0 {
-                node.nags = (0..=rng.below(7))
-                    .map(|_| 1 + rng.below(255) as u8)
-                    .collect();
-            }
-            if rng.below(8) == 0 {
-                node.comment = Some("c".repeat(rng.below(3)));
-            }
-            if depth > 0 && rng.below(10) == 0 {
-                node.variations.push({
-                    let n = rng.below(6);
-                    playout(rng, &pos, n, depth - 1)
-                });
-            }
-            pos = play(&pos, &node.ply).unwrap();
-            line.moves.push(node);
+    /// Games with null moves (never in check), up to 7 NAGs a move, short comments and short
+    /// variations two deep, half of them from a position reached by random play.
+    fn derive_shape() -> GameShape {
+        GameShape {
+            random_headers: false,
+            fen_percent: 50,
+            starts: &[],
+            start_plies: |rng| rng.below(80),
+            line_len: |rng, depth| {
+                if depth == 0 {
+                    rng.below(300)
+                } else {
+                    rng.below(6)
+                }
+            },
+            max_plies: usize::MAX,
+            max_depth: 2,
+            variation_percent: 10,
+            max_variations: 1,
+            first_move_variations: true,
+            empty_variations: true,
+            null_percent: 3,
+            rare_move_percent: 0,
+            nags: |rng| {
+                if rng.below(8) == 0 {
+                    1 + rng.below(7)
+                } else {
+                    0
+                }
+            },
+            comment: |rng| (rng.below(8) == 0).then(|| "c".repeat(rng.below(3))),
+            line_comment: |_, _| None,
         }
-        line
     }
 
     #[test]
     fn random_games_never_panic() {
         let mut rng = Rng(0x00DD_BA11_5EED_0042);
         let mut fens = 0;
-        for n in 0..300 {
-            // Every other game starts from a FEN reached by random play.
-            let mut start = StartPosition::Standard;
-            let mut pos = Chess::default();
-            if n % 2 == 1 {
-                let len = rng.below(80);
-                let pre = playout(&mut rng, &pos, len, 0);
-                for node in &pre.moves {
-                    pos = play(&pos, &node.ply).unwrap();
-                }
-                start = StartPosition::Fen(crate::game::replay::fen_of(&pos));
+        for _ in 0..300 {
+            let mut g = random_game(&mut rng, &derive_shape());
+            if matches!(g.start, StartPosition::Fen(_)) {
                 fens += 1;
             }
-            let len = rng.below(300);
-            let mut g = ChessGame {
-                start,
-                moves: playout(&mut rng, &pos, len, 2),
-                ..ChessGame::default()
-            };
             g.headers.date = date(
                 Some(rng.below(2100) as u16),
                 Some(rng.below(14) as u8),
@@ -740,7 +726,7 @@ mod tests {
                 assert_same_as_apart(&bad);
             }
         }
-        assert!(fens >= 150);
+        assert!(fens >= 100, "{fens} of 300 games from a FEN");
         // Random FEN-like text.
         let pieces = b"pnbrqkPNBRQK12345678/ -wbKQkqA3e6";
         for _ in 0..5000 {

@@ -7,8 +7,8 @@ use super::*;
 use crate::error::ErrorKind;
 use crate::game::MoveNode;
 use crate::game::chess::{ChessGame, Headers, Line, Ply, RatingType, StartPosition};
+use crate::game::replay::play;
 use crate::game::replay::position_from_fen;
-use crate::game::replay::{fen_of, play};
 use crate::store::scid::pieces::PieceLists;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position, Role, Square};
@@ -122,64 +122,46 @@ fn encode(rec: &Record, seen: &mut Coverage) -> Vec<u8> {
     super::encode(&game_of(rec)).unwrap()
 }
 
-use crate::testing::Rng;
-
-/// Pick a random legal move, preferring the rare kinds (promotions, castling, en passant)
-/// so that every move code shows up.
-fn random_move(rng: &mut Rng, pos: &Chess) -> Option<Move> {
-    let moves = pos.legal_moves();
-    if moves.is_empty() {
-        return None;
-    }
-    let rare: Vec<Move> = moves
-        .iter()
-        .copied()
-        .filter(|m| m.is_promotion() || m.is_castle() || m.is_en_passant())
-        .collect();
-    if !rare.is_empty() && rng.chance(60) {
-        return Some(rare[rng.below(rare.len())]);
-    }
-    Some(moves[rng.below(moves.len())])
-}
+use crate::testing::{GameShape, Rng, random_game, random_line};
 
 const COMMENTS: [&str; 6] = ["good", "Réti's idea", "{x}", "a\nb", "€ ½", "   "];
 
-/// A random line of up to `len` plies from `pos` with NAGs, comments, null moves and
-/// (down to `depth`) variations.
-fn random_line(rng: &mut Rng, pos: &Chess, len: usize, depth: usize) -> Line {
-    let mut line = Line::default();
-    if rng.chance(10) {
-        line.comment = comment(COMMENTS[rng.below(COMMENTS.len())]);
+/// Games that make the encoder use every move code: rare moves (promotions, castlings, en
+/// passant) preferred, null moves, up to SCID's NAGs on a move, comments, variations 3 deep,
+/// half of them from a position reached by random play.
+fn record_shape() -> GameShape {
+    GameShape {
+        random_headers: false,
+        fen_percent: 50,
+        starts: &[],
+        start_plies: |rng| rng.below(60),
+        line_len: |rng, depth| {
+            if depth == 0 {
+                20 + rng.below(250)
+            } else {
+                rng.below(8)
+            }
+        },
+        max_plies: usize::MAX,
+        max_depth: 3,
+        variation_percent: 8,
+        max_variations: 2,
+        first_move_variations: true,
+        empty_variations: true,
+        null_percent: 2,
+        rare_move_percent: 60,
+        nags: |rng| {
+            if rng.chance(10) {
+                1 + rng.below(MAX_NAGS_PER_MOVE)
+            } else {
+                0
+            }
+        },
+        comment: |rng| comment(COMMENTS[rng.below(COMMENTS.len())]).filter(|_| rng.chance(10)),
+        line_comment: |rng, _| {
+            comment(COMMENTS[rng.below(COMMENTS.len())]).filter(|_| rng.chance(10))
+        },
     }
-    let mut pos = pos.clone();
-    for _ in 0..len {
-        let ply = if !pos.is_check() && rng.chance(2) {
-            Ply::Null
-        } else {
-            match random_move(rng, &pos) {
-                Some(m) => Ply::Move(m),
-                None => break,
-            }
-        };
-        let mut node = MoveNode::new(ply);
-        if rng.chance(10) {
-            for _ in 0..=rng.below(MAX_NAGS_PER_MOVE) {
-                node.nags.push(1 + rng.below(255) as u8);
-            }
-        }
-        if rng.chance(10) {
-            node.comment = comment(COMMENTS[rng.below(COMMENTS.len())]);
-        }
-        if depth > 0 && rng.chance(8) {
-            for _ in 0..=rng.below(2) {
-                let n = rng.below(8);
-                node.variations.push(random_line(rng, &pos, n, depth - 1));
-            }
-        }
-        pos = play(&pos, &node.ply).unwrap();
-        line.moves.push(node);
-    }
-    line
 }
 
 /// The full set of (colour, role, code) pairs SCID 4 defines for moves.
@@ -609,21 +591,10 @@ fn random_games_round_trip_and_cover_every_code() {
     let mut seen = Coverage::new();
     let mut fens = 0;
     for game in 0..400 {
-        // Half the games start from a FEN reached by random play.
-        let mut start_pos = Chess::default();
-        let mut start = StartPosition::Standard;
-        if game % 2 == 1 {
-            for _ in 0..rng.below(60) {
-                match random_move(&mut rng, &start_pos) {
-                    Some(m) => start_pos = play(&start_pos, &Ply::Move(m)).unwrap(),
-                    None => break,
-                }
-            }
-            start = StartPosition::Fen(fen_of(&start_pos));
+        let ChessGame { start, moves, .. } = random_game(&mut rng, &record_shape());
+        if matches!(start, StartPosition::Fen(_)) {
             fens += 1;
         }
-        let len = 20 + rng.below(250);
-        let moves = random_line(&mut rng, &start_pos, len, 3);
         let mut extra_tags = vec![("PlyCount".to_owned(), moves.plies().to_string())];
         if rng.chance(30) {
             extra_tags.push(("Annotator".to_owned(), "Réti, R.".to_owned()));
@@ -903,7 +874,13 @@ fn truncations_and_garbage_never_panic() {
     let mut rng = Rng(0xDEAD_BEEF_CAFE_F00D);
     let mut valid = Vec::new();
     for _ in 0..30 {
-        let moves = random_line(&mut rng, &Chess::default(), 40, 2);
+        let shape = GameShape {
+            line_len: |rng, depth| if depth == 0 { 40 } else { rng.below(8) },
+            max_depth: 2,
+            ..record_shape()
+        };
+        let mut budget = usize::MAX;
+        let moves = random_line(&mut rng, &shape, &Chess::default(), 0, &mut budget);
         let rec = Record {
             extra_tags: vec![("Annotator".to_owned(), "x".to_owned())],
             start: StartPosition::Standard,
