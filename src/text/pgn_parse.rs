@@ -559,7 +559,7 @@ fn comments_before_tags(lx: &mut Lexer<'_>) -> Result<Option<(String, Pos)>, Par
             }
             _ => return Ok(found.filter(|(text, _)| !text.is_empty())),
         };
-        let text = scid_comment(&decode(&raw));
+        let text = comment_as_read(&raw, lx.reading);
         found.get_or_insert((String::new(), at)).0.push_str(&text);
     }
 }
@@ -793,7 +793,7 @@ fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tags, ParseErr
                 *field = value;
             }
             "Date" | "EventDate" if as_scid => {
-                let d = scid_date(&value);
+                let d = date_as_read(&value, lx.reading);
                 if !value.is_empty() && value != "?" && d.to_string() != value {
                     lx.changed(value_at, format!("{name} \"{value}\" read as {d}"));
                 }
@@ -813,8 +813,13 @@ fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tags, ParseErr
                 }
             }
             "UTCDate" if as_scid && h.date.is_unknown() => {
-                // SCID dates the game by its UTCDate when it has no Date so far.
-                h.date = scid_date(&value);
+                // SCID dates the game by its UTCDate when it has no Date so far (SCID 5 only
+                // by a whole one).
+                let d = date_as_read(&value, lx.reading);
+                let whole = d.year.is_some() && d.month.is_some() && d.day.is_some();
+                if whole || lx.reading != Reading::AsScid5 {
+                    h.date = d;
+                }
                 if !h.date.is_unknown() {
                     lx.changed(value_at, format!("Date taken from UTCDate \"{value}\""));
                 }
@@ -1026,6 +1031,74 @@ fn scid_comment(text: &str) -> String {
         }
     }
     out.trim_matches(' ').to_owned()
+}
+
+/// A comment's text as `reading` reads it.
+fn comment_as_read(raw: &[u8], reading: Reading) -> String {
+    match reading {
+        Reading::Exact => normalize_comment(&decode(raw)),
+        Reading::AsScid => scid_comment(&decode(raw)),
+        // SCID 5 trims the white space at the ends (pgn::trim) and keeps the rest.
+        Reading::AsScid5 => decode(raw)
+            .trim_matches([' ', '\n', '\r', '\t', '\u{b}'])
+            .to_owned(),
+        // pgn2dcg keeps a comment as written between its braces.
+        Reading::AsPgn2dcg => decode(raw),
+    }
+}
+
+/// A Date (or EventDate, UTCDate) as the importer of a loose `reading` reads it.
+fn date_as_read(value: &str, reading: Reading) -> PartialDate {
+    match reading {
+        Reading::AsScid5 => scid5_date(value),
+        _ => scid_date(value),
+    }
+}
+
+/// A Date as SCID 5's import reads one (its `date_parsePGNTag`): 4 to 10 characters; the
+/// first four digits a year up to 2047 (else the whole date is unknown); a month after a
+/// separator, of one or two digits, up to 12; a day after the next separator, up to 31.
+fn scid5_date(value: &str) -> PartialDate {
+    let b = value.as_bytes();
+    let unknown = PartialDate::default();
+    if !(4..=10).contains(&b.len()) {
+        return unknown;
+    }
+    // Each character's distance from '0'; -1 past the end.
+    let mut t = [-1i32; 10];
+    for (slot, &c) in t.iter_mut().zip(b) {
+        *slot = i32::from(c) - i32::from(b'0');
+    }
+    let digit = |v: i32| (0..=9).contains(&v);
+    let year = t[0] * 1000 + t[1] * 100 + t[2] * 10 + t[3];
+    if !t[..4].iter().all(|&v| digit(v)) || year > 2047 {
+        return unknown;
+    }
+    let mut month = 0;
+    if !digit(t[4]) && digit(t[5]) {
+        if !digit(t[6]) {
+            // YYYY.M.DD or YYYY.M.D: the month's digit moves right, a 0 before it.
+            t[5..].rotate_right(1);
+            t[5] = 0;
+        }
+        month = t[5] * 10 + t[6];
+        if month > 12 {
+            month = 0;
+        }
+    }
+    let mut day = 0;
+    if !digit(t[7]) && digit(t[8]) {
+        day = if digit(t[9]) { t[8] * 10 + t[9] } else { t[8] };
+        if day > 31 {
+            day = 0;
+        }
+    }
+    let known = |n: i32| (n > 0).then_some(n);
+    PartialDate {
+        year: known(year).map(|y| y as u16),
+        month: known(month).map(|m| m as u8),
+        day: known(day).map(|d| d as u8),
+    }
 }
 
 /// A Date as SCID's import reads one (`date_parsePGNTag`): the digits at the places of
@@ -1432,15 +1505,7 @@ fn add_comment(
             "a comment cannot contain a NUL byte (SCID ends comments with one)".to_string(),
         ));
     }
-    let text = match lx.reading {
-        Reading::Exact => normalize_comment(&decode(raw)),
-        Reading::AsScid => scid_comment(&decode(raw)),
-        Reading::AsScid5 => decode(raw)
-            .trim_matches([' ', '\n', '\r', '\t', '\u{b}'])
-            .to_owned(),
-        // pgn2dcg keeps a comment as written between its braces.
-        Reading::AsPgn2dcg => decode(raw),
-    };
+    let text = comment_as_read(raw, lx.reading);
     if text.is_empty() {
         // `{}` says nothing; SCID keeps no empty comments either.
         return Ok(());
@@ -2004,6 +2069,26 @@ mod tests {
         // Exact reading still refuses what it would change.
         refused("[Date \"1993\"]\n*", 1, 8, "is not a date");
         refused("1. e4 {a} {b} *", 1, 11, "second comment");
+    }
+
+    #[test]
+    fn dates_as_scid_5_reads_them() {
+        for (value, want) in [
+            ("2012.8.1", "2012.08.01"),
+            ("2012.14.3", "2012.??.03"),
+            ("2012.01.32", "2012.01.??"),
+            ("2012.02.30", "2012.02.30"),
+            ("2050.01.02", "????.??.??"),
+            ("1999", "1999.??.??"),
+            ("1999.??.??", "1999.??.??"),
+            ("19x9.01.01", "????.??.??"),
+            ("2001.01.01 extra", "????.??.??"),
+        ] {
+            assert_eq!(scid5_date(value).to_string(), want, "{value}");
+        }
+        // SCID 4's reading differs: digits at fixed places, a day its month cannot have.
+        assert_eq!(scid_date("2012.8.1").to_string(), "2012.??.??");
+        assert_eq!(scid_date("2012.02.30").to_string(), "2012.02.??");
     }
 
     #[test]
