@@ -33,6 +33,22 @@ fn corpus() -> PathBuf {
     dir.join("realworld")
 }
 
+/// Every PGN file of the corpus with its name there (`source/file.pgn`), sorted.
+fn corpus_files() -> Vec<(String, PathBuf)> {
+    let root = corpus();
+    pgn_files(&root)
+        .into_iter()
+        .map(|file| {
+            let name = file
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            (name, file)
+        })
+        .collect()
+}
+
 /// Every PGN file under `dir`, sorted.
 fn pgn_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
@@ -53,17 +69,11 @@ fn pgn_files(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn real_world_files_import_as_scid_imports_them() {
-    let root = corpus();
-    let files = pgn_files(&root);
+    let files = corpus_files();
     assert!(files.len() >= 200, "{} files", files.len());
     let (mut identical, mut games, mut left_out, mut changed) = (0, 0, 0, 0);
     let mut failures = Vec::new();
-    for (i, file) in files.iter().enumerate() {
-        let name = file
-            .strip_prefix(&root)
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+    for (i, (name, file)) in files.iter().enumerate() {
         let dir = work_dir(&format!("realworld-{i}"));
         let both = import_both(dir.path(), std::slice::from_ref(file));
         let (status, stderr) = (both.status, both.stderr.as_str());
@@ -126,17 +136,11 @@ fn real_world_files_import_as_scid5_imports_them() {
         eprintln!("SCID 5 is absent (set GAMEFS_SCID5_TKSCID to its tkscid): not compared");
         return;
     };
-    let root = corpus();
-    let files = pgn_files(&root);
+    let files = corpus_files();
     let script = repo().join("tests/data/scid5/s5make.tcl");
     let (mut identical, mut whole) = (0, 0);
     let mut failures = Vec::new();
-    for (i, file) in files.iter().enumerate() {
-        let name = file
-            .strip_prefix(&root)
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+    for (i, (name, file)) in files.iter().enumerate() {
         let dir = work_dir(&format!("realworld5-{i}"));
         let (scid, ours) = (dir.path().join("scid"), dir.path().join("gamefs.si5"));
         // SCID 5's sc_base import ends in a Tcl error for some files (FWWRC.pgn) after

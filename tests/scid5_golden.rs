@@ -420,6 +420,21 @@ fn gamefs_check_passes_every_golden_set() {
     }
 }
 
+/// tests/oracle/pgn_compare.py (python-chess) of two PGN files, which must find them equal as
+/// games; its summary.
+#[cfg(feature = "oracle-tests")]
+fn pgn_compare(expected: &Path, actual: &Path) -> String {
+    let compare = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/pgn_compare.py"))
+        .arg(expected)
+        .arg(actual)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&compare.stdout).into_owned();
+    assert!(compare.status.success(), "{}: {text}", actual.display());
+    text
+}
+
 /// The oracle tests' comparison (python-chess, tests/oracle/pgn_compare.py): `gamefs export`
 /// of every set (deleted games included, as SCID 5's export of its filter) equals SCID 5's
 /// export as games, Chess960 castling included.
@@ -437,14 +452,7 @@ fn gamefs_export_equals_scid5s_export_for_python_chess() {
             ours.as_os_str(),
         ]);
         assert!(out.status.success(), "{out:?}");
-        let compare = Command::new("python3")
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/pgn_compare.py"))
-            .arg(golden().join(format!("{name}.export.pgn")))
-            .arg(&ours)
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&compare.stdout);
-        assert!(compare.status.success(), "{name}: {text}");
+        let text = pgn_compare(&golden().join(format!("{name}.export.pgn")), &ours);
         assert!(text.contains(" equal"), "{name}: {text}");
     }
 }
@@ -605,14 +613,7 @@ fn scid4_reads_the_converted_database() {
         ours.as_os_str(),
     ]);
     assert!(out.status.success(), "{out:?}");
-    let compare = Command::new("python3")
-        .arg(root.join("tests/oracle/pgn_compare.py"))
-        .arg(&theirs)
-        .arg(&ours)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&compare.stdout);
-    assert!(compare.status.success(), "{text}");
+    let text = pgn_compare(&theirs, &ours);
     assert!(text.contains("compared 299 games: 299 equal"), "{text}");
 }
 
