@@ -728,3 +728,24 @@ fn scid5_itself_writes_what_gamefs_writes() {
         assert!(a == b, "compacted edited.{ext}: gamefs and SCID 5 differ");
     }
 }
+
+#[test]
+fn a_base_name_with_both_formats_is_scid4_unless_a_scid5_file_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = copy("edge", dir.path());
+    let out = gamefs(&[
+        "convert".as_ref(),
+        base.as_os_str(),
+        dir.path().join("edge.si4").as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    for (path, format) in [
+        ("edge", Format::Scid),
+        ("edge.sg4", Format::Scid),
+        ("edge.si5", Format::Scid5),
+        ("edge.sn5", Format::Scid5),
+    ] {
+        let db = gamefs::store::open(&dir.path().join(path), false).unwrap();
+        assert_eq!((db.format(), db.game_count()), (format, 6), "{path}");
+    }
+}
