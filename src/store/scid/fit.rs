@@ -26,17 +26,19 @@ pub fn like_sc_import(game: &mut ChessGame) -> Vec<String> {
 }
 
 /// Fit `game` to SCID 5 as its import does: as [`like_sc_import`], except that an EventDate
-/// of any year is kept (SCID 5's index stores the whole date).
+/// of any year is kept (SCID 5's index stores the whole date) and a dropped tag is a warning,
+/// not one of the game's errors (SCID 5's `visitPGN_TagPair` logs it with `logWarning`).
 pub fn like_scid5_import(game: &mut ChessGame) -> Vec<String> {
     fit(game, false)
 }
 
-/// The fitting of both; `event_date_window`: an EventDate more than 3 years from the Date is
-/// dropped (SCID 4).
-fn fit(game: &mut ChessGame, event_date_window: bool) -> Vec<String> {
+/// The fitting of both; `scid4`: an EventDate more than 3 years from the Date is dropped, and
+/// a dropped tag counts as one of the game's errors.
+fn fit(game: &mut ChessGame, scid4: bool) -> Vec<String> {
     let mut changes = Vec::new();
     // SCID's import forgives two errors a game; at the third it ignores the rest of the game.
     let mut errors = 0;
+    let tag_error = usize::from(scid4);
     let h = &mut game.headers;
     for (tag, value) in [
         ("Event", &mut h.event),
@@ -51,7 +53,7 @@ fn fit(game: &mut ChessGame, event_date_window: bool) -> Vec<String> {
                 value.len()
             ));
             value.clear();
-            errors += 1;
+            errors += tag_error;
         }
     }
     h.extra.retain(|(tag, value)| {
@@ -61,7 +63,7 @@ fn fit(game: &mut ChessGame, event_date_window: bool) -> Vec<String> {
                 "tag {tag} of {} bytes dropped (SCID keeps a tag of at most {MAX_TAG_NAME_LEN} bytes, name and value)",
                 value.len()
             ));
-            errors += 1;
+            errors += tag_error;
         }
         keep
     });
@@ -76,7 +78,7 @@ fn fit(game: &mut ChessGame, event_date_window: bool) -> Vec<String> {
                 r.value
             ));
             *rating = None;
-            errors += 1;
+            errors += tag_error;
         }
     }
     forget_late_year("Date", &mut h.date, &mut changes);
@@ -85,7 +87,7 @@ fn fit(game: &mut ChessGame, event_date_window: bool) -> Vec<String> {
         // Kept in the game: the index writer drops it as SCID's does
         // (derive::encode_and_derive_as_import), which is not the same as no EventDate.
         let (e, d) = (event.year.unwrap_or(0), h.date.year.unwrap_or(0));
-        if event_date_window && e.abs_diff(d) > 3 {
+        if scid4 && e.abs_diff(d) > 3 {
             changes.push(format!(
                 "EventDate {event} dropped (SCID keeps an event date only within 3 years of the Date {})",
                 h.date

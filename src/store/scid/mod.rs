@@ -133,17 +133,22 @@ pub fn base_path(path: &Path) -> PathBuf {
     files::base_path(&files::base_path(path, &EXTENSIONS), &v5::EXTENSIONS)
 }
 
-/// The layout of the SCID database at `path` (base or one of the files): SCID 4 when its .si4
-/// exists (unless a SCID 5 file was named), SCID 5 when its .si5 does; `None` when neither.
+/// The layout of the SCID database at `path`: for one of a format's files, that format's when
+/// its index exists; for a base path, SCID 4 when its .si4 exists, else SCID 5 when its .si5
+/// does; `None` when there is none.
 pub fn layout_at(path: &Path) -> Option<Layout> {
     let base = base_path(path);
-    let named_v5 = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| v5::EXTENSIONS.contains(&e));
-    if !named_v5 && with_ext(&base, "si4").is_file() {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let (scid4, scid5) = if EXTENSIONS.contains(&ext) {
+        (true, false)
+    } else if v5::EXTENSIONS.contains(&ext) {
+        (false, true)
+    } else {
+        (true, true)
+    };
+    if scid4 && with_ext(&base, "si4").is_file() {
         Some(Layout::V400)
-    } else if with_ext(&base, "si5").is_file() {
+    } else if scid5 && with_ext(&base, "si5").is_file() {
         Some(Layout::V5)
     } else {
         None

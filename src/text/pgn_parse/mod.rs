@@ -387,7 +387,7 @@ fn comments_before_tags(lx: &mut Lexer<'_>) -> Result<Option<(String, Pos)>, Par
             }
             _ => return Ok(found.filter(|(text, _)| !text.is_empty())),
         };
-        let text = scid_comment(&decode(&raw));
+        let text = comment_as_read(&raw, lx.reading);
         found.get_or_insert((String::new(), at)).0.push_str(&text);
     }
 }

@@ -6,7 +6,7 @@ use shakmaty::{Chess, Color, Position};
 
 use crate::game::legal;
 use crate::game::replay::{fen_of, play_in_place};
-use crate::game::{GameResult, Line, MoveNode, Ply, normalize_comment};
+use crate::game::{GameResult, Line, MoveNode, Ply};
 
 use super::*;
 
@@ -217,15 +217,7 @@ pub(super) fn add_comment(
             "a comment cannot contain a NUL byte (SCID ends comments with one)".to_string(),
         ));
     }
-    let text = match lx.reading {
-        Reading::Exact => normalize_comment(&decode(raw)),
-        Reading::AsScid => scid_comment(&decode(raw)),
-        Reading::AsScid5 => decode(raw)
-            .trim_matches([' ', '\n', '\r', '\t', '\u{b}'])
-            .to_owned(),
-        // pgn2dcg keeps a comment as written between its braces.
-        Reading::AsPgn2dcg => decode(raw),
-    };
+    let text = comment_as_read(raw, lx.reading);
     if text.is_empty() {
         // `{}` says nothing; SCID keeps no empty comments either.
         return Ok(());

@@ -5,7 +5,9 @@ use shakmaty::fen::Fen;
 use shakmaty::{Board, CastlingMode, Chess, PositionErrorKinds};
 
 use crate::game::replay::position_from_fen_as;
-use crate::game::{GameResult, Headers, PartialDate, Rating, RatingType, StartPosition};
+use crate::game::{
+    GameResult, Headers, PartialDate, Rating, RatingType, StartPosition, normalize_comment,
+};
 
 use super::*;
 
@@ -151,7 +153,7 @@ pub(super) fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tag
                 *field = value;
             }
             "Date" | "EventDate" if as_scid => {
-                let d = scid_date(&value);
+                let d = date_as_read(&value, lx.reading);
                 if !value.is_empty() && value != "?" && d.to_string() != value {
                     lx.changed(value_at, format!("{name} \"{value}\" read as {d}"));
                 }
@@ -171,8 +173,13 @@ pub(super) fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tag
                 }
             }
             "UTCDate" if as_scid && h.date.is_unknown() => {
-                // SCID dates the game by its UTCDate when it has no Date so far.
-                h.date = scid_date(&value);
+                // SCID dates the game by its UTCDate when it has no Date so far (SCID 5 only
+                // by a whole one).
+                let d = date_as_read(&value, lx.reading);
+                let whole = d.year.is_some() && d.month.is_some() && d.day.is_some();
+                if whole || lx.reading != Reading::AsScid5 {
+                    h.date = d;
+                }
                 if !h.date.is_unknown() {
                     lx.changed(value_at, format!("Date taken from UTCDate \"{value}\""));
                 }
@@ -384,6 +391,74 @@ pub(super) fn scid_comment(text: &str) -> String {
         }
     }
     out.trim_matches(' ').to_owned()
+}
+
+/// A comment's text as `reading` reads it.
+pub(super) fn comment_as_read(raw: &[u8], reading: Reading) -> String {
+    match reading {
+        Reading::Exact => normalize_comment(&decode(raw)),
+        Reading::AsScid => scid_comment(&decode(raw)),
+        // SCID 5 trims the white space at the ends (pgn::trim) and keeps the rest.
+        Reading::AsScid5 => decode(raw)
+            .trim_matches([' ', '\n', '\r', '\t', '\u{b}'])
+            .to_owned(),
+        // pgn2dcg keeps a comment as written between its braces.
+        Reading::AsPgn2dcg => decode(raw),
+    }
+}
+
+/// A Date (or EventDate, UTCDate) as the importer of a loose `reading` reads it.
+pub(super) fn date_as_read(value: &str, reading: Reading) -> PartialDate {
+    match reading {
+        Reading::AsScid5 => scid5_date(value),
+        _ => scid_date(value),
+    }
+}
+
+/// A Date as SCID 5's import reads one (its `date_parsePGNTag`): 4 to 10 characters; the
+/// first four digits a year up to 2047 (else the whole date is unknown); a month after a
+/// separator, of one or two digits, up to 12; a day after the next separator, up to 31.
+pub(super) fn scid5_date(value: &str) -> PartialDate {
+    let b = value.as_bytes();
+    let unknown = PartialDate::default();
+    if !(4..=10).contains(&b.len()) {
+        return unknown;
+    }
+    // Each character's distance from '0'; -1 past the end.
+    let mut t = [-1i32; 10];
+    for (slot, &c) in t.iter_mut().zip(b) {
+        *slot = i32::from(c) - i32::from(b'0');
+    }
+    let digit = |v: i32| (0..=9).contains(&v);
+    let year = t[0] * 1000 + t[1] * 100 + t[2] * 10 + t[3];
+    if !t[..4].iter().all(|&v| digit(v)) || year > 2047 {
+        return unknown;
+    }
+    let mut month = 0;
+    if !digit(t[4]) && digit(t[5]) {
+        if !digit(t[6]) {
+            // YYYY.M.DD or YYYY.M.D: the month's digit moves right, a 0 before it.
+            t[5..].rotate_right(1);
+            t[5] = 0;
+        }
+        month = t[5] * 10 + t[6];
+        if month > 12 {
+            month = 0;
+        }
+    }
+    let mut day = 0;
+    if !digit(t[7]) && digit(t[8]) {
+        day = if digit(t[9]) { t[8] * 10 + t[9] } else { t[8] };
+        if day > 31 {
+            day = 0;
+        }
+    }
+    let known = |n: i32| (n > 0).then_some(n);
+    PartialDate {
+        year: known(year).map(|y| y as u16),
+        month: known(month).map(|m| m as u8),
+        day: known(day).map(|d| d as u8),
+    }
 }
 
 /// A Date as SCID's import reads one (`date_parsePGNTag`): the digits at the places of

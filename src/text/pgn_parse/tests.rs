@@ -253,6 +253,26 @@ fn odd_text_is_read_as_scid_reads_it_and_the_changes_named() {
 }
 
 #[test]
+fn dates_as_scid_5_reads_them() {
+    for (value, want) in [
+        ("2012.8.1", "2012.08.01"),
+        ("2012.14.3", "2012.??.03"),
+        ("2012.01.32", "2012.01.??"),
+        ("2012.02.30", "2012.02.30"),
+        ("2050.01.02", "????.??.??"),
+        ("1999", "1999.??.??"),
+        ("1999.??.??", "1999.??.??"),
+        ("19x9.01.01", "????.??.??"),
+        ("2001.01.01 extra", "????.??.??"),
+    ] {
+        assert_eq!(scid5_date(value).to_string(), want, "{value}");
+    }
+    // SCID 4's reading differs: digits at fixed places, a day its month cannot have.
+    assert_eq!(scid_date("2012.8.1").to_string(), "2012.??.??");
+    assert_eq!(scid_date("2012.02.30").to_string(), "2012.02.??");
+}
+
+#[test]
 fn dates() {
     let g = ok("[Date \"1851.06.??\"]\n[EventDate \"1851.??.??\"]\n*");
     assert_eq!(g.headers.date.to_string(), "1851.06.??");
