@@ -61,7 +61,7 @@ fn read_all(dir: &Path, is_whole: impl Fn(&str) -> bool) {
 }
 
 /// Whether `text` is a whole PGN game (not one cut short by a read racing a save).
-pub fn whole_pgn(text: &str) -> bool {
+pub(crate) fn whole_pgn(text: &str) -> bool {
     text.starts_with("[Event ") && text.trim_end().ends_with(['0', '1', '2', '*'])
 }
 

@@ -11,7 +11,7 @@ use crate::save::scid_export;
 
 /// Run `command` in a detached tmux session and type `keys` (tmux send-keys arguments, one
 /// call per inner slice, with a pause between); wait for the editor to exit.
-pub fn drive(session: &str, dir: &Path, command: &str, keys: &[&[&str]]) {
+pub(crate) fn drive(session: &str, dir: &Path, command: &str, keys: &[&[&str]]) {
     // One tmux server serves every test run of the user: a run beside this one (another
     // checkout's) must not type into this run's editor.
     let session = &format!("{session}-{}", std::process::id());

@@ -15,7 +15,7 @@ fn fixture_dir() -> PathBuf {
 }
 
 /// The demo PGN plus every edge-case PGN of tests/data, imported by SCID: the main test database.
-pub fn edge_db() -> &'static Path {
+pub(crate) fn edge_db() -> &'static Path {
     static DB: OnceLock<PathBuf> = OnceLock::new();
     DB.get_or_init(|| {
         let base = fixture_dir().join("edge");
@@ -28,7 +28,7 @@ pub fn edge_db() -> &'static Path {
 }
 
 /// The PGN files under tests/data.
-pub fn data_pgns() -> Vec<PathBuf> {
+pub(crate) fn data_pgns() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/data"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -39,7 +39,7 @@ pub fn data_pgns() -> Vec<PathBuf> {
 }
 
 /// A private copy of a database (to corrupt or mark), at `dir/name`.
-pub fn copy_db(src: &Path, dir: &Path, name: &str) -> PathBuf {
+pub(crate) fn copy_db(src: &Path, dir: &Path, name: &str) -> PathBuf {
     let dst = dir.join(name);
     for ext in ["si4", "sn4", "sg4"] {
         std::fs::copy(src.with_extension(ext), dst.with_extension(ext)).unwrap();

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::harness::{Mount, gamefs_ok, listing, repo, scratch, sh};
 
 /// A database of the five published example positions, with a scored file.
-pub fn example_db(dir: &Path) -> PathBuf {
+pub(crate) fn example_db(dir: &Path) -> PathBuf {
     let data = repo().join("tests/data/go9x9");
     assert!(
         data.is_dir(),

@@ -8,19 +8,19 @@ use std::time::{Duration, Instant};
 /// The gamefs binary under test: this build's, or the one `GAMEFS_TEST_BIN` names
 /// (contrib/dev/test runs the suite again against the release build, as users run it: its
 /// speed opens races a debug build is too slow to show).
-pub fn gamefs() -> PathBuf {
+pub(crate) fn gamefs() -> PathBuf {
     std::env::var_os("GAMEFS_TEST_BIN")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_gamefs")))
 }
 
 /// The repository root.
-pub fn repo() -> PathBuf {
+pub(crate) fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// A fresh scratch directory outside /tmp (editors treat /tmp specially), removed on drop.
-pub fn scratch(name: &str) -> tempfile::TempDir {
+pub(crate) fn scratch(name: &str) -> tempfile::TempDir {
     let base = repo().join("target").join("mount-tests");
     std::fs::create_dir_all(&base).unwrap();
     tempfile::Builder::new()
@@ -31,7 +31,7 @@ pub fn scratch(name: &str) -> tempfile::TempDir {
 
 /// Run a command with a time limit, collecting its output; panics if it cannot be run or
 /// does not finish in time (the process is then killed).
-pub fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Output {
+pub(crate) fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Output {
     let child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -53,7 +53,7 @@ pub fn run_with_timeout(cmd: &mut Command, limit: Duration) -> Output {
 }
 
 /// Run gamefs with `args` (a 60 s limit); it must succeed. Its standard output.
-pub fn gamefs_ok<I, S>(args: I) -> String
+pub(crate) fn gamefs_ok<I, S>(args: I) -> String
 where
     I: IntoIterator<Item = S>,
     S: AsRef<std::ffi::OsStr>,
@@ -70,7 +70,7 @@ where
 }
 
 /// Run a shell command line (in `dir`) with a 60 s limit and return its stdout; it must succeed.
-pub fn sh(dir: &Path, script: &str) -> String {
+pub(crate) fn sh(dir: &Path, script: &str) -> String {
     let out = run_with_timeout(
         Command::new("bash").arg("-c").arg(script).current_dir(dir),
         Duration::from_secs(60),
@@ -85,7 +85,7 @@ pub fn sh(dir: &Path, script: &str) -> String {
 }
 
 /// Build a SCID database at `base` from PGN files with Debian's SCID (sc_import).
-pub fn scid_import(pgns: &[&Path], base: &Path) {
+pub(crate) fn scid_import(pgns: &[&Path], base: &Path) {
     let mut cmd = Command::new(repo().join("contrib/tools/scid-import.sh"));
     cmd.args(pgns).arg(base);
     let out = run_with_timeout(&mut cmd, Duration::from_secs(300));
@@ -97,7 +97,7 @@ pub fn scid_import(pgns: &[&Path], base: &Path) {
 }
 
 /// The entries of folder `dir`, sorted by name.
-pub fn listing(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn listing(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("cannot list {dir:?}: {e}"))
         .map(|e| e.unwrap().path())
@@ -107,7 +107,7 @@ pub fn listing(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// True when `path` is a mountpoint right now.
-pub fn is_mounted(path: &Path) -> bool {
+pub(crate) fn is_mounted(path: &Path) -> bool {
     let wanted = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
     mountinfo.lines().any(|l| {
@@ -123,7 +123,7 @@ fn unescape_mountinfo(s: &str) -> String {
 }
 
 /// Detach whatever is mounted on `path` (never blocks on a busy or dead mount).
-pub fn force_unmount(path: &Path) {
+pub(crate) fn force_unmount(path: &Path) {
     let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
     // SAFETY: valid NUL-terminated path.
     unsafe { libc::umount2(c.as_ptr(), libc::MNT_DETACH) };
@@ -131,7 +131,7 @@ pub fn force_unmount(path: &Path) {
 
 /// A mount made by another process (a detached gamefs, `mount -t fuse`): detached (MNT_DETACH)
 /// when the test ends, also when it fails half-way, so no mount outlives its test.
-pub struct Unmounted(pub PathBuf);
+pub(crate) struct Unmounted(pub PathBuf);
 
 impl Drop for Unmounted {
     fn drop(&mut self) {
@@ -142,7 +142,7 @@ impl Drop for Unmounted {
 }
 
 /// A gamefs mount running in the foreground as a child process; unmounted and stopped on drop.
-pub struct Mount {
+pub(crate) struct Mount {
     /// Where the tree is mounted.
     pub path: PathBuf,
     child: Option<Child>,
@@ -151,12 +151,12 @@ pub struct Mount {
 
 impl Mount {
     /// Mount `db` on a new mountpoint inside `dir`, with extra arguments, and wait until ready.
-    pub fn new(db: &Path, dir: &Path, extra: &[&str]) -> Mount {
+    pub(crate) fn new(db: &Path, dir: &Path, extra: &[&str]) -> Mount {
         Mount::with_env(db, dir, extra, &[])
     }
 
     /// As [`Mount::new`], with environment variables set for gamefs.
-    pub fn with_env(db: &Path, dir: &Path, extra: &[&str], env: &[(&str, &Path)]) -> Mount {
+    pub(crate) fn with_env(db: &Path, dir: &Path, extra: &[&str], env: &[(&str, &Path)]) -> Mount {
         let path = dir.join("mnt");
         std::fs::create_dir_all(&path).unwrap();
         // Game sizes kept between mounts go to a cache folder of the tests, not the user's.
@@ -198,12 +198,12 @@ impl Mount {
     }
 
     /// Path of something inside the mount.
-    pub fn join(&self, rel: &str) -> PathBuf {
+    pub(crate) fn join(&self, rel: &str) -> PathBuf {
         self.path.join(rel)
     }
 
     /// The file of game `number` (1-based, as named) in `games/`.
-    pub fn game(&self, number: usize) -> PathBuf {
+    pub(crate) fn game(&self, number: usize) -> PathBuf {
         let prefix = format!("{number:04} ");
         listing(&self.join("games"))
             .into_iter()
@@ -216,12 +216,12 @@ impl Mount {
     }
 
     /// The child process (to send signals).
-    pub fn pid(&self) -> u32 {
+    pub(crate) fn pid(&self) -> u32 {
         self.child.as_ref().unwrap().id()
     }
 
     /// Wait (bounded) for the gamefs process to exit; returns its status.
-    pub fn wait_exit(&mut self, limit: Duration) -> std::process::ExitStatus {
+    pub(crate) fn wait_exit(&mut self, limit: Duration) -> std::process::ExitStatus {
         let child = self.child.as_mut().unwrap();
         let start = Instant::now();
         loop {
@@ -255,7 +255,7 @@ impl Drop for Mount {
 /// Wait (up to 10 s: CI machines can be slow) until `condition` holds, and fail with `what` if
 /// it never does. For what the kernel learns asynchronously: a closed file's RELEASE and the
 /// tree's cache invalidations arrive just after `close` returns.
-pub fn eventually(what: &str, mut condition: impl FnMut() -> bool) {
+pub(crate) fn eventually(what: &str, mut condition: impl FnMut() -> bool) {
     let start = Instant::now();
     while !condition() {
         assert!(start.elapsed() < Duration::from_secs(10), "never: {what}");
@@ -265,14 +265,14 @@ pub fn eventually(what: &str, mut condition: impl FnMut() -> bool) {
 
 /// A network server a test started (smbd, an NFS server), in a process group of its own with
 /// the processes it forks; stopped on drop (SIGTERM, up to 5 s, then SIGKILL to the group).
-pub struct Server {
+pub(crate) struct Server {
     child: Child,
 }
 
 impl Server {
     /// Start `cmd` (its output going to `log`) and wait (up to 30 s) until it accepts TCP
     /// connections on 127.0.0.1:`port`.
-    pub fn start(cmd: &mut Command, port: u16, log: &Path) -> Server {
+    pub(crate) fn start(cmd: &mut Command, port: u16, log: &Path) -> Server {
         use std::os::unix::process::CommandExt;
         let out = std::fs::File::create(log).unwrap();
         let child = cmd
@@ -315,7 +315,7 @@ impl Drop for Server {
 }
 
 /// A TCP port on the loopback address nobody listens on now.
-pub fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind(("127.0.0.1", 0))
         .unwrap()
         .local_addr()
@@ -326,7 +326,7 @@ pub fn free_port() -> u16 {
 /// Whether the programs at `paths` are installed, for a test that needs them: as root they
 /// must be (`contrib/dev/setup test` installs `packages`), so only another user's run skips
 /// (saying so).
-pub fn tools_present(paths: &[&str], packages: &str) -> bool {
+pub(crate) fn tools_present(paths: &[&str], packages: &str) -> bool {
     let present = paths.iter().all(|p| Path::new(p).exists());
     // SAFETY: geteuid cannot fail.
     let root = unsafe { libc::geteuid() } == 0;
@@ -341,7 +341,7 @@ pub fn tools_present(paths: &[&str], packages: &str) -> bool {
 }
 /// The mount `m` of database `db` shows `games` game files whose texts, in order, are what
 /// `gamefs export` writes, and every view folder has entries.
-pub fn assert_tree_is_export(m: &Mount, db: &Path, games: usize) {
+pub(crate) fn assert_tree_is_export(m: &Mount, db: &Path, games: usize) {
     let files = listing(&m.join("games"));
     assert_eq!(files.len(), games);
     let joined: String = files

@@ -17,7 +17,7 @@ const SHARE: &str = "games";
 
 /// An `smbd` serving one folder as the share [`SHARE`], stopped (with every process it
 /// started) on drop.
-pub struct Smbd {
+pub(crate) struct Smbd {
     _server: Server,
     port: u16,
     config: PathBuf,
@@ -25,7 +25,7 @@ pub struct Smbd {
 }
 
 /// Whether Samba's programs are installed (see [`tools_present`]).
-pub fn samba_present() -> bool {
+pub(crate) fn samba_present() -> bool {
     tools_present(&["/usr/sbin/smbd", "/usr/bin/smbclient"], "samba smbclient")
 }
 
@@ -33,7 +33,7 @@ impl Smbd {
     /// Start `smbd` on 127.0.0.1 sharing `folder` read-write for guests (as the user running
     /// the tests), with the settings of contrib/samba/smb.conf's share, and wait until it
     /// answers.
-    pub fn start(folder: &Path) -> Smbd {
+    pub(crate) fn start(folder: &Path) -> Smbd {
         let dir = scratch("smbd");
         let d = dir.path();
         for sub in ["private", "lock", "state", "cache", "pid", "ncalrpc", "log"] {
@@ -104,7 +104,7 @@ impl Smbd {
 
     /// Run `smbclient` as a guest with the commands `script` (`;`-separated) in local folder
     /// `local`, with a 60 s limit.
-    pub fn client(&self, local: &Path, script: &str) -> Output {
+    pub(crate) fn client(&self, local: &Path, script: &str) -> Output {
         run_with_timeout(
             Command::new("/usr/bin/smbclient")
                 .arg("-N")
@@ -121,7 +121,7 @@ impl Smbd {
     }
 
     /// As [`Smbd::client`]; the commands must succeed. Their output.
-    pub fn client_ok(&self, local: &Path, script: &str) -> String {
+    pub(crate) fn client_ok(&self, local: &Path, script: &str) -> String {
         let out = self.client(local, script);
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
         assert!(

@@ -50,7 +50,7 @@ impl Writable {
 }
 
 /// Debian SCID's export of every game of `db` (fails if SCID cannot open it).
-pub fn scid_export(db: &Path) -> String {
+pub(crate) fn scid_export(db: &Path) -> String {
     let out_dir = tempfile::tempdir().unwrap();
     let out = out_dir.path().join("scid.pgn");
     let result = run_with_timeout(

@@ -11,7 +11,7 @@ use crate::harness::{Mount, assert_tree_is_export, gamefs_ok, listing, repo, scr
 const FILES: [&str; 5] = ["dci", "dcn", "dcs", "dce", "dcg"];
 
 /// A private copy of the golden `gen300` database (written by the reference writer).
-pub fn golden_copy(dir: &Path) -> PathBuf {
+pub(crate) fn golden_copy(dir: &Path) -> PathBuf {
     let src = repo().join("tests/data/simplecdb");
     assert!(
         src.is_dir(),
@@ -25,7 +25,7 @@ pub fn golden_copy(dir: &Path) -> PathBuf {
     base
 }
 
-pub fn export(db: &Path) -> String {
+pub(crate) fn export(db: &Path) -> String {
     gamefs_ok([Path::new("export"), db])
 }
 

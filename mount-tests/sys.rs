@@ -19,7 +19,7 @@ fn check(r: libc::c_int) -> io::Result<()> {
 }
 
 /// The errno of a failed call (panics if it succeeded).
-pub fn errno<T: std::fmt::Debug>(r: io::Result<T>) -> i32 {
+pub(crate) fn errno<T: std::fmt::Debug>(r: io::Result<T>) -> i32 {
     r.expect_err("the call should fail")
         .raw_os_error()
         .expect("an OS error")
@@ -27,7 +27,7 @@ pub fn errno<T: std::fmt::Debug>(r: io::Result<T>) -> i32 {
 
 /// renameat2(2): `mv --exchange` and `mv --no-clobber` need a newer coreutils than Debian 12
 /// has, so the flags are exercised directly.
-pub fn renameat2(from: &Path, to: &Path, flags: libc::c_uint) -> io::Result<()> {
+pub(crate) fn renameat2(from: &Path, to: &Path, flags: libc::c_uint) -> io::Result<()> {
     let (a, b) = (c_path(from), c_path(to));
     // SAFETY: valid NUL-terminated paths; AT_FDCWD for both directories.
     check(unsafe {
@@ -42,14 +42,14 @@ pub fn renameat2(from: &Path, to: &Path, flags: libc::c_uint) -> io::Result<()> 
 }
 
 /// mknod(2) of a node of `mode` (type and permission bits).
-pub fn mknod(path: &Path, mode: libc::mode_t) -> io::Result<()> {
+pub(crate) fn mknod(path: &Path, mode: libc::mode_t) -> io::Result<()> {
     let p = c_path(path);
     // SAFETY: valid NUL-terminated path.
     check(unsafe { libc::mknod(p.as_ptr(), mode, 0) })
 }
 
 /// close(2) of `file`, returning its error (where a FUSE file system reports a failed save).
-pub fn close(file: std::fs::File) -> io::Result<()> {
+pub(crate) fn close(file: std::fs::File) -> io::Result<()> {
     let fd = file.into_raw_fd();
     // SAFETY: we own the descriptor and close it once.
     check(unsafe { libc::close(fd) })
@@ -57,7 +57,7 @@ pub fn close(file: std::fs::File) -> io::Result<()> {
 
 /// Write `text` to `path` as an editor saving in place does (O_TRUNC, write, optionally
 /// fsync, close), returning the first error.
-pub fn save(path: &Path, text: &[u8], fsync: bool) -> io::Result<()> {
+pub(crate) fn save(path: &Path, text: &[u8], fsync: bool) -> io::Result<()> {
     let mut f = std::fs::OpenOptions::new()
         .write(true)
         .truncate(true)
@@ -71,13 +71,13 @@ pub fn save(path: &Path, text: &[u8], fsync: bool) -> io::Result<()> {
 }
 
 /// Resident memory of process `pid` in KiB: (VmRSS, VmHWM, RssAnon) from /proc.
-pub fn memory_kib(pid: u32) -> (u64, u64, u64) {
+pub(crate) fn memory_kib(pid: u32) -> (u64, u64, u64) {
     let [rss, peak, anon] = status_kib(pid, ["VmRSS:", "VmHWM:", "RssAnon:"]);
     (rss, peak, anon)
 }
 
 /// Fields of /proc/`pid`/status given in kB (0 for a field missing), e.g. `RssFile:`.
-pub fn status_kib<const N: usize>(pid: u32, names: [&str; N]) -> [u64; N] {
+pub(crate) fn status_kib<const N: usize>(pid: u32, names: [&str; N]) -> [u64; N] {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     names.map(|name| {
         status
@@ -89,7 +89,7 @@ pub fn status_kib<const N: usize>(pid: u32, names: [&str; N]) -> [u64; N] {
 }
 
 /// utimensat(2) of `path` with the given times (None: leave that time alone).
-pub fn utimens(
+pub(crate) fn utimens(
     path: &Path,
     atime: Option<std::time::SystemTime>,
     mtime: Option<std::time::SystemTime>,
@@ -114,7 +114,7 @@ pub fn utimens(
 }
 
 /// setxattr(2) of `user.test` on `path`.
-pub fn setxattr(path: &Path) -> io::Result<()> {
+pub(crate) fn setxattr(path: &Path) -> io::Result<()> {
     let p = c_path(path);
     // SAFETY: valid path, name and value.
     check(unsafe {
@@ -129,7 +129,7 @@ pub fn setxattr(path: &Path) -> io::Result<()> {
 }
 
 /// getxattr(2) of `user.test` on `path`: its length.
-pub fn getxattr(path: &Path) -> io::Result<usize> {
+pub(crate) fn getxattr(path: &Path) -> io::Result<usize> {
     let p = c_path(path);
     let mut buf = [0u8; 64];
     // SAFETY: valid path and name; buf is 64 bytes.
@@ -149,7 +149,7 @@ pub fn getxattr(path: &Path) -> io::Result<usize> {
 }
 
 /// listxattr(2) of `path`: the names' bytes.
-pub fn listxattr(path: &Path) -> io::Result<usize> {
+pub(crate) fn listxattr(path: &Path) -> io::Result<usize> {
     let p = c_path(path);
     // SAFETY: valid path; size 0 asks for the length only.
     let r = unsafe { libc::listxattr(p.as_ptr(), std::ptr::null_mut(), 0) };
@@ -161,7 +161,7 @@ pub fn listxattr(path: &Path) -> io::Result<usize> {
 }
 
 /// truncate(2) of `path` (no open descriptor: gamefs saves at once).
-pub fn truncate(path: &Path, len: i64) -> io::Result<()> {
+pub(crate) fn truncate(path: &Path, len: i64) -> io::Result<()> {
     let p = c_path(path);
     // SAFETY: valid NUL-terminated path.
     check(unsafe { libc::truncate(p.as_ptr(), len) })

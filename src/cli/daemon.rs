@@ -19,13 +19,13 @@ const DAEMON_ENV: &str = "GAMEFS_DETACHED_CHILD";
 static FORWARDING: AtomicBool = AtomicBool::new(false);
 
 /// True in the background process started by [`detach`].
-pub fn is_detached_child() -> bool {
+pub(crate) fn is_detached_child() -> bool {
     std::env::var_os(DAEMON_ENV).is_some()
 }
 
 /// One line from the background process to the waiting parent.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Report {
+pub(crate) enum Report {
     /// The mount is ready: the parent exits with success.
     Ready,
     /// The mount failed with this message: the parent fails with it.
@@ -59,7 +59,7 @@ fn unescape(text: &str) -> String {
 
 impl Report {
     /// The line (without its line end) that carries this report.
-    pub fn encode(&self) -> String {
+    pub(crate) fn encode(&self) -> String {
         match self {
             Report::Ready => "ready".to_owned(),
             Report::Error(m) => format!("error: {}", escape(m)),
@@ -72,7 +72,7 @@ impl Report {
 
     /// The report a line carries; anything unknown (a background process that stopped half
     /// way, or an empty line at the end of the pipe) is an error with that text.
-    pub fn decode(line: &str) -> Report {
+    pub(crate) fn decode(line: &str) -> Report {
         let line = line.trim_end_matches(['\n', '\r']);
         if line == "ready" {
             return Report::Ready;
@@ -95,7 +95,7 @@ impl Report {
 
 /// Start this command again in the background, in its own session, and wait for it to
 /// report that the mount is ready; meanwhile print and log what it reports of the open.
-pub fn detach() -> Result<ExitCode, String> {
+pub(crate) fn detach() -> Result<ExitCode, String> {
     let exe =
         std::env::current_exe().map_err(|e| format!("cannot find the gamefs executable: {e}"))?;
     let mut command = Command::new(exe);
@@ -144,7 +144,7 @@ fn send(report: &Report) {
 }
 
 /// In the background process: tell the parent the mount is ready, then let go of the pipe.
-pub fn report_ready() {
+pub(crate) fn report_ready() {
     if is_detached_child() {
         FORWARDING.store(false, Ordering::SeqCst);
         send(&Report::Ready);
@@ -153,7 +153,7 @@ pub fn report_ready() {
 }
 
 /// In the background process: tell the parent why the mount failed.
-pub fn report_error(message: &str) {
+pub(crate) fn report_error(message: &str) {
     if is_detached_child() {
         FORWARDING.store(false, Ordering::SeqCst);
         send(&Report::Error(message.to_owned()));
@@ -161,7 +161,7 @@ pub fn report_error(message: &str) {
 }
 
 /// A line for the user: on stderr, or from the background process to the parent's stderr.
-pub fn tell(line: &str) {
+pub(crate) fn tell(line: &str) {
     if is_detached_child() {
         send(&Report::Say(line.to_owned()));
     } else {
@@ -171,7 +171,7 @@ pub fn tell(line: &str) {
 
 /// Run `f` (opening the database) with the background process's log records also sent to
 /// the parent, which logs them as its own: what the user saw when the parent opened it too.
-pub fn forwarding_logs<T>(f: impl FnOnce() -> T) -> T {
+pub(crate) fn forwarding_logs<T>(f: impl FnOnce() -> T) -> T {
     if !is_detached_child() {
         return f();
     }
@@ -182,7 +182,7 @@ pub fn forwarding_logs<T>(f: impl FnOnce() -> T) -> T {
 }
 
 /// In the background process, while [`forwarding_logs`] runs: send `record` to the parent.
-pub fn forward_log(record: &log::Record) {
+pub(crate) fn forward_log(record: &log::Record) {
     if FORWARDING.load(Ordering::SeqCst) {
         send(&Report::Log(
             record.level(),

@@ -27,14 +27,14 @@ fn format_for(path: &std::path::Path, asked: Option<FormatArg>) -> store::Format
 }
 
 /// Create an empty database.
-pub fn create(args: &CreateArgs) -> Result<ExitCode, String> {
+pub(crate) fn create(args: &CreateArgs) -> Result<ExitCode, String> {
     store::create(&args.database, format_for(&args.database, args.format))
         .map_err(|e| e.to_string())?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// A progress line on a terminal (hidden when quiet or not a terminal).
-pub fn progress(quiet: bool, what: &str) -> ProgressBar {
+pub(crate) fn progress(quiet: bool, what: &str) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -48,7 +48,7 @@ pub fn progress(quiet: bool, what: &str) -> ProgressBar {
 }
 
 /// A progress bar over the bytes of a file on a terminal (hidden when quiet or not a terminal).
-pub fn byte_progress(quiet: bool, what: &str, total: u64) -> ProgressBar {
+pub(crate) fn byte_progress(quiet: bool, what: &str, total: u64) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -65,7 +65,7 @@ pub fn byte_progress(quiet: bool, what: &str, total: u64) -> ProgressBar {
 }
 
 /// A spinner with a message on a terminal, for waits without a count.
-pub fn spinner(quiet: bool, what: &str) -> ProgressBar {
+pub(crate) fn spinner(quiet: bool, what: &str) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -89,7 +89,7 @@ const EXIT_GAMES_LEFT_OUT: u8 = 4;
 /// Append the games of each PGN file: every game the database can hold; the others are left
 /// out, reported (and their text kept with `--rejects`), or with `--strict` the file is
 /// refused whole. The exit status tells which happened.
-pub fn import(args: &ImportArgs) -> Result<ExitCode, String> {
+pub(crate) fn import(args: &ImportArgs) -> Result<ExitCode, String> {
     if args.create && !store::exists(&args.database) {
         store::create(&args.database, format_for(&args.database, args.format))
             .map_err(|e| e.to_string())?;
@@ -269,7 +269,7 @@ fn write_report(asked: Option<&Path>, report: &str) -> Result<PathBuf, String> {
 }
 
 /// Drop deleted games and garbage.
-pub fn compact(args: &CompactArgs) -> Result<ExitCode, String> {
+pub(crate) fn compact(args: &CompactArgs) -> Result<ExitCode, String> {
     let pb = spinner(args.quiet, "compacting");
     let report = store::compact(&args.database);
     pb.finish_and_clear();
@@ -290,7 +290,7 @@ pub fn compact(args: &CompactArgs) -> Result<ExitCode, String> {
 /// Copy the games of a database into a new one: exit 0 when every game not deleted was
 /// stored, 4 when some were left out (each named on stderr), 1 on a failure (the new database
 /// is then removed).
-pub fn convert(args: &ConvertArgs) -> Result<ExitCode, String> {
+pub(crate) fn convert(args: &ConvertArgs) -> Result<ExitCode, String> {
     if store::exists(&args.target) {
         return Err(format!(
             "{}: a database is already there; convert writes a new one",

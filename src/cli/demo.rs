@@ -13,7 +13,7 @@ use gamefs::text::keep_all;
 const SAMPLE_PGN: &str = include_str!("../../contrib/sample/demo.pgn");
 
 /// Build the sample database in a temporary folder and mount it on `args.mountpoint` until Ctrl-C.
-pub fn run(args: &DemoArgs) -> Result<ExitCode, String> {
+pub(crate) fn run(args: &DemoArgs) -> Result<ExitCode, String> {
     let dir = std::env::temp_dir().join(format!("gamefs-demo-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let base = dir.join("demo");

@@ -118,7 +118,7 @@ impl Drop for StopGuard<'_> {
 
 /// Write the games; a game that cannot be read is reported and skipped, and the exit status
 /// says so at the end. A reader that stops early (`| head`) is not an error.
-pub fn run(args: &ExportArgs) -> Result<ExitCode, String> {
+pub(crate) fn run(args: &ExportArgs) -> Result<ExitCode, String> {
     let store = store::open(&args.database, false).map_err(|e| e.to_string())?;
     // Before any thread starts: a file's output takes the stop signals from here on.
     let mut out = match &args.output {

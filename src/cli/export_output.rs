@@ -26,7 +26,7 @@ use super::signals;
 const RUN: usize = 64 * 1024;
 
 /// The export's output.
-pub enum Output {
+pub(crate) enum Output {
     /// Standard output or a file that is not a regular file, written as the text comes.
     Stream(BufWriter<Box<dyn Write>>),
     /// A regular file, overwritten in place.
@@ -35,7 +35,7 @@ pub enum Output {
 
 /// A file being overwritten, shared with the thread that cuts it on a stop signal. Dropped
 /// unfinished (an error, a panic), it cuts the file to the text written.
-pub struct SharedFile(Arc<Mutex<InPlace>>);
+pub(crate) struct SharedFile(Arc<Mutex<InPlace>>);
 
 impl Drop for SharedFile {
     fn drop(&mut self) {
@@ -45,7 +45,7 @@ impl Drop for SharedFile {
 
 impl Output {
     /// Standard output.
-    pub fn stdout() -> Output {
+    pub(crate) fn stdout() -> Output {
         Output::stream(Box::new(io::stdout().lock()))
     }
 
@@ -57,7 +57,7 @@ impl Output {
     /// `path`, created if missing. A regular file is overwritten in place, and a thread
     /// from now on takes the stop signals to cut it to the text written before the process
     /// ends; anything else (a FIFO, a device) is written as a stream.
-    pub fn create(path: &Path) -> Result<Output, String> {
+    pub(crate) fn create(path: &Path) -> Result<Output, String> {
         let cannot = |e: io::Error| format!("cannot create {}: {e}", path.display());
         let file = OpenOptions::new()
             .write(true)
@@ -76,7 +76,7 @@ impl Output {
     }
 
     /// Append `text`.
-    pub fn write(&mut self, text: &[u8]) -> io::Result<()> {
+    pub(crate) fn write(&mut self, text: &[u8]) -> io::Result<()> {
         match self {
             Output::Stream(out) => out.write_all(text),
             Output::File(file) => lock(&file.0).runs.write(text),
@@ -84,7 +84,7 @@ impl Output {
     }
 
     /// Write what is still held and, for a file, cut off what is left of its old content.
-    pub fn finish(self) -> io::Result<()> {
+    pub(crate) fn finish(self) -> io::Result<()> {
         match self {
             Output::Stream(mut out) => out.flush(),
             Output::File(file) => lock(&file.0).finish(),

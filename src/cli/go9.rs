@@ -17,7 +17,7 @@ use gamefs::text::{sgf, sgf_parse};
 
 /// The `go9` subcommands.
 #[derive(Subcommand, Debug)]
-pub enum Go9Command {
+pub(crate) enum Go9Command {
     /// Print positions as ASCII boards (all, or the given ids), with their scores.
     View(ViewArgs),
     /// Count positions by number of stones on the board.
@@ -38,7 +38,7 @@ pub enum Go9Command {
 
 /// Which database: a directory, with optional explicit files.
 #[derive(Args, Debug, Clone)]
-pub struct DbArgs {
+pub(crate) struct DbArgs {
     /// The database directory (position file, zobrist_board_81.dat, <program>_<ruleset>.dat).
     pub dir: PathBuf,
     /// The position file, when the directory holds several or it lives elsewhere.
@@ -89,7 +89,7 @@ impl DbArgs {
 
 /// Options of `go9 view` and `go9 sgf`.
 #[derive(Args, Debug)]
-pub struct ViewArgs {
+pub(crate) struct ViewArgs {
     #[command(flatten)]
     pub db: DbArgs,
     /// Position ids (`31846ceb8015dc92-0-W`, or a file name); all positions when none.
@@ -98,7 +98,7 @@ pub struct ViewArgs {
 
 /// Options of `go9 merge`.
 #[derive(Args, Debug)]
-pub struct MergeArgs {
+pub(crate) struct MergeArgs {
     /// The merged position file (written atomically; may be one of the inputs).
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
@@ -109,7 +109,7 @@ pub struct MergeArgs {
 
 /// Options of `go9 diff-scores`.
 #[derive(Args, Debug)]
-pub struct DiffArgs {
+pub(crate) struct DiffArgs {
     /// The first scored-position file.
     pub a: PathBuf,
     /// The second scored-position file.
@@ -118,7 +118,7 @@ pub struct DiffArgs {
 
 /// Options of `go9 import`.
 #[derive(Args, Debug)]
-pub struct ImportBoardsArgs {
+pub(crate) struct ImportBoardsArgs {
     #[command(flatten)]
     pub db: DbArgs,
     /// Text files of ASCII boards.
@@ -134,7 +134,7 @@ pub struct ImportBoardsArgs {
 
 /// Options of `go9 add`.
 #[derive(Args, Debug)]
-pub struct AddArgs {
+pub(crate) struct AddArgs {
     #[command(flatten)]
     pub db: DbArgs,
     /// SGF files.
@@ -150,7 +150,7 @@ pub struct AddArgs {
 
 /// Options of `go9 rm`.
 #[derive(Args, Debug)]
-pub struct RmArgs {
+pub(crate) struct RmArgs {
     #[command(flatten)]
     pub db: DbArgs,
     /// Position ids to remove.
@@ -159,7 +159,7 @@ pub struct RmArgs {
 }
 
 /// Run a `go9` subcommand.
-pub fn run(command: &Go9Command) -> Result<ExitCode, String> {
+pub(crate) fn run(command: &Go9Command) -> Result<ExitCode, String> {
     match command {
         Go9Command::View(a) => view(a, false),
         Go9Command::Sgf(a) => view(a, true),

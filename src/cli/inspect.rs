@@ -48,7 +48,7 @@ fn json_str(s: &str) -> String {
 }
 
 /// Print the facts of a database.
-pub fn info(args: &InspectArgs) -> Result<ExitCode, String> {
+pub(crate) fn info(args: &InspectArgs) -> Result<ExitCode, String> {
     let (i, format) = match open(args)? {
         Opened::Scid(db) => (check::info(&db), db.info().format),
         Opened::Other(db) => (check::store_info(&*db), db.info().format),
@@ -95,7 +95,7 @@ pub fn info(args: &InspectArgs) -> Result<ExitCode, String> {
 /// Check a database of any format: every problem found, one line each (the game or file
 /// first), then the notes (fields as another SCID writer writes them: not damage), a count on
 /// stderr, and exit status 1 when there is any problem.
-pub fn check(args: &InspectArgs) -> Result<ExitCode, String> {
+pub(crate) fn check(args: &InspectArgs) -> Result<ExitCode, String> {
     let pb = progress(args.quiet || args.json, "checking");
     let (coll, report): (Arc<dyn Collection>, check::Report) =
         if store::scid::looks_like(&args.database) {

@@ -42,7 +42,7 @@ fn priority(level: log::Level) -> u8 {
 }
 
 /// Set up logging for `args`; fails only when a requested log file cannot be opened.
-pub fn init(args: &Cli) -> Result<(), String> {
+pub(crate) fn init(args: &Cli) -> Result<(), String> {
     let mut level = args.log_level.clone();
     let mut log_file = None;
     if let Command::Mount(m) = &args.command {

@@ -1,17 +1,17 @@
 //! The command line: every subcommand and flag is defined once here, with its help text.
 
-pub mod daemon;
-pub mod database;
-pub mod demo;
-pub mod export;
-pub mod export_output;
-pub mod go9;
-pub mod inspect;
-pub mod logging;
-pub mod mount;
-pub mod mount_options;
-pub mod notify;
-pub mod signals;
+pub(crate) mod daemon;
+pub(crate) mod database;
+pub(crate) mod demo;
+pub(crate) mod export;
+pub(crate) mod export_output;
+pub(crate) mod go9;
+pub(crate) mod inspect;
+pub(crate) mod logging;
+pub(crate) mod mount;
+pub(crate) mod mount_options;
+pub(crate) mod notify;
+pub(crate) mod signals;
 
 use std::path::PathBuf;
 
@@ -27,7 +27,7 @@ Examples:
   umount ~/mnt/chess                          unmount (or: fusermount3 -u ~/mnt/chess)
   gamefs export ~/chess/mybase -o all.pgn     write every game as one PGN file
   gamefs demo                                 mount a bundled sample database at ./gamefs-demo")]
-pub struct Cli {
+pub(crate) struct Cli {
     /// Log level (error, warn, info, debug, trace); RUST_LOG overrides it.
     #[arg(long, global = true, value_name = "LEVEL", default_value = "warn")]
     pub log_level: String,
@@ -38,7 +38,7 @@ pub struct Cli {
 
 /// The subcommands.
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Mount a database as a folder of PGN files (detaches once the mount is ready).
     Mount(MountArgs),
     /// Write every game of a database as one PGN stream.
@@ -70,7 +70,7 @@ pub enum Command {
 
 /// Options of `gamefs info` and `gamefs check`.
 #[derive(Args, Debug)]
-pub struct InspectArgs {
+pub(crate) struct InspectArgs {
     /// The database: its base path or any of its files.
     pub database: PathBuf,
     /// Print JSON for scripts instead of text.
@@ -83,13 +83,13 @@ pub struct InspectArgs {
 
 /// Options of `gamefs completions`.
 #[derive(Args, Debug)]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell.
     pub shell: clap_complete::Shell,
 }
 
 /// The completion script for `shell`, generated from these definitions.
-pub fn completions(shell: clap_complete::Shell) -> Vec<u8> {
+pub(crate) fn completions(shell: clap_complete::Shell) -> Vec<u8> {
     let mut out = Vec::new();
     clap_complete::generate(
         shell,
@@ -102,7 +102,7 @@ pub fn completions(shell: clap_complete::Shell) -> Vec<u8> {
 
 /// The manual page, generated from these definitions: `gamefs(1)` followed by a section per
 /// subcommand with its options.
-pub fn man_page() -> Vec<u8> {
+pub(crate) fn man_page() -> Vec<u8> {
     let command = <Cli as clap::CommandFactory>::command();
     let mut out = Vec::new();
     let render = |c: clap::Command, out: &mut Vec<u8>| {
@@ -179,7 +179,7 @@ mod tests {
 
 /// The database formats gamefs can create.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FormatArg {
+pub(crate) enum FormatArg {
     /// SCID 4: .si4, .sn4, .sg4.
     Scid,
     /// SCID 5: .si5, .sn5, .sg5.
@@ -190,7 +190,7 @@ pub enum FormatArg {
 
 /// Options of `gamefs create`.
 #[derive(Args, Debug)]
-pub struct CreateArgs {
+pub(crate) struct CreateArgs {
     /// The new database's base path (x makes x.si4, x.sn4, x.sg4; x.si5 makes a SCID 5
     /// database; x.dci makes a Simple Chess Database).
     pub database: PathBuf,
@@ -201,7 +201,7 @@ pub struct CreateArgs {
 
 /// Options of `gamefs import`.
 #[derive(Args, Debug)]
-pub struct ImportArgs {
+pub(crate) struct ImportArgs {
     /// The database: its base path or any of its files.
     pub database: PathBuf,
     /// PGN files to import, in order (plain, or compressed as .zst, .gz, .bz2).
@@ -236,7 +236,7 @@ pub struct ImportArgs {
 
 /// Options of `gamefs compact`.
 #[derive(Args, Debug)]
-pub struct CompactArgs {
+pub(crate) struct CompactArgs {
     /// The database: its base path or any of its files.
     pub database: PathBuf,
     /// No summary output.
@@ -246,7 +246,7 @@ pub struct CompactArgs {
 
 /// Options of `gamefs convert`.
 #[derive(Args, Debug)]
-pub struct ConvertArgs {
+pub(crate) struct ConvertArgs {
     /// The database to read: its base path or any of its files.
     pub source: PathBuf,
     /// The new database (it must not exist): x makes a SCID 4 database, x.si5 a SCID 5 one,
@@ -262,7 +262,7 @@ pub struct ConvertArgs {
 
 /// Options of `gamefs mount`.
 #[derive(Args, Debug, Clone)]
-pub struct MountArgs {
+pub(crate) struct MountArgs {
     /// The database: its base path or any of its files (x, x.si4, x.sg4, x.sn4), or a PGN
     /// file (x.pgn, x.pgn.zst, x.pgn.gz, x.pgn.bz2), mounted read-only.
     pub database: PathBuf,
@@ -274,7 +274,7 @@ pub struct MountArgs {
 
 /// Mount options shared by `mount` and `demo`.
 #[derive(Args, Debug, Clone, Default)]
-pub struct MountOptions {
+pub(crate) struct MountOptions {
     /// Stay in the foreground (for systemd and debugging); Ctrl-C unmounts.
     #[arg(short, long)]
     pub foreground: bool,
@@ -292,7 +292,7 @@ pub struct MountOptions {
 
 /// Options of `gamefs export`.
 #[derive(Args, Debug)]
-pub struct ExportArgs {
+pub(crate) struct ExportArgs {
     /// The database: its base path or any of its files.
     pub database: PathBuf,
     /// Write to this file instead of standard output.
@@ -308,7 +308,7 @@ pub struct ExportArgs {
 
 /// Options of `gamefs demo`.
 #[derive(Args, Debug)]
-pub struct DemoArgs {
+pub(crate) struct DemoArgs {
     /// Where to mount the sample database (created if missing).
     #[arg(default_value = "gamefs-demo")]
     pub mountpoint: PathBuf,

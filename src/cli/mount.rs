@@ -101,7 +101,11 @@ fn check_mountpoint(mountpoint: &Path) -> Result<PathBuf, String> {
 }
 
 /// Mount `database` on `mountpoint` and serve it.
-pub fn run(database: &Path, mountpoint: &Path, opts: &MountOptions) -> Result<ExitCode, String> {
+pub(crate) fn run(
+    database: &Path,
+    mountpoint: &Path,
+    opts: &MountOptions,
+) -> Result<ExitCode, String> {
     let result = prepare_and_serve(database, mountpoint, opts, |_| {});
     if let Err(message) = &result {
         daemon::report_error(message);
@@ -110,7 +114,7 @@ pub fn run(database: &Path, mountpoint: &Path, opts: &MountOptions) -> Result<Ex
 }
 
 /// The mount itself; `on_ready` runs once the kernel has the mount (the demo prints its tour there).
-pub fn prepare_and_serve(
+pub(crate) fn prepare_and_serve(
     database: &Path,
     mountpoint: &Path,
     opts: &MountOptions,

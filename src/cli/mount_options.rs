@@ -11,7 +11,7 @@ use gamefs::fuse::{Access, KernelOption};
 use gamefs::store::GoFiles;
 
 /// One `-o` word: how it is written, what it does, and its help.
-pub struct MountWord {
+pub(crate) struct MountWord {
     /// The word, or the key before `=` for words that take a value.
     pub word: &'static str,
     /// How it is written: alone, with `=VALUE`, or as any word starting with it.
@@ -24,7 +24,7 @@ pub struct MountWord {
 
 /// How a `-o` word is written.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Form {
+pub(crate) enum Form {
     /// The word alone (`ro`).
     Flag,
     /// `word=VALUE`; the field names the value in the help (`cache_mb=N`).
@@ -35,7 +35,7 @@ pub enum Form {
 
 /// What a `-o` word does.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Effect {
+pub(crate) enum Effect {
     /// Mount read-only.
     ReadOnly,
     /// Mount read-write, with no falling back to read-only.
@@ -69,7 +69,7 @@ pub enum Effect {
 }
 
 /// Every `-o` word gamefs takes; anything else is an error.
-pub const MOUNT_OPTIONS: &[MountWord] = &[
+pub(crate) const MOUNT_OPTIONS: &[MountWord] = &[
     flag("ro", Effect::ReadOnly, "mount read-only"),
     flag(
         "rw",
@@ -235,7 +235,7 @@ const fn ignored(word: &'static str) -> MountWord {
 
 impl MountWord {
     /// How the word is written in help and errors: `ro`, `cache_mb=N`, `x-*`.
-    pub fn spelled(&self) -> String {
+    pub(crate) fn spelled(&self) -> String {
         match self.form {
             Form::Flag => self.word.to_owned(),
             Form::Value(name) => format!("{}={name}", self.word),
@@ -255,7 +255,7 @@ impl MountWord {
 }
 
 /// The `-o` help: every word with its meaning, then the ignored fstab words.
-pub fn help() -> String {
+pub(crate) fn help() -> String {
     let mut text = String::from("Mount options, comma-separated:\n");
     for w in MOUNT_OPTIONS.iter().filter(|w| w.effect != Effect::Ignored) {
         text.push_str(&format!("  {:<20} {}\n", w.spelled(), w.help));
@@ -277,7 +277,7 @@ fn ignored_words() -> Vec<String> {
 
 /// What `-o` and the flags ask for, parsed.
 #[derive(Debug, Default)]
-pub struct ParsedOptions {
+pub(crate) struct ParsedOptions {
     /// Kernel mount options.
     pub kernel: Vec<KernelOption>,
     /// `fsname=`: the source shown in /proc/mounts, when given.
@@ -309,7 +309,7 @@ fn words(lists: &[String]) -> impl Iterator<Item = &str> {
 }
 
 /// The value of a `key=value` word of `lists`, if given (the last one wins).
-pub fn value_of<'a>(lists: &'a [String], key: &str) -> Option<&'a str> {
+pub(crate) fn value_of<'a>(lists: &'a [String], key: &str) -> Option<&'a str> {
     words(lists)
         .filter_map(|item| item.strip_prefix(key)?.strip_prefix('='))
         .last()
@@ -317,7 +317,7 @@ pub fn value_of<'a>(lists: &'a [String], key: &str) -> Option<&'a str> {
 
 /// Parse `-o` lists into what they ask for; an unknown word or a bad value is an error that
 /// lists the words gamefs takes.
-pub fn parse(lists: &[String], read_only_flag: bool) -> Result<ParsedOptions, String> {
+pub(crate) fn parse(lists: &[String], read_only_flag: bool) -> Result<ParsedOptions, String> {
     let mut p = ParsedOptions::default();
     for item in words(lists) {
         let Some((word, value)) = MOUNT_OPTIONS

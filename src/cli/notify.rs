@@ -5,7 +5,7 @@ use std::os::linux::net::SocketAddrExt;
 use std::os::unix::net::{SocketAddr, UnixDatagram};
 
 /// Send `state` to the socket systemd named in NOTIFY_SOCKET, if any.
-pub fn notify(state: &str) {
+pub(crate) fn notify(state: &str) {
     let Some(path) = std::env::var_os("NOTIFY_SOCKET") else {
         return;
     };

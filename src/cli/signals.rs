@@ -2,11 +2,11 @@
 //! command can finish its work first (a mount unmounts, an export cuts its file).
 
 /// The signals that ask a command to stop: Ctrl-C, `kill`, a closed terminal.
-pub const STOP: [i32; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+pub(crate) const STOP: [i32; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 
 /// Block `signals` in the calling thread and in every thread it starts afterwards (threads
 /// inherit the mask), so that only [`wait`] takes them.
-pub fn block(signals: impl IntoIterator<Item = i32>) -> libc::sigset_t {
+pub(crate) fn block(signals: impl IntoIterator<Item = i32>) -> libc::sigset_t {
     // SAFETY: plain libc signal-set manipulation on a local, initialised set.
     unsafe {
         let mut set: libc::sigset_t = std::mem::zeroed();
@@ -20,7 +20,7 @@ pub fn block(signals: impl IntoIterator<Item = i32>) -> libc::sigset_t {
 }
 
 /// Wait for one of the signals of `set` (blocked by [`block`]) and return it.
-pub fn wait(set: &libc::sigset_t) -> i32 {
+pub(crate) fn wait(set: &libc::sigset_t) -> i32 {
     let mut sig = 0;
     // SAFETY: `set` is a valid signal set and `sig` a valid out-pointer.
     unsafe { libc::sigwait(set, &mut sig) };
@@ -29,7 +29,7 @@ pub fn wait(set: &libc::sigset_t) -> i32 {
 
 /// End the process as `sig` would have, had it not been taken: the shell and a supervisor
 /// see a process killed by that signal (exit status 128 + `sig`), not one that exited.
-pub fn die_of(sig: i32) -> ! {
+pub(crate) fn die_of(sig: i32) -> ! {
     // SAFETY: restoring a signal's default action, unblocking it in this thread and raising
     // it in this thread are plain libc calls on valid arguments.
     unsafe {

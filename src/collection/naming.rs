@@ -11,23 +11,23 @@
 use std::collections::HashMap;
 
 /// The longest file name Linux accepts, in bytes.
-pub const NAME_MAX: usize = 255;
+pub(crate) const NAME_MAX: usize = 255;
 
 /// The longest a single component (a player, an event) may be inside a game file name.
 const PART_MAX: usize = 100;
 
 /// The stand-in for an empty name.
-pub const EMPTY_STAND_IN: &str = "(none)";
+pub(crate) const EMPTY_STAND_IN: &str = "(none)";
 /// The stand-in for the `?` that databases use for "unknown".
-pub const UNKNOWN_STAND_IN: &str = "(unknown)";
+pub(crate) const UNKNOWN_STAND_IN: &str = "(unknown)";
 
 /// The stand-in for a character that would hide or reorder what `ls` shows.
-pub const HIDDEN_STAND_IN: char = '\u{FFFD}';
+pub(crate) const HIDDEN_STAND_IN: char = '\u{FFFD}';
 
 /// Make `text` usable as one path component: no `/`, NUL or control characters, no
 /// bidirectional controls, not `.` or `..`, not empty, at most `max` bytes (cut at a character
 /// boundary).
-pub fn safe_component(text: &str, max: usize) -> String {
+pub(crate) fn safe_component(text: &str, max: usize) -> String {
     let mut out = String::with_capacity(text.len().min(max));
     push_safe_component(&mut out, text, max);
     out
@@ -71,13 +71,13 @@ fn push_safe_component(out: &mut String, text: &str, max: usize) {
 }
 
 /// Zero-padding width for game numbers: the digits of the game count, at least 4.
-pub fn number_width(game_count: u32) -> usize {
+pub(crate) fn number_width(game_count: u32) -> usize {
     game_count.max(1).to_string().len().max(4)
 }
 
 /// The file name of game `number` (1-based in names, as SCID shows it):
 /// `0004711 Carlsen, Magnus - Nakamura, Hikaru 2019.pgn`.
-pub fn game_file_name(
+pub(crate) fn game_file_name(
     number: u32,
     width: usize,
     white: &str,
@@ -101,7 +101,7 @@ pub fn game_file_name(
 /// The 0-based game number a game file name refers to: any name that is digits, then a space
 /// or nothing, then anything, ending in `.pgn`. This is what lets an open editor keep its
 /// file after the game's players change.
-pub fn game_number_of(name: &[u8]) -> Option<u32> {
+pub(crate) fn game_number_of(name: &[u8]) -> Option<u32> {
     let stem = name.strip_suffix(b".pgn")?;
     let digits = stem.iter().take_while(|b| b.is_ascii_digit()).count();
     if digits == 0 || digits > 9 {
@@ -116,7 +116,7 @@ pub fn game_number_of(name: &[u8]) -> Option<u32> {
 
 /// Give each of `names` (in a stable order) a unique folder name: the safe form of the
 /// name, and for later names whose safe form is already taken, ` ~2`, ` ~3`, … appended.
-pub fn unique_components<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+pub(crate) fn unique_components<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let mut taken: HashMap<String, u32> = HashMap::new();
     let mut out = Vec::new();
     for name in names {

@@ -28,7 +28,7 @@ pub(super) struct KernelMount<'a> {
 
 impl KernelMount<'_> {
     /// Mount on `mountpoint`; the open `/dev/fuse` the kernel now sends the mount's requests to.
-    pub fn mount(&self, mountpoint: &Path) -> io::Result<OwnedFd> {
+    pub(super) fn mount(&self, mountpoint: &Path) -> io::Result<OwnedFd> {
         let device: OwnedFd = std::fs::OpenOptions::new()
             .read(true)
             .write(true)

@@ -98,7 +98,7 @@ pub struct Rating {
 
 /// The tags [`Headers`] keeps in fields of its own, and FEN (the start position): a tag of
 /// one of these names is never among the extra tags.
-pub const FIELD_TAGS: [&str; 10] = [
+pub(crate) const FIELD_TAGS: [&str; 10] = [
     "Event",
     "Site",
     "Date",
@@ -143,7 +143,7 @@ pub struct Headers {
 
 /// The values of a Variant tag that name Chess960, as chess programs write it (compared
 /// without regard to case).
-pub const CHESS960_VARIANTS: [&str; 5] = [
+pub(crate) const CHESS960_VARIANTS: [&str; 5] = [
     "chess960",
     "chess 960",
     "fischerandom",

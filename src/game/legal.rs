@@ -12,7 +12,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Bitboard, Board, Chess, Color, File, Move, Piece, Position, Rank, Role, Square};
 
 /// Whether `m` is legal in `pos`; the same answer as [`Position::is_legal`], faster.
-pub fn is_legal(pos: &Chess, m: Move) -> bool {
+pub(crate) fn is_legal(pos: &Chess, m: Move) -> bool {
     match quick_legality(pos, m) {
         Some(legal) => legal,
         None => pos.is_legal(m),
@@ -22,7 +22,7 @@ pub fn is_legal(pos: &Chess, m: Move) -> bool {
 /// Append the SAN of legal move `m` in `pos` (without check suffix) to `out`; the same text
 /// as shakmaty's [`San::from_move`], without generating moves unless another piece of the
 /// same kind could reach the square.
-pub fn push_san(pos: &Chess, m: Move, out: &mut String) {
+pub(crate) fn push_san(pos: &Chess, m: Move, out: &mut String) {
     match m {
         Move::Normal {
             role: Role::Pawn,
@@ -132,7 +132,7 @@ fn push_square(sq: Square, out: &mut String) {
 
 /// The legal move `san` names in `pos`; the same answer as [`San::to_move`] (including which
 /// error), without generating moves when only one piece could make it.
-pub fn san_to_move(pos: &Chess, san: San) -> Result<Move, SanError> {
+pub(crate) fn san_to_move(pos: &Chess, san: San) -> Result<Move, SanError> {
     if let San::Normal {
         role,
         file,
@@ -198,7 +198,12 @@ fn only_candidate(
 /// The legal move a UCI move (`from`, `to`, promotion) names in `pos`; the same answer as
 /// shakmaty's `UciMove::to_move` (None where it errs), without generating moves for an
 /// ordinary move.
-pub fn uci_to_move(pos: &Chess, from: Square, to: Square, promotion: Option<Role>) -> Option<Move> {
+pub(crate) fn uci_to_move(
+    pos: &Chess,
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+) -> Option<Move> {
     let board = pos.board();
     if let Some(role) = board.role_at(from)
         && board.by_color(pos.turn()).contains(from)
@@ -231,7 +236,7 @@ pub fn uci_to_move(pos: &Chess, from: Square, to: Square, promotion: Option<Role
 
 /// Whether the side to move, in check, is mated; the same answer as shakmaty's, without
 /// generating moves when the king has a safe square to step to (the usual escape).
-pub fn is_mated(pos: &Chess) -> bool {
+pub(crate) fn is_mated(pos: &Chess) -> bool {
     let board = pos.board();
     let us = pos.turn();
     if let Some(king) = board.king_of(us) {
@@ -257,7 +262,7 @@ pub fn is_mated(pos: &Chess) -> bool {
 /// move other than the king's can only expose its king along a line (no knight, pawn or king
 /// can start attacking it). Both lookups are branch-free; a test of which line the move left
 /// costs more than it saves.
-pub fn after_move(m: Move, was_in_check: bool, after: &Chess) -> Option<bool> {
+pub(crate) fn after_move(m: Move, was_in_check: bool, after: &Chess) -> Option<bool> {
     let board = after.board();
     let them = after.turn();
     let mover = !them;
@@ -310,7 +315,7 @@ fn quick_legality(pos: &Chess, m: Move) -> Option<bool> {
 /// says it captures (never a king), and it promotes exactly on the last rank. Playing such a
 /// move keeps the board consistent, so [`after_move`] can judge the rest. `None` for castling
 /// and en passant.
-pub fn is_pseudo_legal(pos: &Chess, m: Move) -> Option<bool> {
+pub(crate) fn is_pseudo_legal(pos: &Chess, m: Move) -> Option<bool> {
     let Move::Normal {
         role,
         from,
@@ -348,7 +353,7 @@ pub fn is_pseudo_legal(pos: &Chess, m: Move) -> Option<bool> {
 
 /// Whether a pawn of `us` moving to `to` with `promotion` promotes as it must: exactly when it
 /// reaches the last rank, and to a piece it may become.
-pub fn promotion_fits(us: Color, to: Square, promotion: Option<Role>) -> bool {
+pub(crate) fn promotion_fits(us: Color, to: Square, promotion: Option<Role>) -> bool {
     let last_rank = if us == Color::White {
         Rank::Eighth
     } else {
@@ -363,7 +368,7 @@ pub fn promotion_fits(us: Color, to: Square, promotion: Option<Role>) -> bool {
 /// Whether a pawn of `us` on `from` moves to `to`: one step or two from its first rank onto
 /// empty squares, or one diagonal step onto a capture (`captures`; what stands there is the
 /// caller's question).
-pub fn pawn_reaches(
+pub(crate) fn pawn_reaches(
     us: Color,
     from: Square,
     to: Square,

@@ -15,11 +15,11 @@ use super::DoneWith;
 use super::pgn_parse::{Games, ParseError, ReadGame, Reading};
 
 /// One parsed game with its place in the text, or why it was refused.
-pub type Parsed = Result<ReadGame, ParseError>;
+pub(crate) type Parsed = Result<ReadGame, ParseError>;
 
 /// How a text is cut up between the parsing threads and the consumer.
 #[derive(Clone, Copy, Debug)]
-pub struct Split {
+pub(crate) struct Split {
     /// The size chunks are cut at: each is parsed by one thread.
     pub chunk_bytes: usize,
     /// The most games handed over at once. Parsed games wait in memory until the consumer
@@ -32,7 +32,7 @@ impl Split {
     /// Chunks of a couple of hundred typical games (small enough that few wait in memory,
     /// large enough that handing them over costs nothing), each handed over whole unless it
     /// holds more than 1024 games.
-    pub const DEFAULT: Split = Split {
+    pub(crate) const DEFAULT: Split = Split {
         chunk_bytes: 256 << 10,
         batch_games: 1024,
     };
@@ -46,7 +46,7 @@ type Batch = (Vec<Parsed>, Option<u32>);
 /// order, the same items [`Games`] yields; returns what `consume` returns. Each chunk's range
 /// goes to `done_with` once its end is found and again once it is parsed (the games hold no
 /// reference to it).
-pub fn with_games<R>(
+pub(crate) fn with_games<R>(
     text: &[u8],
     reading: Reading,
     threads: usize,
@@ -257,7 +257,7 @@ impl Iterator for InOrder<'_> {
 /// `chunk_bytes` (see [`is_game_boundary`]). Each chunk goes to `done_with` once its end is
 /// found: looking for it read a little of the chunk, and a mapped text keeps a whole folio
 /// resident for that (128 KiB for a file `cp` wrote), not needed until the chunk is parsed.
-pub fn chunk_starts(text: &[u8], chunk_bytes: usize, done_with: DoneWith<'_>) -> Vec<usize> {
+pub(crate) fn chunk_starts(text: &[u8], chunk_bytes: usize, done_with: DoneWith<'_>) -> Vec<usize> {
     let mut starts = vec![0];
     let mut from = chunk_bytes.max(1);
     while from < text.len() {
@@ -278,7 +278,7 @@ pub fn chunk_starts(text: &[u8], chunk_bytes: usize, done_with: DoneWith<'_>) ->
 /// that is not a tag (`[`) or escape (`%`) line. Read in movetext, such a result ends the game
 /// and the next one starts at `at`; read inside a comment, the comment is unclosed in the
 /// chunk, which the chunk's parser refuses (and the sequential parser takes over).
-pub fn is_game_boundary(text: &[u8], at: usize) -> bool {
+pub(crate) fn is_game_boundary(text: &[u8], at: usize) -> bool {
     if text.get(at) != Some(&b'[') || at < 2 || text[at - 1] != b'\n' {
         return false;
     }

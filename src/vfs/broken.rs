@@ -15,7 +15,7 @@ use crate::store::Problem;
 
 /// The unreadable items and the error each gives, and the problems reported so far.
 #[derive(Debug, Default)]
-pub struct Broken {
+pub(crate) struct Broken {
     items: Mutex<HashMap<u32, (ErrorKind, String)>>,
     reported: Mutex<HashSet<(Option<u32>, String)>>,
 }
@@ -26,7 +26,7 @@ impl Broken {
     }
 
     /// The error reading item `n` gives, if it is known broken.
-    pub fn error(&self, n: u32) -> Option<Error> {
+    pub(crate) fn error(&self, n: u32) -> Option<Error> {
         self.lock()
             .get(&n)
             .map(|(kind, message)| Error::new(*kind, message.clone()))
@@ -34,7 +34,7 @@ impl Broken {
 
     /// Remember that item `n` failed with `e`; false (nothing remembered) for an I/O error,
     /// which may not happen again.
-    pub fn remember(&self, n: u32, e: &Error) -> bool {
+    pub(crate) fn remember(&self, n: u32, e: &Error) -> bool {
         if e.kind() == ErrorKind::Io {
             return false;
         }
@@ -43,18 +43,18 @@ impl Broken {
     }
 
     /// Forget item `n` (it was saved: its new record may read).
-    pub fn forget(&self, n: u32) {
+    pub(crate) fn forget(&self, n: u32) {
         self.lock().remove(&n);
     }
 
     /// Forget every item (the database was re-read).
-    pub fn clear(&self) {
+    pub(crate) fn clear(&self) {
         self.lock().clear();
     }
 
     /// True the first time problem `p` is seen: it is to be reported (a database re-read
     /// lists its old problems again).
-    pub fn first_time(&self, p: &Problem) -> bool {
+    pub(crate) fn first_time(&self, p: &Problem) -> bool {
         self.reported
             .lock()
             .unwrap_or_else(|p| p.into_inner())

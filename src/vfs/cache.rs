@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use lru::LruCache;
 
 /// A byte-bounded LRU cache of rendered files keyed by game number, and their sizes.
-pub struct TextCache {
+pub(crate) struct TextCache {
     inner: Mutex<Lru>,
     max_bytes: usize,
     /// Size + 1 of each game's text once known (0 = not yet rendered).
@@ -26,7 +26,7 @@ struct Lru {
 
 impl TextCache {
     /// A cache for `games` games holding at most `max_bytes` of text.
-    pub fn new(games: u32, max_bytes: usize) -> TextCache {
+    pub(crate) fn new(games: u32, max_bytes: usize) -> TextCache {
         TextCache {
             inner: Mutex::new(Lru {
                 map: LruCache::unbounded(),
@@ -41,7 +41,7 @@ impl TextCache {
     }
 
     /// The cached text of game `n`, if present.
-    pub fn get(&self, n: u32) -> Option<Arc<[u8]>> {
+    pub(crate) fn get(&self, n: u32) -> Option<Arc<[u8]>> {
         let found = self.lock().map.get(&n).cloned();
         let counter = if found.is_some() {
             &self.hits
@@ -53,7 +53,7 @@ impl TextCache {
     }
 
     /// How often a text was found in the cache and how often it had to be rendered.
-    pub fn hits_and_misses(&self) -> (u64, u64) {
+    pub(crate) fn hits_and_misses(&self) -> (u64, u64) {
         (
             self.hits.load(Ordering::Relaxed),
             self.misses.load(Ordering::Relaxed),
@@ -61,7 +61,7 @@ impl TextCache {
     }
 
     /// The size of game `n`'s text, if it was rendered before.
-    pub fn size(&self, n: u32) -> Option<u64> {
+    pub(crate) fn size(&self, n: u32) -> Option<u64> {
         let s = *self
             .sizes
             .read()
@@ -71,7 +71,7 @@ impl TextCache {
     }
 
     /// Note game `n`'s size without its text.
-    pub fn set_size(&self, n: u32, size: u64) {
+    pub(crate) fn set_size(&self, n: u32, size: u64) {
         let mut sizes = self.sizes.write().unwrap_or_else(|p| p.into_inner());
         if sizes.len() <= n as usize {
             sizes.resize(n as usize + 1, 0);
@@ -81,13 +81,13 @@ impl TextCache {
 
     /// Where the cache stands in its forgetting: take it before rendering a text whose size
     /// [`TextCache::set_size_if_current`] is to note.
-    pub fn epoch(&self) -> u64 {
+    pub(crate) fn epoch(&self) -> u64 {
         self.epoch.load(Ordering::Acquire)
     }
 
     /// Note game `n`'s size, unless a size was forgotten since `epoch` (the text it was
     /// measured on may be of the game before a save).
-    pub fn set_size_if_current(&self, n: u32, size: u64, epoch: u64) {
+    pub(crate) fn set_size_if_current(&self, n: u32, size: u64, epoch: u64) {
         let mut sizes = self.sizes.write().unwrap_or_else(|p| p.into_inner());
         if self.epoch.load(Ordering::Acquire) != epoch {
             return;
@@ -99,7 +99,7 @@ impl TextCache {
     }
 
     /// Store game `n`'s text, evicting the least recently used texts beyond the budget.
-    pub fn insert(&self, n: u32, text: Arc<[u8]>) {
+    pub(crate) fn insert(&self, n: u32, text: Arc<[u8]>) {
         self.set_size(n, text.len() as u64);
         let mut lru = self.lock();
         lru.bytes += text.len();
@@ -115,7 +115,7 @@ impl TextCache {
     }
 
     /// Forget game `n`'s text and size (it was saved).
-    pub fn invalidate(&self, n: u32) {
+    pub(crate) fn invalidate(&self, n: u32) {
         {
             let mut sizes = self.sizes.write().unwrap_or_else(|p| p.into_inner());
             self.epoch.fetch_add(1, Ordering::AcqRel);
@@ -130,7 +130,7 @@ impl TextCache {
     }
 
     /// Forget every text and size (the database changed under us).
-    pub fn clear(&self) {
+    pub(crate) fn clear(&self) {
         {
             let mut sizes = self.sizes.write().unwrap_or_else(|p| p.into_inner());
             self.epoch.fetch_add(1, Ordering::AcqRel);
@@ -142,12 +142,12 @@ impl TextCache {
     }
 
     /// Size + 1 of every game's text (0 where not known).
-    pub fn known_sizes(&self) -> Vec<u32> {
+    pub(crate) fn known_sizes(&self) -> Vec<u32> {
         self.sizes.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// Bytes of text currently held.
-    pub fn bytes(&self) -> usize {
+    pub(crate) fn bytes(&self) -> usize {
         self.lock().bytes
     }
 

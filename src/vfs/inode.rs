@@ -14,7 +14,7 @@ use std::path::Path;
 pub struct View(pub u8);
 
 /// The most views a collection may have.
-pub const MAX_VIEWS: usize = 16;
+pub(crate) const MAX_VIEWS: usize = 16;
 
 /// What an inode number stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -142,7 +142,7 @@ impl Node {
 /// IDs are only added to); a compaction or a copy over the database writes a new index and
 /// changes it, so file handles from before then become stale. Never 0, the generation of the
 /// fixed folders.
-pub fn numbering_generation(index: Option<&Path>) -> u32 {
+pub(crate) fn numbering_generation(index: Option<&Path>) -> u32 {
     use std::hash::{Hash, Hasher};
     use std::os::unix::fs::MetadataExt;
     let mut hasher = std::hash::DefaultHasher::new();
@@ -155,7 +155,7 @@ pub fn numbering_generation(index: Option<&Path>) -> u32 {
 
 /// A generation for this mount's scratch files: the time the mount started, so a scratch
 /// number from an earlier mount (which numbered its scratch files from 1 too) is stale.
-pub fn mount_generation() -> u32 {
+pub(crate) fn mount_generation() -> u32 {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();

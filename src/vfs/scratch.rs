@@ -7,11 +7,11 @@ use std::ffi::{OsStr, OsString};
 use std::time::SystemTime;
 
 use super::commit::Target;
-pub use super::content::Content;
+pub(crate) use super::content::Content;
 
 /// What a scratch node holds.
 #[derive(Debug)]
-pub enum ScratchKind {
+pub(crate) enum ScratchKind {
     /// A regular file and its bytes.
     File(Content),
     /// A symbolic link and its target.
@@ -20,14 +20,14 @@ pub enum ScratchKind {
 
 impl ScratchKind {
     /// A regular file holding `bytes` in memory.
-    pub fn file(bytes: Vec<u8>) -> ScratchKind {
+    pub(crate) fn file(bytes: Vec<u8>) -> ScratchKind {
         ScratchKind::File(Content::Memory(bytes))
     }
 }
 
 /// One scratch node.
 #[derive(Debug)]
-pub struct ScratchFile {
+pub(crate) struct ScratchFile {
     /// The folder it is in (inode number), while it has a name.
     pub parent: u64,
     /// Its name in that folder.
@@ -61,7 +61,7 @@ pub struct ScratchFile {
 
 impl ScratchFile {
     /// The bytes of a regular file (none for a symlink).
-    pub fn content(&self) -> Option<&Content> {
+    pub(crate) fn content(&self) -> Option<&Content> {
         match &self.kind {
             ScratchKind::File(c) => Some(c),
             ScratchKind::Symlink(_) => None,
@@ -69,13 +69,13 @@ impl ScratchFile {
     }
 
     /// Note a change of content: modification and status-change times are now.
-    pub fn touch(&mut self) {
+    pub(crate) fn touch(&mut self) {
         self.mtime = SystemTime::now();
         self.ctime = self.mtime;
     }
 
     /// Size as `stat` reports it.
-    pub fn size(&self) -> u64 {
+    pub(crate) fn size(&self) -> u64 {
         match &self.kind {
             ScratchKind::File(_) if self.saving => self.held_len,
             ScratchKind::File(c) => c.len(),
@@ -86,7 +86,7 @@ impl ScratchFile {
 
 /// All scratch nodes of a mount, by id and by folder.
 #[derive(Debug, Default)]
-pub struct ScratchStore {
+pub(crate) struct ScratchStore {
     files: HashMap<u64, ScratchFile>,
     dirs: HashMap<u64, BTreeMap<OsString, u64>>,
     next_id: u64,
@@ -100,7 +100,7 @@ const BECAME_KEPT: usize = 1024;
 
 impl ScratchStore {
     /// The id of `name` in folder `parent`.
-    pub fn find(&self, parent: u64, name: &OsStr) -> Option<u64> {
+    pub(crate) fn find(&self, parent: u64, name: &OsStr) -> Option<u64> {
         self.dirs.get(&parent)?.get(name).copied()
     }
 
@@ -108,7 +108,7 @@ impl ScratchStore {
     /// forgets that name's old node only when the invalidation gamefs queued for it is done,
     /// and a `chmod` or `stat` by name right after the save (`install`, `cp -p`, an editor)
     /// may still come to the old node: it then answers as the game ([`Self::game_it_became`]).
-    pub fn became_game(&mut self, id: u64, n: u32) {
+    pub(crate) fn became_game(&mut self, id: u64, n: u32) {
         // A file kept open is saved at every flush: one entry for it.
         self.became.retain(|&(i, _)| i != id);
         if self.became.len() == BECAME_KEPT {
@@ -118,22 +118,22 @@ impl ScratchStore {
     }
 
     /// The game that node `id`, now gone, was saved into (see [`Self::became_game`]).
-    pub fn game_it_became(&self, id: u64) -> Option<u32> {
+    pub(crate) fn game_it_became(&self, id: u64) -> Option<u32> {
         self.became.iter().find(|&&(i, _)| i == id).map(|&(_, n)| n)
     }
 
     /// The node with `id`.
-    pub fn get(&self, id: u64) -> Option<&ScratchFile> {
+    pub(crate) fn get(&self, id: u64) -> Option<&ScratchFile> {
         self.files.get(&id)
     }
 
     /// The node with `id`, to change it.
-    pub fn get_mut(&mut self, id: u64) -> Option<&mut ScratchFile> {
+    pub(crate) fn get_mut(&mut self, id: u64) -> Option<&mut ScratchFile> {
         self.files.get_mut(&id)
     }
 
     /// Names and ids in folder `parent`, in name order.
-    pub fn list(&self, parent: u64) -> Vec<(OsString, u64)> {
+    pub(crate) fn list(&self, parent: u64) -> Vec<(OsString, u64)> {
         self.dirs
             .get(&parent)
             .map(|d| d.iter().map(|(n, &i)| (n.clone(), i)).collect())
@@ -141,7 +141,13 @@ impl ScratchStore {
     }
 
     /// Make a new node `name` in `parent` (the caller checked the name is free).
-    pub fn create(&mut self, parent: u64, name: &OsStr, kind: ScratchKind, mode: u32) -> u64 {
+    pub(crate) fn create(
+        &mut self,
+        parent: u64,
+        name: &OsStr,
+        kind: ScratchKind,
+        mode: u32,
+    ) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
         let now = SystemTime::now();
@@ -172,7 +178,7 @@ impl ScratchStore {
     }
 
     /// Remove the name of node `id`; the node itself lives on while it is open.
-    pub fn unlink(&mut self, id: u64) {
+    pub(crate) fn unlink(&mut self, id: u64) {
         if let Some(f) = self.files.get_mut(&id) {
             if let Some(dir) = self.dirs.get_mut(&f.parent) {
                 dir.remove(&f.name);
@@ -185,7 +191,7 @@ impl ScratchStore {
     }
 
     /// Give node `id` the name `name` in `parent`, replacing any scratch node of that name.
-    pub fn rename(&mut self, id: u64, parent: u64, name: &OsStr) {
+    pub(crate) fn rename(&mut self, id: u64, parent: u64, name: &OsStr) {
         if let Some(existing) = self.find(parent, name).filter(|&e| e != id) {
             self.unlink(existing);
         }
@@ -205,7 +211,7 @@ impl ScratchStore {
     }
 
     /// Swap the names of two nodes (RENAME_EXCHANGE).
-    pub fn exchange(&mut self, a: u64, b: u64) {
+    pub(crate) fn exchange(&mut self, a: u64, b: u64) {
         let place = |f: &ScratchFile| (f.parent, f.name.clone());
         let (Some((pa, na)), Some((pb, nb))) =
             (self.files.get(&a).map(place), self.files.get(&b).map(place))
@@ -223,14 +229,14 @@ impl ScratchStore {
     }
 
     /// Note one more open handle of `id`.
-    pub fn opened(&mut self, id: u64) {
+    pub(crate) fn opened(&mut self, id: u64) {
         if let Some(f) = self.files.get_mut(&id) {
             f.open += 1;
         }
     }
 
     /// Note one handle of `id` closed; an unlinked node goes away with its last handle.
-    pub fn closed(&mut self, id: u64) {
+    pub(crate) fn closed(&mut self, id: u64) {
         if let Some(f) = self.files.get_mut(&id) {
             f.open = f.open.saturating_sub(1);
             if f.open == 0 && !f.linked {
@@ -241,7 +247,7 @@ impl ScratchStore {
 }
 
 /// Write `data` at `offset` into `buf`, growing it with zeros as needed.
-pub fn write_at(buf: &mut Vec<u8>, offset: u64, data: &[u8]) {
+pub(crate) fn write_at(buf: &mut Vec<u8>, offset: u64, data: &[u8]) {
     let start = offset as usize;
     if buf.len() < start + data.len() {
         buf.resize(start + data.len(), 0);

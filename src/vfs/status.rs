@@ -11,7 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 const KEEP: usize = 200;
 
 /// The folder's help text.
-pub const README: &str = "\
+pub(crate) const README: &str = "\
 gamefs status folder
 
 stats      games, cache, saves and errors of this mount
@@ -32,7 +32,7 @@ text back from rejected/.
 
 /// What happened during this mount, for `.gamefs/stats`.
 #[derive(Debug, Default)]
-pub struct Counters {
+pub(crate) struct Counters {
     /// Saves that changed a game.
     pub saves: AtomicU64,
     /// Games imported from new files.
@@ -45,21 +45,21 @@ pub struct Counters {
 
 impl Counters {
     /// Count one more of `counter`.
-    pub fn bump(counter: &AtomicU64, by: u64) {
+    pub(crate) fn bump(counter: &AtomicU64, by: u64) {
         counter.fetch_add(by, Ordering::Relaxed);
     }
 }
 
 /// Recent errors, one line each.
 #[derive(Debug, Default)]
-pub struct ErrorLog {
+pub(crate) struct ErrorLog {
     lines: Mutex<VecDeque<String>>,
     total: AtomicU64,
 }
 
 impl ErrorLog {
     /// Record `message` about `what` (a file name or game), and log it.
-    pub fn record(&self, what: &str, message: &str) {
+    pub(crate) fn record(&self, what: &str, message: &str) {
         log::error!("{what}: {message}");
         let secs = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -74,12 +74,12 @@ impl ErrorLog {
     }
 
     /// How many errors were recorded since the mount.
-    pub fn total(&self) -> u64 {
+    pub(crate) fn total(&self) -> u64 {
         self.total.load(Ordering::Relaxed)
     }
 
     /// The text of `.gamefs/errors`.
-    pub fn text(&self) -> Vec<u8> {
+    pub(crate) fn text(&self) -> Vec<u8> {
         self.lines
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -93,7 +93,7 @@ impl ErrorLog {
 /// reader gets exactly the bytes of the size it was told even while the counters move, and a
 /// new modification time each time, which tells the kernel to drop its cached pages.
 #[derive(Debug, Default)]
-pub struct Snapshots {
+pub(crate) struct Snapshots {
     taken: Mutex<HashMap<u64, Snapshot>>,
 }
 
@@ -102,14 +102,14 @@ type Snapshot = (Arc<[u8]>, SystemTime);
 
 impl Snapshots {
     /// Keep `text` as the current text of file `ino`; returns it with the time it was taken.
-    pub fn take(&self, ino: u64, text: Vec<u8>) -> Snapshot {
+    pub(crate) fn take(&self, ino: u64, text: Vec<u8>) -> Snapshot {
         let snapshot = (Arc::<[u8]>::from(text), SystemTime::now());
         self.lock().insert(ino, snapshot.clone());
         snapshot
     }
 
     /// The text last taken of file `ino`, if any.
-    pub fn last(&self, ino: u64) -> Option<Arc<[u8]>> {
+    pub(crate) fn last(&self, ino: u64) -> Option<Arc<[u8]>> {
         self.lock().get(&ino).map(|(text, _)| text.clone())
     }
 
@@ -119,7 +119,7 @@ impl Snapshots {
 }
 
 /// `YYYY-MM-DDTHH:MM:SSZ` for seconds since the epoch (civil-from-days, no time-zone data needed).
-pub fn format_utc(secs: u64) -> String {
+pub(crate) fn format_utc(secs: u64) -> String {
     let days = (secs / 86_400) as i64;
     let rem = secs % 86_400;
     let z = days + 719_468;

@@ -9,34 +9,34 @@ use crate::store;
 use crate::testing::demo_db;
 
 /// Open for writing, as an editor saving in place does.
-pub const WRITE: OpenMode = OpenMode {
+pub(crate) const WRITE: OpenMode = OpenMode {
     write: true,
     truncate: false,
     append: false,
 };
 
 /// Open for writing from nothing (`O_TRUNC`), as `cp` or a shell redirect does.
-pub const WRITE_NEW: OpenMode = OpenMode {
+pub(crate) const WRITE_NEW: OpenMode = OpenMode {
     truncate: true,
     ..WRITE
 };
 
 /// The process the unit tests write and flush as (the one process doing both).
-pub const CALLER: u32 = 1;
+pub(crate) const CALLER: u32 = 1;
 
 /// A process other than [`CALLER`] (no process has this id), as a forked child is.
-pub const FORKED: u32 = u32::MAX;
+pub(crate) const FORKED: u32 = u32::MAX;
 
 /// A tree over a fresh SCID database in `dir` holding the demo games, open for writing or
 /// read-only.
-pub fn demo_tree(dir: &Path, writable: bool) -> Vfs {
+pub(crate) fn demo_tree(dir: &Path, writable: bool) -> Vfs {
     let db = store::open(&demo_db(dir), writable).unwrap();
     Vfs::new(Arc::new(ChessCollection::new(db)), VfsOptions::default())
 }
 
 /// A writable tree over a fresh 9x9 Go database in `dir` holding one position per SGF text
 /// (needs the real zobrist table in `tests/data/go9x9/`).
-pub fn go_tree(dir: &Path, sgfs: &[&str]) -> Vfs {
+pub(crate) fn go_tree(dir: &Path, sgfs: &[&str]) -> Vfs {
     use crate::collection::go::GoCollection;
     use crate::store::go9x9::{Go9Database, Go9Options, ZOBRIST_FILE};
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/go9x9");
@@ -57,7 +57,7 @@ pub fn go_tree(dir: &Path, sgfs: &[&str]) -> Vfs {
 
 /// A writable [`demo_tree`] in a fresh directory, with one game's inode and text: where each
 /// save test starts.
-pub struct GameUnderTest {
+pub(crate) struct GameUnderTest {
     /// The database's directory, removed when the test ends.
     pub _dir: tempfile::TempDir,
     /// The tree.
@@ -69,7 +69,7 @@ pub struct GameUnderTest {
 }
 
 /// [`GameUnderTest`] for game `n` (0-based) of the demo database.
-pub fn writable_game(n: u32) -> GameUnderTest {
+pub(crate) fn writable_game(n: u32) -> GameUnderTest {
     let dir = tempfile::tempdir().unwrap();
     let vfs = demo_tree(dir.path(), true);
     let text = vfs.text(n).unwrap().to_vec();

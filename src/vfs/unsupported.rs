@@ -13,7 +13,7 @@ use super::{Attr, Vfs, is_dir};
 use crate::error::{Error, ErrorKind, Result};
 
 /// The EPERM refusal of something the tree does not support, with the reason.
-pub fn not_permitted(message: &str) -> Error {
+pub(crate) fn not_permitted(message: &str) -> Error {
     Error::new(ErrorKind::NotPermitted, message)
 }
 

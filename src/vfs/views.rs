@@ -9,7 +9,7 @@ use crate::collection::naming::unique_components;
 
 /// One group folder: its name, its key and its live items.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Group {
+pub(crate) struct Group {
     /// The folder name (safe and unique within the view).
     pub name: String,
     /// The key the group's inode numbers are made from.
@@ -57,7 +57,7 @@ fn group_by_key(pairs: Vec<(u32, u32)>) -> Vec<(u32, Vec<u32>)> {
 
 /// All groups of one view, findable by folder name and by key.
 #[derive(Debug, Default)]
-pub struct ViewTable {
+pub(crate) struct ViewTable {
     groups: Vec<Group>,
     by_name: HashMap<String, usize>,
     by_key: HashMap<u32, usize>,
@@ -65,7 +65,7 @@ pub struct ViewTable {
 
 impl ViewTable {
     /// Group the live items of `collection` for `view`.
-    pub fn build(collection: &dyn Collection, view: View) -> ViewTable {
+    pub(crate) fn build(collection: &dyn Collection, view: View) -> ViewTable {
         let v = usize::from(view.0);
         let members = group_by_key(collection.view_members(v));
         let labels: Vec<String> = members
@@ -92,17 +92,17 @@ impl ViewTable {
     }
 
     /// Every group, in key order.
-    pub fn groups(&self) -> &[Group] {
+    pub(crate) fn groups(&self) -> &[Group] {
         &self.groups
     }
 
     /// The group whose folder is called `name`.
-    pub fn by_name(&self, name: &str) -> Option<&Group> {
+    pub(crate) fn by_name(&self, name: &str) -> Option<&Group> {
         self.by_name.get(name).map(|&i| &self.groups[i])
     }
 
     /// The group with `key`.
-    pub fn by_key(&self, key: u32) -> Option<&Group> {
+    pub(crate) fn by_key(&self, key: u32) -> Option<&Group> {
         self.by_key.get(&key).map(|&i| &self.groups[i])
     }
 }

@@ -47,7 +47,7 @@ fn invalid(message: &str) -> Error {
 
 /// The most text a game file may be given while open (a draft lives in memory): above any
 /// format's limit for one item (PGN 4 MiB, SGF 16 MiB), so nothing storable is refused here.
-pub const MAX_DRAFT_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_DRAFT_BYTES: u64 = 16 << 20;
 
 /// Refuse to grow a game's draft to `len` bytes past [`MAX_DRAFT_BYTES`] (EFBIG).
 fn check_draft_len(len: u64) -> Result<()> {

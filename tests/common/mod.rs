@@ -9,12 +9,12 @@ use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 /// The repository root.
-pub fn repo() -> PathBuf {
+pub(crate) fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// A fresh folder under `target/oracle-tests/`, named after `name`.
-pub fn work_dir(name: &str) -> tempfile::TempDir {
+pub(crate) fn work_dir(name: &str) -> tempfile::TempDir {
     let base = repo().join("target").join("oracle-tests");
     std::fs::create_dir_all(&base).unwrap();
     tempfile::Builder::new()
@@ -24,12 +24,12 @@ pub fn work_dir(name: &str) -> tempfile::TempDir {
 }
 
 /// A program of the repository (`contrib/tools/…`, `tests/oracle/…`).
-pub fn tool(rel: &str) -> Command {
+pub(crate) fn tool(rel: &str) -> Command {
     Command::new(repo().join(rel))
 }
 
 /// Run `cmd`, which must succeed within five minutes (it is killed otherwise); its output.
-pub fn run(cmd: &mut Command) -> Output {
+pub(crate) fn run(cmd: &mut Command) -> Output {
     let out = output(cmd);
     assert!(
         out.status.success(),
@@ -43,7 +43,7 @@ pub fn run(cmd: &mut Command) -> Output {
 
 /// Run `cmd` to its end within five minutes (it is killed otherwise), however it ends; its
 /// output.
-pub fn output(cmd: &mut Command) -> Output {
+pub(crate) fn output(cmd: &mut Command) -> Output {
     let limit = Duration::from_secs(300);
     let child = cmd
         .stdin(Stdio::null())
@@ -67,7 +67,7 @@ pub fn output(cmd: &mut Command) -> Output {
 }
 
 /// The edge-case PGN files of tests/data, sorted.
-pub fn data_pgns() -> Vec<PathBuf> {
+pub(crate) fn data_pgns() -> Vec<PathBuf> {
     let mut pgns: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/data"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -78,14 +78,14 @@ pub fn data_pgns() -> Vec<PathBuf> {
 }
 
 /// Build the database `dir/name` from `pgns` with Debian's SCID; its base path.
-pub fn scid_import(dir: &Path, name: &str, pgns: &[PathBuf]) -> PathBuf {
+pub(crate) fn scid_import(dir: &Path, name: &str, pgns: &[PathBuf]) -> PathBuf {
     let base = dir.join(name);
     run(tool("contrib/tools/scid-import.sh").args(pgns).arg(&base));
     base
 }
 
 /// The first region where `ours` and `scid` differ, as hex lines with offsets.
-pub fn hex_diff(ours: &[u8], scid: &[u8]) -> String {
+pub(crate) fn hex_diff(ours: &[u8], scid: &[u8]) -> String {
     let Some(first) = (0..ours.len().max(scid.len())).find(|&i| ours.get(i) != scid.get(i)) else {
         return "equal".into();
     };
@@ -111,7 +111,7 @@ pub fn hex_diff(ours: &[u8], scid: &[u8]) -> String {
 
 /// The same PGN files imported by SCID and by gamefs into two new databases (`scid`, `gamefs`
 /// in a folder), with what `gamefs import` said.
-pub struct ImportedBoth {
+pub(crate) struct ImportedBoth {
     /// SCID's database.
     pub scid: PathBuf,
     /// gamefs's database.
@@ -126,7 +126,7 @@ pub struct ImportedBoth {
 
 /// Import `pgns` with SCID (`scid-import.sh`) and with `gamefs import --create` into new
 /// databases in `dir`.
-pub fn import_both(dir: &Path, pgns: &[PathBuf]) -> ImportedBoth {
+pub(crate) fn import_both(dir: &Path, pgns: &[PathBuf]) -> ImportedBoth {
     let scid = scid_import(dir, "scid", pgns);
     let ours = dir.join("gamefs");
     let report = dir.join("report.txt");
@@ -149,7 +149,7 @@ pub fn import_both(dir: &Path, pgns: &[PathBuf]) -> ImportedBoth {
 
 /// The first of the three SCID 4 files that differs between the databases `scid` and `ours`,
 /// with a hex diff; `None` when they are byte-identical.
-pub fn scid_files_differ(scid: &Path, ours: &Path) -> Option<String> {
+pub(crate) fn scid_files_differ(scid: &Path, ours: &Path) -> Option<String> {
     ["si4", "sn4", "sg4"].iter().find_map(|ext| {
         let a = std::fs::read(scid.with_extension(ext)).unwrap();
         let b = std::fs::read(ours.with_extension(ext)).unwrap();
@@ -159,7 +159,7 @@ pub fn scid_files_differ(scid: &Path, ours: &Path) -> Option<String> {
 
 /// The real-world corpus (tests/data/realworld.md), unpacked once under target/ (by whichever
 /// test binary comes first: it is unpacked aside and moved into place whole).
-pub fn realworld_corpus() -> PathBuf {
+pub(crate) fn realworld_corpus() -> PathBuf {
     let dir = repo().join("target/oracle-tests/realworld");
     if !dir.join("realworld/tcec").is_dir() {
         std::fs::create_dir_all(&dir).unwrap();
@@ -176,7 +176,7 @@ pub fn realworld_corpus() -> PathBuf {
 }
 
 /// Every PGN file under `dir`, sorted.
-pub fn pgn_files(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn pgn_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut dirs = vec![dir.to_path_buf()];
     while let Some(d) = dirs.pop() {

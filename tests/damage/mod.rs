@@ -25,7 +25,7 @@ fn with_ext(base: &Path, ext: &str) -> PathBuf {
 
 /// Copy the files `exts` of the database at `from` to `to`, writable (the golden files are
 /// read-only, and copies would keep that).
-pub fn copy_files(from: &Path, to: &Path, exts: &[&str]) {
+pub(crate) fn copy_files(from: &Path, to: &Path, exts: &[&str]) {
     for ext in exts {
         std::fs::write(
             with_ext(to, ext),
@@ -36,29 +36,29 @@ pub fn copy_files(from: &Path, to: &Path, exts: &[&str]) {
 }
 
 /// The files of one database with one base name (`dir/name.ext`), to read, cut and rewrite.
-pub struct Files {
+pub(crate) struct Files {
     /// The base path (`dir/name` for `dir/name.si4` …).
     pub base: PathBuf,
 }
 
 impl Files {
     /// The file with extension `ext`.
-    pub fn path(&self, ext: &str) -> PathBuf {
+    pub(crate) fn path(&self, ext: &str) -> PathBuf {
         with_ext(&self.base, ext)
     }
 
     /// The bytes of file `ext`.
-    pub fn read(&self, ext: &str) -> Vec<u8> {
+    pub(crate) fn read(&self, ext: &str) -> Vec<u8> {
         std::fs::read(self.path(ext)).unwrap()
     }
 
     /// Replace file `ext` with `bytes`.
-    pub fn write(&self, ext: &str, bytes: &[u8]) {
+    pub(crate) fn write(&self, ext: &str, bytes: &[u8]) {
         std::fs::write(self.path(ext), bytes).unwrap();
     }
 
     /// Cut file `ext` to `len` bytes.
-    pub fn truncate(&self, ext: &str, len: usize) {
+    pub(crate) fn truncate(&self, ext: &str, len: usize) {
         let bytes = self.read(ext);
         assert!(len < bytes.len(), "{ext}: cut {len} of {}", bytes.len());
         self.write(ext, &bytes[..len]);
@@ -66,12 +66,12 @@ impl Files {
 }
 
 /// Where index entry `n` of a version-400 .si4 starts.
-pub fn entry_at(n: u32) -> usize {
+pub(crate) fn entry_at(n: u32) -> usize {
     182 + 47 * n as usize
 }
 
 /// The files of one SCID database, to damage.
-pub struct Scid(Files);
+pub(crate) struct Scid(Files);
 
 impl std::ops::Deref for Scid {
     type Target = Files;
@@ -82,20 +82,20 @@ impl std::ops::Deref for Scid {
 
 impl Scid {
     /// The database at `base`.
-    pub fn new(base: &Path) -> Scid {
+    pub(crate) fn new(base: &Path) -> Scid {
         Scid(Files {
             base: base.to_path_buf(),
         })
     }
 
     /// Index entry `n`.
-    pub fn entry(&self, n: u32) -> IndexEntry {
+    pub(crate) fn entry(&self, n: u32) -> IndexEntry {
         let si4 = self.read("si4");
         IndexEntry::decode(si4[entry_at(n)..entry_at(n) + 47].try_into().unwrap())
     }
 
     /// Change index entry `n` with `change` (only its 47 bytes are rewritten).
-    pub fn change_entry(&self, n: u32, change: impl FnOnce(&mut IndexEntry)) {
+    pub(crate) fn change_entry(&self, n: u32, change: impl FnOnce(&mut IndexEntry)) {
         let mut e = self.entry(n);
         change(&mut e);
         let mut si4 = self.read("si4");
@@ -104,7 +104,7 @@ impl Scid {
     }
 
     /// Overwrite every byte of game `n`'s record with `byte`.
-    pub fn fill_record(&self, n: u32, byte: u8) {
+    pub(crate) fn fill_record(&self, n: u32, byte: u8) {
         let e = self.entry(n);
         let mut sg4 = self.read("sg4");
         let at = e.offset as usize;
@@ -113,14 +113,14 @@ impl Scid {
     }
 
     /// The name file, parsed.
-    pub fn names(&self) -> NameFile {
+    pub(crate) fn names(&self) -> NameFile {
         NameFile::parse(&self.read("sn4")).unwrap()
     }
 
     /// Rewrite the name file with each section's names in the order `order` gives (IDs),
     /// the name of each ID as `name` gives it (by default its stored bytes): front coded as
     /// SCID writes it, frequencies 0 (SCID 4.7 ignores them).
-    pub fn write_names(
+    pub(crate) fn write_names(
         &self,
         order: impl Fn(NameKind, u32) -> Vec<u32>,
         name: impl Fn(NameKind, u32) -> Vec<u8>,
@@ -160,14 +160,14 @@ impl Scid {
     }
 
     /// The stored bytes of name `id` of `kind`.
-    pub fn name(&self, kind: NameKind, id: u32) -> Vec<u8> {
+    pub(crate) fn name(&self, kind: NameKind, id: u32) -> Vec<u8> {
         self.names().section(kind).raw[id as usize].clone()
     }
 
     /// Where the player section's record of the name with this ID starts, and where the next
     /// record starts (byte offsets in the .sn4; the file must hold fewer than 65536 players
     /// and frequencies below 256).
-    pub fn player_record(&self, id: u32) -> (usize, usize) {
+    pub(crate) fn player_record(&self, id: u32) -> (usize, usize) {
         let sn4 = self.read("sn4");
         let count = u32::from_be_bytes([0, sn4[12], sn4[13], sn4[14]]);
         let mut at = 36;
@@ -186,7 +186,7 @@ impl Scid {
 }
 
 /// The files of one Simple Chess Database, to damage.
-pub struct Dcdb(Files);
+pub(crate) struct Dcdb(Files);
 
 impl std::ops::Deref for Dcdb {
     type Target = Files;
@@ -197,20 +197,24 @@ impl std::ops::Deref for Dcdb {
 
 impl Dcdb {
     /// The database at `base`.
-    pub fn new(base: &Path) -> Dcdb {
+    pub(crate) fn new(base: &Path) -> Dcdb {
         Dcdb(Files {
             base: base.to_path_buf(),
         })
     }
 
     /// Index entry `n`.
-    pub fn entry(&self, n: u32) -> simplecdb::entry::IndexEntry {
+    pub(crate) fn entry(&self, n: u32) -> simplecdb::entry::IndexEntry {
         let at = simplecdb::entry::entry_at(n);
         simplecdb::entry::IndexEntry::decode(self.read("dci")[at..at + 39].try_into().unwrap())
     }
 
     /// Change index entry `n` with `change` (only its 39 bytes are rewritten).
-    pub fn change_entry(&self, n: u32, change: impl FnOnce(&mut simplecdb::entry::IndexEntry)) {
+    pub(crate) fn change_entry(
+        &self,
+        n: u32,
+        change: impl FnOnce(&mut simplecdb::entry::IndexEntry),
+    ) {
         let mut e = self.entry(n);
         change(&mut e);
         let at = simplecdb::entry::entry_at(n);
@@ -220,7 +224,7 @@ impl Dcdb {
     }
 
     /// Where game `n`'s whole record (length bytes included) lies in the .dcg.
-    pub fn record(&self, n: u32) -> std::ops::Range<usize> {
+    pub(crate) fn record(&self, n: u32) -> std::ops::Range<usize> {
         let at = self.entry(n).offset as usize;
         let dcg = self.read("dcg");
         let (head, body) =
@@ -232,7 +236,7 @@ impl Dcdb {
 /// Load every game of `damaged`: the `unreadable` ones (0-based) fail with EIO and a message
 /// that names them first and says `why`; those in `changed` are not compared; every other loads
 /// exactly as the same game of `pristine`.
-pub fn assert_games(
+pub(crate) fn assert_games(
     damaged: &dyn ChessStore,
     pristine: &dyn ChessStore,
     unreadable: &[u32],
@@ -262,7 +266,7 @@ pub fn assert_games(
 }
 
 /// A writable open gave `result`: refused as read-only, naming the damage (`why`).
-pub fn assert_not_writable<T>(result: gamefs::Result<T>, why: &str) {
+pub(crate) fn assert_not_writable<T>(result: gamefs::Result<T>, why: &str) {
     let e = result
         .err()
         .expect("a damaged database is not opened for writing");
@@ -274,7 +278,7 @@ pub fn assert_not_writable<T>(result: gamefs::Result<T>, why: &str) {
 }
 
 /// The problems of `db` as (game 1-based or 0 for the database, unreadable, message).
-pub fn problems(db: &dyn ChessStore) -> Vec<(u32, bool, String)> {
+pub(crate) fn problems(db: &dyn ChessStore) -> Vec<(u32, bool, String)> {
     db.problems()
         .into_iter()
         .map(|p| (p.item.map_or(0, |n| n + 1), p.unreadable, p.message))
@@ -308,7 +312,7 @@ fn mutate(bytes: &mut Vec<u8>, below: &mut dyn FnMut(usize) -> usize) {
 /// never panic, and everything an opened store offers must read without a panic (a game
 /// that fails says which it is). `below(n)` is a random number in `0..n`. Returns how many
 /// times it opened.
-pub fn open_mutated(
+pub(crate) fn open_mutated(
     files: &Files,
     exts: &[&str],
     rounds: usize,
@@ -354,7 +358,7 @@ fn read_everything(db: &dyn ChessStore) {
 /// Game `n` of `damaged` is served: it reads as in `pristine` except for the names `lose`
 /// sets to `?` in its headers and to [`UNKNOWN_NAME`] in its summary, and such a name reads
 /// as `?`.
-pub fn assert_unknown_names(
+pub(crate) fn assert_unknown_names(
     damaged: &dyn ChessStore,
     pristine: &dyn ChessStore,
     n: u32,
@@ -373,7 +377,7 @@ pub fn assert_unknown_names(
 }
 
 /// The gamefs binary of this build run with `args`, to its end; its output.
-pub fn gamefs(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
+pub(crate) fn gamefs(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_gamefs"));
     for a in args {
         c.arg(a);
@@ -382,6 +386,6 @@ pub fn gamefs(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
 }
 
 /// Command output as text.
-pub fn text(bytes: &[u8]) -> String {
+pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }

@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 
 use gamefs::game::go::{Board, Color, Point, PositionId};
 use gamefs::store::go9x9::records::{self, RawId, ScoreRecord};
-pub use gamefs::testing::Rng;
+pub(crate) use gamefs::testing::Rng;
 
 /// The shared data directory with the real zobrist table and the published examples.
-pub fn data_dir() -> PathBuf {
+pub(crate) fn data_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/go9x9");
     assert!(
         dir.join("zobrist_board_81.dat").is_file() && dir.join("published-examples.txt").is_file(),
@@ -19,7 +19,7 @@ pub fn data_dir() -> PathBuf {
 }
 
 /// A new database directory holding only the real zobrist table.
-pub fn empty_db() -> tempfile::TempDir {
+pub(crate) fn empty_db() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(
         data_dir().join("zobrist_board_81.dat"),
@@ -30,7 +30,7 @@ pub fn empty_db() -> tempfile::TempDir {
 }
 
 /// A board from 9 rows of `#`, `O`, `.`.
-pub fn board(rows: &[&str]) -> Board {
+pub(crate) fn board(rows: &[&str]) -> Board {
     let bytes: Vec<u8> = rows.concat().into_bytes();
     Board::from_ascii(&bytes.try_into().expect("81 cells")).expect("board characters")
 }
@@ -38,7 +38,7 @@ pub fn board(rows: &[&str]) -> Board {
 /// A random game of `moves` moves as SGF (main line only) and the board our model gives:
 /// no suicide, no occupied points, no immediate ko recapture; a pass when no move is found.
 /// Long games on 81 points fill the board, so captures (and snapbacks) are frequent.
-pub fn random_game(rng: &mut Rng, moves: usize) -> (String, Board) {
+pub(crate) fn random_game(rng: &mut Rng, moves: usize) -> (String, Board) {
     let mut b = Board::empty();
     let mut sgf = String::from("(;FF[4]GM[1]SZ[9]KM[0]\n");
     let mut color = Color::Black;
@@ -83,7 +83,7 @@ pub fn random_game(rng: &mut Rng, moves: usize) -> (String, Board) {
 }
 
 /// Write a scored-position file holding `recs` (id, score, confidence).
-pub fn write_scores(path: &Path, recs: &[(PositionId, u8, u8)]) {
+pub(crate) fn write_scores(path: &Path, recs: &[(PositionId, u8, u8)]) {
     let bytes: Vec<u8> = recs
         .iter()
         .flat_map(|(id, s, c)| {

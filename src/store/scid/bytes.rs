@@ -3,22 +3,22 @@
 use crate::error::{Error, Result};
 
 /// A big-endian unsigned 16-bit value at `at` (caller guarantees bounds).
-pub fn be16(b: &[u8], at: usize) -> u32 {
+pub(crate) fn be16(b: &[u8], at: usize) -> u32 {
     u32::from(b[at]) << 8 | u32::from(b[at + 1])
 }
 
 /// A big-endian unsigned 24-bit value at `at` (caller guarantees bounds).
-pub fn be24(b: &[u8], at: usize) -> u32 {
+pub(crate) fn be24(b: &[u8], at: usize) -> u32 {
     u32::from(b[at]) << 16 | be16(b, at + 1)
 }
 
 /// A big-endian unsigned 32-bit value at `at` (caller guarantees bounds).
-pub fn be32(b: &[u8], at: usize) -> u32 {
+pub(crate) fn be32(b: &[u8], at: usize) -> u32 {
     u32::from(b[at]) << 24 | be24(b, at + 1)
 }
 
 /// Reads a byte slice front to back; running past the end is an error naming `what`.
-pub struct Cursor<'a> {
+pub(crate) struct Cursor<'a> {
     bytes: &'a [u8],
     pos: usize,
     what: &'static str,
@@ -26,7 +26,7 @@ pub struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     /// A cursor at the start of `bytes`; `what` names the data in error messages.
-    pub fn new(bytes: &'a [u8], what: &'static str) -> Cursor<'a> {
+    pub(crate) fn new(bytes: &'a [u8], what: &'static str) -> Cursor<'a> {
         Cursor {
             bytes,
             pos: 0,
@@ -35,17 +35,17 @@ impl<'a> Cursor<'a> {
     }
 
     /// Total length of the underlying bytes.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.bytes.len()
     }
 
     /// The current byte offset.
-    pub fn position(&self) -> usize {
+    pub(crate) fn position(&self) -> usize {
         self.pos
     }
 
     /// The next `n` bytes.
-    pub fn take(&mut self, n: usize) -> Result<&'a [u8]> {
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8]> {
         let end = self
             .pos
             .checked_add(n)
@@ -64,7 +64,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// The next big-endian unsigned integer of `width` bytes (1..=4).
-    pub fn uint(&mut self, width: usize) -> Result<u32> {
+    pub(crate) fn uint(&mut self, width: usize) -> Result<u32> {
         Ok(self
             .take(width)?
             .iter()

@@ -25,7 +25,7 @@ fn files_size(base: &Path) -> u64 {
 }
 
 /// Compact the database at `path` in place (it must not be mounted read-write).
-pub fn compact(path: &Path) -> Result<CompactReport> {
+pub(crate) fn compact(path: &Path) -> Result<CompactReport> {
     let base = base_path(path);
     let db = ScidDatabase::open(&base, true)?;
     let bytes_before = files_size(&base);
@@ -86,7 +86,7 @@ pub fn compact(path: &Path) -> Result<CompactReport> {
 }
 
 /// Write a new file at `path` holding `parts` one after the other, durably.
-pub fn write_new_file(path: &Path, parts: &[&[u8]]) -> Result<()> {
+pub(crate) fn write_new_file(path: &Path, parts: &[&[u8]]) -> Result<()> {
     let mut f = File::create(path).map_err(|e| write_error(path, e))?;
     parts
         .iter()
@@ -97,7 +97,7 @@ pub fn write_new_file(path: &Path, parts: &[&[u8]]) -> Result<()> {
 
 /// Put the compacted copy at `tmp_base` in place of the database at `base` (files `exts`)
 /// and report: `before` games then, `kept` now, `bytes_before` bytes then.
-pub fn finish(
+pub(crate) fn finish(
     tmp_base: &Path,
     base: &Path,
     exts: [&str; 3],
@@ -117,7 +117,7 @@ pub fn finish(
 /// The games compaction keeps (not deleted), with their entries, in the order SCID writes
 /// them: the index order, or for more than 10,000 games sorted by stored line, the first home
 /// pawns and the final material (a stable sort, as SCID's).
-pub fn kept_games(db: &ScidDatabase) -> Vec<(u32, IndexEntry)> {
+pub(crate) fn kept_games(db: &ScidDatabase) -> Vec<(u32, IndexEntry)> {
     let mut keep: Vec<(u32, IndexEntry)> = (0..db.game_count())
         .map(|n| (n, db.entry(n)))
         .filter(|(_, e)| !e.is_deleted())
@@ -155,12 +155,12 @@ fn replace_with_copy(tmp_base: &Path, base: &Path, exts: [&str; 3]) -> Result<()
 }
 
 /// The path SCID compacts the database at `base` into before renaming.
-pub fn compact_base(base: &Path) -> PathBuf {
+pub(crate) fn compact_base(base: &Path) -> PathBuf {
     PathBuf::from(format!("{}__COMPACT__", base.display()))
 }
 
 /// An error writing `p`.
-pub fn write_error(p: &Path, e: std::io::Error) -> Error {
+pub(crate) fn write_error(p: &Path, e: std::io::Error) -> Error {
     Error::io(format!("writing {}", p.display()), e)
 }
 

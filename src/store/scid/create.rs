@@ -11,7 +11,7 @@ use crate::error::{Error, ErrorKind, Result};
 
 /// The .si4 header of a database with `games` games: version 400, type 0, autoload 1, no
 /// description and no custom flag names.
-pub fn empty_header(games: u32) -> [u8; 182] {
+pub(crate) fn empty_header(games: u32) -> [u8; 182] {
     let mut h = [0u8; 182];
     h[..8].copy_from_slice(INDEX_MAGIC);
     h[8..10].copy_from_slice(&400u16.to_be_bytes());
@@ -21,7 +21,7 @@ pub fn empty_header(games: u32) -> [u8; 182] {
 }
 
 /// The .sn4 of a database without names: magic, zero timestamp, eight zero counts.
-pub fn empty_names() -> Vec<u8> {
+pub(crate) fn empty_names() -> Vec<u8> {
     let mut b = NAMES_MAGIC.to_vec();
     b.resize(36, 0);
     b
@@ -29,13 +29,13 @@ pub fn empty_names() -> Vec<u8> {
 
 /// Create an empty SCID 4 database at `path` (base path or any of its files). Refuses to
 /// touch an existing file.
-pub fn create(path: &Path) -> Result<()> {
+pub(crate) fn create(path: &Path) -> Result<()> {
     create_as(path, Layout::V400)
 }
 
 /// Create an empty database with `layout` (SCID 4's or SCID 5's) at `path` (base path or any
 /// of its files). Refuses to touch an existing file.
-pub fn create_as(path: &Path, layout: Layout) -> Result<()> {
+pub(crate) fn create_as(path: &Path, layout: Layout) -> Result<()> {
     let base = base_path(path);
     let paths = paths_of(&base, layout);
     for p in &paths {

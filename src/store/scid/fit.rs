@@ -21,14 +21,14 @@ use crate::game::{ChessGame, Line, PartialDate};
 
 /// Fit `game` to SCID 4 as `sc_import` does; what was changed, one phrase each (empty when
 /// the game is stored as written).
-pub fn like_sc_import(game: &mut ChessGame) -> Vec<String> {
+pub(crate) fn like_sc_import(game: &mut ChessGame) -> Vec<String> {
     fit(game, true)
 }
 
 /// Fit `game` to SCID 5 as its import does: as [`like_sc_import`], except that an EventDate
 /// of any year is kept (SCID 5's index stores the whole date) and a dropped tag is a warning,
 /// not one of the game's errors (SCID 5's `visitPGN_TagPair` logs it with `logWarning`).
-pub fn like_scid5_import(game: &mut ChessGame) -> Vec<String> {
+pub(crate) fn like_scid5_import(game: &mut ChessGame) -> Vec<String> {
     fit(game, false)
 }
 

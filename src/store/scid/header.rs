@@ -6,7 +6,7 @@ use super::bytes::{be16, be24, be32};
 use crate::error::{Error, ErrorKind, Result};
 
 /// The magic bytes that open every .si4 file.
-pub const INDEX_MAGIC: &[u8; 8] = b"Scid.si\0";
+pub(crate) const INDEX_MAGIC: &[u8; 8] = b"Scid.si\0";
 
 /// The index layouts SCID has used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

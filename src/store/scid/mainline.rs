@@ -14,7 +14,7 @@ use crate::game::chess::{Line, Ply};
 
 /// What SCID derives from playing the main line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MainLineInfo {
+pub(crate) struct MainLineInfo {
     /// Flags S, X, Y (bits 0-2).
     pub flags: u32,
     /// Material signature of the final main-line position.
@@ -32,7 +32,7 @@ const MAX_HOME_PAWN_CHANGES: u8 = 16;
 const START_SIG: u32 = 0xFFFF;
 
 /// Collects [`MainLineInfo`] from the main-line positions it is shown ([`MainLineWatcher`]).
-pub struct MainLineTracker {
+pub(crate) struct MainLineTracker {
     /// Whether the game starts from the standard position (home pawns are tracked only then).
     standard: bool,
     /// Flags S, X, Y.
@@ -50,7 +50,7 @@ pub struct MainLineTracker {
 impl MainLineTracker {
     /// A tracker for main line `main`, played from the standard position or (`standard`
     /// false) from a FEN; [`MainLineWatcher::at_end`] must see the final position.
-    pub fn new(standard: bool, main: &Line) -> MainLineTracker {
+    pub(crate) fn new(standard: bool, main: &Line) -> MainLineTracker {
         let mut flags = if standard { 0 } else { FLAG_START };
         for node in &main.moves {
             if let Ply::Move(m) = &node.ply
@@ -73,7 +73,7 @@ impl MainLineTracker {
     }
 
     /// What was collected (after the end position was shown).
-    pub fn info(&self) -> MainLineInfo {
+    pub(crate) fn info(&self) -> MainLineInfo {
         MainLineInfo {
             flags: self.flags,
             matsig: self.matsig,
@@ -109,7 +109,7 @@ impl MainLineWatcher for MainLineTracker {
 
 /// SCID's home-pawn signature: bit 15 = a2 … bit 8 = h2 for white pawns on their home squares,
 /// bit 7 = a7 … bit 0 = h7 for black ones.
-pub fn home_pawn_sig(pos: &Chess) -> u32 {
+pub(crate) fn home_pawn_sig(pos: &Chess) -> u32 {
     let board = pos.board();
     // The byte of a rank has the a-file in bit 0; SCID's signature has it highest.
     let white = (u64::from(board.by_piece(Color::White.pawn())) >> 8) as u8;

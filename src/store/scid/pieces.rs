@@ -9,7 +9,7 @@ use shakmaty::{Board, CastlingSide, Chess, Color, File, Move, Position, Rank, Sq
 use crate::game::chess::Ply;
 
 /// The most pieces one side can have, and so the length of a piece list (4-bit piece index).
-pub const MAX_PIECES: usize = 16;
+pub(crate) const MAX_PIECES: usize = 16;
 
 /// Marks a square without an indexed piece in the reverse map.
 const NO_INDEX: u8 = 0xFF;
@@ -18,7 +18,7 @@ const NO_INDEX: u8 = 0xFF;
 /// move bytes. The king is always index 0. Kept small and `Copy` because every variation starts
 /// from a copy of the lists as they were before the move it replaces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PieceLists {
+pub(crate) struct PieceLists {
     /// `squares[colour][index]`: the square (0..64) of each piece; valid below `counts[colour]`.
     squares: [[u8; MAX_PIECES]; 2],
     /// How many pieces each colour has in its list.
@@ -47,7 +47,7 @@ impl PieceLists {
 
     /// The lists of a game from the standard start without a FEN: K=0, Ra1=1, Nb1=2, Bc1=3,
     /// Qd1=4, Bf1=5, Ng1=6, Rh1=7, pawns a..h = 8..15, the same scheme for Black (spec §13.1).
-    pub fn standard() -> PieceLists {
+    pub(crate) fn standard() -> PieceLists {
         const BACK_RANK: [u8; 8] = [4, 0, 1, 2, 3, 5, 6, 7];
         let mut lists = PieceLists::empty();
         for (color, back, pawns) in [(Color::White, 0u8, 8u8), (Color::Black, 56, 48)] {
@@ -69,7 +69,7 @@ impl PieceLists {
     ///
     /// A legal chess position has at most 16 pieces a side; on a board with more, only the first
     /// 16 of a colour are indexed (the king always is), as no move byte could name the others.
-    pub fn from_board(board: &Board) -> PieceLists {
+    pub(crate) fn from_board(board: &Board) -> PieceLists {
         let mut lists = PieceLists::empty();
         for rank in (0..8u32).rev() {
             for file in 0..8u32 {
@@ -108,13 +108,13 @@ impl PieceLists {
     }
 
     /// How many pieces `color` has in its list.
-    pub fn count(&self, color: Color) -> usize {
+    pub(crate) fn count(&self, color: Color) -> usize {
         usize::from(self.counts[side(color)])
     }
 
     /// The square of `color`'s piece number `index`, or `None` if there is no such piece
     /// (a move byte naming it is corrupt).
-    pub fn square(&self, color: Color, index: u8) -> Option<Square> {
+    pub(crate) fn square(&self, color: Color, index: u8) -> Option<Square> {
         let c = side(color);
         (index < self.counts[c])
             .then(|| Square::new(u32::from(self.squares[c][usize::from(index)])))
@@ -122,7 +122,7 @@ impl PieceLists {
 
     /// The index of `color`'s piece on `sq`, or `None` if no piece of that colour stands there.
     /// The encoder needs it to write a move's high nibble.
-    pub fn index_of(&self, color: Color, sq: Square) -> Option<u8> {
+    pub(crate) fn index_of(&self, color: Color, sq: Square) -> Option<u8> {
         let c = side(color);
         let i = self.index[sq as usize];
         (i < self.counts[c] && self.squares[c][usize::from(i)] == sq as u8).then_some(i)
@@ -133,7 +133,7 @@ impl PieceLists {
     /// promotion); a captured piece, en passant included, is swap-removed from the opponent's
     /// list; castling keeps the king at 0 and the rook at its own index; a null move changes
     /// nothing. Squares without an indexed piece are ignored, so this never fails.
-    pub fn apply(&mut self, pos_before: &Chess, ply: &Ply) {
+    pub(crate) fn apply(&mut self, pos_before: &Chess, ply: &Ply) {
         let Ply::Move(m) = ply else {
             return;
         };
@@ -171,7 +171,7 @@ impl PieceLists {
 
     /// [`apply`](Self::apply) for a ply whose mover the caller knows by its `index` (the
     /// decoder reads it from the move byte): the same lists, without looking the mover up.
-    pub fn apply_indexed(&mut self, pos_before: &Chess, ply: &Ply, index: u8) {
+    pub(crate) fn apply_indexed(&mut self, pos_before: &Chess, ply: &Ply, index: u8) {
         match *ply {
             Ply::Move(Move::Normal {
                 from, capture, to, ..

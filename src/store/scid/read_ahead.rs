@@ -33,7 +33,7 @@ thread_local! {
 }
 
 /// Reads records of one open game file, a stretch at a time when they come in file order.
-pub struct RecordReader {
+pub(super) struct RecordReader {
     file_id: u64,
 }
 
@@ -45,14 +45,20 @@ impl Default for RecordReader {
 
 impl RecordReader {
     /// A reader for a newly opened game file.
-    pub fn new() -> RecordReader {
+    pub(super) fn new() -> RecordReader {
         RecordReader {
             file_id: NEXT_FILE_ID.fetch_add(1, Ordering::Relaxed),
         }
     }
 
     /// Fill `buf` from `offset` of `file`, whose first `committed` bytes never change.
-    pub fn read(&self, file: &File, offset: u64, buf: &mut [u8], committed: u64) -> io::Result<()> {
+    pub(super) fn read(
+        &self,
+        file: &File,
+        offset: u64,
+        buf: &mut [u8],
+        committed: u64,
+    ) -> io::Result<()> {
         let end = offset + buf.len() as u64;
         LAST.with_borrow_mut(|last| {
             let ours = last.file_id == self.file_id;

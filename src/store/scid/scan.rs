@@ -19,7 +19,7 @@ use crate::store::damage::{Damage, Extent, overlaps};
 
 /// How the index file's size fits the game count in its header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IndexShape {
+pub(crate) struct IndexShape {
     /// Games the header counts.
     pub counted: u32,
     /// Whole entries in the file.
@@ -33,7 +33,7 @@ pub struct IndexShape {
 
 impl IndexShape {
     /// The shape of an index file of `len` bytes with this `header`.
-    pub fn of(header: &IndexHeader, len: usize) -> IndexShape {
+    pub(crate) fn of(header: &IndexHeader, len: usize) -> IndexShape {
         let body = len.saturating_sub(header.layout.header_len());
         let entry_len = header.layout.entry_len();
         IndexShape {
@@ -46,24 +46,24 @@ impl IndexShape {
     }
 
     /// Entries that can be decoded among the counted games.
-    pub fn present(&self) -> u32 {
+    pub(crate) fn present(&self) -> u32 {
         self.whole.min(u64::from(self.counted)) as u32
     }
 
     /// The games shown: those with an entry, plus the one whose entry is cut short.
-    pub fn shown(&self) -> u32 {
+    pub(crate) fn shown(&self) -> u32 {
         let cut = self.present() < self.counted && self.tail > 0;
         self.present() + u32::from(cut)
     }
 
     /// True when only whole entries are missing at the end: what a save interrupted between
     /// the header count and the entries leaves, repaired by counting the entries present.
-    pub fn repairable(&self) -> bool {
+    pub(crate) fn repairable(&self) -> bool {
         self.whole < u64::from(self.counted) && self.tail == 0
     }
 
     /// Report to `damage` what does not fit (`si4` names the file).
-    pub fn report(&self, damage: &mut Damage, si4: &Path) {
+    pub(crate) fn report(&self, damage: &mut Damage, si4: &Path) {
         let present = self.present();
         if present == self.counted {
             let extra = (self.whole - u64::from(present)) as usize * self.entry_len + self.tail;
@@ -106,7 +106,7 @@ impl IndexShape {
 }
 
 /// The name fields of an entry: field name, dictionary and ID.
-pub fn name_fields(e: &IndexEntry) -> [(&'static str, NameKind, u32); 5] {
+pub(crate) fn name_fields(e: &IndexEntry) -> [(&'static str, NameKind, u32); 5] {
     [
         ("White", NameKind::Player, e.white),
         ("Black", NameKind::Player, e.black),
@@ -118,7 +118,7 @@ pub fn name_fields(e: &IndexEntry) -> [(&'static str, NameKind, u32); 5] {
 
 /// Report each name ID of the first `present` entries that `names` does not hold (`sn4`
 /// names the name file): the game is still shown, with `?` for that name.
-pub fn scan_names(
+pub(crate) fn scan_names(
     damage: &mut Damage,
     present: u32,
     entry: impl Fn(u32) -> IndexEntry,
@@ -146,7 +146,7 @@ pub fn scan_names(
 
 /// Report the records of the first `present` entries that run past the end of the game file
 /// (`games_len` bytes, at `sg4`) or share bytes with another game's record: unreadable.
-pub fn scan_records(
+pub(crate) fn scan_records(
     damage: &mut Damage,
     present: u32,
     entry: impl Fn(u32) -> IndexEntry,

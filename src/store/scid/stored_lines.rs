@@ -15,7 +15,7 @@ use crate::game::chess::{Line, Ply, StartPosition};
 /// One move of a stored line, compared the way SCID compares it: by from- and to-square, or,
 /// for castling, as castling to the same side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StoredMove {
+pub(crate) enum StoredMove {
     /// A move from one square to another (never castling, en passant or a promotion).
     Normal {
         /// Origin square.
@@ -32,7 +32,7 @@ pub enum StoredMove {
 
 /// One line of the table: its SAN text (exactly as in Appendix A and SCID's source) and moves.
 #[derive(Clone, Copy, Debug)]
-pub struct StoredLine {
+pub(crate) struct StoredLine {
     /// The line in SAN, e.g. `1.e4 c5`; documentation and test data only.
     #[cfg_attr(
         not(test),
@@ -52,10 +52,10 @@ const fn mv(from: Square, to: Square) -> StoredMove {
 const OO: StoredMove = StoredMove::Castle { king_side: true };
 
 /// The code of a game that matches no table line (always safe: SCID then decodes the game).
-pub const NO_STORED_LINE: u8 = 0;
+pub(crate) const NO_STORED_LINE: u8 = 0;
 
 /// The 254 stored lines; code `c` is `STORED_LINES[c - 1]`, in SCID's (Appendix A's) order.
-pub const STORED_LINES: [StoredLine; 254] = [
+pub(crate) const STORED_LINES: [StoredLine; 254] = [
     StoredLine {
         san: "1.b3",
         moves: &[mv(B2, B3)],
@@ -2373,7 +2373,7 @@ fn by_first_move() -> &'static [(StoredMove, Vec<usize>)] {
 /// The stored-line code of a game (spec §3.8): the code of the longest table line that is a
 /// prefix of the main line (the whole game may match), the lowest code on a tie as SCID's loop
 /// keeps the first, and [`NO_STORED_LINE`] for none. Games from a FEN always get 0.
-pub fn stored_line_code(start: &StartPosition, main_line: &Line) -> u8 {
+pub(crate) fn stored_line_code(start: &StartPosition, main_line: &Line) -> u8 {
     if *start != StartPosition::Standard {
         return NO_STORED_LINE;
     }

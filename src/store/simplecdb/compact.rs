@@ -14,7 +14,7 @@ use crate::store::CompactReport;
 
 /// The initial bytes of each of the five files of an empty database (magic; the index also
 /// has version 0 and OpenDefault 0), as pgn2dcg starts them.
-pub fn empty_files() -> [Vec<u8>; 5] {
+pub(crate) fn empty_files() -> [Vec<u8>; 5] {
     std::array::from_fn(|i| {
         if i == 0 {
             empty_header().to_vec()

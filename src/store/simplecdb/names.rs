@@ -14,14 +14,14 @@ use crate::store::charset::text_from_bytes;
 use crate::store::damage::{UNKNOWN_NAME, UNKNOWN_NAME_TEXT};
 
 /// Bytes in one name record.
-pub const RECORD_LEN: usize = 36;
+pub(crate) const RECORD_LEN: usize = 36;
 /// Offset of the first record (just after the magic).
-pub const FIRST: u32 = 10;
+pub(crate) const FIRST: u32 = 10;
 
 /// What parsing a name file tolerated: what the reference writer itself leaves (names cut
 /// inside a UTF-8 sequence, names stored twice), and damage (a cut file), if any.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Notes {
+pub(crate) struct Notes {
     /// What real files hold and readers accept, for the log.
     pub tolerated: Vec<String>,
     /// The file is cut short: the bytes after its last whole record are ignored.
@@ -30,7 +30,7 @@ pub struct Notes {
 
 /// One name file, parsed.
 #[derive(Clone, Debug, Default)]
-pub struct NameFile {
+pub(crate) struct NameFile {
     /// The text of each record, in file order.
     texts: Vec<Arc<str>>,
     /// For each record, the offset of the first record with the same text.
@@ -41,7 +41,7 @@ pub struct NameFile {
 
 /// The record bytes for `name`: its first 36 bytes (as pgn2dcg cuts, possibly inside a UTF-8
 /// sequence), right-padded with spaces.
-pub fn record(name: &str) -> [u8; RECORD_LEN] {
+pub(crate) fn record(name: &str) -> [u8; RECORD_LEN] {
     let mut r = [b' '; RECORD_LEN];
     let b = name.as_bytes();
     let n = b.len().min(RECORD_LEN);
@@ -51,7 +51,7 @@ pub fn record(name: &str) -> [u8; RECORD_LEN] {
 
 /// The text of a record: the padding removed, a UTF-8 sequence cut by the 36-byte limit
 /// dropped, other invalid bytes read as Latin-1. The flag says whether bytes were dropped.
-pub fn record_text(r: &[u8]) -> (String, bool) {
+pub(crate) fn record_text(r: &[u8]) -> (String, bool) {
     let mut end = r.len();
     while end > 0 && r[end - 1] == b' ' {
         end -= 1;
@@ -68,7 +68,7 @@ pub fn record_text(r: &[u8]) -> (String, bool) {
 }
 
 /// Qt's QString order (by UTF-16 code units), the order pgn2dcg writes one run's names in.
-pub fn qt_order(a: &str, b: &str) -> Ordering {
+pub(crate) fn qt_order(a: &str, b: &str) -> Ordering {
     a.encode_utf16().cmp(b.encode_utf16())
 }
 
@@ -76,7 +76,7 @@ impl NameFile {
     /// Parse a name file's bytes after checking its `magic`. An empty file counts as one
     /// without names (pgn2dcg leaves empty files behind when it aborts). Returns the file and
     /// what was tolerated ([`Notes`]).
-    pub fn parse(bytes: &[u8], magic: &[u8; 10]) -> Result<(NameFile, Notes), String> {
+    pub(crate) fn parse(bytes: &[u8], magic: &[u8; 10]) -> Result<(NameFile, Notes), String> {
         let mut notes = Notes::default();
         if bytes.len() < magic.len() && magic.starts_with(bytes) {
             if !bytes.is_empty() {
@@ -133,12 +133,12 @@ impl NameFile {
     }
 
     /// Number of whole records.
-    pub fn count(&self) -> u32 {
+    pub(crate) fn count(&self) -> u32 {
         self.texts.len() as u32
     }
 
     /// The offset just after the last whole record: where the next record goes.
-    pub fn end(&self) -> u64 {
+    pub(crate) fn end(&self) -> u64 {
         u64::from(FIRST) + (self.texts.len() * RECORD_LEN) as u64
     }
 
@@ -148,13 +148,13 @@ impl NameFile {
     }
 
     /// True when `offset` is 0 or the start of a record.
-    pub fn is_valid_ref(&self, offset: u32) -> bool {
+    pub(crate) fn is_valid_ref(&self, offset: u32) -> bool {
         offset == 0 || Self::index_of(offset).is_some_and(|i| i < self.texts.len())
     }
 
     /// The ID a reference is shown under: the first offset with the same text; 0 for none,
     /// [`UNKNOWN_NAME`] for a reference that hits no record.
-    pub fn canonical(&self, offset: u32) -> u32 {
+    pub(crate) fn canonical(&self, offset: u32) -> u32 {
         if offset == 0 {
             return 0;
         }
@@ -165,7 +165,7 @@ impl NameFile {
 
     /// The text of the record at `offset`: empty for 0 (no name), `?` for a reference that
     /// hits no record (damage; the reference tools read it as empty).
-    pub fn text(&self, offset: u32) -> Arc<str> {
+    pub(crate) fn text(&self, offset: u32) -> Arc<str> {
         if offset == 0 {
             return Arc::from("");
         }
@@ -175,13 +175,13 @@ impl NameFile {
     }
 
     /// The first record with exactly these bytes.
-    pub fn find(&self, record: &[u8; RECORD_LEN]) -> Option<u32> {
+    pub(crate) fn find(&self, record: &[u8; RECORD_LEN]) -> Option<u32> {
         self.by_bytes.get(record).copied()
     }
 
     /// Forget the records from the `count`th on (those a failed save added), so the file in
     /// memory is again what it was.
-    pub fn truncate(&mut self, count: u32) {
+    pub(crate) fn truncate(&mut self, count: u32) {
         let count = count as usize;
         if count >= self.texts.len() {
             return;
@@ -193,7 +193,7 @@ impl NameFile {
     }
 
     /// Add a record (after writing it to the file); returns its offset.
-    pub fn push(&mut self, record: &[u8; RECORD_LEN]) -> u32 {
+    pub(crate) fn push(&mut self, record: &[u8; RECORD_LEN]) -> u32 {
         let offset = self.end() as u32;
         let (text, _) = record_text(record);
         let text: Arc<str> = Arc::from(text);
