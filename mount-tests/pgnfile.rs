@@ -220,3 +220,41 @@ fn a_pgn_file_is_not_mounted_writable() {
     assert!(err.contains("a PGN file is only read"), "{err}");
     assert!(!crate::harness::is_mounted(&mnt));
 }
+
+#[test]
+fn a_game_whose_moves_do_not_replay_is_in_the_views_and_named_by_check() {
+    let dir = scratch("pgnfile-moves");
+    let pgn = dir.path().join("moves.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"Good\"]\n[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 1-0\n\n\
+         [Event \"Illegal\"]\n[White \"C\"]\n[Black \"D\"]\n\n1. e4 e5 2. Ke3 0-1\n\n\
+         [Event \"Broken tag\n[White \"E\"]\n\n1. d4 *\n\n\
+         [Event \"Last\"]\n[White \"F\"]\n[Black \"G\"]\n\n1. d4 d5 1/2-1/2\n",
+    )
+    .unwrap();
+    let m = Mount::new(&pgn, dir.path(), &[]);
+    assert_eq!(listing(&m.join("games")).len(), 4);
+    // The index reads tags and skims moves: the game with an illegal move is classified.
+    let events: Vec<String> = listing(&m.join("events"))
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(events, ["Good", "Illegal", "Last"]);
+    // Only the game whose tags do not read is named at mount.
+    let errors = std::fs::read_to_string(m.join(".gamefs/errors")).unwrap();
+    assert!(errors.contains("not read as PGN"), "{errors}");
+    assert_eq!(errors.matches("not read as PGN").count(), 1, "{errors}");
+    assert!(!errors.contains("Ke3"), "{errors}");
+    drop(m);
+    // `gamefs check` replays every game's moves and names the illegal one too.
+    let out = run_with_timeout(
+        Command::new(gamefs()).arg("check").arg(&pgn),
+        std::time::Duration::from_secs(60),
+    );
+    let said =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("Ke3"), "{said}");
+    assert!(said.contains("not read as PGN"), "{said}");
+}

@@ -187,7 +187,7 @@ pub(crate) fn check(args: &InspectArgs) -> Result<ExitCode, String> {
 }
 
 /// Check any collection: the problems opening it found, then every item not already known
-/// unreadable renders.
+/// unreadable reads whole ([`Collection::check`]).
 fn check_items(coll: &dyn Collection, mut progress: impl FnMut(u32)) -> Vec<Problem> {
     let mut problems = coll.problems();
     let unreadable: HashSet<u32> = problems
@@ -200,7 +200,7 @@ fn check_items(coll: &dyn Collection, mut progress: impl FnMut(u32)) -> Vec<Prob
         if unreadable.contains(&n) {
             continue;
         }
-        if let Err(e) = coll.render(n) {
+        if let Err(e) = coll.check(n) {
             problems.push(Problem {
                 item: Some(n),
                 message: without_label(e.message(), &coll.item_label(n)),

@@ -43,6 +43,7 @@ pub fn append_pgn(
     let numbers = pgn_chunks::with_games(
         text,
         reading,
+        false,
         threads,
         pgn_chunks::Split::DEFAULT,
         done_with,
@@ -305,6 +306,18 @@ impl Collection for ChessCollection {
             return text;
         }
         Ok(render_pgn(&*self.store, n)?.into_bytes())
+    }
+
+    fn check(&self, n: u32) -> Result<()> {
+        if self.store.source_len(n).is_some() {
+            // Its file is the source's bytes: read its moves as a game, unless the store
+            // could not classify it (it names it among its problems already).
+            if !self.store.classified(n) {
+                return self.render(n).map(drop);
+            }
+            return self.store.load(n).map(drop);
+        }
+        self.render(n).map(drop)
     }
 
     fn known_sizes(&self) -> Option<Vec<u64>> {

@@ -88,6 +88,12 @@ pub trait Collection: Send + Sync {
     fn view_label(&self, view: usize, key: u32) -> String;
     /// The text of item `n`.
     fn render(&self, n: u32) -> Result<Vec<u8>>;
+    /// Whether item `n` reads whole (`gamefs check`): it renders, and a text served as its
+    /// source holds it (a PGN file's game whose moves do not replay fails here, not when its
+    /// file is read).
+    fn check(&self, n: u32) -> Result<()> {
+        self.render(n).map(drop)
+    }
     /// The sizes of the items' texts when the database knows them without rendering (a PGN
     /// file's index): `stat` of a file then reads nothing. `None` otherwise.
     fn known_sizes(&self) -> Option<Vec<u64>> {

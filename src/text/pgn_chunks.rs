@@ -43,12 +43,13 @@ impl Split {
 type Batch = (Vec<Parsed>, Option<u32>);
 
 /// Parse `text` on `threads` threads (at least one) while `consume` takes the games in text
-/// order, the same items [`Games`] yields; returns what `consume` returns. Each chunk's range
+/// order, the same items [`Games`] yields (with `skim`, [`Games::skimming`]); returns what `consume` returns. Each chunk's range
 /// goes to `done_with` once its end is found and again once it is parsed (the games hold no
 /// reference to it).
 pub(crate) fn with_games<R>(
     text: &[u8],
     reading: Reading,
+    skim: bool,
     threads: usize,
     split: Split,
     done_with: DoneWith<'_>,
@@ -67,7 +68,10 @@ pub(crate) fn with_games<R>(
             s.spawn(move || {
                 for k in (t..cuts.len()).step_by(threads) {
                     let chunk = cuts[k]..cuts.get(k + 1).copied().unwrap_or(text.len());
-                    let mut games = Games::new(&text[chunk.clone()]).reading(reading).peekable();
+                    let mut games = Games::new(&text[chunk.clone()])
+                        .reading(reading)
+                        .skimming(skim)
+                        .peekable();
                     let mut ends_chunk = false;
                     while !ends_chunk {
                         let batch: Vec<Parsed> = games.by_ref().take(batch_games).collect();
@@ -90,6 +94,7 @@ pub(crate) fn with_games<R>(
         let mut games = InOrder {
             text,
             reading,
+            skim,
             cuts: &cuts,
             receivers,
             chunk: Chunk::default(),
@@ -125,6 +130,8 @@ struct Chunk {
 struct InOrder<'a> {
     text: &'a [u8],
     reading: Reading,
+    /// Whether the movetext is only skimmed ([`Games::skimming`]).
+    skim: bool,
     cuts: &'a [usize],
     /// One per thread; chunk k comes from `receivers[k % threads]`.
     receivers: Vec<Receiver<Batch>>,
@@ -232,7 +239,7 @@ impl Iterator for InOrder<'_> {
                     if self.chunk.index == 0 {
                         games = Games::new(self.text);
                     }
-                    let mut games = games.reading(self.reading);
+                    let mut games = games.reading(self.reading).skimming(self.skim);
                     for _ in 0..self.chunk.yielded {
                         games.next();
                     }
@@ -359,9 +366,15 @@ mod tests {
             batch_games: 16,
         };
         SEQUENTIAL_READS.with(|n| n.set(0));
-        let got = with_games(text.as_bytes(), Reading::Exact, 2, split, &keep_all, |g| {
-            g.collect::<Vec<_>>()
-        });
+        let got = with_games(
+            text.as_bytes(),
+            Reading::Exact,
+            false,
+            2,
+            split,
+            &keep_all,
+            |g| g.collect::<Vec<_>>(),
+        );
         assert_eq!(got.len(), 2011);
         assert_eq!(got.iter().filter(|g| g.is_err()).count(), 1);
         assert_eq!(got, Games::new(text.as_bytes()).collect::<Vec<_>>());
@@ -391,7 +404,8 @@ mod tests {
                 Reading::AsScid5,
                 Reading::AsPgn2dcg,
             ]);
-            let want: Vec<Parsed> = Games::new(text).reading(reading).collect();
+            let skim = rng.below(2) == 1;
+            let want: Vec<Parsed> = Games::new(text).reading(reading).skimming(skim).collect();
             let chunk = 1 + rng.below(150);
             cuts += chunk_starts(text, chunk, &keep_all).len() - 1;
             let threads = 1 + rng.below(3);
@@ -402,7 +416,7 @@ mod tests {
             };
             let done = std::sync::Mutex::new(Vec::new());
             let note = |r: std::ops::Range<usize>| done.lock().unwrap().push(r);
-            let got = with_games(text, reading, threads, split, &note, |g| {
+            let got = with_games(text, reading, skim, threads, split, &note, |g| {
                 g.collect::<Vec<_>>()
             });
             assert_eq!(got, want, "{}", String::from_utf8_lossy(text));
@@ -426,7 +440,7 @@ mod tests {
                 whole += 1;
             }
             // A consumer that stops early stops the threads too.
-            let first = with_games(text, reading, threads, split, &keep_all, |g| g.next());
+            let first = with_games(text, reading, skim, threads, split, &keep_all, |g| g.next());
             assert_eq!(first, want.into_iter().next());
         }
         assert!(cuts > 300, "texts are cut ({cuts} cuts)");

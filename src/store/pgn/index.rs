@@ -1,13 +1,16 @@
 //! The index of a PGN file: where each game starts in the text, the header fields the views
 //! need, and the members of a compressed file ([`Member`]). Built by reading the whole file
-//! once with the import's parser, on every core ([`pgn_chunks::with_games`], reading as SCID's
-//! import does), while another thread decodes it; kept in the user's cache folder, so a
-//! later mount loads it at once, and a file that grew is indexed from its last game on.
+//! once with the import's parser skimming the moves, on every core ([`pgn_chunks::with_games`]
+//! with [`Games::skimming`](crate::text::pgn_parse::Games::skimming): tags read as SCID's
+//! import reads them, moves neither read nor replayed), while another thread decodes it; kept
+//! in the user's cache folder, so a later mount loads it at once, and a file that grew is
+//! indexed from its last game on.
 //!
 //! A game's text is the file's bytes from its start up to the next game's start (the first
 //! game from the file's first byte, the last to its end), so the games' texts, one after the
-//! other, are the file. A game the parser refuses is still a game (the text up to where the
-//! parser found the next one), with its reason, and no header fields.
+//! other, are the file. A game the skimming parser refuses (its tags, comments or brackets do
+//! not read) is still a game (the text up to where the parser found the next one), with its
+//! reason, and no header fields; a game whose moves do not replay is indexed by its tags.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -31,7 +34,7 @@ const BLOCK_BYTES: usize = 32 << 20;
 /// grew (the same start, and the old end still there) from one rewritten.
 const EDGE_BYTES: usize = 4096;
 /// The start of a kept index file (its layout's version in the last byte).
-const MAGIC: &[u8; 8] = b"GFPGNIX2";
+const MAGIC: &[u8; 8] = b"GFPGNIX3";
 
 /// Told how far indexing is: bytes of the file read, of its size.
 pub type Progress<'a> = &'a (dyn Fn(u64, u64) + Sync);
@@ -123,7 +126,7 @@ pub struct Index {
     pub summaries: Vec<GameSummary>,
     /// The names the summaries refer to, one dictionary per [`NameKind`].
     pub names: [Vec<Arc<str>>; 4],
-    /// The games the parser refused (0-based, ascending), and why.
+    /// The games the skimming parser refused (0-based, ascending), and why.
     pub unparsed: Vec<(u32, String)>,
     /// The members that did not decode when the file was indexed (in file order).
     pub lost: Vec<LostText>,
@@ -396,6 +399,7 @@ impl<'a> Indexer<'a> {
         pgn_chunks::with_games(
             &buf,
             Reading::AsScid,
+            true,
             self.threads,
             Split::DEFAULT,
             &crate::text::keep_all,
@@ -727,11 +731,12 @@ pub(crate) mod tests {
     }
 
     /// Where the sequential parser starts each game of `text` (the first at 0), and which
-    /// games it refuses.
-    fn sequential(text: &[u8]) -> (Vec<u64>, Vec<u32>) {
+    /// games it refuses, reading the games whole or (`skim`) skimming their moves.
+    pub(crate) fn sequential(text: &[u8], skim: bool) -> (Vec<u64>, Vec<u32>) {
         let mut starts = Vec::new();
         let mut refused = Vec::new();
-        for (n, item) in Games::new(text).reading(Reading::AsScid).enumerate() {
+        let games = Games::new(text).reading(Reading::AsScid).skimming(skim);
+        for (n, item) in games.enumerate() {
             let range = match item {
                 Ok(read) => read.text,
                 Err(e) => {
@@ -759,15 +764,40 @@ pub(crate) mod tests {
         let dir = tempfile::tempdir().unwrap();
         let text = odd_text();
         let path = write(dir.path(), "odd.pgn", &text);
-        let (starts, refused_games) = sequential(&text);
+        let (starts, refused_games) = sequential(&text, true);
         assert!(
-            starts.len() > 100 && refused_games.len() > 5,
+            starts.len() > 100 && refused_games.len() > 2,
             "{} {}",
             starts.len(),
             refused_games.len()
         );
+        // Skimming, games start where a whole reading starts them; fewer are refused (none
+        // for its illegal moves).
+        let (whole_starts, whole_refused) = sequential(&text, false);
+        assert_eq!(starts, whole_starts);
+        assert!(refused_games.iter().all(|n| whole_refused.contains(n)));
+        assert!(refused_games.len() < whole_refused.len());
         let whole = Index::of_file_in_blocks(&path, None, usize::MAX, &|_, _| {}).unwrap();
         assert_eq!(whole.starts, starts);
+        // The games with an illegal move (odd_text's "bad" ones) are classified by their tags.
+        let moves_refused: Vec<u32> = whole_refused
+            .iter()
+            .copied()
+            .filter(|n| !refused_games.contains(n))
+            .collect();
+        assert!(moves_refused.len() > 2, "{moves_refused:?}");
+        for n in moves_refused {
+            let s = whole.summaries[n as usize];
+            assert_eq!(
+                &*whole.names[NameKind::Event as usize][s.event as usize],
+                "bad"
+            );
+            assert_eq!(
+                &*whole.names[NameKind::Player as usize][s.white as usize],
+                "X"
+            );
+            assert_eq!(s.result, GameResult::WhiteWins);
+        }
         assert_eq!(refused(&whole), refused_games);
         assert_eq!(whole.text_len, text.len() as u64);
         for block in [1, 100, 1000, 5000, 40_000] {
@@ -795,7 +825,7 @@ pub(crate) mod tests {
         let text = odd_text();
         let half = text.len() / 2;
         // Cut at a game's start, as a file another program appends to is.
-        let cut = sequential(&text)
+        let cut = sequential(&text, true)
             .0
             .into_iter()
             .find(|&s| s as usize > half)

@@ -3,8 +3,10 @@
 //! The file is indexed once ([`index::Index`]: where each game starts, its header fields,
 //! the members of a compressed file) and the index kept in the user's cache folder. Each
 //! game's file serves the source's bytes exactly ([`ChessStore::source_text`]), never a
-//! rendering; a game the parser refuses is listed all the same, with its text, and named in
-//! the problems, and the views leave it out ([`ChessStore::classified`]).
+//! rendering; a game whose tags the index cannot read is listed all the same, with its text,
+//! and named in the problems, and the views leave it out ([`ChessStore::classified`]). The
+//! index does not replay moves: a game whose moves do not replay is classified by its tags,
+//! and [`ChessStore::load`] (which `gamefs check` calls) names it.
 
 pub mod index;
 pub mod source;

@@ -165,10 +165,7 @@ pub(super) fn parse_movetext(
                     lx.bump();
                     return Err(invalid(at, format!("unexpected '{}'", char::from(b))));
                 }
-                let marker = match lx.reading {
-                    Reading::Exact => result_marker(word),
-                    Reading::AsScid | Reading::AsScid5 | Reading::AsPgn2dcg => scid_marker(word),
-                };
+                let marker = marker_as_read(word, lx.reading);
                 if let Some(r) = marker {
                     if stack.len() > 1 {
                         return Err(invalid(
@@ -202,6 +199,136 @@ pub(super) fn parse_movetext(
     // of others (an import parses ahead of writing), and 256 moves of room is 20 KiB each.
     line.moves.shrink_to_fit();
     Ok((line, marker))
+}
+
+/// A movetext word without the move number it starts with (`12.`, `12...`; a word of digits
+/// alone is a move number).
+fn without_move_number(word: &[u8]) -> &[u8] {
+    let digits = word.iter().take_while(|b| b.is_ascii_digit()).count();
+    let dots = word[digits..].iter().take_while(|&&b| b == b'.').count();
+    if digits == word.len() || dots > 0 {
+        &word[digits + dots..]
+    } else {
+        word
+    }
+}
+
+/// Whether a movetext word may be one [`handle_word`] takes, by its first character after a
+/// move number: a move (a file, a piece, castling, a pawn), a null move (`--`), a symbol
+/// (`!?`, `+-`, `=`), or nothing. Cheap, and false for any word of text that is no PGN.
+fn could_be_a_move(word: &[u8]) -> bool {
+    let rest = without_move_number(word);
+    match rest.first() {
+        None => true,
+        Some(&b) => {
+            matches!(
+                b,
+                b'a'..=b'h'
+                    | b'K'
+                    | b'Q'
+                    | b'R'
+                    | b'B'
+                    | b'N'
+                    | b'P'
+                    | b'O'
+                    | b'o'
+                    | b'0'
+                    | b'-'
+                    | b'!'
+                    | b'?'
+                    | b'='
+                    | b'+'
+            )
+        }
+    }
+}
+
+/// The movetext of a game skimmed, not read ([`Games::skimming`]): where it ends (at a
+/// termination marker, returned, or before a `[` or at the text's end, as
+/// [`parse_movetext`] ends it) and what makes it unreadable whatever its moves are (a comment
+/// never closed, a bracket without its match, a termination marker inside a variation).
+pub(super) fn skim_movetext(
+    lx: &mut Lexer<'_>,
+    game_start: usize,
+) -> Result<Option<(GameResult, Pos)>, ParseError> {
+    let mut open: Vec<Pos> = Vec::new();
+    let marker = loop {
+        lx.skip_space();
+        let at = lx.at;
+        if at.offset - game_start > MAX_GAME_BYTES {
+            return Err(game_too_large(at));
+        }
+        let Some(b) = lx.peek() else { break None };
+        match b {
+            b'[' => break None,
+            b'{' => {
+                lx.brace_comment()?;
+            }
+            b';' => {
+                lx.bump();
+                line_comment(lx, at)?;
+            }
+            b'(' => {
+                lx.bump();
+                open.push(at);
+            }
+            b')' => {
+                lx.bump();
+                if open.pop().is_none() {
+                    return Err(invalid(at, "')' without a matching '('".to_string()));
+                }
+            }
+            b'$' => {
+                lx.bump();
+                if lx.take_while(|b| b.is_ascii_digit()).is_empty() {
+                    return Err(invalid(
+                        at,
+                        "'$' must be followed by a NAG number".to_string(),
+                    ));
+                }
+            }
+            b'}' | b']' => {
+                lx.bump();
+                return Err(invalid(
+                    at,
+                    format!("'{}' without a matching opening bracket", char::from(b)),
+                ));
+            }
+            _ => {
+                let word = lx.word();
+                if word.is_empty() {
+                    lx.bump();
+                    return Err(invalid(at, format!("unexpected '{}'", char::from(b))));
+                }
+                let marker = marker_as_read(word, lx.reading);
+                if let Some(r) = marker {
+                    if !open.is_empty() {
+                        return Err(invalid(
+                            at,
+                            format!(
+                                "the game ends with \"{}\" inside a variation; close it with ')' first",
+                                r.as_pgn()
+                            ),
+                        ));
+                    }
+                    break Some((r, at));
+                }
+                if !could_be_a_move(word) {
+                    return Err(invalid(
+                        at,
+                        format!("\"{}\" is no move, move number or symbol", decode(word)),
+                    ));
+                }
+            }
+        }
+    };
+    if let Some(&at) = open.last() {
+        return Err(invalid(
+            at,
+            "variation opened here is never closed with ')'".to_string(),
+        ));
+    }
+    Ok(marker)
 }
 
 /// A comment: to the line's start if it has no move yet, else to its last move.
@@ -305,13 +432,7 @@ pub(super) fn handle_word(
     at: Pos,
     reading: Reading,
 ) -> Result<(), ParseError> {
-    let digits = word.iter().take_while(|b| b.is_ascii_digit()).count();
-    let dots = word[digits..].iter().take_while(|&&b| b == b'.').count();
-    let rest = if digits == word.len() || dots > 0 {
-        &word[digits + dots..]
-    } else {
-        word
-    };
+    let rest = without_move_number(word);
     if rest.is_empty() {
         return Ok(());
     }
