@@ -15,5 +15,11 @@ use std::ops::Range;
 /// until its import ends). A range told may still be read again later.
 pub type DoneWith<'a> = &'a (dyn Fn(Range<usize>) + Sync);
 
+/// How many line breaks `bytes` holds (counted with `memchr`: the indexing of a PGN file
+/// counts the lines of all of it).
+pub(crate) fn line_breaks(bytes: &[u8]) -> u32 {
+    u32::try_from(memchr::memchr_iter(b'\n', bytes).count()).unwrap_or(u32::MAX)
+}
+
 /// A [`DoneWith`] for a text that stays as it is (in memory anyway).
 pub fn keep_all(_: Range<usize>) {}

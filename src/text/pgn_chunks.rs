@@ -11,8 +11,8 @@
 
 use std::sync::mpsc::{Receiver, sync_channel};
 
-use super::DoneWith;
 use super::pgn_parse::{Games, ParseError, ReadGame, Reading};
+use super::{DoneWith, line_breaks};
 
 /// One parsed game with its place in the text, or why it was refused.
 pub(crate) type Parsed = Result<ReadGame, ParseError>;
@@ -103,12 +103,6 @@ pub(crate) fn with_games<R>(
         };
         consume(&mut games)
     })
-}
-
-/// How many line breaks `bytes` holds.
-fn line_breaks(bytes: &[u8]) -> u32 {
-    let n = bytes.iter().filter(|&&b| b == b'\n').count();
-    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// The chunk whose games come next, and where it stands in the whole text.

@@ -25,6 +25,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::game::{GameResult, PartialDate};
 use crate::store::damage::UNKNOWN_NAME;
 use crate::store::{GameSummary, NameKind};
+use crate::text::line_breaks;
 use crate::text::pgn_chunks::{self, Parsed, Split};
 use crate::text::pgn_parse::Reading;
 
@@ -464,11 +465,6 @@ fn unclassified() -> GameSummary {
         result: GameResult::Unknown,
         eco: 0,
     }
-}
-
-/// How many line breaks `bytes` holds.
-fn line_breaks(bytes: &[u8]) -> u32 {
-    u32::try_from(bytes.iter().filter(|&&b| b == b'\n').count()).unwrap_or(u32::MAX)
 }
 
 /// Where the index of the file at `path` is kept in folder `dir`: under a name made from the

@@ -1,6 +1,7 @@
 //! The PGN lexer: bytes to tokens, with the line and column of each for messages.
 
 use super::*;
+use crate::text::line_breaks;
 
 /// A place in the text: byte offset, and 1-based line and column (for messages).
 #[derive(Clone, Copy, Debug)]
@@ -95,6 +96,44 @@ impl<'a> Lexer<'a> {
         line.strip_suffix(b"\r").unwrap_or(line)
     }
 
+    /// Move on to byte `offset` (at or after where the lexer stands), keeping count of lines
+    /// and columns: a scan that reads the bytes itself tells the lexer where it stopped.
+    pub(super) fn advance_to(&mut self, offset: usize) {
+        self.at = self.pos_at(self.at, offset);
+    }
+
+    /// Where byte `offset` stands (at or before where the lexer stands): for a message about
+    /// text a scan went past.
+    pub(super) fn pos_of(&self, offset: usize) -> Pos {
+        let line_start = memchr::memrchr(b'\n', &self.text[..offset]).map_or(0, |n| n + 1);
+        let line = self
+            .at
+            .line
+            .saturating_sub(line_breaks(&self.text[offset..self.at.offset]));
+        Pos {
+            offset,
+            line,
+            col: 1 + chars(&self.text[line_start..offset]),
+        }
+    }
+
+    /// Where byte `offset` stands, `from` standing before it.
+    fn pos_at(&self, from: Pos, offset: usize) -> Pos {
+        let skipped = &self.text[from.offset..offset];
+        match memchr::memrchr(b'\n', skipped) {
+            Some(last) => Pos {
+                offset,
+                line: from.line.saturating_add(line_breaks(skipped)),
+                col: 1 + chars(&skipped[last + 1..]),
+            },
+            None => Pos {
+                offset,
+                line: from.line,
+                col: from.col.saturating_add(chars(skipped)),
+            },
+        }
+    }
+
     pub(super) fn take_while(&mut self, f: impl Fn(u8) -> bool) -> &'a [u8] {
         let start = self.at.offset;
         while self.peek().is_some_and(&f) {
@@ -135,6 +174,12 @@ impl<'a> Lexer<'a> {
         self.bump();
         Ok(text)
     }
+}
+
+/// How many characters `bytes` holds (UTF-8 continuation bytes start none).
+fn chars(bytes: &[u8]) -> u32 {
+    let n = bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// The bytes that end a movetext word: whitespace and delimiters (a table: [`Lexer::word`]

@@ -246,62 +246,99 @@ fn could_be_a_move(word: &[u8]) -> bool {
 /// The movetext of a game skimmed, not read ([`Games::skimming`]): where it ends (at a
 /// termination marker, returned, or before a `[` or at the text's end, as
 /// [`parse_movetext`] ends it) and what makes it unreadable whatever its moves are (a comment
-/// never closed, a bracket without its match, a termination marker inside a variation).
+/// never closed, a bracket without its match, a termination marker inside a variation, a word
+/// that is no move). The bytes are scanned directly (comments found with `memchr`); the lexer's
+/// line and column are brought up to date only where the scan stops.
 pub(super) fn skim_movetext(
     lx: &mut Lexer<'_>,
     game_start: usize,
 ) -> Result<Option<(GameResult, Pos)>, ParseError> {
-    let mut open: Vec<Pos> = Vec::new();
+    let text = lx.text;
+    let mut i = lx.at.offset;
+    // Where each open variation's '(' stands.
+    let mut open: Vec<usize> = Vec::new();
     let marker = loop {
-        lx.skip_space();
-        let at = lx.at;
-        if at.offset - game_start > MAX_GAME_BYTES {
-            return Err(game_too_large(at));
-        }
-        let Some(b) = lx.peek() else { break None };
-        match b {
-            b'[' => break None,
-            b'{' => {
-                lx.brace_comment()?;
+        while let Some(&b) = text.get(i) {
+            if is_space(b) {
+                i += 1;
+            } else if b == b'%' && (i == 0 || text[i - 1] == b'\n') {
+                // An escape line.
+                i = memchr::memchr(b'\n', &text[i..]).map_or(text.len(), |n| i + n);
+            } else {
+                break;
             }
+        }
+        if i - game_start > MAX_GAME_BYTES {
+            lx.advance_to(i);
+            return Err(game_too_large(lx.at));
+        }
+        let Some(&b) = text.get(i) else {
+            lx.advance_to(i);
+            break None;
+        };
+        match b {
+            b'[' => {
+                lx.advance_to(i);
+                break None;
+            }
+            b'{' => match memchr::memchr(b'}', &text[i + 1..]) {
+                Some(n) => i += n + 2,
+                None => {
+                    lx.advance_to(i);
+                    lx.brace_comment()?;
+                }
+            },
             b';' => {
+                lx.advance_to(i);
+                let at = lx.at;
                 lx.bump();
                 line_comment(lx, at)?;
+                i = lx.at.offset;
             }
             b'(' => {
-                lx.bump();
-                open.push(at);
+                open.push(i);
+                i += 1;
             }
             b')' => {
-                lx.bump();
                 if open.pop().is_none() {
-                    return Err(invalid(at, "')' without a matching '('".to_string()));
+                    lx.advance_to(i);
+                    return Err(invalid(lx.at, "')' without a matching '('".to_string()));
                 }
+                i += 1;
             }
             b'$' => {
-                lx.bump();
-                if lx.take_while(|b| b.is_ascii_digit()).is_empty() {
+                i += 1;
+                if !text.get(i).is_some_and(u8::is_ascii_digit) {
+                    lx.advance_to(i - 1);
                     return Err(invalid(
-                        at,
+                        lx.at,
                         "'$' must be followed by a NAG number".to_string(),
                     ));
                 }
             }
             b'}' | b']' => {
-                lx.bump();
+                lx.advance_to(i);
                 return Err(invalid(
-                    at,
+                    lx.at,
                     format!("'{}' without a matching opening bracket", char::from(b)),
                 ));
             }
             _ => {
-                let word = lx.word();
+                let len = text[i..]
+                    .iter()
+                    .position(|&b| WORD_ENDS[usize::from(b)])
+                    .unwrap_or(text.len() - i);
+                let word = &text[i..i + len];
                 if word.is_empty() {
-                    lx.bump();
-                    return Err(invalid(at, format!("unexpected '{}'", char::from(b))));
+                    lx.advance_to(i);
+                    return Err(invalid(lx.at, format!("unexpected '{}'", char::from(b))));
                 }
-                let marker = marker_as_read(word, lx.reading);
-                if let Some(r) = marker {
+                // Every marker starts so (most words are moves: compared no further).
+                let may_end = matches!(word[0], b'0' | b'1' | b'*');
+                if let Some(r) = may_end.then(|| marker_as_read(word, lx.reading)).flatten() {
+                    lx.advance_to(i);
+                    let at = lx.at;
+                    lx.advance_to(i + len);
                     if !open.is_empty() {
                         return Err(invalid(
                             at,
@@ -314,17 +351,22 @@ pub(super) fn skim_movetext(
                     break Some((r, at));
                 }
                 if !could_be_a_move(word) {
+                    lx.advance_to(i);
+                    let at = lx.at;
+                    lx.advance_to(i + len);
                     return Err(invalid(
                         at,
                         format!("\"{}\" is no move, move number or symbol", decode(word)),
                     ));
                 }
+                i += len;
             }
         }
     };
     if let Some(&at) = open.last() {
+        let pos = lx.pos_of(at);
         return Err(invalid(
-            at,
+            pos,
             "variation opened here is never closed with ')'".to_string(),
         ));
     }

@@ -939,3 +939,43 @@ fn word_scan_agrees_with_byte_by_byte_lexing() {
         }
     }
 }
+
+#[test]
+fn skimming_refuses_what_breaks_the_movetext_where_a_whole_reading_does() {
+    for text in [
+        "[Event \"x\"]\n\n1. e4 {never closed\n e5 *",
+        "[Event \"x\"]\n\n1. e4 e5\n 2. Nf3) *",
+        "[Event \"x\"]\n\n1. e4 (1. d4 d5\n\n[Event \"y\"]\n\n1. e4 *",
+        "[Event \"x\"]\n\n1. e4 ({é} 1. d4 1-0) 1-0",
+        "[Event \"x\"]\n\n1. e4 $ e5 *",
+        "[Event \"x\"]\n\n{é} 1. e4 ] *",
+        "[Event \"x\"]\n\n1. e4 \" *",
+        "\u{feff}1. e4\n e5\n 2. Nf3 }\n",
+    ] {
+        for reading in [Reading::Exact, Reading::AsScid] {
+            let whole: Vec<_> = Games::new(text.as_bytes()).reading(reading).collect();
+            let skimmed: Vec<_> = Games::new(text.as_bytes())
+                .reading(reading)
+                .skimming(true)
+                .collect();
+            let whole = whole[0].as_ref().unwrap_err();
+            let skimmed = skimmed[0].as_ref().unwrap_err();
+            assert_eq!(skimmed, whole, "{text:?}");
+        }
+    }
+    // A word that is no move ends a skimmed game as text that is not PGN.
+    let e = Games::new(b"this is not PGN\n")
+        .skimming(true)
+        .next()
+        .unwrap()
+        .unwrap_err();
+    assert_eq!((e.line, e.column), (1, 1), "{e}");
+    // An illegal move is not seen.
+    let read = Games::new(b"[White \"A\"]\n\n1. e4 e5 2. Ke3 1-0")
+        .skimming(true)
+        .next()
+        .unwrap()
+        .unwrap();
+    assert_eq!(read.game.headers.white, "A");
+    assert_eq!(read.game.headers.result, GameResult::WhiteWins);
+}
