@@ -360,3 +360,24 @@ fn random_headers(rng: &mut Rng) -> crate::game::Headers {
     }
     h
 }
+
+/// Where the games of PGN text `text` start as [`pgn_parse::Games`] reads it as SCID's import
+/// does (the first at 0), whole or (`skim`) skimming the moves, and which it refuses (0-based):
+/// what a PGN file's index must agree with.
+pub fn pgn_game_starts(text: &[u8], skim: bool) -> (Vec<u64>, Vec<u32>) {
+    let (mut starts, mut refused) = (Vec::new(), Vec::new());
+    let games = crate::text::pgn_parse::Games::new(text)
+        .reading(crate::text::pgn_parse::Reading::AsScid)
+        .skimming(skim);
+    for (n, item) in games.enumerate() {
+        let range = match item {
+            Ok(read) => read.text,
+            Err(e) => {
+                refused.push(n as u32);
+                e.text
+            }
+        };
+        starts.push(if n == 0 { 0 } else { range.start as u64 });
+    }
+    (starts, refused)
+}

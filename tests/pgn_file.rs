@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use gamefs::collection::chess::ChessCollection;
 use gamefs::store::pgn::PgnFile;
-use gamefs::text::pgn_parse::{Games, Reading};
+use gamefs::testing::pgn_game_starts;
 use gamefs::vfs::{Node, Vfs, VfsOptions};
 
 use common::{pgn_files, realworld_corpus};
@@ -38,23 +38,6 @@ fn all_game_files(vfs: &Vfs) -> Vec<u8> {
     out
 }
 
-/// Where a whole reading (every move replayed, as `gamefs import` reads) starts each game of
-/// `text` (the first at 0), and which games it refuses.
-fn whole_reading(text: &[u8]) -> (Vec<u64>, Vec<u32>) {
-    let (mut starts, mut refused) = (Vec::new(), Vec::new());
-    for (n, item) in Games::new(text).reading(Reading::AsScid).enumerate() {
-        let range = match item {
-            Ok(read) => read.text,
-            Err(e) => {
-                refused.push(n as u32);
-                e.text
-            }
-        };
-        starts.push(if n == 0 { 0 } else { range.start as u64 });
-    }
-    (starts, refused)
-}
-
 #[test]
 fn every_real_world_games_file_holds_its_bytes_in_the_source() {
     let (mut games, mut refused, mut checked) = (0, 0, 0);
@@ -74,7 +57,7 @@ fn every_real_world_games_file_holds_its_bytes_in_the_source() {
         // The index skims the moves; its games are the games of a whole reading.
         let store = PgnFile::open_kept_in(&path, None, &|_, _| {}).unwrap();
         let index = store.index();
-        let (starts, whole_refusals) = whole_reading(&source);
+        let (starts, whole_refusals) = pgn_game_starts(&source, false);
         if index.starts == starts {
             agree_files += 1;
         }

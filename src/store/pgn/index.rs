@@ -698,7 +698,7 @@ fn load(at: &Path) -> Option<Index> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::text::pgn_parse::Games;
+    use crate::testing::pgn_game_starts;
 
     /// A PGN text with every test file of tests/data, and the odd things real files hold
     /// between them: a byte-order mark, games the parser refuses (an illegal move, text that
@@ -726,25 +726,6 @@ pub(crate) mod tests {
         text
     }
 
-    /// Where the sequential parser starts each game of `text` (the first at 0), and which
-    /// games it refuses, reading the games whole or (`skim`) skimming their moves.
-    pub(crate) fn sequential(text: &[u8], skim: bool) -> (Vec<u64>, Vec<u32>) {
-        let mut starts = Vec::new();
-        let mut refused = Vec::new();
-        let games = Games::new(text).reading(Reading::AsScid).skimming(skim);
-        for (n, item) in games.enumerate() {
-            let range = match item {
-                Ok(read) => read.text,
-                Err(e) => {
-                    refused.push(n as u32);
-                    e.text
-                }
-            };
-            starts.push(if n == 0 { 0 } else { range.start as u64 });
-        }
-        (starts, refused)
-    }
-
     fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
         let path = dir.join(name);
         std::fs::write(&path, bytes).unwrap();
@@ -760,7 +741,7 @@ pub(crate) mod tests {
         let dir = tempfile::tempdir().unwrap();
         let text = odd_text();
         let path = write(dir.path(), "odd.pgn", &text);
-        let (starts, refused_games) = sequential(&text, true);
+        let (starts, refused_games) = pgn_game_starts(&text, true);
         assert!(
             starts.len() > 100 && refused_games.len() > 2,
             "{} {}",
@@ -769,7 +750,7 @@ pub(crate) mod tests {
         );
         // Skimming, games start where a whole reading starts them; fewer are refused (none
         // for its illegal moves).
-        let (whole_starts, whole_refused) = sequential(&text, false);
+        let (whole_starts, whole_refused) = pgn_game_starts(&text, false);
         assert_eq!(starts, whole_starts);
         assert!(refused_games.iter().all(|n| whole_refused.contains(n)));
         assert!(refused_games.len() < whole_refused.len());
@@ -821,7 +802,7 @@ pub(crate) mod tests {
         let text = odd_text();
         let half = text.len() / 2;
         // Cut at a game's start, as a file another program appends to is.
-        let cut = sequential(&text, true)
+        let cut = pgn_game_starts(&text, true)
             .0
             .into_iter()
             .find(|&s| s as usize > half)

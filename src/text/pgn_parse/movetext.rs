@@ -168,13 +168,7 @@ pub(super) fn parse_movetext(
                 let marker = marker_as_read(word, lx.reading);
                 if let Some(r) = marker {
                     if stack.len() > 1 {
-                        return Err(invalid(
-                            at,
-                            format!(
-                                "the game ends with \"{}\" inside a variation; close it with ')' first",
-                                r.as_pgn()
-                            ),
-                        ));
+                        return Err(marker_in_variation(at, r));
                     }
                     break Some((r, at));
                 }
@@ -199,6 +193,17 @@ pub(super) fn parse_movetext(
     // of others (an import parses ahead of writing), and 256 moves of room is 20 KiB each.
     line.moves.shrink_to_fit();
     Ok((line, marker))
+}
+
+/// The error of termination marker `r` at `at`, inside a variation.
+fn marker_in_variation(at: Pos, r: GameResult) -> ParseError {
+    invalid(
+        at,
+        format!(
+            "the game ends with \"{}\" inside a variation; close it with ')' first",
+            r.as_pgn()
+        ),
+    )
 }
 
 /// A movetext word without the move number it starts with (`12.`, `12...`; a word of digits
@@ -340,13 +345,7 @@ pub(super) fn skim_movetext(
                     let at = lx.at;
                     lx.advance_to(i + len);
                     if !open.is_empty() {
-                        return Err(invalid(
-                            at,
-                            format!(
-                                "the game ends with \"{}\" inside a variation; close it with ')' first",
-                                r.as_pgn()
-                            ),
-                        ));
+                        return Err(marker_in_variation(at, r));
                     }
                     break Some((r, at));
                 }
