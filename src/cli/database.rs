@@ -227,7 +227,7 @@ fn decompressed(path: &Path, quiet: bool) -> Result<Option<Content>, String> {
         codec,
         Member::default(),
         &mut |piece| {
-            content.write_at(at, &piece)?;
+            content.write_at(at, piece)?;
             at += piece.len() as u64;
             Ok(())
         },

@@ -242,6 +242,8 @@ impl Index {
         let mut indexer = Indexer::new(&mut self, resume, lines_before, block);
         let mut skip = resume - from.text;
         let (tx, rx) = sync_channel::<Vec<u8>>(4);
+        // The pieces indexed go back to the decoder to be filled again.
+        let (back, spare) = sync_channel::<Vec<u8>>(8);
         let codec = indexer.index.codec;
         let decoded = std::thread::scope(|s| {
             let decoding = s.spawn(move || {
@@ -251,7 +253,8 @@ impl Index {
                     codec,
                     from,
                     &mut |piece| {
-                        tx.send(piece)
+                        let next = spare.try_recv().unwrap_or_default();
+                        tx.send(std::mem::replace(piece, next))
                             .map_err(|_| Error::new(ErrorKind::Io, "indexing stopped"))
                     },
                     &mut |m| members.push(m),
@@ -275,6 +278,7 @@ impl Index {
                     skip -= n as u64;
                 }
                 indexer.feed(&piece);
+                let _ = back.try_send(piece);
             }
             let (result, members, lost) =
                 decoding.join().expect("the decoding thread does not panic");
