@@ -2,17 +2,19 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """gamefs benchmark against Debian SCID 4.7 (tkscid / sc_import). Run it via contrib/bench/run.sh.
 
-bench.py --games N [--import-games M] --gamefs BIN --gen BIN [--runs R] [--data DIR] [--mnt DIR]
-         [--append FILE] [--label TEXT]
+bench.py --games N --mode MODE [--import-games M] --gamefs BIN --gen BIN [--runs R] [--data DIR]
+         [--mnt DIR] [--no-append] [--label TEXT]
 
 Generates (once, cached in DATA) a deterministic corpus of N random legal games, imports it with
 SCID's sc_import and with `gamefs import`, checks both databases hold the same games, then
-measures the seven figures of the benchmark (see BENCHMARKS.md), each the median of R runs with
-min-max, prints a table with the ratio to SCID and appends a dated run to FILE.
+measures the figures of the benchmark (see BENCHMARKS.md), each the median of R runs with
+min-max, prints a table with the ratio to SCID and writes the run as a new file of
+contrib/bench/runs/ (runlog.py: the top table of BENCHMARKS.md is made again from those files).
 """
 
 import argparse
 import datetime
+import io
 import json
 import os
 import platform
@@ -24,6 +26,8 @@ import statistics
 import subprocess
 import sys
 import time
+
+import runlog
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -250,13 +254,24 @@ def fmt_s(st, unit="s"):
 ROWS = []
 
 
-def row(num, what, gf, peer, ratio_txt, target, met, unit="s", peer_name=""):
+RAW = {}  # key -> median (seconds, ms or MiB as the row's unit): kept in the run file
+
+
+def row(num, what, gf, peer, ratio_txt, target, met, unit="s", peer_name="", key=None):
+    """One row of the table; met None: no target (a floor, or a figure shown for comparison).
+    `key` names the figure in the run's raw figures (what the 10m mode compares with 1m)."""
+    if target == "—" and peer is not None and "floor" in str(what):
+        met = None
     ROWS.append({
         "num": num, "what": what, "gamefs": fmt_s(gf, unit), "peer": fmt_s(peer, unit) if peer else "—",
         "peer_name": peer_name, "ratio": ratio_txt, "target": target,
-        "met": "" if target == "—" and peer is not None and "floor" in str(what) else ("met" if met else "MISSED"),
+        "met": "" if met is None else ("met" if met else "MISSED"),
         "raw_gamefs": gf, "raw_peer": peer,
     })
+    if key:
+        RAW[key] = gf["median"]
+        if peer:
+            RAW[key + "/peer"] = peer["median"]
 
 
 def table_md():
@@ -738,6 +753,11 @@ def hardware():
     return {"nproc": sh("nproc").strip(), "cpu": cpu, "free -h": mem, "kernel": platform.release()}
 
 
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
 def commit():
     if os.environ.get("GAMEFS_COMMIT"):
         return os.environ["GAMEFS_COMMIT"]
@@ -758,7 +778,8 @@ def main():
     ap.add_argument("--seed", type=int, default=20240601)
     ap.add_argument("--data", default=os.environ.get("GAMEFS_BENCH_DATA", "/work/bench-data"))
     ap.add_argument("--mnt", default=os.environ.get("GAMEFS_BENCH_MNT", "/work/bench-mnt"))
-    ap.add_argument("--append", help="append the run to this markdown file")
+    ap.add_argument("--mode", required=True, help="quick, full, 1m or 10m: names the run's file")
+    ap.add_argument("--no-append", action="store_true", help="print the table only: no run file")
     ap.add_argument("--label", default="")
     ap.add_argument("--only", help="comma-separated figures to run (1-8), for debugging")
     args = ap.parse_args()
@@ -768,6 +789,7 @@ def main():
     only = set(args.only.split(",")) if args.only else set("12345678")
     n = args.games
     started = time.time()
+    load_start = loadavg()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         pgn, gen_stats = corpus(args.gen, n, args.seed)
@@ -806,25 +828,28 @@ def main():
     table = table_md()
     print(table)
     print(f"\n(wall time {wall / 60:.1f} min)")
-    if args.append:
-        now = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+    if not args.no_append:
+        now = datetime.datetime.now()
         scid_version = sh("dpkg-query -W -f='${Version}' scid", check=False).strip() or "?"
-        with open(args.append, "a") as f:
-            f.write(f"\n## {now} — {args.label or f'{n} games'}\n\n")
-            f.write(f"- gamefs commit: {commit()}; SCID: Debian {scid_version}\n")
-            f.write(f"- gamefs build: {args.build}\n")
-            f.write(f"- hardware: {hw['cpu']}, nproc {hw['nproc']}, kernel {hw['kernel']}\n")
-            f.write("- memory (`free -h`):\n\n```\n" + hw["free -h"] + "\n```\n\n")
-            f.write(f"- data set: {os.path.basename(pgn)} ({os.path.getsize(pgn) / 2**20:.0f} MiB PGN), "
-                    f"database .si4/.sn4/.sg4 = {sizes['si4'] / 2**20:.1f}/{sizes['sn4'] / 2**20:.1f}/{sizes['sg4'] / 2**20:.1f} MiB; "
-                    f"figure 5 imports {ni} games\n")
-            f.write(f"- generator: `{gen_stats}`\n")
-            f.write(f"- corpus import (once): sc_import {import_info.get('sc_import_s')} s, gamefs import {import_info.get('gamefs_import_s')} s\n")
-            f.write("- same games in both imports: " + "; ".join(f"{k}: {v}" for k, v in checks.items()) + "\n")
-            ran = f"; figures run: {', '.join(sorted(only))} (`--only {args.only}`)" if args.only else ""
-            f.write(f"- runs per figure: {args.runs} (figure 1 runs gamefs and the SCID exports in turn){ran}; bench wall time {wall / 60:.1f} min\n\n")
-            f.write(table + "\n")
-        log(f"appended to {args.append}")
+        f = io.StringIO()
+        f.write(f"## {now.strftime('%Y-%m-%d %H:%M')} — {args.label or f'{args.mode}: {n} games'}\n\n")
+        f.write(f"- gamefs commit: {commit()}; SCID: Debian {scid_version}\n")
+        f.write(f"- gamefs build: {args.build}\n")
+        f.write(f"- hardware: {hw['cpu']}, nproc {hw['nproc']}, kernel {hw['kernel']}\n")
+        f.write(f"- load average (1/5/15 min, other programs on the machine): {load_start} at the start, "
+                f"{loadavg()} at the end\n")
+        f.write("- memory (`free -h`):\n\n```\n" + hw["free -h"] + "\n```\n\n")
+        f.write(f"- data set: {os.path.basename(pgn)} ({os.path.getsize(pgn) / 2**20:.0f} MiB PGN), "
+                f"database .si4/.sn4/.sg4 = {sizes['si4'] / 2**20:.1f}/{sizes['sn4'] / 2**20:.1f}/{sizes['sg4'] / 2**20:.1f} MiB; "
+                f"figure 5 imports {ni} games\n")
+        f.write(f"- generator: `{gen_stats}`\n")
+        f.write(f"- corpus import (once): sc_import {import_info.get('sc_import_s')} s, gamefs import {import_info.get('gamefs_import_s')} s\n")
+        f.write("- same games in both imports: " + "; ".join(f"{k}: {v}" for k, v in checks.items()) + "\n")
+        ran = f"; figures run: {', '.join(sorted(only))} (`--only {args.only}`)" if args.only else ""
+        f.write(f"- runs per figure: {args.runs} (figure 1 runs gamefs and the SCID exports in turn){ran}; bench wall time {wall / 60:.1f} min\n\n")
+        f.write(table + "\n")
+        path = runlog.write_run(now, args.mode, f.getvalue(), RAW)
+        log(f"wrote {path}; BENCHMARKS.md's newest figures and {runlog.RUNS}/README.md made again")
     return 0
 
 
