@@ -118,16 +118,26 @@ def vm_hwm(pid):
     return 0
 
 
-class ForegroundMount:
-    """`/usr/bin/time -v gamefs mount -f DB MNT` in the background; peak RSS when it ends."""
+def forget_sizes():
+    """As on a new user's first mount: no game sizes kept by an earlier mount (gamefs keeps them
+    in $XDG_CACHE_HOME/gamefs, which main() points into the data directory)."""
+    shutil.rmtree(os.path.join(os.environ["XDG_CACHE_HOME"], "gamefs"), ignore_errors=True)
 
-    def __init__(self, gamefs, db, mnt, what, ro=False):
+
+class ForegroundMount:
+    """`/usr/bin/time -v gamefs mount -f DB MNT` in the background; peak RSS when it ends.
+    `opts`: more `-o` words; the sizes kept by earlier mounts are forgotten unless keep_sizes."""
+
+    def __init__(self, gamefs, db, mnt, what, ro=False, opts=(), keep_sizes=False):
         self.mnt, self.what = mnt, what
         self.rss_file = mnt.rstrip("/") + ".time"
         os.makedirs(mnt, exist_ok=True)
+        if not keep_sizes:
+            forget_sizes()
         args = ["/usr/bin/time", "-v", "-o", self.rss_file, gamefs, "mount", db, mnt, "-f"]
-        if ro:
-            args += ["-o", "ro"]
+        words = (["ro"] if ro else []) + list(opts)
+        if words:
+            args += ["-o", ",".join(words)]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         MOUNTS.add(mnt)
         deadline = time.time() + 120
@@ -415,6 +425,7 @@ def mount_ls(args, db, folder, runs):
     gf = []
     for _ in range(runs):
         MOUNTS.add(mnt)
+        forget_sizes()
         t, out = timed(f"timeout 120 {q(args.gamefs)} mount {q(db)} {q(mnt)} && timeout 120 ls {q(mnt)}/{folder} | wc -l")
         gf.append(t)
         pid = daemon_pid(mnt)
@@ -559,20 +570,27 @@ def grep_cmd(d):
     return f"grep -rc {GREP_WORD} {q(d)} | awk -F: '{{n++; s+=$NF}} END {{print n, s}}'"
 
 
-def bench_grep(args, db, runs):
+def plain_copy(args, db):
+    """A plain local directory holding the rendered games of `db`, the same names and bytes
+    (copied out of a read-only mount once, kept in DATA): the floor of figures 3 and 9."""
     plain = os.path.join(DATA, f"plain-{os.path.basename(os.path.dirname(db))}")
-    mnt = os.path.join(MNT, "m3")
     if not os.path.exists(os.path.join(plain, ".done")):
         log(f"copying the rendered games out of the mount to {plain}")
         shutil.rmtree(plain, ignore_errors=True)
         os.makedirs(plain)
+        mnt = os.path.join(MNT, "copy")
         m = ForegroundMount(args.gamefs, db, mnt, "copy games out", ro=True)
         try:
-            sh(f"cp -r {q(mnt)}/games {q(plain)}/games", timeout=7200)
+            sh(f"cp -r {q(mnt)}/games {q(plain)}/games", timeout=14400)
         finally:
             m.close()
         open(os.path.join(plain, ".done"), "w").close()
-    pdir = os.path.join(plain, "games")
+    return os.path.join(plain, "games")
+
+
+def bench_grep(args, db, runs):
+    mnt = os.path.join(MNT, "m3")
+    pdir = plain_copy(args, db)
     dropped = False
     cold_g, warm_g, cold_p, warm_p = [], [], [], []
     for _ in range(runs):
@@ -666,13 +684,35 @@ def bench_import(args, pgn, n, runs):
             g, p, f"{ratio:.2f}×", "≤ 1× SCID", ratio <= 1, peer_name="`sc_import`")
 
 
+def edit_a_game(mnt, names, rnd, tag):
+    """A random game of MNT/games whose movetext ends with a move (not a comment or a
+    variation), and its text with a comment `{bench-save-TAG}` added after its last move (any
+    earlier bench comment removed): (path, new text)."""
+    while True:
+        path = os.path.join(mnt, "games", rnd.choice(names))
+        with open(path, "rb") as f:
+            text = f.read()
+        text = re.sub(rb"\{bench-save-[^}]*\}\s*", b"", text)
+        res = re.search(rb'\[Result "([^"]*)"\]', text).group(1)
+        k = text.rstrip().rfind(res)
+        if re.search(rb"[^\s)}]\s+$", text[:k]):
+            return path, text[:k] + f"{{bench-save-{tag}}} ".encode() + text[k:]
+
+
+def save(path, text):
+    """Rewrite a game file as an editor does: open O_TRUNC, write, close."""
+    fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
+    try:
+        os.write(fd, text)
+    finally:
+        os.close(fd)
+
+
 def bench_saves(args, db, runs, nsaves=200):
     """Rewrite one game (open O_TRUNC, write, close) nsaves times per run, on a copy of the DB."""
     d = os.path.join(DATA, "work")
     os.makedirs(d, exist_ok=True)
-    work = os.path.join(d, "db")
-    for ext in ("si4", "sn4", "sg4"):
-        shutil.copyfile(f"{db}.{ext}", f"{work}.{ext}")
+    work = copy_db(db, os.path.join(d, "db"))
     mnt = os.path.join(MNT, "m6")
     m = ForegroundMount(args.gamefs, work, mnt, "saves (writable)")
     p50s, p99s, failed = [], [], []
@@ -682,25 +722,10 @@ def bench_saves(args, db, runs, nsaves=200):
         for r in range(runs):
             lat = []
             for i in range(nsaves):
-                # a game whose movetext ends with a move (not a comment or a variation): the
-                # edit adds a comment after its last move (any earlier bench comment removed)
-                while True:
-                    path = os.path.join(mnt, "games", rnd.choice(names))
-                    with open(path, "rb") as f:
-                        text = f.read()
-                    text = re.sub(rb"\{bench-save-[^}]*\}\s*", b"", text)
-                    res = re.search(rb'\[Result "([^"]*)"\]', text).group(1)
-                    k = text.rstrip().rfind(res)
-                    if re.search(rb"[^\s)}]\s+$", text[:k]):
-                        break
-                new = text[:k] + f"{{bench-save-{r}.{i}}} ".encode() + text[k:]
+                path, new = edit_a_game(mnt, names, rnd, f"{r}.{i}")
                 t0 = time.perf_counter()
                 try:
-                    fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
-                    try:
-                        os.write(fd, new)
-                    finally:
-                        os.close(fd)
+                    save(path, new)
                 except OSError as e:
                     failed.append(f"run {r} save {i}: {os.path.basename(path)}: {e.strerror}")
                     log(f"save failed: {failed[-1]}")
@@ -721,6 +746,113 @@ def bench_saves(args, db, runs, nsaves=200):
         p50["median"] <= 20 and not failed, unit="ms")
     row(6, "save latency p99", p99, None, "—", "p99 ≤ 100 ms", p99["median"] <= 100, unit="ms")
     shutil.rmtree(d)
+
+
+def copy_db(db, dest):
+    """A copy of the SCID database `db` at `dest` (a base path), to write to."""
+    for ext in ("si4", "sn4", "sg4"):
+        shutil.copyfile(f"{db}.{ext}", f"{dest}.{ext}")
+    return dest
+
+
+def ls_l_cmd(d):
+    # every line of `ls -l` into a pipe; the number of files and the sum of their sizes
+    return f"ls -l {q(d)} | awk '/^-/ {{n++; s+=$5}} END {{print n, s}}'"
+
+
+def bench_ls_l(args, db, runs):
+    """Figure 9: `ls -l games/` right after a fresh mount (no kept sizes), cold, with the
+    background size fill and without it (-o lazy_sizes), against the plain copy, cold."""
+    pdir = plain_copy(args, db)
+    mnt = os.path.join(MNT, "m9")
+    times = {"fill": [], "lazy": [], "plain": []}
+    outs = {}
+    dropped = False
+    for _ in range(runs):  # in turn, so that a drifting machine slows all three alike
+        for name, opts in (("fill", ()), ("lazy", ("lazy_sizes",))):
+            dropped = drop_caches()
+            m = ForegroundMount(args.gamefs, db, mnt, "ls -l games/" + (" -o lazy_sizes" if opts else ""),
+                                ro=True, opts=opts)
+            try:
+                t, outs[name] = timed(ls_l_cmd(f"{mnt}/games"), timeout=7200)
+                times[name].append(t)
+            finally:
+                m.close()
+        drop_caches()
+        t, outs["plain"] = timed(ls_l_cmd(pdir), timeout=7200)
+        times["plain"].append(t)
+    files, total = outs["plain"].split()
+    same = "same files and sizes as" if outs["fill"] == outs["lazy"] == outs["plain"] else "DIFFERENT sizes from"
+    how = "page cache dropped" if dropped else "not root: page cache not dropped"
+    g, lz, p = stat(times["fill"]), stat(times["lazy"]), stat(times["plain"])
+    ratio = g["median"] / p["median"]
+    row(9, f"`ls -l games/` right after a fresh mount, cold ({how}; {files} files, {int(total) / 2**20:.0f} MiB, "
+           f"{same} the plain copy)", g, p, f"{ratio:.2f}×", "≤ 1× plain directory", ratio <= 1 and same.startswith("same"),
+        peer_name="`ls -l` of the plain copy, cold", key="ls_l_games_fresh")
+    lratio = lz["median"] / p["median"]
+    row(9, f"the same with `-o lazy_sizes` (no background size fill; the fill makes it "
+           f"{lz['median'] / g['median']:.2f}× faster)", lz, p, f"{lratio:.2f}×", "—", None,
+        peer_name="`ls -l` of the plain copy, cold", key="ls_l_games_fresh_lazy")
+
+
+def wait_sizes_known(mnt, games, timeout=3600):
+    """Wait until the mount's background fill knows every game's size (.gamefs/stats)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        with open(os.path.join(mnt, ".gamefs", "stats")) as f:
+            m = re.search(r"^sizes_known: (\d+)$", f.read(), re.M)
+        if m and int(m.group(1)) >= games:
+            return
+        time.sleep(0.2)
+    raise RuntimeError(f"{mnt}: the sizes of {games} games not known after {timeout} s")
+
+
+def bench_remount(args, db, runs):
+    """Figure 10: remount + `ls -l games/` (cold) of a writable copy after one save, against the
+    same remount with no save since the last unmount: the kept sizes survive a save."""
+    d = os.path.join(DATA, "remount")
+    os.makedirs(d, exist_ok=True)
+    work = copy_db(db, os.path.join(d, "db"))
+    mnt = os.path.join(MNT, "m10")
+    forget_sizes()
+
+    def remount_ls_l(what):
+        drop_caches()
+        t0 = time.perf_counter()
+        m = ForegroundMount(args.gamefs, work, mnt, what, keep_sizes=True)
+        try:
+            out = sh(ls_l_cmd(f"{mnt}/games"), timeout=7200)
+            return time.perf_counter() - t0, out
+        finally:
+            m.close()
+
+    # Learn every size once (the background fill), and keep them at the unmount.
+    m = ForegroundMount(args.gamefs, work, mnt, "remount: first mount", keep_sizes=True)
+    try:
+        names = sorted(os.listdir(os.path.join(mnt, "games")))
+        wait_sizes_known(mnt, len(names))
+    finally:
+        m.close()
+    rnd = random.Random(10)
+    base, after = [], []
+    for r in range(runs):
+        t, out_base = remount_ls_l("remount + ls -l")
+        base.append(t)
+        m = ForegroundMount(args.gamefs, work, mnt, "remount: one save", keep_sizes=True)
+        try:
+            path, new = edit_a_game(mnt, names, rnd, f"remount-{r}")
+            save(path, new)
+        finally:
+            m.close()
+        t, out_after = remount_ls_l("remount + ls -l after a save")
+        after.append(t)
+    shutil.rmtree(d)
+    g, p = stat(after), stat(base)
+    ratio = g["median"] / p["median"]
+    files = out_after.split()[0]
+    row(10, f"remount + `ls -l games/` after one save, cold ({files} files; sizes kept by the mount before)",
+        g, p, f"{ratio:.2f}×", "≤ 1.2×", ratio <= 1.2, peer_name="the same remount with no save",
+        key="remount_ls_l_after_save")
 
 
 def bench_rss(args, db, runs):
@@ -781,12 +913,15 @@ def main():
     ap.add_argument("--mode", required=True, help="quick, full, 1m or 10m: names the run's file")
     ap.add_argument("--no-append", action="store_true", help="print the table only: no run file")
     ap.add_argument("--label", default="")
-    ap.add_argument("--only", help="comma-separated figures to run (1-8), for debugging")
+    ap.add_argument("--only", help="comma-separated figures to run (1-10), for debugging")
     args = ap.parse_args()
     DATA, MNT = os.path.abspath(args.data), os.path.abspath(args.mnt)
     os.makedirs(DATA, exist_ok=True)
+    # gamefs keeps game sizes between mounts in $XDG_CACHE_HOME/gamefs: the benchmark's own,
+    # emptied before each mount (forget_sizes) but where a figure measures the kept sizes
+    os.environ["XDG_CACHE_HOME"] = os.path.join(DATA, "xdg-cache")
     os.makedirs(MNT, exist_ok=True)
-    only = set(args.only.split(",")) if args.only else set("12345678")
+    only = set(args.only.split(",")) if args.only else {str(k) for k in range(1, 11)}
     n = args.games
     started = time.time()
     load_start = loadavg()
@@ -809,6 +944,8 @@ def main():
             ("5", lambda: bench_import(args, ipgn, ni, args.runs)),
             ("6", lambda: bench_saves(args, scid_db, args.runs)),
             ("8", lambda: bench_formats(args, pgn, n, scid_db, args.runs)),
+            ("9", lambda: bench_ls_l(args, scid_db, args.runs)),
+            ("10", lambda: bench_remount(args, scid_db, args.runs)),
             ("7", lambda: bench_rss(args, scid_db, args.runs)),
         ]
         for key, fn in steps:
