@@ -264,7 +264,7 @@ def fmt_s(st, unit="s"):
 ROWS = []
 
 
-RAW = {}  # key -> median (seconds, ms or MiB as the row's unit): kept in the run file
+RAW = {}  # key -> [median, unit] (unit "s", "ms" or "MiB"): kept in the run file
 
 
 def row(num, what, gf, peer, ratio_txt, target, met, unit="s", peer_name="", key=None):
@@ -276,12 +276,12 @@ def row(num, what, gf, peer, ratio_txt, target, met, unit="s", peer_name="", key
         "num": num, "what": what, "gamefs": fmt_s(gf, unit), "peer": fmt_s(peer, unit) if peer else "—",
         "peer_name": peer_name, "ratio": ratio_txt, "target": target,
         "met": "" if met is None else ("met" if met else "MISSED"),
-        "raw_gamefs": gf, "raw_peer": peer,
+        "raw_gamefs": gf, "raw_peer": peer, "key": key, "unit": unit,
     })
     if key:
-        RAW[key] = gf["median"]
+        RAW[key] = [gf["median"], unit]
         if peer:
-            RAW[key + "/peer"] = peer["median"]
+            RAW[key + "/peer"] = [peer["median"], unit]
 
 
 def table_md():
@@ -334,12 +334,14 @@ def databases(args, pgn, n):
         with open(stamp) as f:
             return scid_db, gf_db, json.load(f)
     log(f"importing {pgn} with sc_import and gamefs import")
+    rss = os.path.join(d, "import.time")
     scid_create(scid_db)
-    t, _ = timed(f"sc_import {q(scid_db)} {q(pgn)}", timeout=7200)
-    info["sc_import_s"] = round(t, 2)
+    t, _ = timed(f"/usr/bin/time -v -o {q(rss)} sc_import {q(scid_db)} {q(pgn)}", timeout=14400)
+    info["sc_import_s"], info["sc_import_rss_mib"] = round(t, 2), round(max_rss(rss) / 1024, 1)
     rm_db(gf_db)
-    t, _ = timed(f"{q(args.gamefs)} import {q(gf_db)} {q(pgn)} --create -q", timeout=7200, ok=IMPORTED)
-    info["gamefs_import_s"] = round(t, 2)
+    t, _ = timed(f"/usr/bin/time -v -o {q(rss)} {q(args.gamefs)} import {q(gf_db)} {q(pgn)} --create -q",
+                 timeout=14400, ok=IMPORTED)
+    info["gamefs_import_s"], info["gamefs_import_rss_mib"] = round(t, 2), round(max_rss(rss) / 1024, 1)
     with open(stamp, "w") as f:
         json.dump(info, f)
     return scid_db, gf_db, info
@@ -415,19 +417,22 @@ def bench_export(args, db, runs):
     g, p = stat(gf), peers[best]
     speedup = p["median"] / g["median"]
     row(1, f"export all games to PGN ({size_gf / 2**20:.0f} MiB)", g, p, f"{speedup:.2f}× faster" if speedup >= 1 else f"{1 / speedup:.2f}× slower",
-        "≥ 5× faster", speedup >= 5, peer_name=f"SCID {best} (other: {fmt_s(peers[[k for k in peers if k != best][0]])})")
+        "≥ 5× faster", speedup >= 5, key="export", peer_name=f"SCID {best} (other: {fmt_s(peers[[k for k in peers if k != best][0]])})")
 
 
 def mount_ls(args, db, folder, runs):
-    """Times of `gamefs mount DB MNT` (returns when ready) + `ls MNT/folder`, and the entries."""
+    """Times of `gamefs mount DB MNT` (returns when ready) + `ls MNT/folder`, the entries, and the
+    times of the mount alone."""
     mnt = os.path.join(MNT, "m2")
     os.makedirs(mnt, exist_ok=True)
-    gf = []
+    gf, ready = [], []
     for _ in range(runs):
         MOUNTS.add(mnt)
         forget_sizes()
-        t, out = timed(f"timeout 120 {q(args.gamefs)} mount {q(db)} {q(mnt)} && timeout 120 ls {q(mnt)}/{folder} | wc -l")
-        gf.append(t)
+        t_mount = timed(f"timeout 600 {q(args.gamefs)} mount {q(db)} {q(mnt)}")[0]
+        t_ls, out = timed(f"timeout 600 ls {q(mnt)}/{folder} | wc -l")
+        gf.append(t_mount + t_ls)
+        ready.append(t_mount)
         pid = daemon_pid(mnt)
         if pid:
             DAEMON_PEAKS.append((f"mount + ls {folder}/", vm_hwm(pid)))
@@ -437,20 +442,26 @@ def mount_ls(args, db, folder, runs):
                 if not os.path.exists(f"/proc/{pid}"):
                     break
                 time.sleep(0.01)
-    return gf, int(out.strip())
+    return gf, int(out.strip()), ready
 
 
 def bench_mount_ls(args, db, runs):
-    gf, nfiles = mount_ls(args, db, "games", runs)
+    gf, nfiles, ready = mount_ls(args, db, "games", runs)
     script = tcl_file("open.tcl", TCL_OPEN_ONLY)
     peer = [timed(f"tkscid {q(script)} {q(db)}")[0] for _ in range(runs)]
     g, p = stat(gf), stat(peer)
     ratio = g["median"] / p["median"]
     row(2, f"mount ready + first `ls games/` ({nfiles} files)", g, p, f"{ratio:.2f}×", "≤ 2× SCID", ratio <= 2,
-        peer_name="tkscid process: `sc_base open`")
+        peer_name="tkscid process: `sc_base open`", key="mount_ls_games")
+    r = stat(ready)
+    row(2, "of which the mount, until ready", r, p, f"{r['median'] / p['median']:.2f}×", "—", None,
+        peer_name="tkscid process: `sc_base open`", key="mount_ready")
     # The floor: the same `ls` of a local directory of empty files with the same names.
     plain = plain_names_dir(args, db, "games", lambda m: f"cd {q(m)}/games && ls | "
-                            f"(cd {{dest}} && xargs -d '\\n' touch)")
+                            f"(cd {{dest}} && xargs -d '\\n' touch)", files=nfiles)
+    if plain is None:
+        log(f"figure 2′ skipped: {NO_PLAIN_COPY}")
+        return nfiles
     floor = []
     for _ in range(runs):
         drop_caches()
@@ -461,10 +472,32 @@ def bench_mount_ls(args, db, runs):
     return nfiles
 
 
-def plain_names_dir(args, db, what, fill):
+NO_PLAIN_COPY = ""  # why the last plain copy asked for was not made (no room)
+
+
+def room_for(files, size):
+    """Whether DATA's file system has room for `files` more files of `size` bytes in all (each
+    file takes a block at least), keeping a tenth of the disk and of the inodes free (the
+    machine may be shared); else sets NO_PLAIN_COPY to say why."""
+    global NO_PLAIN_COPY
+    st = os.statvfs(DATA)
+    need_bytes = files * st.f_bsize + size
+    free_bytes, free_files = st.f_bavail * st.f_frsize, st.f_favail
+    spare_bytes, spare_files = st.f_blocks * st.f_frsize // 10, st.f_files // 10
+    if need_bytes > free_bytes - spare_bytes or files > free_files - spare_files:
+        NO_PLAIN_COPY = (f"{files} files, {need_bytes / 2**30:.1f} GiB on disk, do not fit in {DATA} "
+                         f"({free_bytes / 2**30:.1f} GiB, {free_files} inodes free, a tenth kept)")
+        return False
+    return True
+
+
+def plain_names_dir(args, db, what, fill, files=0):
     """A local directory (made once, cached in DATA) holding what `fill` copies out of a read-only
-    mount of `db`: the floor a real directory sets for the same listing."""
+    mount of `db`: the floor a real directory sets for the same listing (None: no room for
+    `files` files)."""
     dest = os.path.join(DATA, f"floor-{os.path.basename(os.path.dirname(db))}-{what.replace('/', '_')}")
+    if not os.path.exists(dest + ".done") and not room_for(files, 0):
+        return None
     if not os.path.exists(dest + ".done"):
         shutil.rmtree(dest, ignore_errors=True)
         os.makedirs(dest)
@@ -523,7 +556,7 @@ def bench_formats(args, pgn, n, scid_db, runs):
     g = q(args.gamefs)
     out = os.path.join(DATA, "fig8-out")
     scid_exp = [timed(f"{g} export {q(scid_db)} -o {q(out)}", timeout=3600)[0] for _ in range(runs)]
-    scid_ml, scid_files = mount_ls(args, scid_db, "games", runs)
+    scid_ml, scid_files, _ = mount_ls(args, scid_db, "games", runs)
     # The Simple Chess Database: the same corpus, as close as the format holds it (--lossy).
     d = os.path.join(DATA, f"scdb-{n}")
     x = os.path.join(d, "corpus.dci")
@@ -534,7 +567,7 @@ def bench_formats(args, pgn, n, scid_db, runs):
         sh(f"{g} import --create --lossy -q {q(x)} {q(pgn)} 2>/dev/null", timeout=7200, ok=IMPORTED)
         open(d + ".done", "w").close()
     scdb_exp = [timed(f"{g} export {q(x)} -o {q(out)}", timeout=3600)[0] for _ in range(runs)]
-    scdb_ml, scdb_files = mount_ls(args, x, "games", runs)
+    scdb_ml, scdb_files, _ = mount_ls(args, x, "games", runs)
     # 9x9 Go: random legal positions (at most GO_POSITIONS_MAX: every add is a durable write).
     ng = min(n, GO_POSITIONS_MAX)
     gdir = os.path.join(DATA, f"go9-{ng}")
@@ -549,7 +582,7 @@ def bench_formats(args, pgn, n, scid_db, runs):
         open(gdir + ".done", "w").close()
     go_scan = [timed(f"{g} go9 sgf {q(gdir)} > {q(out)}", timeout=3600)[0] for _ in range(runs)]
     go_items = int(sh(f"grep -c '^(;' {q(out)}").strip())
-    go_ml, go_files = mount_ls(args, gdir, "positions", runs)
+    go_ml, go_files, _ = mount_ls(args, gdir, "positions", runs)
     os.remove(out)
     scid_rate = {"export": (stat(scid_exp), scid_files), "mount": (stat(scid_ml), scid_files)}
     for what, times, items, base in (
@@ -570,11 +603,17 @@ def grep_cmd(d):
     return f"grep -rc {GREP_WORD} {q(d)} | awk -F: '{{n++; s+=$NF}} END {{print n, s}}'"
 
 
-def plain_copy(args, db):
+def plain_copy(args, db, games, pgn):
     """A plain local directory holding the rendered games of `db`, the same names and bytes
-    (copied out of a read-only mount once, kept in DATA): the floor of figures 3 and 9."""
+    (copied out of a read-only mount once, kept in DATA): the floor of figures 3 and 9. None
+    when the disk has no room for it (a block per file: 10 million games take ~40 GiB)."""
     plain = os.path.join(DATA, f"plain-{os.path.basename(os.path.dirname(db))}")
-    if not os.path.exists(os.path.join(plain, ".done")):
+    done = os.path.exists(os.path.join(plain, ".done"))
+    # the rendered text is about as big as the corpus it was imported from
+    if not done and not room_for(games, os.path.getsize(pgn)):
+        log(f"no plain copy: {NO_PLAIN_COPY}")
+        return None
+    if not done:
         log(f"copying the rendered games out of the mount to {plain}")
         shutil.rmtree(plain, ignore_errors=True)
         os.makedirs(plain)
@@ -588,9 +627,9 @@ def plain_copy(args, db):
     return os.path.join(plain, "games")
 
 
-def bench_grep(args, db, runs):
+def bench_grep(args, db, runs, games, pgn):
     mnt = os.path.join(MNT, "m3")
-    pdir = plain_copy(args, db)
+    pdir = plain_copy(args, db, games, pgn)
     dropped = False
     cold_g, warm_g, cold_p, warm_p = [], [], [], []
     for _ in range(runs):
@@ -603,19 +642,21 @@ def bench_grep(args, db, runs):
                 warm_g.append(timed(grep_cmd(f"{mnt}/games"))[0])
         finally:
             m.close()
-    for _ in range(runs):
+    for _ in range(runs if pdir else 0):
         drop_caches()
         t, out_p = timed(grep_cmd(pdir))
         cold_p.append(t)
         warm_p.append(timed(grep_cmd(pdir))[0])
-    same = out_g.strip() == out_p.strip()
+    same = "no plain copy to compare with" if not pdir else (
+        "same as plain" if out_g.strip() == out_p.strip() else "DIFFERENT from plain")
     files, hits = out_g.split()
     how = "drop_caches + fresh mount" if dropped else "fresh mount (not root: page cache not dropped)"
     for label, g, p, lim in (("cold", cold_g, cold_p, 8), ("warm", warm_g, warm_p, 3)):
-        g, p = stat(g), stat(p)
-        ratio = g["median"] / p["median"]
-        row(3, f"`grep -rc {GREP_WORD}` games/, {label}" + (f" ({how}; {files} files, {hits} hits, {'same as' if same else 'DIFFERENT from'} plain)" if label == "cold" else ""),
-            g, p, f"{ratio:.2f}×", f"≤ {lim}×", ratio <= lim, peer_name="grep on plain copy")
+        g, p = stat(g), stat(p) if p else None
+        ratio = g["median"] / p["median"] if p else None
+        row(3, f"`grep -rc {GREP_WORD}` games/, {label}" + (f" ({how}; {files} files, {hits} hits, {same})" if label == "cold" else ""),
+            g, p, f"{ratio:.2f}×" if p else "—", f"≤ {lim}×", p is not None and ratio <= lim,
+            peer_name="grep on plain copy" if p else f"no plain copy: {NO_PLAIN_COPY}", key=f"grep_{label}")
 
 
 def bench_player(args, db, runs):
@@ -640,10 +681,14 @@ def bench_player(args, db, runs):
         speed = p["median"] / g["median"]
         row(4, f"`ls -l players/{PLAYER}/` {label}" + (f" ({entries} entries; SCID finds {found})" if label.startswith("cold") else ""),
             g, p, f"{speed:.2f}× faster" if speed >= 1 else f"{1 / speed:.2f}× slower", "≤ 0.1 s and ≥ 3× faster",
-            g["median"] <= 0.1 and speed >= 3, peer_name="SCID header search + gameslist (in-process)")
+            g["median"] <= 0.1 and speed >= 3, peer_name="SCID header search + gameslist (in-process)",
+            key="ls_l_player_" + label.split()[0])
     # The floor: `ls -l` of a local directory holding the same symlinks.
     plain = plain_names_dir(args, db, f"players/{PLAYER}",
-                            lambda m: f"cp -rP {q(d.replace(mnt, m))}/. {{dest}}/")
+                            lambda m: f"cp -rP {q(d.replace(mnt, m))}/. {{dest}}/", files=entries)
+    if plain is None:
+        log(f"figure 4′ skipped: {NO_PLAIN_COPY}")
+        return
     fcold, fwarm = [], []
     for _ in range(runs):
         drop_caches()
@@ -743,8 +788,8 @@ def bench_saves(args, db, runs, nsaves=200):
     p50, p99 = stat(p50s), stat(p99s)
     fails = f"; {len(failed)} saves FAILED, first: {failed[0]}" if failed else ""
     row(6, f"save latency p50 ({nsaves} saves per run, write + close{fails})", p50, None, "—", "p50 ≤ 20 ms",
-        p50["median"] <= 20 and not failed, unit="ms")
-    row(6, "save latency p99", p99, None, "—", "p99 ≤ 100 ms", p99["median"] <= 100, unit="ms")
+        p50["median"] <= 20 and not failed, unit="ms", key="save_p50")
+    row(6, "save latency p99", p99, None, "—", "p99 ≤ 100 ms", p99["median"] <= 100, unit="ms", key="save_p99")
     shutil.rmtree(d)
 
 
@@ -760,39 +805,48 @@ def ls_l_cmd(d):
     return f"ls -l {q(d)} | awk '/^-/ {{n++; s+=$5}} END {{print n, s}}'"
 
 
-def bench_ls_l(args, db, runs):
+def bench_ls_l(args, db, runs, games, pgn):
     """Figure 9: `ls -l games/` right after a fresh mount (no kept sizes), cold, with the
-    background size fill and without it (-o lazy_sizes), against the plain copy, cold."""
-    pdir = plain_copy(args, db)
+    background size fill and without it (-o lazy_sizes), and after a remount (the sizes the
+    fresh mount kept), against the plain copy, cold."""
+    pdir = plain_copy(args, db, games, pgn)
     mnt = os.path.join(MNT, "m9")
-    times = {"fill": [], "lazy": [], "plain": []}
+    times = {"fill": [], "kept": [], "lazy": [], "plain": []}
     outs = {}
     dropped = False
-    for _ in range(runs):  # in turn, so that a drifting machine slows all three alike
-        for name, opts in (("fill", ()), ("lazy", ("lazy_sizes",))):
+    for _ in range(runs):  # in turn, so that a drifting machine slows all alike
+        for name, opts, keep in (("fill", (), False), ("kept", (), True), ("lazy", ("lazy_sizes",), False)):
             dropped = drop_caches()
             m = ForegroundMount(args.gamefs, db, mnt, "ls -l games/" + (" -o lazy_sizes" if opts else ""),
-                                ro=True, opts=opts)
+                                ro=True, opts=opts, keep_sizes=keep)
             try:
                 t, outs[name] = timed(ls_l_cmd(f"{mnt}/games"), timeout=7200)
                 times[name].append(t)
             finally:
                 m.close()
-        drop_caches()
-        t, outs["plain"] = timed(ls_l_cmd(pdir), timeout=7200)
-        times["plain"].append(t)
-    files, total = outs["plain"].split()
-    same = "same files and sizes as" if outs["fill"] == outs["lazy"] == outs["plain"] else "DIFFERENT sizes from"
+        if pdir:
+            drop_caches()
+            t, outs["plain"] = timed(ls_l_cmd(pdir), timeout=7200)
+            times["plain"].append(t)
+    files, total = outs["fill"].split()
+    ref = outs.get("plain", outs["fill"])
+    same = ("same files and sizes as the plain copy" if pdir else "no plain copy to compare with") \
+        if outs["fill"] == outs["kept"] == outs["lazy"] == ref else "DIFFERENT sizes"
     how = "page cache dropped" if dropped else "not root: page cache not dropped"
-    g, lz, p = stat(times["fill"]), stat(times["lazy"]), stat(times["plain"])
-    ratio = g["median"] / p["median"]
-    row(9, f"`ls -l games/` right after a fresh mount, cold ({how}; {files} files, {int(total) / 2**20:.0f} MiB, "
-           f"{same} the plain copy)", g, p, f"{ratio:.2f}×", "≤ 1× plain directory", ratio <= 1 and same.startswith("same"),
-        peer_name="`ls -l` of the plain copy, cold", key="ls_l_games_fresh")
-    lratio = lz["median"] / p["median"]
-    row(9, f"the same with `-o lazy_sizes` (no background size fill; the fill makes it "
-           f"{lz['median'] / g['median']:.2f}× faster)", lz, p, f"{lratio:.2f}×", "—", None,
-        peer_name="`ls -l` of the plain copy, cold", key="ls_l_games_fresh_lazy")
+    p = stat(times["plain"]) if pdir else None
+    peer_name = "`ls -l` of the plain copy, cold" if p else f"no plain copy: {NO_PLAIN_COPY}"
+    for what, name, target, key in (
+            (f"`ls -l games/` right after a fresh mount, cold ({how}; {files} files, {int(total) / 2**20:.0f} MiB, "
+             f"{same})", "fill", "≤ 1× plain directory", "ls_l_games_fresh"),
+            ("the same after a remount (sizes kept by the mount before), cold", "kept", "≤ 1× plain directory",
+             "ls_l_games_remount"),
+            (f"the same right after a fresh mount with `-o lazy_sizes` (no background size fill; "
+             f"the fill makes it {stat(times['lazy'])['median'] / stat(times['fill'])['median']:.2f}× faster)",
+             "lazy", "—", "ls_l_games_fresh_lazy")):
+        g = stat(times[name])
+        ratio = g["median"] / p["median"] if p else None
+        met = None if target == "—" else (ratio is not None and ratio <= 1 and same.startswith("same"))
+        row(9, what, g, p, f"{ratio:.2f}×" if p else "—", target, met, peer_name=peer_name, key=key)
 
 
 def wait_sizes_known(mnt, games, timeout=3600):
@@ -855,6 +909,46 @@ def bench_remount(args, db, runs):
         key="remount_ls_l_after_save")
 
 
+def corpus_import_rows(n, info):
+    """Figure 11: the import of the corpus the run's databases were made from (once, cached
+    with them; a single measure): time and peak RSS against sc_import's."""
+    for what, key, unit, target in (("time", "s", "s", "≤ 1× SCID"), ("peak RSS", "rss_mib", "MiB", "—")):
+        g, p = info.get(f"gamefs_import_{key}"), info.get(f"sc_import_{key}")
+        if g is None or p is None:
+            continue  # databases made before the import's peak RSS was recorded
+        g, p = stat([g]), stat([p])
+        ratio = g["median"] / p["median"]
+        row(11, f"import of the {n}-game corpus into an empty database, {what} (once, when the databases were made)",
+            g, p, f"{ratio:.2f}×", target, None if target == "—" else ratio <= 1, unit=unit,
+            peer_name="`sc_import`", key=f"corpus_import_{key}")
+
+
+GROWTH_FROM = ("1m", 1_000_000)
+
+
+def growth_rows(n):
+    """Figure 12 (10m mode): how each figure of this run grew from the newest 1m run that has
+    it; linear or better is the target (×10 from 1M to 10M; ×n/1M on a scaled run)."""
+    mode, base = GROWTH_FROM
+    scale = n / base
+    for r in list(ROWS):
+        if not r["key"] or r["num"] == 12:
+            continue
+        old = runlog.newest_raw(mode, r["key"])
+        what = f"growth from 1M games of {r['num']}: {r['what'].split(' (')[0]}"
+        if old is None:
+            row(12, what, r["raw_gamefs"], None, "—", f"≤ ×{scale:g}", None, unit=r["unit"],
+                peer_name=f"no {mode} run has this figure yet")
+            continue
+        (value, unit), run = old
+        if unit != r["unit"]:
+            continue
+        p = stat([value])
+        growth = r["raw_gamefs"]["median"] / value
+        row(12, what, r["raw_gamefs"], p, f"×{growth:.2f}", f"≤ ×{scale:g} (linear)", growth <= scale,
+            unit=unit, peer_name=f"the {mode} run of {run['when']}")
+
+
 def bench_rss(args, db, runs):
     script = tcl_file("player-rss.tcl", TCL_PLAYER)
     peer = []
@@ -867,7 +961,7 @@ def bench_rss(args, db, runs):
     p = stat(peer)
     ratio = g["median"] / p["median"]
     row(7, f"daemon peak RSS over all of the above ({len(DAEMON_PEAKS)} mounts; peak in: {what})", g, p, f"{ratio:.2f}×",
-        "≤ 256 MiB and ≤ 2× SCID", g["median"] <= 256 and ratio <= 2, unit="MiB",
+        "≤ 256 MiB and ≤ 2× SCID", g["median"] <= 256 and ratio <= 2, unit="MiB", key="peak_rss",
         peer_name="tkscid with the base open + a header search")
 
 
@@ -921,7 +1015,9 @@ def main():
     # emptied before each mount (forget_sizes) but where a figure measures the kept sizes
     os.environ["XDG_CACHE_HOME"] = os.path.join(DATA, "xdg-cache")
     os.makedirs(MNT, exist_ok=True)
-    only = set(args.only.split(",")) if args.only else {str(k) for k in range(1, 11)}
+    # 10m: the figures that scale to ten million games (no export, no 100k import, no other formats)
+    default = {"2", "3", "4", "6", "9", "7"} if args.mode == "10m" else {str(k) for k in range(1, 11)}
+    only = set(args.only.split(",")) if args.only else default
     n = args.games
     started = time.time()
     load_start = loadavg()
@@ -939,12 +1035,12 @@ def main():
         steps = [
             ("1", lambda: bench_export(args, scid_db, args.runs)),
             ("2", lambda: bench_mount_ls(args, scid_db, args.runs)),
-            ("3", lambda: bench_grep(args, scid_db, args.runs)),
+            ("3", lambda: bench_grep(args, scid_db, args.runs, n, pgn)),
             ("4", lambda: bench_player(args, scid_db, args.runs)),
             ("5", lambda: bench_import(args, ipgn, ni, args.runs)),
             ("6", lambda: bench_saves(args, scid_db, args.runs)),
             ("8", lambda: bench_formats(args, pgn, n, scid_db, args.runs)),
-            ("9", lambda: bench_ls_l(args, scid_db, args.runs)),
+            ("9", lambda: bench_ls_l(args, scid_db, args.runs, n, pgn)),
             ("10", lambda: bench_remount(args, scid_db, args.runs)),
             ("7", lambda: bench_rss(args, scid_db, args.runs)),
         ]
@@ -957,6 +1053,9 @@ def main():
                 t0 = time.perf_counter()
                 fn()
                 log(f"figure {key} done in {time.perf_counter() - t0:.1f} s")
+        corpus_import_rows(n, import_info)
+        if args.mode == "10m":
+            growth_rows(n)
     finally:
         unmount_all()
     wall = time.time() - started
