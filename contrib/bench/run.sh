@@ -64,4 +64,4 @@ build=$(cat "$GAMEFS_BIN.build" 2>/dev/null || echo "${GAMEFS_BUILD:-not recorde
 python3 "$here/bench.py" --games "$games" \
     --gamefs "$GAMEFS_BIN" --build "$build" \
     --gen "$CARGO_TARGET_DIR/bench-gen/release/gamefs-bench-gen" \
-    --runs "${BENCH_RUNS:-3}" --mode "$mode" --label "$mode: $games games" "$@"
+    --runs "${BENCH_RUNS:-3}" --mode "$mode" "$@"
