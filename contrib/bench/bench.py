@@ -1138,7 +1138,7 @@ def main():
         f.write(f"- generator: `{gen_stats}`\n")
         f.write(f"- corpus import (once): sc_import {import_info.get('sc_import_s')} s, gamefs import {import_info.get('gamefs_import_s')} s\n")
         f.write("- same games in both imports: " + "; ".join(f"{k}: {v}" for k, v in checks.items()) + "\n")
-        ran = f"; figures run: {', '.join(sorted(only))} (`--only {args.only}`)" if args.only else ""
+        ran = f"; figures run: {', '.join(sorted(only, key=int))} (`--only {args.only}`)" if args.only else ""
         f.write(f"- runs per figure: {args.runs} (figure 1 runs gamefs and the SCID exports in turn){ran}; bench wall time {wall / 60:.1f} min\n\n")
         f.write(table + "\n")
         path = runlog.write_run(now, args.mode, f.getvalue(), RAW)
