@@ -977,7 +977,7 @@ def growth_rows(n):
         if not r["key"] or r["num"] == 12:
             continue
         old = runlog.newest_raw(mode, r["key"])
-        what = f"growth from 1M games of {r['num']}: {r['what'].split(' (')[0]}"
+        what = f"growth from 1M games, figure {r['num']}: {r['what'].split(' (')[0]}"
         if old is None:
             row(12, what, r["raw_gamefs"], None, "—", f"≤ ×{scale:g}", None, unit=r["unit"],
                 peer_name=f"no {mode} run has this figure yet")
