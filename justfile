@@ -36,9 +36,10 @@ generated:
     cargo run --quiet -- completions zsh > contrib/completions/_gamefs
     cargo run --quiet -- completions fish > contrib/completions/gamefs.fish
 
-# Benchmark against Debian SCID: 100 000 games (contrib/bench/run.sh full; `1m` for a million).
-bench:
-    contrib/bench/run.sh full
+# Benchmark against Debian SCID: `just bench` 100 000 games; `just bench 1m` a million; `just bench
+# 10m` ten million (on demand, hours); each run is a file of contrib/bench/runs/ (BENCHMARKS.md).
+bench mode="full":
+    contrib/bench/run.sh {{mode}}
 
 # The 10 000-game benchmark (a couple of minutes; a smoke test, times not asserted).
 bench-quick:

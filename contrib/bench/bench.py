@@ -2,17 +2,19 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """gamefs benchmark against Debian SCID 4.7 (tkscid / sc_import). Run it via contrib/bench/run.sh.
 
-bench.py --games N [--import-games M] --gamefs BIN --gen BIN [--runs R] [--data DIR] [--mnt DIR]
-         [--append FILE] [--label TEXT]
+bench.py --games N --mode MODE [--import-games M] --gamefs BIN --gen BIN [--runs R] [--data DIR]
+         [--mnt DIR] [--no-append] [--label TEXT]
 
 Generates (once, cached in DATA) a deterministic corpus of N random legal games, imports it with
 SCID's sc_import and with `gamefs import`, checks both databases hold the same games, then
-measures the seven figures of the benchmark (see BENCHMARKS.md), each the median of R runs with
-min-max, prints a table with the ratio to SCID and appends a dated run to FILE.
+measures the figures of the benchmark (see BENCHMARKS.md), each the median of R runs with
+min-max, prints a table with the ratio to SCID and writes the run as a new file of
+contrib/bench/runs/ (runlog.py: the top table of BENCHMARKS.md is made again from those files).
 """
 
 import argparse
 import datetime
+import io
 import json
 import os
 import platform
@@ -25,8 +27,11 @@ import subprocess
 import sys
 import time
 
+import runlog
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
+SEED = 20240601  # the corpus's seed; the PGO training uses its own (contrib/dev/release)
 PLAYER = "Carlsen, Magnus"  # the generator's most frequent player
 GREP_WORD = "Carlsen"
 MOUNTS = set()  # mountpoints to unmount on the way out
@@ -114,16 +119,26 @@ def vm_hwm(pid):
     return 0
 
 
-class ForegroundMount:
-    """`/usr/bin/time -v gamefs mount -f DB MNT` in the background; peak RSS when it ends."""
+def forget_sizes():
+    """As on a new user's first mount: no game sizes kept by an earlier mount (gamefs keeps them
+    in $XDG_CACHE_HOME/gamefs, which main() points into the data directory)."""
+    shutil.rmtree(os.path.join(os.environ["XDG_CACHE_HOME"], "gamefs"), ignore_errors=True)
 
-    def __init__(self, gamefs, db, mnt, what, ro=False):
+
+class ForegroundMount:
+    """`/usr/bin/time -v gamefs mount -f DB MNT` in the background; peak RSS when it ends.
+    `opts`: more `-o` words; the sizes kept by earlier mounts are forgotten unless keep_sizes."""
+
+    def __init__(self, gamefs, db, mnt, what, ro=False, opts=(), keep_sizes=False):
         self.mnt, self.what = mnt, what
         self.rss_file = mnt.rstrip("/") + ".time"
         os.makedirs(mnt, exist_ok=True)
+        if not keep_sizes:
+            forget_sizes()
         args = ["/usr/bin/time", "-v", "-o", self.rss_file, gamefs, "mount", db, mnt, "-f"]
-        if ro:
-            args += ["-o", "ro"]
+        words = (["ro"] if ro else []) + list(opts)
+        if words:
+            args += ["-o", ",".join(words)]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         MOUNTS.add(mnt)
         deadline = time.time() + 120
@@ -250,13 +265,24 @@ def fmt_s(st, unit="s"):
 ROWS = []
 
 
-def row(num, what, gf, peer, ratio_txt, target, met, unit="s", peer_name=""):
+RAW = {}  # key -> [median, unit] (unit "s", "ms" or "MiB"): kept in the run file
+
+
+def row(num, what, gf, peer, ratio_txt, target, met, unit="s", peer_name="", key=None):
+    """One row of the table; met None: no target (a floor, or a figure shown for comparison).
+    `key` names the figure in the run's raw figures (what the 10m mode compares with 1m)."""
+    if target == "—" and peer is not None and "floor" in str(what):
+        met = None
     ROWS.append({
         "num": num, "what": what, "gamefs": fmt_s(gf, unit), "peer": fmt_s(peer, unit) if peer else "—",
         "peer_name": peer_name, "ratio": ratio_txt, "target": target,
-        "met": "" if target == "—" and peer is not None and "floor" in str(what) else ("met" if met else "MISSED"),
-        "raw_gamefs": gf, "raw_peer": peer,
+        "met": "" if met is None else ("met" if met else "MISSED"),
+        "raw_gamefs": gf, "raw_peer": peer, "key": key, "unit": unit,
     })
+    if key:
+        RAW[key] = [gf["median"], unit]
+        if peer:
+            RAW[key + "/peer"] = [peer["median"], unit]
 
 
 def table_md():
@@ -285,6 +311,38 @@ def corpus(gen, n, seed):
         return path, f.read().strip()
 
 
+# Copies of each part of the real-world corpus in its file: some 40 000-50 000 games, so that an
+# export takes long enough that starting a process does not decide the ratio (2 211 games held
+# out, 17 733 trained on).
+REALWORLD_COPIES = {"held-out": 20, "trained": 3}
+
+
+def realworld(which):
+    """One PGN file of the real-world corpus (tests/data/realworld.tar.xz, made once in DATA):
+    the folders the PGO training never sees (contrib/dev/pgo-held-out) or all the others, each
+    file REALWORLD_COPIES times."""
+    path = os.path.join(DATA, f"realworld-{which}.pgn")
+    if os.path.exists(path):
+        return path
+    with open(os.path.join(REPO, "contrib", "dev", "pgo-held-out")) as f:
+        held_out = {line.strip() for line in f if line.strip() and not line.startswith("#")}
+    d = os.path.join(DATA, "realworld")
+    shutil.rmtree(d, ignore_errors=True)
+    sh(f"tar -xJf {q(os.path.join(REPO, 'tests', 'data', 'realworld.tar.xz'))} -C {q(DATA)}")
+    with open(path + ".tmp", "wb") as out:
+        for folder in sorted(os.listdir(d)):
+            if (folder in held_out) != (which == "held-out"):
+                continue
+            for root, _, files in sorted(os.walk(os.path.join(d, folder))):
+                for name in sorted(files):
+                    if name.endswith(".pgn"):
+                        with open(os.path.join(root, name), "rb") as f:
+                            out.write((f.read() + b"\n\n") * REALWORLD_COPIES[which])
+    shutil.rmtree(d)
+    os.rename(path + ".tmp", path)
+    return path
+
+
 def scid_create(db):
     for ext in ("si4", "sn4", "sg4"):
         if os.path.exists(f"{db}.{ext}"):
@@ -298,9 +356,10 @@ def rm_db(db):
             os.remove(f"{db}.{ext}")
 
 
-def databases(args, pgn, n):
-    """SCID's and gamefs's import of the corpus (cached); returns (scid_db, gamefs_db, info)."""
-    d = os.path.join(DATA, f"db-{n}")
+def databases(args, pgn, name):
+    """SCID's and gamefs's import of the corpus into DATA/name (cached); returns (scid_db,
+    gamefs_db, info)."""
+    d = os.path.join(DATA, name)
     os.makedirs(d, exist_ok=True)
     scid_db, gf_db = os.path.join(d, "scid"), os.path.join(d, "gamefs")
     info = {}
@@ -309,12 +368,19 @@ def databases(args, pgn, n):
         with open(stamp) as f:
             return scid_db, gf_db, json.load(f)
     log(f"importing {pgn} with sc_import and gamefs import")
+    rss = os.path.join(d, "import.time")
     scid_create(scid_db)
-    t, _ = timed(f"sc_import {q(scid_db)} {q(pgn)}", timeout=7200)
-    info["sc_import_s"] = round(t, 2)
+    # sc_import of a given file (--pgn) may import every game, then fail to print its warnings
+    # ("error writing stdout: invalid argument", text in other encodings): the games are counted
+    t, _ = timed(f"/usr/bin/time -v -o {q(rss)} sc_import {q(scid_db)} {q(pgn)}", timeout=14400,
+                 ok=(0, 1) if args.pgn else (0,))
+    info["sc_import_s"], info["sc_import_rss_mib"] = round(t, 2), round(max_rss(rss) / 1024, 1)
     rm_db(gf_db)
-    t, _ = timed(f"{q(args.gamefs)} import {q(gf_db)} {q(pgn)} --create -q", timeout=7200, ok=IMPORTED)
-    info["gamefs_import_s"] = round(t, 2)
+    # a given file (--pgn) may hold games SCID 4 cannot hold: gamefs import leaves them out
+    # (exit status 4) or stops at the first it cannot read (1)
+    t, _ = timed(f"/usr/bin/time -v -o {q(rss)} {q(args.gamefs)} import {q(gf_db)} {q(pgn)} --create -q",
+                 timeout=14400, ok=IMPORTED + ((1, 4) if args.pgn else ()))
+    info["gamefs_import_s"], info["gamefs_import_rss_mib"] = round(t, 2), round(max_rss(rss) / 1024, 1)
     with open(stamp, "w") as f:
         json.dump(info, f)
     return scid_db, gf_db, info
@@ -390,18 +456,22 @@ def bench_export(args, db, runs):
     g, p = stat(gf), peers[best]
     speedup = p["median"] / g["median"]
     row(1, f"export all games to PGN ({size_gf / 2**20:.0f} MiB)", g, p, f"{speedup:.2f}× faster" if speedup >= 1 else f"{1 / speedup:.2f}× slower",
-        "≥ 5× faster", speedup >= 5, peer_name=f"SCID {best} (other: {fmt_s(peers[[k for k in peers if k != best][0]])})")
+        "≥ 5× faster", speedup >= 5, key="export", peer_name=f"SCID {best} (other: {fmt_s(peers[[k for k in peers if k != best][0]])})")
 
 
 def mount_ls(args, db, folder, runs):
-    """Times of `gamefs mount DB MNT` (returns when ready) + `ls MNT/folder`, and the entries."""
+    """Times of `gamefs mount DB MNT` (returns when ready) + `ls MNT/folder`, the entries, and the
+    times of the mount alone."""
     mnt = os.path.join(MNT, "m2")
     os.makedirs(mnt, exist_ok=True)
-    gf = []
+    gf, ready = [], []
     for _ in range(runs):
         MOUNTS.add(mnt)
-        t, out = timed(f"timeout 120 {q(args.gamefs)} mount {q(db)} {q(mnt)} && timeout 120 ls {q(mnt)}/{folder} | wc -l")
-        gf.append(t)
+        forget_sizes()
+        t_mount = timed(f"timeout 600 {q(args.gamefs)} mount {q(db)} {q(mnt)}")[0]
+        t_ls, out = timed(f"timeout 600 ls {q(mnt)}/{folder} | wc -l")
+        gf.append(t_mount + t_ls)
+        ready.append(t_mount)
         pid = daemon_pid(mnt)
         if pid:
             DAEMON_PEAKS.append((f"mount + ls {folder}/", vm_hwm(pid)))
@@ -411,20 +481,26 @@ def mount_ls(args, db, folder, runs):
                 if not os.path.exists(f"/proc/{pid}"):
                     break
                 time.sleep(0.01)
-    return gf, int(out.strip())
+    return gf, int(out.strip()), ready
 
 
 def bench_mount_ls(args, db, runs):
-    gf, nfiles = mount_ls(args, db, "games", runs)
+    gf, nfiles, ready = mount_ls(args, db, "games", runs)
     script = tcl_file("open.tcl", TCL_OPEN_ONLY)
     peer = [timed(f"tkscid {q(script)} {q(db)}")[0] for _ in range(runs)]
     g, p = stat(gf), stat(peer)
     ratio = g["median"] / p["median"]
     row(2, f"mount ready + first `ls games/` ({nfiles} files)", g, p, f"{ratio:.2f}×", "≤ 2× SCID", ratio <= 2,
-        peer_name="tkscid process: `sc_base open`")
+        peer_name="tkscid process: `sc_base open`", key="mount_ls_games")
+    r = stat(ready)
+    row(2, "of which the mount, until ready", r, p, f"{r['median'] / p['median']:.2f}×", "—", None,
+        peer_name="tkscid process: `sc_base open`", key="mount_ready")
     # The floor: the same `ls` of a local directory of empty files with the same names.
     plain = plain_names_dir(args, db, "games", lambda m: f"cd {q(m)}/games && ls | "
-                            f"(cd {{dest}} && xargs -d '\\n' touch)")
+                            f"(cd {{dest}} && xargs -d '\\n' touch)", files=nfiles)
+    if plain is None:
+        log(f"figure 2′ skipped: {NO_PLAIN_COPY}")
+        return nfiles
     floor = []
     for _ in range(runs):
         drop_caches()
@@ -435,10 +511,35 @@ def bench_mount_ls(args, db, runs):
     return nfiles
 
 
-def plain_names_dir(args, db, what, fill):
+NO_PLAIN_COPY = ""  # why the last plain copy asked for was not made (no room)
+
+
+SPARE_BYTES = 4 << 30  # left free on the data directory's disk (the machine may be shared)
+
+
+def room_for(files, size, empty=False):
+    """Whether DATA's file system has room for `files` more files of `size` bytes in all (each
+    file takes a block at least, unless `empty`), keeping SPARE_BYTES and a tenth of the inodes
+    free; else sets NO_PLAIN_COPY to say why."""
+    global NO_PLAIN_COPY
+    st = os.statvfs(DATA)
+    need_bytes = (0 if empty else files * st.f_bsize) + size
+    free_bytes, free_files = st.f_bavail * st.f_frsize, st.f_favail
+    if need_bytes > free_bytes - SPARE_BYTES or files > free_files - st.f_files // 10:
+        NO_PLAIN_COPY = (f"{files} files, {need_bytes / 2**30:.1f} GiB on disk, do not fit in {DATA} "
+                         f"({free_bytes / 2**30:.1f} GiB, {free_files} inodes free; "
+                         f"{SPARE_BYTES >> 30} GiB and a tenth of the inodes kept free)")
+        return False
+    return True
+
+
+def plain_names_dir(args, db, what, fill, files=0):
     """A local directory (made once, cached in DATA) holding what `fill` copies out of a read-only
-    mount of `db`: the floor a real directory sets for the same listing."""
+    mount of `db`: the floor a real directory sets for the same listing (None: no room for
+    `files` files)."""
     dest = os.path.join(DATA, f"floor-{os.path.basename(os.path.dirname(db))}-{what.replace('/', '_')}")
+    if not os.path.exists(dest + ".done") and not room_for(files, files * 64, empty=True):
+        return None
     if not os.path.exists(dest + ".done"):
         shutil.rmtree(dest, ignore_errors=True)
         os.makedirs(dest)
@@ -497,7 +598,7 @@ def bench_formats(args, pgn, n, scid_db, runs):
     g = q(args.gamefs)
     out = os.path.join(DATA, "fig8-out")
     scid_exp = [timed(f"{g} export {q(scid_db)} -o {q(out)}", timeout=3600)[0] for _ in range(runs)]
-    scid_ml, scid_files = mount_ls(args, scid_db, "games", runs)
+    scid_ml, scid_files, _ = mount_ls(args, scid_db, "games", runs)
     # The Simple Chess Database: the same corpus, as close as the format holds it (--lossy).
     d = os.path.join(DATA, f"scdb-{n}")
     x = os.path.join(d, "corpus.dci")
@@ -508,7 +609,7 @@ def bench_formats(args, pgn, n, scid_db, runs):
         sh(f"{g} import --create --lossy -q {q(x)} {q(pgn)} 2>/dev/null", timeout=7200, ok=IMPORTED)
         open(d + ".done", "w").close()
     scdb_exp = [timed(f"{g} export {q(x)} -o {q(out)}", timeout=3600)[0] for _ in range(runs)]
-    scdb_ml, scdb_files = mount_ls(args, x, "games", runs)
+    scdb_ml, scdb_files, _ = mount_ls(args, x, "games", runs)
     # 9x9 Go: random legal positions (at most GO_POSITIONS_MAX: every add is a durable write).
     ng = min(n, GO_POSITIONS_MAX)
     gdir = os.path.join(DATA, f"go9-{ng}")
@@ -523,7 +624,7 @@ def bench_formats(args, pgn, n, scid_db, runs):
         open(gdir + ".done", "w").close()
     go_scan = [timed(f"{g} go9 sgf {q(gdir)} > {q(out)}", timeout=3600)[0] for _ in range(runs)]
     go_items = int(sh(f"grep -c '^(;' {q(out)}").strip())
-    go_ml, go_files = mount_ls(args, gdir, "positions", runs)
+    go_ml, go_files, _ = mount_ls(args, gdir, "positions", runs)
     os.remove(out)
     scid_rate = {"export": (stat(scid_exp), scid_files), "mount": (stat(scid_ml), scid_files)}
     for what, times, items, base in (
@@ -544,20 +645,33 @@ def grep_cmd(d):
     return f"grep -rc {GREP_WORD} {q(d)} | awk -F: '{{n++; s+=$NF}} END {{print n, s}}'"
 
 
-def bench_grep(args, db, runs):
+def plain_copy(args, db, games, pgn):
+    """A plain local directory holding the rendered games of `db`, the same names and bytes
+    (copied out of a read-only mount once, kept in DATA): the floor of figures 3 and 9. None
+    when the disk has no room for it (a block per file: 10 million games take ~40 GiB)."""
     plain = os.path.join(DATA, f"plain-{os.path.basename(os.path.dirname(db))}")
-    mnt = os.path.join(MNT, "m3")
-    if not os.path.exists(os.path.join(plain, ".done")):
+    done = os.path.exists(os.path.join(plain, ".done"))
+    # the rendered text is about as big as the corpus it was imported from
+    if not done and not room_for(games, os.path.getsize(pgn)):
+        log(f"no plain copy: {NO_PLAIN_COPY}")
+        return None
+    if not done:
         log(f"copying the rendered games out of the mount to {plain}")
         shutil.rmtree(plain, ignore_errors=True)
         os.makedirs(plain)
+        mnt = os.path.join(MNT, "copy")
         m = ForegroundMount(args.gamefs, db, mnt, "copy games out", ro=True)
         try:
-            sh(f"cp -r {q(mnt)}/games {q(plain)}/games", timeout=7200)
+            sh(f"cp -r {q(mnt)}/games {q(plain)}/games", timeout=14400)
         finally:
             m.close()
         open(os.path.join(plain, ".done"), "w").close()
-    pdir = os.path.join(plain, "games")
+    return os.path.join(plain, "games")
+
+
+def bench_grep(args, db, runs, games, pgn):
+    mnt = os.path.join(MNT, "m3")
+    pdir = plain_copy(args, db, games, pgn)
     dropped = False
     cold_g, warm_g, cold_p, warm_p = [], [], [], []
     for _ in range(runs):
@@ -570,19 +684,21 @@ def bench_grep(args, db, runs):
                 warm_g.append(timed(grep_cmd(f"{mnt}/games"))[0])
         finally:
             m.close()
-    for _ in range(runs):
+    for _ in range(runs if pdir else 0):
         drop_caches()
         t, out_p = timed(grep_cmd(pdir))
         cold_p.append(t)
         warm_p.append(timed(grep_cmd(pdir))[0])
-    same = out_g.strip() == out_p.strip()
+    same = "no plain copy to compare with" if not pdir else (
+        "same as plain" if out_g.strip() == out_p.strip() else "DIFFERENT from plain")
     files, hits = out_g.split()
     how = "drop_caches + fresh mount" if dropped else "fresh mount (not root: page cache not dropped)"
     for label, g, p, lim in (("cold", cold_g, cold_p, 8), ("warm", warm_g, warm_p, 3)):
-        g, p = stat(g), stat(p)
-        ratio = g["median"] / p["median"]
-        row(3, f"`grep -rc {GREP_WORD}` games/, {label}" + (f" ({how}; {files} files, {hits} hits, {'same as' if same else 'DIFFERENT from'} plain)" if label == "cold" else ""),
-            g, p, f"{ratio:.2f}×", f"≤ {lim}×", ratio <= lim, peer_name="grep on plain copy")
+        g, p = stat(g), stat(p) if p else None
+        ratio = g["median"] / p["median"] if p else None
+        row(3, f"`grep -rc {GREP_WORD}` games/, {label}" + (f" ({how}; {files} files, {hits} hits, {same})" if label == "cold" else ""),
+            g, p, f"{ratio:.2f}×" if p else "—", f"≤ {lim}×", p is not None and ratio <= lim,
+            peer_name="grep on plain copy" if p else f"no plain copy: {NO_PLAIN_COPY}", key=f"grep_{label}")
 
 
 def bench_player(args, db, runs):
@@ -607,10 +723,14 @@ def bench_player(args, db, runs):
         speed = p["median"] / g["median"]
         row(4, f"`ls -l players/{PLAYER}/` {label}" + (f" ({entries} entries; SCID finds {found})" if label.startswith("cold") else ""),
             g, p, f"{speed:.2f}× faster" if speed >= 1 else f"{1 / speed:.2f}× slower", "≤ 0.1 s and ≥ 3× faster",
-            g["median"] <= 0.1 and speed >= 3, peer_name="SCID header search + gameslist (in-process)")
+            g["median"] <= 0.1 and speed >= 3, peer_name="SCID header search + gameslist (in-process)",
+            key="ls_l_player_" + label.split()[0])
     # The floor: `ls -l` of a local directory holding the same symlinks.
     plain = plain_names_dir(args, db, f"players/{PLAYER}",
-                            lambda m: f"cp -rP {q(d.replace(mnt, m))}/. {{dest}}/")
+                            lambda m: f"cp -rP {q(d.replace(mnt, m))}/. {{dest}}/", files=entries)
+    if plain is None:
+        log(f"figure 4′ skipped: {NO_PLAIN_COPY}")
+        return
     fcold, fwarm = [], []
     for _ in range(runs):
         drop_caches()
@@ -651,13 +771,35 @@ def bench_import(args, pgn, n, runs):
             g, p, f"{ratio:.2f}×", "≤ 1× SCID", ratio <= 1, peer_name="`sc_import`")
 
 
+def edit_a_game(mnt, names, rnd, tag):
+    """A random game of MNT/games whose movetext ends with a move (not a comment or a
+    variation), and its text with a comment `{bench-save-TAG}` added after its last move (any
+    earlier bench comment removed): (path, new text)."""
+    while True:
+        path = os.path.join(mnt, "games", rnd.choice(names))
+        with open(path, "rb") as f:
+            text = f.read()
+        text = re.sub(rb"\{bench-save-[^}]*\}\s*", b"", text)
+        res = re.search(rb'\[Result "([^"]*)"\]', text).group(1)
+        k = text.rstrip().rfind(res)
+        if re.search(rb"[^\s)}]\s+$", text[:k]):
+            return path, text[:k] + f"{{bench-save-{tag}}} ".encode() + text[k:]
+
+
+def save(path, text):
+    """Rewrite a game file as an editor does: open O_TRUNC, write, close."""
+    fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
+    try:
+        os.write(fd, text)
+    finally:
+        os.close(fd)
+
+
 def bench_saves(args, db, runs, nsaves=200):
     """Rewrite one game (open O_TRUNC, write, close) nsaves times per run, on a copy of the DB."""
     d = os.path.join(DATA, "work")
     os.makedirs(d, exist_ok=True)
-    work = os.path.join(d, "db")
-    for ext in ("si4", "sn4", "sg4"):
-        shutil.copyfile(f"{db}.{ext}", f"{work}.{ext}")
+    work = copy_db(db, os.path.join(d, "db"))
     mnt = os.path.join(MNT, "m6")
     m = ForegroundMount(args.gamefs, work, mnt, "saves (writable)")
     p50s, p99s, failed = [], [], []
@@ -667,25 +809,10 @@ def bench_saves(args, db, runs, nsaves=200):
         for r in range(runs):
             lat = []
             for i in range(nsaves):
-                # a game whose movetext ends with a move (not a comment or a variation): the
-                # edit adds a comment after its last move (any earlier bench comment removed)
-                while True:
-                    path = os.path.join(mnt, "games", rnd.choice(names))
-                    with open(path, "rb") as f:
-                        text = f.read()
-                    text = re.sub(rb"\{bench-save-[^}]*\}\s*", b"", text)
-                    res = re.search(rb'\[Result "([^"]*)"\]', text).group(1)
-                    k = text.rstrip().rfind(res)
-                    if re.search(rb"[^\s)}]\s+$", text[:k]):
-                        break
-                new = text[:k] + f"{{bench-save-{r}.{i}}} ".encode() + text[k:]
+                path, new = edit_a_game(mnt, names, rnd, f"{r}.{i}")
                 t0 = time.perf_counter()
                 try:
-                    fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
-                    try:
-                        os.write(fd, new)
-                    finally:
-                        os.close(fd)
+                    save(path, new)
                 except OSError as e:
                     failed.append(f"run {r} save {i}: {os.path.basename(path)}: {e.strerror}")
                     log(f"save failed: {failed[-1]}")
@@ -703,9 +830,165 @@ def bench_saves(args, db, runs, nsaves=200):
     p50, p99 = stat(p50s), stat(p99s)
     fails = f"; {len(failed)} saves FAILED, first: {failed[0]}" if failed else ""
     row(6, f"save latency p50 ({nsaves} saves per run, write + close{fails})", p50, None, "—", "p50 ≤ 20 ms",
-        p50["median"] <= 20 and not failed, unit="ms")
-    row(6, "save latency p99", p99, None, "—", "p99 ≤ 100 ms", p99["median"] <= 100, unit="ms")
+        p50["median"] <= 20 and not failed, unit="ms", key="save_p50")
+    row(6, "save latency p99", p99, None, "—", "p99 ≤ 100 ms", p99["median"] <= 100, unit="ms", key="save_p99")
     shutil.rmtree(d)
+
+
+def copy_db(db, dest):
+    """A copy of the SCID database `db` at `dest` (a base path), to write to."""
+    for ext in ("si4", "sn4", "sg4"):
+        shutil.copyfile(f"{db}.{ext}", f"{dest}.{ext}")
+    return dest
+
+
+def ls_l_cmd(d):
+    # every line of `ls -l` into a pipe; the number of files and the sum of their sizes
+    return f"ls -l {q(d)} | awk '/^-/ {{n++; s+=$5}} END {{print n, s}}'"
+
+
+def bench_ls_l(args, db, runs, games, pgn):
+    """Figure 9: `ls -l games/` right after a fresh mount (no kept sizes), cold, with the
+    background size fill and without it (-o lazy_sizes), and after a remount (the sizes the
+    fresh mount kept), against the plain copy, cold."""
+    pdir = plain_copy(args, db, games, pgn)
+    mnt = os.path.join(MNT, "m9")
+    times = {"fill": [], "kept": [], "lazy": [], "plain": []}
+    outs = {}
+    dropped = False
+    for _ in range(runs):  # in turn, so that a drifting machine slows all alike
+        for name, opts, keep in (("fill", (), False), ("kept", (), True), ("lazy", ("lazy_sizes",), False)):
+            dropped = drop_caches()
+            m = ForegroundMount(args.gamefs, db, mnt, "ls -l games/" + (" -o lazy_sizes" if opts else ""),
+                                ro=True, opts=opts, keep_sizes=keep)
+            try:
+                t, outs[name] = timed(ls_l_cmd(f"{mnt}/games"), timeout=7200)
+                times[name].append(t)
+            finally:
+                m.close()
+        if pdir:
+            drop_caches()
+            t, outs["plain"] = timed(ls_l_cmd(pdir), timeout=7200)
+            times["plain"].append(t)
+    files, total = outs["fill"].split()
+    ref = outs.get("plain", outs["fill"])
+    same = ("same files and sizes as the plain copy" if pdir else "no plain copy to compare with") \
+        if outs["fill"] == outs["kept"] == outs["lazy"] == ref else "DIFFERENT sizes"
+    how = "page cache dropped" if dropped else "not root: page cache not dropped"
+    p = stat(times["plain"]) if pdir else None
+    peer_name = "`ls -l` of the plain copy, cold" if p else f"no plain copy: {NO_PLAIN_COPY}"
+    for what, name, target, key in (
+            (f"`ls -l games/` right after a fresh mount, cold ({how}; {files} files, {int(total) / 2**20:.0f} MiB, "
+             f"{same})", "fill", "≤ 1× plain directory", "ls_l_games_fresh"),
+            ("the same after a remount (sizes kept by the mount before), cold", "kept", "≤ 1× plain directory",
+             "ls_l_games_remount"),
+            (f"the same right after a fresh mount with `-o lazy_sizes` (no background size fill; "
+             f"the fill makes it {stat(times['lazy'])['median'] / stat(times['fill'])['median']:.2f}× faster)",
+             "lazy", "—", "ls_l_games_fresh_lazy")):
+        g = stat(times[name])
+        ratio = g["median"] / p["median"] if p else None
+        met = None if target == "—" else (ratio is not None and ratio <= 1 and same.startswith("same"))
+        row(9, what, g, p, f"{ratio:.2f}×" if p else "—", target, met, peer_name=peer_name, key=key)
+
+
+def wait_sizes_known(mnt, games, timeout=3600):
+    """Wait until the mount's background fill knows every game's size (.gamefs/stats)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        with open(os.path.join(mnt, ".gamefs", "stats")) as f:
+            m = re.search(r"^sizes_known: (\d+)$", f.read(), re.M)
+        if m and int(m.group(1)) >= games:
+            return
+        time.sleep(0.2)
+    raise RuntimeError(f"{mnt}: the sizes of {games} games not known after {timeout} s")
+
+
+def bench_remount(args, db, runs):
+    """Figure 10: remount + `ls -l games/` (cold) of a writable copy after one save, against the
+    same remount with no save since the last unmount: the kept sizes survive a save."""
+    d = os.path.join(DATA, "remount")
+    os.makedirs(d, exist_ok=True)
+    work = copy_db(db, os.path.join(d, "db"))
+    mnt = os.path.join(MNT, "m10")
+    forget_sizes()
+
+    def remount_ls_l(what):
+        drop_caches()
+        t0 = time.perf_counter()
+        m = ForegroundMount(args.gamefs, work, mnt, what, keep_sizes=True)
+        try:
+            out = sh(ls_l_cmd(f"{mnt}/games"), timeout=7200)
+            return time.perf_counter() - t0, out
+        finally:
+            m.close()
+
+    # Learn every size once (the background fill), and keep them at the unmount.
+    m = ForegroundMount(args.gamefs, work, mnt, "remount: first mount", keep_sizes=True)
+    try:
+        names = sorted(os.listdir(os.path.join(mnt, "games")))
+        wait_sizes_known(mnt, len(names))
+    finally:
+        m.close()
+    rnd = random.Random(10)
+    base, after = [], []
+    for r in range(runs):
+        t, out_base = remount_ls_l("remount + ls -l")
+        base.append(t)
+        m = ForegroundMount(args.gamefs, work, mnt, "remount: one save", keep_sizes=True)
+        try:
+            path, new = edit_a_game(mnt, names, rnd, f"remount-{r}")
+            save(path, new)
+        finally:
+            m.close()
+        t, out_after = remount_ls_l("remount + ls -l after a save")
+        after.append(t)
+    shutil.rmtree(d)
+    g, p = stat(after), stat(base)
+    ratio = g["median"] / p["median"]
+    files = out_after.split()[0]
+    row(10, f"remount + `ls -l games/` after one save, cold ({files} files; sizes kept by the mount before)",
+        g, p, f"{ratio:.2f}×", "≤ 1.2×", ratio <= 1.2, peer_name="the same remount with no save",
+        key="remount_ls_l_after_save")
+
+
+def corpus_import_rows(n, info):
+    """Figure 11: the import of the corpus the run's databases were made from (once, cached
+    with them; a single measure): time and peak RSS against sc_import's."""
+    for what, key, unit, target in (("time", "s", "s", "≤ 1× SCID"), ("peak RSS", "rss_mib", "MiB", "—")):
+        g, p = info.get(f"gamefs_import_{key}"), info.get(f"sc_import_{key}")
+        if g is None or p is None:
+            continue  # databases made before the import's peak RSS was recorded
+        g, p = stat([g]), stat([p])
+        ratio = g["median"] / p["median"]
+        row(11, f"import of the {n}-game corpus into an empty database, {what} (once, when the databases were made)",
+            g, p, f"{ratio:.2f}×", target, None if target == "—" else ratio <= 1, unit=unit,
+            peer_name="`sc_import`", key=f"corpus_import_{key}")
+
+
+GROWTH_FROM = ("1m", 1_000_000)
+
+
+def growth_rows(n):
+    """Figure 12 (10m mode): how each figure of this run grew from the newest 1m run that has
+    it; linear or better is the target (×10 from 1M to 10M; ×n/1M on a scaled run)."""
+    mode, base = GROWTH_FROM
+    scale = n / base
+    for r in list(ROWS):
+        if not r["key"] or r["num"] == 12:
+            continue
+        old = runlog.newest_raw(mode, r["key"])
+        what = f"growth from 1M games, figure {r['num']}: {r['what'].split(' (')[0]}"
+        if old is None:
+            row(12, what, r["raw_gamefs"], None, "—", f"≤ ×{scale:g}", None, unit=r["unit"],
+                peer_name=f"no {mode} run has this figure yet")
+            continue
+        (value, unit), run = old
+        if unit != r["unit"]:
+            continue
+        p = stat([value])
+        growth = r["raw_gamefs"]["median"] / value
+        row(12, what, r["raw_gamefs"], p, f"×{growth:.2f}", f"≤ ×{scale:g} (linear)", growth <= scale,
+            unit=unit, peer_name=f"the {mode} run of {run['when']}")
 
 
 def bench_rss(args, db, runs):
@@ -720,7 +1003,7 @@ def bench_rss(args, db, runs):
     p = stat(peer)
     ratio = g["median"] / p["median"]
     row(7, f"daemon peak RSS over all of the above ({len(DAEMON_PEAKS)} mounts; peak in: {what})", g, p, f"{ratio:.2f}×",
-        "≤ 256 MiB and ≤ 2× SCID", g["median"] <= 256 and ratio <= 2, unit="MiB",
+        "≤ 256 MiB and ≤ 2× SCID", g["median"] <= 256 and ratio <= 2, unit="MiB", key="peak_rss",
         peer_name="tkscid with the base open + a header search")
 
 
@@ -736,6 +1019,11 @@ def hardware():
                 break
     mem = sh("free -h").rstrip()
     return {"nproc": sh("nproc").strip(), "cpu": cpu, "free -h": mem, "kernel": platform.release()}
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
 
 
 def commit():
@@ -755,23 +1043,43 @@ def main():
     ap.add_argument("--build", default="not recorded", help="how the gamefs binary was built")
     ap.add_argument("--gen", required=True)
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--seed", type=int, default=20240601)
+    ap.add_argument("--seed", type=int, default=SEED, help="the generator's seed (another: a corpus the PGO build never saw)")
+    ap.add_argument("--pgn", help="measure on this PGN file instead of a generated corpus (e.g. --only 1)")
+    ap.add_argument("--realworld", choices=("held-out", "trained"),
+                    help="measure on the real-world corpus: the folders the PGO training never sees, or the others")
     ap.add_argument("--data", default=os.environ.get("GAMEFS_BENCH_DATA", "/work/bench-data"))
     ap.add_argument("--mnt", default=os.environ.get("GAMEFS_BENCH_MNT", "/work/bench-mnt"))
-    ap.add_argument("--append", help="append the run to this markdown file")
-    ap.add_argument("--label", default="")
-    ap.add_argument("--only", help="comma-separated figures to run (1-8), for debugging")
+    ap.add_argument("--mode", required=True, help="quick, full, 1m or 10m: names the run's file")
+    ap.add_argument("--no-append", action="store_true", help="print the table only: no run file")
+    ap.add_argument("--label", default="", help="what the run's heading says after the mode (default: N games)")
+    ap.add_argument("--only", help="comma-separated figures to run (1-10), for debugging")
     args = ap.parse_args()
     DATA, MNT = os.path.abspath(args.data), os.path.abspath(args.mnt)
     os.makedirs(DATA, exist_ok=True)
+    # gamefs keeps game sizes between mounts in $XDG_CACHE_HOME/gamefs: the benchmark's own,
+    # emptied before each mount (forget_sizes) but where a figure measures the kept sizes
+    os.environ["XDG_CACHE_HOME"] = os.path.join(DATA, "xdg-cache")
     os.makedirs(MNT, exist_ok=True)
-    only = set(args.only.split(",")) if args.only else set("12345678")
+    # 10m: the figures that scale to ten million games (no export, no 100k import, no other formats)
+    default = {"2", "3", "4", "6", "9", "7"} if args.mode == "10m" else {str(k) for k in range(1, 11)}
+    only = set(args.only.split(",")) if args.only else default
     n = args.games
     started = time.time()
+    load_start = loadavg()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
-        pgn, gen_stats = corpus(args.gen, n, args.seed)
-        scid_db, gf_db, import_info = databases(args, pgn, n)
+        if args.realworld:
+            args.pgn = realworld(args.realworld)
+        if args.pgn:  # a given file: as many games as SCID takes of it
+            pgn = os.path.abspath(args.pgn)
+            gen_stats = f"given file {pgn} ({os.path.getsize(pgn) / 2**20:.1f} MiB)"
+            scid_db, gf_db, import_info = databases(
+                args, pgn, "db-" + re.sub(r"[^A-Za-z0-9.-]+", "-", os.path.basename(pgn)))
+            n = int(tcl(TCL_COUNT, scid_db).strip())
+        else:
+            pgn, gen_stats = corpus(args.gen, n, args.seed)
+            scid_db, gf_db, import_info = databases(
+                args, pgn, f"db-{n}" + ("" if args.seed == SEED else f"-s{args.seed}"))
         ok, checks = verify(args, scid_db, gf_db, n)
         for k, v in checks.items():
             log(f"check: {k}: {v}")
@@ -782,11 +1090,13 @@ def main():
         steps = [
             ("1", lambda: bench_export(args, scid_db, args.runs)),
             ("2", lambda: bench_mount_ls(args, scid_db, args.runs)),
-            ("3", lambda: bench_grep(args, scid_db, args.runs)),
+            ("3", lambda: bench_grep(args, scid_db, args.runs, n, pgn)),
             ("4", lambda: bench_player(args, scid_db, args.runs)),
             ("5", lambda: bench_import(args, ipgn, ni, args.runs)),
             ("6", lambda: bench_saves(args, scid_db, args.runs)),
             ("8", lambda: bench_formats(args, pgn, n, scid_db, args.runs)),
+            ("9", lambda: bench_ls_l(args, scid_db, args.runs, n, pgn)),
+            ("10", lambda: bench_remount(args, scid_db, args.runs)),
             ("7", lambda: bench_rss(args, scid_db, args.runs)),
         ]
         for key, fn in steps:
@@ -798,6 +1108,9 @@ def main():
                 t0 = time.perf_counter()
                 fn()
                 log(f"figure {key} done in {time.perf_counter() - t0:.1f} s")
+        corpus_import_rows(n, import_info)
+        if args.mode == "10m":
+            growth_rows(n)
     finally:
         unmount_all()
     wall = time.time() - started
@@ -806,25 +1119,30 @@ def main():
     table = table_md()
     print(table)
     print(f"\n(wall time {wall / 60:.1f} min)")
-    if args.append:
-        now = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+    if not args.no_append:
+        now = datetime.datetime.now()
         scid_version = sh("dpkg-query -W -f='${Version}' scid", check=False).strip() or "?"
-        with open(args.append, "a") as f:
-            f.write(f"\n## {now} — {args.label or f'{n} games'}\n\n")
-            f.write(f"- gamefs commit: {commit()}; SCID: Debian {scid_version}\n")
-            f.write(f"- gamefs build: {args.build}\n")
-            f.write(f"- hardware: {hw['cpu']}, nproc {hw['nproc']}, kernel {hw['kernel']}\n")
-            f.write("- memory (`free -h`):\n\n```\n" + hw["free -h"] + "\n```\n\n")
-            f.write(f"- data set: {os.path.basename(pgn)} ({os.path.getsize(pgn) / 2**20:.0f} MiB PGN), "
-                    f"database .si4/.sn4/.sg4 = {sizes['si4'] / 2**20:.1f}/{sizes['sn4'] / 2**20:.1f}/{sizes['sg4'] / 2**20:.1f} MiB; "
-                    f"figure 5 imports {ni} games\n")
-            f.write(f"- generator: `{gen_stats}`\n")
-            f.write(f"- corpus import (once): sc_import {import_info.get('sc_import_s')} s, gamefs import {import_info.get('gamefs_import_s')} s\n")
-            f.write("- same games in both imports: " + "; ".join(f"{k}: {v}" for k, v in checks.items()) + "\n")
-            ran = f"; figures run: {', '.join(sorted(only))} (`--only {args.only}`)" if args.only else ""
-            f.write(f"- runs per figure: {args.runs} (figure 1 runs gamefs and the SCID exports in turn){ran}; bench wall time {wall / 60:.1f} min\n\n")
-            f.write(table + "\n")
-        log(f"appended to {args.append}")
+        f = io.StringIO()
+        what = args.label or (f"{n} games of {os.path.basename(pgn)}" if args.pgn else
+                              f"{n} games" + ("" if args.seed == SEED else f", seed {args.seed}"))
+        f.write(f"## {now.strftime('%Y-%m-%d %H:%M')} — {args.mode}: {what}\n\n")
+        f.write(f"- gamefs commit: {commit()}; SCID: Debian {scid_version}\n")
+        f.write(f"- gamefs build: {args.build}\n")
+        f.write(f"- hardware: {hw['cpu']}, nproc {hw['nproc']}, kernel {hw['kernel']}\n")
+        f.write(f"- load average (1/5/15 min, other programs on the machine): {load_start} at the start, "
+                f"{loadavg()} at the end\n")
+        f.write("- memory (`free -h`):\n\n```\n" + hw["free -h"] + "\n```\n\n")
+        f.write(f"- data set: {os.path.basename(pgn)} ({os.path.getsize(pgn) / 2**20:.0f} MiB PGN), "
+                f"database .si4/.sn4/.sg4 = {sizes['si4'] / 2**20:.1f}/{sizes['sn4'] / 2**20:.1f}/{sizes['sg4'] / 2**20:.1f} MiB; "
+                f"figure 5 imports {ni} games\n")
+        f.write(f"- generator: `{gen_stats}`\n")
+        f.write(f"- corpus import (once): sc_import {import_info.get('sc_import_s')} s, gamefs import {import_info.get('gamefs_import_s')} s\n")
+        f.write("- same games in both imports: " + "; ".join(f"{k}: {v}" for k, v in checks.items()) + "\n")
+        ran = f"; figures run: {', '.join(sorted(only, key=int))} (`--only {args.only}`)" if args.only else ""
+        f.write(f"- runs per figure: {args.runs} (figure 1 runs gamefs and the SCID exports in turn){ran}; bench wall time {wall / 60:.1f} min\n\n")
+        f.write(table + "\n")
+        path = runlog.write_run(now, args.mode, f.getvalue(), RAW)
+        log(f"wrote {path}; BENCHMARKS.md's newest figures and {runlog.RUNS}/README.md made again")
     return 0
 
 

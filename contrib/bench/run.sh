@@ -1,14 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-# contrib/bench/run.sh quick|full|1m [bench.py options...]
+# contrib/bench/run.sh quick|full|1m|10m [bench.py options...]
 #
 # The gamefs benchmark against Debian SCID (see BENCHMARKS.md). Builds gamefs (release) and the
 # corpus generator (contrib/bench/gen, its own crate), then runs contrib/bench/bench.py:
 #   quick  10 000 games (a couple of minutes; CI may run it as a smoke test, times not asserted)
 #   full   100 000 games
 #   1m     1 000 000 games (figure 5 still imports the 100 000-game corpus)
-# The table goes to stdout and a dated run is appended to BENCHMARKS.md (--no-append: not).
+#   10m    10 000 000 games, on demand (hours; ~40 GB of disk): its own figures, each against its
+#          peer and against the newest 1m run (GAMEFS_BENCH_10M_GAMES=N: N games instead, to
+#          check the mode on a small database)
+# The table goes to stdout and the run is written as a new file of contrib/bench/runs/, from
+# which the top table of BENCHMARKS.md is made again (--no-append: neither).
 #
 # Environment: GAMEFS_BENCH_DATA (corpora, databases; default /work/bench-data),
 # GAMEFS_BENCH_MNT (mountpoints; default /work/bench-mnt), CARGO_TARGET_DIR (default
@@ -25,11 +29,9 @@ case "$mode" in
 quick) games=10000 ;;
 full) games=100000 ;;
 1m) games=1000000 ;;
-*) echo "usage: contrib/bench/run.sh quick|full|1m [bench.py options]" >&2; exit 2 ;;
+10m) games=${GAMEFS_BENCH_10M_GAMES:-10000000} ;;
+*) echo "usage: contrib/bench/run.sh quick|full|1m|10m [bench.py options]" >&2; exit 2 ;;
 esac
-append="--append $repo/BENCHMARKS.md"
-for a in "$@"; do [ "$a" = "--no-append" ] && append=""; done
-set -- $(for a in "$@"; do [ "$a" = "--no-append" ] || printf '%s\n' "$a"; done)
 
 PATH="$PATH:/usr/games"
 export PATH
@@ -62,4 +64,4 @@ build=$(cat "$GAMEFS_BIN.build" 2>/dev/null || echo "${GAMEFS_BUILD:-not recorde
 python3 "$here/bench.py" --games "$games" \
     --gamefs "$GAMEFS_BIN" --build "$build" \
     --gen "$CARGO_TARGET_DIR/bench-gen/release/gamefs-bench-gen" \
-    --runs "${BENCH_RUNS:-3}" --label "$mode: $games games" $append "$@"
+    --runs "${BENCH_RUNS:-3}" --mode "$mode" "$@"
