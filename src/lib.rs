@@ -1,11 +1,11 @@
-//! gamefs: mount chess and Go game databases as folders of text files: SCID 4 and Simple Chess
-//! Database games as PGN, 9x9 Go positions (Darren Cook's format) as SGF.
+//! gamefs: mount chess and Go game databases as folders of text files: SCID 4 and 5, Simple
+//! Chess Database and PGN-file games as PGN, 9x9 Go positions (Darren Cook's format) as SGF.
 //!
 //! The layers, from disk to kernel (`docs/DESIGN.md` in the repository describes them and the
 //! rules every module follows; `docs/formats/` the byte layouts):
 //!
-//! - [`store`] reads and writes the binary formats (`scid`, `simplecdb`, `go9x9`), each knowing
-//!   what its format can hold;
+//! - [`store`] reads and writes the database formats (`scid` for SCID 4 and 5, `simplecdb`,
+//!   `go9x9`; `pgn` reads a PGN file as a database), each knowing what its format can hold;
 //! - [`game`] is the model they decode into: a chess game tree, a 9x9 Go board;
 //! - [`text`] renders the model as PGN and SGF and parses both back;
 //! - [`collection`] joins a store with its text format into numbered text files and their
