@@ -361,7 +361,7 @@ fn random_headers(rng: &mut Rng) -> crate::game::Headers {
     h
 }
 
-/// Where the games of PGN text `text` start as [`pgn_parse::Games`] reads it as SCID's import
+/// Where the games of PGN text `text` start as [`Games`](crate::text::pgn_parse::Games) reads it as SCID's import
 /// does (the first at 0), whole or (`skim`) skimming the moves, and which it refuses (0-based):
 /// what a PGN file's index must agree with.
 pub fn pgn_game_starts(text: &[u8], skim: bool) -> (Vec<u64>, Vec<u32>) {

@@ -4,8 +4,8 @@
 //! This layer knows nothing of fuser; the adapter in `fuse.rs` forwards kernel calls here.
 //! Layout (see README): `games/` holds one PGN file per live game, `.deleted/` the games marked
 //! deleted, `players/`, `events/`, `sites/`, `years/`, `eco/` group the games as relative
-//! symlinks into `games/`, and `.gamefs/` reports errors. The write side is in [`write`](mod@write) and
-//! [`commit`]; docs/SEMANTICS.md says what each operation does to the database.
+//! symlinks into `games/`, and `.gamefs/` reports errors. The write side is in `write` and
+//! `commit`; docs/SEMANTICS.md says what each operation does to the database.
 
 pub(crate) mod broken;
 pub(crate) mod cache;

@@ -1,6 +1,6 @@
 //! The index of a PGN file: where each game starts in the text, the header fields the views
 //! need, and the members of a compressed file ([`Member`]). Built by reading the whole file
-//! once with the import's parser skimming the moves, on every core ([`pgn_chunks::with_games`]
+//! once with the import's parser skimming the moves, on every core (`pgn_chunks::with_games`
 //! with [`Games::skimming`](crate::text::pgn_parse::Games::skimming): tags read as SCID's
 //! import reads them, moves neither read nor replayed), while another thread decodes it; kept
 //! in the user's cache folder, so a later mount loads it at once, and a file that grew is

@@ -175,7 +175,7 @@ impl ScidDatabase {
     /// Open the database at `path` (its base path or any of its three files), reading the
     /// index and the names; with `writable`, also take the one-writer lock. Fails with a
     /// clear message when a file is missing or unreadable, or is not SCID (bad magic, unknown
-    /// version, a header cut short). Damage beyond that (see [`scan`]) does not stop a
+    /// version, a header cut short). Damage beyond that (see `scan`) does not stop a
     /// read-only open: it is listed by [`ChessStore::problems`] and the damaged games fail to
     /// load. A damaged database is not opened for writing (a read-only error naming the
     /// first problem); an index whose last entries are missing behind its count (an
@@ -510,7 +510,7 @@ impl ScidDatabase {
 }
 
 /// Read the index, names and game file size of the database at `paths` into a fresh state,
-/// finding what is wrong (see [`scan`]). With `writable` (the locked index file), a damaged
+/// finding what is wrong (see `scan`). With `writable` (the locked index file), a damaged
 /// database is refused, and an interrupted save's count is repaired.
 fn read_state(paths: &[PathBuf; 3], writable: Option<&File>) -> Result<State> {
     let [si4, sn4, sg4] = paths;
@@ -627,7 +627,7 @@ fn repair_torn_scid5_entry(
 }
 
 /// An .si4 file's bytes read as opening a database reads them: the header, and how many of
-/// the games it counts have a whole entry ([`IndexShape`]); each of those can be read with
+/// the games it counts have a whole entry (`IndexShape`); each of those can be read with
 /// [`index_entry`]. Works on bytes rather than a file so that any bytes can be checked (the
 /// `scid_index` fuzz target, [`crate::fuzzing`]); `name` is for messages.
 pub fn read_index(index: &[u8], name: &dyn std::fmt::Display) -> Result<(IndexHeader, u32)> {

@@ -15,8 +15,8 @@
 //! ([`MAX_GAME_BYTES`]), not by the file.
 //!
 //! Tag mapping follows SCID's import (docs/formats/scid4.md §6, §7): the Seven Tag Roster,
-//! ratings, ECO, EventDate and FEN go to [`Headers`] / [`StartPosition`]; every other tag is
-//! kept in [`Headers::extra`] in file order.
+//! ratings, ECO, EventDate and FEN go to [`Headers`](crate::game::Headers) / [`StartPosition`](crate::game::StartPosition); every other tag is
+//! kept in [`Headers::extra`](crate::game::Headers::extra) in file order.
 
 use std::fmt;
 use std::ops::Range;

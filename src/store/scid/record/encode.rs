@@ -53,7 +53,7 @@ pub fn encode(game: &ChessGame) -> Result<Vec<u8>> {
 }
 
 /// Sees the main line as [`encode_watching`] replays it, so what the index derives from the
-/// main line comes from the same replay (see [`super::mainline`]).
+/// main line comes from the same replay (see `store::scid::mainline`).
 pub trait MainLineWatcher {
     /// The position after each main-line ply, in order.
     fn after_ply(&mut self, _pos: &Chess) {}

@@ -1,7 +1,7 @@
 //! `gamefs compact` of a SCID 5 database, as SCID 5's `scidBaseT::compact` does it: a new
 //! database gets the database information first (every field, the autoload game renumbered),
 //! then a copy of each game that is not deleted, in SCID's order (see
-//! [`kept_games`]): its record bytes as they are (in 128 KiB blocks), its names looked up or
+//! `kept_games`): its record bytes as they are (in 128 KiB blocks), its names looked up or
 //! appended in the order Event, Site, Round, White, Black, its entry with the new IDs and
 //! offset. Then the three files replace the old ones.
 
