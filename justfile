@@ -21,6 +21,7 @@ lint:
     contrib/dev/setup lint
     cargo fmt --check
     cargo clippy --all-targets --all-features -- -D warnings
+    RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
     cargo machete
 
 # The Debian package (cargo-deb): builds the release binary, then target/debian/gamefs_*.deb;
