@@ -496,17 +496,23 @@ fn long_games_decode() {
     assert_eq!(std_sans(&rec.moves)[1199], "Ng8");
 }
 
-#[test]
-fn deep_nesting_uses_no_recursion() {
-    // 1.e4 (1.d4 (1.d4 (1.d4 … 10,000 deep.
-    const DEPTH: usize = 10_000;
+/// Variations this deep in [`nested_record`].
+const DEPTH: usize = 10_000;
+
+/// A record of 1.e4 (1.d4 (1.d4 (1.d4 … [`DEPTH`] levels deep.
+fn nested_record() -> Vec<u8> {
     let mut moves = vec![0xCF];
     for _ in 0..DEPTH {
         moves.extend([0x0D, 0xBF]);
     }
     moves.extend(std::iter::repeat_n(0x0E, DEPTH));
     moves.push(0x0F);
-    let rec = decode(&std_record(&moves, &[])).unwrap();
+    std_record(&moves, &[])
+}
+
+#[test]
+fn deep_nesting_uses_no_recursion() {
+    let rec = decode(&nested_record()).unwrap();
     let mut depth = 0;
     let mut line = &rec.moves;
     while let Some(v) = line.moves[0].variations.first() {
@@ -846,15 +852,8 @@ fn main_line_promotions_set_the_flags_byte() {
 
 #[test]
 fn deep_nesting_encodes_without_recursion() {
-    // 1.e4 (1.d4 (1.d4 (1.d4 … 10,000 deep, through the encoder and back.
-    const DEPTH: usize = 10_000;
-    let mut moves = vec![0xCF];
-    for _ in 0..DEPTH {
-        moves.extend([0x0D, 0xBF]);
-    }
-    moves.extend(std::iter::repeat_n(0x0E, DEPTH));
-    moves.push(0x0F);
-    let bytes = std_record(&moves, &[]);
+    // Through the encoder and back.
+    let bytes = nested_record();
     let rec = decode(&bytes).unwrap();
     // Moved, not cloned: the model's derived Clone recurses per level.
     let game = ChessGame {
