@@ -73,10 +73,21 @@ impl TextCache {
     /// Note game `n`'s size without its text.
     pub(crate) fn set_size(&self, n: u32, size: u64) {
         let mut sizes = self.sizes.write().unwrap_or_else(|p| p.into_inner());
-        if sizes.len() <= n as usize {
-            sizes.resize(n as usize + 1, 0);
+        put_size(&mut sizes, n, size);
+    }
+
+    /// Note the sizes of games 0, 1, … at once (a database that knows them all).
+    pub(crate) fn set_all_sizes(&self, all: impl IntoIterator<Item = u64>) {
+        let mut sizes = self.sizes.write().unwrap_or_else(|p| p.into_inner());
+        for (n, size) in all.into_iter().enumerate() {
+            put_size(&mut sizes, n as u32, size);
         }
-        sizes[n as usize] = u32::try_from(size).unwrap_or(u32::MAX - 1) + 1;
+    }
+
+    /// How many games' sizes are known.
+    pub(crate) fn known_count(&self) -> usize {
+        let sizes = self.sizes.read().unwrap_or_else(|p| p.into_inner());
+        sizes.iter().filter(|&&s| s != 0).count()
     }
 
     /// Where the cache stands in its forgetting: take it before rendering a text whose size
@@ -92,10 +103,7 @@ impl TextCache {
         if self.epoch.load(Ordering::Acquire) != epoch {
             return;
         }
-        if sizes.len() <= n as usize {
-            sizes.resize(n as usize + 1, 0);
-        }
-        sizes[n as usize] = u32::try_from(size).unwrap_or(u32::MAX - 1) + 1;
+        put_size(&mut sizes, n, size);
     }
 
     /// Store game `n`'s text, evicting the least recently used texts beyond the budget.
@@ -156,6 +164,14 @@ impl TextCache {
         // matters (worst case a stale byte count), so a poisoned lock is used as is.
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
+}
+
+/// Game `n`'s size in the table of size + 1 per game, which grows with the database.
+fn put_size(sizes: &mut Vec<u32>, n: u32, size: u64) {
+    if sizes.len() <= n as usize {
+        sizes.resize(n as usize + 1, 0);
+    }
+    sizes[n as usize] = u32::try_from(size).unwrap_or(u32::MAX - 1) + 1;
 }
 
 #[cfg(test)]

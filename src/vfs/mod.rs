@@ -281,9 +281,7 @@ impl Vfs {
         };
         vfs.note_problems();
         if let Some(sizes) = vfs.coll.known_sizes() {
-            for (n, size) in sizes.into_iter().enumerate() {
-                vfs.cache.set_size(n as u32, size);
-            }
+            vfs.cache.set_all_sizes(sizes);
         }
         vfs
     }
@@ -783,7 +781,7 @@ impl Vfs {
              sizes_known: {}\n\
              saves: {}\nimported: {}\ndeletions_and_restores: {}\nrejected_saves: {}\nerrors: {}\n",
             self.cache.bytes(),
-            self.cache.known_sizes().iter().filter(|&&s| s != 0).count(),
+            self.cache.known_count(),
             c.saves.load(Relaxed),
             c.imported.load(Relaxed),
             c.deletions.load(Relaxed),
