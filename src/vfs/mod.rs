@@ -805,6 +805,15 @@ impl Vfs {
             .copied()
             .filter(|k| k.size_plus_one != 0 && k.fingerprint != 0)?;
         if self.coll.fingerprint(n) != Some(kept.fingerprint) {
+            // The game changed since: its kept size is not looked at (nor digested) again.
+            if let Some(k) = self
+                .kept_sizes
+                .write()
+                .unwrap_or_else(|p| p.into_inner())
+                .get_mut(n as usize)
+            {
+                *k = size_index::KeptSize::default();
+            }
             return None;
         }
         let size = u64::from(kept.size_plus_one - 1);
