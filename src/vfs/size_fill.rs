@@ -1,9 +1,9 @@
 //! Every game's size learnt in the background right after a mount, as ratarmount builds its
-//! index once: threads at a low priority render the games whose size is not known yet (or
+//! index once: threads on idle cores render the games whose size is not known yet (or
 //! check the sizes an earlier mount kept), so a first `ls -l games/`, a file manager or
 //! `find -size` finds most sizes ready instead of waiting for each game to render in turn.
 //! The texts are not kept (they would push the games being read out of the cache), only
-//! their sizes; requests from the kernel go first, as the threads yield the CPU to them.
+//! their sizes; requests from the kernel go first: the threads run only on idle cores.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -13,9 +13,6 @@ use super::Vfs;
 
 /// Games a thread takes at a time.
 const BATCH: u32 = 256;
-
-/// The nice value of the threads: below any request the kernel sends.
-const NICENESS: libc::c_int = 10;
 
 /// Threads learning game sizes; stopped by [`SizeFill::stop`] or when done.
 pub struct SizeFill {
@@ -75,13 +72,14 @@ fn learn_sizes(vfs: &Vfs, stop: &AtomicBool, next: &AtomicU32) {
     }
 }
 
-/// Give this thread a higher nice value, so the kernel's requests get the CPU first.
+/// Let this thread run only when a core would otherwise be idle (`SCHED_IDLE`), so the
+/// kernel's requests (a reader, a save's release) never wait behind it.
 fn lower_priority() {
-    // SAFETY: gettid has no preconditions; setpriority on our own thread id only changes its
-    // scheduling, and a failure (not allowed) leaves it as it was.
+    let param = libc::sched_param { sched_priority: 0 };
+    // SAFETY: sched_setscheduler with pid 0 changes only the calling thread's policy; `param`
+    // is a valid struct that outlives the call, and a failure leaves the policy as it was.
     unsafe {
-        let tid = libc::gettid();
-        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, NICENESS);
+        libc::sched_setscheduler(0, libc::SCHED_IDLE, &param);
     }
 }
 
