@@ -297,7 +297,13 @@ def table_md():
 # ------------------------------------------------------------------ steps
 
 
-def corpus(gen, n, seed):
+def corpus(gen, n, seed, repeat=1):
+    """The generated corpus of `n` games (made once in DATA): its path and the generator's
+    statistics. `repeat` K > 1: the corpus of n/K games written K times, copy k's Event tags
+    ending in " (k)", so that each copy's games are games of their own events (the generator
+    makes some 1 300 games a second on one core: ten million would take two hours)."""
+    if repeat > 1:
+        return repeated_corpus(gen, n, seed, repeat)
     path = os.path.join(DATA, f"corpus-{n}-s{seed}.pgn")
     if not os.path.exists(path):
         log(f"generating {n} games -> {path}")
@@ -307,6 +313,27 @@ def corpus(gen, n, seed):
         os.rename(path + ".tmp", path)
         with open(path + ".stats", "w") as f:
             f.write(err.strip() + f" [{time.perf_counter() - t0:.1f} s]\n")
+    with open(path + ".stats") as f:
+        return path, f.read().strip()
+
+
+def repeated_corpus(gen, n, seed, repeat):
+    if n % repeat:
+        raise SystemExit(f"--repeat {repeat} does not divide {n} games")
+    base, stats = corpus(gen, n // repeat, seed)
+    path = os.path.join(DATA, f"corpus-{n}-s{seed}-x{repeat}.pgn")
+    if not os.path.exists(path):
+        log(f"writing {base} {repeat} times -> {path}")
+        with open(base, "rb") as f:
+            text = f.read()
+        with open(path + ".tmp", "wb") as out:
+            out.write(text)
+            for k in range(2, repeat + 1):
+                out.write(re.sub(rb'(?m)^\[Event "(.*)"\]$',
+                                 lambda m: b'[Event "' + m.group(1) + f' ({k})"]'.encode(), text))
+        os.rename(path + ".tmp", path)
+        with open(path + ".stats", "w") as f:
+            f.write(f"{stats} -- written {repeat} times, copy k's events named \"EVENT (k)\"\n")
     with open(path + ".stats") as f:
         return path, f.read().strip()
 
@@ -484,7 +511,7 @@ def mount_ls(args, db, folder, runs):
     return gf, int(out.strip()), ready
 
 
-def bench_mount_ls(args, db, runs):
+def bench_mount_ls(args, db, runs, games, pgn):
     gf, nfiles, ready = mount_ls(args, db, "games", runs)
     script = tcl_file("open.tcl", TCL_OPEN_ONLY)
     peer = [timed(f"tkscid {q(script)} {q(db)}")[0] for _ in range(runs)]
@@ -495,9 +522,13 @@ def bench_mount_ls(args, db, runs):
     r = stat(ready)
     row(2, "of which the mount, until ready", r, p, f"{r['median'] / p['median']:.2f}×", "—", None,
         peer_name="tkscid process: `sc_base open`", key="mount_ready")
-    # The floor: the same `ls` of a local directory of empty files with the same names.
-    plain = plain_names_dir(args, db, "games", lambda m: f"cd {q(m)}/games && ls | "
-                            f"(cd {{dest}} && xargs -d '\\n' touch)", files=nfiles)
+    # The floor: the same `ls` of a local directory of empty files with the same names (the
+    # sparse copy of figure 9 when the plain copy does not fit: its inodes are not spent twice).
+    if plain_copy_fits(db, games, pgn):
+        plain = plain_names_dir(args, db, "games", lambda m: f"cd {q(m)}/games && ls | "
+                                f"(cd {{dest}} && xargs -d '\\n' touch)", files=nfiles)
+    else:
+        plain = sparse_copy(args, db)
     if plain is None:
         log(f"figure 2′ skipped: {NO_PLAIN_COPY}")
         return nfiles
@@ -506,7 +537,8 @@ def bench_mount_ls(args, db, runs):
         drop_caches()
         floor.append(timed(f"ls {q(plain)} | wc -l")[0])
     f = stat(floor)
-    row("2′", f"the floor: `ls` of a local directory of {nfiles} empty files with the same names, page cache dropped",
+    kind = "empty files" if plain_copy_fits(db, games, pgn) else "sparse files (figure 9's floor)"
+    row("2′", f"the floor: `ls` of a local directory of {nfiles} {kind} with the same names, page cache dropped",
         g, f, f"{g['median'] / f['median']:.2f}×", "—", True, peer_name="plain directory")
     return nfiles
 
@@ -514,7 +546,8 @@ def bench_mount_ls(args, db, runs):
 NO_PLAIN_COPY = ""  # why the last plain copy asked for was not made (no room)
 
 
-SPARE_BYTES = 4 << 30  # left free on the data directory's disk (the machine may be shared)
+# left free on the data directory's disk (the machine may be shared): GAMEFS_BENCH_SPARE_GIB
+SPARE_BYTES = int(float(os.environ.get("GAMEFS_BENCH_SPARE_GIB", "4")) * 2**30)
 
 
 def room_for(files, size, empty=False):
@@ -528,7 +561,7 @@ def room_for(files, size, empty=False):
     if need_bytes > free_bytes - SPARE_BYTES or files > free_files - st.f_files // 10:
         NO_PLAIN_COPY = (f"{files} files, {need_bytes / 2**30:.1f} GiB on disk, do not fit in {DATA} "
                          f"({free_bytes / 2**30:.1f} GiB, {free_files} inodes free; "
-                         f"{SPARE_BYTES >> 30} GiB and a tenth of the inodes kept free)")
+                         f"{SPARE_BYTES / 2**30:g} GiB and a tenth of the inodes kept free)")
         return False
     return True
 
@@ -669,6 +702,43 @@ def plain_copy(args, db, games, pgn):
     return os.path.join(plain, "games")
 
 
+def plain_copy_fits(db, games, pgn):
+    """Whether the plain copy of `db` is made or has room (else NO_PLAIN_COPY says why)."""
+    plain = os.path.join(DATA, f"plain-{os.path.basename(os.path.dirname(db))}")
+    return os.path.exists(os.path.join(plain, ".done")) or room_for(games, os.path.getsize(pgn))
+
+
+def sparse_copy(args, db):
+    """When the plain copy does not fit: a local directory of the same names, each file as long
+    as its game but holding no blocks (truncated to its size), made once in DATA. `ls` and
+    `ls -l` read names and inodes, never the data, so it is the same floor for them as the plain
+    copy. None when not even its inodes fit."""
+    dest = os.path.join(DATA, f"sparse-{os.path.basename(os.path.dirname(db))}")
+    if not os.path.exists(dest + ".done"):
+        shutil.rmtree(dest, ignore_errors=True)
+        mnt = os.path.join(MNT, "sparse")
+        m = ForegroundMount(args.gamefs, db, mnt, "copy names and sizes out", ro=True)
+        try:
+            games = os.path.join(mnt, "games")
+            names = os.listdir(games)
+            if not room_for(len(names), len(names) * 64, empty=True):
+                return None
+            log(f"making {dest}: {len(names)} empty files as long as the games")
+            wait_sizes_known(mnt, len(names), timeout=14400)
+            os.makedirs(dest)
+            with os.scandir(games) as it:
+                for e in it:
+                    fd = os.open(os.path.join(dest, e.name), os.O_CREAT | os.O_WRONLY, 0o644)
+                    try:
+                        os.ftruncate(fd, e.stat().st_size)
+                    finally:
+                        os.close(fd)
+        finally:
+            m.close()
+        open(dest + ".done", "w").close()
+    return dest
+
+
 def bench_grep(args, db, runs, games, pgn):
     mnt = os.path.join(MNT, "m3")
     pdir = plain_copy(args, db, games, pgn)
@@ -697,8 +767,18 @@ def bench_grep(args, db, runs, games, pgn):
         g, p = stat(g), stat(p) if p else None
         ratio = g["median"] / p["median"] if p else None
         row(3, f"`grep -rc {GREP_WORD}` games/, {label}" + (f" ({how}; {files} files, {hits} hits, {same})" if label == "cold" else ""),
-            g, p, f"{ratio:.2f}×" if p else "—", f"≤ {lim}×", p is not None and ratio <= lim,
+            g, p, f"{ratio:.2f}×" if p else "—", f"≤ {lim}×", ratio <= lim if p else None,
             peer_name="grep on plain copy" if p else f"no plain copy: {NO_PLAIN_COPY}", key=f"grep_{label}")
+    if not pdir:
+        # No room for the plain copy: the floor of reading the same text, as one file.
+        one = []
+        for _ in range(runs):
+            drop_caches()
+            one.append(timed(f"grep -c {GREP_WORD} {q(pgn)}", timeout=7200, ok=(0, 1))[0])
+        g, f = stat(cold_g), stat(one)
+        row("3′", f"the corpus PGN as one file: `grep -c {GREP_WORD}`, page cache dropped "
+            f"({os.path.getsize(pgn) / 2**30:.1f} GiB; no room for a plain copy of the {files} files)",
+            g, f, f"{g['median'] / f['median']:.2f}×", "—", None, peer_name="grep on one plain file")
 
 
 def bench_player(args, db, runs):
@@ -851,13 +931,19 @@ def bench_ls_l(args, db, runs, games, pgn):
     """Figure 9: `ls -l games/` right after a fresh mount (no kept sizes), cold, with the
     background size fill and without it (-o lazy_sizes), and after a remount (the sizes the
     fresh mount kept), against the plain copy, cold."""
-    pdir = plain_copy(args, db, games, pgn)
+    pdir, sparse = plain_copy(args, db, games, pgn), False
+    if pdir is None:
+        pdir, sparse = sparse_copy(args, db), True
+    # without the fill a fresh `ls -l` of ten million games renders them all, one at a time
+    # (some 11 minutes); the 1m run shows what the fill is worth
+    variants = [("fill", (), False), ("kept", (), True)] + \
+        ([] if args.mode == "10m" else [("lazy", ("lazy_sizes",), False)])
     mnt = os.path.join(MNT, "m9")
     times = {"fill": [], "kept": [], "lazy": [], "plain": []}
     outs = {}
     dropped = False
     for _ in range(runs):  # in turn, so that a drifting machine slows all alike
-        for name, opts, keep in (("fill", (), False), ("kept", (), True), ("lazy", ("lazy_sizes",), False)):
+        for name, opts, keep in variants:
             dropped = drop_caches()
             m = ForegroundMount(args.gamefs, db, mnt, "ls -l games/" + (" -o lazy_sizes" if opts else ""),
                                 ro=True, opts=opts, keep_sizes=keep)
@@ -872,19 +958,23 @@ def bench_ls_l(args, db, runs, games, pgn):
             times["plain"].append(t)
     files, total = outs["fill"].split()
     ref = outs.get("plain", outs["fill"])
-    same = ("same files and sizes as the plain copy" if pdir else "no plain copy to compare with") \
-        if outs["fill"] == outs["kept"] == outs["lazy"] == ref else "DIFFERENT sizes"
+    copy = "the sparse copy" if sparse else "the plain copy"
+    same = (f"same files and sizes as {copy}" if pdir else "no plain copy to compare with") \
+        if all(outs[name] == ref for name, _, _ in variants) else "DIFFERENT sizes"
     how = "page cache dropped" if dropped else "not root: page cache not dropped"
     p = stat(times["plain"]) if pdir else None
-    peer_name = "`ls -l` of the plain copy, cold" if p else f"no plain copy: {NO_PLAIN_COPY}"
+    peer_name = (f"`ls -l` of {copy}, cold" + (" (the same names and sizes, no blocks: no room for the texts)"
+                                               if sparse else "")) if p else f"no plain copy: {NO_PLAIN_COPY}"
     for what, name, target, key in (
             (f"`ls -l games/` right after a fresh mount, cold ({how}; {files} files, {int(total) / 2**20:.0f} MiB, "
              f"{same})", "fill", "≤ 1× plain directory", "ls_l_games_fresh"),
             ("the same after a remount (sizes kept by the mount before), cold", "kept", "≤ 1× plain directory",
              "ls_l_games_remount"),
             (f"the same right after a fresh mount with `-o lazy_sizes` (no background size fill; "
-             f"the fill makes it {stat(times['lazy'])['median'] / stat(times['fill'])['median']:.2f}× faster)",
-             "lazy", "—", "ls_l_games_fresh_lazy")):
+             f"the fill makes it {stat(times['lazy'])['median'] / stat(times['fill'])['median']:.2f}× faster)"
+             if times["lazy"] else "", "lazy", "—", "ls_l_games_fresh_lazy")):
+        if not times[name]:
+            continue
         g = stat(times[name])
         ratio = g["median"] / p["median"] if p else None
         met = None if target == "—" else (ratio is not None and ratio <= 1 and same.startswith("same"))
@@ -1044,6 +1134,8 @@ def main():
     ap.add_argument("--gen", required=True)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--seed", type=int, default=SEED, help="the generator's seed (another: a corpus the PGO build never saw)")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="the corpus of GAMES/K games written K times (events renamed per copy)")
     ap.add_argument("--pgn", help="measure on this PGN file instead of a generated corpus (e.g. --only 1)")
     ap.add_argument("--realworld", choices=("held-out", "trained"),
                     help="measure on the real-world corpus: the folders the PGO training never sees, or the others")
@@ -1077,9 +1169,10 @@ def main():
                 args, pgn, "db-" + re.sub(r"[^A-Za-z0-9.-]+", "-", os.path.basename(pgn)))
             n = int(tcl(TCL_COUNT, scid_db).strip())
         else:
-            pgn, gen_stats = corpus(args.gen, n, args.seed)
+            pgn, gen_stats = corpus(args.gen, n, args.seed, args.repeat)
             scid_db, gf_db, import_info = databases(
-                args, pgn, f"db-{n}" + ("" if args.seed == SEED else f"-s{args.seed}"))
+                args, pgn, f"db-{n}" + ("" if args.seed == SEED else f"-s{args.seed}")
+                + ("" if args.repeat == 1 else f"-x{args.repeat}"))
         ok, checks = verify(args, scid_db, gf_db, n)
         for k, v in checks.items():
             log(f"check: {k}: {v}")
@@ -1089,7 +1182,7 @@ def main():
         ipgn = pgn if ni == n else corpus(args.gen, ni, args.seed)[0]
         steps = [
             ("1", lambda: bench_export(args, scid_db, args.runs)),
-            ("2", lambda: bench_mount_ls(args, scid_db, args.runs)),
+            ("2", lambda: bench_mount_ls(args, scid_db, args.runs, n, pgn)),
             ("3", lambda: bench_grep(args, scid_db, args.runs, n, pgn)),
             ("4", lambda: bench_player(args, scid_db, args.runs)),
             ("5", lambda: bench_import(args, ipgn, ni, args.runs)),
