@@ -147,7 +147,27 @@ struct Draft {
     dirty: bool,
     /// Written (or truncated by ftruncate) since it was opened, not only emptied by O_TRUNC.
     written: bool,
+    /// The save of this text was refused (or failed) and nothing was written since: readers
+    /// are served the stored game, as the save left it, while the writer may still write on
+    /// and save again. The kernel sends the writer's RELEASE (which lets go of the draft)
+    /// after its close returned, so without this a read right after a refused save would
+    /// see the refused text.
+    refused: bool,
     open: u32,
+}
+
+impl Draft {
+    /// Note a change to the text: it is to be saved, and no longer the refused one.
+    fn changed(&mut self) {
+        self.dirty = true;
+        self.refused = false;
+    }
+
+    /// The text readers are served while the draft is open: none (the stored game's) after
+    /// a refused save.
+    fn readable(&self) -> Option<&[u8]> {
+        (!self.refused).then_some(self.data.as_slice())
+    }
 }
 
 /// What an open file handle refers to.
@@ -680,8 +700,8 @@ impl Vfs {
         };
         match self.node(ino)? {
             Node::Game(n) => {
-                if let Some(d) = lock(&self.drafts).get(&n) {
-                    return Ok(slice(&d.data));
+                if let Some(data) = lock(&self.drafts).get(&n).and_then(Draft::readable) {
+                    return Ok(slice(data));
                 }
                 Ok(slice(&self.text(n)?))
             }
@@ -1003,10 +1023,10 @@ impl Vfs {
         };
         match node {
             Node::Game(n) => {
-                let known = match lock(&self.drafts).get(&n) {
-                    Some(d) => Some(d.data.len() as u64),
-                    None => self.known_size(n),
-                };
+                let drafted = lock(&self.drafts)
+                    .get(&n)
+                    .and_then(|d| d.readable().map(|data| data.len() as u64));
+                let known = drafted.or_else(|| self.known_size(n));
                 attr.size = match known {
                     Some(size) => size,
                     None if render => self.text(n).map_or(0, |t| t.len() as u64),

@@ -419,3 +419,38 @@ fn an_index_replaced_under_a_read_only_tree_gives_its_items_a_new_generation() {
     assert_ne!(vfs.getattr(game).unwrap().generation, before);
     assert_eq!(vfs.getattr(Node::Games.ino()).unwrap().generation, 0);
 }
+
+#[test]
+fn after_a_refused_save_readers_see_the_stored_game_before_the_writer_lets_go() {
+    let GameUnderTest {
+        _dir,
+        vfs,
+        ino,
+        text,
+    } = writable_game(6);
+    let bad = String::from_utf8(text.clone())
+        .unwrap()
+        .replacen("\n\n", "\n\n1. Ke5 ", 1);
+    let w = vfs.open(ino, WRITE_NEW).unwrap();
+    vfs.write(ino, w.fh, 0, bad.as_bytes(), CALLER).unwrap();
+    // While being written, the text is the writer's.
+    assert_eq!(vfs.getattr(ino).unwrap().size, bad.len() as u64);
+    assert!(vfs.flush(ino, w.fh, CALLER).is_err(), "the save is refused");
+    // The kernel's RELEASE comes later: meanwhile a reader sees the game as stored.
+    assert_eq!(vfs.read(ino, 0, 1 << 20).unwrap(), text);
+    assert_eq!(vfs.getattr(ino).unwrap().size, text.len() as u64);
+    // Another writer opening it starts from the stored game, not from the refused text.
+    let other = vfs.open(ino, WRITE).unwrap();
+    assert_eq!(vfs.read(ino, 0, 1 << 20).unwrap(), text);
+    // Writing again makes the draft the text served and saved (here, the game fixed).
+    let fixed = String::from_utf8(text.clone())
+        .unwrap()
+        .replacen("[Round \"", "[Round \"9", 1);
+    vfs.write(ino, other.fh, 0, fixed.as_bytes(), CALLER)
+        .unwrap();
+    assert_eq!(vfs.read(ino, 0, 1 << 20).unwrap(), fixed.as_bytes());
+    vfs.flush(ino, other.fh, CALLER).unwrap();
+    vfs.release(ino, w.fh);
+    vfs.release(ino, other.fh);
+    assert_eq!(&*vfs.text(6).unwrap(), fixed.as_bytes());
+}

@@ -1,6 +1,7 @@
 //! The write side of the tree: open for writing, create, write, truncate, flush/fsync/release
 //! (where saves commit), unlink, rename, symlink. docs/SEMANTICS.md describes each case.
 
+use std::collections::hash_map::Entry;
 use std::ffi::OsStr;
 use std::sync::atomic::Ordering;
 use std::time::SystemTime;
@@ -147,13 +148,18 @@ impl Vfs {
         }
     }
 
+    /// Open game `n`'s draft for one more handle: the open one, or one made of the stored
+    /// text (emptied with `truncate`). A draft whose save was refused starts again from the
+    /// stored text, as a reader sees it.
     fn open_draft(&self, n: u32, truncate: bool) -> Result<()> {
         let mut drafts = lock(&self.drafts);
-        if let Some(d) = drafts.get_mut(&n) {
+        if let Some(d) = drafts.get_mut(&n)
+            && (truncate || !d.refused)
+        {
             d.open += 1;
             if truncate {
                 d.data.clear();
-                d.dirty = true;
+                d.changed();
             }
             return Ok(());
         }
@@ -163,14 +169,26 @@ impl Vfs {
         } else {
             self.text(n)?.to_vec()
         };
-        let mut drafts = lock(&self.drafts);
-        let d = drafts.entry(n).or_insert(Draft {
-            data,
-            dirty: truncate,
-            written: false,
-            open: 0,
-        });
-        d.open += 1;
+        match lock(&self.drafts).entry(n) {
+            // Refused, or opened by another handle meanwhile (then its text is the one).
+            Entry::Occupied(e) => {
+                let d = e.into_mut();
+                if d.refused {
+                    d.data = data;
+                    d.refused = false;
+                }
+                d.open += 1;
+            }
+            Entry::Vacant(e) => {
+                e.insert(Draft {
+                    data,
+                    dirty: truncate,
+                    written: false,
+                    refused: false,
+                    open: 1,
+                });
+            }
+        }
         Ok(())
     }
 
@@ -258,7 +276,7 @@ impl Vfs {
                 let at = if append { d.data.len() as u64 } else { offset };
                 check_draft_len(at.saturating_add(data.len() as u64))?;
                 write_at(&mut d.data, at, data);
-                d.dirty = true;
+                d.changed();
                 d.written = true;
             }
             Node::Scratch(id) => {
@@ -317,7 +335,7 @@ impl Vfs {
                     let own_save = lock(&self.drafts).get_mut(&n).and_then(|d| {
                         d.data.resize(size as usize, 0);
                         if writer_at_work && d.open > 1 {
-                            d.dirty = true;
+                            d.changed();
                             // Emptied by path is what an O_TRUNC open does: the writer's save
                             // waits for its text (see `commit_draft`).
                             d.written |= change.handle.is_some();
@@ -471,6 +489,7 @@ impl Vfs {
     /// Save game `n`'s draft if it changed. A draft emptied by O_TRUNC and not written yet
     /// waits for its last close: a shell redirect (`cmd > game`) closes its first descriptor
     /// before the command writes, and that FLUSH must not save (and refuse) an empty game.
+    /// A refused save leaves the draft to its writer and the stored game to readers.
     fn commit_draft(&self, n: u32, last: bool) -> Result<()> {
         let text = {
             let mut drafts = lock(&self.drafts);
@@ -482,7 +501,18 @@ impl Vfs {
                 _ => return Ok(()),
             }
         };
-        self.save_game_text(n, &text)
+        let saved = self.save_game_text(n, &text);
+        if saved.is_err() {
+            // Unless written again meanwhile (then that text is the one to serve and save).
+            if let Some(d) = lock(&self.drafts).get_mut(&n)
+                && !d.dirty
+                && d.data == text
+            {
+                d.refused = true;
+            }
+            self.invalidate(&[Node::Game(n)], &[]);
+        }
+        saved
     }
 
     /// Save `text` as game `n` under its file's name (refused text is reported and kept).
