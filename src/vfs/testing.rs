@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::{OpenMode, Vfs, VfsOptions};
 use crate::collection::chess::ChessCollection;
+use crate::error::ErrorKind;
 use crate::store;
 use crate::testing::demo_db;
 
@@ -30,7 +31,20 @@ pub(crate) const FORKED: u32 = u32::MAX;
 /// A tree over a fresh SCID database in `dir` holding the demo games, open for writing or
 /// read-only.
 pub(crate) fn demo_tree(dir: &Path, writable: bool) -> Vfs {
-    let db = store::open(&demo_db(dir), writable).unwrap();
+    let base = demo_db(dir);
+    // The database was just open for writing to fill it: a child another test spawns at that
+    // moment holds a copy of its lock (flock) from its fork until its exec closes it, so the
+    // lock may be busy for a moment.
+    let mut tries = 0;
+    let db = loop {
+        match store::open(&base, writable) {
+            Err(e) if e.kind() == ErrorKind::Busy && tries < 500 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            db => break db.unwrap(),
+        }
+    };
     Vfs::new(Arc::new(ChessCollection::new(db)), VfsOptions::default())
 }
 
