@@ -535,7 +535,12 @@ fn sizes_learnt_in_one_mount_serve_the_next_for_every_game_that_did_not_change()
         std::fs::write(&game, text.replacen("[Round \"", "[Round \"77", 1)).unwrap();
     }
     let (after, rendered) = remount_and_list();
-    assert_eq!(rendered, 1, "only the saved game renders again");
+    // (none when the writable mount learnt the saved game's new size before it ended, by a
+    // `stat` after the save or its background fill: then it kept that size)
+    assert!(
+        rendered <= 1,
+        "only the saved game renders again: {rendered} rendered"
+    );
     assert_ne!(after[0].1, first[0].1, "game 1 grew by its longer round");
 
     // SCID renames a player (its name file rewritten): only that player's games render.
