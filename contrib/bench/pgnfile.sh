@@ -1,29 +1,53 @@
 #!/usr/bin/env bash
-# Mounting a PGN file (plain and pzstd-compressed) against `zstdcat | grep` and `grep` over the
-# plain file: first mount (indexing), remount (kept index), ls -l of a player folder, grep -Rc
-# over it, 200 games read at random, and the peak RSS of the indexing and of the mount.
+# SPDX-License-Identifier: GPL-3.0-or-later
 #
-#   contrib/bench/pgnfile.sh [GAMES] [GAMEFS]    (default 100000 games, target/release/gamefs)
+# Mounting a PGN file against its peers: the same games as plain files, and `zstdcat | grep` /
+# `grep` over the file. For the file plain, compressed by pzstd (many frames, as the lichess
+# dumps) and by gzip (one member: read from its start, see README "PGN files"): first mount
+# (the indexing), its peak RSS, remount (kept index), `ls -l` of the biggest player folder,
+# `grep -Rc` over it, games read at random, and the mount's peak RSS.
 #
-# The corpus is made by contrib/bench/gen (deterministic, seed 20240601) and kept in
-# target/pgnbench/. Needs pzstd, zstd, GNU time (/usr/bin/time), fusermount3.
+#   contrib/bench/pgnfile.sh [GAMES|realworld] [GAMEFS]
+#       GAMES      a generated corpus of that many games (default 100000; contrib/bench/gen,
+#                  seed 20240601)
+#       realworld  the real-world corpus of tests/data/realworld.tar.xz as one file (its 216
+#                  files one after another: 20 603 games from a dozen sources)
+#       GAMEFS     the binary (default target/release/gamefs)
+#
+# Files are kept in target/pgnbench/. Page caches are warm (each figure runs right after the
+# one before). Needs pzstd, zstd, gzip, GNU time (/usr/bin/time), fusermount3, bc.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-games=${1:-100000}
+what=${1:-100000}
 gamefs=$(realpath "${2:-target/release/gamefs}")
 dir=target/pgnbench
 mkdir -p "$dir"
 dir=$(realpath "$dir")
-# Built where run.sh builds it.
-gen=$(realpath target)/bench-gen/release/gamefs-bench-gen
-[ -x "$gen" ] || (cd contrib/bench/gen && CARGO_TARGET_DIR=../../../target/bench-gen cargo build --release --quiet)
-pgn=$dir/g$games.pgn
-[ -f "$pgn" ] || "$gen" "$games" --seed 20240601 -o "$pgn" --threads 2 >/dev/null
+if [ "$what" = realworld ]; then
+    pgn=$dir/realworld.pgn
+    if [ ! -f "$pgn" ]; then
+        tar -xJf tests/data/realworld.tar.xz -C "$dir"
+        find "$dir/realworld" -name '*.pgn' | LC_ALL=C sort | while read -r f; do
+            cat "$f"
+            printf '\n\n'
+        done >"$pgn.tmp"
+        rm -rf "$dir/realworld"
+        mv "$pgn.tmp" "$pgn"
+    fi
+else
+    # Built where run.sh builds it.
+    gen=$(realpath target)/bench-gen/release/gamefs-bench-gen
+    [ -x "$gen" ] || (cd contrib/bench/gen && CARGO_TARGET_DIR=../../../target/bench-gen cargo build --release --quiet)
+    pgn=$dir/g$what.pgn
+    [ -f "$pgn" ] || "$gen" "$what" --seed 20240601 -o "$pgn" --threads 2 >/dev/null
+fi
 [ -f "$pgn.zst" ] || pzstd -q -p 2 "$pgn" -o "$pgn.zst"
+[ -f "$pgn.gz" ] || gzip -c "$pgn" >"$pgn.gz"
 export XDG_CACHE_HOME=$dir/cache
-player="Carlsen, Magnus"
 mnt=$dir/mnt
 mkdir -p "$mnt"
+reads=200      # games read at random from a file that can be entered anywhere
+reads_gz=20    # from a file of one gzip member (each read decodes from the start)
 
 # Seconds of wall time of a command (its output dropped).
 secs() {
@@ -44,14 +68,39 @@ unmount() {
     umount "$mnt"
     while pgrep -f "gamefs mount $1 " >/dev/null; do sleep 0.1; done
 }
+trap 'umount -l "$mnt" 2>/dev/null || true' EXIT
 
-random_reads() {
-    ls "$mnt/games" | shuf -n 200 --random-source=<(yes) | while read -r f; do cat "$mnt/games/$f"; done
+# Read the games named in file $2 (one name a line) from folder $1.
+read_games() {
+    while read -r f; do cat "$1/$f"; done <"$2"
 }
 
-echo "| file | size | first mount (index) | peak RSS indexing | remount | ls -l player ($player) | grep -Rc player | 200 random games | mount peak RSS |"
+# The peers, from a mount of the plain file: the biggest player folder, and the same games as
+# plain files (that folder's games, and the games read at random).
+rm -rf "$XDG_CACHE_HOME"
+"$gamefs" mount "$pgn" "$mnt"
+# (not the folder of games naming no player, "(none)")
+player=$(find "$mnt/players" -mindepth 2 -maxdepth 2 -printf '%h\n' |
+    awk -F/ '{ n[$NF]++ } END { for (p in n) if (p != "(none)") print n[p] "\t" p }' |
+    sort -rn | sed -n 1p | cut -f2)
+players_games=$(ls "$mnt/players/$player" | wc -l)
+ls "$mnt/games" | shuf -n "$reads" --random-source=<(yes) >"$dir/random.txt"
+head -n "$reads_gz" "$dir/random.txt" >"$dir/random-gz.txt"
+plain=$dir/plain-$(basename "$pgn")
+rm -rf "$plain"
+mkdir -p "$plain/player" "$plain/games"
+cp -L "$mnt/players/$player/"* "$plain/player/"
+read_games "$mnt/games" "$dir/random.txt" >/dev/null
+while read -r f; do cp "$mnt/games/$f" "$plain/games/"; done <"$dir/random.txt"
+unmount "$pgn"
+
+echo "Games: $(basename "$pgn"), the biggest player folder: $player ($players_games games)."
+echo
+echo "| file | size | first mount (index) | peak RSS indexing | remount | ls -l player | grep -Rc player | games read at random | mount peak RSS |"
 echo "|---|---|---|---|---|---|---|---|---|"
-for f in "$pgn" "$pgn.zst"; do
+for f in "$pgn" "$pgn.zst" "$pgn.gz"; do
+    list=$dir/random.txt
+    [ "$f" = "$pgn.gz" ] && list=$dir/random-gz.txt
     rm -rf "$XDG_CACHE_HOME"
     sync
     first=$(secs "$gamefs" mount "$f" "$mnt")
@@ -62,15 +111,18 @@ for f in "$pgn" "$pgn.zst"; do
     again=$(secs "$gamefs" mount "$f" "$mnt")
     ls_l=$(secs ls -l "$mnt/players/$player/")
     grep_r=$(secs grep -Rc ' 1-0' "$mnt/players/$player/")
-    reads=$(secs random_reads)
+    random=$(secs read_games "$mnt/games" "$list")
     pid=$(pgrep -n -f "gamefs mount $f" || true)
     rss=$(awk '/VmHWM/ {printf "%.0f", $2 / 1024}' "/proc/$pid/status" 2>/dev/null || echo "?")
     unmount "$f"
     size=$(du -m "$f" | cut -f1)
-    echo "| $(basename "$f") | ${size} MB | ${first} s | ${index_rss} MB | ${again} s | ${ls_l} s | ${grep_r} s | ${reads} s | ${rss} MB |"
+    echo "| $(basename "$f") | ${size} MB | ${first} s | ${index_rss} MB | ${again} s | ${ls_l} s | ${grep_r} s | ${random} s ($(wc -l <"$list")) | ${rss} MB |"
 done
+echo "| the same games as plain files | | | | | $(secs ls -l "$plain/player/") s | $(secs grep -Rc ' 1-0' "$plain/player/") s | $(secs read_games "$plain/games" "$dir/random.txt") s ($reads) | |"
 echo
 echo "| without gamefs | time |"
 echo "|---|---|"
 echo "| \`zstdcat $(basename "$pgn").zst \| grep -c '$player'\` | $(secs sh -c "zstdcat '$pgn.zst' | grep -c '$player'") s |"
+echo "| \`zcat $(basename "$pgn").gz \| grep -c '$player'\` | $(secs sh -c "zcat '$pgn.gz' | grep -c '$player'") s |"
 echo "| \`grep -c '$player' $(basename "$pgn")\` (plain, in page cache) | $(secs grep -c "$player" "$pgn") s |"
+echo "| \`cat $(basename "$pgn") > /dev/null\` (in page cache) | $(secs cat "$pgn") s |"
