@@ -2,9 +2,10 @@
 //! need, and the members of a compressed file ([`Member`]). Built by reading the whole file
 //! once with the import's parser skimming the moves, on every core (`pgn_chunks::with_games`
 //! with [`Games::skimming`](crate::text::pgn_parse::Games::skimming): tags read as SCID's
-//! import reads them, moves neither read nor replayed), while another thread decodes it; kept
-//! in the user's cache folder, so a later mount loads it at once, and a file that grew is
-//! indexed from its last game on.
+//! import reads them, moves neither read nor replayed), while other threads decode it (the
+//! frames of a pzstd file on every core, [`source::decode_from`]); kept in the user's cache
+//! folder, so a later mount loads it at once, and a file that grew is indexed from its last
+//! game on.
 //!
 //! A game's text is the file's bytes from its start up to the next game's start (the first
 //! game from the file's first byte, the last to its end), so the games' texts, one after the
@@ -158,14 +159,17 @@ impl Index {
     /// unchanged, extended when it grew, built otherwise (telling `progress`), and kept for
     /// the next mount in `kept_in` (the user's cache folder; none: not kept).
     pub fn of_file(path: &Path, kept_in: Option<&Path>, progress: Progress<'_>) -> Result<Index> {
-        Index::of_file_in_blocks(path, kept_in, BLOCK_BYTES, progress)
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Index::of_file_in_blocks(path, kept_in, BLOCK_BYTES, threads, progress)
     }
 
-    /// [`Index::of_file`], parsing blocks of `block` bytes.
+    /// [`Index::of_file`], parsing blocks of `block` bytes, decoding and parsing on `threads`
+    /// threads.
     fn of_file_in_blocks(
         path: &Path,
         kept_in: Option<&Path>,
         block: usize,
+        threads: usize,
         progress: Progress<'_>,
     ) -> Result<Index> {
         let now = Identity::of(path)?;
@@ -175,9 +179,17 @@ impl Index {
             Some(kept) if kept.identity == now => return Ok(kept),
             Some(kept) if kept.identity.grew_into(&now, path) => {
                 log::info!("{} grew: indexing its new games", path.display());
-                kept.extended(path, now, block, progress)?
+                kept.extended(path, now, block, threads, progress)?
             }
-            _ => Index::build(path, now, block, progress)?,
+            _ => {
+                // Read from the first byte.
+                let codec = Codec::sniff(&now.head);
+                let empty = Index {
+                    codec,
+                    ..Index::default()
+                };
+                empty.extended(path, now, block, threads, progress)?
+            }
         };
         if let Some(at) = &kept_at
             && let Err(e) = store(&index, at)
@@ -191,17 +203,6 @@ impl Index {
         Ok(index)
     }
 
-    /// The index of `path` (whose identity is `now`), read from its first byte.
-    fn build(path: &Path, now: Identity, block: usize, progress: Progress<'_>) -> Result<Index> {
-        let head = &now.head;
-        let index = Index {
-            codec: Codec::sniff(head),
-            identity: Identity::default(),
-            ..Index::default()
-        };
-        index.extended(path, now, block, progress)
-    }
-
     /// This index with the games from its last one on (read again: it may have been cut
     /// short) read from the file at `path`, whose identity is now `now`.
     fn extended(
@@ -209,6 +210,7 @@ impl Index {
         path: &Path,
         now: Identity,
         block: usize,
+        threads: usize,
         progress: Progress<'_>,
     ) -> Result<Index> {
         let total = now.len;
@@ -239,7 +241,7 @@ impl Index {
             }
         };
         self.lost.retain(|l| l.text.0 < from.text);
-        let mut indexer = Indexer::new(&mut self, resume, lines_before, block);
+        let mut indexer = Indexer::new(&mut self, resume, lines_before, block, threads);
         let mut skip = resume - from.text;
         let (tx, rx) = sync_channel::<Vec<u8>>(4);
         // The pieces indexed go back to the decoder to be filled again.
@@ -252,6 +254,7 @@ impl Index {
                     path,
                     codec,
                     from,
+                    threads,
                     &mut |piece| {
                         let next = spare.try_recv().unwrap_or_default();
                         tx.send(std::mem::replace(piece, next))
@@ -314,8 +317,14 @@ struct Indexer<'a> {
 
 impl<'a> Indexer<'a> {
     /// Go on indexing into `index` from text offset `at`, a game's start after `lines_before`
-    /// lines.
-    fn new(index: &'a mut Index, at: u64, lines_before: u32, block: usize) -> Indexer<'a> {
+    /// lines, parsing on `threads` threads.
+    fn new(
+        index: &'a mut Index,
+        at: u64,
+        lines_before: u32,
+        block: usize,
+        threads: usize,
+    ) -> Indexer<'a> {
         let known = std::array::from_fn(|k| {
             index.names[k]
                 .iter()
@@ -331,7 +340,7 @@ impl<'a> Indexer<'a> {
             lines_before,
             want: block,
             block,
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads,
         }
     }
 
@@ -758,7 +767,7 @@ pub(crate) mod tests {
         assert_eq!(starts, whole_starts);
         assert!(refused_games.iter().all(|n| whole_refused.contains(n)));
         assert!(refused_games.len() < whole_refused.len());
-        let whole = Index::of_file_in_blocks(&path, None, usize::MAX, &|_, _| {}).unwrap();
+        let whole = Index::of_file_in_blocks(&path, None, usize::MAX, 2, &|_, _| {}).unwrap();
         assert_eq!(whole.starts, starts);
         // The games with an illegal move (odd_text's "bad" ones) are classified by their tags.
         let moves_refused: Vec<u32> = whole_refused
@@ -782,7 +791,7 @@ pub(crate) mod tests {
         assert_eq!(refused(&whole), refused_games);
         assert_eq!(whole.text_len, text.len() as u64);
         for block in [1, 100, 1000, 5000, 40_000] {
-            let index = Index::of_file_in_blocks(&path, None, block, &|_, _| {}).unwrap();
+            let index = Index::of_file_in_blocks(&path, None, block, 2, &|_, _| {}).unwrap();
             assert_eq!(index.starts, whole.starts, "block {block}");
             assert_eq!(index.summaries, whole.summaries, "block {block}");
             assert_eq!(index.names, whole.names, "block {block}");
@@ -799,6 +808,127 @@ pub(crate) mod tests {
         assert!(said > line - 6, "{why} (next game on line {line})");
     }
 
+    /// [`odd_text`] and, after it, a game whose comment holds 300 KB of lines that look like
+    /// games ("1-0", a blank line, tag pairs), so the text is cut into chunks inside it.
+    fn adversarial_text() -> Vec<u8> {
+        let mut text = odd_text();
+        text.extend_from_slice(b"\n\n[Event \"real\"]\n[White \"Real, A\"]\n\n1. e4 {");
+        for i in 0..6000 {
+            text.extend(
+                format!("1-0\n\n[Event \"fake {i}\"]\n[White \"Fake\"]\n\n1. d4 1-0\n\n").bytes(),
+            );
+        }
+        text.extend_from_slice(b"} e5 1-0\n\n[Event \"after\"]\n\n1. c4 *\n");
+        text
+    }
+
+    /// `text` as a zstd file as pzstd writes one: frames of `sizes` bytes of text (the last
+    /// one what is left), each with its checksum, after a skippable frame giving its size.
+    fn frames(text: &[u8], sizes: &[usize]) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        let mut rest = text;
+        for &size in sizes.iter().chain([&usize::MAX]) {
+            let (part, after) = rest.split_at(size.min(rest.len()));
+            rest = after;
+            let mut e = zstd::Encoder::new(Vec::new(), 3).unwrap();
+            e.include_checksum(true).unwrap();
+            e.write_all(part).unwrap();
+            let frame = e.finish().unwrap();
+            bytes.extend_from_slice(&0x184D_2A50_u32.to_le_bytes());
+            bytes.extend_from_slice(&4_u32.to_le_bytes());
+            bytes.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+            bytes.extend(frame);
+            if rest.is_empty() {
+                break;
+            }
+        }
+        bytes
+    }
+
+    #[test]
+    fn frames_decoded_on_several_threads_index_as_on_one_and_as_the_plain_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = adversarial_text();
+        let (starts, refused_games) = pgn_game_starts(&text, true);
+        let plain = write(dir.path(), "adversarial.pgn", &text);
+        let sequential = Index::of_file_in_blocks(&plain, None, 50_000, 1, &|_, _| {}).unwrap();
+        assert_eq!(sequential.starts, starts);
+        assert_eq!(refused(&sequential), refused_games);
+        // The game with the fake games in its comment is one game, read well.
+        let real = sequential
+            .summaries
+            .iter()
+            .position(|s| {
+                s.white != UNKNOWN_NAME && {
+                    &*sequential.names[NameKind::Player as usize][s.white as usize] == "Real, A"
+                }
+            })
+            .unwrap();
+        let after = b"[Event \"after\"]\n\n1. c4 *\n";
+        assert_eq!(starts.len(), real + 2, "one game after it");
+        assert_eq!(starts[real + 1], (text.len() - after.len()) as u64);
+        assert!(
+            !sequential.names[NameKind::Player as usize]
+                .iter()
+                .any(|n| &**n == "Fake")
+        );
+        for threads in [2, 3] {
+            let index = Index::of_file_in_blocks(&plain, None, 50_000, threads, &|_, _| {});
+            assert_eq!(index.unwrap(), sequential, "plain, {threads} threads");
+        }
+        // Frames cut anywhere: inside games, tags and the comment, one of a single byte.
+        let sizes = [7, 1, 4000, 60_000, 9999, 100_000, 30_000, 123_457];
+        let packed = frames(&text, &sizes);
+        let zst = write(dir.path(), "adversarial.pgn.zst", &packed);
+        assert_eq!(
+            super::source::tests::zstd_frame_count(&zst),
+            Some(sizes.len() + 1),
+            "the frames are found without decoding them"
+        );
+        let one = Index::of_file_in_blocks(&zst, None, 50_000, 1, &|_, _| {}).unwrap();
+        assert_eq!(one.members.len(), sizes.len() + 1);
+        assert_eq!(one.starts, sequential.starts);
+        assert_eq!(one.summaries, sequential.summaries);
+        assert_eq!(one.names, sequential.names);
+        assert_eq!(one.unparsed, sequential.unparsed);
+        for threads in [2, 3, 16] {
+            let told = std::sync::Mutex::new(Vec::new());
+            let index = Index::of_file_in_blocks(&zst, None, 50_000, threads, &|d, t| {
+                told.lock().unwrap().push((d, t))
+            })
+            .unwrap();
+            assert_eq!(index, one, "{threads} threads");
+            let told = told.into_inner().unwrap();
+            assert!(told.windows(2).all(|w| w[0].0 <= w[1].0), "{told:?}");
+            assert_eq!(
+                told.last(),
+                Some(&(packed.len() as u64, packed.len() as u64))
+            );
+        }
+        let apart = super::source::tests::DECODED_APART.lock().unwrap().clone();
+        let threads: Vec<usize> = apart
+            .into_iter()
+            .filter(|(p, _)| *p == zst)
+            .map(|(_, t)| t)
+            .collect();
+        assert_eq!(
+            threads,
+            [2, 3, 9],
+            "decoded apart (16 threads: one a frame)"
+        );
+        // A damaged frame is lost alike.
+        let mut damaged = packed.clone();
+        let middle = damaged.len() / 2;
+        for b in &mut damaged[middle..middle + 40] {
+            *b ^= 0x5A;
+        }
+        let zst = write(dir.path(), "damaged.pgn.zst", &damaged);
+        let one = Index::of_file_in_blocks(&zst, None, 50_000, 1, &|_, _| {}).unwrap();
+        assert_eq!(one.lost.len(), 1);
+        let two = Index::of_file_in_blocks(&zst, None, 50_000, 2, &|_, _| {}).unwrap();
+        assert_eq!(two, one);
+    }
+
     #[test]
     fn a_kept_index_is_loaded_and_a_grown_file_indexed_from_its_last_game() {
         let dir = tempfile::tempdir().unwrap();
@@ -812,9 +942,9 @@ pub(crate) mod tests {
             .find(|&s| s as usize > half)
             .unwrap() as usize;
         let path = write(dir.path(), "grows.pgn", &text[..cut]);
-        let first = Index::of_file_in_blocks(&path, Some(&cache), 3000, &|_, _| {}).unwrap();
+        let first = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|_, _| {}).unwrap();
         let told = std::sync::Mutex::new(Vec::new());
-        let again = Index::of_file_in_blocks(&path, Some(&cache), 3000, &|d, _| {
+        let again = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|d, _| {
             told.lock().unwrap().push(d)
         })
         .unwrap();
@@ -830,7 +960,7 @@ pub(crate) mod tests {
             .unwrap();
         f.write_all(&text[cut..]).unwrap();
         drop(f);
-        let grown = Index::of_file_in_blocks(&path, Some(&cache), 3000, &|d, _| {
+        let grown = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|d, _| {
             told.lock().unwrap().push(d)
         })
         .unwrap();
@@ -839,15 +969,15 @@ pub(crate) mod tests {
             from >= *first.starts.last().unwrap(),
             "read again from {from}"
         );
-        let fresh = Index::of_file_in_blocks(&path, None, 3000, &|_, _| {}).unwrap();
+        let fresh = Index::of_file_in_blocks(&path, None, 3000, 2, &|_, _| {}).unwrap();
         assert_eq!(grown, fresh);
         assert_eq!(load(&kept_path(&cache, &path).unwrap()), Some(fresh));
         // Rewritten (not appended to): built again.
         std::fs::write(&path, &text[cut..]).unwrap();
-        let rewritten = Index::of_file_in_blocks(&path, Some(&cache), 3000, &|_, _| {}).unwrap();
+        let rewritten = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|_, _| {}).unwrap();
         assert_eq!(
             rewritten,
-            Index::of_file_in_blocks(&path, None, 3000, &|_, _| {}).unwrap()
+            Index::of_file_in_blocks(&path, None, 3000, 2, &|_, _| {}).unwrap()
         );
     }
 }
