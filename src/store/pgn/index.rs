@@ -2,10 +2,10 @@
 //! need, and the members of a compressed file ([`Member`]). Built by reading the whole file
 //! once with the import's parser skimming the moves, on every core (`pgn_chunks::with_games`
 //! with [`Games::skimming`](crate::text::pgn_parse::Games::skimming): tags read as SCID's
-//! import reads them, moves neither read nor replayed), while other threads decode it (the
-//! frames of a pzstd file on every core, [`source::decode_from`]); kept in the user's cache
-//! folder, so a later mount loads it at once, and a file that grew is indexed from its last
-//! game on.
+//! import reads them, moves neither read nor replayed): a plain file mapped and parsed where
+//! it lies, a compressed one in blocks as other threads decode it (the frames of a pzstd file
+//! on every core, [`source::decode_from`]). Kept in the user's cache folder, so a later mount
+//! loads it at once, and a file that grew is indexed from its last game on.
 //!
 //! A game's text is the file's bytes from its start up to the next game's start (the first
 //! game from the file's first byte, the last to its end), so the games' texts, one after the
@@ -13,7 +13,6 @@
 //! not read) is still a game (the text up to where the parser found the next one), with its
 //! reason, and no header fields; a game whose moves do not replay is indexed by its tags.
 
-use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::os::unix::fs::MetadataExt;
@@ -26,9 +25,10 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::game::{GameResult, PartialDate};
 use crate::store::damage::UNKNOWN_NAME;
 use crate::store::{GameSummary, NameKind};
-use crate::text::line_breaks;
+use crate::text::input::Text;
 use crate::text::pgn_chunks::{self, Parsed, Split};
 use crate::text::pgn_parse::Reading;
+use crate::text::{DoneWith, line_breaks};
 
 /// The text is parsed in blocks of this many bytes (more when a game is longer).
 const BLOCK_BYTES: usize = 32 << 20;
@@ -242,6 +242,17 @@ impl Index {
         };
         self.lost.retain(|l| l.text.0 < from.text);
         let mut indexer = Indexer::new(&mut self, resume, lines_before, block, threads);
+        if indexer.index.codec == Codec::Plain {
+            // Mapped, and parsed where it lies: no copy, no blocks (the pages parsed are let go).
+            let text = Text::of_file(path)
+                .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+            let from = (resume as usize).min(text.len());
+            let let_go = |r: std::ops::Range<usize>| text.let_go(from + r.start..from + r.end);
+            indexer.index_text(&text[from..], true, &let_go, &|at| progress(at, total));
+            indexer.finish();
+            progress(total, total);
+            return Ok(self);
+        }
         let mut skip = resume - from.text;
         let (tx, rx) = sync_channel::<Vec<u8>>(4);
         // The pieces indexed go back to the decoder to be filled again.
@@ -301,7 +312,7 @@ impl Index {
 struct Indexer<'a> {
     index: &'a mut Index,
     /// The dictionaries, looked up by name.
-    known: [HashMap<Arc<str>, u32>; 4],
+    known: [foldhash::HashMap<Arc<str>, u32>; 4],
     /// Text not yet parsed, from the start of a game.
     buf: Vec<u8>,
     /// The text offset of `buf[0]`.
@@ -371,8 +382,10 @@ impl<'a> Indexer<'a> {
         id
     }
 
-    /// A parsed item's start in `buf`, summary, and the reason it was refused.
-    fn item(&mut self, parsed: Parsed) -> (usize, GameSummary, Option<String>) {
+    /// A parsed item's start in the text parsed, the line it starts on there (known for a
+    /// game read; for a refused one counted from `known`, the start and line of one before
+    /// it), its summary, and the reason it was refused.
+    fn item(&mut self, parsed: Parsed, text: &[u8], known: (usize, u32)) -> Item {
         match parsed {
             Ok(read) => {
                 let h = &read.game.headers;
@@ -391,7 +404,7 @@ impl<'a> Indexer<'a> {
                         .and_then(crate::store::scid::derive::eco_code)
                         .unwrap_or(0),
                 };
-                (read.text.start, summary, None)
+                (read.text.start, read.line, summary, None)
             }
             Err(e) => {
                 let why = format!(
@@ -400,8 +413,27 @@ impl<'a> Indexer<'a> {
                     e.column,
                     e.message
                 );
-                (e.text.start, unclassified(), Some(why))
+                let (at, line) = known;
+                let line = line + line_breaks(&text[at..e.text.start]);
+                (e.text.start, line, unclassified(), Some(why))
             }
+        }
+    }
+
+    /// Put a game into the index: `item` of the text starting at `buf_at`.
+    fn push(&mut self, (start, line, summary, why): Item) {
+        let number = self.index.starts.len() as u32;
+        // The first game's text is the file's from its first byte.
+        let start = if number == 0 {
+            0
+        } else {
+            self.buf_at + start as u64
+        };
+        self.index.starts.push(start);
+        self.index.summaries.push(summary);
+        self.index.last_line = self.lines_before + line;
+        if let Some(why) = why {
+            self.index.unparsed.push((number, why));
         }
     }
 
@@ -409,30 +441,7 @@ impl<'a> Indexer<'a> {
     /// last (the text may stop inside it), which stays in `buf`.
     fn parse(&mut self, at_end: bool) {
         let mut buf = std::mem::take(&mut self.buf);
-        let mut items = Vec::new();
-        pgn_chunks::with_games(
-            &buf,
-            Reading::AsScid,
-            true,
-            self.threads,
-            Split::DEFAULT,
-            &crate::text::keep_all,
-            |games| {
-                for g in games {
-                    let item = self.item(g);
-                    items.push(item);
-                }
-            },
-        );
-        let keep = if at_end {
-            items.len()
-        } else {
-            items.len().saturating_sub(1)
-        };
-        let cut = match items.get(keep) {
-            Some(&(start, ..)) => start,
-            None => buf.len(),
-        };
+        let cut = self.index_text(&buf, at_end, &crate::text::keep_all, &|_| {});
         if cut == 0 && !at_end {
             // One game fills the whole block: read on.
             self.buf = buf;
@@ -440,30 +449,72 @@ impl<'a> Indexer<'a> {
             return;
         }
         self.want = self.block;
-        if let Some(&(last, ..)) = items[..keep].last() {
-            self.index.last_line = self.lines_before + 1 + line_breaks(&buf[..last]);
-        }
-        for (start, summary, why) in items.into_iter().take(keep) {
-            let number = self.index.starts.len() as u32;
-            // The first game's text is the file's from its first byte.
-            let start = if number == 0 {
-                0
-            } else {
-                self.buf_at + start as u64
-            };
-            self.index.starts.push(start);
-            self.index.summaries.push(summary);
-            if let Some(why) = why {
-                self.index.unparsed.push((number, why));
-            }
-        }
-        self.lines_before += line_breaks(&buf[..cut]);
-        self.buf_at += cut as u64;
         // Kept with its capacity: the next block fills it again.
         buf.drain(..cut);
         self.buf = buf;
     }
+
+    /// Index the games of `text`, which starts at `buf_at` with a game: all of them when
+    /// `at_end`, else all but the last (the text may stop inside it), whose start is
+    /// returned (the end of the text otherwise); `buf_at` and `lines_before` move there (the
+    /// lines not counted at the end). The parts of the text parsed go to `done_with`, and
+    /// where the games are (a text offset) to `progress` now and then.
+    fn index_text(
+        &mut self,
+        text: &[u8],
+        at_end: bool,
+        done_with: DoneWith<'_>,
+        progress: &dyn Fn(u64),
+    ) -> usize {
+        let mut held: Option<Item> = None;
+        // A game's start in `text` and its line there.
+        let mut known = (0, 1);
+        pgn_chunks::with_games(
+            text,
+            Reading::AsScid,
+            true,
+            self.threads,
+            Split::DEFAULT,
+            done_with,
+            |games| {
+                for (n, g) in games.enumerate() {
+                    let item = self.item(g, text, known);
+                    known = (item.0, item.1);
+                    if let Some(before) = held.replace(item) {
+                        self.push(before);
+                    }
+                    if n % PROGRESS_GAMES == 0 {
+                        progress(self.buf_at + known.0 as u64);
+                    }
+                }
+            },
+        );
+        let cut = match held {
+            Some(last) if at_end => {
+                self.push(last);
+                text.len()
+            }
+            Some((start, line, ..)) => {
+                self.lines_before += line - 1;
+                start
+            }
+            None if at_end => text.len(),
+            None => {
+                self.lines_before += line_breaks(text);
+                text.len()
+            }
+        };
+        self.buf_at += cut as u64;
+        cut
+    }
 }
+
+/// A game found by the parser: its start in the text parsed, the line it starts on there,
+/// its summary, and the reason it was refused.
+type Item = (usize, u32, GameSummary, Option<String>);
+
+/// How often indexing a mapped file tells how far it is: every this many games.
+const PROGRESS_GAMES: usize = 4096;
 
 /// The summary of a game the parser refused: no names, no date (the views leave it out).
 fn unclassified() -> GameSummary {
@@ -790,13 +841,20 @@ pub(crate) mod tests {
         }
         assert_eq!(refused(&whole), refused_games);
         assert_eq!(whole.text_len, text.len() as u64);
-        for block in [1, 100, 1000, 5000, 40_000] {
-            let index = Index::of_file_in_blocks(&path, None, block, 2, &|_, _| {}).unwrap();
+        // Decoded text is parsed in blocks as it comes: games start where they start in the
+        // mapped plain file, whatever the blocks.
+        let zst = write(dir.path(), "odd.pgn.zst", &frames(&text, &[]));
+        for block in [1, 100, 1000, 5000, 40_000, usize::MAX] {
+            let index = Index::of_file_in_blocks(&zst, None, block, 2, &|_, _| {}).unwrap();
             assert_eq!(index.starts, whole.starts, "block {block}");
             assert_eq!(index.summaries, whole.summaries, "block {block}");
             assert_eq!(index.names, whole.names, "block {block}");
             assert_eq!(index.unparsed, whole.unparsed, "block {block}");
+            assert_eq!(index.last_line, whole.last_line, "block {block}");
+            assert_eq!(index.text_len, whole.text_len, "block {block}");
         }
+        let lines = 1 + line_breaks(&text[..*whole.starts.last().unwrap() as usize]);
+        assert_eq!(whole.last_line, lines);
         // A refused game is named with its line in the whole file.
         let (n, why) = &whole.unparsed[0];
         let line = 1 + text[..whole.starts[*n as usize + 1] as usize]
@@ -891,6 +949,8 @@ pub(crate) mod tests {
         assert_eq!(one.summaries, sequential.summaries);
         assert_eq!(one.names, sequential.names);
         assert_eq!(one.unparsed, sequential.unparsed);
+        assert_eq!(one.last_line, sequential.last_line);
+        assert_eq!(one.text_len, sequential.text_len);
         for threads in [2, 3, 16] {
             let told = std::sync::Mutex::new(Vec::new());
             let index = Index::of_file_in_blocks(&zst, None, 50_000, threads, &|d, t| {
