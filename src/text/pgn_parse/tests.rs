@@ -979,3 +979,90 @@ fn skimming_refuses_what_breaks_the_movetext_where_a_whole_reading_does() {
     assert_eq!(read.game.headers.white, "A");
     assert_eq!(read.game.headers.result, GameResult::WhiteWins);
 }
+
+/// Skimming steps over moves and move numbers without looking at them ([`skip_moves`]): what
+/// it finds (each game's end, marker and refusal) is what looking at every token finds.
+#[test]
+fn stepping_over_moves_skims_as_looking_at_every_token() {
+    let pieces: [&str; 44] = [
+        "1.",
+        "12.",
+        "12...",
+        "1...e5",
+        "e4",
+        "Nf3",
+        "O-O",
+        "0-0",
+        "1.0-0",
+        "1-0",
+        "0-1",
+        "1/2-1/2",
+        "1/2",
+        "1:0",
+        "*",
+        "{c}",
+        "{1-0\n\n[Event \"x\"]}",
+        "(",
+        ")",
+        "$1",
+        "$",
+        "\n%esc",
+        "%",
+        "\n",
+        " ",
+        "\r\n",
+        "x",
+        "#",
+        "[Event \"a\"]",
+        "é",
+        "12",
+        "3",
+        "0",
+        "1.e4",
+        "1..",
+        "1.x",
+        "\"",
+        ";note\n",
+        "}",
+        "]",
+        "--",
+        "!?",
+        "\n\n",
+        "\t",
+    ];
+    let skim = |text: &[u8], reading: Reading, look_at_all: bool| {
+        movetext::LOOK_AT_ALL.with(|l| l.set(look_at_all));
+        let games: Vec<_> = Games::new(text).reading(reading).skimming(true).collect();
+        movetext::LOOK_AT_ALL.with(|l| l.set(false));
+        games
+    };
+    let mut rng = Rng(0x5C1A_0057);
+    let (mut refused, mut read) = (0, 0);
+    for _ in 0..4000 {
+        let mut text = String::from("[Event \"e\"]\n\n");
+        for _ in 0..rng.below(30) {
+            let piece: &&str = rng.pick(&pieces);
+            text.push_str(piece);
+            if rng.chance(60) {
+                text.push(' ');
+            }
+        }
+        let reading = *rng.pick(&[Reading::Exact, Reading::AsScid, Reading::AsPgn2dcg]);
+        let stepped = skim(text.as_bytes(), reading, false);
+        assert_eq!(stepped, skim(text.as_bytes(), reading, true), "{text:?}");
+        refused += stepped.iter().filter(|g| g.is_err()).count();
+        read += stepped.iter().filter(|g| g.is_ok()).count();
+    }
+    assert!(
+        refused > 500 && read > 500,
+        "{refused} refused, {read} read"
+    );
+    // A game too long is refused at the same word.
+    let long = format!(
+        "[Event \"e\"]\n\n{}*",
+        "12. Nf3 Nf6 ".repeat(MAX_GAME_BYTES / 10)
+    );
+    let stepped = skim(long.as_bytes(), Reading::AsScid, false);
+    assert!(stepped[0].is_err());
+    assert_eq!(stepped, skim(long.as_bytes(), Reading::AsScid, true));
+}
