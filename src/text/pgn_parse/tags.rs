@@ -55,6 +55,14 @@ pub(super) fn parse_tag(lx: &mut Lexer<'_>) -> Result<RawTag, ParseError> {
     let quote_at = lx.at;
     lx.bump();
     let value_at = lx.at;
+    if let Some(value) = plain_value(lx) {
+        return Ok(RawTag {
+            name,
+            value,
+            at,
+            value_at,
+        });
+    }
     let mut value = Vec::new();
     loop {
         match lx.peek() {
@@ -104,6 +112,46 @@ pub(super) fn parse_tag(lx: &mut Lexer<'_>) -> Result<RawTag, ParseError> {
         at,
         value_at,
     })
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Whether [`plain_value`] takes no value on this thread: every value is read byte by
+    /// byte (what taking plain ones whole must not change).
+    pub(super) static BYTE_BY_BYTE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// A tag value with nothing to undo (no escape, UTF-8 without control characters) and its
+/// closing quote and `]` on its line, taken whole, the lexer moved past the `]`: what most
+/// values are, read without looking at each byte in turn. `None` (the lexer not moved) for
+/// any other, which [`parse_tag`] reads byte by byte.
+fn plain_value(lx: &mut Lexer<'_>) -> Option<String> {
+    #[cfg(test)]
+    if BYTE_BY_BYTE.with(std::cell::Cell::get) {
+        return None;
+    }
+    let rest = &lx.text[lx.at.offset..];
+    let end = memchr::memchr3(b'"', b'\\', b'\n', rest)?;
+    if rest[end] != b'"' {
+        return None;
+    }
+    let raw = &rest[..end];
+    let value = if raw.iter().all(|&b| (0x20..0x7F).contains(&b)) {
+        std::str::from_utf8(raw).ok()?
+    } else {
+        std::str::from_utf8(raw)
+            .ok()
+            .filter(|v| !v.chars().any(char::is_control))?
+    };
+    let after = rest[end + 1..]
+        .iter()
+        .position(|&b| b != b' ' && b != b'\t')?;
+    if rest[end + 1 + after] != b']' {
+        return None;
+    }
+    let value = value.to_owned();
+    lx.advance_to(lx.at.offset + end + 1 + after + 1);
+    Some(value)
 }
 
 /// The tag section turned into model parts.

@@ -980,6 +980,20 @@ fn skimming_refuses_what_breaks_the_movetext_where_a_whole_reading_does() {
     assert_eq!(read.game.headers.result, GameResult::WhiteWins);
 }
 
+/// The games of `text` skimmed as `reading` says, with the test switch `switch` (one that
+/// turns a fast path off) set to `on` meanwhile.
+fn skimmed_with(
+    switch: &'static std::thread::LocalKey<std::cell::Cell<bool>>,
+    on: bool,
+    text: &[u8],
+    reading: Reading,
+) -> Vec<Result<ReadGame, ParseError>> {
+    switch.with(|s| s.set(on));
+    let games = Games::new(text).reading(reading).skimming(true).collect();
+    switch.with(|s| s.set(false));
+    games
+}
+
 /// Skimming steps over moves and move numbers without looking at them ([`skip_moves`]): what
 /// it finds (each game's end, marker and refusal) is what looking at every token finds.
 #[test]
@@ -1031,10 +1045,7 @@ fn stepping_over_moves_skims_as_looking_at_every_token() {
         "\t",
     ];
     let skim = |text: &[u8], reading: Reading, look_at_all: bool| {
-        movetext::LOOK_AT_ALL.with(|l| l.set(look_at_all));
-        let games: Vec<_> = Games::new(text).reading(reading).skimming(true).collect();
-        movetext::LOOK_AT_ALL.with(|l| l.set(false));
-        games
+        skimmed_with(&movetext::LOOK_AT_ALL, look_at_all, text, reading)
     };
     let mut rng = Rng(0x5C1A_0057);
     let (mut refused, mut read) = (0, 0);
@@ -1065,4 +1076,65 @@ fn stepping_over_moves_skims_as_looking_at_every_token() {
     let stepped = skim(long.as_bytes(), Reading::AsScid, false);
     assert!(stepped[0].is_err());
     assert_eq!(stepped, skim(long.as_bytes(), Reading::AsScid, true));
+}
+
+/// Tag values with nothing to undo are taken whole ([`plain_value`]): every game, header,
+/// change noted and refusal (line, column) is what reading each value byte by byte gives.
+#[test]
+fn plain_tag_values_taken_whole_read_as_byte_by_byte() {
+    let pieces: [&[u8]; 16] = [
+        b"a",
+        b"Carlsen, Magnus",
+        b" ",
+        b"\t",
+        b"\"",
+        b"\\",
+        b"\\\"",
+        b"]",
+        b"\n",
+        b"\x01",
+        "é".as_bytes(),
+        "\u{85}".as_bytes(),
+        b"\xe9",
+        b"1-0",
+        b"2024.01.??",
+        b"[",
+    ];
+    let names = [
+        "Event", "White", "Date", "Result", "ECO", "WhiteElo", "Site", "X",
+    ];
+    const CLOSES: [&[u8]; 4] = [b"\"]\n", b"\" ]\n", b"\"\t]x\n", b"\"]"];
+    let read = |text: &[u8], reading: Reading, byte_by_byte: bool| {
+        skimmed_with(&tags::BYTE_BY_BYTE, byte_by_byte, text, reading)
+    };
+    let mut rng = Rng(0x7A65_0001);
+    let (mut refused, mut good) = (0, 0);
+    for _ in 0..4000 {
+        let mut text = Vec::new();
+        for _ in 0..1 + rng.below(4) {
+            let name: &&str = rng.pick(&names);
+            text.extend_from_slice(format!("[{name} \"").as_bytes());
+            for _ in 0..rng.below(6) {
+                let piece: &&[u8] = rng.pick(&pieces);
+                text.extend_from_slice(piece);
+            }
+            let close: &&[u8] = rng.pick(&CLOSES);
+            text.extend_from_slice(close);
+        }
+        text.extend_from_slice(b"\n1. e4 *\n");
+        let reading = *rng.pick(&[Reading::Exact, Reading::AsScid, Reading::AsPgn2dcg]);
+        let whole = read(&text, reading, false);
+        assert_eq!(
+            whole,
+            read(&text, reading, true),
+            "{:?}",
+            String::from_utf8_lossy(&text)
+        );
+        refused += whole.iter().filter(|g| g.is_err()).count();
+        good += whole.iter().filter(|g| g.is_ok()).count();
+    }
+    assert!(
+        refused > 500 && good > 500,
+        "{refused} refused, {good} read"
+    );
 }
