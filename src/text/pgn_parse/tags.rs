@@ -11,9 +11,10 @@ use crate::game::{
 
 use super::*;
 
-/// One tag pair as written, decoded and unescaped.
-pub(super) struct RawTag {
-    pub(super) name: String,
+/// One tag pair as written, decoded and unescaped (its name borrowed from the text: a
+/// symbol, ASCII; only the names kept as extra tags are copied).
+pub(super) struct RawTag<'a> {
+    pub(super) name: &'a str,
     pub(super) value: String,
     /// The `[`.
     pub(super) at: Pos,
@@ -22,7 +23,7 @@ pub(super) struct RawTag {
 }
 
 /// `[Name "value"]`, at its `[`.
-pub(super) fn parse_tag(lx: &mut Lexer<'_>) -> Result<RawTag, ParseError> {
+pub(super) fn parse_tag<'a>(lx: &mut Lexer<'a>) -> Result<RawTag<'a>, ParseError> {
     let at = lx.at;
     lx.bump();
     lx.take_while(|b| b == b' ' || b == b'\t');
@@ -44,7 +45,8 @@ pub(super) fn parse_tag(lx: &mut Lexer<'_>) -> Result<RawTag, ParseError> {
             ),
         ));
     }
-    let name = decode(name);
+    // A symbol is ASCII.
+    let name = std::str::from_utf8(name).unwrap_or_default();
     lx.take_while(|b| b == b' ' || b == b'\t');
     if lx.peek() != Some(b'"') {
         return Err(invalid(
@@ -163,7 +165,7 @@ pub(super) struct Tags {
 }
 
 /// Map tag pairs to headers, start position and extra tags (docs/formats/scid4.md §6, §7).
-pub(super) fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tags, ParseError> {
+pub(super) fn interpret_tags(raw: Vec<RawTag<'_>>, lx: &mut Lexer<'_>) -> Result<Tags, ParseError> {
     let as_scid = lx.reading.loose();
     let mut h = Headers::default();
     let mut seen: Vec<&'static str> = Vec::new();
@@ -189,9 +191,9 @@ pub(super) fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tag
             }
             seen.push(t);
         }
-        match name.as_str() {
+        match name {
             "Event" | "Site" | "Round" | "White" | "Black" => {
-                let field = match name.as_str() {
+                let field = match name {
                     "Event" => &mut h.event,
                     "Site" => &mut h.site,
                     "Round" => &mut h.round,
@@ -231,7 +233,7 @@ pub(super) fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tag
                 if !h.date.is_unknown() {
                     lx.changed(value_at, format!("Date taken from UTCDate \"{value}\""));
                 }
-                h.extra.push((name, value));
+                h.extra.push((name.to_owned(), value));
             }
             "Result" if as_scid => {
                 let r = scid_result(&value);
@@ -274,17 +276,17 @@ pub(super) fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tag
                         format!("Variant \"{value}\": SCID 4 stores standard chess only"),
                     ));
                 }
-                h.extra.push((name, value));
+                h.extra.push((name.to_owned(), value));
             }
             _ => {
-                if let Some((white, kind)) = rating_tag(&name) {
+                if let Some((white, kind)) = rating_tag(name) {
                     let slot = if white {
                         &mut h.white_rating
                     } else {
                         &mut h.black_rating
                     };
                     if slot.is_none() {
-                        let rating = match parse_rating(&name, &value, value_at) {
+                        let rating = match parse_rating(name, &value, value_at) {
                             Err(e) if as_scid => {
                                 lx.changed(value_at, format!("{} (dropped)", e.message));
                                 None
@@ -298,7 +300,7 @@ pub(super) fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tag
                 if name == "SetUp" || name == "Setup" {
                     setups.push((value.clone(), value_at));
                 }
-                h.extra.push((name, value));
+                h.extra.push((name.to_owned(), value));
             }
         }
     }
