@@ -1044,17 +1044,27 @@ fn stepping_over_moves_skims_as_looking_at_every_token() {
         "\n\n",
         "\t",
     ];
+    const MOVES: [&str; 14] = [
+        "1.", "12.", "e4", "Nf3", "O-O", "1...e5", "1.e4", "exd5", "Qh4#", "!?", "--", "3", "\n",
+        "Nbxd7+",
+    ];
     let skim = |text: &[u8], reading: Reading, look_at_all: bool| {
         skimmed_with(&movetext::LOOK_AT_ALL, look_at_all, text, reading)
     };
     let mut rng = Rng(0x5C1A_0057);
-    let (mut refused, mut read) = (0, 0);
+    let (mut refused, mut read, mut long_read) = (0, 0, 0);
     for _ in 0..4000 {
         let mut text = String::from("[Event \"e\"]\n\n");
-        for _ in 0..rng.below(30) {
-            let piece: &&str = rng.pick(&pieces);
+        // Movetexts of up to a few hundred bytes, half of them mostly
+        // what real movetext holds.
+        let moves = if rng.chance(50) { 99 } else { 70 };
+        for _ in 0..rng.below(120) {
+            let piece: &&str = match rng.chance(moves) {
+                true => rng.pick(&MOVES),
+                false => rng.pick(&pieces),
+            };
             text.push_str(piece);
-            if rng.chance(60) {
+            if moves == 99 || rng.chance(60) {
                 text.push(' ');
             }
         }
@@ -1063,10 +1073,18 @@ fn stepping_over_moves_skims_as_looking_at_every_token() {
         assert_eq!(stepped, skim(text.as_bytes(), reading, true), "{text:?}");
         refused += stepped.iter().filter(|g| g.is_err()).count();
         read += stepped.iter().filter(|g| g.is_ok()).count();
+        long_read += stepped
+            .iter()
+            .filter(|g| g.as_ref().is_ok_and(|g| g.text.len() >= 200))
+            .count();
     }
     assert!(
         refused > 500 && read > 500,
         "{refused} refused, {read} read"
+    );
+    assert!(
+        long_read > 200,
+        "{long_read} games of 200 bytes or more read"
     );
     // A game too long is refused at the same word.
     let long = format!(
