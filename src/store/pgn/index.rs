@@ -990,6 +990,25 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_mapped_plain_file_tells_how_far_indexing_is_as_it_goes() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "[Event \"a\"]\n\n1. e4 *\n\n".repeat(5 * PROGRESS_GAMES);
+        let path = write(dir.path(), "many.pgn", text.as_bytes());
+        let told = std::sync::Mutex::new(Vec::new());
+        let index = Index::of_file_in_blocks(&path, None, BLOCK_BYTES, 2, &|d, t| {
+            told.lock().unwrap().push((d, t))
+        })
+        .unwrap();
+        assert_eq!(index.starts.len(), 5 * PROGRESS_GAMES);
+        let told = told.into_inner().unwrap();
+        let len = text.len() as u64;
+        assert!(told.len() > 5, "{told:?}");
+        assert!(told.windows(2).all(|w| w[0].0 <= w[1].0), "{told:?}");
+        assert!(told.iter().all(|&(d, t)| d <= len && t == len));
+        assert_eq!(told.last(), Some(&(len, len)));
+    }
+
+    #[test]
     fn a_kept_index_is_loaded_and_a_grown_file_indexed_from_its_last_game() {
         let dir = tempfile::tempdir().unwrap();
         let cache = dir.path().join("cache");
