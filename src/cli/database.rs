@@ -226,6 +226,7 @@ fn decompressed(path: &Path, quiet: bool) -> Result<Option<Content>, String> {
         path,
         codec,
         Member::default(),
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
         &mut |piece| {
             content.write_at(at, piece)?;
             at += piece.len() as u64;

@@ -2,9 +2,10 @@
 //! need, and the members of a compressed file ([`Member`]). Built by reading the whole file
 //! once with the import's parser skimming the moves, on every core (`pgn_chunks::with_games`
 //! with [`Games::skimming`](crate::text::pgn_parse::Games::skimming): tags read as SCID's
-//! import reads them, moves neither read nor replayed), while another thread decodes it; kept
-//! in the user's cache folder, so a later mount loads it at once, and a file that grew is
-//! indexed from its last game on.
+//! import reads them, moves neither read nor replayed): a plain file mapped and parsed where
+//! it lies, a compressed one in blocks as other threads decode it (the frames of a pzstd file
+//! on every core, [`source::decode_from`]). Kept in the user's cache folder, so a later mount
+//! loads it at once, and a file that grew is indexed from its last game on.
 //!
 //! A game's text is the file's bytes from its start up to the next game's start (the first
 //! game from the file's first byte, the last to its end), so the games' texts, one after the
@@ -12,7 +13,6 @@
 //! not read) is still a game (the text up to where the parser found the next one), with its
 //! reason, and no header fields; a game whose moves do not replay is indexed by its tags.
 
-use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::os::unix::fs::MetadataExt;
@@ -25,9 +25,10 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::game::{GameResult, PartialDate};
 use crate::store::damage::UNKNOWN_NAME;
 use crate::store::{GameSummary, NameKind};
-use crate::text::line_breaks;
+use crate::text::input::Text;
 use crate::text::pgn_chunks::{self, Parsed, Split};
 use crate::text::pgn_parse::Reading;
+use crate::text::{DoneWith, line_breaks};
 
 /// The text is parsed in blocks of this many bytes (more when a game is longer).
 const BLOCK_BYTES: usize = 32 << 20;
@@ -158,14 +159,17 @@ impl Index {
     /// unchanged, extended when it grew, built otherwise (telling `progress`), and kept for
     /// the next mount in `kept_in` (the user's cache folder; none: not kept).
     pub fn of_file(path: &Path, kept_in: Option<&Path>, progress: Progress<'_>) -> Result<Index> {
-        Index::of_file_in_blocks(path, kept_in, BLOCK_BYTES, progress)
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Index::of_file_in_blocks(path, kept_in, BLOCK_BYTES, threads, progress)
     }
 
-    /// [`Index::of_file`], parsing blocks of `block` bytes.
+    /// [`Index::of_file`], parsing blocks of `block` bytes, decoding and parsing on `threads`
+    /// threads.
     fn of_file_in_blocks(
         path: &Path,
         kept_in: Option<&Path>,
         block: usize,
+        threads: usize,
         progress: Progress<'_>,
     ) -> Result<Index> {
         let now = Identity::of(path)?;
@@ -175,9 +179,17 @@ impl Index {
             Some(kept) if kept.identity == now => return Ok(kept),
             Some(kept) if kept.identity.grew_into(&now, path) => {
                 log::info!("{} grew: indexing its new games", path.display());
-                kept.extended(path, now, block, progress)?
+                kept.extended(path, now, block, threads, progress)?
             }
-            _ => Index::build(path, now, block, progress)?,
+            _ => {
+                // Read from the first byte.
+                let codec = Codec::sniff(&now.head);
+                let empty = Index {
+                    codec,
+                    ..Index::default()
+                };
+                empty.extended(path, now, block, threads, progress)?
+            }
         };
         if let Some(at) = &kept_at
             && let Err(e) = store(&index, at)
@@ -191,17 +203,6 @@ impl Index {
         Ok(index)
     }
 
-    /// The index of `path` (whose identity is `now`), read from its first byte.
-    fn build(path: &Path, now: Identity, block: usize, progress: Progress<'_>) -> Result<Index> {
-        let head = &now.head;
-        let index = Index {
-            codec: Codec::sniff(head),
-            identity: Identity::default(),
-            ..Index::default()
-        };
-        index.extended(path, now, block, progress)
-    }
-
     /// This index with the games from its last one on (read again: it may have been cut
     /// short) read from the file at `path`, whose identity is now `now`.
     fn extended(
@@ -209,6 +210,7 @@ impl Index {
         path: &Path,
         now: Identity,
         block: usize,
+        threads: usize,
         progress: Progress<'_>,
     ) -> Result<Index> {
         let total = now.len;
@@ -239,7 +241,18 @@ impl Index {
             }
         };
         self.lost.retain(|l| l.text.0 < from.text);
-        let mut indexer = Indexer::new(&mut self, resume, lines_before, block);
+        let mut indexer = Indexer::new(&mut self, resume, lines_before, block, threads);
+        if indexer.index.codec == Codec::Plain {
+            // Mapped, and parsed where it lies: no copy, no blocks (the pages parsed are let go).
+            let text = Text::of_file(path)
+                .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+            let from = (resume as usize).min(text.len());
+            let let_go = |r: std::ops::Range<usize>| text.let_go(from + r.start..from + r.end);
+            indexer.index_text(&text[from..], true, &let_go, &|at| progress(at, total));
+            indexer.finish();
+            progress(total, total);
+            return Ok(self);
+        }
         let mut skip = resume - from.text;
         let (tx, rx) = sync_channel::<Vec<u8>>(4);
         // The pieces indexed go back to the decoder to be filled again.
@@ -252,6 +265,7 @@ impl Index {
                     path,
                     codec,
                     from,
+                    threads,
                     &mut |piece| {
                         let next = spare.try_recv().unwrap_or_default();
                         tx.send(std::mem::replace(piece, next))
@@ -298,7 +312,7 @@ impl Index {
 struct Indexer<'a> {
     index: &'a mut Index,
     /// The dictionaries, looked up by name.
-    known: [HashMap<Arc<str>, u32>; 4],
+    known: [foldhash::HashMap<Arc<str>, u32>; 4],
     /// Text not yet parsed, from the start of a game.
     buf: Vec<u8>,
     /// The text offset of `buf[0]`.
@@ -314,8 +328,14 @@ struct Indexer<'a> {
 
 impl<'a> Indexer<'a> {
     /// Go on indexing into `index` from text offset `at`, a game's start after `lines_before`
-    /// lines.
-    fn new(index: &'a mut Index, at: u64, lines_before: u32, block: usize) -> Indexer<'a> {
+    /// lines, parsing on `threads` threads.
+    fn new(
+        index: &'a mut Index,
+        at: u64,
+        lines_before: u32,
+        block: usize,
+        threads: usize,
+    ) -> Indexer<'a> {
         let known = std::array::from_fn(|k| {
             index.names[k]
                 .iter()
@@ -331,7 +351,7 @@ impl<'a> Indexer<'a> {
             lines_before,
             want: block,
             block,
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads,
         }
     }
 
@@ -362,8 +382,10 @@ impl<'a> Indexer<'a> {
         id
     }
 
-    /// A parsed item's start in `buf`, summary, and the reason it was refused.
-    fn item(&mut self, parsed: Parsed) -> (usize, GameSummary, Option<String>) {
+    /// A parsed item's start in the text parsed, the line it starts on there (known for a
+    /// game read; for a refused one counted from `known`, the start and line of one before
+    /// it), its summary, and the reason it was refused.
+    fn item(&mut self, parsed: Parsed, text: &[u8], known: (usize, u32)) -> Item {
         match parsed {
             Ok(read) => {
                 let h = &read.game.headers;
@@ -382,7 +404,7 @@ impl<'a> Indexer<'a> {
                         .and_then(crate::store::scid::derive::eco_code)
                         .unwrap_or(0),
                 };
-                (read.text.start, summary, None)
+                (read.text.start, read.line, summary, None)
             }
             Err(e) => {
                 let why = format!(
@@ -391,8 +413,27 @@ impl<'a> Indexer<'a> {
                     e.column,
                     e.message
                 );
-                (e.text.start, unclassified(), Some(why))
+                let (at, line) = known;
+                let line = line + line_breaks(&text[at..e.text.start]);
+                (e.text.start, line, unclassified(), Some(why))
             }
+        }
+    }
+
+    /// Put a game into the index: `item` of the text starting at `buf_at`.
+    fn push(&mut self, (start, line, summary, why): Item) {
+        let number = self.index.starts.len() as u32;
+        // The first game's text is the file's from its first byte.
+        let start = if number == 0 {
+            0
+        } else {
+            self.buf_at + start as u64
+        };
+        self.index.starts.push(start);
+        self.index.summaries.push(summary);
+        self.index.last_line = self.lines_before + line;
+        if let Some(why) = why {
+            self.index.unparsed.push((number, why));
         }
     }
 
@@ -400,30 +441,7 @@ impl<'a> Indexer<'a> {
     /// last (the text may stop inside it), which stays in `buf`.
     fn parse(&mut self, at_end: bool) {
         let mut buf = std::mem::take(&mut self.buf);
-        let mut items = Vec::new();
-        pgn_chunks::with_games(
-            &buf,
-            Reading::AsScid,
-            true,
-            self.threads,
-            Split::DEFAULT,
-            &crate::text::keep_all,
-            |games| {
-                for g in games {
-                    let item = self.item(g);
-                    items.push(item);
-                }
-            },
-        );
-        let keep = if at_end {
-            items.len()
-        } else {
-            items.len().saturating_sub(1)
-        };
-        let cut = match items.get(keep) {
-            Some(&(start, ..)) => start,
-            None => buf.len(),
-        };
+        let cut = self.index_text(&buf, at_end, &crate::text::keep_all, &|_| {});
         if cut == 0 && !at_end {
             // One game fills the whole block: read on.
             self.buf = buf;
@@ -431,30 +449,72 @@ impl<'a> Indexer<'a> {
             return;
         }
         self.want = self.block;
-        if let Some(&(last, ..)) = items[..keep].last() {
-            self.index.last_line = self.lines_before + 1 + line_breaks(&buf[..last]);
-        }
-        for (start, summary, why) in items.into_iter().take(keep) {
-            let number = self.index.starts.len() as u32;
-            // The first game's text is the file's from its first byte.
-            let start = if number == 0 {
-                0
-            } else {
-                self.buf_at + start as u64
-            };
-            self.index.starts.push(start);
-            self.index.summaries.push(summary);
-            if let Some(why) = why {
-                self.index.unparsed.push((number, why));
-            }
-        }
-        self.lines_before += line_breaks(&buf[..cut]);
-        self.buf_at += cut as u64;
         // Kept with its capacity: the next block fills it again.
         buf.drain(..cut);
         self.buf = buf;
     }
+
+    /// Index the games of `text`, which starts at `buf_at` with a game: all of them when
+    /// `at_end`, else all but the last (the text may stop inside it), whose start is
+    /// returned (the end of the text otherwise); `buf_at` and `lines_before` move there (the
+    /// lines not counted at the end). The parts of the text parsed go to `done_with`, and
+    /// where the games are (a text offset) to `progress` now and then.
+    fn index_text(
+        &mut self,
+        text: &[u8],
+        at_end: bool,
+        done_with: DoneWith<'_>,
+        progress: &dyn Fn(u64),
+    ) -> usize {
+        let mut held: Option<Item> = None;
+        // A game's start in `text` and its line there.
+        let mut known = (0, 1);
+        pgn_chunks::with_games(
+            text,
+            Reading::AsScid,
+            true,
+            self.threads,
+            Split::DEFAULT,
+            done_with,
+            |games| {
+                for (n, g) in games.enumerate() {
+                    let item = self.item(g, text, known);
+                    known = (item.0, item.1);
+                    if let Some(before) = held.replace(item) {
+                        self.push(before);
+                    }
+                    if n % PROGRESS_GAMES == 0 {
+                        progress(self.buf_at + known.0 as u64);
+                    }
+                }
+            },
+        );
+        let cut = match held {
+            Some(last) if at_end => {
+                self.push(last);
+                text.len()
+            }
+            Some((start, line, ..)) => {
+                self.lines_before += line - 1;
+                start
+            }
+            None if at_end => text.len(),
+            None => {
+                self.lines_before += line_breaks(text);
+                text.len()
+            }
+        };
+        self.buf_at += cut as u64;
+        cut
+    }
 }
+
+/// A game found by the parser: its start in the text parsed, the line it starts on there,
+/// its summary, and the reason it was refused.
+type Item = (usize, u32, GameSummary, Option<String>);
+
+/// How often indexing a mapped file tells how far it is: every this many games.
+const PROGRESS_GAMES: usize = 4096;
 
 /// The summary of a game the parser refused: no names, no date (the views leave it out).
 fn unclassified() -> GameSummary {
@@ -758,7 +818,7 @@ pub(crate) mod tests {
         assert_eq!(starts, whole_starts);
         assert!(refused_games.iter().all(|n| whole_refused.contains(n)));
         assert!(refused_games.len() < whole_refused.len());
-        let whole = Index::of_file_in_blocks(&path, None, usize::MAX, &|_, _| {}).unwrap();
+        let whole = Index::of_file_in_blocks(&path, None, usize::MAX, 2, &|_, _| {}).unwrap();
         assert_eq!(whole.starts, starts);
         // The games with an illegal move (odd_text's "bad" ones) are classified by their tags.
         let moves_refused: Vec<u32> = whole_refused
@@ -781,13 +841,20 @@ pub(crate) mod tests {
         }
         assert_eq!(refused(&whole), refused_games);
         assert_eq!(whole.text_len, text.len() as u64);
-        for block in [1, 100, 1000, 5000, 40_000] {
-            let index = Index::of_file_in_blocks(&path, None, block, &|_, _| {}).unwrap();
+        // Decoded text is parsed in blocks as it comes: games start where they start in the
+        // mapped plain file, whatever the blocks.
+        let zst = write(dir.path(), "odd.pgn.zst", &frames(&text, &[]));
+        for block in [1, 100, 1000, 5000, 40_000, usize::MAX] {
+            let index = Index::of_file_in_blocks(&zst, None, block, 2, &|_, _| {}).unwrap();
             assert_eq!(index.starts, whole.starts, "block {block}");
             assert_eq!(index.summaries, whole.summaries, "block {block}");
             assert_eq!(index.names, whole.names, "block {block}");
             assert_eq!(index.unparsed, whole.unparsed, "block {block}");
+            assert_eq!(index.last_line, whole.last_line, "block {block}");
+            assert_eq!(index.text_len, whole.text_len, "block {block}");
         }
+        let lines = 1 + line_breaks(&text[..*whole.starts.last().unwrap() as usize]);
+        assert_eq!(whole.last_line, lines);
         // A refused game is named with its line in the whole file.
         let (n, why) = &whole.unparsed[0];
         let line = 1 + text[..whole.starts[*n as usize + 1] as usize]
@@ -797,6 +864,148 @@ pub(crate) mod tests {
         let said: usize = why[5..why.find(',').unwrap()].parse().unwrap();
         assert!(said < line, "{why} (next game on line {line})");
         assert!(said > line - 6, "{why} (next game on line {line})");
+    }
+
+    /// [`odd_text`] and, after it, a game whose comment holds 300 KB of lines that look like
+    /// games ("1-0", a blank line, tag pairs), so the text is cut into chunks inside it.
+    fn adversarial_text() -> Vec<u8> {
+        let mut text = odd_text();
+        text.extend_from_slice(b"\n\n[Event \"real\"]\n[White \"Real, A\"]\n\n1. e4 {");
+        for i in 0..6000 {
+            text.extend(
+                format!("1-0\n\n[Event \"fake {i}\"]\n[White \"Fake\"]\n\n1. d4 1-0\n\n").bytes(),
+            );
+        }
+        text.extend_from_slice(b"} e5 1-0\n\n[Event \"after\"]\n\n1. c4 *\n");
+        text
+    }
+
+    /// `text` as a zstd file as pzstd writes one: frames of `sizes` bytes of text (the last
+    /// one what is left), each with its checksum, after a skippable frame giving its size.
+    fn frames(text: &[u8], sizes: &[usize]) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        let mut rest = text;
+        for &size in sizes.iter().chain([&usize::MAX]) {
+            let (part, after) = rest.split_at(size.min(rest.len()));
+            rest = after;
+            let mut e = zstd::Encoder::new(Vec::new(), 3).unwrap();
+            e.include_checksum(true).unwrap();
+            e.write_all(part).unwrap();
+            let frame = e.finish().unwrap();
+            bytes.extend_from_slice(&0x184D_2A50_u32.to_le_bytes());
+            bytes.extend_from_slice(&4_u32.to_le_bytes());
+            bytes.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+            bytes.extend(frame);
+            if rest.is_empty() {
+                break;
+            }
+        }
+        bytes
+    }
+
+    #[test]
+    fn frames_decoded_on_several_threads_index_as_on_one_and_as_the_plain_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = adversarial_text();
+        let (starts, refused_games) = pgn_game_starts(&text, true);
+        let plain = write(dir.path(), "adversarial.pgn", &text);
+        let sequential = Index::of_file_in_blocks(&plain, None, 50_000, 1, &|_, _| {}).unwrap();
+        assert_eq!(sequential.starts, starts);
+        assert_eq!(refused(&sequential), refused_games);
+        // The game with the fake games in its comment is one game, read well.
+        let real = sequential
+            .summaries
+            .iter()
+            .position(|s| {
+                s.white != UNKNOWN_NAME && {
+                    &*sequential.names[NameKind::Player as usize][s.white as usize] == "Real, A"
+                }
+            })
+            .unwrap();
+        let after = b"[Event \"after\"]\n\n1. c4 *\n";
+        assert_eq!(starts.len(), real + 2, "one game after it");
+        assert_eq!(starts[real + 1], (text.len() - after.len()) as u64);
+        assert!(
+            !sequential.names[NameKind::Player as usize]
+                .iter()
+                .any(|n| &**n == "Fake")
+        );
+        for threads in [2, 3] {
+            let index = Index::of_file_in_blocks(&plain, None, 50_000, threads, &|_, _| {});
+            assert_eq!(index.unwrap(), sequential, "plain, {threads} threads");
+        }
+        // Frames cut anywhere: inside games, tags and the comment, one of a single byte.
+        let sizes = [7, 1, 4000, 60_000, 9999, 100_000, 30_000, 123_457];
+        let packed = frames(&text, &sizes);
+        let zst = write(dir.path(), "adversarial.pgn.zst", &packed);
+        assert_eq!(
+            super::source::tests::zstd_frame_count(&zst),
+            Some(sizes.len() + 1),
+            "the frames are found without decoding them"
+        );
+        let one = Index::of_file_in_blocks(&zst, None, 50_000, 1, &|_, _| {}).unwrap();
+        assert_eq!(one.members.len(), sizes.len() + 1);
+        assert_eq!(one.starts, sequential.starts);
+        assert_eq!(one.summaries, sequential.summaries);
+        assert_eq!(one.names, sequential.names);
+        assert_eq!(one.unparsed, sequential.unparsed);
+        assert_eq!(one.last_line, sequential.last_line);
+        assert_eq!(one.text_len, sequential.text_len);
+        for threads in [2, 3, 16] {
+            let told = std::sync::Mutex::new(Vec::new());
+            let index = Index::of_file_in_blocks(&zst, None, 50_000, threads, &|d, t| {
+                told.lock().unwrap().push((d, t))
+            })
+            .unwrap();
+            assert_eq!(index, one, "{threads} threads");
+            let told = told.into_inner().unwrap();
+            assert!(told.windows(2).all(|w| w[0].0 <= w[1].0), "{told:?}");
+            assert_eq!(
+                told.last(),
+                Some(&(packed.len() as u64, packed.len() as u64))
+            );
+        }
+        let apart = super::source::tests::DECODED_APART.lock().unwrap().clone();
+        let threads: Vec<usize> = apart
+            .into_iter()
+            .filter(|(p, _)| *p == zst)
+            .map(|(_, t)| t)
+            .collect();
+        assert_eq!(
+            threads,
+            [2, 3, 9],
+            "decoded apart (16 threads: one a frame)"
+        );
+        // A damaged frame is lost alike.
+        let mut damaged = packed.clone();
+        let middle = damaged.len() / 2;
+        for b in &mut damaged[middle..middle + 40] {
+            *b ^= 0x5A;
+        }
+        let zst = write(dir.path(), "damaged.pgn.zst", &damaged);
+        let one = Index::of_file_in_blocks(&zst, None, 50_000, 1, &|_, _| {}).unwrap();
+        assert_eq!(one.lost.len(), 1);
+        let two = Index::of_file_in_blocks(&zst, None, 50_000, 2, &|_, _| {}).unwrap();
+        assert_eq!(two, one);
+    }
+
+    #[test]
+    fn a_mapped_plain_file_tells_how_far_indexing_is_as_it_goes() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "[Event \"a\"]\n\n1. e4 *\n\n".repeat(5 * PROGRESS_GAMES);
+        let path = write(dir.path(), "many.pgn", text.as_bytes());
+        let told = std::sync::Mutex::new(Vec::new());
+        let index = Index::of_file_in_blocks(&path, None, BLOCK_BYTES, 2, &|d, t| {
+            told.lock().unwrap().push((d, t))
+        })
+        .unwrap();
+        assert_eq!(index.starts.len(), 5 * PROGRESS_GAMES);
+        let told = told.into_inner().unwrap();
+        let len = text.len() as u64;
+        assert!(told.len() > 5, "{told:?}");
+        assert!(told.windows(2).all(|w| w[0].0 <= w[1].0), "{told:?}");
+        assert!(told.iter().all(|&(d, t)| d <= len && t == len));
+        assert_eq!(told.last(), Some(&(len, len)));
     }
 
     #[test]
@@ -812,9 +1021,9 @@ pub(crate) mod tests {
             .find(|&s| s as usize > half)
             .unwrap() as usize;
         let path = write(dir.path(), "grows.pgn", &text[..cut]);
-        let first = Index::of_file_in_blocks(&path, Some(&cache), 3000, &|_, _| {}).unwrap();
+        let first = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|_, _| {}).unwrap();
         let told = std::sync::Mutex::new(Vec::new());
-        let again = Index::of_file_in_blocks(&path, Some(&cache), 3000, &|d, _| {
+        let again = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|d, _| {
             told.lock().unwrap().push(d)
         })
         .unwrap();
@@ -830,7 +1039,7 @@ pub(crate) mod tests {
             .unwrap();
         f.write_all(&text[cut..]).unwrap();
         drop(f);
-        let grown = Index::of_file_in_blocks(&path, Some(&cache), 3000, &|d, _| {
+        let grown = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|d, _| {
             told.lock().unwrap().push(d)
         })
         .unwrap();
@@ -839,15 +1048,15 @@ pub(crate) mod tests {
             from >= *first.starts.last().unwrap(),
             "read again from {from}"
         );
-        let fresh = Index::of_file_in_blocks(&path, None, 3000, &|_, _| {}).unwrap();
+        let fresh = Index::of_file_in_blocks(&path, None, 3000, 2, &|_, _| {}).unwrap();
         assert_eq!(grown, fresh);
         assert_eq!(load(&kept_path(&cache, &path).unwrap()), Some(fresh));
         // Rewritten (not appended to): built again.
         std::fs::write(&path, &text[cut..]).unwrap();
-        let rewritten = Index::of_file_in_blocks(&path, Some(&cache), 3000, &|_, _| {}).unwrap();
+        let rewritten = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|_, _| {}).unwrap();
         assert_eq!(
             rewritten,
-            Index::of_file_in_blocks(&path, None, 3000, &|_, _| {}).unwrap()
+            Index::of_file_in_blocks(&path, None, 3000, 2, &|_, _| {}).unwrap()
         );
     }
 }

@@ -7,11 +7,13 @@
 //! member of at most [`CACHED_MEMBER_BYTES`] is decoded whole and kept among the last few
 //! read; a bigger one (a file compressed as one stream) is decoded from its start, and a
 //! decoder left where the last read stopped serves the next read further on, so reading the
-//! games in file order decodes the file once.
+//! games in file order decodes the file once. Indexing decodes a zstd file of many frames on
+//! every core, each thread whole frames, found from their headers without decoding them.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::num::NonZeroUsize;
+use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -20,6 +22,7 @@ use std::sync::{Arc, Mutex};
 use lru::LruCache;
 
 use crate::error::{Error, Result};
+use crate::text::input::Text;
 
 /// A member decoded whole is kept for the next reads when it is at most this big.
 pub const CACHED_MEMBER_BYTES: u64 = 64 << 20;
@@ -165,28 +168,40 @@ pub struct Lost {
 
 /// Decode `file` (stored as `codec`) from member `from` to its end, handing the text on in
 /// pieces to `sink` (which may take the piece, or leave it to be filled again: a buffer used
-/// again costs no fresh pages, which a piece a time did, a third of the indexing's time), the start of each member that holds text to `member` (before its text),
-/// each member that does not decode but can be skipped to `lost` (whose error stops decoding),
-/// and how far into the file decoding is to `progress`. An error names the file and where.
+/// again costs no fresh pages, which a piece a time did, a third of the indexing's time), the
+/// start of each member that holds text to `member` (before its text), each member that does
+/// not decode but can be skipped to `lost` (whose error stops decoding), and how far into the
+/// file decoding is to `progress`. An error names the file and where.
+///
+/// A zstd file of several frames (pzstd's, lichess's) is decoded on `threads` threads, each
+/// decoding whole frames found from their headers; the text, members and losses handed on
+/// are the same as when one thread decodes it.
+#[allow(clippy::too_many_arguments)]
 pub fn decode_from(
     path: &Path,
     codec: Codec,
     from: Member,
+    threads: usize,
     sink: &mut dyn FnMut(&mut Vec<u8>) -> Result<()>,
     member: &mut dyn FnMut(Member),
     lost: &mut dyn FnMut(Lost) -> Result<()>,
     progress: &dyn Fn(u64),
 ) -> Result<()> {
-    let failed = |at: u64, e| {
-        Error::io(
-            format!(
-                "decoding {} ({}) at byte {at}",
-                path.display(),
-                codec.name()
-            ),
-            e,
-        )
-    };
+    if codec == Codec::Zstd
+        && threads > 1
+        && let Ok(packed @ Text::Mapped(_)) = Text::of_file(path)
+        && let Some(frames) = zstd_frames(&packed, from.packed)
+        && frames.len() > 1
+    {
+        let ends = Sinks {
+            sink,
+            member,
+            lost,
+            progress,
+        };
+        return decode_frames(path, &packed, &frames, from.text, threads, ends);
+    }
+    let failed = |at: u64, e| decode_error(path, codec, at, e);
     let mut input = input_at(path, from.packed)?;
     let mut text_at = from.text;
     let mut piece = Vec::new();
@@ -246,6 +261,179 @@ pub fn decode_from(
     }
 }
 
+/// The error of decoding `path` (stored as `codec`) at byte `at`.
+fn decode_error(path: &Path, codec: Codec, at: u64, e: std::io::Error) -> Error {
+    Error::io(
+        format!(
+            "decoding {} ({}) at byte {at}",
+            path.display(),
+            codec.name()
+        ),
+        e,
+    )
+}
+
+/// Where [`decode_from`] hands on what it decodes.
+struct Sinks<'a> {
+    sink: &'a mut dyn FnMut(&mut Vec<u8>) -> Result<()>,
+    member: &'a mut dyn FnMut(Member),
+    lost: &'a mut dyn FnMut(Lost) -> Result<()>,
+    progress: &'a dyn Fn(u64),
+}
+
+/// The zstd frames that may hold text in `packed` from byte `from` to its end (skippable
+/// frames left out: they hold none), as their headers say, without decoding them; `None` when
+/// one does not read (damage, or bytes after the last frame that are none), and the file is
+/// decoded frame after frame, which says where. The pages read are let go as it goes.
+fn zstd_frames(packed: &Text<'_>, from: u64) -> Option<Vec<Range<u64>>> {
+    let mut at = usize::try_from(from).ok()?;
+    let mut frames = Vec::new();
+    while at < packed.len() {
+        let rest = &packed[at..];
+        let size = zstd::zstd_safe::find_frame_compressed_size(rest).ok()?;
+        if size == 0 {
+            return None;
+        }
+        let magic = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?);
+        if magic & 0xFFFF_FFF0 != 0x184D_2A50 {
+            frames.push(at as u64..(at + size) as u64);
+        }
+        packed.let_go(at..at + size);
+        at += size;
+    }
+    Some(frames)
+}
+
+/// What a frame's decoding thread hands on: a piece of its text, or its end, with the error
+/// that stopped it if one did.
+enum Decoded {
+    Piece(Vec<u8>),
+    End(Option<std::io::Error>),
+}
+
+/// How many pieces of a frame's text a decoding thread may have ready (8 MiB: a frame of
+/// pzstd's at its default size), so that it decodes its next frame while the one before is
+/// taken, and memory stays bounded however big a frame is.
+const PIECES_AHEAD: usize = 32;
+
+/// Decode the zstd `frames` of the file mapped as `packed` (at `path`), the first starting
+/// at text offset `text_at`, on `threads` threads: frame k on thread k mod `threads`, its
+/// pieces taken in frame order, so `ends` is told exactly what decoding frame after frame
+/// tells it. A frame that does not decode is lost (its end is known) as there. A frame's
+/// pages are let go once it is decoded: the process keeps no more of the file resident.
+fn decode_frames(
+    path: &Path,
+    packed: &Text<'_>,
+    frames: &[Range<u64>],
+    mut text_at: u64,
+    threads: usize,
+    ends: Sinks<'_>,
+) -> Result<()> {
+    let threads = threads.clamp(1, frames.len());
+    #[cfg(test)]
+    tests::DECODED_APART
+        .lock()
+        .unwrap()
+        .push((path.to_path_buf(), threads));
+    // Pieces taken come back to be filled again.
+    let spare = Mutex::new(Vec::<Vec<u8>>::new());
+    std::thread::scope(|s| {
+        let mut receivers = Vec::with_capacity(threads);
+        for t in 0..threads {
+            let (tx, rx) = std::sync::mpsc::sync_channel::<Decoded>(PIECES_AHEAD);
+            receivers.push(rx);
+            let spare = &spare;
+            s.spawn(move || {
+                for frame in frames.iter().skip(t).step_by(threads) {
+                    // The rest of the file, as the decoder of frame after frame reads it.
+                    let mut decoder = match Codec::Zstd.member(&packed[frame.start as usize..]) {
+                        Ok(d) => d,
+                        Err(e) => {
+                            if tx.send(Decoded::End(Some(e))).is_err() {
+                                return;
+                            }
+                            continue;
+                        }
+                    };
+                    let end = loop {
+                        let mut piece = spare
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .pop()
+                            .unwrap_or_default();
+                        piece.resize(PIECE_BYTES, 0);
+                        match read_full(&mut decoder, &mut piece) {
+                            Ok(0) => break None,
+                            Ok(n) => {
+                                piece.truncate(n);
+                                // The receiver is gone when decoding stopped: stop too.
+                                if tx.send(Decoded::Piece(piece)).is_err() {
+                                    return;
+                                }
+                            }
+                            Err(e) => break Some(e),
+                        }
+                    };
+                    drop(decoder);
+                    packed.let_go(frame.start as usize..frame.end as usize);
+                    if tx.send(Decoded::End(end)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        let Sinks {
+            sink,
+            member,
+            lost,
+            progress,
+        } = ends;
+        for (k, frame) in frames.iter().enumerate() {
+            let member_text = text_at;
+            let mut told = false;
+            loop {
+                let decoded = receivers[k % threads].recv().map_err(|_| {
+                    decode_error(
+                        path,
+                        Codec::Zstd,
+                        frame.start,
+                        std::io::Error::other("its decoding thread stopped"),
+                    )
+                })?;
+                match decoded {
+                    Decoded::Piece(mut piece) => {
+                        if !told {
+                            member(Member {
+                                packed: frame.start,
+                                text: text_at,
+                            });
+                            told = true;
+                        }
+                        text_at += piece.len() as u64;
+                        sink(&mut piece)?;
+                        if piece.capacity() > 0 {
+                            spare.lock().unwrap_or_else(|e| e.into_inner()).push(piece);
+                        }
+                        progress(frame.start);
+                    }
+                    Decoded::End(None) => break,
+                    Decoded::End(Some(e)) => {
+                        lost(Lost {
+                            packed: frame.start,
+                            text: (member_text, text_at),
+                            error: decode_error(path, Codec::Zstd, frame.start, e),
+                        })?;
+                        break;
+                    }
+                }
+            }
+            progress(frame.end);
+        }
+        progress(packed.len() as u64);
+        Ok(())
+    })
+}
+
 /// The file at `path`, read from byte `at` on.
 fn input_at(path: &Path, at: u64) -> Result<Counted<BufReader<File>>> {
     let mut file =
@@ -267,10 +455,8 @@ fn frame_end(path: &Path, codec: Codec, start: u64) -> Option<u64> {
     if codec != Codec::Zstd {
         return None;
     }
-    let file = File::open(path).ok()?;
-    // SAFETY: a read-only map of the file, only read here, dropped before returning.
-    let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
-    let frame = map.get(usize::try_from(start).ok()?..)?;
+    let packed = Text::of_file(path).ok()?;
+    let frame = packed.get(usize::try_from(start).ok()?..)?;
     let size = zstd::zstd_safe::find_frame_compressed_size(frame).ok()?;
     (size > 0).then_some(start + size as u64)
 }
@@ -443,9 +629,17 @@ impl Source {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::io::Write;
+
+    /// The files whose frames were decoded on several threads, and on how many.
+    pub(crate) static DECODED_APART: Mutex<Vec<(PathBuf, usize)>> = Mutex::new(Vec::new());
+
+    /// How many zstd frames holding text the file at `path` has, found without decoding them.
+    pub(crate) fn zstd_frame_count(path: &Path) -> Option<usize> {
+        zstd_frames(&Text::of_file(path).ok()?, 0).map(|f| f.len())
+    }
 
     /// Lines of text, numbered.
     fn text() -> Vec<u8> {
@@ -491,6 +685,7 @@ mod tests {
             &path,
             codec,
             Member::default(),
+            2,
             &mut |piece| {
                 decoded.extend_from_slice(piece);
                 Ok(())
@@ -554,6 +749,7 @@ mod tests {
                 &path,
                 codec,
                 Member::default(),
+                2,
                 &mut |_| Ok(()),
                 &mut |_| {},
                 &mut |lost| Err(lost.error),

@@ -371,7 +371,8 @@ fn parse_game(
 ) -> Result<ChessGame, ParseError> {
     let game_start = lx.at.offset;
     let before_tags = comments_before_tags(lx)?;
-    let mut tags = Vec::new();
+    // Room for the tags most games have.
+    let mut tags = Vec::with_capacity(16);
     loop {
         lx.skip_space();
         if lx.peek() != Some(b'[') {

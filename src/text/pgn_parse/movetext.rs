@@ -262,7 +262,9 @@ pub(super) fn skim_movetext(
     let mut i = lx.at.offset;
     // Where each open variation's '(' stands.
     let mut open: Vec<usize> = Vec::new();
+    let limit = game_start.saturating_add(MAX_GAME_BYTES);
     let marker = loop {
+        i = skip_moves(text, i, limit);
         while let Some(&b) = text.get(i) {
             if is_space(b) {
                 i += 1;
@@ -370,6 +372,95 @@ pub(super) fn skim_movetext(
         ));
     }
     Ok(marker)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Whether [`skip_moves`] steps over nothing on this thread: [`skim_movetext`] looks at
+    /// every token itself (what the stepping over must not change).
+    pub(super) static LOOK_AT_ALL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// How [`skip_moves`] takes a byte that starts a token.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Skip {
+    /// Whitespace: stepped over.
+    Blank,
+    /// The first byte of a word [`could_be_a_move`] takes that is no termination marker.
+    Move,
+    /// A digit: a move number, stepped over when it is one.
+    Digit,
+    /// Anything else: for [`skim_movetext`] to look at.
+    Look,
+}
+
+/// How each byte starts a token ([`skip_moves`]).
+const SKIP: [Skip; 256] = {
+    let mut table = [Skip::Look; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = if is_space(c) {
+            Skip::Blank
+        } else if c.is_ascii_digit() {
+            Skip::Digit
+        } else if matches!(
+            c,
+            b'a'..=b'h' | b'K' | b'Q' | b'R' | b'B' | b'N' | b'P' | b'O' | b'o'
+        ) || matches!(c, b'-' | b'!' | b'?' | b'=' | b'+')
+        {
+            Skip::Move
+        } else {
+            Skip::Look
+        };
+        b += 1;
+    }
+    table
+};
+
+/// From byte `i` of a game's movetext, past what [`skim_movetext`] would only step over —
+/// whitespace, and words that [`could_be_a_move`] takes and no termination marker is
+/// (`Nf3`, `12.`, `12...e5`, `7`) — to the first byte it must look at itself (a bracket, a
+/// comment, an escape line, a marker, a word to refuse, the text's end, or any word that
+/// starts after byte `limit`, where a game is too long). Most of a game's movetext is
+/// stepped over here, a table lookup a byte.
+fn skip_moves(text: &[u8], mut i: usize, limit: usize) -> usize {
+    #[cfg(test)]
+    if LOOK_AT_ALL.with(std::cell::Cell::get) {
+        return i;
+    }
+    let word_end = |from: usize| {
+        text[from..]
+            .iter()
+            .position(|&b| WORD_ENDS[usize::from(b)])
+            .map_or(text.len(), |n| from + n)
+    };
+    let ends_word = |at: usize| text.get(at).is_none_or(|&b| WORD_ENDS[usize::from(b)]);
+    while let Some(&b) = text.get(i) {
+        match SKIP[usize::from(b)] {
+            Skip::Blank => i += 1,
+            _ if i > limit => return i,
+            Skip::Move => i = word_end(i + 1),
+            Skip::Digit => {
+                let mut j = i + 1;
+                while text.get(j).is_some_and(u8::is_ascii_digit) {
+                    j += 1;
+                }
+                let dots = text[j..].iter().take_while(|&&b| b == b'.').count();
+                j += dots;
+                if ends_word(j) {
+                    // A move number, or digits alone.
+                    i = j;
+                } else if dots > 0 && SKIP[usize::from(text[j])] == Skip::Move {
+                    i = word_end(j + 1);
+                } else {
+                    return i;
+                }
+            }
+            Skip::Look => return i,
+        }
+    }
+    i
 }
 
 /// A comment: to the line's start if it has no move yet, else to its last move.

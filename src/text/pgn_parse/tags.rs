@@ -11,9 +11,10 @@ use crate::game::{
 
 use super::*;
 
-/// One tag pair as written, decoded and unescaped.
-pub(super) struct RawTag {
-    pub(super) name: String,
+/// One tag pair as written, decoded and unescaped (its name borrowed from the text: a
+/// symbol, ASCII; only the names kept as extra tags are copied).
+pub(super) struct RawTag<'a> {
+    pub(super) name: &'a str,
     pub(super) value: String,
     /// The `[`.
     pub(super) at: Pos,
@@ -22,7 +23,7 @@ pub(super) struct RawTag {
 }
 
 /// `[Name "value"]`, at its `[`.
-pub(super) fn parse_tag(lx: &mut Lexer<'_>) -> Result<RawTag, ParseError> {
+pub(super) fn parse_tag<'a>(lx: &mut Lexer<'a>) -> Result<RawTag<'a>, ParseError> {
     let at = lx.at;
     lx.bump();
     lx.take_while(|b| b == b' ' || b == b'\t');
@@ -44,7 +45,8 @@ pub(super) fn parse_tag(lx: &mut Lexer<'_>) -> Result<RawTag, ParseError> {
             ),
         ));
     }
-    let name = decode(name);
+    // A symbol is ASCII.
+    let name = std::str::from_utf8(name).unwrap_or_default();
     lx.take_while(|b| b == b' ' || b == b'\t');
     if lx.peek() != Some(b'"') {
         return Err(invalid(
@@ -55,6 +57,14 @@ pub(super) fn parse_tag(lx: &mut Lexer<'_>) -> Result<RawTag, ParseError> {
     let quote_at = lx.at;
     lx.bump();
     let value_at = lx.at;
+    if let Some(value) = plain_value(lx) {
+        return Ok(RawTag {
+            name,
+            value,
+            at,
+            value_at,
+        });
+    }
     let mut value = Vec::new();
     loop {
         match lx.peek() {
@@ -106,6 +116,46 @@ pub(super) fn parse_tag(lx: &mut Lexer<'_>) -> Result<RawTag, ParseError> {
     })
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Whether [`plain_value`] takes no value on this thread: every value is read byte by
+    /// byte (what taking plain ones whole must not change).
+    pub(super) static BYTE_BY_BYTE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// A tag value with nothing to undo (no escape, UTF-8 without control characters) and its
+/// closing quote and `]` on its line, taken whole, the lexer moved past the `]`: what most
+/// values are, read without looking at each byte in turn. `None` (the lexer not moved) for
+/// any other, which [`parse_tag`] reads byte by byte.
+fn plain_value(lx: &mut Lexer<'_>) -> Option<String> {
+    #[cfg(test)]
+    if BYTE_BY_BYTE.with(std::cell::Cell::get) {
+        return None;
+    }
+    let rest = &lx.text[lx.at.offset..];
+    let end = memchr::memchr3(b'"', b'\\', b'\n', rest)?;
+    if rest[end] != b'"' {
+        return None;
+    }
+    let raw = &rest[..end];
+    let value = if raw.iter().all(|&b| (0x20..0x7F).contains(&b)) {
+        std::str::from_utf8(raw).ok()?
+    } else {
+        std::str::from_utf8(raw)
+            .ok()
+            .filter(|v| !v.chars().any(char::is_control))?
+    };
+    let after = rest[end + 1..]
+        .iter()
+        .position(|&b| b != b' ' && b != b'\t')?;
+    if rest[end + 1 + after] != b']' {
+        return None;
+    }
+    let value = value.to_owned();
+    lx.advance_to(lx.at.offset + end + 1 + after + 1);
+    Some(value)
+}
+
 /// The tag section turned into model parts.
 pub(super) struct Tags {
     pub(super) headers: Headers,
@@ -115,7 +165,7 @@ pub(super) struct Tags {
 }
 
 /// Map tag pairs to headers, start position and extra tags (docs/formats/scid4.md §6, §7).
-pub(super) fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tags, ParseError> {
+pub(super) fn interpret_tags(raw: Vec<RawTag<'_>>, lx: &mut Lexer<'_>) -> Result<Tags, ParseError> {
     let as_scid = lx.reading.loose();
     let mut h = Headers::default();
     let mut seen: Vec<&'static str> = Vec::new();
@@ -141,9 +191,9 @@ pub(super) fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tag
             }
             seen.push(t);
         }
-        match name.as_str() {
+        match name {
             "Event" | "Site" | "Round" | "White" | "Black" => {
-                let field = match name.as_str() {
+                let field = match name {
                     "Event" => &mut h.event,
                     "Site" => &mut h.site,
                     "Round" => &mut h.round,
@@ -183,7 +233,7 @@ pub(super) fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tag
                 if !h.date.is_unknown() {
                     lx.changed(value_at, format!("Date taken from UTCDate \"{value}\""));
                 }
-                h.extra.push((name, value));
+                h.extra.push((name.to_owned(), value));
             }
             "Result" if as_scid => {
                 let r = scid_result(&value);
@@ -226,17 +276,17 @@ pub(super) fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tag
                         format!("Variant \"{value}\": SCID 4 stores standard chess only"),
                     ));
                 }
-                h.extra.push((name, value));
+                h.extra.push((name.to_owned(), value));
             }
             _ => {
-                if let Some((white, kind)) = rating_tag(&name) {
+                if let Some((white, kind)) = rating_tag(name) {
                     let slot = if white {
                         &mut h.white_rating
                     } else {
                         &mut h.black_rating
                     };
                     if slot.is_none() {
-                        let rating = match parse_rating(&name, &value, value_at) {
+                        let rating = match parse_rating(name, &value, value_at) {
                             Err(e) if as_scid => {
                                 lx.changed(value_at, format!("{} (dropped)", e.message));
                                 None
@@ -250,7 +300,7 @@ pub(super) fn interpret_tags(raw: Vec<RawTag>, lx: &mut Lexer<'_>) -> Result<Tag
                 if name == "SetUp" || name == "Setup" {
                     setups.push((value.clone(), value_at));
                 }
-                h.extra.push((name, value));
+                h.extra.push((name.to_owned(), value));
             }
         }
     }

@@ -979,3 +979,180 @@ fn skimming_refuses_what_breaks_the_movetext_where_a_whole_reading_does() {
     assert_eq!(read.game.headers.white, "A");
     assert_eq!(read.game.headers.result, GameResult::WhiteWins);
 }
+
+/// The games of `text` skimmed as `reading` says, with the test switch `switch` (one that
+/// turns a fast path off) set to `on` meanwhile.
+fn skimmed_with(
+    switch: &'static std::thread::LocalKey<std::cell::Cell<bool>>,
+    on: bool,
+    text: &[u8],
+    reading: Reading,
+) -> Vec<Result<ReadGame, ParseError>> {
+    switch.with(|s| s.set(on));
+    let games = Games::new(text).reading(reading).skimming(true).collect();
+    switch.with(|s| s.set(false));
+    games
+}
+
+/// Skimming steps over moves and move numbers without looking at them ([`skip_moves`]): what
+/// it finds (each game's end, marker and refusal) is what looking at every token finds.
+#[test]
+fn stepping_over_moves_skims_as_looking_at_every_token() {
+    let pieces: [&str; 44] = [
+        "1.",
+        "12.",
+        "12...",
+        "1...e5",
+        "e4",
+        "Nf3",
+        "O-O",
+        "0-0",
+        "1.0-0",
+        "1-0",
+        "0-1",
+        "1/2-1/2",
+        "1/2",
+        "1:0",
+        "*",
+        "{c}",
+        "{1-0\n\n[Event \"x\"]}",
+        "(",
+        ")",
+        "$1",
+        "$",
+        "\n%esc",
+        "%",
+        "\n",
+        " ",
+        "\r\n",
+        "x",
+        "#",
+        "[Event \"a\"]",
+        "é",
+        "12",
+        "3",
+        "0",
+        "1.e4",
+        "1..",
+        "1.x",
+        "\"",
+        ";note\n",
+        "}",
+        "]",
+        "--",
+        "!?",
+        "\n\n",
+        "\t",
+    ];
+    const MOVES: [&str; 14] = [
+        "1.", "12.", "e4", "Nf3", "O-O", "1...e5", "1.e4", "exd5", "Qh4#", "!?", "--", "3", "\n",
+        "Nbxd7+",
+    ];
+    let skim = |text: &[u8], reading: Reading, look_at_all: bool| {
+        skimmed_with(&movetext::LOOK_AT_ALL, look_at_all, text, reading)
+    };
+    let mut rng = Rng(0x5C1A_0057);
+    let (mut refused, mut read, mut long_read) = (0, 0, 0);
+    for _ in 0..4000 {
+        let mut text = String::from("[Event \"e\"]\n\n");
+        // Movetexts of up to a few hundred bytes, half of them mostly
+        // what real movetext holds.
+        let moves = if rng.chance(50) { 99 } else { 70 };
+        for _ in 0..rng.below(120) {
+            let piece: &&str = match rng.chance(moves) {
+                true => rng.pick(&MOVES),
+                false => rng.pick(&pieces),
+            };
+            text.push_str(piece);
+            if moves == 99 || rng.chance(60) {
+                text.push(' ');
+            }
+        }
+        let reading = *rng.pick(&[Reading::Exact, Reading::AsScid, Reading::AsPgn2dcg]);
+        let stepped = skim(text.as_bytes(), reading, false);
+        assert_eq!(stepped, skim(text.as_bytes(), reading, true), "{text:?}");
+        refused += stepped.iter().filter(|g| g.is_err()).count();
+        read += stepped.iter().filter(|g| g.is_ok()).count();
+        long_read += stepped
+            .iter()
+            .filter(|g| g.as_ref().is_ok_and(|g| g.text.len() >= 200))
+            .count();
+    }
+    assert!(
+        refused > 500 && read > 500,
+        "{refused} refused, {read} read"
+    );
+    assert!(
+        long_read > 200,
+        "{long_read} games of 200 bytes or more read"
+    );
+    // A game too long is refused at the same word.
+    let long = format!(
+        "[Event \"e\"]\n\n{}*",
+        "12. Nf3 Nf6 ".repeat(MAX_GAME_BYTES / 10)
+    );
+    let stepped = skim(long.as_bytes(), Reading::AsScid, false);
+    assert!(stepped[0].is_err());
+    assert_eq!(stepped, skim(long.as_bytes(), Reading::AsScid, true));
+}
+
+/// Tag values with nothing to undo are taken whole ([`plain_value`]): every game, header,
+/// change noted and refusal (line, column) is what reading each value byte by byte gives.
+#[test]
+fn plain_tag_values_taken_whole_read_as_byte_by_byte() {
+    let pieces: [&[u8]; 16] = [
+        b"a",
+        b"Carlsen, Magnus",
+        b" ",
+        b"\t",
+        b"\"",
+        b"\\",
+        b"\\\"",
+        b"]",
+        b"\n",
+        b"\x01",
+        "é".as_bytes(),
+        "\u{85}".as_bytes(),
+        b"\xe9",
+        b"1-0",
+        b"2024.01.??",
+        b"[",
+    ];
+    let names = [
+        "Event", "White", "Date", "Result", "ECO", "WhiteElo", "Site", "X",
+    ];
+    const CLOSES: [&[u8]; 4] = [b"\"]\n", b"\" ]\n", b"\"\t]x\n", b"\"]"];
+    let read = |text: &[u8], reading: Reading, byte_by_byte: bool| {
+        skimmed_with(&tags::BYTE_BY_BYTE, byte_by_byte, text, reading)
+    };
+    let mut rng = Rng(0x7A65_0001);
+    let (mut refused, mut good) = (0, 0);
+    for _ in 0..4000 {
+        let mut text = Vec::new();
+        for _ in 0..1 + rng.below(4) {
+            let name: &&str = rng.pick(&names);
+            text.extend_from_slice(format!("[{name} \"").as_bytes());
+            for _ in 0..rng.below(6) {
+                let piece: &&[u8] = rng.pick(&pieces);
+                text.extend_from_slice(piece);
+            }
+            let close: &&[u8] = rng.pick(&CLOSES);
+            text.extend_from_slice(close);
+        }
+        text.extend_from_slice(b"\n1. e4 *\n");
+        let reading = *rng.pick(&[Reading::Exact, Reading::AsScid, Reading::AsPgn2dcg]);
+        let whole = read(&text, reading, false);
+        assert_eq!(
+            whole,
+            read(&text, reading, true),
+            "{:?}",
+            String::from_utf8_lossy(&text)
+        );
+        refused += whole.iter().filter(|g| g.is_err()).count();
+        good += whole.iter().filter(|g| g.is_ok()).count();
+    }
+    assert!(
+        refused > 500 && good > 500,
+        "{refused} refused, {good} read"
+    );
+}
