@@ -82,10 +82,12 @@ fn render_tags(h: &Headers, start: &StartPosition, out: &mut String) {
 
 /// Tag values escape backslash and quote; control characters (not allowed in PGN) become spaces.
 fn escape_tag_value(value: &str, out: &mut String) {
-    if !value
-        .bytes()
-        .any(|b| b == b'\\' || b == b'"' || b.is_ascii_control() || b >= 0x80)
-    {
+    // Every byte looked at, without stopping at the first found: the compiler checks many at
+    // once, quicker on a short value (most are) than a search that stops.
+    let plain = !value.bytes().fold(false, |found, b| {
+        found | (b == b'\\' || b == b'"' || b.is_ascii_control() || b >= 0x80)
+    });
+    if plain {
         out.push_str(value);
         return;
     }
@@ -103,12 +105,14 @@ fn escape_tag_value(value: &str, out: &mut String) {
 
 /// A character a PGN symbol (a tag name) may hold.
 fn is_symbol_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || "_+#=:-".contains(c)
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '#' | '=' | ':' | '-')
 }
 
-/// Whether `name` is written as it is: a PGN symbol, starting with a letter or digit.
+/// Whether `name` is written as it is: a PGN symbol, starting with a letter or digit. Read
+/// byte by byte: no byte of a character beyond ASCII is a symbol character.
 fn is_tag_symbol(name: &str) -> bool {
-    name.starts_with(|c: char| c.is_ascii_alphanumeric()) && name.chars().all(is_symbol_char)
+    name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name.bytes().all(|b| is_symbol_char(char::from(b)))
 }
 
 /// Tag names are PGN symbols; any other character is replaced so the tag still parses.
