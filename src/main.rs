@@ -55,8 +55,12 @@ fn is_subcommand(word: &str) -> bool {
 }
 
 fn main() -> ExitCode {
-    return_freed_memory_at_once();
     let args = Cli::parse_from(arguments());
+    // An export reuses the few buffers it holds, batch after batch: memory given back at once
+    // would come back as fresh pages the kernel zeroes again (huge pages, under mimalloc).
+    if !matches!(args.command, Command::Export(_)) {
+        return_freed_memory_at_once();
+    }
     if let Err(message) = cli::logging::init(&args) {
         eprintln!("gamefs: {message}");
         return ExitCode::FAILURE;

@@ -7,10 +7,13 @@ wall time and CPU time (user + system) of each; prints a markdown table.
 compare_exports.py --bin NAME=GAMEFS ... --db NAME=SCID_BASE ... [--rounds N] [--tcl SCRIPT]
 
 The wall ratio is figure 1's; the CPU ratio says what the export costs when the machine is
-busy (gamefs renders on every core, SCID on one). Used to compare PGO trainings (BENCHMARKS.md).
+busy (gamefs renders on every core, SCID on one). Used to compare PGO trainings and changes to
+the export (BENCHMARKS.md). Every build must write the same bytes for a database (compared in
+the first round): a change that speeds up the export must not change its text.
 """
 
 import argparse
+import hashlib
 import os
 import resource
 import statistics
@@ -47,14 +50,22 @@ def main():
         tcl, out = os.path.join(tmp, "export.tcl"), os.path.join(tmp, "out.pgn")
         with open(tcl, "w") as f:
             f.write(TCL_EXPORT_BASE)
-        res = {}
-        for _ in range(args.rounds):
+        res, digests = {}, {}
+        for r in range(args.rounds):
             for dn, db in dbs.items():
                 for bn, b in bins.items():
                     res.setdefault((dn, bn), []).append(run([b, "export", db, "-o", out]))
+                    if r == 0:
+                        with open(out, "rb") as f:
+                            digests.setdefault(dn, {})[bn] = hashlib.file_digest(f, "sha256").hexdigest()
                 res.setdefault((dn, "SCID"), []).append(run(["tkscid", tcl, db, out]))
     load = " ".join(open("/proc/loadavg").read().split()[:3])
     print(f"{args.rounds} rounds, interleaved; load average at the end {load}\n")
+    for dn, by_bin in digests.items():
+        same = len(set(by_bin.values())) == 1
+        print(f"- {dn}: the builds' exports are {'byte-identical' if same else 'DIFFERENT'}"
+              f" (sha256 {' / '.join(f'{bn} {d[:12]}' for bn, d in by_bin.items())})")
+    print()
     print("| database | build | wall median (min–max) | CPU median | SCID / gamefs, wall | SCID / gamefs, CPU |")
     print("|---|---|---|---|---|---|")
     for dn in dbs:
@@ -64,6 +75,9 @@ def main():
             ws, cs = [w for w, _ in res[(dn, bn)]], [c for _, c in res[(dn, bn)]]
             mw, mc = statistics.median(ws), statistics.median(cs)
             print(f"| {dn} | {bn} | {mw:.2f} s ({min(ws):.2f}–{max(ws):.2f}) | {mc:.2f} s | {sw / mw:.2f}× | {sc / mc:.2f}× |")
+    differ = [dn for dn, by_bin in digests.items() if len(set(by_bin.values())) > 1]
+    if differ:
+        raise SystemExit(f"the builds' exports differ: {', '.join(differ)}")
 
 
 if __name__ == "__main__":

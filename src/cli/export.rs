@@ -17,8 +17,16 @@ const BATCH: u32 = 512;
 /// The rendering of one batch: the games' text in order, and the errors of games that failed.
 type Rendered = (String, Vec<String>);
 
-fn render_batch(store: &dyn ChessStore, from: u32, to: u32, include_deleted: bool) -> Rendered {
-    let mut text = String::with_capacity(2048 * (to - from) as usize);
+/// Render games `from..to` into `text` (emptied first: a buffer written before, whose pages are
+/// in place already).
+fn render_batch(
+    store: &dyn ChessStore,
+    from: u32,
+    to: u32,
+    include_deleted: bool,
+    mut text: String,
+) -> Rendered {
+    text.clear();
     let mut errors = Vec::new();
     for n in from..to {
         if store.summary(n).deleted && !include_deleted {
@@ -40,6 +48,9 @@ struct Turns {
     next: AtomicU32,
     progress: Mutex<Progress>,
     room: Condvar,
+    /// Buffers of batches written, for the next batches: a fresh buffer of a megabyte costs the
+    /// kernel a page fault and a zeroed page for every 4 KiB the text fills.
+    spare: Mutex<Vec<String>>,
 }
 
 #[derive(Default)]
@@ -64,6 +75,20 @@ impl Turns {
             p = self.room.wait(p).unwrap_or_else(|e| e.into_inner());
         }
         (!p.stopped).then_some(k)
+    }
+
+    /// A buffer for the next batch: one written before, or a new one.
+    fn buffer(&self) -> String {
+        let spare = self.spare.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        spare.unwrap_or_else(|| String::with_capacity(2048 * BATCH as usize))
+    }
+
+    /// The buffer of a batch written, for a later batch.
+    fn give_back(&self, buffer: String) {
+        self.spare
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(buffer);
     }
 
     /// The writer has written `n` batches: workers waiting for room may go on.
@@ -143,8 +168,8 @@ pub(crate) fn run(args: &ExportArgs) -> Result<ExitCode, String> {
                 let _stop_all_if_this_panics = turns.stop_on_panic();
                 while let Some(k) = turns.take(batches) {
                     let from = k * BATCH;
-                    let batch =
-                        render_batch(store, from, (from + BATCH).min(count), args.include_deleted);
+                    let to = (from + BATCH).min(count);
+                    let batch = render_batch(store, from, to, args.include_deleted, turns.buffer());
                     if tx.send((k, batch)).is_err() {
                         break; // the writer stopped (reader gone or write error)
                     }
@@ -175,6 +200,7 @@ pub(crate) fn run(args: &ExportArgs) -> Result<ExitCode, String> {
             }
             pb.set_position(u64::from(((k + 1) * BATCH).min(count)));
             out.write(text.as_bytes())?;
+            turns.give_back(text);
         }
         Ok::<(), std::io::Error>(())
     });

@@ -4,17 +4,25 @@
 //! Valid UTF-8 is kept as it is; any byte that is not part of a valid UTF-8 sequence is read
 //! as Latin-1, so every stored byte string gives text and nothing is dropped.
 
+use std::borrow::Cow;
+
 /// Decode stored bytes as UTF-8, reading bytes that are not valid UTF-8 as Latin-1.
 pub fn text_from_bytes(bytes: &[u8]) -> String {
+    str_from_bytes(bytes).into_owned()
+}
+
+/// [`text_from_bytes`] that borrows the bytes when they are valid UTF-8 (nearly always): no
+/// copy for text that is only passed on (a comment rendered as it is decoded).
+pub fn str_from_bytes(bytes: &[u8]) -> Cow<'_, str> {
     if let Ok(s) = std::str::from_utf8(bytes) {
-        return s.to_owned();
+        return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(bytes.len() + 8);
     for chunk in bytes.utf8_chunks() {
         out.push_str(chunk.valid());
         out.extend(chunk.invalid().iter().map(|&b| char::from(b)));
     }
-    out
+    Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -30,6 +38,15 @@ mod tests {
     fn latin1_bytes_become_their_characters() {
         assert_eq!(text_from_bytes(b"R\xe9ti, Richard"), "Réti, Richard");
         assert_eq!(text_from_bytes(b"\xc4rger"), "Ärger");
+    }
+
+    #[test]
+    fn valid_utf8_is_borrowed() {
+        assert!(matches!(
+            str_from_bytes("Réti".as_bytes()),
+            Cow::Borrowed("Réti")
+        ));
+        assert!(matches!(str_from_bytes(b"R\xe9ti"), Cow::Owned(_)));
     }
 
     #[test]

@@ -82,10 +82,12 @@ fn render_tags(h: &Headers, start: &StartPosition, out: &mut String) {
 
 /// Tag values escape backslash and quote; control characters (not allowed in PGN) become spaces.
 fn escape_tag_value(value: &str, out: &mut String) {
-    if !value
-        .bytes()
-        .any(|b| b == b'\\' || b == b'"' || b.is_ascii_control() || b >= 0x80)
-    {
+    // Every byte looked at, without stopping at the first found: the compiler checks many at
+    // once, quicker on a short value (most are) than a search that stops.
+    let plain = !value.bytes().fold(false, |found, b| {
+        found | (b == b'\\' || b == b'"' || b.is_ascii_control() || b >= 0x80)
+    });
+    if plain {
         out.push_str(value);
         return;
     }
@@ -103,12 +105,14 @@ fn escape_tag_value(value: &str, out: &mut String) {
 
 /// A character a PGN symbol (a tag name) may hold.
 fn is_symbol_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || "_+#=:-".contains(c)
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '#' | '=' | ':' | '-')
 }
 
-/// Whether `name` is written as it is: a PGN symbol, starting with a letter or digit.
+/// Whether `name` is written as it is: a PGN symbol, starting with a letter or digit. Read
+/// byte by byte: no byte of a character beyond ASCII is a symbol character.
 fn is_tag_symbol(name: &str) -> bool {
-    name.starts_with(|c: char| c.is_ascii_alphanumeric()) && name.chars().all(is_symbol_char)
+    name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name.bytes().all(|b| is_symbol_char(char::from(b)))
 }
 
 /// Tag names are PGN symbols; any other character is replaced so the tag still parses.
@@ -180,16 +184,39 @@ impl Wrapper {
         self.need_space = true;
     }
 
+    /// A token of `width` characters that `write` appends: the separator (a space, or the
+    /// line break that stands in for it) is chosen before the token is written.
+    fn token_of_known_width(&mut self, width: usize, write: impl FnOnce(&mut String)) {
+        let paren = std::mem::take(&mut self.open_paren);
+        let width = width + usize::from(paren);
+        if !self.need_space {
+            self.line_len += width;
+        } else if self.line_len + 1 + width > MAX_LINE {
+            self.out.push('\n');
+            self.line_len = width;
+        } else {
+            self.out.push(' ');
+            self.line_len += 1 + width;
+        }
+        if paren {
+            self.out.push('(');
+        }
+        write(&mut self.out);
+        self.need_space = true;
+    }
+
     /// A `{comment}`, split into words so it wraps like any other text.
     ///
     /// Words are split at single spaces so runs of spaces survive (empty words), and a line
     /// break only ever replaces one space, which a reader turns back into a space.
     fn comment(&mut self, text: &str) {
-        if text.is_empty() {
-            return;
-        }
         // A `}` would end the comment early; line breaks and tabs become spaces.
-        let cleaned = if text.contains(['}', '\n', '\r', '\t']) {
+        // Every byte looked at, without stopping at the first found: the compiler checks many
+        // at once, quicker on a short comment (most are) than a search that stops.
+        let must_clean = text.bytes().fold(false, |found, b| {
+            found | matches!(b, b'}' | b'\n' | b'\r' | b'\t')
+        });
+        let cleaned = if must_clean {
             std::borrow::Cow::Owned(text.replace('}', ")").replace(['\n', '\r', '\t'], " "))
         } else {
             std::borrow::Cow::Borrowed(text)
@@ -198,12 +225,35 @@ impl Wrapper {
         if trimmed.is_empty() {
             return;
         }
+        // The braces count in the width of the first and last words.
+        let width = trimmed.chars().count() + 2;
+        let separator = usize::from(self.need_space);
+        let paren = usize::from(self.open_paren);
+        if self.line_len + separator + paren + width <= MAX_LINE {
+            // Every word fits on this line, so no space between them becomes a line break:
+            // the comment is written at once, as the words one by one would write it.
+            self.token_of_known_width(width, |out| {
+                out.push('{');
+                out.push_str(trimmed);
+                out.push('}');
+            });
+            return;
+        }
         // `{first`, the middle words, `last}` (or `{only}`), each a token of its own.
-        let mut words = trimmed.split(' ').peekable();
-        let mut first = true;
-        while let Some(word) = words.next() {
-            let last = words.peek().is_none();
-            self.token_with(|out| {
+        let ascii = trimmed.is_ascii();
+        let mut start = 0;
+        let ends = memchr::memchr_iter(b' ', trimmed.as_bytes()).chain([trimmed.len()]);
+        for end in ends {
+            // Spaces are ASCII: every cut is at a character boundary.
+            let word = &trimmed[start..end];
+            let (first, last) = (start == 0, end == trimmed.len());
+            let chars = if ascii {
+                word.len()
+            } else {
+                word.chars().count()
+            };
+            let width = chars + usize::from(first) + usize::from(last);
+            self.token_of_known_width(width, |out| {
                 if first {
                     out.push('{');
                 }
@@ -212,7 +262,7 @@ impl Wrapper {
                     out.push('}');
                 }
             });
-            first = false;
+            start = end + 1;
         }
     }
 
@@ -637,6 +687,54 @@ mod tests {
         let text = render(&g).unwrap();
         assert!(text.lines().all(|l| l.chars().count() < 80), "{text}");
         assert_eq!(text, render(&g).unwrap());
+    }
+
+    /// A wrapper standing `line_len` characters into a line, with a "(" waiting or not.
+    fn wrapper_at(line_len: usize, open_paren: bool) -> Wrapper {
+        let mut w = Wrapper {
+            out: String::new(),
+            line_len: 0,
+            need_space: false,
+            open_paren: false,
+        };
+        if line_len > 0 {
+            w.token(&"x".repeat(line_len));
+        }
+        w.open_paren = open_paren;
+        w
+    }
+
+    #[test]
+    fn a_comment_wraps_as_its_words_written_one_by_one() {
+        let texts = [
+            "[%clk 0:09:57.1]",
+            "a  b   c",
+            " spaced out ",
+            "Réti's idea — ça va",
+            "line\nbreak}and\ttab",
+            &"word ".repeat(30),
+            &"né  ".repeat(40),
+            &"x".repeat(100),
+        ];
+        for text in texts {
+            for line_len in 0..=MAX_LINE {
+                for paren in [false, true] {
+                    let mut fast = wrapper_at(line_len, paren);
+                    fast.comment(text);
+                    // The reference: each word a token of its own, as the general path writes.
+                    let mut slow = wrapper_at(line_len, paren);
+                    let cleaned = text.replace('}', ")").replace(['\n', '\r', '\t'], " ");
+                    let words: Vec<&str> = cleaned.trim_matches(' ').split(' ').collect();
+                    for (i, word) in words.iter().enumerate() {
+                        let open = if i == 0 { "{" } else { "" };
+                        let close = if i + 1 == words.len() { "}" } else { "" };
+                        slow.token(&format!("{open}{word}{close}"));
+                    }
+                    assert_eq!(fast.out, slow.out, "{text:?} at {line_len}, paren {paren}");
+                    assert_eq!(fast.line_len, slow.line_len);
+                }
+            }
+        }
     }
 
     #[test]

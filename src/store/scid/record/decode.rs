@@ -1,6 +1,7 @@
 //! Decoding one game record into the game model (the layout is in [`super`]; "spec §N" below
 //! is docs/formats/scid4.md §N).
 
+use std::borrow::Cow;
 use std::mem;
 
 use shakmaty::{CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square, attacks};
@@ -11,7 +12,7 @@ use crate::game::chess::{Line, Ply, StartPosition};
 use crate::game::legal;
 use crate::game::replay::{STANDARD_FEN, play_in_place, start_position};
 use crate::game::visit::{GameVisitor, TreeBuilder};
-use crate::store::charset::text_from_bytes;
+use crate::store::charset::{str_from_bytes, text_from_bytes};
 use crate::store::scid::pieces::PieceLists;
 
 /// Everything a .sg4 record holds. Index-held tags (Event, Site, Date, Round, White, Black,
@@ -248,31 +249,48 @@ fn scan_move_stream(bytes: &[u8], start: usize) -> Result<(usize, usize)> {
 }
 
 /// The comment strings after the move stream, handed out to markers and, in SCID's
-/// "unmarked comments" mode, to the places after the last marked one (spec §5.6).
+/// "unmarked comments" mode, to the places after the last marked one (spec §5.6). An empty
+/// string means no comment, as in SCID.
+///
+/// The strings are cut off the section one at a time as they are handed out: no list of them
+/// is built (a game with a clock comment on every move has hundreds).
 struct Comments<'a> {
-    /// Every NUL-terminated string of the comment section, in order.
-    strings: Vec<&'a [u8]>,
+    /// The strings not yet handed out, each ended by a NUL.
+    rest: Section<'a>,
+    /// How many NUL-terminated strings the section holds.
+    strings: usize,
     /// How many comment markers the move stream has.
     markers: usize,
-    /// The next string to hand out.
+    /// How many strings have been handed out.
     next: usize,
 }
 
+/// A comment section: text when it is all UTF-8 (nearly always), else bytes to read string by
+/// string.
+enum Section<'a> {
+    /// Checked as UTF-8 once: a NUL is a character of its own in UTF-8, so the strings between
+    /// NULs are text too.
+    Text(&'a str),
+    /// Not all UTF-8: each string is read as [`str_from_bytes`] reads it.
+    Bytes(&'a [u8]),
+}
+
 impl<'a> Comments<'a> {
-    /// Split the comment section; it must hold at least one string per marker. A final
-    /// fragment without its NUL is ignored, as SCID ignores it.
+    /// The section's strings; it must hold at least one per marker. A final fragment without
+    /// its NUL is ignored, as SCID ignores it.
     fn new(section: &'a [u8], markers: usize) -> Result<Comments<'a>> {
-        let strings: Vec<&[u8]> = section
-            .split_inclusive(|&b| b == 0)
-            .filter_map(|s| s.strip_suffix(&[0]))
-            .collect();
-        if strings.len() < markers {
+        let strings = memchr::memchr_iter(0, section).count();
+        if strings < markers {
             return Err(Error::corrupt_record(format!(
-                "{markers} comment markers but only {} comment strings",
-                strings.len()
+                "{markers} comment markers but only {strings} comment strings"
             )));
         }
+        let rest = match std::str::from_utf8(section) {
+            Ok(text) => Section::Text(text),
+            Err(_) => Section::Bytes(section),
+        };
         Ok(Comments {
+            rest,
             strings,
             markers,
             next: 0,
@@ -280,19 +298,35 @@ impl<'a> Comments<'a> {
     }
 
     /// The string for the next comment marker.
-    fn marked(&mut self) -> Option<&'a [u8]> {
-        let s = self.strings.get(self.next).copied()?;
+    fn marked(&mut self) -> Option<Cow<'a, str>> {
+        if self.next >= self.strings {
+            return None;
+        }
         self.next += 1;
-        Some(s)
+        match &mut self.rest {
+            Section::Text(text) => {
+                // A NUL is one byte of its own: both cuts are at character boundaries.
+                let end = memchr::memchr(0, text.as_bytes())?;
+                let string = &text[..end];
+                *text = &text[end + 1..];
+                Some(Cow::Borrowed(string))
+            }
+            Section::Bytes(bytes) => {
+                let end = memchr::memchr(0, bytes)?;
+                let string = &bytes[..end];
+                *bytes = &bytes[end + 1..];
+                Some(str_from_bytes(string))
+            }
+        }
     }
 
     /// True once every marker has its string and unmarked strings remain.
     fn unmarked_pending(&self) -> bool {
-        self.next >= self.markers && self.next < self.strings.len()
+        self.next >= self.markers && self.next < self.strings
     }
 
     /// The string for the next place in PGN order, in unmarked-comments mode.
-    fn unmarked(&mut self) -> Option<&'a [u8]> {
+    fn unmarked(&mut self) -> Option<Cow<'a, str>> {
         if !self.unmarked_pending() {
             return None;
         }
@@ -301,13 +335,8 @@ impl<'a> Comments<'a> {
 
     /// Strings that found no place (more strings than places in the game).
     fn left_over(&self) -> usize {
-        self.strings.len().saturating_sub(self.next)
+        self.strings.saturating_sub(self.next)
     }
-}
-
-/// A comment string as event text; an empty one means no comment, as in SCID.
-fn comment_text(text: &[u8]) -> String {
-    text_from_bytes(text)
 }
 
 /// Where a line stands after its last move.
@@ -390,7 +419,7 @@ fn decode_move_stream<V: GameVisitor + ?Sized>(
     let mut parents: Vec<Frame> = Vec::new();
     // The main line's start is the first place an unmarked comment can go (pre-game comment).
     if let Some(s) = comments.unmarked() {
-        v.line_comment(&comment_text(s))?;
+        v.line_comment(&s)?;
     }
     // True right after an end of variation: the "last move" is then not the latest place.
     let mut after_variation = false;
@@ -424,9 +453,9 @@ fn decode_move_stream<V: GameVisitor + ?Sized>(
                     return Err(cur.error(depth, "more comment markers than comment strings"));
                 };
                 if cur.moves > 0 {
-                    v.comment(&comment_text(s))?;
+                    v.comment(&s)?;
                 } else {
-                    v.line_comment(&comment_text(s))?;
+                    v.line_comment(&s)?;
                 }
                 if after_variation && comments.unmarked_pending() {
                     return Err(cur.error(
@@ -448,7 +477,7 @@ fn decode_move_stream<V: GameVisitor + ?Sized>(
                 };
                 v.begin_variation()?;
                 if let Some(s) = comments.unmarked() {
-                    v.line_comment(&comment_text(s))?;
+                    v.line_comment(&s)?;
                 }
                 parents.push(mem::replace(&mut cur, child));
                 after_variation = false;
@@ -486,7 +515,7 @@ fn decode_move_stream<V: GameVisitor + ?Sized>(
                 cur.moves += 1;
                 cur.nags = 0;
                 if let Some(s) = comments.unmarked() {
-                    v.comment(&comment_text(s))?;
+                    v.comment(&s)?;
                 }
                 after_variation = false;
             }

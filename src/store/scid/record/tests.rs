@@ -320,6 +320,18 @@ fn comment_strings_must_cover_every_marker() {
         decode(&bytes).unwrap().moves.moves[0].comment,
         comment("Réti")
     );
+    // A string that is not UTF-8 leaves the others as they are, and so does a fragment.
+    let mut bytes = std_record(&[0xCF, 0x0C, 0x00, 0x0C, 0x0F], &[]);
+    bytes.extend_from_slice(b"\xc3\xa9t\xe9\0\xc3\xa9\0\xe9");
+    let rec = decode(&bytes).unwrap();
+    assert_eq!(rec.moves.moves[0].comment, comment("été"));
+    assert_eq!(rec.moves.moves[1].comment, comment("é"));
+    let mut bytes = std_record(&[0xCF, 0x0C, 0x0F], &["ça"]);
+    bytes.extend_from_slice(b"\xe9");
+    assert_eq!(
+        decode(&bytes).unwrap().moves.moves[0].comment,
+        comment("ça")
+    );
 }
 
 #[test]
