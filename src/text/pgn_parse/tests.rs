@@ -158,6 +158,38 @@ fn roster_names_and_missing_tags() {
     );
 }
 
+/// Each tag kept in a field of its own is one given twice when its name comes again, and only
+/// then: not for another of the same length and first letter, nor for a name almost its.
+#[test]
+fn a_field_tag_given_twice_is_told_by_its_whole_name() {
+    use crate::game::chess::FIELD_TAGS;
+    let value = |name: &str| match name {
+        "Date" | "EventDate" => "2020.01.02",
+        "Result" => "1-0",
+        "ECO" => "B12",
+        "FEN" => "8/8/8/8/8/8/8/K1k5 w - - 0 1",
+        _ => "x",
+    };
+    let all: String = FIELD_TAGS
+        .iter()
+        .map(|t| format!("[{t} \"{}\"]\n", value(t)))
+        .collect();
+    let near = "[Eventx \"a\"]\n[Evenx \"b\"]\n[Whitf \"c\"]\n[EC \"d\"]\n[Sitee \"e\"]\n";
+    let g = ok(&format!("{all}{near}\n1-0"));
+    let extra: Vec<&str> = g.headers.extra.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(extra, ["Eventx", "Evenx", "Whitf", "EC", "Sitee"]);
+    for t in FIELD_TAGS {
+        let text = format!("{all}{near}[{t} \"{}\"]\n\n1-0", value(t));
+        refused(&text, 16, 1, &format!("tag {t} appears twice"));
+        let (_, changes) = as_scid(&text);
+        assert_eq!(
+            changes,
+            [format!("line 16: tag {t} given twice: the last one kept")],
+            "{t}"
+        );
+    }
+}
+
 /// One game read as SCID reads it, with what was changed.
 fn as_scid(text: &str) -> (ChessGame, Vec<String>) {
     let read = Games::new(text.as_bytes())
