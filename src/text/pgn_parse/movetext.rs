@@ -577,11 +577,17 @@ pub(super) fn skip_moves_in_blocks(text: &[u8], i: usize, limit: usize) -> usize
     // The start of the last word seen.
     let mut last_start = i;
     while base < text.len() {
-        let mut block = [b' '; 64];
-        let n = (text.len() - base).min(64);
-        block[..n].copy_from_slice(&text[base..base + n]);
-        // SAFETY: SSE2 is part of x86-64 itself: every x86-64 processor has it.
-        let k = unsafe { kinds(&block) };
+        let k = match text.get(base..base + 64) {
+            // SAFETY: SSE2 is part of x86-64 itself: every x86-64 processor has it.
+            Some(block) => unsafe { kinds(block.try_into().unwrap_or(&[b' '; 64])) },
+            None => {
+                // The text's end: the rest, then spaces.
+                let mut block = [b' '; 64];
+                block[..text.len() - base].copy_from_slice(&text[base..]);
+                // SAFETY: as above.
+                unsafe { kinds(&block) }
+            }
+        };
         let starts = !k.blank & (k.blank << 1 | u64::from(after_blank));
         let digit_starts = starts & k.digit;
         // Just after each move number's digits, and after its dots.
