@@ -382,6 +382,7 @@ thread_local! {
 }
 
 /// How [`skip_moves`] takes a byte that starts a token.
+#[cfg(any(test, not(target_arch = "x86_64")))]
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Skip {
     /// Whitespace: stepped over.
@@ -395,6 +396,7 @@ enum Skip {
 }
 
 /// How each byte starts a token ([`skip_moves`]).
+#[cfg(any(test, not(target_arch = "x86_64")))]
 const SKIP: [Skip; 256] = {
     let mut table = [Skip::Look; 256];
     let mut b = 0;
@@ -423,12 +425,29 @@ const SKIP: [Skip; 256] = {
 /// (`Nf3`, `12.`, `12...e5`, `7`) — to the first byte it must look at itself (a bracket, a
 /// comment, an escape line, a marker, a word to refuse, the text's end, or any word that
 /// starts after byte `limit`, where a game is too long). Most of a game's movetext is
-/// stepped over here, a table lookup a byte.
-fn skip_moves(text: &[u8], mut i: usize, limit: usize) -> usize {
+/// stepped over here: 64 bytes at a time where the processor compares 16 bytes at once
+/// ([`skip_moves_in_blocks`]), else a table lookup a byte ([`skip_moves_bytewise`]).
+fn skip_moves(text: &[u8], i: usize, limit: usize) -> usize {
     #[cfg(test)]
     if LOOK_AT_ALL.with(std::cell::Cell::get) {
         return i;
     }
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[cfg(test)]
+        if BYTEWISE.with(std::cell::Cell::get) {
+            return skip_moves_bytewise(text, i, limit);
+        }
+        skip_moves_in_blocks(text, i, limit)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    skip_moves_bytewise(text, i, limit)
+}
+
+/// [`skip_moves`] a byte at a time: each word's first byte looked up in a table, each move
+/// number's digits and dots looked at (what [`skip_moves_in_blocks`] must agree with).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+pub(super) fn skip_moves_bytewise(text: &[u8], mut i: usize, limit: usize) -> usize {
     let word_end = |from: usize| {
         text[from..]
             .iter()
@@ -461,6 +480,157 @@ fn skip_moves(text: &[u8], mut i: usize, limit: usize) -> usize {
         }
     }
     i
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Whether [`skip_moves`] steps over moves a byte at a time on this thread
+    /// ([`skip_moves_bytewise`], what stepping 64 bytes at a time must not change).
+    pub(super) static BYTEWISE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The kinds of bytes of a 64-byte block [`skip_moves_in_blocks`] tells apart, a bit a byte
+/// (bit k for byte k).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Kinds {
+    /// Whitespace, exactly as [`is_space`] says.
+    blank: u64,
+    /// The bytes that end a word other than whitespace (`{ } ( ) [ ] ; $ "`), and a few
+    /// more (`=`, control bytes 0x1B and 0x1D): where the scan stops, at the word around it.
+    stop: u64,
+    /// Bytes a move may start with ([`Skip::Move`]: a file, `K Q R B N O`; the rarer ones
+    /// are left out, their words looked at by [`skim_movetext`]).
+    move_start: u64,
+    /// `0`–`9`.
+    digit: u64,
+    /// `.`.
+    dot: u64,
+}
+
+/// The [`Kinds`] of `block`'s bytes, compared 16 at a time (SSE2, which every x86-64
+/// processor has).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn kinds(block: &[u8; 64]) -> Kinds {
+    use std::arch::x86_64::*;
+    let mut k = Kinds::default();
+    for (part, bytes) in block.chunks_exact(16).enumerate() {
+        let half = |at: usize| {
+            let mut b = [0; 8];
+            b.copy_from_slice(&bytes[at..at + 8]);
+            i64::from_le_bytes(b)
+        };
+        let v = _mm_set_epi64x(half(8), half(0));
+        let is = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
+        // `lo <= byte <= hi`, unsigned.
+        let within = |lo: u8, hi: u8| {
+            let t = _mm_sub_epi8(v, _mm_set1_epi8(lo as i8));
+            _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8((hi - lo) as i8)), t)
+        };
+        // The byte with the bits of `set` set is `c`.
+        let is_with = |set: u8, c: u8| {
+            _mm_cmpeq_epi8(
+                _mm_or_si128(v, _mm_set1_epi8(set as i8)),
+                _mm_set1_epi8(c as i8),
+            )
+        };
+        let or = |a, b| _mm_or_si128(a, b);
+        let blank = or(is(b' '), within(0x09, 0x0D));
+        // `{ [ ;` (and 0x1B), `} ]` (and `=`, 0x1D), `( )`, `"`, `$`.
+        let parens = _mm_cmpeq_epi8(
+            _mm_and_si128(v, _mm_set1_epi8(!1)),
+            _mm_set1_epi8(b'(' as i8),
+        );
+        let stop = or(
+            or(is_with(0x60, b'{'), is_with(0x60, b'}')),
+            or(parens, or(is(b'"'), is(b'$'))),
+        );
+        let pieces = or(
+            or(or(is(b'K'), is(b'Q')), or(is(b'R'), is(b'B'))),
+            or(is(b'N'), is(b'O')),
+        );
+        let move_start = or(within(b'a', b'h'), pieces);
+        let bits = |m: __m128i| u64::from(_mm_movemask_epi8(m) as u16) << (16 * part);
+        k.blank |= bits(blank);
+        k.stop |= bits(stop);
+        k.move_start |= bits(move_start);
+        k.digit |= bits(within(b'0', b'9'));
+        k.dot |= bits(is(b'.'));
+    }
+    k
+}
+
+/// [`skip_moves`] 64 bytes at a time: the bytes' [`Kinds`] found at once, then, with bit
+/// arithmetic over the block, the words that start with a byte other than a move's or a
+/// digit, the move numbers (digits, dots, then whitespace or a move: each digit run's end
+/// found by adding its first bit to it), and the bytes that stop a word. At the first such
+/// place the scan stops at the start of the word holding it (stopping there early is safe:
+/// [`skim_movetext`] looks at the word itself, as [`LOOK_AT_ALL`] tests); a move number that
+/// runs past the block is looked at there too. A block past the text's end is filled with
+/// spaces, as if the text ended in whitespace (which is what its end does to a word).
+#[cfg(target_arch = "x86_64")]
+pub(super) fn skip_moves_in_blocks(text: &[u8], i: usize, limit: usize) -> usize {
+    let mut base = i;
+    // Whether the byte before `base` ends a word (`i` starts one).
+    let mut after_blank = true;
+    // The start of the last word seen.
+    let mut last_start = i;
+    while base < text.len() {
+        let k = match text.get(base..base + 64) {
+            // SAFETY: SSE2 is part of x86-64 itself: every x86-64 processor has it.
+            Some(block) => unsafe { kinds(block.try_into().unwrap_or(&[b' '; 64])) },
+            None => {
+                // The text's end: the rest, then spaces.
+                let mut block = [b' '; 64];
+                block[..text.len() - base].copy_from_slice(&text[base..]);
+                // SAFETY: as above.
+                unsafe { kinds(&block) }
+            }
+        };
+        let starts = !k.blank & (k.blank << 1 | u64::from(after_blank));
+        let digit_starts = starts & k.digit;
+        // Just after each move number's digits, and after its dots.
+        let (sum, digits_out) = k.digit.overflowing_add(digit_starts);
+        let after_digits = sum & !k.digit;
+        let dots_start = after_digits & k.dot;
+        let (sum, dots_out) = k.dot.overflowing_add(dots_start);
+        let after_dots = sum & !k.dot;
+        let past_limit = match limit.checked_sub(base) {
+            None => !0,
+            Some(d) if d >= 63 => 0,
+            Some(d) => !0 << (d + 1),
+        };
+        let highest = |m: u64| {
+            if m == 0 {
+                0
+            } else {
+                1 << (63 - m.leading_zeros())
+            }
+        };
+        let stop = k.stop
+            | (starts & !(k.move_start | k.digit))
+            | (after_digits & !(k.blank | k.dot))
+            | (after_dots & !(k.blank | k.move_start))
+            | (starts & past_limit)
+            | if digits_out { highest(digit_starts) } else { 0 }
+            | if dots_out { highest(dots_start) } else { 0 };
+        if stop != 0 {
+            let at = stop.trailing_zeros();
+            // The starts at or before the stop.
+            let before = starts & (!0 >> (63 - at));
+            return match before {
+                0 => last_start,
+                b => base + (63 - b.leading_zeros() as usize),
+            };
+        }
+        if starts != 0 {
+            last_start = base + (63 - starts.leading_zeros() as usize);
+        }
+        after_blank = k.blank >> 63 == 1;
+        base += 64;
+    }
+    text.len()
 }
 
 /// A comment: to the line's start if it has no move yet, else to its last move.

@@ -4,6 +4,7 @@
 use shakmaty::fen::Fen;
 use shakmaty::{Board, CastlingMode, Chess, PositionErrorKinds};
 
+use crate::game::chess::FIELD_TAGS;
 use crate::game::replay::position_from_fen_as;
 use crate::game::{
     GameResult, Headers, PartialDate, Rating, RatingType, StartPosition, normalize_comment,
@@ -168,7 +169,8 @@ pub(super) struct Tags {
 pub(super) fn interpret_tags(raw: Vec<RawTag<'_>>, lx: &mut Lexer<'_>) -> Result<Tags, ParseError> {
     let as_scid = lx.reading.loose();
     let mut h = Headers::default();
-    let mut seen: Vec<&'static str> = Vec::new();
+    // The field tags seen so far, a bit each (bit k for `FIELD_TAGS[k]`).
+    let mut seen = 0u32;
     let mut result = None;
     let mut fen: Option<(String, Pos)> = None;
     let mut event_date: Option<PartialDate> = None;
@@ -180,16 +182,14 @@ pub(super) fn interpret_tags(raw: Vec<RawTag<'_>>, lx: &mut Lexer<'_>) -> Result
             at,
             value_at,
         } = tag;
-        let index_tag = crate::game::chess::FIELD_TAGS
-            .into_iter()
-            .find(|t| *t == name);
-        if let Some(t) = index_tag {
-            if seen.contains(&t) && as_scid {
+        if let Some(k) = field_tag(name) {
+            let t = FIELD_TAGS[k];
+            if seen & 1 << k != 0 && as_scid {
                 lx.changed(at, format!("tag {t} given twice: the last one kept"));
-            } else if seen.contains(&t) {
+            } else if seen & 1 << k != 0 {
                 return Err(invalid(at, format!("tag {t} appears twice; keep one")));
             }
-            seen.push(t);
+            seen |= 1 << k;
         }
         match name {
             "Event" | "Site" | "Round" | "White" | "Black" => {
@@ -331,6 +331,16 @@ pub(super) fn interpret_tags(raw: Vec<RawTag<'_>>, lx: &mut Lexer<'_>) -> Result
         position,
         result,
     })
+}
+
+/// Which of [`FIELD_TAGS`] the tag `name` is (its place there): most tags of most games are,
+/// so the names are told apart by length and first letter before any is compared whole.
+fn field_tag(name: &str) -> Option<usize> {
+    const { assert!(FIELD_TAGS.len() <= 32, "seen as bits of a u32") };
+    let first = name.as_bytes().first()?;
+    FIELD_TAGS
+        .iter()
+        .position(|t| t.len() == name.len() && t.as_bytes()[0] == *first && *t == name)
 }
 
 /// `WhiteElo` → (true, Elo); `BlackUSCF` → (false, Uscf); other names → None.

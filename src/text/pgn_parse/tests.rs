@@ -158,6 +158,38 @@ fn roster_names_and_missing_tags() {
     );
 }
 
+/// Each tag kept in a field of its own is one given twice when its name comes again, and only
+/// then: not for another of the same length and first letter, nor for a name almost its.
+#[test]
+fn a_field_tag_given_twice_is_told_by_its_whole_name() {
+    use crate::game::chess::FIELD_TAGS;
+    let value = |name: &str| match name {
+        "Date" | "EventDate" => "2020.01.02",
+        "Result" => "1-0",
+        "ECO" => "B12",
+        "FEN" => "8/8/8/8/8/8/8/K1k5 w - - 0 1",
+        _ => "x",
+    };
+    let all: String = FIELD_TAGS
+        .iter()
+        .map(|t| format!("[{t} \"{}\"]\n", value(t)))
+        .collect();
+    let near = "[Eventx \"a\"]\n[Evenx \"b\"]\n[Whitf \"c\"]\n[EC \"d\"]\n[Sitee \"e\"]\n";
+    let g = ok(&format!("{all}{near}\n1-0"));
+    let extra: Vec<&str> = g.headers.extra.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(extra, ["Eventx", "Evenx", "Whitf", "EC", "Sitee"]);
+    for t in FIELD_TAGS {
+        let text = format!("{all}{near}[{t} \"{}\"]\n\n1-0", value(t));
+        refused(&text, 16, 1, &format!("tag {t} appears twice"));
+        let (_, changes) = as_scid(&text);
+        assert_eq!(
+            changes,
+            [format!("line 16: tag {t} given twice: the last one kept")],
+            "{t}"
+        );
+    }
+}
+
 /// One game read as SCID reads it, with what was changed.
 fn as_scid(text: &str) -> (ChessGame, Vec<String>) {
     let read = Games::new(text.as_bytes())
@@ -998,7 +1030,8 @@ fn skimmed_with(
 /// it finds (each game's end, marker and refusal) is what looking at every token finds.
 #[test]
 fn stepping_over_moves_skims_as_looking_at_every_token() {
-    let pieces: [&str; 44] = [
+    let pieces: [&str; 45] = [
+        "\x1b",
         "1.",
         "12.",
         "12...",
@@ -1044,9 +1077,23 @@ fn stepping_over_moves_skims_as_looking_at_every_token() {
         "\n\n",
         "\t",
     ];
-    const MOVES: [&str; 14] = [
-        "1.", "12.", "e4", "Nf3", "O-O", "1...e5", "1.e4", "exd5", "Qh4#", "!?", "--", "3", "\n",
+    const MOVES: [&str; 16] = [
+        "1.",
+        "12.",
+        "e4",
+        "Nf3",
+        "O-O",
+        "1...e5",
+        "1.e4",
+        "exd5",
+        "Qh4#",
+        "!?",
+        "--",
+        "3",
+        "\n",
         "Nbxd7+",
+        "e8=Q",
+        "123456789012345678901234567890123456789012345678901234567890.",
     ];
     let skim = |text: &[u8], reading: Reading, look_at_all: bool| {
         skimmed_with(&movetext::LOOK_AT_ALL, look_at_all, text, reading)
@@ -1071,6 +1118,11 @@ fn stepping_over_moves_skims_as_looking_at_every_token() {
         let reading = *rng.pick(&[Reading::Exact, Reading::AsScid, Reading::AsPgn2dcg]);
         let stepped = skim(text.as_bytes(), reading, false);
         assert_eq!(stepped, skim(text.as_bytes(), reading, true), "{text:?}");
+        assert_eq!(
+            stepped,
+            skimmed_with(&movetext::BYTEWISE, true, text.as_bytes(), reading),
+            "{text:?}"
+        );
         refused += stepped.iter().filter(|g| g.is_err()).count();
         read += stepped.iter().filter(|g| g.is_ok()).count();
         long_read += stepped
@@ -1094,6 +1146,102 @@ fn stepping_over_moves_skims_as_looking_at_every_token() {
     let stepped = skim(long.as_bytes(), Reading::AsScid, false);
     assert!(stepped[0].is_err());
     assert_eq!(stepped, skim(long.as_bytes(), Reading::AsScid, true));
+}
+
+/// Stepping over moves 64 bytes at a time ([`skip_moves_in_blocks`]) stops where stepping a
+/// byte at a time does, or earlier at the start of a word from which stepping a byte at a time
+/// reaches that same place (so [`skim_movetext`] finds the same): on random texts of moves,
+/// move numbers (some longer than a block), markers, brackets and the bytes that stop a block
+/// only by being near one that does (`=`, 0x1B, 0x1D), from any byte, with any length limit.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn stepping_over_moves_in_blocks_stops_where_stepping_a_byte_at_a_time_does() {
+    const PIECES: [&[u8]; 40] = [
+        b"1.",
+        b"12.",
+        b"123...",
+        b"1...e5",
+        b"4.Nf3",
+        b"e4",
+        b"Nf3",
+        b"Kxe2",
+        b"Qh4#",
+        b"Rad1",
+        b"Bb5+",
+        b"O-O",
+        b"o-o",
+        b"0-0",
+        b"e8=Q",
+        b"P",
+        b"--",
+        b"!?",
+        b"+-",
+        b"1-0",
+        b"1/2",
+        b"*",
+        b"7",
+        b"12345678901234567890123456789012345678901234567890123456789012345678",
+        b"1................................................................e4",
+        b"1.x",
+        b"1..2",
+        b"{c}",
+        b"(",
+        b")",
+        b"$12",
+        b";",
+        b"%",
+        b"\"",
+        b"\x1b",
+        b"\x1d",
+        b"x",
+        "é".as_bytes(),
+        b"[",
+        b"]",
+    ];
+    const GAPS: [&[u8]; 6] = [b" ", b" ", b"\n", b"\r\n", b"\t", b""];
+    let mut rng = Rng(0xB10C_5CA7);
+    let (mut early, mut same, mut far) = (0, 0, 0);
+    for _ in 0..20_000 {
+        let mut text = Vec::new();
+        for _ in 0..rng.below(80) {
+            // Mostly moves and move numbers, as real movetext.
+            let piece = match rng.chance(80) {
+                true => PIECES[rng.below(11)],
+                false => PIECES[rng.below(PIECES.len())],
+            };
+            text.extend_from_slice(piece);
+            let gap: &&[u8] = rng.pick(&GAPS);
+            text.extend_from_slice(gap);
+        }
+        let from = rng.below(text.len() + 1);
+        let limit = match rng.chance(80) {
+            true => usize::MAX,
+            false => rng.below(text.len() + 10),
+        };
+        let bytewise = movetext::skip_moves_bytewise(&text, from, limit);
+        let blocks = movetext::skip_moves_in_blocks(&text, from, limit);
+        let shown = String::from_utf8_lossy(&text);
+        assert!(
+            blocks <= bytewise,
+            "{blocks} past {bytewise} from {from}, limit {limit}: {shown:?}"
+        );
+        if blocks < bytewise {
+            let starts_word = blocks == from || is_space(text[blocks - 1]);
+            assert!(
+                starts_word && movetext::skip_moves_bytewise(&text, blocks, limit) == bytewise,
+                "{blocks} before {bytewise} from {from}, limit {limit}: {shown:?}"
+            );
+            early += 1;
+        } else {
+            same += 1;
+        }
+        far += usize::from(bytewise >= from + 64);
+    }
+    assert!(
+        same > 10_000 && early > 1000,
+        "{same} the same, {early} early"
+    );
+    assert!(far > 1500, "{far} stepped over 64 bytes or more");
 }
 
 /// Tag values with nothing to undo are taken whole ([`plain_value`]): every game, header,
