@@ -280,6 +280,8 @@ def row(num, what, gf, peer, ratio_txt, target, met, unit="s", peer_name="", key
         "met": "" if met is None else ("met" if met else "MISSED"),
         "raw_gamefs": gf, "raw_peer": peer, "key": key, "unit": unit,
     })
+    # logged as it is measured: a later figure's failure must not lose it
+    log(f"row: {num} | {what} | {fmt_s(gf, unit)} | {fmt_s(peer, unit) if peer else '—'} {peer_name} | {ratio_txt}")
     if key:
         RAW[key] = [gf["median"], unit]
         if peer:
@@ -676,7 +678,7 @@ def bench_formats(args, pgn, n, scid_db, runs):
 
 def grep_cmd(d):
     # counts per file into a pipe (grep -c to /dev/null would be short-cut), summed by awk
-    return f"grep -rc {GREP_WORD} {q(d)} | awk -F: '{{n++; s+=$NF}} END {{print n, s}}'"
+    return f"grep -rc {GREP_WORD} {q(d)} | awk -F: '{{n++; s+=$NF}} END {{printf \"%d %.0f\\n\", n, s}}'"
 
 
 def plain_copy(args, db, games, pgn):
@@ -944,7 +946,8 @@ def copy_db(db, dest):
 
 def ls_l_cmd(d):
     # every line of `ls -l` into a pipe; the number of files and the sum of their sizes
-    return f"ls -l {q(d)} | awk '/^-/ {{n++; s+=$5}} END {{print n, s}}'"
+    # (%.0f: mawk prints a sum past 2^31 as 1.27561e+10)
+    return f"ls -l {q(d)} | awk '/^-/ {{n++; s+=$5}} END {{printf \"%d %.0f\\n\", n, s}}'"
 
 
 def bench_ls_l(args, db, runs, games, pgn):
