@@ -66,7 +66,7 @@ peak() {
 # Unmount and wait until the mount's process has ended (it keeps its game sizes at exit).
 unmount() {
     umount "$mnt"
-    while pgrep -f "gamefs mount $1 " >/dev/null; do sleep 0.1; done
+    while pgrep -f "$gamefs mount $1 " >/dev/null; do sleep 0.1; done
 }
 trap 'umount -l "$mnt" 2>/dev/null || true' EXIT
 
@@ -112,7 +112,7 @@ for f in "$pgn" "$pgn.zst" "$pgn.gz"; do
     ls_l=$(secs ls -l "$mnt/players/$player/")
     grep_r=$(secs grep -Rc ' 1-0' "$mnt/players/$player/")
     random=$(secs read_games "$mnt/games" "$list")
-    pid=$(pgrep -n -f "gamefs mount $f" || true)
+    pid=$(pgrep -n -f "$gamefs mount $f" || true)
     rss=$(awk '/VmHWM/ {printf "%.0f", $2 / 1024}' "/proc/$pid/status" 2>/dev/null || echo "?")
     unmount "$f"
     size=$(du -m "$f" | cut -f1)
