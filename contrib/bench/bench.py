@@ -770,17 +770,17 @@ def bench_grep(args, db, runs, games, pgn):
         dropped = drop_caches()
         m = ForegroundMount(args.gamefs, db, mnt, "grep", ro=True)
         try:
-            t, out_g = timed(grep_cmd(f"{mnt}/games"))
+            t, out_g = timed(grep_cmd(f"{mnt}/games"), timeout=14400)
             cold_g.append(t)
             for _ in range(1):
-                warm_g.append(timed(grep_cmd(f"{mnt}/games"))[0])
+                warm_g.append(timed(grep_cmd(f"{mnt}/games"), timeout=14400)[0])
         finally:
             m.close()
     for _ in range(runs if pdir else 0):
         drop_caches()
-        t, out_p = timed(grep_cmd(pdir))
+        t, out_p = timed(grep_cmd(pdir), timeout=14400)
         cold_p.append(t)
-        warm_p.append(timed(grep_cmd(pdir))[0])
+        warm_p.append(timed(grep_cmd(pdir), timeout=14400)[0])
     same = "no plain copy to compare with" if not pdir else (
         "same as plain" if out_g.strip() == out_p.strip() else "DIFFERENT from plain")
     files, hits = out_g.split()
