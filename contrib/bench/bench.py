@@ -81,7 +81,8 @@ def is_mounted(mnt):
 
 
 def unmount(mnt, proc=None):
-    subprocess.run(["umount", "-l", mnt], timeout=30, stderr=subprocess.DEVNULL)
+    # (right after `ls -l` of ten million games, `umount -l` took more than 30 s)
+    subprocess.run(["umount", "-l", mnt], timeout=600, stderr=subprocess.DEVNULL)
     MOUNTS.discard(mnt)
     if proc is not None:
         try:
