@@ -174,35 +174,43 @@ impl Wrapper {
         }
         write(&mut self.out);
         let width = width(&self.out[start..]);
-        if self.need_space && self.line_len + 1 + width > MAX_LINE {
+        if self.place(width) == Some('\n') {
             // The line break stands in for the separating space.
             self.out.replace_range(space_at..start, "\n");
-            self.line_len = width;
-        } else {
-            self.line_len += usize::from(self.need_space) + width;
         }
+    }
+
+    /// Count a token of `width` characters (its "(" included) into the line: the separator
+    /// before it — none, a space, or the line break that stands in for the space when the
+    /// token would pass [`MAX_LINE`] — the one rule every token is placed by.
+    fn place(&mut self, width: usize) -> Option<char> {
+        let separator = if !self.need_space {
+            None
+        } else if self.line_len + 1 + width > MAX_LINE {
+            Some('\n')
+        } else {
+            Some(' ')
+        };
+        self.line_len = match separator {
+            None => self.line_len + width,
+            Some('\n') => width,
+            Some(_) => self.line_len + 1 + width,
+        };
         self.need_space = true;
+        separator
     }
 
     /// A token of `width` characters that `write` appends: the separator (a space, or the
     /// line break that stands in for it) is chosen before the token is written.
     fn token_of_known_width(&mut self, width: usize, write: impl FnOnce(&mut String)) {
         let paren = std::mem::take(&mut self.open_paren);
-        let width = width + usize::from(paren);
-        if !self.need_space {
-            self.line_len += width;
-        } else if self.line_len + 1 + width > MAX_LINE {
-            self.out.push('\n');
-            self.line_len = width;
-        } else {
-            self.out.push(' ');
-            self.line_len += 1 + width;
+        if let Some(separator) = self.place(width + usize::from(paren)) {
+            self.out.push(separator);
         }
         if paren {
             self.out.push('(');
         }
         write(&mut self.out);
-        self.need_space = true;
     }
 
     /// A `{comment}`, split into words so it wraps like any other text.
