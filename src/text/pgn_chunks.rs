@@ -38,6 +38,10 @@ impl Split {
     };
 }
 
+/// Fewer bytes than most games' texts take (a game of 40 moves, tags and no comment is
+/// 600-900 bytes): a chunk's length divided by it is room for its games.
+const TYPICAL_GAME_BYTES: usize = 512;
+
 /// Games handed from a parsing thread to the consumer (numbered, lined and placed within
 /// their chunk), and, with a chunk's last batch, the line breaks the chunk holds.
 type Batch = (Vec<Parsed>, Option<u32>);
@@ -74,7 +78,12 @@ pub(crate) fn with_games<R>(
                         .peekable();
                     let mut ends_chunk = false;
                     while !ends_chunk {
-                        let batch: Vec<Parsed> = games.by_ref().take(batch_games).collect();
+                        // Room for the games of a chunk of typical ones at once: a batch
+                        // grown game by game would move every game again at each growth.
+                        let mut batch = Vec::with_capacity(
+                            (chunk.len() / TYPICAL_GAME_BYTES).clamp(1, batch_games),
+                        );
+                        batch.extend(games.by_ref().take(batch_games));
                         ends_chunk = games.peek().is_none();
                         let line_breaks = ends_chunk.then(|| {
                             // Counted before the chunk is let go, not after (which would read

@@ -21,6 +21,8 @@ pub(super) struct Lexer<'a> {
     pub(super) changes: Vec<(u32, String)>,
     /// Whether the game read last ended with a termination marker.
     pub(super) ended: bool,
+    /// The tag pairs of the game being read (kept here so that their room serves every game).
+    pub(super) tags: Vec<RawTag<'a>>,
 }
 
 impl Lexer<'_> {
@@ -47,6 +49,7 @@ impl<'a> Lexer<'a> {
             reading: Reading::Exact,
             changes: Vec::new(),
             ended: false,
+            tags: Vec::new(),
         }
     }
 

@@ -173,7 +173,7 @@ impl<'a> Games<'a> {
         self
     }
 
-    /// With `skim`, these games' tags read, their movetext only skimmed: comments, `%` lines,
+    /// With `skim`, these games' tags read (the extra tags not kept), their movetext only skimmed: comments, `%` lines,
     /// variations, NAGs and the termination marker are found (so each game ends where a
     /// whole reading ends it), the moves are neither read nor replayed, and a game holds no
     /// moves. What indexes a large file: ten times faster than a whole reading, which replays
@@ -199,6 +199,7 @@ impl<'a> Games<'a> {
                 reading: Reading::Exact,
                 changes: Vec::new(),
                 ended: false,
+                tags: Vec::new(),
             },
             game: before,
             skim: false,
@@ -371,19 +372,13 @@ fn parse_game(
 ) -> Result<ChessGame, ParseError> {
     let game_start = lx.at.offset;
     let before_tags = comments_before_tags(lx)?;
-    // Room for the tags most games have.
-    let mut tags = Vec::with_capacity(16);
-    loop {
-        lx.skip_space();
-        if lx.peek() != Some(b'[') {
-            break;
-        }
-        if lx.at.offset - game_start > MAX_GAME_BYTES {
-            return Err(game_too_large(lx.at));
-        }
-        tags.push(parse_tag(lx)?);
-    }
-    let tags = interpret_tags(tags, lx)?;
+    // The lexer's list, which has room for the tags of the games before.
+    let mut tags = std::mem::take(&mut lx.tags);
+    tags.clear();
+    let read = read_tags(lx, &mut tags, game_start);
+    let read = read.and_then(|()| interpret_tags(tags.drain(..), lx, !skim));
+    lx.tags = tags;
+    let tags = read?;
     *in_movetext = true;
     let (mut line, marker) = if skim {
         (Line::default(), skim_movetext(lx, game_start)?)
@@ -399,6 +394,24 @@ fn parse_game(
         line.comment = Some(text + line.comment.as_deref().unwrap_or(""));
     }
     finish_game(tags, line, marker, lx)
+}
+
+/// The game's tag pairs, into `tags`.
+fn read_tags<'a>(
+    lx: &mut Lexer<'a>,
+    tags: &mut Vec<RawTag<'a>>,
+    game_start: usize,
+) -> Result<(), ParseError> {
+    loop {
+        lx.skip_space();
+        if lx.peek() != Some(b'[') {
+            return Ok(());
+        }
+        if lx.at.offset - game_start > MAX_GAME_BYTES {
+            return Err(game_too_large(lx.at));
+        }
+        tags.push(parse_tag(lx)?);
+    }
 }
 
 /// With [`Reading::AsScid`], the comments before a game's tags (often what a program wrote

@@ -1,6 +1,8 @@
 //! Tag pairs: reading `[Name "value"]` and mapping tags to [`Headers`] and the start position,
 //! as SCID's import does (see the module overview of `pgn_parse`).
 
+use std::borrow::Cow;
+
 use shakmaty::fen::Fen;
 use shakmaty::{Board, CastlingMode, Chess, PositionErrorKinds};
 
@@ -13,10 +15,11 @@ use crate::game::{
 use super::*;
 
 /// One tag pair as written, decoded and unescaped (its name borrowed from the text: a
-/// symbol, ASCII; only the names kept as extra tags are copied).
+/// symbol, ASCII; only the names kept as extra tags are copied; its value borrowed too when
+/// there was nothing to undo, so the values a reading does not keep are never copied).
 pub(super) struct RawTag<'a> {
     pub(super) name: &'a str,
-    pub(super) value: String,
+    pub(super) value: Cow<'a, str>,
     /// The `[`.
     pub(super) at: Pos,
     /// The first character of the value (just after the opening quote).
@@ -46,8 +49,8 @@ pub(super) fn parse_tag<'a>(lx: &mut Lexer<'a>) -> Result<RawTag<'a>, ParseError
             ),
         ));
     }
-    // A symbol is ASCII.
-    let name = std::str::from_utf8(name).unwrap_or_default();
+    // SAFETY: a symbol is ASCII (checked just above), and ASCII is UTF-8.
+    let name = unsafe { std::str::from_utf8_unchecked(name) };
     lx.take_while(|b| b == b' ' || b == b'\t');
     if lx.peek() != Some(b'"') {
         return Err(invalid(
@@ -111,7 +114,7 @@ pub(super) fn parse_tag<'a>(lx: &mut Lexer<'a>) -> Result<RawTag<'a>, ParseError
         .collect();
     Ok(RawTag {
         name,
-        value,
+        value: value.into(),
         at,
         value_at,
     })
@@ -128,7 +131,7 @@ thread_local! {
 /// closing quote and `]` on its line, taken whole, the lexer moved past the `]`: what most
 /// values are, read without looking at each byte in turn. `None` (the lexer not moved) for
 /// any other, which [`parse_tag`] reads byte by byte.
-fn plain_value(lx: &mut Lexer<'_>) -> Option<String> {
+fn plain_value<'a>(lx: &mut Lexer<'a>) -> Option<Cow<'a, str>> {
     #[cfg(test)]
     if BYTE_BY_BYTE.with(std::cell::Cell::get) {
         return None;
@@ -138,23 +141,35 @@ fn plain_value(lx: &mut Lexer<'_>) -> Option<String> {
     if rest[end] != b'"' {
         return None;
     }
-    let raw = &rest[..end];
-    let value = if raw.iter().all(|&b| (0x20..0x7F).contains(&b)) {
-        std::str::from_utf8(raw).ok()?
-    } else {
-        std::str::from_utf8(raw)
-            .ok()
-            .filter(|v| !v.chars().any(char::is_control))?
-    };
+    let value = text_without_controls(&rest[..end])?;
     let after = rest[end + 1..]
         .iter()
         .position(|&b| b != b' ' && b != b'\t')?;
     if rest[end + 1 + after] != b']' {
         return None;
     }
-    let value = value.to_owned();
     lx.advance_to(lx.at.offset + end + 1 + after + 1);
-    Some(value)
+    Some(Cow::Borrowed(value))
+}
+
+/// `raw` as text when it is UTF-8 without control characters (`char::is_control`: C0, DEL
+/// and C1), looked at byte by byte rather than character by character: C0 and DEL are bytes
+/// below 0x20 and 0x7F, C1 (U+0080..U+009F) is 0xC2 followed by 0x80..0x9F.
+fn text_without_controls(raw: &[u8]) -> Option<&str> {
+    let mut high = false;
+    for &b in raw {
+        if b < 0x20 || b == 0x7F {
+            return None;
+        }
+        high |= b >= 0x80;
+    }
+    if !high {
+        // SAFETY: every byte is below 0x80 (checked just above): ASCII, which is UTF-8.
+        return Some(unsafe { std::str::from_utf8_unchecked(raw) });
+    }
+    let text = std::str::from_utf8(raw).ok()?;
+    let c1 = memchr::memchr_iter(0xC2, raw).any(|i| raw.get(i + 1).is_some_and(|&b| b < 0xA0));
+    (!c1).then_some(text)
 }
 
 /// The tag section turned into model parts.
@@ -165,8 +180,14 @@ pub(super) struct Tags {
     pub(super) result: Option<(GameResult, Pos)>,
 }
 
-/// Map tag pairs to headers, start position and extra tags (docs/formats/scid4.md §6, §7).
-pub(super) fn interpret_tags(raw: Vec<RawTag<'_>>, lx: &mut Lexer<'_>) -> Result<Tags, ParseError> {
+/// Map tag pairs to headers, start position and extra tags (docs/formats/scid4.md §6, §7);
+/// without `keep_extra`, the extra tags are read (a Variant must be standard chess) but not
+/// kept.
+pub(super) fn interpret_tags<'a>(
+    raw: impl Iterator<Item = RawTag<'a>>,
+    lx: &mut Lexer<'_>,
+    keep_extra: bool,
+) -> Result<Tags, ParseError> {
     let as_scid = lx.reading.loose();
     let mut h = Headers::default();
     // The field tags seen so far, a bit each (bit k for `FIELD_TAGS[k]`).
@@ -200,7 +221,7 @@ pub(super) fn interpret_tags(raw: Vec<RawTag<'_>>, lx: &mut Lexer<'_>) -> Result
                     "White" => &mut h.white,
                     _ => &mut h.black,
                 };
-                *field = value;
+                *field = value.into_owned();
             }
             "Date" | "EventDate" if as_scid => {
                 let d = date_as_read(&value, lx.reading);
@@ -233,7 +254,9 @@ pub(super) fn interpret_tags(raw: Vec<RawTag<'_>>, lx: &mut Lexer<'_>) -> Result
                 if !h.date.is_unknown() {
                     lx.changed(value_at, format!("Date taken from UTCDate \"{value}\""));
                 }
-                h.extra.push((name.to_owned(), value));
+                if keep_extra {
+                    h.extra.push((name.to_owned(), value.into_owned()));
+                }
             }
             "Result" if as_scid => {
                 let r = scid_result(&value);
@@ -259,12 +282,12 @@ pub(super) fn interpret_tags(raw: Vec<RawTag<'_>>, lx: &mut Lexer<'_>) -> Result
             "ECO" if as_scid => {
                 h.eco = scid_eco(&value);
                 let shown = h.eco.as_deref().unwrap_or("none");
-                if !matches!(value.as_str(), "" | "?") && shown != value {
+                if !matches!(&*value, "" | "?") && shown != value {
                     lx.changed(value_at, format!("ECO \"{value}\" read as {shown}"));
                 }
             }
             "ECO" => h.eco = parse_eco(&value, value_at)?,
-            "FEN" => fen = Some((value, value_at)),
+            "FEN" => fen = Some((value.into_owned(), value_at)),
             "Variant" => {
                 let standard = ["standard", "chess", "normal", "from position"]
                     .iter()
@@ -276,7 +299,9 @@ pub(super) fn interpret_tags(raw: Vec<RawTag<'_>>, lx: &mut Lexer<'_>) -> Result
                         format!("Variant \"{value}\": SCID 4 stores standard chess only"),
                     ));
                 }
-                h.extra.push((name.to_owned(), value));
+                if keep_extra {
+                    h.extra.push((name.to_owned(), value.into_owned()));
+                }
             }
             _ => {
                 if let Some((white, kind)) = rating_tag(name) {
@@ -298,9 +323,11 @@ pub(super) fn interpret_tags(raw: Vec<RawTag<'_>>, lx: &mut Lexer<'_>) -> Result
                     }
                 }
                 if name == "SetUp" || name == "Setup" {
-                    setups.push((value.clone(), value_at));
+                    setups.push((value.to_string(), value_at));
                 }
-                h.extra.push((name.to_owned(), value));
+                if keep_extra {
+                    h.extra.push((name.to_owned(), value.into_owned()));
+                }
             }
         }
     }
