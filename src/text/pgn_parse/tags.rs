@@ -148,7 +148,8 @@ fn plain_value<'a>(lx: &mut Lexer<'a>) -> Option<Cow<'a, str>> {
     if rest[end + 1 + after] != b']' {
         return None;
     }
-    lx.advance_to(lx.at.offset + end + 1 + after + 1);
+    // The value, its quote, the blanks and the `]`: none is a line break.
+    lx.advance_on_line(lx.at.offset + end + 1 + after + 1);
     Some(Cow::Borrowed(value))
 }
 
