@@ -271,7 +271,11 @@ pub(crate) fn chunk_starts(text: &[u8], chunk_bytes: usize, done_with: DoneWith<
     let mut starts = vec![0];
     let mut from = chunk_bytes.max(1);
     while from < text.len() {
-        let Some(cut) = (from..text.len()).find(|&i| is_game_boundary(text, i)) else {
+        // A boundary is a `[` just after a line break: only those are looked at.
+        let Some(cut) = memchr::memmem::find_iter(&text[from - 1..], b"\n[")
+            .map(|i| from + i)
+            .find(|&i| is_game_boundary(text, i))
+        else {
             break;
         };
         done_with(starts[starts.len() - 1]..cut);
