@@ -8,7 +8,7 @@
 //! name reordered ("Trojan Source"), become `�` (U+FFFD). The same database always gives the
 //! same names.
 
-use std::collections::HashMap;
+use crate::store::name_list::{NameList, NameLookup};
 
 /// The longest file name Linux accepts, in bytes.
 pub(crate) const NAME_MAX: usize = 255;
@@ -117,20 +117,58 @@ pub(crate) fn game_number_of(name: &[u8]) -> Option<u32> {
 /// Give each of `names` (in a stable order) a unique folder name: the safe form of the
 /// name, and for later names whose safe form is already taken, ` ~2`, ` ~3`, … appended.
 pub(crate) fn unique_components<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
-    let mut taken: HashMap<String, u32> = HashMap::new();
-    let mut out = Vec::new();
+    let mut unique = UniqueNames::default();
     for name in names {
+        unique.push(name);
+    }
+    (0..unique.len())
+        .map(|k| unique.get(k).to_owned())
+        .collect()
+}
+
+/// Folder names made unique as [`unique_components`] makes them, kept one after the other in
+/// one string ([`NameList`]: a view of millions of groups holds no string per group).
+#[derive(Debug, Default)]
+pub(crate) struct UniqueNames {
+    names: NameList,
+    lookup: NameLookup,
+}
+
+impl UniqueNames {
+    /// Add the folder name for `name`: its safe form, or with ` ~2`, ` ~3`, … appended when
+    /// that is taken.
+    pub(crate) fn push(&mut self, name: &str) {
         let base = safe_component(name, NAME_MAX - 8);
         let mut candidate = base.clone();
         let mut n = 1;
-        while taken.contains_key(&candidate) {
+        while self.find(&candidate).is_some() {
             n += 1;
             candidate = format!("{base} ~{n}");
         }
-        taken.insert(candidate.clone(), n);
-        out.push(candidate);
+        let k = self.names.push(&candidate);
+        self.lookup.insert(&self.names, k);
     }
-    out
+
+    /// How many names there are.
+    pub(crate) fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Name `k`.
+    pub(crate) fn get(&self, k: usize) -> &str {
+        self.names.get(k).unwrap_or_default()
+    }
+
+    /// The number of the name `name`.
+    pub(crate) fn find(&self, name: &str) -> Option<usize> {
+        self.lookup.find(&self.names, name).map(|k| k as usize)
+    }
+
+    /// Let go of the room kept for names still to come.
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.names.shrink_to_fit();
+        self.lookup.shrink_to_fit(&self.names);
+    }
 }
 
 #[cfg(test)]

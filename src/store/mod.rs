@@ -9,6 +9,7 @@ pub mod convert;
 pub mod damage;
 pub mod files;
 pub mod go9x9;
+pub mod name_list;
 pub mod pgn;
 pub mod scid;
 pub mod simplecdb;

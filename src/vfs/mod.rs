@@ -646,14 +646,13 @@ impl Vfs {
                 for (i, g) in self
                     .view(v)
                     .groups()
-                    .iter()
                     .enumerate()
                     .skip(from as usize)
                     .take(LISTING_CHUNK)
                 {
                     out.push(self.entry(
                         Node::Group(v, g.key),
-                        g.name.clone().into(),
+                        g.name.to_owned().into(),
                         i as u64 + 3,
                     ));
                 }
@@ -792,7 +791,7 @@ impl Vfs {
                 out,
                 "{}: {}",
                 self.view_paths[usize::from(v.0)],
-                self.view(v).groups().len()
+                self.view(v).len()
             );
         }
         let _ = write!(
@@ -1068,7 +1067,7 @@ impl Vfs {
                 }
             }
             Node::Root => attr.nlink = 2 + self.root_children().len() as u32,
-            Node::ViewRoot(v) => attr.nlink = 2 + self.view(v).groups().len() as u32,
+            Node::ViewRoot(v) => attr.nlink = 2 + self.view(v).len() as u32,
             Node::ViewParent(v) => attr.nlink = 2 + self.views_under(v).len() as u32,
             Node::Status => attr.nlink = 3,
             _ => {}

@@ -1,109 +1,142 @@
 //! The grouped views of a collection (`players/`, `events/`, … for chess), built from the index
 //! alone the first time a view is visited.
 
-use std::collections::HashMap;
-
 use super::inode::View;
 use crate::collection::Collection;
-use crate::collection::naming::unique_components;
+use crate::collection::naming::UniqueNames;
 
-/// One group folder: its name, its key and its live items.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Group {
+/// One group folder: its name, its key and its live items (borrowed from its [`ViewTable`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Group<'a> {
     /// The folder name (safe and unique within the view).
-    pub name: String,
+    pub name: &'a str,
     /// The key the group's inode numbers are made from.
     pub key: u32,
     /// Numbers of the items in the group, ascending.
-    pub games: Vec<u32>,
+    pub games: &'a [u32],
+}
+
+/// Groups in key order, each with its items: the keys ascending, where each group's items
+/// end in `items` (they start where the group before's end), and the items of all groups one
+/// after the other, each group's ascending. One array each, not one per group: a view of
+/// millions of groups (the sites of a lichess dump, each a game's address) costs a few bytes a
+/// group besides its name.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Grouped {
+    keys: Vec<u32>,
+    ends: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Grouped {
+    /// The items of group `k`.
+    fn items(&self, k: usize) -> &[u32] {
+        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        &self.items[start as usize..self.ends[k] as usize]
+    }
 }
 
 /// (key, item) pairs, items ascending, gathered into groups in key order with their items
 /// still ascending: a counting sort when the keys are dense (names, years, ECO codes).
-fn group_by_key(pairs: Vec<(u32, u32)>) -> Vec<(u32, Vec<u32>)> {
+fn group_by_key(mut pairs: Vec<(u32, u32)>) -> Grouped {
     let Some(max_key) = pairs.iter().map(|&(key, _)| key).max() else {
-        return Vec::new();
+        return Grouped::default();
     };
+    let mut grouped = Grouped::default();
     if max_key as usize > pairs.len().max(1 << 16) * 4 {
         // Sparse keys: sorting costs less than a count per possible key.
-        let mut pairs = pairs;
         pairs.sort_unstable();
-        let mut groups: Vec<(u32, Vec<u32>)> = Vec::new();
+        grouped.items.reserve_exact(pairs.len());
         for (key, n) in pairs {
-            match groups.last_mut() {
-                Some((k, items)) if *k == key => items.push(n),
-                _ => groups.push((key, vec![n])),
+            if grouped.keys.last() != Some(&key) {
+                if !grouped.keys.is_empty() {
+                    grouped.ends.push(grouped.items.len() as u32);
+                }
+                grouped.keys.push(key);
             }
+            grouped.items.push(n);
         }
-        return groups;
+        grouped.ends.push(grouped.items.len() as u32);
+        return grouped;
     }
-    let mut counts = vec![0u32; max_key as usize + 1];
+    // Each key's count, then where its items go: after those of the keys before it.
+    let mut next = vec![0u32; max_key as usize + 1];
     for &(key, _) in &pairs {
-        counts[key as usize] += 1;
+        next[key as usize] += 1;
     }
-    let mut groups: Vec<(u32, Vec<u32>)> = Vec::new();
-    let mut slot = vec![u32::MAX; counts.len()];
-    for (key, &count) in counts.iter().enumerate() {
+    let mut at = 0;
+    for (key, slot) in next.iter_mut().enumerate() {
+        let count = *slot;
         if count > 0 {
-            slot[key] = groups.len() as u32;
-            groups.push((key as u32, Vec::with_capacity(count as usize)));
+            grouped.keys.push(key as u32);
+            *slot = at;
+            at += count;
+            grouped.ends.push(at);
         }
     }
+    grouped.items = vec![0; pairs.len()];
     for (key, n) in pairs {
-        groups[slot[key as usize] as usize].1.push(n);
+        let slot = &mut next[key as usize];
+        grouped.items[*slot as usize] = n;
+        *slot += 1;
     }
-    groups
+    grouped
 }
 
 /// All groups of one view, findable by folder name and by key.
 #[derive(Debug, Default)]
 pub(crate) struct ViewTable {
-    groups: Vec<Group>,
-    by_name: HashMap<String, usize>,
-    by_key: HashMap<u32, usize>,
+    grouped: Grouped,
+    /// Group k's folder name is name k.
+    names: UniqueNames,
 }
 
 impl ViewTable {
     /// Group the live items of `collection` for `view`.
     pub(crate) fn build(collection: &dyn Collection, view: View) -> ViewTable {
         let v = usize::from(view.0);
-        let members = group_by_key(collection.view_members(v));
-        let labels: Vec<String> = members
-            .iter()
-            .map(|&(key, _)| collection.view_label(v, key))
-            .collect();
-        let names = unique_components(labels.iter().map(String::as_str));
-        let groups: Vec<Group> = members
-            .into_iter()
-            .zip(names)
-            .map(|((key, games), name)| Group { name, key, games })
-            .collect();
-        let by_name = groups
-            .iter()
-            .enumerate()
-            .map(|(i, g)| (g.name.clone(), i))
-            .collect();
-        let by_key = groups.iter().enumerate().map(|(i, g)| (g.key, i)).collect();
-        ViewTable {
-            groups,
-            by_name,
-            by_key,
+        let mut grouped = group_by_key(collection.view_members(v));
+        grouped.keys.shrink_to_fit();
+        grouped.ends.shrink_to_fit();
+        let mut names = UniqueNames::default();
+        for &key in &grouped.keys {
+            names.push(&collection.view_label(v, key));
+        }
+        names.shrink_to_fit();
+        ViewTable { grouped, names }
+    }
+
+    /// How many groups there are.
+    pub(crate) fn len(&self) -> usize {
+        self.grouped.keys.len()
+    }
+
+    /// Group `k` (in key order).
+    fn group(&self, k: usize) -> Group<'_> {
+        Group {
+            name: self.names.get(k),
+            key: self.grouped.keys[k],
+            games: self.grouped.items(k),
         }
     }
 
     /// Every group, in key order.
-    pub(crate) fn groups(&self) -> &[Group] {
-        &self.groups
+    pub(crate) fn groups(&self) -> impl ExactSizeIterator<Item = Group<'_>> + '_ {
+        (0..self.len()).map(|k| self.group(k))
     }
 
     /// The group whose folder is called `name`.
-    pub(crate) fn by_name(&self, name: &str) -> Option<&Group> {
-        self.by_name.get(name).map(|&i| &self.groups[i])
+    pub(crate) fn by_name(&self, name: &str) -> Option<Group<'_>> {
+        self.names.find(name).map(|k| self.group(k))
     }
 
     /// The group with `key`.
-    pub(crate) fn by_key(&self, key: u32) -> Option<&Group> {
-        self.by_key.get(&key).map(|&i| &self.groups[i])
+    pub(crate) fn by_key(&self, key: u32) -> Option<Group<'_>> {
+        self.grouped
+            .keys
+            .binary_search(&key)
+            .ok()
+            .map(|k| self.group(k))
     }
 }
 
@@ -111,18 +144,25 @@ impl ViewTable {
 mod tests {
     use super::*;
 
+    /// The groups of `grouped` as (key, items) pairs.
+    fn as_pairs(grouped: &Grouped) -> Vec<(u32, Vec<u32>)> {
+        (0..grouped.keys.len())
+            .map(|k| (grouped.keys[k], grouped.items(k).to_vec()))
+            .collect()
+    }
+
     #[test]
     fn groups_come_in_key_order_with_items_ascending() {
         let pairs = vec![(5, 0), (2, 0), (5, 1), (0, 2), (2, 3), (5, 3)];
         let want = vec![(0, vec![2]), (2, vec![0, 3]), (5, vec![0, 1, 3])];
-        assert_eq!(group_by_key(pairs.clone()), want);
+        assert_eq!(as_pairs(&group_by_key(pairs.clone())), want);
         // The same with keys too sparse for counting.
         let sparse: Vec<(u32, u32)> = pairs.iter().map(|&(k, n)| (k << 28, n)).collect();
         let want_sparse: Vec<(u32, Vec<u32>)> = want
             .into_iter()
             .map(|(k, items)| (k << 28, items))
             .collect();
-        assert_eq!(group_by_key(sparse), want_sparse);
-        assert!(group_by_key(Vec::new()).is_empty());
+        assert_eq!(as_pairs(&group_by_key(sparse)), want_sparse);
+        assert!(group_by_key(Vec::new()).keys.is_empty());
     }
 }

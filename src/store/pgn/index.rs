@@ -17,13 +17,13 @@ use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::mpsc::sync_channel;
 
 use super::source::{self, Codec, Member};
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::{GameResult, PartialDate};
 use crate::store::damage::UNKNOWN_NAME;
+use crate::store::name_list::{NameList, NameLookup};
 use crate::store::{GameSummary, NameKind};
 use crate::text::input::Text;
 use crate::text::pgn_chunks::{self, Parsed, Split};
@@ -127,7 +127,7 @@ pub struct Index {
     /// Each game's header fields as the views use them.
     pub summaries: Vec<GameSummary>,
     /// The names the summaries refer to, one dictionary per [`NameKind`].
-    pub names: [Vec<Arc<str>>; 4],
+    pub names: [NameList; 4],
     /// The games the skimming parser refused (0-based, ascending), and why.
     pub unparsed: Vec<(u32, String)>,
     /// The members that did not decode when the file was indexed (in file order).
@@ -312,7 +312,7 @@ impl Index {
 struct Indexer<'a> {
     index: &'a mut Index,
     /// The dictionaries, looked up by name.
-    known: [foldhash::HashMap<Arc<str>, u32>; 4],
+    known: [NameLookup; 4],
     /// Text not yet parsed, from the start of a game.
     buf: Vec<u8>,
     /// The text offset of `buf[0]`.
@@ -336,13 +336,7 @@ impl<'a> Indexer<'a> {
         block: usize,
         threads: usize,
     ) -> Indexer<'a> {
-        let known = std::array::from_fn(|k| {
-            index.names[k]
-                .iter()
-                .enumerate()
-                .map(|(id, name)| (name.clone(), id as u32))
-                .collect()
-        });
+        let known = std::array::from_fn(|k| NameLookup::of(&index.names[k]));
         Indexer {
             index,
             known,
@@ -367,19 +361,15 @@ impl<'a> Indexer<'a> {
     fn finish(mut self) {
         self.parse(true);
         self.index.text_len = self.buf_at + self.buf.len() as u64;
+        for names in &mut self.index.names {
+            names.shrink_to_fit();
+        }
     }
 
     /// The ID of `name` in dictionary `kind`, added when new.
     fn name_id(&mut self, kind: NameKind, name: &str) -> u32 {
         let k = kind as usize;
-        if let Some(&id) = self.known[k].get(name) {
-            return id;
-        }
-        let id = self.index.names[k].len() as u32;
-        let name: Arc<str> = name.into();
-        self.index.names[k].push(name.clone());
-        self.known[k].insert(name, id);
-        id
+        self.known[k].number_of(&mut self.index.names[k], name)
     }
 
     /// A parsed item's start in the text parsed, the line it starts on there (known for a
@@ -663,7 +653,7 @@ fn store(index: &Index, at: &Path) -> std::io::Result<()> {
     }
     for names in &index.names {
         w.u32(names.len() as u32);
-        for name in names {
+        for name in names.iter() {
             w.bytes(name.as_bytes());
         }
     }
@@ -716,12 +706,12 @@ fn load(at: &Path) -> Option<Index> {
             })
         })
         .collect::<Option<Vec<_>>>()?;
-    let mut names: [Vec<Arc<str>>; 4] = Default::default();
+    let mut names: [NameList; 4] = Default::default();
     for dict in &mut names {
-        let n = r.u32()?;
-        *dict = (0..n)
-            .map(|_| Some(Arc::from(std::str::from_utf8(r.bytes()?).ok()?)))
-            .collect::<Option<_>>()?;
+        for _ in 0..r.u32()? {
+            dict.push(std::str::from_utf8(r.bytes()?).ok()?);
+        }
+        dict.shrink_to_fit();
     }
     let games = r.u32()? as usize;
     let mut starts = Vec::with_capacity(games);
@@ -830,11 +820,15 @@ pub(crate) mod tests {
         for n in moves_refused {
             let s = whole.summaries[n as usize];
             assert_eq!(
-                &*whole.names[NameKind::Event as usize][s.event as usize],
+                whole.names[NameKind::Event as usize]
+                    .get(s.event as usize)
+                    .unwrap(),
                 "bad"
             );
             assert_eq!(
-                &*whole.names[NameKind::Player as usize][s.white as usize],
+                whole.names[NameKind::Player as usize]
+                    .get(s.white as usize)
+                    .unwrap(),
                 "X"
             );
             assert_eq!(s.result, GameResult::WhiteWins);
@@ -918,7 +912,8 @@ pub(crate) mod tests {
             .iter()
             .position(|s| {
                 s.white != UNKNOWN_NAME && {
-                    &*sequential.names[NameKind::Player as usize][s.white as usize] == "Real, A"
+                    sequential.names[NameKind::Player as usize].get(s.white as usize)
+                        == Some("Real, A")
                 }
             })
             .unwrap();
@@ -928,7 +923,7 @@ pub(crate) mod tests {
         assert!(
             !sequential.names[NameKind::Player as usize]
                 .iter()
-                .any(|n| &**n == "Fake")
+                .any(|n| n == "Fake")
         );
         for threads in [2, 3] {
             let index = Index::of_file_in_blocks(&plain, None, 50_000, threads, &|_, _| {});

@@ -141,7 +141,7 @@ impl ChessStore for PgnFile {
 
     fn name(&self, kind: NameKind, id: u32) -> Arc<str> {
         match self.index.names[kind as usize].get(id as usize) {
-            Some(name) if id != UNKNOWN_NAME => name.clone(),
+            Some(name) if id != UNKNOWN_NAME => name.into(),
             _ => UNKNOWN_NAME_TEXT.into(),
         }
     }
