@@ -7,11 +7,14 @@
 # (the indexing), its peak RSS, remount (kept index), `ls -l` of the biggest player folder,
 # `grep -Rc` over it, games read at random, and the mount's peak RSS.
 #
-#   contrib/bench/pgnfile.sh [GAMES|realworld] [GAMEFS]
+#   contrib/bench/pgnfile.sh [GAMES|realworld|lichess] [GAMEFS]
 #       GAMES      a generated corpus of that many games (default 100000; contrib/bench/gen,
 #                  seed 20240601)
 #       realworld  the real-world corpus of tests/data/realworld.tar.xz as one file (its 216
 #                  files one after another: 20 603 games from a dozen sources)
+#       lichess    a lichess-shaped file of 999 999 games (2.3 GB): the 999 games of a real
+#                  lichess dump in that corpus written 1001 times, each game with a Site of its
+#                  own (contrib/bench/lichess_like.py)
 #       GAMEFS     the binary (default target/release/gamefs)
 #
 # Files are kept in target/pgnbench/. Page caches are warm (each figure runs right after the
@@ -23,7 +26,15 @@ gamefs=$(realpath "${2:-target/release/gamefs}")
 dir=target/pgnbench
 mkdir -p "$dir"
 dir=$(realpath "$dir")
-if [ "$what" = realworld ]; then
+if [ "$what" = lichess ]; then
+    pgn=$dir/lichess.pgn
+    if [ ! -f "$pgn" ]; then
+        tar -xJf tests/data/realworld.tar.xz -C "$dir" realworld/pgn-toys-lichess/lichess.pgn
+        contrib/bench/lichess_like.py "$dir/realworld/pgn-toys-lichess/lichess.pgn" "$pgn.tmp"
+        rm -rf "$dir/realworld"
+        mv "$pgn.tmp" "$pgn"
+    fi
+elif [ "$what" = realworld ]; then
     pgn=$dir/realworld.pgn
     if [ ! -f "$pgn" ]; then
         tar -xJf tests/data/realworld.tar.xz -C "$dir"
