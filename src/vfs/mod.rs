@@ -643,13 +643,7 @@ impl Vfs {
                 }
             }
             Node::ViewRoot(v) => {
-                for (i, g) in self
-                    .view(v)
-                    .groups()
-                    .enumerate()
-                    .skip(from as usize)
-                    .take(LISTING_CHUNK)
-                {
+                for (i, g) in self.view(v).groups_from(from as usize).take(LISTING_CHUNK) {
                     out.push(self.entry(
                         Node::Group(v, g.key),
                         g.name.to_owned().into(),

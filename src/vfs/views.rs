@@ -120,9 +120,14 @@ impl ViewTable {
         }
     }
 
-    /// Every group, in key order.
-    pub(crate) fn groups(&self) -> impl ExactSizeIterator<Item = Group<'_>> + '_ {
-        (0..self.len()).map(|k| self.group(k))
+    /// The groups from the `first` on, in key order, each with its place: a listing that goes
+    /// on from where the kernel stopped starts there at once, not by stepping over the groups
+    /// before it.
+    pub(crate) fn groups_from(
+        &self,
+        first: usize,
+    ) -> impl Iterator<Item = (usize, Group<'_>)> + '_ {
+        (first.min(self.len())..self.len()).map(|k| (k, self.group(k)))
     }
 
     /// The group whose folder is called `name`.
