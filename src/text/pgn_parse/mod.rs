@@ -176,9 +176,9 @@ impl<'a> Games<'a> {
     /// With `skim`, these games' tags read (the extra tags not kept), their movetext only
     /// skimmed: comments, `%` lines, variations, NAGs and the termination marker are found (so
     /// each game ends where a whole reading ends it), the moves are neither read nor replayed,
-    /// and a game holds no moves. What indexes a large file: ten times faster than a whole reading, which replays
-    /// every move. A game whose moves are illegal is not refused; one whose tags, comments or
-    /// brackets do not read is.
+    /// and a game holds no moves. What indexes a large file: ten times faster than a whole
+    /// reading, which replays every move. A game whose moves are illegal is not refused; one
+    /// whose tags, comments or brackets do not read is.
     pub fn skimming(mut self, skim: bool) -> Games<'a> {
         self.skim = skim;
         self

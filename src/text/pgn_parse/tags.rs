@@ -255,9 +255,7 @@ pub(super) fn interpret_tags<'a>(
                 if !h.date.is_unknown() {
                     lx.changed(value_at, format!("Date taken from UTCDate \"{value}\""));
                 }
-                if keep_extra {
-                    h.extra.push((name.to_owned(), value.into_owned()));
-                }
+                keep_extra_tag(&mut h, keep_extra, name, value);
             }
             "Result" if as_scid => {
                 let r = scid_result(&value);
@@ -300,9 +298,7 @@ pub(super) fn interpret_tags<'a>(
                         format!("Variant \"{value}\": SCID 4 stores standard chess only"),
                     ));
                 }
-                if keep_extra {
-                    h.extra.push((name.to_owned(), value.into_owned()));
-                }
+                keep_extra_tag(&mut h, keep_extra, name, value);
             }
             _ => {
                 if let Some((white, kind)) = rating_tag(name) {
@@ -326,9 +322,7 @@ pub(super) fn interpret_tags<'a>(
                 if name == "SetUp" || name == "Setup" {
                     setups.push((value.to_string(), value_at));
                 }
-                if keep_extra {
-                    h.extra.push((name.to_owned(), value.into_owned()));
-                }
+                keep_extra_tag(&mut h, keep_extra, name, value);
             }
         }
     }
@@ -359,6 +353,13 @@ pub(super) fn interpret_tags<'a>(
         position,
         result,
     })
+}
+
+/// Keep tag `name` among the game's extra tags, when extra tags are `kept`.
+fn keep_extra_tag(h: &mut Headers, kept: bool, name: &str, value: Cow<'_, str>) {
+    if kept {
+        h.extra.push((name.to_owned(), value.into_owned()));
+    }
 }
 
 /// Which of [`FIELD_TAGS`] the tag `name` is (its place there): most tags of most games are,
