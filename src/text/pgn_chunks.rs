@@ -10,6 +10,7 @@
 //! that chunk's games are the sequential parser's again.
 
 use std::sync::mpsc::{Receiver, sync_channel};
+use std::sync::{Condvar, Mutex, PoisonError};
 
 use super::pgn_parse::{Games, ParseError, ReadGame, Reading};
 use super::{DoneWith, line_breaks};
@@ -26,6 +27,10 @@ pub(crate) struct Split {
     /// takes them, and a chunk's bytes say little about its games: 256 KiB of `*` alone are
     /// 87 000 games, 23 MiB of parsed games.
     pub batch_games: usize,
+    /// The most chunks parsed or being parsed ahead of the one the consumer takes, whatever
+    /// the number of threads: what an import holds grows with it, not with the cores (one
+    /// thread a chunk ahead on each of 32 cores held 180 MiB of a 128 MiB file).
+    pub chunks_ahead: usize,
 }
 
 impl Split {
@@ -35,6 +40,7 @@ impl Split {
     pub(crate) const DEFAULT: Split = Split {
         chunk_bytes: 256 << 10,
         batch_games: 1024,
+        chunks_ahead: 8,
     };
 }
 
@@ -60,30 +66,42 @@ pub(crate) fn with_games<R>(
     consume: impl FnOnce(&mut dyn Iterator<Item = Parsed>) -> R,
 ) -> R {
     let cuts = chunk_starts(text, split.chunk_bytes, done_with);
-    let threads = threads.clamp(1, cuts.len());
+    // More threads than chunks in the window would only wait.
+    let threads = threads.clamp(1, cuts.len()).min(split.chunks_ahead.max(1));
     let batch_games = split.batch_games.max(1);
+    let window = Window::new(split.chunks_ahead);
     std::thread::scope(|s| {
         let mut receivers = Vec::with_capacity(threads);
         for t in 0..threads {
             // Two batches ahead per thread at most, so memory stays bounded.
             let (tx, rx) = sync_channel::<Batch>(2);
             receivers.push(rx);
-            let cuts = &cuts;
+            let (cuts, window) = (&cuts, &window);
             s.spawn(move || {
+                // Room for the games of a chunk at once (a batch grown game by game would
+                // move every game again at each growth): typical games' worth at first, then
+                // as many as the last chunk held, and a few more.
+                let mut expected = 0;
                 for k in (t..cuts.len()).step_by(threads) {
+                    if !window.wait_for(k) {
+                        return;
+                    }
                     let chunk = cuts[k]..cuts.get(k + 1).copied().unwrap_or(text.len());
                     let mut games = Games::new(&text[chunk.clone()])
                         .reading(reading)
                         .skimming(skim)
                         .peekable();
+                    if expected == 0 {
+                        expected = chunk.len() / TYPICAL_GAME_BYTES;
+                    }
                     let mut ends_chunk = false;
+                    let mut in_chunk = 0;
                     while !ends_chunk {
-                        // Room for the games of a chunk of typical ones at once: a batch
-                        // grown game by game would move every game again at each growth.
                         let mut batch = Vec::with_capacity(
-                            (chunk.len() / TYPICAL_GAME_BYTES).clamp(1, batch_games),
+                            expected.saturating_sub(in_chunk).clamp(1, batch_games),
                         );
                         batch.extend(games.by_ref().take(batch_games));
+                        in_chunk += batch.len();
                         ends_chunk = games.peek().is_none();
                         let line_breaks = ends_chunk.then(|| {
                             // Counted before the chunk is let go, not after (which would read
@@ -97,6 +115,7 @@ pub(crate) fn with_games<R>(
                             return;
                         }
                     }
+                    expected = in_chunk + in_chunk / 8;
                 }
             });
         }
@@ -105,6 +124,7 @@ pub(crate) fn with_games<R>(
             reading,
             skim,
             cuts: &cuts,
+            window: &window,
             receivers,
             chunk: Chunk::default(),
             current: Vec::new().into_iter(),
@@ -136,6 +156,8 @@ struct InOrder<'a> {
     /// Whether the movetext is only skimmed ([`Games::skimming`]).
     skim: bool,
     cuts: &'a [usize],
+    /// How far ahead of the current chunk the threads may parse.
+    window: &'a Window,
     /// One per thread; chunk k comes from `receivers[k % threads]`.
     receivers: Vec<Receiver<Batch>>,
     chunk: Chunk,
@@ -169,6 +191,7 @@ impl InOrder<'_> {
             line_breaks: None,
         };
         self.current = Vec::new().into_iter();
+        self.window.moved_to(self.chunk.index);
     }
 
     /// Drop what is left of the current chunk's batches (the sequential parser reads it).
@@ -260,6 +283,58 @@ impl Iterator for InOrder<'_> {
                 }
             }
         }
+    }
+}
+
+impl Drop for InOrder<'_> {
+    /// A consumer that stops early lets the threads waiting for the window go (they stop).
+    fn drop(&mut self) {
+        self.window.close();
+    }
+}
+
+/// The chunks the parsing threads may take: those less than [`Split::chunks_ahead`] after the
+/// consumer's current one. Each thread's channel bounds what one thread holds; this bounds
+/// what all of them hold together.
+struct Window {
+    /// How many chunks from the current one on may be parsed.
+    size: usize,
+    /// The consumer's current chunk; `usize::MAX` once the consumer stopped.
+    current: Mutex<usize>,
+    /// Signalled when `current` changes.
+    moved: Condvar,
+}
+
+impl Window {
+    fn new(size: usize) -> Window {
+        Window {
+            size: size.max(1),
+            current: Mutex::new(0),
+            moved: Condvar::new(),
+        }
+    }
+
+    /// Wait until chunk `k` may be parsed; false when the consumer stopped.
+    fn wait_for(&self, k: usize) -> bool {
+        let mut current = self.current.lock().unwrap_or_else(PoisonError::into_inner);
+        while k >= current.saturating_add(self.size) {
+            current = self
+                .moved
+                .wait(current)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        *current != usize::MAX
+    }
+
+    /// The consumer went on to chunk `k`.
+    fn moved_to(&self, k: usize) {
+        *self.current.lock().unwrap_or_else(PoisonError::into_inner) = k;
+        self.moved.notify_all();
+    }
+
+    /// The consumer stopped: no chunk is waited for.
+    fn close(&self) {
+        self.moved_to(usize::MAX);
     }
 }
 
@@ -371,6 +446,7 @@ mod tests {
         let split = Split {
             chunk_bytes: 1024,
             batch_games: 16,
+            chunks_ahead: 2,
         };
         SEQUENTIAL_READS.with(|n| n.set(0));
         let got = with_games(
@@ -389,6 +465,45 @@ mod tests {
         assert!(
             sequential < 40,
             "the sequential parser read {sequential} games: the chunks never took over again"
+        );
+    }
+
+    /// However many threads parse, no more than `chunks_ahead` chunks past the consumer's are
+    /// parsed while it waits: what an import holds does not grow with the cores.
+    #[test]
+    fn threads_parse_no_further_ahead_than_the_window() {
+        let text = "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n".repeat(4000);
+        let split = Split {
+            chunk_bytes: 1024,
+            batch_games: 1024,
+            chunks_ahead: 3,
+        };
+        let chunks = chunk_starts(text.as_bytes(), split.chunk_bytes, &keep_all).len();
+        let parsed = std::sync::Mutex::new(Vec::new());
+        let note = |r: std::ops::Range<usize>| parsed.lock().unwrap().push(r);
+        let seen = with_games(
+            text.as_bytes(),
+            Reading::Exact,
+            false,
+            8,
+            split,
+            &note,
+            |g| {
+                g.next();
+                // Time for every thread to parse as far as it may.
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                let seen = parsed.lock().unwrap().len();
+                assert_eq!(g.count(), 3999, "the other games follow");
+                seen
+            },
+        );
+        // Each chunk is let go once when its end is found (all before parsing starts), once
+        // when it is parsed: chunks 0, 1 and 2 of the window.
+        assert!(chunks > 100, "{chunks} chunks");
+        assert_eq!(
+            seen,
+            chunks + 3,
+            "chunks parsed while the consumer was at the first"
         );
     }
 
@@ -420,6 +535,7 @@ mod tests {
             let split = Split {
                 chunk_bytes: chunk,
                 batch_games: 1 + rng.below(4) * rng.below(4),
+                chunks_ahead: 1 + rng.below(3),
             };
             let done = std::sync::Mutex::new(Vec::new());
             let note = |r: std::ops::Range<usize>| done.lock().unwrap().push(r);
