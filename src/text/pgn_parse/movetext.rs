@@ -421,10 +421,11 @@ const SKIP: [Skip; 256] = {
 };
 
 /// From byte `i` of a game's movetext, past what [`skim_movetext`] would only step over —
-/// whitespace, and words that [`could_be_a_move`] takes and no termination marker is
-/// (`Nf3`, `12.`, `12...e5`, `7`) — to the first byte it must look at itself (a bracket, a
-/// comment, an escape line, a marker, a word to refuse, the text's end, or any word that
-/// starts after byte `limit`, where a game is too long). Most of a game's movetext is
+/// whitespace, words that [`could_be_a_move`] takes and no termination marker is (`Nf3`,
+/// `12.`, `12...e5`, `7`), and `{` comments closed later (a lichess game has one a move) — to
+/// the first byte it must look at itself (a bracket, a comment never closed, an escape line,
+/// a marker, a word to refuse, the text's end, or any word or comment that starts after byte
+/// `limit`, where a game is too long). Most of a game's movetext is
 /// stepped over here: 64 bytes at a time where the processor compares 16 bytes at once
 /// ([`skip_moves_in_blocks`]), else a table lookup a byte ([`skip_moves_bytewise`]).
 fn skip_moves(text: &[u8], i: usize, limit: usize) -> usize {
@@ -476,6 +477,11 @@ pub(super) fn skip_moves_bytewise(text: &[u8], mut i: usize, limit: usize) -> us
                     return i;
                 }
             }
+            // A comment closed later is stepped over whole.
+            Skip::Look if b == b'{' => match memchr::memchr(b'}', &text[i + 1..]) {
+                Some(n) => i += n + 2,
+                None => return i,
+            },
             Skip::Look => return i,
         }
     }
@@ -506,6 +512,10 @@ struct Kinds {
     digit: u64,
     /// `.`.
     dot: u64,
+    /// `{`, which opens a comment outside one.
+    open: u64,
+    /// `}`, which closes a comment inside one.
+    close: u64,
 }
 
 /// The [`Kinds`] of `block`'s bytes, compared 16 at a time (SSE2, which every x86-64
@@ -557,8 +567,60 @@ fn kinds(block: &[u8; 64]) -> Kinds {
         k.move_start |= bits(move_start);
         k.digit |= bits(within(b'0', b'9'));
         k.dot |= bits(is(b'.'));
+        k.open |= bits(is(b'{'));
+        k.close |= bits(is(b'}'));
     }
     k
+}
+
+/// The bits from bit `from` to bit `to`, both included.
+#[cfg(target_arch = "x86_64")]
+fn bits_between(from: u32, to: u32) -> u64 {
+    (!0 >> (63 - to)) & (!0 << from)
+}
+
+/// The bytes of the 64-byte block at text offset `base` that are inside `{` comments, braces
+/// included (each comment ends at the first `}` after its `{`), and the `{` where the scan
+/// must stop instead: the first one past `limit` (`past_limit`, the bits past it), where
+/// [`skim_movetext`] refuses a game too long. `open_at` is where a comment still open at the
+/// block's start opened, and becomes where one still open at its end did. Past a byte the
+/// scan stops at, what this says no longer matters.
+#[cfg(target_arch = "x86_64")]
+fn comments(k: &Kinds, base: usize, open_at: &mut Option<usize>, past_limit: u64) -> (u64, u64) {
+    let mut inside = 0;
+    let mut opens = k.open;
+    let mut from = 0;
+    if open_at.is_some() {
+        // The comment goes on from the block before: up to its first `}`.
+        if k.close == 0 {
+            return (!0, 0);
+        }
+        let end = k.close.trailing_zeros();
+        inside = bits_between(0, end);
+        *open_at = None;
+        from = end + 1;
+    }
+    // A `{` inside the comment going on is its text.
+    opens &= if from >= 64 { 0 } else { !0 << from };
+    let mut stop = 0;
+    while opens != 0 {
+        let open = opens.trailing_zeros();
+        if past_limit >> open & 1 == 1 {
+            // Where a game too long is refused.
+            stop = 1 << open;
+            break;
+        }
+        let closes = k.close & !bits_between(0, open);
+        if closes == 0 {
+            inside |= bits_between(open, 63);
+            *open_at = Some(base + open as usize);
+            break;
+        }
+        let close = closes.trailing_zeros();
+        inside |= bits_between(open, close);
+        opens &= !bits_between(0, close);
+    }
+    (inside, stop)
 }
 
 /// [`skip_moves`] 64 bytes at a time: the bytes' [`Kinds`] found at once, then, with bit
@@ -576,6 +638,8 @@ pub(super) fn skip_moves_in_blocks(text: &[u8], i: usize, limit: usize) -> usize
     let mut after_blank = true;
     // The start of the last word seen.
     let mut last_start = i;
+    // Where the comment open at `base` opened.
+    let mut open_comment = None;
     while base < text.len() {
         let k = match text.get(base..base + 64) {
             // SAFETY: SSE2 is part of x86-64 itself: every x86-64 processor has it.
@@ -588,19 +652,23 @@ pub(super) fn skip_moves_in_blocks(text: &[u8], i: usize, limit: usize) -> usize
                 unsafe { kinds(&block) }
             }
         };
-        let starts = !k.blank & (k.blank << 1 | u64::from(after_blank));
-        let digit_starts = starts & k.digit;
-        // Just after each move number's digits, and after its dots.
-        let (sum, digits_out) = k.digit.overflowing_add(digit_starts);
-        let after_digits = sum & !k.digit;
-        let dots_start = after_digits & k.dot;
-        let (sum, dots_out) = k.dot.overflowing_add(dots_start);
-        let after_dots = sum & !k.dot;
         let past_limit = match limit.checked_sub(base) {
             None => !0,
             Some(d) if d >= 63 => 0,
             Some(d) => !0 << (d + 1),
         };
+        // Comments are whitespace here, what they hold ignored.
+        let (comment, comment_stop) = comments(&k, base, &mut open_comment, past_limit);
+        let blank = k.blank | comment;
+        let (digit, dot) = (k.digit & !comment, k.dot & !comment);
+        let starts = !blank & (blank << 1 | u64::from(after_blank));
+        let digit_starts = starts & digit;
+        // Just after each move number's digits, and after its dots.
+        let (sum, digits_out) = digit.overflowing_add(digit_starts);
+        let after_digits = sum & !digit;
+        let dots_start = after_digits & dot;
+        let (sum, dots_out) = dot.overflowing_add(dots_start);
+        let after_dots = sum & !dot;
         let highest = |m: u64| {
             if m == 0 {
                 0
@@ -608,10 +676,11 @@ pub(super) fn skip_moves_in_blocks(text: &[u8], i: usize, limit: usize) -> usize
                 1 << (63 - m.leading_zeros())
             }
         };
-        let stop = k.stop
-            | (starts & !(k.move_start | k.digit))
-            | (after_digits & !(k.blank | k.dot))
-            | (after_dots & !(k.blank | k.move_start))
+        let stop = (k.stop & !comment)
+            | comment_stop
+            | (starts & !(k.move_start | digit))
+            | (after_digits & !(blank | dot))
+            | (after_dots & !(blank | k.move_start))
             | (starts & past_limit)
             | if digits_out { highest(digit_starts) } else { 0 }
             | if dots_out { highest(dots_start) } else { 0 };
@@ -627,10 +696,11 @@ pub(super) fn skip_moves_in_blocks(text: &[u8], i: usize, limit: usize) -> usize
         if starts != 0 {
             last_start = base + (63 - starts.leading_zeros() as usize);
         }
-        after_blank = k.blank >> 63 == 1;
+        after_blank = blank >> 63 == 1;
         base += 64;
     }
-    text.len()
+    // A comment never closed is for `skim_movetext` to refuse.
+    open_comment.unwrap_or(text.len())
 }
 
 /// A comment: to the line's start if it has no move yet, else to its last move.

@@ -1041,8 +1041,11 @@ fn read_with(
 /// it finds (each game's end, marker and refusal) is what looking at every token finds.
 #[test]
 fn stepping_over_moves_skims_as_looking_at_every_token() {
-    let pieces: [&str; 45] = [
+    let pieces: [&str; 48] = [
         "\x1b",
+        "{",
+        "{ [%clk 0:03:00] }",
+        "{ a comment longer than a block of 64 bytes, with ( ) [ ; $ % { and 1-0 in it }",
         "1.",
         "12.",
         "12...",
@@ -1159,6 +1162,39 @@ fn stepping_over_moves_skims_as_looking_at_every_token() {
     assert_eq!(stepped, skim(long.as_bytes(), Reading::AsScid, true));
 }
 
+/// Comments closed later are stepped over with the moves, in one block or over several (a
+/// lichess game has a clock comment a move); the scan stops at a comment never closed, and at
+/// one that opens past the limit.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn stepping_over_moves_steps_over_comments() {
+    let long = "{ a comment over more than a block of sixty-four bytes: ( ; $ [ { 1-0 } ";
+    let text = format!(
+        "1. e4 {{ [%clk 0:03:00] }} 1... e5 {{ [%clk 0:02:59] }}{long}2. Nf3{{}}Nc6 {long}1-0"
+    );
+    let text = text.as_bytes();
+    let marker = text.len() - 3;
+    for step in [
+        movetext::skip_moves_in_blocks,
+        movetext::skip_moves_bytewise,
+    ] {
+        assert_eq!(step(text, 0, usize::MAX), marker);
+        let unclosed = b"1. e4 { [%clk 0:03:00] 1... e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7";
+        assert_eq!(
+            step(unclosed, 0, usize::MAX),
+            6,
+            "at the comment never closed"
+        );
+        let second = text.iter().position(|&b| b == b'{').unwrap() + 1;
+        let second = second + text[second..].iter().position(|&b| b == b'{').unwrap();
+        assert_eq!(
+            step(text, 0, second - 1),
+            second,
+            "at the comment past the limit"
+        );
+    }
+}
+
 /// Stepping over moves 64 bytes at a time ([`skip_moves_in_blocks`]) stops where stepping a
 /// byte at a time does, or earlier at the start of a word from which stepping a byte at a time
 /// reaches that same place (so [`skim_movetext`] finds the same): on random texts of moves,
@@ -1167,7 +1203,7 @@ fn stepping_over_moves_skims_as_looking_at_every_token() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn stepping_over_moves_in_blocks_stops_where_stepping_a_byte_at_a_time_does() {
-    const PIECES: [&[u8]; 40] = [
+    const PIECES: [&[u8]; 44] = [
         b"1.",
         b"12.",
         b"123...",
@@ -1196,6 +1232,10 @@ fn stepping_over_moves_in_blocks_stops_where_stepping_a_byte_at_a_time_does() {
         b"1.x",
         b"1..2",
         b"{c}",
+        b"{",
+        b"{ [%clk 0:03:00] }",
+        b"{ a comment longer than a block of 64 bytes, with ( ) [ ; $ % { and 1-0 in it }",
+        b"}",
         b"(",
         b")",
         b"$12",
@@ -1237,7 +1277,9 @@ fn stepping_over_moves_in_blocks_stops_where_stepping_a_byte_at_a_time_does() {
             "{blocks} past {bytewise} from {from}, limit {limit}: {shown:?}"
         );
         if blocks < bytewise {
-            let starts_word = blocks == from || is_space(text[blocks - 1]);
+            // A word starts after whitespace or a comment.
+            let starts_word =
+                blocks == from || is_space(text[blocks - 1]) || text[blocks - 1] == b'}';
             assert!(
                 starts_word && movetext::skip_moves_bytewise(&text, blocks, limit) == bytewise,
                 "{blocks} before {bytewise} from {from}, limit {limit}: {shown:?}"
