@@ -29,6 +29,9 @@ pub(super) struct RawTag<'a> {
 /// `[Name "value"]`, at its `[`.
 pub(super) fn parse_tag<'a>(lx: &mut Lexer<'a>) -> Result<RawTag<'a>, ParseError> {
     let at = lx.at;
+    if let Some(name) = plain_name(lx) {
+        return tag_value(lx, at, name);
+    }
     lx.bump();
     lx.take_while(|b| b == b' ' || b == b'\t');
     let name_at = lx.at;
@@ -51,6 +54,48 @@ pub(super) fn parse_tag<'a>(lx: &mut Lexer<'a>) -> Result<RawTag<'a>, ParseError
     }
     // SAFETY: a symbol is ASCII (checked just above), and ASCII is UTF-8.
     let name = unsafe { std::str::from_utf8_unchecked(name) };
+    tag_value(lx, at, name)
+}
+
+/// The bytes a tag name may hold (a symbol's: letters, digits and `_+#=:-`).
+const SYMBOL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = (b as u8).is_ascii_alphanumeric()
+            || matches!(b as u8, b'_' | b'+' | b'#' | b'=' | b':' | b'-');
+        b += 1;
+    }
+    table
+};
+
+/// The name of a tag at its `[` when written the usual way, a symbol right after the `[`
+/// that ends at a blank, a quote or a `]`, with the lexer moved past it; `None` (the lexer
+/// not moved) for any other, which [`parse_tag`] reads byte by byte.
+fn plain_name<'a>(lx: &mut Lexer<'a>) -> Option<&'a str> {
+    #[cfg(test)]
+    if BYTE_BY_BYTE.with(std::cell::Cell::get) {
+        return None;
+    }
+    let text = lx.text;
+    let rest = text.get(lx.at.offset + 1..)?;
+    let len = rest.iter().position(|&b| !SYMBOL[usize::from(b)])?;
+    if len == 0
+        || !rest[0].is_ascii_alphanumeric()
+        || !(is_space(rest[len]) || rest[len] == b'"' || rest[len] == b']')
+    {
+        return None;
+    }
+    let start = lx.at.offset + 1;
+    // `[` and the name: ASCII, no line break.
+    lx.at.offset += 1 + len;
+    lx.at.col = lx.at.col.saturating_add(1 + len as u32);
+    // SAFETY: symbol bytes are ASCII, and ASCII is UTF-8.
+    Some(unsafe { std::str::from_utf8_unchecked(&text[start..start + len]) })
+}
+
+/// The rest of a tag after its name `name` (the tag's `[` at `at`): its quoted value and `]`.
+fn tag_value<'a>(lx: &mut Lexer<'a>, at: Pos, name: &'a str) -> Result<RawTag<'a>, ParseError> {
     lx.take_while(|b| b == b' ' || b == b'\t');
     if lx.peek() != Some(b'"') {
         return Err(invalid(
@@ -141,22 +186,33 @@ fn plain_value<'a>(lx: &mut Lexer<'a>) -> Option<Cow<'a, str>> {
     if rest[end] != b'"' {
         return None;
     }
-    let value = text_without_controls(&rest[..end])?;
+    let (value, ascii) = text_without_controls(&rest[..end])?;
     let after = rest[end + 1..]
         .iter()
         .position(|&b| b != b' ' && b != b'\t')?;
     if rest[end + 1 + after] != b']' {
         return None;
     }
-    // The value, its quote, the blanks and the `]`: none is a line break.
-    lx.advance_on_line(lx.at.offset + end + 1 + after + 1);
+    // The value, its quote, the blanks and the `]`: none is a line break, and all are a
+    // character a byte when the value is ASCII.
+    let past = end + 1 + after + 1;
+    if ascii {
+        lx.at.offset += past;
+        lx.at.col = lx
+            .at
+            .col
+            .saturating_add(u32::try_from(past).unwrap_or(u32::MAX));
+    } else {
+        lx.advance_on_line(lx.at.offset + past);
+    }
     Some(Cow::Borrowed(value))
 }
 
 /// `raw` as text when it is UTF-8 without control characters (`char::is_control`: C0, DEL
 /// and C1), looked at byte by byte rather than character by character: C0 and DEL are bytes
-/// below 0x20 and 0x7F, C1 (U+0080..U+009F) is 0xC2 followed by 0x80..0x9F.
-fn text_without_controls(raw: &[u8]) -> Option<&str> {
+/// below 0x20 and 0x7F, C1 (U+0080..U+009F) is 0xC2 followed by 0x80..0x9F. With it, whether
+/// it is ASCII (a character a byte).
+fn text_without_controls(raw: &[u8]) -> Option<(&str, bool)> {
     let mut high = false;
     for &b in raw {
         if b < 0x20 || b == 0x7F {
@@ -166,11 +222,11 @@ fn text_without_controls(raw: &[u8]) -> Option<&str> {
     }
     if !high {
         // SAFETY: every byte is below 0x80 (checked just above): ASCII, which is UTF-8.
-        return Some(unsafe { std::str::from_utf8_unchecked(raw) });
+        return Some((unsafe { std::str::from_utf8_unchecked(raw) }, true));
     }
     let text = std::str::from_utf8(raw).ok()?;
     let c1 = memchr::memchr_iter(0xC2, raw).any(|i| raw.get(i + 1).is_some_and(|&b| b < 0xA0));
-    (!c1).then_some(text)
+    (!c1).then_some((text, false))
 }
 
 /// The tag section turned into model parts.
