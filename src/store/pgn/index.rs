@@ -530,19 +530,47 @@ fn kept_path(dir: &Path, path: &Path) -> Option<PathBuf> {
     Some(dir.join(format!("pgn-{:016x}.idx", h.finish())))
 }
 
-/// Little-endian writing of the kept index.
-struct Writer(Vec<u8>);
+/// Little-endian writing of the kept index, straight to its file through a buffer: the index
+/// of a million games is tens of MB, not to be built in memory first (a lichess-shaped
+/// million: 70 MB more at the peak, and its page faults). The first error is kept for
+/// [`Writer::finish`].
+struct Writer {
+    out: std::io::BufWriter<std::fs::File>,
+    error: Option<std::io::Error>,
+}
 
 impl Writer {
+    fn new(file: std::fs::File) -> Writer {
+        Writer {
+            out: std::io::BufWriter::with_capacity(1 << 20, file),
+            error: None,
+        }
+    }
+    fn put(&mut self, b: &[u8]) {
+        if self.error.is_none()
+            && let Err(e) = self.out.write_all(b)
+        {
+            self.error = Some(e);
+        }
+    }
     fn u64(&mut self, v: u64) {
-        self.0.extend_from_slice(&v.to_le_bytes());
+        self.put(&v.to_le_bytes());
     }
     fn u32(&mut self, v: u32) {
-        self.0.extend_from_slice(&v.to_le_bytes());
+        self.put(&v.to_le_bytes());
     }
     fn bytes(&mut self, b: &[u8]) {
         self.u32(b.len() as u32);
-        self.0.extend_from_slice(b);
+        self.put(b);
+    }
+    /// The file, all written to it, or the first error.
+    fn finish(self) -> std::io::Result<std::fs::File> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        self.out
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)
     }
 }
 
@@ -630,8 +658,23 @@ fn read_summary(r: &mut Reader<'_>) -> Option<GameSummary> {
 
 /// Keep `index` at `at`, replacing the file whole.
 fn store(index: &Index, at: &Path) -> std::io::Result<()> {
-    let mut w = Writer(Vec::with_capacity(64 + index.starts.len() * 36));
-    w.0.extend_from_slice(MAGIC);
+    if let Some(dir) = at.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = at.with_extension(format!("tmp{}", std::process::id()));
+    let written = write_to(index, std::fs::File::create(&tmp)?)
+        .and_then(|f| f.sync_all())
+        .and_then(|()| std::fs::rename(&tmp, at));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// Write `index` to `file` (see [`store`]); the file, all written to it.
+fn write_to(index: &Index, file: std::fs::File) -> std::io::Result<std::fs::File> {
+    let mut w = Writer::new(file);
+    w.put(MAGIC);
     let id = &index.identity;
     w.u64(id.len);
     w.u64(id.mtime as u64);
@@ -674,14 +717,7 @@ fn store(index: &Index, at: &Path) -> std::io::Result<()> {
         w.u64(l.text.1);
         w.bytes(l.why.as_bytes());
     }
-    if let Some(dir) = at.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let tmp = at.with_extension(format!("tmp{}", std::process::id()));
-    let mut f = std::fs::File::create(&tmp)?;
-    f.write_all(&w.0)?;
-    f.sync_all()?;
-    std::fs::rename(&tmp, at)
+    w.finish()
 }
 
 /// The index kept at `at`, if there is a whole one.
