@@ -81,14 +81,23 @@ impl NameLookup {
             .copied()
     }
 
-    /// The number of `name` in `list`, added to both when new.
+    /// The number of `name` in `list`, added to both when new (hashed once either way).
     pub fn number_of(&mut self, list: &mut NameList, name: &str) -> u32 {
-        if let Some(k) = self.find(list, name) {
-            return k;
+        let hasher = &self.hasher;
+        let names = &*list;
+        let entry = self.table.entry(
+            hasher.hash_one(name),
+            |&k| names.get(k as usize) == Some(name),
+            |&j| hasher.hash_one(names.get(j as usize).unwrap_or_default()),
+        );
+        match entry {
+            hashbrown::hash_table::Entry::Occupied(found) => *found.get(),
+            hashbrown::hash_table::Entry::Vacant(room) => {
+                let k = list.push(name);
+                room.insert(k);
+                k
+            }
         }
-        let k = list.push(name);
-        self.insert(list, k);
-        k
     }
 
     /// Make name `k` of `list` (not found yet) findable.
