@@ -10,7 +10,7 @@
 //! that chunk's games are the sequential parser's again.
 
 use std::sync::mpsc::{Receiver, sync_channel};
-use std::sync::{Condvar, Mutex, PoisonError};
+use std::sync::{Condvar, Mutex, OnceLock, PoisonError};
 
 use super::pgn_parse::{Games, ParseError, ReadGame, Reading};
 use super::{DoneWith, line_breaks};
@@ -53,9 +53,9 @@ const TYPICAL_GAME_BYTES: usize = 512;
 type Batch = (Vec<Parsed>, Option<u32>);
 
 /// Parse `text` on `threads` threads (at least one) while `consume` takes the games in text
-/// order, the same items [`Games`] yields (with `skim`, [`Games::skimming`]); returns what `consume` returns. Each chunk's range
-/// goes to `done_with` once its end is found and again once it is parsed (the games hold no
-/// reference to it).
+/// order, the same items [`Games`] yields (with `skim`, [`Games::skimming`]); returns what
+/// `consume` returns. Each chunk's range goes to `done_with` once it is parsed (the games hold
+/// no reference to it).
 pub(crate) fn with_games<R>(
     text: &[u8],
     reading: Reading,
@@ -65,9 +65,11 @@ pub(crate) fn with_games<R>(
     done_with: DoneWith<'_>,
     consume: impl FnOnce(&mut dyn Iterator<Item = Parsed>) -> R,
 ) -> R {
-    let cuts = chunk_starts(text, split.chunk_bytes, done_with);
+    let cuts = Cuts::new(text, split.chunk_bytes);
     // More threads than chunks in the window would only wait.
-    let threads = threads.clamp(1, cuts.len()).min(split.chunks_ahead.max(1));
+    let threads = threads
+        .clamp(1, cuts.chunks())
+        .min(split.chunks_ahead.max(1));
     let batch_games = split.batch_games.max(1);
     let window = Window::new(split.chunks_ahead);
     std::thread::scope(|s| {
@@ -82,11 +84,11 @@ pub(crate) fn with_games<R>(
                 // move every game again at each growth): typical games' worth at first, then
                 // as many as the last chunk held, and a few more.
                 let mut expected = 0;
-                for k in (t..cuts.len()).step_by(threads) {
+                for k in (t..cuts.chunks()).step_by(threads) {
                     if !window.wait_for(k) {
                         return;
                     }
-                    let chunk = cuts[k]..cuts.get(k + 1).copied().unwrap_or(text.len());
+                    let chunk = cuts.chunk(k);
                     let mut games = Games::new(&text[chunk.clone()])
                         .reading(reading)
                         .skimming(skim)
@@ -155,7 +157,7 @@ struct InOrder<'a> {
     reading: Reading,
     /// Whether the movetext is only skimmed ([`Games::skimming`]).
     skim: bool,
-    cuts: &'a [usize],
+    cuts: &'a Cuts<'a>,
     /// How far ahead of the current chunk the threads may parse.
     window: &'a Window,
     /// One per thread; chunk k comes from `receivers[k % threads]`.
@@ -205,7 +207,7 @@ impl InOrder<'_> {
 
     /// A chunk's game, placed in the whole text.
     fn placed(&self, mut game: ReadGame) -> ReadGame {
-        let at = self.cuts[self.chunk.index];
+        let at = self.cuts.start(self.chunk.index);
         game.number += self.chunk.games_before;
         game.line += self.chunk.lines_before;
         for (line, _) in &mut game.changes {
@@ -220,12 +222,11 @@ impl InOrder<'_> {
     fn next_sequential(&mut self) -> Option<Option<Parsed>> {
         let games = self.sequential.as_mut()?;
         let (at, line) = games.next_start();
-        while self
+        while let Some(cut) = self
             .cuts
-            .get(self.chunk.index + 1)
-            .is_some_and(|&cut| cut <= at)
+            .later_start(self.chunk.index + 1)
+            .filter(|&cut| cut <= at)
         {
-            let cut = self.cuts[self.chunk.index + 1];
             self.skip_chunk();
             let games_before = self.sequential.as_ref().map_or(0, Games::count);
             self.next_chunk(line - 1, games_before);
@@ -258,7 +259,7 @@ impl Iterator for InOrder<'_> {
                     self.current = Vec::new().into_iter();
                     let mut games = Games::resume(
                         self.text,
-                        self.cuts[self.chunk.index],
+                        self.cuts.start(self.chunk.index),
                         self.chunk.lines_before + 1,
                         self.chunk.games_before,
                     );
@@ -338,27 +339,77 @@ impl Window {
     }
 }
 
-/// Where the chunks of `text` start: 0, then the first game boundary at or after every
-/// `chunk_bytes` (see [`is_game_boundary`]). Each chunk goes to `done_with` once its end is
-/// found: looking for it read a little of the chunk, and a mapped text keeps a whole folio
-/// resident for that (128 KiB for a file `cp` wrote), not needed until the chunk is parsed.
-pub(crate) fn chunk_starts(text: &[u8], chunk_bytes: usize, done_with: DoneWith<'_>) -> Vec<usize> {
-    let mut starts = vec![0];
-    let mut from = chunk_bytes.max(1);
-    while from < text.len() {
-        // A boundary is a `[` just after a line break: only those are looked at.
-        let Some(cut) = memchr::memmem::find_iter(&text[from - 1..], b"\n[")
-            .map(|i| from + i)
-            .find(|&i| is_game_boundary(text, i))
-        else {
-            break;
-        };
-        done_with(starts[starts.len() - 1]..cut);
-        starts.push(cut);
-        from = cut + chunk_bytes.max(1);
+/// Where the chunks of a text start, each found when first asked for: by the thread that
+/// parses the chunk, or by the one parsing the chunk before (its end), so that looking for
+/// them is spread over the threads and reads only pages the parsing reads anyway (found all
+/// at once before parsing, they took a tenth of an index's time on one core). Chunk k starts
+/// at the first game boundary at or after byte k × `chunk_bytes` (see [`is_game_boundary`]),
+/// chunk 0 at 0; the text's end ends the last. Where a game is longer than a chunk, the
+/// chunks after it start at the same place (and are empty).
+pub(crate) struct Cuts<'a> {
+    text: &'a [u8],
+    chunk_bytes: usize,
+    /// Each chunk's start, once found.
+    starts: Vec<OnceLock<usize>>,
+}
+
+impl<'a> Cuts<'a> {
+    /// The chunks of `text`, of `chunk_bytes` (at least 1) give or take a game.
+    pub(crate) fn new(text: &'a [u8], chunk_bytes: usize) -> Cuts<'a> {
+        let chunk_bytes = chunk_bytes.max(1);
+        let chunks = text.len().div_ceil(chunk_bytes).max(1);
+        Cuts {
+            text,
+            chunk_bytes,
+            starts: (0..chunks).map(|_| OnceLock::new()).collect(),
+        }
     }
-    done_with(starts[starts.len() - 1]..text.len());
-    starts
+
+    /// How many chunks there are.
+    pub(crate) fn chunks(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Where chunk `k` starts (the text's end for `k` past the last).
+    pub(crate) fn start(&self, k: usize) -> usize {
+        match self.starts.get(k) {
+            _ if k == 0 => 0,
+            None => self.text.len(),
+            Some(start) => *start.get_or_init(|| {
+                let found = boundary_from(self.text, k * self.chunk_bytes);
+                // The chunks that start before it start there too: no other looks that far.
+                let mut later = k + 1;
+                while later * self.chunk_bytes <= found
+                    && let Some(start) = self.starts.get(later)
+                {
+                    let _ = start.set(found);
+                    later += 1;
+                }
+                found
+            }),
+        }
+    }
+
+    /// The bytes of chunk `k`.
+    pub(crate) fn chunk(&self, k: usize) -> std::ops::Range<usize> {
+        self.start(k)..self.start(k + 1)
+    }
+
+    /// Where chunk `k` starts, if there is one.
+    fn later_start(&self, k: usize) -> Option<usize> {
+        (k < self.chunks()).then(|| self.start(k))
+    }
+}
+
+/// The first game boundary at or after byte `from` (at least 1) of `text`, or its end.
+fn boundary_from(text: &[u8], from: usize) -> usize {
+    #[cfg(test)]
+    tests::LOOKS.with(|n| n.set(n.get() + 1));
+    // A boundary is a `[` just after a line break: only those are looked at.
+    memchr::memmem::find_iter(&text[from - 1..], b"\n[")
+        .map(|i| from + i)
+        .find(|&i| is_game_boundary(text, i))
+        .unwrap_or(text.len())
 }
 
 /// Whether the sequential parser is certainly between two games at `at`, or fails on a game
@@ -433,6 +484,8 @@ mod tests {
     const BREAKS: [&str; 5] = ["\n", "\n\n", "\n \n", "\r\n\r\n", "\n\n\n"];
 
     thread_local! {
+        /// How many times this thread looked for a chunk's start.
+        pub(super) static LOOKS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
         /// How many items the sequential parser gave on this thread's consumer.
         pub(super) static SEQUENTIAL_READS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     }
@@ -478,7 +531,7 @@ mod tests {
             batch_games: 1024,
             chunks_ahead: 3,
         };
-        let chunks = chunk_starts(text.as_bytes(), split.chunk_bytes, &keep_all).len();
+        let chunks = Cuts::new(text.as_bytes(), split.chunk_bytes).chunks();
         let parsed = std::sync::Mutex::new(Vec::new());
         let note = |r: std::ops::Range<usize>| parsed.lock().unwrap().push(r);
         let seen = with_games(
@@ -497,14 +550,9 @@ mod tests {
                 seen
             },
         );
-        // Each chunk is let go once when its end is found (all before parsing starts), once
-        // when it is parsed: chunks 0, 1 and 2 of the window.
+        // Each chunk is let go once parsed: chunks 0, 1 and 2 of the window.
         assert!(chunks > 100, "{chunks} chunks");
-        assert_eq!(
-            seen,
-            chunks + 3,
-            "chunks parsed while the consumer was at the first"
-        );
+        assert_eq!(seen, 3, "chunks parsed while the consumer was at the first");
     }
 
     #[test]
@@ -529,7 +577,12 @@ mod tests {
             let skim = rng.below(2) == 1;
             let want: Vec<Parsed> = Games::new(text).reading(reading).skimming(skim).collect();
             let chunk = 1 + rng.below(150);
-            cuts += chunk_starts(text, chunk, &keep_all).len() - 1;
+            let starts = Cuts::new(text, chunk);
+            let chunks: Vec<_> = (0..starts.chunks()).map(|k| starts.chunk(k)).collect();
+            cuts += chunks
+                .iter()
+                .filter(|c| c.start > 0 && c.start < text.len())
+                .count();
             let threads = 1 + rng.below(3);
             // Batches of one game up to whole chunks.
             let split = Split {
@@ -543,23 +596,18 @@ mod tests {
                 g.collect::<Vec<_>>()
             });
             assert_eq!(got, want, "{}", String::from_utf8_lossy(text));
-            // Each chunk is let go once its end is found, and once more when it is parsed
-            // (every chunk, unless a chunk refused a game: the sequential parser then reads
-            // the rest and the threads stop).
+            // Each chunk is let go once it is parsed, and only then (every chunk, unless a
+            // chunk refused a game: the sequential parser then reads on).
             let done = done.into_inner().unwrap();
-            let cuts = chunk_starts(text, chunk, &keep_all);
-            let chunks: Vec<_> = (0..cuts.len())
-                .map(|k| cuts[k]..cuts.get(k + 1).copied().unwrap_or(text.len()))
-                .collect();
             assert!(
                 done.iter().all(|r| chunks.contains(r)),
                 "{done:?} {chunks:?}"
             );
-            for c in &chunks {
+            for c in chunks.iter().filter(|c| !c.is_empty()) {
                 let times = done.iter().filter(|r| *r == c).count();
-                assert!((1..=2).contains(&times), "{c:?} let go {times} times");
+                assert!(times <= 1, "{c:?} let go {times} times");
             }
-            if done.len() == 2 * chunks.len() {
+            if chunks.iter().all(|c| c.is_empty() || done.contains(c)) {
                 whole += 1;
             }
             // A consumer that stops early stops the threads too.
@@ -568,6 +616,45 @@ mod tests {
         }
         assert!(cuts > 300, "texts are cut ({cuts} cuts)");
         assert!(whole > 50, "texts let go whole ({whole})");
+    }
+
+    /// Each chunk starts at the first game boundary at or after its stride, whichever chunk
+    /// is asked for first; a text with no boundary is looked through once, not once a chunk.
+    #[test]
+    fn chunks_start_at_the_first_boundary_after_their_stride() {
+        let mut rng = Rng(0xC075_0001);
+        for _ in 0..300 {
+            let mut text = String::new();
+            for _ in 0..1 + rng.below(16) {
+                let (piece, line_break): (&&str, &&str) = (rng.pick(&PIECES), rng.pick(&BREAKS));
+                text.push_str(piece);
+                text.push_str(line_break);
+            }
+            let text = text.as_bytes();
+            let chunk = 1 + rng.below(80);
+            let cuts = Cuts::new(text, chunk);
+            assert_eq!(cuts.chunks(), text.len().div_ceil(chunk).max(1));
+            let mut order: Vec<usize> = (0..cuts.chunks()).collect();
+            for i in (1..order.len()).rev() {
+                order.swap(i, rng.below(i + 1));
+            }
+            for k in order {
+                let want = match k {
+                    0 => 0,
+                    _ => (k * chunk..text.len())
+                        .find(|&i| is_game_boundary(text, i))
+                        .unwrap_or(text.len()),
+                };
+                assert_eq!(cuts.start(k), want, "chunk {k} of {chunk}: {text:?}");
+            }
+            assert_eq!(cuts.start(cuts.chunks()), text.len());
+        }
+        let one_game = format!("[Event \"a\"]\n\n{}1-0\n", "{a comment}\n".repeat(10_000));
+        let cuts = Cuts::new(one_game.as_bytes(), 64);
+        LOOKS.with(|n| n.set(0));
+        let starts: Vec<usize> = (1..cuts.chunks()).map(|k| cuts.start(k)).collect();
+        assert!(starts.iter().all(|&s| s == one_game.len()));
+        assert_eq!(LOOKS.with(std::cell::Cell::get), 1, "looked through once");
     }
 
     #[test]
