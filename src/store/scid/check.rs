@@ -42,7 +42,9 @@ pub fn store_info(db: &dyn ChessStore) -> Info {
         games: db.game_count(),
         ..Info::default()
     };
-    let mut used: [std::collections::HashSet<u32>; 4] = Default::default();
+    // foldhash rather than std's SipHash: five lookups a game (callgrind, 8,575 games of a PGN
+    // file: 14.7M instructions -> 5.0M).
+    let mut used: [hashbrown::HashSet<u32, foldhash::fast::FixedState>; 4] = Default::default();
     for n in 0..info.games {
         let s = db.summary(n);
         if s.deleted {
