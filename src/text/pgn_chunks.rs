@@ -483,6 +483,17 @@ mod tests {
     ];
     const BREAKS: [&str; 5] = ["\n", "\n\n", "\n \n", "\r\n\r\n", "\n\n\n"];
 
+    /// Up to `pieces` of [`PIECES`] (at least one), each followed by one of [`BREAKS`].
+    fn random_text(rng: &mut Rng, pieces: usize) -> String {
+        let mut text = String::new();
+        for _ in 0..1 + rng.below(pieces) {
+            let (piece, line_break): (&&str, &&str) = (rng.pick(&PIECES), rng.pick(&BREAKS));
+            text.push_str(piece);
+            text.push_str(line_break);
+        }
+        text
+    }
+
     thread_local! {
         /// How many times this thread looked for a chunk's start.
         pub(super) static LOOKS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
@@ -561,12 +572,7 @@ mod tests {
         let mut cuts = 0;
         let mut whole = 0;
         for _ in 0..400 {
-            let mut text = String::new();
-            for _ in 0..1 + rng.below(12) {
-                let (piece, line_break): (&&str, &&str) = (rng.pick(&PIECES), rng.pick(&BREAKS));
-                text.push_str(piece);
-                text.push_str(line_break);
-            }
+            let text = random_text(&mut rng, 12);
             let text = text.as_bytes();
             let reading = *rng.pick(&[
                 Reading::Exact,
@@ -624,12 +630,7 @@ mod tests {
     fn chunks_start_at_the_first_boundary_after_their_stride() {
         let mut rng = Rng(0xC075_0001);
         for _ in 0..300 {
-            let mut text = String::new();
-            for _ in 0..1 + rng.below(16) {
-                let (piece, line_break): (&&str, &&str) = (rng.pick(&PIECES), rng.pick(&BREAKS));
-                text.push_str(piece);
-                text.push_str(line_break);
-            }
+            let text = random_text(&mut rng, 16);
             let text = text.as_bytes();
             let chunk = 1 + rng.below(80);
             let cuts = Cuts::new(text, chunk);

@@ -532,55 +532,71 @@ fn kinds(block: &[u8; 64], avx2: bool) -> Kinds {
     }
 }
 
+/// The [`Kinds`] of the 64 bytes of `$block`, told apart `$lanes` at a time with the
+/// intrinsics of one vector width (`$vector`, loaded by `$load`, compared by `$cmpeq`…,
+/// `$movemask` giving a `$mask` a vector): the one body of [`kinds_sse2`] and
+/// [`kinds_avx2`].
+#[cfg(target_arch = "x86_64")]
+macro_rules! kinds_in_lanes {
+    ($block:expr, $lanes:literal, $vector:ty, $load:ident, $set1:ident, $cmpeq:ident,
+     $sub:ident, $min:ident, $or:ident, $and:ident, $movemask:ident, $mask:ty) => {{
+        let mut k = Kinds::default();
+        for (part, bytes) in $block.chunks_exact($lanes).enumerate() {
+            // SAFETY: `bytes` holds the `$lanes` bytes an unaligned load reads.
+            let v = unsafe { $load(bytes.as_ptr().cast()) };
+            let is = |c: u8| $cmpeq(v, $set1(c as i8));
+            // `lo <= byte <= hi`, unsigned.
+            let within = |lo: u8, hi: u8| {
+                let t = $sub(v, $set1(lo as i8));
+                $cmpeq($min(t, $set1((hi - lo) as i8)), t)
+            };
+            // The byte with the bits of `set` set is `c`.
+            let is_with = |set: u8, c: u8| $cmpeq($or(v, $set1(set as i8)), $set1(c as i8));
+            let or = |a, b| $or(a, b);
+            let blank = or(is(b' '), within(0x09, 0x0D));
+            // `{ [ ;` (and 0x1B), `} ]` (and `=`, 0x1D), `( )`, `"`, `$`.
+            let parens = $cmpeq($and(v, $set1(!1)), $set1(b'(' as i8));
+            let stop = or(
+                or(is_with(0x60, b'{'), is_with(0x60, b'}')),
+                or(parens, or(is(b'"'), is(b'$'))),
+            );
+            let pieces = or(
+                or(or(is(b'K'), is(b'Q')), or(is(b'R'), is(b'B'))),
+                or(is(b'N'), is(b'O')),
+            );
+            let move_start = or(within(b'a', b'h'), pieces);
+            let bits = |m: $vector| u64::from($movemask(m) as $mask) << ($lanes * part);
+            k.blank |= bits(blank);
+            k.stop |= bits(stop);
+            k.move_start |= bits(move_start);
+            k.digit |= bits(within(b'0', b'9'));
+            k.dot |= bits(is(b'.'));
+            k.open |= bits(is(b'{'));
+            k.close |= bits(is(b'}'));
+        }
+        k
+    }};
+}
+
 /// [`kinds_sse2`], 32 bytes at a time (AVX2): the same comparisons, half as many.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn kinds_avx2(block: &[u8; 64]) -> Kinds {
     use std::arch::x86_64::*;
-    let mut k = Kinds::default();
-    for (part, bytes) in block.chunks_exact(32).enumerate() {
-        let quarter = |at: usize| {
-            let mut b = [0; 8];
-            b.copy_from_slice(&bytes[at..at + 8]);
-            i64::from_le_bytes(b)
-        };
-        let v = _mm256_set_epi64x(quarter(24), quarter(16), quarter(8), quarter(0));
-        let is = |c: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(c as i8));
-        let within = |lo: u8, hi: u8| {
-            let t = _mm256_sub_epi8(v, _mm256_set1_epi8(lo as i8));
-            _mm256_cmpeq_epi8(_mm256_min_epu8(t, _mm256_set1_epi8((hi - lo) as i8)), t)
-        };
-        let is_with = |set: u8, c: u8| {
-            _mm256_cmpeq_epi8(
-                _mm256_or_si256(v, _mm256_set1_epi8(set as i8)),
-                _mm256_set1_epi8(c as i8),
-            )
-        };
-        let or = |a, b| _mm256_or_si256(a, b);
-        let blank = or(is(b' '), within(0x09, 0x0D));
-        let parens = _mm256_cmpeq_epi8(
-            _mm256_and_si256(v, _mm256_set1_epi8(!1)),
-            _mm256_set1_epi8(b'(' as i8),
-        );
-        let stop = or(
-            or(is_with(0x60, b'{'), is_with(0x60, b'}')),
-            or(parens, or(is(b'"'), is(b'$'))),
-        );
-        let pieces = or(
-            or(or(is(b'K'), is(b'Q')), or(is(b'R'), is(b'B'))),
-            or(is(b'N'), is(b'O')),
-        );
-        let move_start = or(within(b'a', b'h'), pieces);
-        let bits = |m: __m256i| u64::from(_mm256_movemask_epi8(m) as u32) << (32 * part);
-        k.blank |= bits(blank);
-        k.stop |= bits(stop);
-        k.move_start |= bits(move_start);
-        k.digit |= bits(within(b'0', b'9'));
-        k.dot |= bits(is(b'.'));
-        k.open |= bits(is(b'{'));
-        k.close |= bits(is(b'}'));
-    }
-    k
+    kinds_in_lanes!(
+        block,
+        32,
+        __m256i,
+        _mm256_loadu_si256,
+        _mm256_set1_epi8,
+        _mm256_cmpeq_epi8,
+        _mm256_sub_epi8,
+        _mm256_min_epu8,
+        _mm256_or_si256,
+        _mm256_and_si256,
+        _mm256_movemask_epi8,
+        u32
+    )
 }
 
 /// The [`Kinds`] of `block`'s bytes, compared 16 at a time (SSE2, which every x86-64
@@ -589,53 +605,20 @@ fn kinds_avx2(block: &[u8; 64]) -> Kinds {
 #[target_feature(enable = "sse2")]
 fn kinds_sse2(block: &[u8; 64]) -> Kinds {
     use std::arch::x86_64::*;
-    let mut k = Kinds::default();
-    for (part, bytes) in block.chunks_exact(16).enumerate() {
-        let half = |at: usize| {
-            let mut b = [0; 8];
-            b.copy_from_slice(&bytes[at..at + 8]);
-            i64::from_le_bytes(b)
-        };
-        let v = _mm_set_epi64x(half(8), half(0));
-        let is = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
-        // `lo <= byte <= hi`, unsigned.
-        let within = |lo: u8, hi: u8| {
-            let t = _mm_sub_epi8(v, _mm_set1_epi8(lo as i8));
-            _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8((hi - lo) as i8)), t)
-        };
-        // The byte with the bits of `set` set is `c`.
-        let is_with = |set: u8, c: u8| {
-            _mm_cmpeq_epi8(
-                _mm_or_si128(v, _mm_set1_epi8(set as i8)),
-                _mm_set1_epi8(c as i8),
-            )
-        };
-        let or = |a, b| _mm_or_si128(a, b);
-        let blank = or(is(b' '), within(0x09, 0x0D));
-        // `{ [ ;` (and 0x1B), `} ]` (and `=`, 0x1D), `( )`, `"`, `$`.
-        let parens = _mm_cmpeq_epi8(
-            _mm_and_si128(v, _mm_set1_epi8(!1)),
-            _mm_set1_epi8(b'(' as i8),
-        );
-        let stop = or(
-            or(is_with(0x60, b'{'), is_with(0x60, b'}')),
-            or(parens, or(is(b'"'), is(b'$'))),
-        );
-        let pieces = or(
-            or(or(is(b'K'), is(b'Q')), or(is(b'R'), is(b'B'))),
-            or(is(b'N'), is(b'O')),
-        );
-        let move_start = or(within(b'a', b'h'), pieces);
-        let bits = |m: __m128i| u64::from(_mm_movemask_epi8(m) as u16) << (16 * part);
-        k.blank |= bits(blank);
-        k.stop |= bits(stop);
-        k.move_start |= bits(move_start);
-        k.digit |= bits(within(b'0', b'9'));
-        k.dot |= bits(is(b'.'));
-        k.open |= bits(is(b'{'));
-        k.close |= bits(is(b'}'));
-    }
-    k
+    kinds_in_lanes!(
+        block,
+        16,
+        __m128i,
+        _mm_loadu_si128,
+        _mm_set1_epi8,
+        _mm_cmpeq_epi8,
+        _mm_sub_epi8,
+        _mm_min_epu8,
+        _mm_or_si128,
+        _mm_and_si128,
+        _mm_movemask_epi8,
+        u16
+    )
 }
 
 /// The bits from bit `from` to bit `to`, both included.
