@@ -74,12 +74,13 @@ pub(crate) fn with_games<R>(
     let window = Window::new(split.chunks_ahead);
     std::thread::scope(|s| {
         let mut receivers = Vec::with_capacity(threads);
+        let mut parsers = Vec::with_capacity(threads);
         for t in 0..threads {
             // Two batches ahead per thread at most, so memory stays bounded.
             let (tx, rx) = sync_channel::<Batch>(2);
             receivers.push(rx);
             let (cuts, window) = (&cuts, &window);
-            s.spawn(move || {
+            parsers.push(s.spawn(move || {
                 // Room for the games of a chunk at once (a batch grown game by game would
                 // move every game again at each growth): typical games' worth at first, then
                 // as many as the last chunk held, and a few more.
@@ -119,7 +120,7 @@ pub(crate) fn with_games<R>(
                     }
                     expected = in_chunk + in_chunk / 8;
                 }
-            });
+            }));
         }
         let mut games = InOrder {
             text,
@@ -132,7 +133,17 @@ pub(crate) fn with_games<R>(
             current: Vec::new().into_iter(),
             sequential: None,
         };
-        consume(&mut games)
+        let consumed = consume(&mut games);
+        // The threads stop (the window closed, the receivers gone), and are waited for to the
+        // end: the scope alone waits only for their closures, not for what the threads free
+        // after (their thread-local destructors, which a leak checker then sees as leaked).
+        drop(games);
+        for parser in parsers {
+            if let Err(panic) = parser.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+        consumed
     })
 }
 

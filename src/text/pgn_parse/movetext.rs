@@ -219,8 +219,11 @@ fn without_move_number(word: &[u8]) -> &[u8] {
 }
 
 /// Whether a movetext word may be one [`handle_word`] takes, by its first character after a
-/// move number: a move (a file, a piece, castling, a pawn), a null move (`--`), a symbol
-/// (`!?`, `+-`, `=`), or nothing. Cheap, and false for any word of text that is no PGN.
+/// move number: a move (a file, a piece, castling, a pawn, and what shakmaty's SAN reading
+/// also takes: a pawn capture without its file `xd5`, a rank `3xe4`, the null move `Z0`), a
+/// null move (`--`), a symbol (`!?`, `+-`, `=`), or nothing. Cheap, and false for most words
+/// of text that is no PGN; never false for a word a reading takes (the `pgn` fuzz target
+/// checks that skimming refuses no game reading takes).
 fn could_be_a_move(word: &[u8]) -> bool {
     let rest = without_move_number(word);
     match rest.first() {
@@ -237,7 +240,9 @@ fn could_be_a_move(word: &[u8]) -> bool {
                     | b'P'
                     | b'O'
                     | b'o'
-                    | b'0'
+                    | b'0'..=b'8'
+                    | b'x'
+                    | b'Z'
                     | b'-'
                     | b'!'
                     | b'?'

@@ -213,12 +213,14 @@ fn plain_value<'a>(lx: &mut Lexer<'a>) -> Option<Cow<'a, str>> {
 /// below 0x20 and 0x7F, C1 (U+0080..U+009F) is 0xC2 followed by 0x80..0x9F. With it, whether
 /// it is ASCII (a character a byte).
 fn text_without_controls(raw: &[u8]) -> Option<(&str, bool)> {
-    let mut high = false;
+    // Without a branch a byte, which the compiler turns into vector compares.
+    let (mut control, mut high) = (false, false);
     for &b in raw {
-        if b < 0x20 || b == 0x7F {
-            return None;
-        }
+        control |= (b < 0x20) | (b == 0x7F);
         high |= b >= 0x80;
+    }
+    if control {
+        return None;
     }
     if !high {
         // SAFETY: every byte is below 0x80 (checked just above): ASCII, which is UTF-8.
