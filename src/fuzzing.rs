@@ -563,7 +563,7 @@ fn skimmed_pgn(data: &[u8]) {
 /// PGN text, as an import or a save reads it: every game parsed is rendered as the mount
 /// would show it once stored, and that text parses back to the same game; a game SCID or
 /// the Simple Chess Database can store is encoded, and its record decodes to it again. As a
-/// PGN file's index reads it ([`skimmed_pgn`]): skimmed in chunks on threads as in one go, and
+/// PGN file's index reads it (`skimmed_pgn`): skimmed in chunks on threads as in one go, and
 /// every game a reading takes is found by skimming where reading finds it.
 pub fn pgn(data: &[u8]) {
     skimmed_pgn(data);
