@@ -117,6 +117,22 @@ impl<'a> Lexer<'a> {
         self.at.offset = offset;
     }
 
+    /// Move on by `bytes` bytes on the same line that are all ASCII (a column each): what a scan
+    /// that checked them can tell without counting characters.
+    pub(super) fn advance_ascii_on_line(&mut self, bytes: usize) {
+        debug_assert!(
+            self.text[self.at.offset..self.at.offset + bytes]
+                .iter()
+                .all(|&b| b.is_ascii() && b != b'\n'),
+            "advance_ascii_on_line over a line break or a non-ASCII byte"
+        );
+        self.at.offset += bytes;
+        self.at.col = self
+            .at
+            .col
+            .saturating_add(u32::try_from(bytes).unwrap_or(u32::MAX));
+    }
+
     /// Where byte `offset` stands (at or before where the lexer stands): for a message about
     /// text a scan went past.
     pub(super) fn pos_of(&self, offset: usize) -> Pos {

@@ -39,10 +39,7 @@ pub(super) fn parse_tag<'a>(lx: &mut Lexer<'a>) -> Result<RawTag<'a>, ParseError
     if name.is_empty() {
         return Err(invalid(name_at, "a tag needs a name after '['".to_string()));
     }
-    let symbol = name[0].is_ascii_alphanumeric()
-        && name
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || b"_+#=:-".contains(&b));
+    let symbol = name[0].is_ascii_alphanumeric() && name.iter().all(|&b| SYMBOL[usize::from(b)]);
     if !symbol {
         return Err(invalid(
             name_at,
@@ -88,8 +85,7 @@ fn plain_name<'a>(lx: &mut Lexer<'a>) -> Option<&'a str> {
     }
     let start = lx.at.offset + 1;
     // `[` and the name: ASCII, no line break.
-    lx.at.offset += 1 + len;
-    lx.at.col = lx.at.col.saturating_add(1 + len as u32);
+    lx.advance_ascii_on_line(1 + len);
     // SAFETY: symbol bytes are ASCII, and ASCII is UTF-8.
     Some(unsafe { std::str::from_utf8_unchecked(&text[start..start + len]) })
 }
@@ -197,11 +193,7 @@ fn plain_value<'a>(lx: &mut Lexer<'a>) -> Option<Cow<'a, str>> {
     // character a byte when the value is ASCII.
     let past = end + 1 + after + 1;
     if ascii {
-        lx.at.offset += past;
-        lx.at.col = lx
-            .at
-            .col
-            .saturating_add(u32::try_from(past).unwrap_or(u32::MAX));
+        lx.advance_ascii_on_line(past);
     } else {
         lx.advance_on_line(lx.at.offset + past);
     }
