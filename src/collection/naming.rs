@@ -141,12 +141,16 @@ impl UniqueNames {
         let base = safe_component(name, NAME_MAX - 8);
         let mut candidate = base.clone();
         let mut n = 1;
-        while self.find(&candidate).is_some() {
+        // Added unless taken (each candidate hashed once).
+        loop {
+            let before = self.len();
+            self.lookup.number_of(&mut self.names, &candidate);
+            if self.len() > before {
+                return;
+            }
             n += 1;
             candidate = format!("{base} ~{n}");
         }
-        let k = self.names.push(&candidate);
-        self.lookup.insert(&self.names, k);
     }
 
     /// How many names there are.

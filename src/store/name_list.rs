@@ -83,12 +83,11 @@ impl NameLookup {
 
     /// The number of `name` in `list`, added to both when new (hashed once either way).
     pub fn number_of(&mut self, list: &mut NameList, name: &str) -> u32 {
-        let hasher = &self.hasher;
         let names = &*list;
         let entry = self.table.entry(
-            hasher.hash_one(name),
+            self.hasher.hash_one(name),
             |&k| names.get(k as usize) == Some(name),
-            |&j| hasher.hash_one(names.get(j as usize).unwrap_or_default()),
+            rehash(&self.hasher, names),
         );
         match entry {
             hashbrown::hash_table::Entry::Occupied(found) => *found.get(),
@@ -102,19 +101,22 @@ impl NameLookup {
 
     /// Make name `k` of `list` (not found yet) findable.
     pub fn insert(&mut self, list: &NameList, k: u32) {
-        let hasher = &self.hasher;
-        let hash = hasher.hash_one(list.get(k as usize).unwrap_or_default());
-        self.table.insert_unique(hash, k, |&j| {
-            hasher.hash_one(list.get(j as usize).unwrap_or_default())
-        });
+        let rehash = rehash(&self.hasher, list);
+        self.table.insert_unique(rehash(&k), k, rehash);
     }
 
     /// Let go of the room kept for names still to come.
     pub fn shrink_to_fit(&mut self, list: &NameList) {
-        let hasher = &self.hasher;
-        self.table
-            .shrink_to_fit(|&j| hasher.hash_one(list.get(j as usize).unwrap_or_default()));
+        self.table.shrink_to_fit(rehash(&self.hasher, list));
     }
+}
+
+/// The hash of name number `k` of `list`, for the table to place its numbers by.
+fn rehash<'a>(
+    hasher: &'a foldhash::fast::FixedState,
+    list: &'a NameList,
+) -> impl Fn(&u32) -> u64 + Copy + 'a {
+    move |&k| hasher.hash_one(list.get(k as usize).unwrap_or_default())
 }
 
 #[cfg(test)]
