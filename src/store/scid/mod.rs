@@ -848,9 +848,15 @@ impl ChessStore for ScidDatabase {
             }
             entry.offset = self.append_record(&mut state, &record)?;
             writer::sync(&self.game_file().file, &self.paths[2])?;
-            state.count_refs(&old, -1);
-            state.count_refs(&entry, 1);
-            self.write_names(&mut state)?;
+            // An edit that keeps the game's names (moves, comments, dates, results) leaves
+            // every name's count, and so the name file, as it was: rewriting it (2 MiB at ten
+            // million games) and counting every entry's names after a mount were most of
+            // such a save's time.
+            if name_fields(&old) != name_fields(&entry) {
+                state.count_refs(&old, -1);
+                state.count_refs(&entry, 1);
+                self.write_names(&mut state)?;
+            }
             Ok(Some(entry))
         })();
         let entry = match staged {
@@ -1038,6 +1044,34 @@ mod tests {
             after, before,
             "every game not deleted, read from the new game file"
         );
+    }
+
+    /// A save that keeps the game's names leaves the name file alone, as it is still exact
+    /// (the names' counts are unchanged); one that changes a name replaces the file with the
+    /// new name and counts, as SCID would write it.
+    #[test]
+    fn only_a_save_that_changes_names_rewrites_the_name_file() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let base = crate::testing::demo_db(dir.path());
+        let sn4 = with_ext(&base, "sn4");
+        let inode = || std::fs::metadata(&sn4).unwrap().ino();
+        let db = ScidDatabase::open(&base, true).unwrap();
+        let (first_inode, first_bytes) = (inode(), std::fs::read(&sn4).unwrap());
+        let mut game = db.load(2).unwrap();
+        game.headers
+            .extra
+            .push(("Annotator".to_owned(), "Someone Else".to_owned()));
+        assert!(db.replace(2, &game).unwrap(), "the new tag is saved");
+        assert_eq!(inode(), first_inode, "the name file is left alone");
+        assert_eq!(std::fs::read(&sn4).unwrap(), first_bytes);
+        assert_eq!(first_bytes, db.serialized_names(), "and is still exact");
+        game.headers.white = "Someone, New".to_owned();
+        assert!(db.replace(2, &game).unwrap(), "the new name is saved");
+        assert_ne!(inode(), first_inode, "the name file is replaced");
+        let written = std::fs::read(&sn4).unwrap();
+        assert_ne!(written, first_bytes);
+        assert_eq!(written, db.serialized_names(), "with the new counts");
     }
 
     #[test]
