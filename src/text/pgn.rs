@@ -233,8 +233,10 @@ impl Wrapper {
         if trimmed.is_empty() {
             return;
         }
+        let ascii = trimmed.is_ascii();
+        let chars = |s: &str| if ascii { s.len() } else { s.chars().count() };
         // The braces count in the width of the first and last words.
-        let width = trimmed.chars().count() + 2;
+        let width = chars(trimmed) + 2;
         let separator = usize::from(self.need_space);
         let paren = usize::from(self.open_paren);
         if self.line_len + separator + paren + width <= MAX_LINE {
@@ -247,20 +249,17 @@ impl Wrapper {
             });
             return;
         }
-        // `{first`, the middle words, `last}` (or `{only}`), each a token of its own.
-        let ascii = trimmed.is_ascii();
+        // `{first`, the middle words, `last}` (or `{only}`), each placed as a token of its own
+        // would be; words are cut at spaces, which are ASCII, so at character boundaries.
+        let bytes = trimmed.as_bytes();
+        let len = bytes.len();
         let mut start = 0;
-        let ends = memchr::memchr_iter(b' ', trimmed.as_bytes()).chain([trimmed.len()]);
-        for end in ends {
-            // Spaces are ASCII: every cut is at a character boundary.
+        loop {
+            // The next word: after a space, or after the line break that stands in for it.
+            let end = memchr::memchr(b' ', &bytes[start..]).map_or(len, |i| start + i);
             let word = &trimmed[start..end];
-            let (first, last) = (start == 0, end == trimmed.len());
-            let chars = if ascii {
-                word.len()
-            } else {
-                word.chars().count()
-            };
-            let width = chars + usize::from(first) + usize::from(last);
+            let (first, last) = (start == 0, end == len);
+            let width = chars(word) + usize::from(first) + usize::from(last);
             self.token_of_known_width(width, |out| {
                 if first {
                     out.push('{');
@@ -270,6 +269,32 @@ impl Wrapper {
                     out.push('}');
                 }
             });
+            if last {
+                return;
+            }
+            start = end + 1;
+            if !ascii {
+                continue;
+            }
+            // The words after it that still fit on this line, each after one space (an empty
+            // word, of a run of spaces, is that space): the text as it stands, at once.
+            let room = MAX_LINE.saturating_sub(self.line_len);
+            let (end, last) = if 1 + (len - start) + 1 <= room {
+                (len, true)
+            } else {
+                match memchr::memrchr(b' ', &bytes[start..len.min(start + room)]) {
+                    Some(i) => (start + i, false),
+                    None => continue,
+                }
+            };
+            self.out.push(' ');
+            self.out.push_str(&trimmed[start..end]);
+            if last {
+                self.out.push('}');
+                self.line_len += 2 + len - start;
+                return;
+            }
+            self.line_len += 1 + end - start;
             start = end + 1;
         }
     }
@@ -724,7 +749,26 @@ mod tests {
             &"né  ".repeat(40),
             &"x".repeat(100),
         ];
-        for text in texts {
+        // Random words of 0 to 90 letters (0: a run of spaces), some not ASCII.
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let random: Vec<String> = (0..200)
+            .map(|_| {
+                let words = (0..1 + next(40)).map(|_| {
+                    let letter = if next(20) == 0 { "é" } else { "a" };
+                    let width = [0, 1, 3, 7, 12, 30, 78, 79, 80, 90][next(10) as usize];
+                    letter.repeat(width as usize)
+                });
+                // A first word, so that no text is all spaces (such a comment is not written).
+                format!("w {}", words.collect::<Vec<_>>().join(" "))
+            })
+            .collect();
+        for text in texts.into_iter().chain(random.iter().map(String::as_str)) {
             for line_len in 0..=MAX_LINE {
                 for paren in [false, true] {
                     let mut fast = wrapper_at(line_len, paren);
