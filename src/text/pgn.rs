@@ -229,7 +229,11 @@ impl Wrapper {
         } else {
             std::borrow::Cow::Borrowed(text)
         };
-        let trimmed = cleaned.trim_matches(' ');
+        // Byte by byte: `trim_matches(' ')` decodes every character it passes.
+        let bytes = cleaned.as_bytes();
+        let from = bytes.iter().position(|&b| b != b' ').unwrap_or(bytes.len());
+        let to = bytes.iter().rposition(|&b| b != b' ').map_or(from, |i| i + 1);
+        let trimmed = &cleaned[from..to];
         if trimmed.is_empty() {
             return;
         }
