@@ -514,3 +514,43 @@ fn compressed_pgn_files_import_as_their_text_does() {
         assert_eq!(ok(&[os("export"), db.as_os_str()]), expected, "{ext}");
     }
 }
+
+/// gamefs runs without transparent huge pages (src/main.rs `no_transparent_huge_pages`): an
+/// import waiting for its standard input shows it in its `/proc` status.
+#[test]
+fn gamefs_runs_without_transparent_huge_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    ok(&[os("create"), db.as_os_str()]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamefs"))
+        .args([os("import"), db.as_os_str(), os("/dev/stdin")])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let thp = |s: &str| {
+        s.lines()
+            .find_map(|l| l.strip_prefix("THP_enabled:"))
+            .map(|v| v.trim().to_owned())
+    };
+    // Started, it waits for its input: read its status until main has run (or 20 s passed).
+    let mut seen = None;
+    for _ in 0..200 {
+        seen = std::fs::read_to_string(&status).ok().and_then(|s| thp(&s));
+        if seen.as_deref() == Some("0") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    drop(child.stdin.take());
+    child.wait().unwrap();
+    let ours = std::fs::read_to_string("/proc/self/status").unwrap();
+    if thp(&ours).as_deref() != Some("1") {
+        // A kernel built without them (or a test run with them off): nothing to tell apart.
+        eprintln!("skipped: this test process has no transparent huge pages either");
+        return;
+    }
+    assert_eq!(seen.as_deref(), Some("0"), "gamefs: THP_enabled");
+}

@@ -232,7 +232,10 @@ impl Wrapper {
         // Byte by byte: `trim_matches(' ')` decodes every character it passes.
         let bytes = cleaned.as_bytes();
         let from = bytes.iter().position(|&b| b != b' ').unwrap_or(bytes.len());
-        let to = bytes.iter().rposition(|&b| b != b' ').map_or(from, |i| i + 1);
+        let to = bytes
+            .iter()
+            .rposition(|&b| b != b' ')
+            .map_or(from, |i| i + 1);
         let trimmed = &cleaned[from..to];
         if trimmed.is_empty() {
             return;
@@ -283,7 +286,8 @@ impl Wrapper {
             // The words after it that still fit on this line, each after one space (an empty
             // word, of a run of spaces, is that space): the text as it stands, at once.
             let room = MAX_LINE.saturating_sub(self.line_len);
-            let (end, last) = if 1 + (len - start) + 1 <= room {
+            // The rest fits with its space before and its `}` after.
+            let (end, last) = if len - start + 2 <= room {
                 (len, true)
             } else {
                 match memchr::memrchr(b' ', &bytes[start..len.min(start + room)]) {
