@@ -242,18 +242,13 @@ impl Wrapper {
         }
         let ascii = trimmed.is_ascii();
         let chars = |s: &str| if ascii { s.len() } else { s.chars().count() };
-        // The braces count in the width of the first and last words.
-        let width = chars(trimmed) + 2;
+        let width = chars(trimmed);
         let separator = usize::from(self.need_space);
         let paren = usize::from(self.open_paren);
-        if self.line_len + separator + paren + width <= MAX_LINE {
+        if self.line_len + separator + paren + width + 2 <= MAX_LINE {
             // Every word fits on this line, so no space between them becomes a line break:
             // the comment is written at once, as the words one by one would write it.
-            self.token_of_known_width(width, |out| {
-                out.push('{');
-                out.push_str(trimmed);
-                out.push('}');
-            });
+            self.comment_piece(trimmed, width, true, true);
             return;
         }
         // `{first`, the middle words, `last}` (or `{only}`), each placed as a token of its own
@@ -266,16 +261,7 @@ impl Wrapper {
             let end = memchr::memchr(b' ', &bytes[start..]).map_or(len, |i| start + i);
             let word = &trimmed[start..end];
             let (first, last) = (start == 0, end == len);
-            let width = chars(word) + usize::from(first) + usize::from(last);
-            self.token_of_known_width(width, |out| {
-                if first {
-                    out.push('{');
-                }
-                out.push_str(word);
-                if last {
-                    out.push('}');
-                }
-            });
+            self.comment_piece(word, chars(word), first, last);
             if last {
                 return;
             }
@@ -295,16 +281,29 @@ impl Wrapper {
                     None => continue,
                 }
             };
-            self.out.push(' ');
-            self.out.push_str(&trimmed[start..end]);
+            // One token by the one rule, which puts it after a space: it fits.
+            let run = &trimmed[start..end];
+            self.comment_piece(run, run.len(), false, last);
             if last {
-                self.out.push('}');
-                self.line_len += 2 + len - start;
                 return;
             }
-            self.line_len += 1 + end - start;
             start = end + 1;
         }
+    }
+
+    /// A piece of a comment of `chars` characters as one token, after the comment's `{` when
+    /// `first` and before its `}` when `last` (the braces count in its width).
+    fn comment_piece(&mut self, piece: &str, chars: usize, first: bool, last: bool) {
+        let width = chars + usize::from(first) + usize::from(last);
+        self.token_of_known_width(width, |out| {
+            if first {
+                out.push('{');
+            }
+            out.push_str(piece);
+            if last {
+                out.push('}');
+            }
+        });
     }
 
     /// Open a variation: the parenthesis sticks to the next token.
@@ -758,22 +757,17 @@ mod tests {
             &"x".repeat(100),
         ];
         // Random words of 0 to 90 letters (0: a run of spaces), some not ASCII.
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut rng = crate::testing::Rng(0x9e37_79b9_7f4a_7c15);
         let random: Vec<String> = (0..200)
             .map(|_| {
-                let words = (0..1 + next(40)).map(|_| {
-                    let letter = if next(20) == 0 { "é" } else { "a" };
-                    let width = [0, 1, 3, 7, 12, 30, 78, 79, 80, 90][next(10) as usize];
-                    letter.repeat(width as usize)
-                });
+                let words: Vec<String> = (0..1 + rng.below(40))
+                    .map(|_| {
+                        let letter = if rng.chance(5) { "é" } else { "a" };
+                        letter.repeat(*rng.pick(&[0, 1, 3, 7, 12, 30, 78, 79, 80, 90]))
+                    })
+                    .collect();
                 // A first word, so that no text is all spaces (such a comment is not written).
-                format!("w {}", words.collect::<Vec<_>>().join(" "))
+                format!("w {}", words.join(" "))
             })
             .collect();
         for text in texts.into_iter().chain(random.iter().map(String::as_str)) {
