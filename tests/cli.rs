@@ -396,21 +396,28 @@ fn import_peak_kib(pgn: &Path, db: &Path) -> u64 {
         .arg(pgn)
         .spawn()
         .unwrap();
-    let status_path = format!("/proc/{}/status", child.id());
     let mut peak_kib = 0;
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
-        let hwm = std::fs::read_to_string(&status_path).unwrap_or_default();
-        if let Some(kib) = hwm.lines().find_map(|l| l.strip_prefix("VmHWM:")) {
-            peak_kib = peak_kib.max(kib.trim().trim_end_matches("kB").trim().parse().unwrap());
+        if let Some(kib) = proc_status(child.id(), "VmHWM") {
+            peak_kib = peak_kib.max(kib.trim_end_matches("kB").trim().parse().unwrap());
         }
         std::thread::sleep(std::time::Duration::from_millis(2));
     };
     assert!(status.success());
     assert!(peak_kib > 0, "the import was seen running");
     peak_kib
+}
+
+/// The value of `field` in `/proc/PID/status` (trimmed), while the process is there.
+fn proc_status(pid: impl std::fmt::Display, field: &str) -> Option<String> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status.lines().find_map(|l| {
+        let value = l.strip_prefix(field)?.strip_prefix(':')?;
+        Some(value.trim().to_owned())
+    })
 }
 
 /// How many games SCID's `scidpgn` prints from `db` (Debian's scid, in /usr/games).
@@ -529,16 +536,10 @@ fn gamefs_runs_without_transparent_huge_pages() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let status = format!("/proc/{}/status", child.id());
-    let thp = |s: &str| {
-        s.lines()
-            .find_map(|l| l.strip_prefix("THP_enabled:"))
-            .map(|v| v.trim().to_owned())
-    };
     // Started, it waits for its input: read its status until main has run (or 20 s passed).
     let mut seen = None;
     for _ in 0..200 {
-        seen = std::fs::read_to_string(&status).ok().and_then(|s| thp(&s));
+        seen = proc_status(child.id(), "THP_enabled");
         if seen.as_deref() == Some("0") {
             break;
         }
@@ -546,8 +547,7 @@ fn gamefs_runs_without_transparent_huge_pages() {
     }
     drop(child.stdin.take());
     child.wait().unwrap();
-    let ours = std::fs::read_to_string("/proc/self/status").unwrap();
-    if thp(&ours).as_deref() != Some("1") {
+    if proc_status("self", "THP_enabled").as_deref() != Some("1") {
         // A kernel built without them (or a test run with them off): nothing to tell apart.
         eprintln!("skipped: this test process has no transparent huge pages either");
         return;

@@ -239,6 +239,7 @@ pub(crate) fn run(args: &ExportArgs) -> Result<ExitCode, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn batches_cover_every_game_once_and_shrink_towards_the_end() {
@@ -260,7 +261,6 @@ mod tests {
         let sizes: Vec<u32> = starts.windows(2).map(|w| w[1] - w[0]).collect();
         assert_eq!((sizes[0], sizes[sizes.len() - 2]), (BATCH, LAST_BATCH));
     }
-    use std::time::Duration;
 
     #[test]
     fn workers_stay_within_reach_of_the_writer() {
