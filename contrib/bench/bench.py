@@ -691,51 +691,80 @@ def grep_cmd(d):
     return f"grep -rc {GREP_WORD} {q(d)} | awk -F: '{{n++; s+=$NF}} END {{printf \"%d %.0f\\n\", n, s}}'"
 
 
+# How the plain copy is kept when it is not a folder of DATA (a block of 4 KiB a file has no
+# room): ext4 with 1 KiB blocks, as mke2fs.conf makes small file systems, in an image file read
+# by direct I/O (no second copy of the texts in the page cache through the image file).
+COMPACT_COPY = "on ext4 with 1 KiB blocks in a loop-mounted image: no room for a block of 4 KiB a file"
+
+
 def plain_copy(args, db, games, pgn):
     """A plain local directory holding the rendered games of `db`, the same names and bytes
-    (copied out of a read-only mount once, kept in DATA): the floor of figures 3 and 9. None
-    when the disk has no room for it (a block per file: 10 million games take ~40 GiB)."""
-    plain = os.path.join(DATA, f"plain-{os.path.basename(os.path.dirname(db))}")
-    done = os.path.exists(os.path.join(plain, ".done"))
+    (copied out of a read-only mount once, kept): the floor of figures 3 and 9, as (directory,
+    how it is kept: "" in DATA, else COMPACT_COPY). In DATA when it has room for a block per
+    file (10 million games take ~50 GiB), else on a 1 KiB-block file system (~25 GiB); (None,
+    None) when neither fits."""
+    name = f"plain-{os.path.basename(os.path.dirname(db))}"
+    plain = os.path.join(DATA, name)
     # the rendered text is about as big as the corpus it was imported from
-    if not done and not room_for(games, os.path.getsize(pgn)):
-        log(f"no plain copy: {NO_PLAIN_COPY}")
-        return None
-    if not done:
-        log(f"copying the rendered games out of the mount to {plain}")
-        shutil.rmtree(plain, ignore_errors=True)
-        os.makedirs(plain)
+    if os.path.exists(os.path.join(plain, ".done")) or room_for(games, os.path.getsize(pgn)):
+        return copy_games_out(args, db, plain), ""
+    log(f"no plain copy in {DATA}: {NO_PLAIN_COPY}")
+    compact = f"compact-{os.path.basename(os.path.dirname(db))}"
+    image_made = os.path.exists(os.path.join(DATA, f"{compact}.ext4"))
+    # the text, a block's slack, an inode and a directory entry a file (20 000 games took 2.55 KB
+    # each, their text 1.27 KB)
+    if not image_made and not room_for(0, os.path.getsize(pgn) + games * 1280, empty=True):
+        log(f"no compact copy either: {NO_PLAIN_COPY}")
+        return None, None
+    dest = os.path.join(big_folder_fs(compact, block_size=1024, direct_io=True), name)
+    return copy_games_out(args, db, dest), COMPACT_COPY
+
+
+def copy_games_out(args, db, dest):
+    """DEST/games: the games/ folder of a read-only mount of `db`, copied once (DEST/.done says
+    the copy is whole)."""
+    if not os.path.exists(os.path.join(dest, ".done")):
+        log(f"copying the rendered games out of the mount to {dest}")
+        shutil.rmtree(dest, ignore_errors=True)
+        os.makedirs(dest)
         mnt = os.path.join(MNT, "copy")
         m = ForegroundMount(args.gamefs, db, mnt, "copy games out", ro=True)
         try:
-            sh(f"cp -r {q(mnt)}/games {q(plain)}/games", timeout=14400)
+            sh(f"cp -r {q(mnt)}/games {q(dest)}/games", timeout=14400)
         finally:
             m.close()
-        open(os.path.join(plain, ".done"), "w").close()
-    return os.path.join(plain, "games")
+        open(os.path.join(dest, ".done"), "w").close()
+    return os.path.join(dest, "games")
 
 
 def plain_copy_fits(db, games, pgn):
-    """Whether the plain copy of `db` is made or has room (else NO_PLAIN_COPY says why)."""
+    """Whether the plain copy of `db` in DATA is made or has room (else NO_PLAIN_COPY says why)."""
     plain = os.path.join(DATA, f"plain-{os.path.basename(os.path.dirname(db))}")
     return os.path.exists(os.path.join(plain, ".done")) or room_for(games, os.path.getsize(pgn))
 
 
-def big_folder_fs(name):
+def big_folder_fs(name, block_size=4096, direct_io=False):
     """A directory on a file system that holds ten million files in one folder: ext4 with
-    `large_dir` in an image file of DATA (sparse; mounted by loop at DATA/NAME.fs until the run
-    ends). Without `large_dir` (most ext4 file systems, this machine's too) a folder's index
-    is full at some six million entries of these names: ENOSPC."""
+    `large_dir` and blocks of `block_size` in an image file of DATA (sparse; mounted by loop at
+    DATA/NAME.fs until the run ends, read by direct I/O if `direct_io`). Without `large_dir`
+    (most ext4 file systems, this machine's too) a folder's index is full at some six million
+    entries of these names: ENOSPC."""
     image, mnt = os.path.join(DATA, f"{name}.ext4"), os.path.join(DATA, f"{name}.fs")
     if not os.path.exists(image):
         with open(image + ".tmp", "wb") as f:
             f.truncate(64 << 30)  # sparse: only what is written takes room
-        sh(f"mkfs.ext4 -q -F -m 0 -N 12000000 -O large_dir,^has_journal {q(image)}.tmp", timeout=600)
+        sh(f"mkfs.ext4 -q -F -m 0 -b {block_size} -N 12000000 -O large_dir,^has_journal {q(image)}.tmp",
+           timeout=600)
         os.rename(image + ".tmp", image)
     os.makedirs(mnt, exist_ok=True)
     if not is_mounted(mnt):
-        sh(f"mount -o loop {q(image)} {q(mnt)}")
-        atexit.register(lambda: subprocess.run(["umount", mnt], check=False))
+        if direct_io:
+            dev = sh(f"losetup --find --show --direct-io=on {q(image)}").strip()
+            sh(f"mount {q(dev)} {q(mnt)}")
+            atexit.register(lambda: subprocess.run(["losetup", "-d", dev], check=False))
+        else:
+            sh(f"mount -o loop {q(image)} {q(mnt)}")
+        atexit.register(lambda: subprocess.run(["umount", mnt], check=False))  # runs first
     return mnt
 
 
@@ -773,7 +802,7 @@ def sparse_copy(args, db):
 
 def bench_grep(args, db, runs, games, pgn):
     mnt = os.path.join(MNT, "m3")
-    pdir = plain_copy(args, db, games, pgn)
+    pdir, kept = plain_copy(args, db, games, pgn)
     dropped = False
     cold_g, warm_g, cold_p, warm_p = [], [], [], []
     for _ in range(runs):
@@ -800,7 +829,8 @@ def bench_grep(args, db, runs, games, pgn):
         ratio = g["median"] / p["median"] if p else None
         row(3, f"`grep -rc {GREP_WORD}` games/, {label}" + (f" ({how}; {files} files, {hits} hits, {same})" if label == "cold" else ""),
             g, p, f"{ratio:.2f}×" if p else "—", f"≤ {lim}×", ratio <= lim if p else None,
-            peer_name="grep on plain copy" if p else f"no plain copy: {NO_PLAIN_COPY}", key=f"grep_{label}")
+            peer_name=(f"grep on plain copy ({kept})" if kept else "grep on plain copy") if p
+            else f"no plain copy: {NO_PLAIN_COPY}", key=f"grep_{label}")
     if not pdir:
         # No room for the plain copy: the floor of reading the same text, as one file.
         one = []
@@ -964,7 +994,7 @@ def bench_ls_l(args, db, runs, games, pgn):
     """Figure 9: `ls -l games/` right after a fresh mount (no kept sizes), cold, with the
     background size fill and without it (-o lazy_sizes), and after a remount (the sizes the
     fresh mount kept), against the plain copy, cold."""
-    pdir, sparse = plain_copy(args, db, games, pgn), False
+    (pdir, kept), sparse = plain_copy(args, db, games, pgn), False
     if pdir is None:
         pdir, sparse = sparse_copy(args, db), True
     # without the fill a fresh `ls -l` of ten million games renders them all, one at a time
@@ -996,8 +1026,9 @@ def bench_ls_l(args, db, runs, games, pgn):
         if all(outs[name] == ref for name, _, _ in variants) else "DIFFERENT sizes"
     how = "page cache dropped" if dropped else "not root: page cache not dropped"
     p = stat(times["plain"]) if pdir else None
-    peer_name = (f"`ls -l` of {copy}, cold" + (" (the same names and sizes, no blocks, on a loop-mounted ext4 with large_dir: no room for the texts)"
-                                               if sparse else "")) if p else f"no plain copy: {NO_PLAIN_COPY}"
+    copy_kept = " (the same names and sizes, no blocks, on a loop-mounted ext4 with large_dir: no room for the texts)" \
+        if sparse else f" ({kept})" if kept else ""
+    peer_name = f"`ls -l` of {copy}, cold{copy_kept}" if p else f"no plain copy: {NO_PLAIN_COPY}"
     for what, name, target, key in (
             (f"`ls -l games/` right after a fresh mount, cold ({how}; {files} files, {int(total) / 2**20:.0f} MiB, "
              f"{same})", "fill", "≤ 1× plain directory", "ls_l_games_fresh"),
@@ -1112,6 +1143,12 @@ def growth_rows(n):
         growth = r["raw_gamefs"]["median"] / value
         row(12, what, r["raw_gamefs"], p, f"×{growth:.2f}", f"≤ ×{scale:g} (linear)", growth <= scale,
             unit=unit, peer_name=f"the {mode} run of {run['when']}")
+        # the peer's own growth, beside: what the machine does to a plain directory or to SCID
+        old_peer = run["raw"].get(r["key"] + "/peer")
+        if r["raw_peer"] and old_peer and old_peer[1] == unit:
+            row(12, f"{what}: its peer, {r['peer_name']}", r["raw_peer"], stat([old_peer[0]]),
+                f"×{r['raw_peer']['median'] / old_peer[0]:.2f}", "—", None, unit=unit,
+                peer_name=f"the same peer in the {mode} run of {run['when']}")
 
 
 def bench_rss(args, db, runs):
