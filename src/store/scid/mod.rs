@@ -886,10 +886,10 @@ impl ChessStore for ScidDatabase {
         let undo = Self::undo_point(&state);
         // Records, the index space they need, then names: until the header count changes
         // nothing refers to them, and a failure (a refused game, a full disk) is undone.
-        let staged = (|| -> Result<Vec<u8>> {
+        let staged = (|| -> Result<writer::Chunks> {
             // The new entries, encoded at once (a million games' entries as structs would take
             // half again the memory).
-            let mut bytes = Vec::new();
+            let mut bytes = writer::Chunks::default();
             let mut records = writer::RecordBuffer::new(state.games_len, layout.max_game_file());
             for (i, game) in games.enumerate() {
                 let context = |e: Error| e.context(format_args!("game {} of the text", i + 1));
@@ -967,7 +967,8 @@ impl ChessStore for ScidDatabase {
             _ => writer::write_synced(index_file, &self.paths[0], 14, &n.to_be_bytes()[1..]),
         };
         let committed = write_count(count)
-            .and_then(|()| writer::write_synced(index_file, &self.paths[0], at, &bytes));
+            .and_then(|()| bytes.write_at(index_file, &self.paths[0], at))
+            .and_then(|()| writer::sync(index_file, &self.paths[0]));
         if let Err(e) = committed {
             // Put the count back and drop the partial entries: the new names stay (unused,
             // which SCID accepts); the records go if the index no longer reaches them.
@@ -984,7 +985,7 @@ impl ChessStore for ScidDatabase {
             state.index[14..17].copy_from_slice(&count.to_be_bytes()[1..]);
         }
         state.index.truncate(at as usize);
-        state.index.extend(bytes);
+        bytes.move_into(&mut state.index);
         state.header.num_games = count;
         state.present = count;
         state.modified = SystemTime::now();
