@@ -700,16 +700,18 @@ def grep_cmd(d):
 
 
 # How the plain copy is kept when it is not a folder of DATA (a block of 4 KiB a file has no
-# room): ext4 with 1 KiB blocks, as mke2fs.conf makes small file systems, in an image file read
-# by direct I/O (no second copy of the texts in the page cache through the image file).
-COMPACT_COPY = "on ext4 with 1 KiB blocks in a loop-mounted image: no room for a block of 4 KiB a file"
+# room): ext4 with 2 KiB blocks in an image file read by direct I/O (no second copy of the texts
+# in the page cache through the image file). Not 1 KiB blocks: a folder's three-level index of
+# them was full at 9,999,683 of the ten million names (ENOSPC).
+COMPACT_BLOCK = 2048
+COMPACT_COPY = "on ext4 with 2 KiB blocks in a loop-mounted image: no room for a block of 4 KiB a file"
 
 
 def plain_copy(args, db, games, pgn):
     """A plain local directory holding the rendered games of `db`, the same names and bytes
     (copied out of a read-only mount once, kept): the floor of figures 3 and 9, as (directory,
     how it is kept: "" in DATA, else COMPACT_COPY). In DATA when it has room for a block per
-    file (10 million games take ~50 GiB), else on a 1 KiB-block file system (~25 GiB); (None,
+    file (10 million games take ~50 GiB), else on a 2 KiB-block file system (~25 GiB); (None,
     None) when neither fits."""
     name = f"plain-{os.path.basename(os.path.dirname(db))}"
     plain = os.path.join(DATA, name)
@@ -719,12 +721,12 @@ def plain_copy(args, db, games, pgn):
     log(f"no plain copy in {DATA}: {NO_PLAIN_COPY}")
     compact = f"compact-{os.path.basename(os.path.dirname(db))}"
     image_made = os.path.exists(os.path.join(DATA, f"{compact}.ext4"))
-    # the text, a block's slack, an inode and a directory entry a file (20 000 games took 2.55 KB
-    # each, their text 1.27 KB)
-    if not image_made and not room_for(0, os.path.getsize(pgn) + games * 1280, empty=True):
+    # the text, a block's slack, an inode and a directory entry a file (on 1 KiB blocks ten
+    # million games took 2.0 KB each, their text 1.27 KB)
+    if not image_made and not room_for(0, os.path.getsize(pgn) + games * 1536, empty=True):
         log(f"no compact copy either: {NO_PLAIN_COPY}")
         return None, None
-    dest = os.path.join(big_folder_fs(compact, block_size=1024, direct_io=True), name)
+    dest = os.path.join(big_folder_fs(compact, block_size=COMPACT_BLOCK, direct_io=True), name)
     return copy_games_out(args, db, dest), COMPACT_COPY
 
 

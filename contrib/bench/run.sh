@@ -12,7 +12,7 @@
 #          peer and against the newest 1m run (GAMEFS_BENCH_10M_GAMES=N: N games instead, to
 #          check the mode on a small database). Its corpus is that of a tenth as many games written ten times
 #          (GAMEFS_BENCH_10M_REPEAT=1 generates it whole). Where the plain copy has no room (10
-#          million files take ~50 GB), it is kept on ext4 with 1 KiB blocks in an image (~20
+#          million files take ~50 GB), it is kept on ext4 with 2 KiB blocks in an image (~25
 #          GB); where not even that fits, `ls -l` is compared with a sparse copy (same names
 #          and sizes, no blocks; GAMEFS_BENCH_SPARE_GIB: disk left free, default 4)
 # The table goes to stdout and the run is written as a new file of contrib/bench/runs/, from
