@@ -243,6 +243,8 @@ mod tests {
 
     #[test]
     fn batches_cover_every_game_once_and_shrink_towards_the_end() {
+        let sizes_of =
+            |starts: &[u32]| -> Vec<u32> { starts.windows(2).map(|w| w[1] - w[0]).collect() };
         for (count, threads) in [
             (0, 2),
             (1, 2),
@@ -253,12 +255,11 @@ mod tests {
         ] {
             let starts = batch_starts(count, threads);
             assert_eq!((starts[0], *starts.last().unwrap()), (0, count));
-            let sizes: Vec<u32> = starts.windows(2).map(|w| w[1] - w[0]).collect();
+            let sizes = sizes_of(&starts);
             assert!(sizes.iter().all(|&n| (1..=BATCH).contains(&n)), "{sizes:?}");
             assert!(sizes.is_sorted_by(|a, b| a >= b), "{sizes:?}");
         }
-        let starts = batch_starts(55_065, 2);
-        let sizes: Vec<u32> = starts.windows(2).map(|w| w[1] - w[0]).collect();
+        let sizes = sizes_of(&batch_starts(55_065, 2));
         assert_eq!((sizes[0], sizes[sizes.len() - 2]), (BATCH, LAST_BATCH));
     }
 
