@@ -696,16 +696,14 @@ impl Filesystem for GameFs {
         offset: u64,
         mut reply: ReplyDirectory,
     ) {
-        guard("readdir", || match self.vfs.readdir(ino.0, offset) {
-            Ok(entries) => {
-                for e in entries {
-                    if reply.add(INodeNo(e.ino), e.next, file_type(e.kind), &e.name) {
-                        break;
-                    }
-                }
-                reply.ok();
+        guard("readdir", || {
+            let listed = self.vfs.readdir(ino.0, offset, &mut |e| {
+                reply.add(INodeNo(e.ino), e.next, file_type(e.kind), &e.name)
+            });
+            match listed {
+                Ok(()) => reply.ok(),
+                Err(e) => reply.error(errno(&e)),
             }
-            Err(e) => reply.error(errno(&e)),
         });
     }
 
@@ -717,26 +715,25 @@ impl Filesystem for GameFs {
         offset: u64,
         mut reply: ReplyDirectoryPlus,
     ) {
-        guard("readdirplus", || match self.vfs.readdir(ino.0, offset) {
-            Ok(entries) => {
-                for e in entries {
-                    let Ok(attr) = self.vfs.listing_attr(e.ino) else {
-                        continue;
-                    };
-                    if reply.add(
-                        INodeNo(e.ino),
-                        e.next,
-                        &e.name,
-                        &ttl(&attr),
-                        &file_attr(&attr),
-                        generation(&attr),
-                    ) {
-                        break;
-                    }
-                }
-                reply.ok();
+        guard("readdirplus", || {
+            let listed = self.vfs.readdir(ino.0, offset, &mut |e| {
+                // An entry gone since it was listed is left out; the listing goes on.
+                let Ok(attr) = self.vfs.listing_attr(e.ino) else {
+                    return false;
+                };
+                reply.add(
+                    INodeNo(e.ino),
+                    e.next,
+                    &e.name,
+                    &ttl(&attr),
+                    &file_attr(&attr),
+                    generation(&attr),
+                )
+            });
+            match listed {
+                Ok(()) => reply.ok(),
+                Err(e) => reply.error(errno(&e)),
             }
-            Err(e) => reply.error(errno(&e)),
         });
     }
 

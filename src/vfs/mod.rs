@@ -134,9 +134,6 @@ pub trait Invalidator: Send + Sync {
     fn inval_entry(&self, parent: u64, name: &OsStr);
 }
 
-/// How many entries one `readdir` answer holds at most; the kernel asks again for more.
-const LISTING_CHUNK: usize = 256;
-
 /// Listing offsets at and above this are scratch entries (below: the folder's own entries).
 const SCRATCH_OFFSETS: u64 = 1 << 40;
 
@@ -559,9 +556,18 @@ impl Vfs {
         Ok(!self.writable() && !changed)
     }
 
-    /// Up to one chunk of the listing of folder `ino`, starting after the entry whose `next`
-    /// offset is `offset` (0 = from the start).
-    pub fn readdir(&self, ino: u64, offset: u64) -> Result<Vec<DirEntry>> {
+    /// The listing of folder `ino` after the entry whose `next` offset is `offset` (0 = from
+    /// the start), handed entry by entry to `add` until it answers `true` (the kernel's
+    /// buffer is full: that entry was not taken, and the kernel asks again after the last one
+    /// it took) or the folder ends. Entries are made only as the buffer takes them, so each
+    /// round trip carries as many as the kernel asked room for (`ls` asks for 32 KiB, some
+    /// 400 game names) and no name is made to be thrown away.
+    pub fn readdir(
+        &self,
+        ino: u64,
+        offset: u64,
+        add: &mut dyn FnMut(DirEntry) -> bool,
+    ) -> Result<()> {
         let node = self.node(ino)?;
         let parent = match node {
             Node::Group(v, _) => Node::ViewRoot(v),
@@ -570,115 +576,107 @@ impl Vfs {
             n if is_dir(n) => Node::Root,
             _ => return Err(Error::new(ErrorKind::NotADirectory, "not a folder")),
         };
-        let mut out = Vec::new();
         if offset < SCRATCH_OFFSETS {
             let dots = [(node, "."), (parent, "..")];
             for (i, (n, name)) in dots.into_iter().enumerate().skip(offset as usize) {
-                out.push(DirEntry {
+                let dot = DirEntry {
                     ino: n.ino(),
                     kind: FileKind::Directory,
                     name: name.into(),
                     next: i as u64 + 1,
-                });
-            }
-            self.list_own(node, offset.saturating_sub(2), &mut out);
-        }
-        if out.len() < LISTING_CHUNK {
-            let skip = offset.saturating_sub(SCRATCH_OFFSETS) as usize;
-            let scratch = lock(&self.scratch);
-            for (i, (name, id)) in scratch.list(ino).into_iter().enumerate().skip(skip) {
-                let kind = match scratch.get(id).map(|f| &f.kind) {
-                    Some(ScratchKind::Symlink(_)) => FileKind::Symlink,
-                    _ => FileKind::RegularFile,
                 };
-                out.push(DirEntry {
-                    ino: Node::Scratch(id).ino(),
-                    kind,
-                    name,
-                    next: SCRATCH_OFFSETS + i as u64 + 1,
-                });
-            }
-        }
-        Ok(out)
-    }
-
-    /// The folder's own (non-scratch) entries after position `from`.
-    fn list_own(&self, node: Node, from: u64, out: &mut Vec<DirEntry>) {
-        match node {
-            Node::Root => {
-                for (i, (n, name)) in self
-                    .root_children()
-                    .into_iter()
-                    .enumerate()
-                    .skip(from as usize)
-                {
-                    out.push(self.entry(n, name.into(), i as u64 + 3));
+                if add(dot) {
+                    return Ok(());
                 }
             }
+            if self.list_own(node, offset.saturating_sub(2), add) {
+                return Ok(());
+            }
+        }
+        let skip = offset.saturating_sub(SCRATCH_OFFSETS) as usize;
+        // Made under the lock, handed out after it: `add` may ask for an entry's attributes.
+        let scratch_entries: Vec<DirEntry> = {
+            let scratch = lock(&self.scratch);
+            let listed = scratch.list(ino).into_iter().enumerate().skip(skip);
+            listed
+                .map(|(i, (name, id))| DirEntry {
+                    ino: Node::Scratch(id).ino(),
+                    kind: match scratch.get(id).map(|f| &f.kind) {
+                        Some(ScratchKind::Symlink(_)) => FileKind::Symlink,
+                        _ => FileKind::RegularFile,
+                    },
+                    name,
+                    next: SCRATCH_OFFSETS + i as u64 + 1,
+                })
+                .collect()
+        };
+        for e in scratch_entries {
+            if add(e) {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Hand the folder's own (non-scratch) entries after position `from` to `add`; whether
+    /// `add` said it was full.
+    fn list_own(&self, node: Node, from: u64, add: &mut dyn FnMut(DirEntry) -> bool) -> bool {
+        match node {
+            Node::Root => self
+                .root_children()
+                .into_iter()
+                .enumerate()
+                .skip(from as usize)
+                .any(|(i, (n, name))| add(self.entry(n, name.into(), i as u64 + 3))),
             Node::Games | Node::Deleted => {
                 let want_deleted = node == Node::Deleted;
                 let hidden = lock(&self.hidden).clone();
                 let start = u32::try_from(from).unwrap_or(u32::MAX);
-                for n in start..self.coll.count() {
-                    if out.len() >= LISTING_CHUNK {
-                        break;
-                    }
-                    if self.coll.deleted(n) == want_deleted && !hidden.contains(&n) {
-                        out.push(self.entry(
-                            Node::Game(n),
-                            self.game_name(n).into(),
-                            u64::from(n) + 3,
-                        ));
-                    }
-                }
+                (start..self.coll.count())
+                    .filter(|&n| self.coll.deleted(n) == want_deleted && !hidden.contains(&n))
+                    .any(|n| {
+                        add(self.entry(Node::Game(n), self.game_name(n).into(), u64::from(n) + 3))
+                    })
             }
-            Node::ViewParent(v) => {
-                for (i, (n, name)) in self
-                    .views_under(v)
-                    .into_iter()
+            Node::ViewParent(v) => self
+                .views_under(v)
+                .into_iter()
+                .enumerate()
+                .skip(from as usize)
+                .any(|(i, (n, name))| add(self.entry(n, name.into(), i as u64 + 3))),
+            Node::ViewRoot(v) => self.view(v).groups_from(from as usize).any(|(i, g)| {
+                add(self.entry(
+                    Node::Group(v, g.key),
+                    g.name.to_owned().into(),
+                    i as u64 + 3,
+                ))
+            }),
+            Node::Group(v, key) => self.view(v).by_key(key).is_some_and(|g| {
+                g.games
+                    .iter()
                     .enumerate()
                     .skip(from as usize)
-                {
-                    out.push(self.entry(n, name.into(), i as u64 + 3));
-                }
-            }
-            Node::ViewRoot(v) => {
-                for (i, g) in self.view(v).groups_from(from as usize).take(LISTING_CHUNK) {
-                    out.push(self.entry(
-                        Node::Group(v, g.key),
-                        g.name.to_owned().into(),
-                        i as u64 + 3,
-                    ));
-                }
-            }
-            Node::Group(v, key) => {
-                if let Some(g) = self.view(v).by_key(key) {
-                    for (i, &n) in g
-                        .games
-                        .iter()
-                        .enumerate()
-                        .skip(from as usize)
-                        .take(LISTING_CHUNK)
-                    {
-                        out.push(self.entry(
+                    .any(|(i, &n)| {
+                        add(self.entry(
                             Node::Link(v, key, n),
                             self.game_name(n).into(),
                             i as u64 + 3,
-                        ));
-                    }
-                }
-            }
+                        ))
+                    })
+            }),
             Node::Status => {
                 let children = [
                     (Node::StatusErrors, "errors"),
                     (Node::StatusReadme, "README"),
                     (Node::Rejected, "rejected"),
                 ];
-                for (i, (n, name)) in children.into_iter().enumerate().skip(from as usize) {
-                    out.push(self.entry(n, name.into(), i as u64 + 3));
-                }
+                children
+                    .into_iter()
+                    .enumerate()
+                    .skip(from as usize)
+                    .any(|(i, (n, name))| add(self.entry(n, name.into(), i as u64 + 3)))
             }
-            _ => {}
+            _ => false,
         }
     }
 

@@ -5,7 +5,7 @@
 use std::ffi::OsStr;
 use std::time::{Duration, SystemTime};
 
-use super::testing::{CALLER, GameUnderTest, WRITE, WRITE_NEW, demo_tree, writable_game};
+use super::testing::{CALLER, GameUnderTest, WRITE, WRITE_NEW, demo_tree, entries, writable_game};
 use super::write::{RenameFlags, SetAttr};
 use super::{FileKind, Node, OpenMode};
 use crate::error::ErrorKind;
@@ -95,7 +95,7 @@ fn folder_link_counts_are_two_plus_subfolders() {
     let vfs = demo_tree(dir.path(), true);
     let nlink = |node: Node| vfs.getattr(node.ino()).unwrap().nlink;
     for folder in [Node::Root, Node::Games, Node::Status, Node::Rejected] {
-        let listing = vfs.readdir(folder.ino(), 0).unwrap();
+        let listing = entries(&vfs, folder.ino(), 0);
         let subfolders = listing
             .iter()
             .filter(|e| e.kind == FileKind::Directory && e.name != "." && e.name != "..")
@@ -103,7 +103,7 @@ fn folder_link_counts_are_two_plus_subfolders() {
         assert_eq!(nlink(folder), 2 + subfolders, "{folder:?}");
     }
     let players = vfs.lookup(Node::Root.ino(), OsStr::new("players")).unwrap();
-    let groups = vfs.readdir(players.ino, 0).unwrap().len() as u32 - 2;
+    let groups = entries(&vfs, players.ino, 0).len() as u32 - 2;
     assert_eq!(players.nlink, 2 + groups);
     assert_eq!(nlink(Node::Game(0)), 1);
 }
@@ -333,7 +333,7 @@ fn dot_finds_a_node_by_its_number_and_dot_dot_its_folder() {
     let dot = |ino: u64| vfs.lookup(ino, OsStr::new("."));
     let up = |ino: u64| vfs.lookup(ino, OsStr::new("..")).map(|a| a.ino);
     let first = |ino: u64| {
-        let listing = vfs.readdir(ino, 0).unwrap();
+        let listing = entries(&vfs, ino, 0);
         listing
             .into_iter()
             .find(|e| e.name != "." && e.name != "..")
@@ -453,4 +453,46 @@ fn after_a_refused_save_readers_see_the_stored_game_before_the_writer_lets_go() 
     vfs.release(ino, w.fh);
     vfs.release(ino, other.fh);
     assert_eq!(&*vfs.text(6).unwrap(), fixed.as_bytes());
+}
+
+/// A listing read through a small buffer, as the kernel reads one: each round trip takes
+/// entries until the buffer is full, and the next asks again after the last one taken. Every
+/// entry comes exactly once, in order, whatever the buffer holds.
+#[test]
+fn a_listing_read_a_few_entries_at_a_time_is_the_whole_listing() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let players = vfs.lookup(Node::Root.ino(), OsStr::new("players")).unwrap();
+    let player = entries(&vfs, players.ino, 2)
+        .into_iter()
+        .map(|e| e.ino)
+        .max_by_key(|&ino| entries(&vfs, ino, 0).len())
+        .unwrap();
+    for folder in [Node::Root.ino(), Node::Games.ino(), players.ino, player] {
+        let whole = entries(&vfs, folder, 0);
+        assert!(whole.len() > 4, "{folder}: {whole:?}");
+        for room in 1..=3 {
+            let mut pieces = Vec::new();
+            let mut offset = 0;
+            // One round trip past the whole listing is enough; more means it goes round.
+            for _ in 0..=whole.len() {
+                let mut taken = Vec::new();
+                vfs.readdir(folder, offset, &mut |e| {
+                    if taken.len() == room {
+                        return true;
+                    }
+                    taken.push(e);
+                    false
+                })
+                .unwrap();
+                let Some(last) = taken.last() else { break };
+                offset = last.next;
+                pieces.extend(taken);
+            }
+            assert_eq!(
+                pieces, whole,
+                "folder {folder}, {room} entries a round trip"
+            );
+        }
+    }
 }

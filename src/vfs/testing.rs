@@ -3,11 +3,22 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{OpenMode, Vfs, VfsOptions};
+use super::{DirEntry, OpenMode, Vfs, VfsOptions};
 use crate::collection::chess::ChessCollection;
 use crate::error::ErrorKind;
 use crate::store;
 use crate::testing::demo_db;
+
+/// Every entry of folder `ino` after position `offset`, as a reader with room for all gets.
+pub(crate) fn entries(vfs: &Vfs, ino: u64, offset: u64) -> Vec<DirEntry> {
+    let mut out = Vec::new();
+    vfs.readdir(ino, offset, &mut |e| {
+        out.push(e);
+        false
+    })
+    .unwrap();
+    out
+}
 
 /// Open for writing, as an editor saving in place does.
 pub(crate) const WRITE: OpenMode = OpenMode {
