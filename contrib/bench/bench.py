@@ -519,6 +519,15 @@ def mount_ls(args, db, folder, runs, flags=""):
     return gf, int(out.strip()), ready, ls_cpu
 
 
+def cold_ls(folder, runs, flags=""):
+    """Times of `ls FLAGS folder`, each with the page cache dropped first."""
+    times = []
+    for _ in range(runs):
+        drop_caches()
+        times.append(timed(f"ls {flags} {q(folder)} | wc -l")[0])
+    return times
+
+
 def warm_index(db):
     """Read the index and name files of DB into the page cache (not timed), so that opening it
     costs each contender the same: whichever ran first would otherwise pay for reading them
@@ -553,11 +562,7 @@ def bench_mount_ls(args, db, runs, games, pgn):
     if plain is None:
         log(f"figure 2′ skipped: {NO_PLAIN_COPY}")
         return nfiles
-    floor = []
-    for _ in range(runs):
-        drop_caches()
-        floor.append(timed(f"ls {q(plain)} | wc -l")[0])
-    f = stat(floor)
+    f = stat(cold_ls(plain, runs))
     kind = "empty files" if plain_copy_fits(db, games, pgn) else "sparse files (figure 9's floor)"
     row("2′", f"the floor: `ls` of a local directory of {nfiles} {kind} with the same names, page cache dropped",
         g, f, f"{g['median'] / f['median']:.2f}×", "—", True, peer_name="plain directory")
@@ -565,11 +570,7 @@ def bench_mount_ls(args, db, runs, games, pgn):
     # n log n sort (most of `ls`'s time at ten million names), beside the same on the floor.
     warm_index(db)
     unsorted = stat(mount_ls(args, db, "games", runs, flags="-U")[0])
-    floor_unsorted = []
-    for _ in range(runs):
-        drop_caches()
-        floor_unsorted.append(timed(f"ls -U {q(plain)} | wc -l")[0])
-    fu = stat(floor_unsorted)
+    fu = stat(cold_ls(plain, runs, flags="-U"))
     row(2, "mount ready + first `ls -U games/` (unsorted), against the floor's `ls -U`", unsorted, fu,
         f"{unsorted['median'] / fu['median']:.2f}×", "—", None, peer_name="plain directory",
         key="mount_ls_unsorted")
