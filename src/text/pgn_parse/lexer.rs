@@ -207,10 +207,14 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// How many characters `bytes` holds (UTF-8 continuation bytes start none). Counted in
-/// blocks of 255 bytes, each into a byte, so that the count is done 16 or 32 bytes at once
-/// (the lexer counts the columns of every byte of movetext it steps over).
+/// How many characters `bytes` holds (UTF-8 continuation bytes start none): its length when
+/// it is ASCII (most movetext: told a word at a time), else counted in blocks of 255 bytes,
+/// each into a byte, so that the count is done 16 or 32 bytes at once (the lexer counts the
+/// columns of every byte of movetext it steps over).
 fn chars(bytes: &[u8]) -> u32 {
+    if bytes.is_ascii() {
+        return u32::try_from(bytes.len()).unwrap_or(u32::MAX);
+    }
     let continuations: usize = bytes
         .chunks(255)
         .map(|block| {
