@@ -139,9 +139,14 @@ pub(crate) fn import(args: &ImportArgs) -> Result<ExitCode, String> {
         };
         let pb = progress(args.quiet, &file.display().to_string());
         // A file given to import is whole (a copy into a mount may stop half-way).
-        let result = append_pgn(&*db, &text, on_bad, false, &|r| text.let_go(r), &mut |_| {
-            pb.inc(1)
-        });
+        let result = append_pgn(
+            &*db,
+            &text,
+            on_bad,
+            false,
+            &|r| text.let_go_parsed(r),
+            &mut |_| pb.inc(1),
+        );
         pb.finish_and_clear();
         let outcome = match result {
             Ok(outcome) => outcome,

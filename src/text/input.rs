@@ -36,7 +36,41 @@ impl Text<'static> {
     }
 }
 
+/// How much parsed text [`Text::let_go_parsed`] lets go of at once. Letting go costs a
+/// system call and, when other threads use the same memory, a TLB flush on each of their
+/// cores: a 256 KiB part at a time took 0.2 s of system time, a tenth of the time of indexing
+/// a 2.33 GB file on 2 cores. The text resident stays under two steps, plus the parts being
+/// parsed.
+const LET_GO_STEP: usize = 8 << 20;
+
 impl Text<'_> {
+    /// Let the pages of text parsed go from memory in steps of [`LET_GO_STEP`] bytes: told of
+    /// each part parsed (`range`; parts told in about text order, on any thread, the parts
+    /// still being parsed all within a step of the last one told), lets go of the step before
+    /// the one each part ends, and of the rest of the text once a part ends it. (A step is
+    /// let go a step late so that no part still parsed in it reads its pages back, to stay.)
+    pub fn let_go_parsed(&self, range: Range<usize>) {
+        self.let_go_in_steps(range, LET_GO_STEP);
+    }
+
+    /// [`Text::let_go_parsed`] in steps of `step` bytes.
+    fn let_go_in_steps(&self, range: Range<usize>, step: usize) {
+        let len = self.len();
+        let end = range.end.min(len);
+        // Each step boundary the part crosses (after its first byte, up to its end).
+        let mut boundary = (range.start / step + 1) * step;
+        while boundary <= end {
+            if let Some(from) = boundary.checked_sub(2 * step) {
+                self.let_go(from..from + step);
+            }
+            boundary += step;
+        }
+        if end == len && len > 0 {
+            let last_step = (len - 1) / step * step;
+            self.let_go(last_step.saturating_sub(step)..len);
+        }
+    }
+
     /// Let the pages of `range` go from memory, when the text is mapped: its reader does not
     /// need them now (an import has parsed them), and the process should not keep a file of
     /// any size resident. The bytes stay the file's; a later read (a chunk's parser, or a
@@ -46,9 +80,15 @@ impl Text<'_> {
             return;
         };
         let page = page_size();
-        // Whole pages inside the range only: the pages at its ends hold other parts' bytes.
+        // Whole pages inside the range only: the pages at its ends hold other parts' bytes
+        // (but for the text's last page, when the range ends the text: madvise takes the
+        // page the length ends in).
         let start = range.start.div_ceil(page) * page;
-        let end = (range.end.min(map.len()) / page) * page;
+        let end = if range.end >= map.len() {
+            map.len()
+        } else {
+            (range.end / page) * page
+        };
         if start >= end {
             return;
         }
@@ -116,10 +156,34 @@ mod tests {
     }
 
     #[test]
+    fn parsed_text_is_let_go_a_whole_step_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.pgn");
+        let page = page_size();
+        let bytes: Vec<u8> = (0..10 * page + 100).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&path, &bytes).unwrap();
+        let text = Text::of_file(&path).unwrap();
+        assert_eq!(&text[..], &bytes[..]);
+        assert_eq!(resident_pages(&text), 11);
+        // Steps of 4 pages; parts of a page and a half, as chunks end anywhere.
+        let part = page + page / 2;
+        let mut resident = Vec::new();
+        for start in (0..bytes.len()).step_by(part) {
+            text.let_go_in_steps(start..(start + part).min(bytes.len()), 4 * page);
+            resident.push(resident_pages(&text));
+        }
+        // Parts end at 1.5, 3, 4.5, 6, 7.5, 9 (in the third step: the first let go), then
+        // at the text's end (the rest let go).
+        assert_eq!(resident, [11, 11, 11, 11, 11, 7, 0]);
+        assert_eq!(&text[..], &bytes[..], "the bytes come back from the file");
+    }
+
+    #[test]
     fn what_cannot_be_mapped_is_read() {
         let text = Text::of_file(Path::new("/dev/null")).unwrap();
         assert!(matches!(text, Text::Owned(ref v) if v.is_empty()));
         text.let_go(0..10);
+        text.let_go_parsed(0..10);
         let dir = tempfile::tempdir().unwrap();
         let empty = dir.path().join("empty.pgn");
         std::fs::write(&empty, b"").unwrap();

@@ -122,7 +122,7 @@ impl Vfs {
         if target == Target::Import && part.iter().all(u8::is_ascii_whitespace) {
             return Ok(None);
         }
-        let let_go = |r: std::ops::Range<usize>| text.let_go(from + r.start..from + r.end);
+        let let_go = |r: std::ops::Range<usize>| text.let_go_parsed(from + r.start..from + r.end);
         self.commit_letting_go(target, name, part, &let_go)?;
         Ok(Some(text.len() as u64))
     }

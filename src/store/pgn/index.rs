@@ -247,7 +247,8 @@ impl Index {
             let text = Text::of_file(path)
                 .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
             let from = (resume as usize).min(text.len());
-            let let_go = |r: std::ops::Range<usize>| text.let_go(from + r.start..from + r.end);
+            let let_go =
+                |r: std::ops::Range<usize>| text.let_go_parsed(from + r.start..from + r.end);
             indexer.index_text(&text[from..], true, &let_go, &|at| progress(at, total));
             indexer.finish();
             progress(total, total);
