@@ -178,11 +178,18 @@ fn plain_value<'a>(lx: &mut Lexer<'a>) -> Option<Cow<'a, str>> {
         return None;
     }
     let rest = &lx.text[lx.at.offset..];
-    let end = memchr::memchr3(b'"', b'\\', b'\n', rest)?;
-    if rest[end] != b'"' {
-        return None;
-    }
-    let (value, ascii) = text_without_controls(&rest[..end])?;
+    let printable = printable_ascii_run(rest);
+    let (end, (value, ascii)) = if rest.get(printable) == Some(&b'"') {
+        // SAFETY: the bytes before `printable` are ASCII, which is UTF-8.
+        let value = unsafe { std::str::from_utf8_unchecked(&rest[..printable]) };
+        (printable, (value, true))
+    } else {
+        let end = memchr::memchr3(b'"', b'\\', b'\n', rest)?;
+        if rest[end] != b'"' {
+            return None;
+        }
+        (end, text_without_controls(&rest[..end])?)
+    };
     let after = rest[end + 1..]
         .iter()
         .position(|&b| b != b' ' && b != b'\t')?;
@@ -198,6 +205,32 @@ fn plain_value<'a>(lx: &mut Lexer<'a>) -> Option<Cow<'a, str>> {
         lx.advance_on_line(lx.at.offset + past);
     }
     Some(Cow::Borrowed(value))
+}
+
+/// How many bytes `bytes` starts with that are printable ASCII (0x20 to 0x7E) other than `"`
+/// and `\\`: most of a tag value, up to its closing quote. Looked at 8 bytes at a time, each
+/// kind of byte that ends the run found in all 8 at once (the lowest byte such a test marks is
+/// always one of that kind; it may mark bytes after it that are not, which do not matter).
+fn printable_ascii_run(bytes: &[u8]) -> usize {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGHS: u64 = ONES << 7;
+    // The bytes below `n` (at most 0x80) of word `w`, each marked by its top bit.
+    let below = |w: u64, n: u8| w.wrapping_sub(ONES * u64::from(n)) & !w & HIGHS;
+    // The bytes of `w` that are `b`.
+    let equal = |w: u64, b: u8| below(w ^ (ONES * u64::from(b)), 1);
+    let mut at = 0;
+    while let Some(word) = bytes.get(at..at + 8) {
+        let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+        let ends = below(w, 0x20) | equal(w, 0x7F) | equal(w, b'"') | equal(w, b'\\') | w & HIGHS;
+        if ends != 0 {
+            return at + (ends.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    at + bytes[at..]
+        .iter()
+        .position(|&b| !(0x20..0x7F).contains(&b) || b == b'"' || b == b'\\')
+        .unwrap_or(bytes.len() - at)
 }
 
 /// `raw` as text when it is UTF-8 without control characters (`char::is_control`: C0, DEL
@@ -792,4 +825,45 @@ pub(super) fn parse_fen(value: &str, at: Pos) -> Result<(String, Chess, bool), P
         bad(format!("not a legal position ({reason})"))
     })?;
     Ok((full_fen, pos, chess960))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printable_ascii_run;
+    use crate::testing::Rng;
+
+    /// The run found 8 bytes at a time ends where looking at each byte in turn ends it: at
+    /// every length, with every byte value at every place after runs of printable bytes.
+    #[test]
+    fn a_printable_run_ends_where_a_byte_at_a_time_ends_it() {
+        let one_by_one = |bytes: &[u8]| {
+            bytes
+                .iter()
+                .position(|&b| !(0x20..0x7F).contains(&b) || b == b'"' || b == b'\\')
+                .unwrap_or(bytes.len())
+        };
+        let mut rng = Rng(0x5EED_7A65);
+        for _ in 0..20_000 {
+            let len = rng.below(40);
+            let mut bytes: Vec<u8> = (0..len).map(|_| 0x20 + rng.below(0x5F) as u8).collect();
+            // Mostly printable, a few bytes of any value.
+            for _ in 0..rng.below(3) {
+                if len > 0 {
+                    bytes[rng.below(len)] = rng.below(256) as u8;
+                }
+            }
+            assert_eq!(printable_ascii_run(&bytes), one_by_one(&bytes), "{bytes:?}");
+        }
+        for b in 0..=255u8 {
+            for at in 0..20 {
+                let mut bytes = vec![b'a'; 24];
+                bytes[at] = b;
+                assert_eq!(
+                    printable_ascii_run(&bytes),
+                    one_by_one(&bytes),
+                    "{b} at {at}"
+                );
+            }
+        }
+    }
 }
