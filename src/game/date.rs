@@ -42,6 +42,13 @@ impl PartialDate {
 
 /// `n` in decimal, with leading zeros to `width` digits.
 fn push_padded(out: &mut String, n: u32, width: usize) {
+    let (digits, from) = padded(n, width);
+    out.extend(digits[from..].iter().map(|&d| char::from(d)));
+}
+
+/// `n` in decimal, with leading zeros to `width` digits (at most 10): the array's bytes from
+/// the index returned.
+fn padded(n: u32, width: usize) -> ([u8; 10], usize) {
     let mut digits = [b'0'; 10];
     let mut at = digits.len();
     let mut rest = n;
@@ -53,8 +60,34 @@ fn push_padded(out: &mut String, n: u32, width: usize) {
             break;
         }
     }
-    let from = at.min(digits.len() - width);
-    out.extend(digits[from..].iter().map(|&d| char::from(d)));
+    (digits, at.min(digits.len() - width))
+}
+
+impl PartialDate {
+    /// Whether `text` is this date's PGN form (what [`PartialDate::push_pgn`] writes), told
+    /// without writing it: a reader notes the dates it reads otherwise than written, and
+    /// nearly every date is written so (two a game in the lichess dumps).
+    pub fn written_as(&self, text: &str) -> bool {
+        let mut rest = text.as_bytes();
+        let parts = [
+            (self.year.map(u32::from), 4),
+            (self.month.map(u32::from), 2),
+            (self.day.map(u32::from), 2),
+        ];
+        for (k, (part, width)) in parts.into_iter().enumerate() {
+            let (digits, from) = padded(part.unwrap_or(0), width);
+            let form = match part {
+                Some(_) => &digits[from..],
+                None => &b"????"[..width],
+            };
+            let dot: &[u8] = if k == 0 { b"" } else { b"." };
+            match rest.strip_prefix(dot).and_then(|r| r.strip_prefix(form)) {
+                Some(after) => rest = after,
+                None => return false,
+            }
+        }
+        rest.is_empty()
+    }
 }
 
 impl fmt::Display for PartialDate {
@@ -69,6 +102,36 @@ impl fmt::Display for PartialDate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A date is written as its PGN form and as nothing else: the form, cut, lengthened or
+    /// with one byte changed, is not it.
+    #[test]
+    fn a_date_is_written_as_its_pgn_form_only() {
+        let mut rng = crate::testing::Rng(0xDA7E);
+        for _ in 0..20_000 {
+            let mut part = |max: usize| rng.chance(80).then(|| rng.below(max + 1));
+            let d = PartialDate {
+                year: part(65535).map(|y| y as u16),
+                month: part(255).map(|m| m as u8),
+                day: part(255).map(|d| d as u8),
+            };
+            let form = d.to_string();
+            assert!(d.written_as(&form), "{d:?} {form}");
+            let mut other = form.clone().into_bytes();
+            match rng.below(3) {
+                0 => {
+                    other.pop();
+                }
+                1 => other.push(b'0'),
+                _ => {
+                    let at = rng.below(other.len());
+                    other[at] = *rng.pick(b"0123456789.?");
+                }
+            }
+            let other = String::from_utf8(other).unwrap();
+            assert_eq!(d.written_as(&other), other == form, "{d:?} {other}");
+        }
+    }
 
     #[test]
     fn renders_pgn_form_with_unknown_parts() {

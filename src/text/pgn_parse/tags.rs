@@ -309,7 +309,7 @@ pub(super) fn interpret_tags<'a>(
             }
             "Date" | "EventDate" if as_scid => {
                 let d = date_as_read(&value, lx.reading);
-                if !value.is_empty() && value != "?" && d.to_string() != value {
+                if !value.is_empty() && value != "?" && !d.written_as(&value) {
                     lx.changed(value_at, format!("{name} \"{value}\" read as {d}"));
                 }
                 if name == "Date" {
