@@ -785,22 +785,34 @@ pub(super) fn skip_moves_in_blocks(text: &[u8], i: usize, limit: usize) -> usize
                 1 << (63 - m.leading_zeros())
             }
         };
+        // A move number that runs past the block.
+        let overflow = if digits_out { highest(digit_starts) } else { 0 }
+            | if dots_out { highest(dots_start) } else { 0 };
         let stop = (k.stop & !comment)
             | comment_stop
             | (starts & !(k.move_start | digit))
             | (after_digits & !(blank | dot))
             | (after_dots & !(blank | k.move_start))
             | (starts & past_limit)
-            | if digits_out { highest(digit_starts) } else { 0 }
-            | if dots_out { highest(dots_start) } else { 0 };
+            | overflow;
         if stop != 0 {
             let at = stop.trailing_zeros();
             // The starts at or before the stop.
-            let before = starts & (!0 >> (63 - at));
-            return match before {
+            let word = match starts & (!0 >> (63 - at)) {
                 0 => last_start,
                 b => base + (63 - b.leading_zeros() as usize),
             };
+            if (stop & !overflow) >> at & 1 == 1 || word <= base {
+                return word;
+            }
+            // Only a move number running past the block, which starts in it after its first
+            // byte: the next block starts with it (a move number between lichess's clock
+            // comments runs past one block in four). It is outside a comment, up to the end.
+            base = word;
+            after_blank = true;
+            last_start = word;
+            open_comment = None;
+            continue;
         }
         if starts != 0 {
             last_start = base + (63 - starts.leading_zeros() as usize);
