@@ -523,20 +523,6 @@ struct Kinds {
     close: u64,
 }
 
-/// The [`Kinds`] of `block`'s bytes: 32 at a time where the processor has AVX2 (most since
-/// 2013; `avx2` says so), else 16 at a time ([`kinds_sse2`]).
-#[cfg(target_arch = "x86_64")]
-fn kinds(block: &[u8; 64], avx2: bool) -> Kinds {
-    if avx2 {
-        // SAFETY: `avx2` is true only where the processor has AVX2 (`skip_moves_in_blocks`
-        // asks `is_x86_feature_detected!`).
-        unsafe { kinds_avx2(block) }
-    } else {
-        // SAFETY: SSE2 is part of x86-64 itself: every x86-64 processor has it.
-        unsafe { kinds_sse2(block) }
-    }
-}
-
 /// The byte classes [`kinds_avx2`] looks up, one bit of a class byte each: a set of bytes
 /// made of a set of high nibbles and a set of low nibbles (bit n of a mask: nibble n), so that
 /// a byte's class byte is its low nibble's entry AND its high nibble's entry.
@@ -741,8 +727,32 @@ fn comments(k: &Kinds, base: usize, open_at: &mut Option<usize>, past_limit: u64
 /// [`skim_movetext`] looks at the word itself, as [`LOOK_AT_ALL`] tests); a move number that
 /// runs past the block is looked at there too. A block past the text's end is filled with
 /// spaces, as if the text ended in whitespace (which is what its end does to a word).
+///
+/// The bytes' kinds are found 32 at a time where the processor has AVX2 (most since 2013),
+/// else 16 at a time ([`kinds_sse2`]); the scan is compiled for each, so that the kinds stay
+/// in registers.
 #[cfg(target_arch = "x86_64")]
 pub(super) fn skip_moves_in_blocks(text: &[u8], i: usize, limit: usize) -> usize {
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2 (asked just above).
+        unsafe { skip_moves_in_blocks_avx2(text, i, limit) }
+    } else {
+        // SAFETY: SSE2 is part of x86-64 itself: every x86-64 processor has it.
+        scan_blocks(text, i, limit, |block| unsafe { kinds_sse2(block) })
+    }
+}
+
+/// [`skip_moves_in_blocks`] with AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn skip_moves_in_blocks_avx2(text: &[u8], i: usize, limit: usize) -> usize {
+    scan_blocks(text, i, limit, |block| kinds_avx2(block))
+}
+
+/// [`skip_moves_in_blocks`], each block's [`Kinds`] found by `kinds`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn scan_blocks(text: &[u8], i: usize, limit: usize, kinds: impl Fn(&[u8; 64]) -> Kinds) -> usize {
     let mut base = i;
     // Whether the byte before `base` ends a word (`i` starts one).
     let mut after_blank = true;
@@ -750,15 +760,14 @@ pub(super) fn skip_moves_in_blocks(text: &[u8], i: usize, limit: usize) -> usize
     let mut last_start = i;
     // Where the comment open at `base` opened.
     let mut open_comment = None;
-    let avx2 = std::arch::is_x86_feature_detected!("avx2");
     while base < text.len() {
         let k = match text.get(base..base + 64) {
-            Some(block) => kinds(block.try_into().unwrap_or(&[b' '; 64]), avx2),
+            Some(block) => kinds(block.try_into().unwrap_or(&[b' '; 64])),
             None => {
                 // The text's end: the rest, then spaces.
                 let mut block = [b' '; 64];
                 block[..text.len() - base].copy_from_slice(&text[base..]);
-                kinds(&block, avx2)
+                kinds(&block)
             }
         };
         let past_limit = match limit.checked_sub(base) {
