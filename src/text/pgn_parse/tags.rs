@@ -28,6 +28,9 @@ pub(super) struct RawTag<'a> {
 
 /// `[Name "value"]`, at its `[`.
 pub(super) fn parse_tag<'a>(lx: &mut Lexer<'a>) -> Result<RawTag<'a>, ParseError> {
+    if let Some(tag) = plain_tag(lx) {
+        return Ok(tag);
+    }
     let at = lx.at;
     if let Some(name) = plain_name(lx) {
         return tag_value(lx, at, name);
@@ -65,6 +68,53 @@ const SYMBOL: [bool; 256] = {
     }
     table
 };
+
+/// The tag at its `[` when written as nearly every tag is, `[Name "value"]` (a symbol, one
+/// space, a value of printable ASCII with nothing to undo, no space before the `]`), taken in
+/// one go, the lexer moved past its `]`; `None` (the lexer not moved) for any other, which
+/// [`plain_name`] and [`tag_value`] read.
+fn plain_tag<'a>(lx: &mut Lexer<'a>) -> Option<RawTag<'a>> {
+    #[cfg(test)]
+    if BYTE_BY_BYTE.with(std::cell::Cell::get) {
+        return None;
+    }
+    let text = lx.text;
+    let at = lx.at;
+    let rest = text.get(at.offset + 1..)?;
+    let name_len = rest.iter().position(|&b| !SYMBOL[usize::from(b)])?;
+    if name_len == 0
+        || !rest[0].is_ascii_alphanumeric()
+        || rest.get(name_len..name_len + 2)? != b" \""
+    {
+        return None;
+    }
+    let value_from = name_len + 2;
+    let value_len = printable_ascii_run(&rest[value_from..]);
+    let value_end = value_from + value_len;
+    if rest.get(value_end..value_end + 2)? != b"\"]" {
+        return None;
+    }
+    // SAFETY: symbol bytes and printable ones are ASCII, and ASCII is UTF-8.
+    let (name, value) = unsafe {
+        (
+            std::str::from_utf8_unchecked(&rest[..name_len]),
+            std::str::from_utf8_unchecked(&rest[value_from..value_end]),
+        )
+    };
+    // `[`, the name, ` "`: ASCII, on the tag's line.
+    let value_at = Pos {
+        offset: at.offset + 1 + value_from,
+        line: at.line,
+        col: at.col.saturating_add(1 + value_from as u32),
+    };
+    lx.advance_ascii_on_line(1 + value_end + 2);
+    Some(RawTag {
+        name,
+        value: Cow::Borrowed(value),
+        at,
+        value_at,
+    })
+}
 
 /// The name of a tag at its `[` when written the usual way, a symbol right after the `[`
 /// that ends at a blank, a quote or a `]`, with the lexer moved past it; `None` (the lexer
