@@ -81,7 +81,12 @@ fn plain_tag<'a>(lx: &mut Lexer<'a>) -> Option<RawTag<'a>> {
     let text = lx.text;
     let at = lx.at;
     let rest = text.get(at.offset + 1..)?;
-    let name_len = rest.iter().position(|&b| !SYMBOL[usize::from(b)])?;
+    // Letters, 8 at a time, then any other symbol bytes one by one.
+    let letters = letter_run(rest);
+    let name_len = letters
+        + rest[letters..]
+            .iter()
+            .position(|&b| !SYMBOL[usize::from(b)])?;
     if name_len == 0
         || !rest[0].is_ascii_alphanumeric()
         || rest.get(name_len..name_len + 2)? != b" \""
@@ -262,8 +267,6 @@ fn plain_value<'a>(lx: &mut Lexer<'a>) -> Option<Cow<'a, str>> {
 /// kind of byte that ends the run found in all 8 at once (the lowest byte such a test marks is
 /// always one of that kind; it may mark bytes after it that are not, which do not matter).
 fn printable_ascii_run(bytes: &[u8]) -> usize {
-    const ONES: u64 = u64::from_ne_bytes([1; 8]);
-    const HIGHS: u64 = ONES << 7;
     // The bytes below `n` (at most 0x80) of word `w`, each marked by its top bit.
     let below = |w: u64, n: u8| w.wrapping_sub(ONES * u64::from(n)) & !w & HIGHS;
     // The bytes of `w` that are `b`.
@@ -280,6 +283,34 @@ fn printable_ascii_run(bytes: &[u8]) -> usize {
     at + bytes[at..]
         .iter()
         .position(|&b| !(0x20..0x7F).contains(&b) || b == b'"' || b == b'\\')
+        .unwrap_or(bytes.len() - at)
+}
+
+/// A byte of 1s in each of a word's 8 bytes (tag names and values are looked at a word at a
+/// time).
+const ONES: u64 = u64::from_ne_bytes([1; 8]);
+/// The top bit of each of a word's 8 bytes.
+const HIGHS: u64 = ONES << 7;
+
+/// How many ASCII letters `bytes` starts with (most of a tag name): looked at 8 at a time,
+/// upper case folded onto lower and each byte's 7 low bits compared with `a` and `z` by an
+/// addition that carries into its top bit only (no byte's into the next).
+fn letter_run(bytes: &[u8]) -> usize {
+    let at_least = |low7: u64, c: u8| low7.wrapping_add(ONES * u64::from(0x80 - c)) & HIGHS;
+    let mut at = 0;
+    while let Some(word) = bytes.get(at..at + 8) {
+        let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+        let folded = (w | (ONES * 0x20)) & !HIGHS;
+        let letters = at_least(folded, b'a') & !at_least(folded, b'z' + 1) & !w;
+        let others = !letters & HIGHS;
+        if others != 0 {
+            return at + (others.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    at + bytes[at..]
+        .iter()
+        .position(|b| !b.is_ascii_alphabetic())
         .unwrap_or(bytes.len() - at)
 }
 
@@ -879,11 +910,41 @@ pub(super) fn parse_fen(value: &str, at: Pos) -> Result<(String, Chess, bool), P
 
 #[cfg(test)]
 mod tests {
-    use super::printable_ascii_run;
+    use super::{letter_run, printable_ascii_run};
     use crate::testing::Rng;
 
     /// The run found 8 bytes at a time ends where looking at each byte in turn ends it: at
     /// every length, with every byte value at every place after runs of printable bytes.
+    /// The letters told 8 at a time end where looking at each byte ends them: at every
+    /// length, with every byte value at every place after a run of letters.
+    #[test]
+    fn a_letter_run_ends_where_a_byte_at_a_time_ends_it() {
+        let one_by_one = |bytes: &[u8]| {
+            bytes
+                .iter()
+                .position(|b| !b.is_ascii_alphabetic())
+                .unwrap_or(bytes.len())
+        };
+        let mut rng = Rng(0x1E77_E125);
+        for _ in 0..20_000 {
+            let len = rng.below(40);
+            let mut bytes: Vec<u8> = (0..len).map(|_| *rng.pick(b"aAzZmQ")).collect();
+            for _ in 0..rng.below(3) {
+                if len > 0 {
+                    bytes[rng.below(len)] = rng.below(256) as u8;
+                }
+            }
+            assert_eq!(letter_run(&bytes), one_by_one(&bytes), "{bytes:?}");
+        }
+        for b in 0..=255u8 {
+            for at in 0..20 {
+                let mut bytes = vec![b'q'; 24];
+                bytes[at] = b;
+                assert_eq!(letter_run(&bytes), one_by_one(&bytes), "{b} at {at}");
+            }
+        }
+    }
+
     #[test]
     fn a_printable_run_ends_where_a_byte_at_a_time_ends_it() {
         let one_by_one = |bytes: &[u8]| {
