@@ -81,12 +81,17 @@ fn plain_tag<'a>(lx: &mut Lexer<'a>) -> Option<RawTag<'a>> {
     let text = lx.text;
     let at = lx.at;
     let rest = text.get(at.offset + 1..)?;
-    // Letters, 8 at a time, then any other symbol bytes one by one.
+    // Letters, 8 at a time, then (unless a space follows them) any other symbol bytes.
     let letters = letter_run(rest);
-    let name_len = letters
-        + rest[letters..]
-            .iter()
-            .position(|&b| !SYMBOL[usize::from(b)])?;
+    let name_len = match rest.get(letters) {
+        Some(b' ') => letters,
+        _ => {
+            letters
+                + rest[letters..]
+                    .iter()
+                    .position(|&b| !SYMBOL[usize::from(b)])?
+        }
+    };
     if name_len == 0
         || !rest[0].is_ascii_alphanumeric()
         || rest.get(name_len..name_len + 2)? != b" \""
