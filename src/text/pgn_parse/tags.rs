@@ -918,68 +918,55 @@ mod tests {
     use super::{letter_run, printable_ascii_run};
     use crate::testing::Rng;
 
-    /// The run found 8 bytes at a time ends where looking at each byte in turn ends it: at
-    /// every length, with every byte value at every place after runs of printable bytes.
-    /// The letters told 8 at a time end where looking at each byte ends them: at every
-    /// length, with every byte value at every place after a run of letters.
-    #[test]
-    fn a_letter_run_ends_where_a_byte_at_a_time_ends_it() {
-        let one_by_one = |bytes: &[u8]| {
-            bytes
-                .iter()
-                .position(|b| !b.is_ascii_alphabetic())
-                .unwrap_or(bytes.len())
-        };
-        let mut rng = Rng(0x1E77_E125);
+    /// What `fast` finds 8 bytes at a time is where looking at each byte in turn for one that
+    /// `ends` takes finds it: at every length, in runs of bytes that `fill` gives (which `ends`
+    /// does not take) with a few bytes of any value, and with every byte value at every place.
+    fn ends_where_a_byte_at_a_time_ends(
+        fast: fn(&[u8]) -> usize,
+        ends: fn(u8) -> bool,
+        fill: fn(&mut Rng) -> u8,
+    ) {
+        let one_by_one = |bytes: &[u8]| bytes.iter().position(|&b| ends(b)).unwrap_or(bytes.len());
+        let mut rng = Rng(0x5EED_7A65);
         for _ in 0..20_000 {
             let len = rng.below(40);
-            let mut bytes: Vec<u8> = (0..len).map(|_| *rng.pick(b"aAzZmQ")).collect();
+            let mut bytes: Vec<u8> = (0..len).map(|_| fill(&mut rng)).collect();
             for _ in 0..rng.below(3) {
                 if len > 0 {
                     bytes[rng.below(len)] = rng.below(256) as u8;
                 }
             }
-            assert_eq!(letter_run(&bytes), one_by_one(&bytes), "{bytes:?}");
+            assert_eq!(fast(&bytes), one_by_one(&bytes), "{bytes:?}");
         }
         for b in 0..=255u8 {
             for at in 0..20 {
-                let mut bytes = vec![b'q'; 24];
+                let mut bytes: Vec<u8> = (0..24).map(|_| fill(&mut rng)).collect();
                 bytes[at] = b;
-                assert_eq!(letter_run(&bytes), one_by_one(&bytes), "{b} at {at}");
+                assert_eq!(fast(&bytes), one_by_one(&bytes), "{b} at {at}");
             }
         }
     }
 
     #[test]
+    fn a_letter_run_ends_where_a_byte_at_a_time_ends_it() {
+        ends_where_a_byte_at_a_time_ends(
+            letter_run,
+            |b| !b.is_ascii_alphabetic(),
+            |rng| *rng.pick(b"aAzZmQ"),
+        );
+    }
+
+    #[test]
     fn a_printable_run_ends_where_a_byte_at_a_time_ends_it() {
-        let one_by_one = |bytes: &[u8]| {
-            bytes
-                .iter()
-                .position(|&b| !(0x20..0x7F).contains(&b) || b == b'"' || b == b'\\')
-                .unwrap_or(bytes.len())
-        };
-        let mut rng = Rng(0x5EED_7A65);
-        for _ in 0..20_000 {
-            let len = rng.below(40);
-            let mut bytes: Vec<u8> = (0..len).map(|_| 0x20 + rng.below(0x5F) as u8).collect();
-            // Mostly printable, a few bytes of any value.
-            for _ in 0..rng.below(3) {
-                if len > 0 {
-                    bytes[rng.below(len)] = rng.below(256) as u8;
+        ends_where_a_byte_at_a_time_ends(
+            printable_ascii_run,
+            |b| !(0x20..0x7F).contains(&b) || b == b'"' || b == b'\\',
+            |rng| loop {
+                let b = 0x20 + rng.below(0x5F) as u8;
+                if b != b'"' && b != b'\\' {
+                    break b;
                 }
-            }
-            assert_eq!(printable_ascii_run(&bytes), one_by_one(&bytes), "{bytes:?}");
-        }
-        for b in 0..=255u8 {
-            for at in 0..20 {
-                let mut bytes = vec![b'a'; 24];
-                bytes[at] = b;
-                assert_eq!(
-                    printable_ascii_run(&bytes),
-                    one_by_one(&bytes),
-                    "{b} at {at}"
-                );
-            }
-        }
+            },
+        );
     }
 }
