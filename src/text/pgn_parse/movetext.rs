@@ -669,10 +669,17 @@ fn kinds_sse2(block: &[u8; 64]) -> Kinds {
     k
 }
 
-/// The bits from bit `from` to bit `to`, both included.
+/// The bits from bit `from` to bit `to`, both included, each given as a mask of that bit
+/// alone (`from` at or below `to`): twice `to` less `from`, without shifting by a count.
 #[cfg(target_arch = "x86_64")]
-fn bits_between(from: u32, to: u32) -> u64 {
-    (!0 >> (63 - to)) & (!0 << from)
+fn bits_between(from: u64, to: u64) -> u64 {
+    (to << 1).wrapping_sub(from)
+}
+
+/// The lowest bit of `bits` alone (0 for none).
+#[cfg(target_arch = "x86_64")]
+fn lowest(bits: u64) -> u64 {
+    bits & bits.wrapping_neg()
 }
 
 /// The bytes of the 64-byte block at text offset `base` that are inside `{` comments, braces
@@ -683,38 +690,37 @@ fn bits_between(from: u32, to: u32) -> u64 {
 /// scan stops at, what this says no longer matters.
 #[cfg(target_arch = "x86_64")]
 fn comments(k: &Kinds, base: usize, open_at: &mut Option<usize>, past_limit: u64) -> (u64, u64) {
+    const FIRST: u64 = 1;
+    const LAST: u64 = 1 << 63;
     let mut inside = 0;
     let mut opens = k.open;
-    let mut from = 0;
     if open_at.is_some() {
         // The comment goes on from the block before: up to its first `}`.
         if k.close == 0 {
             return (!0, 0);
         }
-        let end = k.close.trailing_zeros();
-        inside = bits_between(0, end);
+        inside = bits_between(FIRST, lowest(k.close));
         *open_at = None;
-        from = end + 1;
+        // A `{` inside the comment going on is its text.
+        opens &= !inside;
     }
-    // A `{` inside the comment going on is its text.
-    opens &= if from >= 64 { 0 } else { !0 << from };
     let mut stop = 0;
     while opens != 0 {
-        let open = opens.trailing_zeros();
-        if past_limit >> open & 1 == 1 {
+        let open = lowest(opens);
+        if past_limit & open != 0 {
             // Where a game too long is refused.
-            stop = 1 << open;
+            stop = open;
             break;
         }
-        let closes = k.close & !bits_between(0, open);
+        let closes = k.close & !bits_between(FIRST, open);
         if closes == 0 {
-            inside |= bits_between(open, 63);
-            *open_at = Some(base + open as usize);
+            inside |= bits_between(open, LAST);
+            *open_at = Some(base + open.trailing_zeros() as usize);
             break;
         }
-        let close = closes.trailing_zeros();
-        inside |= bits_between(open, close);
-        opens &= !bits_between(0, close);
+        let comment = bits_between(open, lowest(closes));
+        inside |= comment;
+        opens &= !(comment | (open - 1));
     }
     (inside, stop)
 }
