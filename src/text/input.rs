@@ -44,7 +44,7 @@ impl Text<'static> {
 const LET_GO_STEP: usize = 8 << 20;
 
 impl Text<'_> {
-    /// Let the pages of text parsed go from memory in steps of [`LET_GO_STEP`] bytes: told of
+    /// Let the pages of text parsed go from memory in steps of 8 MiB (`LET_GO_STEP`): told of
     /// each part parsed (`range`; parts told in about text order, on any thread, the parts
     /// still being parsed all within a step of the last one told), lets go of the step before
     /// the one each part ends, and of the rest of the text once a part ends it. (A step is
