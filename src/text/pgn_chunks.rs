@@ -93,8 +93,8 @@ pub(crate) fn with_games<R>(
                     let chunk = cuts.chunk(k);
                     let mut games = Games::new(&text[chunk.clone()])
                         .reading(reading)
-                        .skimming(skim)
-                        .peekable();
+                        .skimming(skim);
+                    let mut next = games.next();
                     if expected == 0 {
                         expected = chunk.len() / TYPICAL_GAME_BYTES;
                     }
@@ -104,13 +104,17 @@ pub(crate) fn with_games<R>(
                         let mut batch = Vec::with_capacity(
                             expected.saturating_sub(in_chunk).clamp(1, batch_games),
                         );
-                        batch.extend(games.by_ref().take(batch_games));
+                        while batch.len() < batch_games
+                            && let Some(game) = next.take()
+                        {
+                            batch.push(game);
+                            next = games.next();
+                        }
                         in_chunk += batch.len();
-                        ends_chunk = games.peek().is_none();
+                        ends_chunk = next.is_none();
                         let line_breaks = ends_chunk.then(|| {
-                            // Counted before the chunk is let go, not after (which would read
-                            // its pages back).
-                            let n = line_breaks(&text[chunk.clone()]);
+                            let n = games.line_breaks_read();
+                            debug_assert_eq!(n, line_breaks(&text[chunk.clone()]));
                             done_with(chunk.clone());
                             n
                         });

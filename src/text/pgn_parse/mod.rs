@@ -216,6 +216,12 @@ impl<'a> Games<'a> {
     pub fn count(&self) -> u32 {
         self.game
     }
+
+    /// How many line breaks the text read so far holds: all of the text's once every game is
+    /// read (the lexer counts them as it goes; no second pass over the text).
+    pub(crate) fn line_breaks_read(&self) -> u32 {
+        self.lx.at.line - 1
+    }
 }
 
 /// Exactly one game (saving an existing game's file): an empty text, or text after the
