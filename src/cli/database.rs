@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use gamefs::collection::chess::append_pgn;
 use gamefs::collection::import::OnBadGame;
 use gamefs::store;
-use gamefs::text::input::Text;
+use gamefs::text::input::{ParsedText, Text};
 use gamefs::vfs::content::Content;
 
 /// The format to create: as asked, or as the path's extension suggests.
@@ -138,13 +138,14 @@ pub(crate) fn import(args: &ImportArgs) -> Result<ExitCode, String> {
             }
         };
         let pb = progress(args.quiet, &file.display().to_string());
+        let parsed = ParsedText::new(&text, 0);
         // A file given to import is whole (a copy into a mount may stop half-way).
         let result = append_pgn(
             &*db,
             &text,
             on_bad,
             false,
-            &|r| text.let_go_parsed(r),
+            &|r| parsed.parsed(r),
             &mut |_| pb.inc(1),
         );
         pb.finish_and_clear();

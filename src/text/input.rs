@@ -2,9 +2,11 @@
 //! import of a PGN file of any size (a copy into the mount, `gamefs import`) keeps only the
 //! parts being parsed resident, not the file.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::ops::{Deref, Range};
 use std::path::Path;
+use std::sync::Mutex;
 
 /// The whole text of a file or scratch file, to parse.
 pub enum Text<'a> {
@@ -36,41 +38,77 @@ impl Text<'static> {
     }
 }
 
-/// How much parsed text [`Text::let_go_parsed`] lets go of at once. Letting go costs a
-/// system call and, when other threads use the same memory, a TLB flush on each of their
-/// cores: a 256 KiB part at a time took 0.2 s of system time, a tenth of the time of indexing
-/// a 2.33 GB file on 2 cores. The text resident stays under two steps, plus the parts being
-/// parsed.
-const LET_GO_STEP: usize = 8 << 20;
+/// [`ParsedText`] lets go of parsed text in whole steps of this many bytes (but for the
+/// text's end). Letting go costs a system call and, when other threads use the same memory, a
+/// TLB flush on each of their cores: a 256 KiB chunk at a time took a quarter more system
+/// time indexing a 2.33 GB file on 2 cores; the process keeps less than a step and the parts
+/// being parsed resident.
+const LET_GO_STEP: usize = 1 << 20;
+
+/// The pages of a text let go as it is parsed, in parts on any thread and in any order: each
+/// time the text parsed from its start grows by a whole step (1 MiB), that step is let go, so
+/// that no page a part still being parsed reads is let go under it (to be read back and stay).
+pub struct ParsedText<'t, 'a> {
+    text: &'t Text<'a>,
+    step: usize,
+    parsed: Mutex<Parsed>,
+}
+
+/// How far a [`ParsedText`] is parsed.
+#[derive(Default)]
+struct Parsed {
+    /// The text before it is parsed.
+    upto: usize,
+    /// The text before it is let go.
+    let_go: usize,
+    /// The parts parsed after `upto`, start to end.
+    later: BTreeMap<usize, usize>,
+}
+
+impl<'t, 'a> ParsedText<'t, 'a> {
+    /// `text` to be parsed from byte `start` on.
+    pub fn new(text: &'t Text<'a>, start: usize) -> ParsedText<'t, 'a> {
+        ParsedText::in_steps(text, start, LET_GO_STEP)
+    }
+
+    /// [`ParsedText::new`] letting go `step` bytes at a time.
+    fn in_steps(text: &'t Text<'a>, start: usize, step: usize) -> ParsedText<'t, 'a> {
+        ParsedText {
+            text,
+            step,
+            parsed: Mutex::new(Parsed {
+                upto: start,
+                let_go: start,
+                later: BTreeMap::new(),
+            }),
+        }
+    }
+
+    /// `range` of the text is parsed.
+    pub fn parsed(&self, range: Range<usize>) {
+        let mut guard = self.parsed.lock().unwrap_or_else(|e| e.into_inner());
+        let p = &mut *guard;
+        p.later.insert(range.start, range.end);
+        while let Some(entry) = p.later.first_entry()
+            && *entry.key() <= p.upto
+        {
+            let end = entry.remove();
+            p.upto = p.upto.max(end);
+        }
+        let len = self.text.len();
+        let to = if p.upto >= len {
+            len
+        } else {
+            p.upto / self.step * self.step
+        };
+        if to > p.let_go {
+            self.text.let_go(p.let_go..to);
+            p.let_go = to;
+        }
+    }
+}
 
 impl Text<'_> {
-    /// Let the pages of text parsed go from memory in steps of 8 MiB (`LET_GO_STEP`): told of
-    /// each part parsed (`range`; parts told in about text order, on any thread, the parts
-    /// still being parsed all within a step of the last one told), lets go of the step before
-    /// the one each part ends, and of the rest of the text once a part ends it. (A step is
-    /// let go a step late so that no part still parsed in it reads its pages back, to stay.)
-    pub fn let_go_parsed(&self, range: Range<usize>) {
-        self.let_go_in_steps(range, LET_GO_STEP);
-    }
-
-    /// [`Text::let_go_parsed`] in steps of `step` bytes.
-    fn let_go_in_steps(&self, range: Range<usize>, step: usize) {
-        let len = self.len();
-        let end = range.end.min(len);
-        // Each step boundary the part crosses (after its first byte, up to its end).
-        let mut boundary = (range.start / step + 1) * step;
-        while boundary <= end {
-            if let Some(from) = boundary.checked_sub(2 * step) {
-                self.let_go(from..from + step);
-            }
-            boundary += step;
-        }
-        if end == len && len > 0 {
-            let last_step = (len - 1) / step * step;
-            self.let_go(last_step.saturating_sub(step)..len);
-        }
-    }
-
     /// Let the pages of `range` go from memory, when the text is mapped: its reader does not
     /// need them now (an import has parsed them), and the process should not keep a file of
     /// any size resident. The bytes stay the file's; a later read (a chunk's parser, or a
@@ -155,8 +193,10 @@ mod tests {
         assert_eq!(&text[..], &bytes[..], "the bytes come back from the file");
     }
 
+    /// Parts parsed out of order: the text is let go a whole step at a time, once all of it
+    /// before the step's end is parsed, and all of it once the whole text is.
     #[test]
-    fn parsed_text_is_let_go_a_whole_step_at_a_time() {
+    fn parsed_text_is_let_go_a_whole_step_at_a_time_once_parsed_up_to_it() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("games.pgn");
         let page = page_size();
@@ -165,16 +205,25 @@ mod tests {
         let text = Text::of_file(&path).unwrap();
         assert_eq!(&text[..], &bytes[..]);
         assert_eq!(resident_pages(&text), 11);
-        // Steps of 4 pages; parts of a page and a half, as chunks end anywhere.
+        // Steps of 4 pages, parsed from half a page on; parts of a page and a half, told
+        // with the second of each pair first.
+        let parsed = ParsedText::in_steps(&text, page / 2, 4 * page);
         let part = page + page / 2;
+        let parts: Vec<Range<usize>> = (page / 2..bytes.len())
+            .step_by(part)
+            .map(|start| start..(start + part).min(bytes.len()))
+            .collect();
         let mut resident = Vec::new();
-        for start in (0..bytes.len()).step_by(part) {
-            text.let_go_in_steps(start..(start + part).min(bytes.len()), 4 * page);
-            resident.push(resident_pages(&text));
+        for pair in parts.chunks(2) {
+            for range in pair.iter().rev() {
+                parsed.parsed(range.clone());
+                resident.push(resident_pages(&text));
+            }
         }
-        // Parts end at 1.5, 3, 4.5, 6, 7.5, 9 (in the third step: the first let go), then
-        // at the text's end (the rest let go).
-        assert_eq!(resident, [11, 11, 11, 11, 11, 7, 0]);
+        // Parsed up to 0.5, 3.5 (both of the first pair), 3.5, 6.5: the first step let go but
+        // for its first page, which holds text before the start; 6.5, 9.5 (pages 4-7 let go),
+        // the end: the rest let go.
+        assert_eq!(resident, [11, 11, 11, 8, 8, 4, 1]);
         assert_eq!(&text[..], &bytes[..], "the bytes come back from the file");
     }
 
@@ -183,7 +232,7 @@ mod tests {
         let text = Text::of_file(Path::new("/dev/null")).unwrap();
         assert!(matches!(text, Text::Owned(ref v) if v.is_empty()));
         text.let_go(0..10);
-        text.let_go_parsed(0..10);
+        ParsedText::new(&text, 0).parsed(0..10);
         let dir = tempfile::tempdir().unwrap();
         let empty = dir.path().join("empty.pgn");
         std::fs::write(&empty, b"").unwrap();

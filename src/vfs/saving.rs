@@ -17,6 +17,7 @@ use super::commit::Target;
 use super::scratch::{Content, ScratchKind, ScratchStore};
 use super::{Node, Vfs, lock};
 use crate::error::Result;
+use crate::text::input::ParsedText;
 
 impl Vfs {
     /// The scratch store, once scratch file `id` is not being saved.
@@ -122,7 +123,8 @@ impl Vfs {
         if target == Target::Import && part.iter().all(u8::is_ascii_whitespace) {
             return Ok(None);
         }
-        let let_go = |r: std::ops::Range<usize>| text.let_go_parsed(from + r.start..from + r.end);
+        let parsed = ParsedText::new(&text, from);
+        let let_go = |r: std::ops::Range<usize>| parsed.parsed(from + r.start..from + r.end);
         self.commit_letting_go(target, name, part, &let_go)?;
         Ok(Some(text.len() as u64))
     }

@@ -25,7 +25,7 @@ use crate::game::{GameResult, PartialDate};
 use crate::store::damage::UNKNOWN_NAME;
 use crate::store::name_list::{NameList, NameLookup};
 use crate::store::{GameSummary, NameKind};
-use crate::text::input::Text;
+use crate::text::input::{ParsedText, Text};
 use crate::text::pgn_chunks::{self, Parsed, Split};
 use crate::text::pgn_parse::Reading;
 use crate::text::{DoneWith, line_breaks};
@@ -247,8 +247,8 @@ impl Index {
             let text = Text::of_file(path)
                 .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
             let from = (resume as usize).min(text.len());
-            let let_go =
-                |r: std::ops::Range<usize>| text.let_go_parsed(from + r.start..from + r.end);
+            let parsed = ParsedText::new(&text, from);
+            let let_go = |r: std::ops::Range<usize>| parsed.parsed(from + r.start..from + r.end);
             indexer.index_text(&text[from..], true, &let_go, &|at| progress(at, total));
             indexer.finish();
             progress(total, total);
