@@ -208,7 +208,7 @@ impl<'a> Lexer<'a> {
 }
 
 /// How many characters `bytes` holds (UTF-8 continuation bytes start none): its length when
-/// it is ASCII (most movetext: told a word at a time), else counted in blocks of 255 bytes,
+/// it is ASCII (as most movetext is), else counted in blocks of 255 bytes,
 /// each into a byte, so that the count is done 16 or 32 bytes at once (the lexer counts the
 /// columns of every byte of movetext it steps over).
 fn chars(bytes: &[u8]) -> u32 {

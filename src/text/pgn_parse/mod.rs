@@ -220,7 +220,7 @@ impl<'a> Games<'a> {
     /// How many line breaks the text read so far holds: all of the text's once every game is
     /// read (the lexer counts them as it goes; no second pass over the text).
     pub(crate) fn line_breaks_read(&self) -> u32 {
-        self.lx.at.line - 1
+        self.lx.at.line.saturating_sub(1)
     }
 }
 
