@@ -47,12 +47,17 @@ fn mount_detached_then_unmount_with(db: &std::path::Path, unmount: &[&str]) {
     );
     assert!(std::fs::read_dir(mnt.join("games")).unwrap().count() > 0);
     assert!(gamefs_serving(&mnt), "a background gamefs serves the mount");
-    let status = Command::new(unmount[0])
+    let out = Command::new(unmount[0])
         .args(&unmount[1..])
         .arg(&mnt)
-        .status()
+        .output()
         .unwrap();
-    assert!(status.success(), "{unmount:?} failed");
+    assert!(
+        out.status.success(),
+        "{unmount:?} failed ({}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
     wait_until(Duration::from_secs(10), "unmount", || !is_mounted(&mnt));
     wait_until(
         Duration::from_secs(10),
