@@ -50,12 +50,13 @@ const LET_GO_STEP: usize = 1 << 20;
 /// that no page a part still being parsed reads is let go under it (to be read back and stay).
 pub struct ParsedText<'t, 'a> {
     text: &'t Text<'a>,
+    /// Where the parsed text starts in `text`.
+    start: usize,
     step: usize,
     parsed: Mutex<Parsed>,
 }
 
-/// How far a [`ParsedText`] is parsed.
-#[derive(Default)]
+/// How far a [`ParsedText`] is parsed (offsets in its whole text).
 struct Parsed {
     /// The text before it is parsed.
     upto: usize,
@@ -66,7 +67,7 @@ struct Parsed {
 }
 
 impl<'t, 'a> ParsedText<'t, 'a> {
-    /// `text` to be parsed from byte `start` on.
+    /// `text` to be parsed from byte `start` on (the parts told are counted from there).
     pub fn new(text: &'t Text<'a>, start: usize) -> ParsedText<'t, 'a> {
         ParsedText::in_steps(text, start, LET_GO_STEP)
     }
@@ -75,6 +76,7 @@ impl<'t, 'a> ParsedText<'t, 'a> {
     fn in_steps(text: &'t Text<'a>, start: usize, step: usize) -> ParsedText<'t, 'a> {
         ParsedText {
             text,
+            start,
             step,
             parsed: Mutex::new(Parsed {
                 upto: start,
@@ -84,11 +86,12 @@ impl<'t, 'a> ParsedText<'t, 'a> {
         }
     }
 
-    /// `range` of the text is parsed.
+    /// `range` of the text parsed (from its start) is parsed.
     pub fn parsed(&self, range: Range<usize>) {
         let mut guard = self.parsed.lock().unwrap_or_else(|e| e.into_inner());
         let p = &mut *guard;
-        p.later.insert(range.start, range.end);
+        p.later
+            .insert(self.start + range.start, self.start + range.end);
         while let Some(entry) = p.later.first_entry()
             && *entry.key() <= p.upto
         {
@@ -205,13 +208,14 @@ mod tests {
         let text = Text::of_file(&path).unwrap();
         assert_eq!(&text[..], &bytes[..]);
         assert_eq!(resident_pages(&text), 11);
-        // Steps of 4 pages, parsed from half a page on; parts of a page and a half, told
+        // Steps of 4 pages, parsed from half a page on; parts of a page and a half (counted
+        // from there), told
         // with the second of each pair first.
         let parsed = ParsedText::in_steps(&text, page / 2, 4 * page);
         let part = page + page / 2;
-        let parts: Vec<Range<usize>> = (page / 2..bytes.len())
+        let parts: Vec<Range<usize>> = (0..bytes.len() - page / 2)
             .step_by(part)
-            .map(|start| start..(start + part).min(bytes.len()))
+            .map(|start| start..(start + part).min(bytes.len() - page / 2))
             .collect();
         let mut resident = Vec::new();
         for pair in parts.chunks(2) {

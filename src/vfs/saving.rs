@@ -124,7 +124,7 @@ impl Vfs {
             return Ok(None);
         }
         let parsed = ParsedText::new(&text, from);
-        let let_go = |r: std::ops::Range<usize>| parsed.parsed(from + r.start..from + r.end);
+        let let_go = |r| parsed.parsed(r);
         self.commit_letting_go(target, name, part, &let_go)?;
         Ok(Some(text.len() as u64))
     }

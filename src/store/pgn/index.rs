@@ -248,7 +248,7 @@ impl Index {
                 .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
             let from = (resume as usize).min(text.len());
             let parsed = ParsedText::new(&text, from);
-            let let_go = |r: std::ops::Range<usize>| parsed.parsed(from + r.start..from + r.end);
+            let let_go = |r| parsed.parsed(r);
             indexer.index_text(&text[from..], true, &let_go, &|at| progress(at, total));
             indexer.finish();
             progress(total, total);
