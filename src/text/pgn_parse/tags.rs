@@ -81,21 +81,8 @@ fn plain_tag<'a>(lx: &mut Lexer<'a>) -> Option<RawTag<'a>> {
     let text = lx.text;
     let at = lx.at;
     let rest = text.get(at.offset + 1..)?;
-    // Letters, 8 at a time, then (unless a space follows them) any other symbol bytes.
-    let letters = letter_run(rest);
-    let name_len = match rest.get(letters) {
-        Some(b' ') => letters,
-        _ => {
-            letters
-                + rest[letters..]
-                    .iter()
-                    .position(|&b| !SYMBOL[usize::from(b)])?
-        }
-    };
-    if name_len == 0
-        || !rest[0].is_ascii_alphanumeric()
-        || rest.get(name_len..name_len + 2)? != b" \""
-    {
+    let name_len = name_len(rest)?;
+    if rest.get(name_len..name_len + 2)? != b" \"" {
         return None;
     }
     let value_from = name_len + 2;
@@ -126,6 +113,23 @@ fn plain_tag<'a>(lx: &mut Lexer<'a>) -> Option<RawTag<'a>> {
     })
 }
 
+/// The length of the tag name `rest` starts with, its symbol bytes (its letters looked at 8
+/// at a time): `None` when it does not start with a letter or digit, or the text ends in it.
+fn name_len(rest: &[u8]) -> Option<usize> {
+    let letters = letter_run(rest);
+    let len = match rest.get(letters) {
+        // The usual end: no other symbol byte to look for.
+        Some(b' ') => letters,
+        _ => {
+            letters
+                + rest[letters..]
+                    .iter()
+                    .position(|&b| !SYMBOL[usize::from(b)])?
+        }
+    };
+    (len > 0 && rest[0].is_ascii_alphanumeric()).then_some(len)
+}
+
 /// The name of a tag at its `[` when written the usual way, a symbol right after the `[`
 /// that ends at a blank, a quote or a `]`, with the lexer moved past it; `None` (the lexer
 /// not moved) for any other, which [`parse_tag`] reads byte by byte.
@@ -136,11 +140,8 @@ fn plain_name<'a>(lx: &mut Lexer<'a>) -> Option<&'a str> {
     }
     let text = lx.text;
     let rest = text.get(lx.at.offset + 1..)?;
-    let len = rest.iter().position(|&b| !SYMBOL[usize::from(b)])?;
-    if len == 0
-        || !rest[0].is_ascii_alphanumeric()
-        || !(is_space(rest[len]) || rest[len] == b'"' || rest[len] == b']')
-    {
+    let len = name_len(rest)?;
+    if !(is_space(rest[len]) || rest[len] == b'"' || rest[len] == b']') {
         return None;
     }
     let start = lx.at.offset + 1;
@@ -268,27 +269,19 @@ fn plain_value<'a>(lx: &mut Lexer<'a>) -> Option<Cow<'a, str>> {
 }
 
 /// How many bytes `bytes` starts with that are printable ASCII (0x20 to 0x7E) other than `"`
-/// and `\\`: most of a tag value, up to its closing quote. Looked at 8 bytes at a time, each
-/// kind of byte that ends the run found in all 8 at once (the lowest byte such a test marks is
-/// always one of that kind; it may mark bytes after it that are not, which do not matter).
+/// and `\\`: most of a tag value, up to its closing quote. Each kind of byte that ends the
+/// run is found in 8 bytes at once (the lowest byte such a test marks is always one of that
+/// kind; it may mark bytes after it that are not, which do not matter).
 fn printable_ascii_run(bytes: &[u8]) -> usize {
     // The bytes below `n` (at most 0x80) of word `w`, each marked by its top bit.
     let below = |w: u64, n: u8| w.wrapping_sub(ONES * u64::from(n)) & !w & HIGHS;
     // The bytes of `w` that are `b`.
     let equal = |w: u64, b: u8| below(w ^ (ONES * u64::from(b)), 1);
-    let mut at = 0;
-    while let Some(word) = bytes.get(at..at + 8) {
-        let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
-        let ends = below(w, 0x20) | equal(w, 0x7F) | equal(w, b'"') | equal(w, b'\\') | w & HIGHS;
-        if ends != 0 {
-            return at + (ends.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-    }
-    at + bytes[at..]
-        .iter()
-        .position(|&b| !(0x20..0x7F).contains(&b) || b == b'"' || b == b'\\')
-        .unwrap_or(bytes.len() - at)
+    run_before(
+        bytes,
+        |w| below(w, 0x20) | equal(w, 0x7F) | equal(w, b'"') | equal(w, b'\\') | w & HIGHS,
+        |b| !(0x20..0x7F).contains(&b) || b == b'"' || b == b'\\',
+    )
 }
 
 /// A byte of 1s in each of a word's 8 bytes (tag names and values are looked at a word at a
@@ -297,25 +290,36 @@ const ONES: u64 = u64::from_ne_bytes([1; 8]);
 /// The top bit of each of a word's 8 bytes.
 const HIGHS: u64 = ONES << 7;
 
-/// How many ASCII letters `bytes` starts with (most of a tag name): looked at 8 at a time,
-/// upper case folded onto lower and each byte's 7 low bits compared with `a` and `z` by an
-/// addition that carries into its top bit only (no byte's into the next).
+/// How many ASCII letters `bytes` starts with (most of a tag name): upper case folded onto
+/// lower, each byte's 7 low bits compared with `a` and `z` by an addition that carries into
+/// its top bit only (no byte's into the next).
 fn letter_run(bytes: &[u8]) -> usize {
     let at_least = |low7: u64, c: u8| low7.wrapping_add(ONES * u64::from(0x80 - c)) & HIGHS;
+    run_before(
+        bytes,
+        |w| {
+            let folded = (w | (ONES * 0x20)) & !HIGHS;
+            !(at_least(folded, b'a') & !at_least(folded, b'z' + 1) & !w) & HIGHS
+        },
+        |b| !b.is_ascii_alphabetic(),
+    )
+}
+
+/// How many bytes `bytes` starts with before one that `ends` takes: 8 at a time, `marks`
+/// marking by its top bit each byte of a word (little-endian) that `ends` takes (the lowest
+/// exactly; any after it may be marked or not), the last few bytes one by one.
+fn run_before(bytes: &[u8], marks: impl Fn(u64) -> u64, ends: impl Fn(u8) -> bool) -> usize {
     let mut at = 0;
     while let Some(word) = bytes.get(at..at + 8) {
-        let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
-        let folded = (w | (ONES * 0x20)) & !HIGHS;
-        let letters = at_least(folded, b'a') & !at_least(folded, b'z' + 1) & !w;
-        let others = !letters & HIGHS;
-        if others != 0 {
-            return at + (others.trailing_zeros() / 8) as usize;
+        let marked = marks(u64::from_le_bytes(word.try_into().unwrap_or([0; 8])));
+        if marked != 0 {
+            return at + (marked.trailing_zeros() / 8) as usize;
         }
         at += 8;
     }
     at + bytes[at..]
         .iter()
-        .position(|b| !b.is_ascii_alphabetic())
+        .position(|&b| ends(b))
         .unwrap_or(bytes.len() - at)
 }
 
