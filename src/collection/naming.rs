@@ -171,7 +171,7 @@ impl UniqueNames {
     /// Let go of the room kept for names still to come.
     pub(crate) fn shrink_to_fit(&mut self) {
         self.names.shrink_to_fit();
-        self.lookup.shrink_to_fit(&self.names);
+        self.lookup.shrink_to_fit();
     }
 }
 

@@ -1,7 +1,7 @@
 //! Names kept one after the other in one string, numbered in the order they came
 //! ([`NameList`]), and found by name through a table of their numbers ([`NameLookup`]): a
 //! dictionary of millions of names (the sites of a lichess dump, each a game's address) costs
-//! the names' bytes and a dozen bytes a name, not an allocation each.
+//! the names' bytes and about twenty bytes a name, not an allocation each.
 
 use std::hash::BuildHasher;
 
@@ -52,19 +52,41 @@ impl NameList {
     }
 }
 
-/// The numbers of a [`NameList`]'s names, found by name (the table holds numbers only; the
-/// names are read from the list).
+/// The numbers of a [`NameList`]'s names, found by name. The table holds each name's number
+/// beside 32 bits of its hash, not the name: growing the table reads no name again, and a
+/// lookup reads a name from the list only when those bits match.
 #[derive(Clone, Debug, Default)]
 pub struct NameLookup {
-    table: hashbrown::HashTable<u32>,
+    table: hashbrown::HashTable<Slot>,
     hasher: foldhash::fast::FixedState,
+}
+
+/// A name's number and the 32 bits of its hash the table places it by.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    number: u32,
+    hash: u32,
+}
+
+impl Slot {
+    /// The hash the table places this slot by: its 32 bits twice, so that both the low
+    /// bits (which pick the bucket) and the top ones (which the table compares first) come
+    /// from them.
+    fn table_hash(&self) -> u64 {
+        spread(self.hash)
+    }
+}
+
+/// A 64-bit table hash made of 32 bits, repeated in both halves.
+fn spread(hash: u32) -> u64 {
+    (u64::from(hash) << 32) | u64::from(hash)
 }
 
 impl NameLookup {
     /// A lookup of every name of `list` (the first of names given twice).
     pub fn of(list: &NameList) -> NameLookup {
         let mut lookup = NameLookup::default();
-        lookup.table.reserve(list.len(), |_| 0);
+        lookup.table.reserve(list.len(), Slot::table_hash);
         for (k, name) in list.iter().enumerate() {
             if lookup.find(list, name).is_none() {
                 lookup.insert(list, k as u32);
@@ -73,50 +95,51 @@ impl NameLookup {
         lookup
     }
 
+    /// The 32 bits of `name`'s hash kept in the table.
+    fn hash_of(&self, name: &str) -> u32 {
+        (self.hasher.hash_one(name) >> 32) as u32
+    }
+
     /// The number of `name` in `list`.
     pub fn find(&self, list: &NameList, name: &str) -> Option<u32> {
-        let hash = self.hasher.hash_one(name);
+        let hash = self.hash_of(name);
         self.table
-            .find(hash, |&k| list.get(k as usize) == Some(name))
-            .copied()
+            .find(spread(hash), |s| {
+                s.hash == hash && list.get(s.number as usize) == Some(name)
+            })
+            .map(|s| s.number)
     }
 
     /// The number of `name` in `list`, added to both when new (hashed once either way).
     pub fn number_of(&mut self, list: &mut NameList, name: &str) -> u32 {
+        let hash = self.hash_of(name);
         let names = &*list;
         let entry = self.table.entry(
-            self.hasher.hash_one(name),
-            |&k| names.get(k as usize) == Some(name),
-            rehash(&self.hasher, names),
+            spread(hash),
+            |s| s.hash == hash && names.get(s.number as usize) == Some(name),
+            Slot::table_hash,
         );
         match entry {
-            hashbrown::hash_table::Entry::Occupied(found) => *found.get(),
+            hashbrown::hash_table::Entry::Occupied(found) => found.get().number,
             hashbrown::hash_table::Entry::Vacant(room) => {
-                let k = list.push(name);
-                room.insert(k);
-                k
+                let number = list.push(name);
+                room.insert(Slot { number, hash });
+                number
             }
         }
     }
 
     /// Make name `k` of `list` (not found yet) findable.
     pub fn insert(&mut self, list: &NameList, k: u32) {
-        let rehash = rehash(&self.hasher, list);
-        self.table.insert_unique(rehash(&k), k, rehash);
+        let hash = self.hash_of(list.get(k as usize).unwrap_or_default());
+        self.table
+            .insert_unique(spread(hash), Slot { number: k, hash }, Slot::table_hash);
     }
 
     /// Let go of the room kept for names still to come.
-    pub fn shrink_to_fit(&mut self, list: &NameList) {
-        self.table.shrink_to_fit(rehash(&self.hasher, list));
+    pub fn shrink_to_fit(&mut self) {
+        self.table.shrink_to_fit(Slot::table_hash);
     }
-}
-
-/// The hash of name number `k` of `list`, for the table to place its numbers by.
-fn rehash<'a>(
-    hasher: &'a foldhash::fast::FixedState,
-    list: &'a NameList,
-) -> impl Fn(&u32) -> u64 + Copy + 'a {
-    move |&k| hasher.hash_one(list.get(k as usize).unwrap_or_default())
 }
 
 #[cfg(test)]
@@ -146,7 +169,7 @@ mod tests {
         );
         assert_eq!(list.get(4), None);
         assert_eq!(lookup.find(&list, "Carlsen, Magnus "), None);
-        lookup.shrink_to_fit(&list);
+        lookup.shrink_to_fit();
         list.shrink_to_fit();
         let again = NameLookup::of(&list);
         for (k, name) in list.iter().enumerate() {
@@ -158,5 +181,25 @@ mod tests {
             assert_eq!(lookup.number_of(&mut list, &format!("p{k}")), k + 4);
         }
         assert_eq!(lookup.find(&list, "p4321"), Some(4325));
+    }
+
+    #[test]
+    fn names_whose_kept_hash_bits_are_the_same_are_told_apart_by_their_text() {
+        let mut lookup = NameLookup::default();
+        let mut seen = std::collections::HashMap::new();
+        // Among some 100 000 names two share their 32 kept bits (the birthday bound).
+        let (a, b) = (0..1_000_000)
+            .map(|k| format!("n{k}"))
+            .find_map(|name| {
+                let bits = lookup.hash_of(&name);
+                seen.insert(bits, name.clone()).map(|before| (before, name))
+            })
+            .expect("two names with the same kept bits");
+        let mut list = NameList::default();
+        assert_eq!(lookup.number_of(&mut list, &a), 0);
+        assert_eq!(lookup.number_of(&mut list, &b), 1);
+        assert_eq!(lookup.number_of(&mut list, &a), 0);
+        assert_eq!(lookup.find(&list, &b), Some(1));
+        assert_eq!(NameLookup::of(&list).find(&list, &b), Some(1));
     }
 }
