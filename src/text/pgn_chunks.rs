@@ -43,6 +43,15 @@ impl Split {
         batch_games: 1024,
         chunks_ahead: 8,
     };
+
+    /// [`Split::DEFAULT`] with a wider window, for skimmed games (headers only, a few hundred
+    /// bytes each): 32 chunks, 8 MiB of text, may be parsed ahead of the consumer. With
+    /// 8, on 2 cores, the parsers kept waiting for a consumer the scheduler had set aside for
+    /// a moment (indexing 1M lichess-shaped games: 2.33 → 2.17 s).
+    pub(crate) const SKIMMED: Split = Split {
+        chunks_ahead: 32,
+        ..Split::DEFAULT
+    };
 }
 
 /// Fewer bytes than most games' texts take (a game of 40 moves, tags and no comment is
@@ -77,8 +86,9 @@ pub(crate) fn with_games<R>(
         let mut receivers = Vec::with_capacity(threads);
         let mut parsers = Vec::with_capacity(threads);
         for t in 0..threads {
-            // Two batches ahead per thread at most, so memory stays bounded.
-            let (tx, rx) = sync_channel::<Batch>(2);
+            // A thread's share of the window (at least two batches) ahead at most, so memory
+            // stays bounded and the window, not the channel, is what a thread waits for.
+            let (tx, rx) = sync_channel::<Batch>(split.chunks_ahead.div_ceil(threads).max(2));
             receivers.push(rx);
             let (cuts, window) = (&cuts, &window);
             parsers.push(s.spawn(move || {

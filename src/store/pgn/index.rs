@@ -465,7 +465,7 @@ impl<'a> Indexer<'a> {
             Reading::AsScid,
             true,
             self.threads,
-            Split::DEFAULT,
+            Split::SKIMMED,
             done_with,
             |games| {
                 for (n, g) in games.enumerate() {
