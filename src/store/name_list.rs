@@ -75,6 +75,12 @@ impl Slot {
     fn table_hash(&self) -> u64 {
         spread(self.hash)
     }
+
+    /// Whether this slot is that of `name` in `list`, given its kept bits `hash`: the bits
+    /// compared first, the name only when they match.
+    fn holds<'a>(list: &'a NameList, name: &'a str, hash: u32) -> impl Fn(&Slot) -> bool + 'a {
+        move |s| s.hash == hash && list.get(s.number as usize) == Some(name)
+    }
 }
 
 /// A 64-bit table hash made of 32 bits, repeated in both halves.
@@ -104,19 +110,16 @@ impl NameLookup {
     pub fn find(&self, list: &NameList, name: &str) -> Option<u32> {
         let hash = self.hash_of(name);
         self.table
-            .find(spread(hash), |s| {
-                s.hash == hash && list.get(s.number as usize) == Some(name)
-            })
+            .find(spread(hash), Slot::holds(list, name, hash))
             .map(|s| s.number)
     }
 
     /// The number of `name` in `list`, added to both when new (hashed once either way).
     pub fn number_of(&mut self, list: &mut NameList, name: &str) -> u32 {
         let hash = self.hash_of(name);
-        let names = &*list;
         let entry = self.table.entry(
             spread(hash),
-            |s| s.hash == hash && names.get(s.number as usize) == Some(name),
+            Slot::holds(list, name, hash),
             Slot::table_hash,
         );
         match entry {
