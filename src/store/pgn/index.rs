@@ -4,7 +4,8 @@
 //! with [`Games::skimming`](crate::text::pgn_parse::Games::skimming): tags read as SCID's
 //! import reads them, moves neither read nor replayed): a plain file mapped and parsed where
 //! it lies, a compressed one in blocks as other threads decode it (the frames of a pzstd file
-//! on every core, [`source::decode_from`]). Kept in the user's cache folder, so a later mount
+//! on every core, [`source::decode_from`]): the decoding thread puts the next block together
+//! while this one is parsed. Kept in the user's cache folder, so a later mount
 //! loads it at once, and a file that grew is indexed from its last game on.
 //!
 //! A game's text is the file's bytes from its start up to the next game's start (the first
@@ -30,8 +31,12 @@ use crate::text::pgn_chunks::{self, Parsed, Split};
 use crate::text::pgn_parse::Reading;
 use crate::text::{DoneWith, line_breaks};
 
-/// The text is parsed in blocks of this many bytes (more when a game is longer).
-const BLOCK_BYTES: usize = 32 << 20;
+/// The text is parsed in blocks of this many bytes (more when a game is longer). Three are
+/// held at once: the one parsed, the next one, and the one being filled.
+const BLOCK_BYTES: usize = 16 << 20;
+/// The room before a decoded block for the text the block before held back (the start of a
+/// game it cut): most games' texts are a few KiB, and one held back longer is copied instead.
+const HELD_ROOM_BYTES: usize = 256 << 10;
 /// How many bytes of the file's start and end a kept index remembers, to tell a file that
 /// grew (the same start, and the old end still there) from one rewritten.
 const EDGE_BYTES: usize = 4096;
@@ -255,21 +260,38 @@ impl Index {
             return Ok(self);
         }
         let mut skip = resume - from.text;
-        let (tx, rx) = sync_channel::<Vec<u8>>(4);
-        // The pieces indexed go back to the decoder to be filled again.
-        let (back, spare) = sync_channel::<Vec<u8>>(8);
+        let room = block.min(HELD_ROOM_BYTES);
+        // Blocks of text are put together on the decoding thread while the one before is
+        // parsed here; it waits with the next one until this one is parsed.
+        let (tx, rx) = sync_channel::<Vec<u8>>(0);
+        // The blocks indexed go back to be filled again.
+        let (back, spare) = sync_channel::<Vec<u8>>(2);
         let codec = indexer.index.codec;
         let decoded = std::thread::scope(|s| {
             let decoding = s.spawn(move || {
                 let (mut members, mut lost) = (Vec::new(), Vec::new());
+                let empty_block = || {
+                    let mut b = spare.try_recv().unwrap_or_else(|_| {
+                        Vec::with_capacity(room + block.min(BLOCK_BYTES) + (1 << 20))
+                    });
+                    b.clear();
+                    b.resize(room, 0);
+                    b
+                };
+                let mut filling = empty_block();
                 let result = source::decode_from(
                     path,
                     codec,
                     from,
                     threads,
                     &mut |piece| {
-                        let next = spare.try_recv().unwrap_or_default();
-                        tx.send(std::mem::replace(piece, next))
+                        let n = (skip as usize).min(piece.len());
+                        skip -= n as u64;
+                        filling.extend_from_slice(&piece[n..]);
+                        if filling.len() - room < block {
+                            return Ok(());
+                        }
+                        tx.send(std::mem::replace(&mut filling, empty_block()))
                             .map_err(|_| Error::new(ErrorKind::Io, "indexing stopped"))
                     },
                     &mut |m| members.push(m),
@@ -284,16 +306,14 @@ impl Index {
                     },
                     &|done| progress(done, total),
                 );
+                if result.is_ok() && filling.len() > room {
+                    // Its last block (a send that fails finds indexing stopped already).
+                    let _ = tx.send(filling);
+                }
                 (result, members, lost)
             });
-            for mut piece in rx {
-                if skip > 0 {
-                    let n = (skip as usize).min(piece.len());
-                    piece.drain(..n);
-                    skip -= n as u64;
-                }
-                indexer.feed(&piece);
-                let _ = back.try_send(piece);
+            for filled in rx {
+                let _ = back.try_send(indexer.feed_block(filled, room));
             }
             let (result, members, lost) =
                 decoding.join().expect("the decoding thread does not panic");
@@ -348,6 +368,29 @@ impl<'a> Indexer<'a> {
             block,
             threads,
         }
+    }
+
+    /// Take the next block of text, which follows `room` bytes of room: the text held back
+    /// (the start of the game the block before cut) is put there, just before it, and the
+    /// block is parsed where it lies. A block is handed back, to be filled again.
+    fn feed_block(&mut self, mut filled: Vec<u8>, room: usize) -> Vec<u8> {
+        let held = self.buf.len();
+        if held > room || self.want > self.block {
+            // More held back than the room (a game longer than blocks): copied after it.
+            self.feed(&filled[room..]);
+            return filled;
+        }
+        let start = room - held;
+        filled[start..room].copy_from_slice(&self.buf);
+        let text = &filled[start..];
+        let cut = self.index_text(text, false, &crate::text::keep_all, &|_| {});
+        self.buf.clear();
+        self.buf.extend_from_slice(&text[cut..]);
+        if cut == 0 {
+            // One game fills the whole block: read on, as `parse` does.
+            self.want *= 2;
+        }
+        filled
     }
 
     /// Take the next piece of text.
