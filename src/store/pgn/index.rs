@@ -423,13 +423,15 @@ impl<'a> Indexer<'a> {
         match parsed {
             Ok(read) => {
                 let h = &read.game.headers;
+                let [white, black, event, site, round] =
+                    names_of(h).map(|(kind, name)| self.name_id(kind, name));
                 let summary = GameSummary {
                     deleted: false,
-                    white: self.name_id(NameKind::Player, &h.white),
-                    black: self.name_id(NameKind::Player, &h.black),
-                    event: self.name_id(NameKind::Event, &h.event),
-                    site: self.name_id(NameKind::Site, &h.site),
-                    round: self.name_id(NameKind::Round, &h.round),
+                    white,
+                    black,
+                    event,
+                    site,
+                    round,
                     date: h.date,
                     result: h.result,
                     eco: h
@@ -511,7 +513,15 @@ impl<'a> Indexer<'a> {
             Split::SKIMMED,
             done_with,
             |games| {
-                for (n, g) in games.enumerate() {
+                let mut games = games.peekable();
+                let mut n = 0;
+                while let Some(g) = games.next() {
+                    if let Some(Ok(next)) = games.peek() {
+                        // Its names' slots read while this game's are looked up.
+                        for (kind, name) in names_of(&next.game.headers) {
+                            self.known[kind as usize].prefetch(name);
+                        }
+                    }
                     let item = self.item(g, text, known);
                     known = (item.0, item.1);
                     if let Some(before) = held.replace(item) {
@@ -520,6 +530,7 @@ impl<'a> Indexer<'a> {
                     if n % PROGRESS_GAMES == 0 {
                         progress(self.buf_at + known.0 as u64);
                     }
+                    n += 1;
                 }
             },
         );
@@ -541,6 +552,18 @@ impl<'a> Indexer<'a> {
         self.buf_at += cut as u64;
         cut
     }
+}
+
+/// A game's names in the dictionaries: White, Black, Event, Site and Round, each with its
+/// dictionary.
+fn names_of(h: &crate::game::Headers) -> [(NameKind, &str); 5] {
+    [
+        (NameKind::Player, &h.white),
+        (NameKind::Player, &h.black),
+        (NameKind::Event, &h.event),
+        (NameKind::Site, &h.site),
+        (NameKind::Round, &h.round),
+    ]
 }
 
 /// A game found by the parser: its start in the text parsed, the line it starts on there,
