@@ -1,7 +1,7 @@
 //! Names kept one after the other in one string, numbered in the order they came
 //! ([`NameList`]), and found by name through a table of their numbers ([`NameLookup`]): a
 //! dictionary of millions of names (the sites of a lichess dump, each a game's address) costs
-//! the names' bytes and about twenty bytes a name, not an allocation each.
+//! the names' bytes and 20–30 bytes a name, not an allocation each.
 
 use std::hash::BuildHasher;
 
