@@ -217,15 +217,6 @@ impl NameLookup {
         }
     }
 
-    /// Make name `k` of `list` (not found yet) findable.
-    pub fn insert(&mut self, list: &NameList, k: u32) {
-        let name = list.get(k as usize).unwrap_or_default();
-        let hash = self.hash_of(name);
-        self.room_for_one();
-        let at = self.empty_from(hash);
-        self.put(at, Slot { number: k, hash });
-    }
-
     /// Let go of the room kept for names still to come.
     pub fn shrink_to_fit(&mut self) {
         let slots = slots_for(self.used);

@@ -383,13 +383,9 @@ impl<'a> Indexer<'a> {
         let start = room - held;
         filled[start..room].copy_from_slice(&self.buf);
         let text = &filled[start..];
-        let cut = self.index_text(text, false, &crate::text::keep_all, &|_| {});
+        let cut = self.index_block(text);
         self.buf.clear();
         self.buf.extend_from_slice(&text[cut..]);
-        if cut == 0 {
-            // One game fills the whole block: read on, as `parse` does.
-            self.want *= 2;
-        }
         filled
     }
 
@@ -477,17 +473,23 @@ impl<'a> Indexer<'a> {
     /// last (the text may stop inside it), which stays in `buf`.
     fn parse(&mut self, at_end: bool) {
         let mut buf = std::mem::take(&mut self.buf);
-        let cut = self.index_text(&buf, at_end, &crate::text::keep_all, &|_| {});
-        if cut == 0 && !at_end {
-            // One game fills the whole block: read on.
-            self.buf = buf;
-            self.want *= 2;
-            return;
-        }
-        self.want = self.block;
+        let cut = if at_end {
+            self.index_text(&buf, true, &crate::text::keep_all, &|_| {})
+        } else {
+            self.index_block(&buf)
+        };
         // Kept with its capacity: the next block fills it again.
         buf.drain(..cut);
         self.buf = buf;
+    }
+
+    /// Index the games of `text` (a block, which starts at `buf_at` with a game) but the
+    /// last, which it may cut; returns where that one starts. A block that holds no whole
+    /// game makes the next one twice as long (one game fills it: read on).
+    fn index_block(&mut self, text: &[u8]) -> usize {
+        let cut = self.index_text(text, false, &crate::text::keep_all, &|_| {});
+        self.want = if cut == 0 { self.want * 2 } else { self.block };
+        cut
     }
 
     /// Index the games of `text`, which starts at `buf_at` with a game: all of them when
@@ -513,10 +515,9 @@ impl<'a> Indexer<'a> {
             Split::SKIMMED,
             done_with,
             |games| {
-                let mut games = games.peekable();
-                let mut n = 0;
-                while let Some(g) = games.next() {
-                    if let Some(Ok(next)) = games.peek() {
+                let mut games = games.enumerate().peekable();
+                while let Some((n, g)) = games.next() {
+                    if let Some((_, Ok(next))) = games.peek() {
                         // Its names' slots read while this game's are looked up.
                         for (kind, name) in names_of(&next.game.headers) {
                             self.known[kind as usize].prefetch(name);
@@ -530,7 +531,6 @@ impl<'a> Indexer<'a> {
                     if n % PROGRESS_GAMES == 0 {
                         progress(self.buf_at + known.0 as u64);
                     }
-                    n += 1;
                 }
             },
         );
