@@ -4,10 +4,14 @@
 //! parser must be between two games (see [`is_game_boundary`]); each chunk is parsed on its
 //! own, the chunks dealt round-robin to the threads, and the games handed on in text order, in
 //! batches of at most [`Split::batch_games`], with their numbers, lines and byte ranges in the
-//! whole text. Only games read well come from chunks: at a refused game the sequential parser
-//! takes over from the start of its chunk (so every error, its game number, line and range,
-//! is the sequential one), until it stands exactly at the start of a later chunk, from where
-//! that chunk's games are the sequential parser's again.
+//! whole text. A chunk starts where the sequential parser stands between two games, and its
+//! parser reads the same bytes from the same state, so each of its items is the sequential
+//! one, refused games included, as long as the reading did not run into the chunk's end: the
+//! chunk's last item, if refused, may be (an unclosed comment read to the chunk's end may close
+//! in the next one). There the sequential parser takes over from the start of the chunk (so
+//! that error, its game number, line and range, is the sequential one), until it stands
+//! exactly at the start of a later chunk, from where that chunk's games are the sequential
+//! parser's again.
 
 use std::sync::mpsc::{Receiver, sync_channel};
 use std::sync::{Condvar, Mutex, OnceLock, PoisonError};
@@ -171,13 +175,14 @@ struct Chunk {
     lines_before: u32,
     /// The games of the text before it.
     games_before: u32,
-    /// Its games handed on so far.
+    /// Its items (games read or refused) handed on so far.
     yielded: u32,
     /// Its line breaks, once its last batch was received.
     line_breaks: Option<u32>,
 }
 
-/// The chunks' games in text order, the sequential parser's where a chunk refused a game.
+/// The chunks' games in text order, the sequential parser's where a chunk's last item is a
+/// refused game.
 struct InOrder<'a> {
     text: &'a [u8],
     reading: Reading,
@@ -190,8 +195,8 @@ struct InOrder<'a> {
     receivers: Vec<Receiver<Batch>>,
     chunk: Chunk,
     current: std::vec::IntoIter<Parsed>,
-    /// The sequential parser, from the start of a chunk that held a refused game until it
-    /// stands at the start of a later chunk.
+    /// The sequential parser, from the start of a chunk whose last item is a refused game
+    /// until it stands at the start of a later chunk.
     sequential: Option<Games<'a>>,
 }
 
@@ -231,16 +236,33 @@ impl InOrder<'_> {
         }
     }
 
-    /// A chunk's game, placed in the whole text.
-    fn placed(&self, mut game: ReadGame) -> ReadGame {
+    /// A chunk's item, placed in the whole text.
+    fn placed(&self, item: Parsed) -> Parsed {
         let at = self.cuts.start(self.chunk.index);
-        game.number += self.chunk.games_before;
-        game.line += self.chunk.lines_before;
-        for (line, _) in &mut game.changes {
-            *line += self.chunk.lines_before;
+        let shift = |text: &mut std::ops::Range<usize>| *text = text.start + at..text.end + at;
+        let (games_before, lines_before) = (self.chunk.games_before, self.chunk.lines_before);
+        match item {
+            Ok(mut game) => {
+                game.number += games_before;
+                game.line += lines_before;
+                for (line, _) in &mut game.changes {
+                    *line += lines_before;
+                }
+                shift(&mut game.text);
+                Ok(game)
+            }
+            Err(mut refused) => {
+                refused.game += games_before;
+                refused.line += lines_before;
+                shift(&mut refused.text);
+                Err(refused)
+            }
         }
-        game.text = game.text.start + at..game.text.end + at;
-        game
+    }
+
+    /// Whether the item just taken from the current chunk was its last.
+    fn was_last_of_chunk(&self) -> bool {
+        self.chunk.line_breaks.is_some() && self.current.as_slice().is_empty()
     }
 
     /// The sequential parser's next item, handing back to the chunks once it stands at the
@@ -276,12 +298,9 @@ impl Iterator for InOrder<'_> {
                 return item;
             }
             match self.current.next() {
-                Some(Ok(game)) => {
-                    self.chunk.yielded += 1;
-                    return Some(Ok(self.placed(game)));
-                }
-                Some(Err(_)) => {
-                    // Read this chunk again with the sequential parser, from its start.
+                Some(Err(_)) if self.was_last_of_chunk() => {
+                    // A refusal that may have read to the chunk's end: read this chunk again
+                    // with the sequential parser, from its start.
                     self.current = Vec::new().into_iter();
                     let mut games = Games::resume(
                         self.text,
@@ -297,6 +316,10 @@ impl Iterator for InOrder<'_> {
                         games.next();
                     }
                     self.sequential = Some(games);
+                }
+                Some(item) => {
+                    self.chunk.yielded += 1;
+                    return Some(self.placed(item));
                 }
                 None if self.chunk.line_breaks.is_some() => {
                     let chunk = &self.chunk;
@@ -443,7 +466,8 @@ fn boundary_from(text: &[u8], from: usize) -> usize {
 /// text before it ends with a result (`1-0`, `0-1`, `1/2-1/2`, `*`) standing alone, on a line
 /// that is not a tag (`[`) or escape (`%`) line. Read in movetext, such a result ends the game
 /// and the next one starts at `at`; read inside a comment, the comment is unclosed in the
-/// chunk, which the chunk's parser refuses (and the sequential parser takes over).
+/// chunk, which the chunk's parser refuses as its last game (and the sequential parser takes
+/// over).
 pub(crate) fn is_game_boundary(text: &[u8], at: usize) -> bool {
     if text.get(at) != Some(&b'[') || at < 2 || text[at - 1] != b'\n' {
         return false;
@@ -527,12 +551,9 @@ mod tests {
         pub(super) static SEQUENTIAL_READS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     }
 
-    #[test]
-    fn after_a_refused_game_the_chunks_take_over_again() {
-        let good = "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n";
-        let mut text = good.repeat(10);
-        text.push_str("[Event \"bad\"]\n\n1. e5 1-0\n\n");
-        text.push_str(&good.repeat(2000));
+    /// Games of `text` parsed in chunks of 1 KiB on 2 threads, checked against one parser,
+    /// and how many items the sequential parser gave.
+    fn chunked_with_sequential_reads(text: &str) -> (Vec<Parsed>, usize) {
         let split = Split {
             chunk_bytes: 1024,
             batch_games: 16,
@@ -548,10 +569,46 @@ mod tests {
             &keep_all,
             |g| g.collect::<Vec<_>>(),
         );
-        assert_eq!(got.len(), 2011);
-        assert_eq!(got.iter().filter(|g| g.is_err()).count(), 1);
         assert_eq!(got, Games::new(text.as_bytes()).collect::<Vec<_>>());
-        let sequential = SEQUENTIAL_READS.with(std::cell::Cell::get);
+        (got, SEQUENTIAL_READS.with(std::cell::Cell::get))
+    }
+
+    const GOOD: &str = "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n";
+
+    /// A refused game inside a chunk is the chunk's to give, placed in the whole text like
+    /// the games: nothing is read twice (a real collection refuses a game every few dozen).
+    #[test]
+    fn a_game_refused_inside_a_chunk_is_taken_from_the_chunk() {
+        let mut text = GOOD.repeat(10);
+        for _ in 0..50 {
+            text.push_str("[Event \"bad\"]\n\n1. e5 1-0\n\n");
+            text.push_str(&GOOD.repeat(37));
+        }
+        let (got, sequential) = chunked_with_sequential_reads(&text);
+        assert_eq!(got.len(), 1910);
+        let refused: Vec<_> = got.iter().filter_map(|g| g.as_ref().err()).collect();
+        assert_eq!(refused.len(), 50);
+        // None ends its chunk (as 37 good games between them place them).
+        let cuts = Cuts::new(text.as_bytes(), 1024);
+        let chunk_ends: Vec<usize> = (1..cuts.chunks()).map(|k| cuts.start(k)).collect();
+        assert!(refused.iter().all(|e| !chunk_ends.contains(&e.text.end)));
+        assert_eq!(refused[1].game, 49, "numbered in the whole text");
+        assert_eq!(refused[1].line, 4 * 48 + 3, "lined in the whole text");
+        assert_eq!(sequential, 0, "read again by the sequential parser");
+    }
+
+    /// A comment left open reads to the chunk's end there, but closes in the next chunk in
+    /// the whole text: the sequential parser reads it, then hands back to the chunks.
+    #[test]
+    fn after_a_refusal_at_a_chunks_end_the_chunks_take_over_again() {
+        let mut text = GOOD.repeat(10);
+        text.push_str("[Event \"long\"]\n\n1. e4 {");
+        text.push_str(&"a comment 1-0\n\n[Event \"inside\"]\n".repeat(40));
+        text.push_str("} e5 0-1\n\n");
+        text.push_str(&GOOD.repeat(2000));
+        let (got, sequential) = chunked_with_sequential_reads(&text);
+        assert_eq!(got.len(), 2011);
+        assert!(got.iter().all(Result::is_ok));
         assert!(
             sequential < 40,
             "the sequential parser read {sequential} games: the chunks never took over again"
