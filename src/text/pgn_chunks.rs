@@ -5,13 +5,13 @@
 //! own, the chunks dealt round-robin to the threads, and the games handed on in text order, in
 //! batches of at most [`Split::batch_games`], with their numbers, lines and byte ranges in the
 //! whole text. A chunk starts where the sequential parser stands between two games, and its
-//! parser reads the same bytes from the same state, so each of its items is the sequential
-//! one, refused games included, as long as the reading did not run into the chunk's end: the
-//! chunk's last item, if refused, may be (an unclosed comment read to the chunk's end may close
-//! in the next one). There the sequential parser takes over from the start of the chunk (so
-//! that error, its game number, line and range, is the sequential one), until it stands
-//! exactly at the start of a later chunk, from where that chunk's games are the sequential
-//! parser's again.
+//! parser reads the same bytes from the same state, so its games are the sequential ones. A
+//! game a chunk refused is read again on its own, from where it starts in the whole text (so
+//! the error is the sequential one: a message may name another line of the game); the chunk's
+//! later games are taken again if that reading ends where the chunk's did. If it ends further
+//! on (an unclosed comment read to the chunk's end closes in the next one), the sequential
+//! parser reads on from there until it stands exactly at the start of a later chunk, from
+//! where that chunk's games are the sequential parser's again.
 
 use std::sync::mpsc::{Receiver, sync_channel};
 use std::sync::{Condvar, Mutex, OnceLock, PoisonError};
@@ -151,6 +151,7 @@ pub(crate) fn with_games<R>(
             chunk: Chunk::default(),
             current: Vec::new().into_iter(),
             sequential: None,
+            rereading: None,
         };
         let consumed = consume(&mut games);
         // The threads stop (the window closed, the receivers gone), and are waited for to the
@@ -181,8 +182,8 @@ struct Chunk {
     line_breaks: Option<u32>,
 }
 
-/// The chunks' games in text order, the sequential parser's where a chunk's last item is a
-/// refused game.
+/// The chunks' games in text order; a game a chunk refused read again in the whole text, and
+/// the sequential parser's games where that reading ran past the chunk's end.
 struct InOrder<'a> {
     text: &'a [u8],
     reading: Reading,
@@ -195,9 +196,12 @@ struct InOrder<'a> {
     receivers: Vec<Receiver<Batch>>,
     chunk: Chunk,
     current: std::vec::IntoIter<Parsed>,
-    /// The sequential parser, from the start of a chunk whose last item is a refused game
-    /// until it stands at the start of a later chunk.
+    /// The sequential parser, from the end of a game read again past its chunk's end until it
+    /// stands at the start of a later chunk.
     sequential: Option<Games<'a>>,
+    /// The parser that reads again the current chunk's refused games, from its start on: it
+    /// steps over the games between them without reading them.
+    rereading: Option<Games<'a>>,
 }
 
 impl InOrder<'_> {
@@ -224,6 +228,7 @@ impl InOrder<'_> {
             line_breaks: None,
         };
         self.current = Vec::new().into_iter();
+        self.rereading = None;
         self.window.moved_to(self.chunk.index);
     }
 
@@ -236,33 +241,46 @@ impl InOrder<'_> {
         }
     }
 
-    /// A chunk's item, placed in the whole text.
-    fn placed(&self, item: Parsed) -> Parsed {
+    /// A chunk's game, placed in the whole text.
+    fn placed(&self, mut game: ReadGame) -> ReadGame {
         let at = self.cuts.start(self.chunk.index);
-        let shift = |text: &mut std::ops::Range<usize>| *text = text.start + at..text.end + at;
-        let (games_before, lines_before) = (self.chunk.games_before, self.chunk.lines_before);
-        match item {
-            Ok(mut game) => {
-                game.number += games_before;
-                game.line += lines_before;
-                for (line, _) in &mut game.changes {
-                    *line += lines_before;
-                }
-                shift(&mut game.text);
-                Ok(game)
-            }
-            Err(mut refused) => {
-                refused.game += games_before;
-                refused.line += lines_before;
-                shift(&mut refused.text);
-                Err(refused)
-            }
+        game.number += self.chunk.games_before;
+        game.line += self.chunk.lines_before;
+        for (line, _) in &mut game.changes {
+            *line += self.chunk.lines_before;
         }
+        game.text = game.text.start + at..game.text.end + at;
+        game
     }
 
-    /// Whether the item just taken from the current chunk was its last.
-    fn was_last_of_chunk(&self) -> bool {
-        self.chunk.line_breaks.is_some() && self.current.as_slice().is_empty()
+    /// The whole text's reading of a game the current chunk refused (`text`, its bytes in the
+    /// chunk). Where it ends further on than the chunk's reading (which ran into the chunk's
+    /// end), the sequential parser reads on from there.
+    fn read_again(&mut self, text: std::ops::Range<usize>) -> Parsed {
+        let at = self.cuts.start(self.chunk.index);
+        let chunk = &self.chunk;
+        let games = self.rereading.get_or_insert_with(|| {
+            // Chunk 0 may start with a byte-order mark, which only `Games::new` steps over.
+            let games = match chunk.index {
+                0 => Games::new(self.text),
+                _ => Games::resume(self.text, at, chunk.lines_before + 1, chunk.games_before),
+            };
+            games.reading(self.reading).skimming(self.skim)
+        });
+        games.skip_to(at + text.start, chunk.games_before + chunk.yielded);
+        let read = games
+            .next()
+            .expect("a refused game's bytes are there to read");
+        self.chunk.yielded += 1;
+        let end = match &read {
+            Ok(game) => game.text.end,
+            Err(refused) => refused.text.end,
+        };
+        if end != at + text.end {
+            self.current = Vec::new().into_iter();
+            self.sequential = self.rereading.take();
+        }
+        read
     }
 
     /// The sequential parser's next item, handing back to the chunks once it stands at the
@@ -298,29 +316,11 @@ impl Iterator for InOrder<'_> {
                 return item;
             }
             match self.current.next() {
-                Some(Err(_)) if self.was_last_of_chunk() => {
-                    // A refusal that may have read to the chunk's end: read this chunk again
-                    // with the sequential parser, from its start.
-                    self.current = Vec::new().into_iter();
-                    let mut games = Games::resume(
-                        self.text,
-                        self.cuts.start(self.chunk.index),
-                        self.chunk.lines_before + 1,
-                        self.chunk.games_before,
-                    );
-                    if self.chunk.index == 0 {
-                        games = Games::new(self.text);
-                    }
-                    let mut games = games.reading(self.reading).skimming(self.skim);
-                    for _ in 0..self.chunk.yielded {
-                        games.next();
-                    }
-                    self.sequential = Some(games);
-                }
-                Some(item) => {
+                Some(Ok(game)) => {
                     self.chunk.yielded += 1;
-                    return Some(self.placed(item));
+                    return Some(Ok(self.placed(game)));
                 }
+                Some(Err(refused)) => return Some(self.read_again(refused.text)),
                 None if self.chunk.line_breaks.is_some() => {
                     let chunk = &self.chunk;
                     let lines = chunk.lines_before + chunk.line_breaks.unwrap_or(0);
@@ -466,8 +466,7 @@ fn boundary_from(text: &[u8], from: usize) -> usize {
 /// text before it ends with a result (`1-0`, `0-1`, `1/2-1/2`, `*`) standing alone, on a line
 /// that is not a tag (`[`) or escape (`%`) line. Read in movetext, such a result ends the game
 /// and the next one starts at `at`; read inside a comment, the comment is unclosed in the
-/// chunk, which the chunk's parser refuses as its last game (and the sequential parser takes
-/// over).
+/// chunk, which the chunk's parser refuses (and the game is read again in the whole text).
 pub(crate) fn is_game_boundary(text: &[u8], at: usize) -> bool {
     if text.get(at) != Some(&b'[') || at < 2 || text[at - 1] != b'\n' {
         return false;
@@ -575,25 +574,28 @@ mod tests {
 
     const GOOD: &str = "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n";
 
-    /// A refused game inside a chunk is the chunk's to give, placed in the whole text like
-    /// the games: nothing is read twice (a real collection refuses a game every few dozen).
+    /// A game a chunk refused is read again on its own, where it stands in the whole text:
+    /// the chunk's later games are taken, and nothing else is read twice (a real collection
+    /// refuses a game every few dozen). Its message names the line of its Result tag in the
+    /// whole text, not in the chunk.
     #[test]
-    fn a_game_refused_inside_a_chunk_is_taken_from_the_chunk() {
+    fn a_game_refused_in_a_chunk_is_read_again_alone() {
         let mut text = GOOD.repeat(10);
         for _ in 0..50 {
-            text.push_str("[Event \"bad\"]\n\n1. e5 1-0\n\n");
-            text.push_str(&GOOD.repeat(37));
+            text.push_str("[Event \"bad\"]\n[Result \"*\"]\n\n1. e4 1-0\n\n");
+            text.push_str(&GOOD.repeat(40));
         }
         let (got, sequential) = chunked_with_sequential_reads(&text);
-        assert_eq!(got.len(), 1910);
+        assert_eq!(got.len(), 2060);
         let refused: Vec<_> = got.iter().filter_map(|g| g.as_ref().err()).collect();
         assert_eq!(refused.len(), 50);
-        // None ends its chunk (as 37 good games between them place them).
+        assert_eq!(refused[1].game, 52, "numbered in the whole text");
+        assert_eq!(refused[1].line, 4 * 50 + 5 + 4, "lined in the whole text");
+        assert!(refused[1].message.contains("(line 207)"), "{}", refused[1]);
+        // Some end their chunk (the next chunk starts right after them).
         let cuts = Cuts::new(text.as_bytes(), 1024);
-        let chunk_ends: Vec<usize> = (1..cuts.chunks()).map(|k| cuts.start(k)).collect();
-        assert!(refused.iter().all(|e| !chunk_ends.contains(&e.text.end)));
-        assert_eq!(refused[1].game, 49, "numbered in the whole text");
-        assert_eq!(refused[1].line, 4 * 48 + 3, "lined in the whole text");
+        let starts: Vec<usize> = (1..cuts.chunks()).map(|k| cuts.start(k)).collect();
+        assert!(refused.iter().any(|e| starts.contains(&e.text.end)));
         assert_eq!(sequential, 0, "read again by the sequential parser");
     }
 

@@ -206,6 +206,14 @@ impl<'a> Games<'a> {
         }
     }
 
+    /// Move on to byte `offset`, where game `before + 1` starts, counting the lines and columns
+    /// stepped over (not read as games): a parser standing between games of a text, at or
+    /// before `offset`, that reads again a game a reading of part of the text refused.
+    pub(crate) fn skip_to(&mut self, offset: usize, before: u32) {
+        self.lx.advance_to(offset);
+        self.game = before;
+    }
+
     /// Where the next game starts (its byte offset and line), or the end of the text.
     pub fn next_start(&mut self) -> (usize, u32) {
         self.lx.skip_space();
