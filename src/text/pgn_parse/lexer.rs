@@ -19,6 +19,8 @@ pub(super) struct Lexer<'a> {
     pub(super) reading: Reading,
     /// What reading the current game changed: the line, and a phrase.
     pub(super) changes: Vec<(u32, String)>,
+    /// Whether `changes` are said (not when skimming: an index does not show them).
+    pub(super) says_changes: bool,
     /// Whether the game read last ended with a termination marker.
     pub(super) ended: bool,
     /// The tag pairs of the game being read (kept here so that their room serves every game).
@@ -26,9 +28,15 @@ pub(super) struct Lexer<'a> {
 }
 
 impl Lexer<'_> {
-    /// Note that reading the current game at `at` changed something.
-    pub(super) fn changed(&mut self, at: Pos, what: String) {
-        self.changes.push((at.line, what));
+    /// Note that reading the current game at `at` changed what `what` says, if it says
+    /// anything: it is asked only when changes are said, so what only a message needs (how a
+    /// value would be written, the message's words) costs nothing when they are not.
+    pub(super) fn changed(&mut self, at: Pos, what: impl FnOnce() -> Option<String>) {
+        if self.says_changes
+            && let Some(what) = what()
+        {
+            self.changes.push((at.line, what));
+        }
     }
 }
 
@@ -48,6 +56,7 @@ impl<'a> Lexer<'a> {
             },
             reading: Reading::Exact,
             changes: Vec::new(),
+            says_changes: true,
             ended: false,
             tags: Vec::new(),
         }

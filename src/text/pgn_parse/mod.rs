@@ -178,9 +178,11 @@ impl<'a> Games<'a> {
     /// each game ends where a whole reading ends it), the moves are neither read nor replayed,
     /// and a game holds no moves. What indexes a large file: ten times faster than a whole
     /// reading, which replays every move. A game whose moves are illegal is not refused; one
-    /// whose tags, comments or brackets do not read is.
+    /// whose tags, comments or brackets do not read is. What the reading changed is not said
+    /// (its `changes` are empty).
     pub fn skimming(mut self, skim: bool) -> Games<'a> {
         self.skim = skim;
+        self.lx.says_changes = !skim;
         self
     }
 
@@ -198,6 +200,7 @@ impl<'a> Games<'a> {
                 },
                 reading: Reading::Exact,
                 changes: Vec::new(),
+                says_changes: true,
                 ended: false,
                 tags: Vec::new(),
             },
@@ -401,10 +404,9 @@ fn parse_game(
     };
     lx.ended = marker.is_some();
     if let Some((text, at)) = before_tags {
-        lx.changed(
-            at,
-            "a comment before the game's tags kept as its first comment".into(),
-        );
+        lx.changed(at, || {
+            Some("a comment before the game's tags kept as its first comment".into())
+        });
         line.comment = Some(text + line.comment.as_deref().unwrap_or(""));
     }
     finish_game(tags, line, marker, lx)
@@ -465,7 +467,9 @@ fn line_comment<'a>(lx: &mut Lexer<'a>, at: Pos) -> Result<std::borrow::Cow<'a, 
         ));
     }
     // Kept, as SCID keeps it; the text shows it as ')', which a {…} comment can hold.
-    lx.changed(at, "'}' in a ';' comment kept (shown as ')')".into());
+    lx.changed(at, || {
+        Some("'}' in a ';' comment kept (shown as ')')".into())
+    });
     Ok(raw.into())
 }
 
@@ -489,28 +493,26 @@ fn finish_game(
     match (tags.result, marker) {
         (Some((tag, _)), Some((end, end_at))) if tag != end && lx.reading == Reading::AsPgn2dcg => {
             // pgn2dcg stores the tag.
-            lx.changed(
-                end_at,
-                format!(
+            lx.changed(end_at, || {
+                Some(format!(
                     "the game's end \"{}\" gave way to its Result tag \"{}\"",
                     end.as_pgn(),
                     tag.as_pgn()
-                ),
-            );
+                ))
+            });
             headers.result = tag;
         }
         (Some((tag, _)), Some((end, end_at)))
             if tag != end && matches!(lx.reading, Reading::AsScid | Reading::AsScid5) =>
         {
             // SCID takes the game's end over the tag.
-            lx.changed(
-                end_at,
-                format!(
+            lx.changed(end_at, || {
+                Some(format!(
                     "the Result tag \"{}\" gave way to the game's end \"{}\"",
                     tag.as_pgn(),
                     end.as_pgn()
-                ),
-            );
+                ))
+            });
             headers.result = end;
         }
         (Some((tag, tag_at)), Some((end, end_at))) if tag != end => {

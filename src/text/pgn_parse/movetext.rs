@@ -870,7 +870,7 @@ pub(super) fn add_comment(
         if let Some(comment) = slot {
             comment.push_str(&text);
         }
-        lx.changed(at, "two comments in one place joined".to_string());
+        lx.changed(at, || Some("two comments in one place joined".to_string()));
         return Ok(());
     }
     if taken {

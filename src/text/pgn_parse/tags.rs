@@ -380,7 +380,9 @@ pub(super) fn interpret_tags<'a>(
         if let Some(k) = field_tag(name) {
             let t = FIELD_TAGS[k];
             if seen & 1 << k != 0 && as_scid {
-                lx.changed(at, format!("tag {t} given twice: the last one kept"));
+                lx.changed(at, || {
+                    Some(format!("tag {t} given twice: the last one kept"))
+                });
             } else if seen & 1 << k != 0 {
                 return Err(invalid(at, format!("tag {t} appears twice; keep one")));
             }
@@ -399,9 +401,10 @@ pub(super) fn interpret_tags<'a>(
             }
             "Date" | "EventDate" if as_scid => {
                 let d = date_as_read(&value, lx.reading);
-                if !value.is_empty() && value != "?" && !d.written_as(&value) {
-                    lx.changed(value_at, format!("{name} \"{value}\" read as {d}"));
-                }
+                lx.changed(value_at, || {
+                    let changed = !value.is_empty() && value != "?" && !d.written_as(&value);
+                    changed.then(|| format!("{name} \"{value}\" read as {d}"))
+                });
                 if name == "Date" {
                     h.date = d;
                 } else {
@@ -426,17 +429,18 @@ pub(super) fn interpret_tags<'a>(
                     h.date = d;
                 }
                 if !h.date.is_unknown() {
-                    lx.changed(value_at, format!("Date taken from UTCDate \"{value}\""));
+                    lx.changed(value_at, || {
+                        Some(format!("Date taken from UTCDate \"{value}\""))
+                    });
                 }
                 keep_extra_tag(&mut h, keep_extra, name, value);
             }
             "Result" if as_scid => {
                 let r = scid_result(&value);
                 if result_marker(value.as_bytes()) != Some(r) {
-                    lx.changed(
-                        value_at,
-                        format!("Result \"{value}\" read as \"{}\"", r.as_pgn()),
-                    );
+                    lx.changed(value_at, || {
+                        Some(format!("Result \"{value}\" read as \"{}\"", r.as_pgn()))
+                    });
                 }
                 result = Some((r, value_at));
             }
@@ -453,10 +457,11 @@ pub(super) fn interpret_tags<'a>(
             }
             "ECO" if as_scid => {
                 h.eco = scid_eco(&value);
-                let shown = h.eco.as_deref().unwrap_or("none");
-                if !matches!(&*value, "" | "?") && shown != value {
-                    lx.changed(value_at, format!("ECO \"{value}\" read as {shown}"));
-                }
+                lx.changed(value_at, || {
+                    let shown = h.eco.as_deref().unwrap_or("none");
+                    let changed = !matches!(&*value, "" | "?") && shown != value;
+                    changed.then(|| format!("ECO \"{value}\" read as {shown}"))
+                });
             }
             "ECO" => h.eco = parse_eco(&value, value_at)?,
             "FEN" => fen = Some((value.into_owned(), value_at)),
@@ -483,7 +488,7 @@ pub(super) fn interpret_tags<'a>(
                     if slot.is_none() {
                         let rating = match parse_rating(name, &value, value_at) {
                             Err(e) if as_scid => {
-                                lx.changed(value_at, format!("{} (dropped)", e.message));
+                                lx.changed(value_at, || Some(format!("{} (dropped)", e.message)));
                                 None
                             }
                             read => read?,
@@ -774,25 +779,27 @@ pub(super) fn scid_eco(value: &str) -> Option<String> {
     if !(b'A'..=b'E').contains(&letter) {
         return None;
     }
-    let digits: Vec<u8> = b[1..]
+    let digits = b[1..]
         .iter()
         .take(2)
         .take_while(|c| c.is_ascii_digit())
-        .copied()
-        .collect();
-    let mut code = vec![letter];
-    code.extend(&digits);
-    code.resize(3, b'0');
-    let rest = &b[1 + digits.len()..];
-    if digits.len() == 2
+        .count();
+    // The letter, two digits (missing ones 0) and SCID's extension: ASCII, on the stack.
+    let mut code = [letter, b'0', b'0', 0, 0];
+    code[1..=digits].copy_from_slice(&b[1..=digits]);
+    let mut len = 3;
+    let rest = &b[1 + digits..];
+    if digits == 2
         && let Some(&ext) = rest.first().filter(|c| c.is_ascii_lowercase())
     {
-        code.push(ext);
+        code[len] = ext;
+        len += 1;
         if let Some(&n) = rest.get(1).filter(|c| (b'1'..=b'4').contains(c)) {
-            code.push(n);
+            code[len] = n;
+            len += 1;
         }
     }
-    String::from_utf8(code).ok()
+    std::str::from_utf8(&code[..len]).ok().map(str::to_owned)
 }
 
 /// `A00`…`E99`, optionally SCID's extension (a letter a–z and a digit 1–4); `""`/`"?"` = none.
@@ -882,20 +889,20 @@ pub(super) fn parse_fen(value: &str, at: Pos) -> Result<(String, Chess, bool), P
         (0, 1)
     };
     let full_fen = format!("{board} {side} {castling} {ep} {half} {full}");
-    // The reasons shakmaty refuses the position in `mode` (None: the FEN does not parse).
-    let refusal = |mode| {
-        Fen::from_ascii(full_fen.as_bytes()).ok().map(|f| {
-            f.into_position::<Chess>(mode)
-                .err()
-                .map_or(PositionErrorKinds::empty(), |e| e.kinds())
-        })
+    let fen = Fen::from_ascii(full_fen.as_bytes()).ok();
+    // The position in `mode`, or the reasons shakmaty refuses it (None: the FEN does not
+    // parse).
+    let in_mode = |mode| {
+        fen.clone()
+            .map(|f| f.into_position::<Chess>(mode).map_err(|e| e.kinds()))
     };
+    let as_standard = in_mode(CastlingMode::Standard);
     // Castling rights that need a king or rook off its standard square make a Chess960 game
     // (as SCID 5 decides it).
     let bad_castling = PositionErrorKinds::INVALID_CASTLING_RIGHTS;
-    let standard = refusal(CastlingMode::Standard).unwrap_or_default();
-    let chess960 = standard.contains(bad_castling)
-        && refusal(CastlingMode::Chess960).is_some_and(|k| !k.contains(bad_castling));
+    let chess960 = matches!(&as_standard, Some(Err(kinds)) if kinds.contains(bad_castling))
+        && in_mode(CastlingMode::Chess960)
+            .is_some_and(|read| read.err().is_none_or(|kinds| !kinds.contains(bad_castling)));
     if !chess960
         && castling
             .bytes()
@@ -905,15 +912,21 @@ pub(super) fn parse_fen(value: &str, at: Pos) -> Result<(String, Chess, bool), P
             "castling rights \"{castling}\" name rook files where the board has no such rook"
         )));
     }
-    let mode = match chess960 {
-        true => CastlingMode::Chess960,
-        false => CastlingMode::Standard,
+    let pos = match as_standard {
+        // A legal standard position (as most are) is not read a second time.
+        Some(Ok(pos)) => pos,
+        _ => {
+            let mode = match chess960 {
+                true => CastlingMode::Chess960,
+                false => CastlingMode::Standard,
+            };
+            position_from_fen_as(&full_fen, mode).map_err(|e| {
+                let msg = e.message();
+                let reason = msg.rsplit(": ").next().unwrap_or(msg);
+                bad(format!("not a legal position ({reason})"))
+            })?
+        }
     };
-    let pos = position_from_fen_as(&full_fen, mode).map_err(|e| {
-        let msg = e.message();
-        let reason = msg.rsplit(": ").next().unwrap_or(msg);
-        bad(format!("not a legal position ({reason})"))
-    })?;
     Ok((full_fen, pos, chess960))
 }
 

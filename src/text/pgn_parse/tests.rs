@@ -242,6 +242,10 @@ fn odd_text_is_read_as_scid_reads_it_and_the_changes_named() {
         ("C1", Some("C10")),
         ("a00", Some("A00")),
         ("B91z9", Some("B91z")),
+        ("B12a4 Caro-Kann", Some("B12a4")),
+        ("E5x", Some("E50")),
+        ("c", Some("C00")),
+        ("Dé", Some("D00")),
         ("F00", None),
     ] {
         assert_eq!(
@@ -1010,6 +1014,25 @@ fn skimming_refuses_what_breaks_the_movetext_where_a_whole_reading_does() {
         .unwrap();
     assert_eq!(read.game.headers.white, "A");
     assert_eq!(read.game.headers.result, GameResult::WhiteWins);
+}
+
+/// Skimming reads the tags as a whole reading does, but does not say what the reading changed
+/// (the index, its only user, shows none of it).
+#[test]
+fn skimming_reads_tags_as_changed_without_saying_so() {
+    let text = b"[Date \"1993\"]\n[ECO \"b12x\"]\n[Result \"1/2\"]\n\n1. e4 {a} {b} 1-0";
+    let whole = Games::new(text).reading(Reading::AsScid).next().unwrap();
+    let skimmed = Games::new(text)
+        .reading(Reading::AsScid)
+        .skimming(true)
+        .next()
+        .unwrap();
+    let (whole, skimmed) = (whole.unwrap(), skimmed.unwrap());
+    assert_eq!(skimmed.game.headers, whole.game.headers);
+    assert_eq!(skimmed.game.headers.eco.as_deref(), Some("B12x"));
+    let said: Vec<&str> = whole.changes.iter().map(|(_, c)| c.as_str()).collect();
+    assert_eq!(said.len(), 5, "{said:?}");
+    assert!(skimmed.changes.is_empty(), "{:?}", skimmed.changes);
 }
 
 /// The games of `text` skimmed as `reading` says, with the test switch `switch` (one that
