@@ -2,6 +2,7 @@
 //! as SCID's import does (see the module overview of `pgn_parse`).
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 use shakmaty::fen::Fen;
 use shakmaty::{Board, CastlingMode, Chess, PositionErrorKinds};
@@ -888,7 +889,11 @@ pub(super) fn parse_fen(value: &str, at: Pos) -> Result<(String, Chess, bool), P
     } else {
         (0, 1)
     };
-    let full_fen = format!("{board} {side} {castling} {ep} {half} {full}");
+    // The board as shakmaty writes it (into a string at once: through `format!` it goes a
+    // character at a time).
+    let mut full_fen = String::with_capacity(value.len() + 8);
+    board.board_fen().append_to_string(&mut full_fen);
+    let _ = write!(full_fen, " {side} {castling} {ep} {half} {full}");
     let fen = Fen::from_ascii(full_fen.as_bytes()).ok();
     // The position in `mode`, or the reasons shakmaty refuses it (None: the FEN does not
     // parse).
