@@ -11,6 +11,7 @@ use std::sync::Arc;
 use gamefs::collection::chess::ChessCollection;
 use gamefs::store::pgn::PgnFile;
 use gamefs::testing::pgn_game_starts;
+use gamefs::text::pgn_parse::Reading;
 use gamefs::vfs::{Node, Vfs, VfsOptions};
 
 use common::{pgn_files, realworld_corpus};
@@ -229,4 +230,27 @@ fn a_games_size_comes_from_the_index_without_reading_it() {
     }
     assert_eq!(total, text.len() as u64);
     assert!(vfs.read(Node::Game(0).ino(), 0, 100).is_err());
+}
+
+/// The real-world corpus as one text, parsed in chunks of a few KiB (so that most of its 625
+/// refused games fall inside a chunk, some at a chunk's end), skimmed as the index skims it
+/// and read whole as `gamefs import` reads it: the games and refusals of one parser from the
+/// start (each file alone is mostly one chunk of the index's 256 KiB).
+#[test]
+fn the_real_world_corpus_parsed_in_chunks_is_read_as_by_one_parser() {
+    let mut text = Vec::new();
+    for path in pgn_files(&realworld_corpus()) {
+        text.extend(std::fs::read(&path).unwrap());
+        text.push(b'\n');
+    }
+    let skimmed = gamefs::fuzzing::pgn_in_chunks(&text, 4 << 10, Reading::AsScid, true);
+    let refused = skimmed.iter().filter(|g| g.is_err()).count();
+    assert!(
+        skimmed.len() > 20_000 && refused > 600,
+        "{} games, {refused} refused",
+        skimmed.len()
+    );
+    gamefs::fuzzing::pgn_in_chunks(&text, 3 << 10, Reading::Exact, true);
+    let read = gamefs::fuzzing::pgn_in_chunks(&text, 16 << 10, Reading::AsScid, false);
+    assert!(read.iter().filter(|g| g.is_err()).count() > refused);
 }
