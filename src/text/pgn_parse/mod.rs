@@ -448,7 +448,7 @@ fn comments_before_tags(lx: &mut Lexer<'_>) -> Result<Option<(String, Pos)>, Par
             }
             _ => return Ok(found.filter(|(text, _)| !text.is_empty())),
         };
-        let text = comment_as_read(&raw, lx.reading);
+        let text = comment_as_read(&raw, at, lx.reading)?;
         found.get_or_insert((String::new(), at)).0.push_str(&text);
     }
 }

@@ -846,13 +846,7 @@ pub(super) fn add_comment(
     at: Pos,
     lx: &mut Lexer<'_>,
 ) -> Result<(), ParseError> {
-    if raw.contains(&0) {
-        return Err(invalid(
-            at,
-            "a comment cannot contain a NUL byte (SCID ends comments with one)".to_string(),
-        ));
-    }
-    let text = comment_as_read(raw, lx.reading);
+    let text = comment_as_read(raw, at, lx.reading)?;
     if text.is_empty() {
         // `{}` says nothing; SCID keeps no empty comments either.
         return Ok(());

@@ -661,9 +661,17 @@ pub(super) fn scid_comment(text: &str) -> String {
     out.trim_matches(' ').to_owned()
 }
 
-/// A comment's text as `reading` reads it.
-pub(super) fn comment_as_read(raw: &[u8], reading: Reading) -> String {
-    match reading {
+/// A comment's text (`raw`, found at `at`) as `reading` reads it, wherever it stands (before
+/// the tags or in the movetext); refused when it holds a NUL byte, which SCID ends a comment
+/// with (it could not be written back).
+pub(super) fn comment_as_read(raw: &[u8], at: Pos, reading: Reading) -> Result<String, ParseError> {
+    if raw.contains(&0) {
+        return Err(invalid(
+            at,
+            "a comment cannot contain a NUL byte (SCID ends comments with one)".to_string(),
+        ));
+    }
+    Ok(match reading {
         Reading::Exact => normalize_comment(&decode(raw)),
         Reading::AsScid => scid_comment(&decode(raw)),
         // SCID 5 trims the white space at the ends (pgn::trim) and keeps the rest.
@@ -672,7 +680,7 @@ pub(super) fn comment_as_read(raw: &[u8], reading: Reading) -> String {
             .to_owned(),
         // pgn2dcg keeps a comment as written between its braces.
         Reading::AsPgn2dcg => decode(raw),
-    }
+    })
 }
 
 /// A Date (or EventDate, UTCDate) as the importer of a loose `reading` reads it.

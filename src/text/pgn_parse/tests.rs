@@ -1016,6 +1016,27 @@ fn skimming_refuses_what_breaks_the_movetext_where_a_whole_reading_does() {
     assert_eq!(read.game.headers.result, GameResult::WhiteWins);
 }
 
+/// A comment before the tags (a game's first comment, read as SCID reads) is refused for a NUL
+/// byte as one in the movetext is: the `pgn` fuzz target found one kept, which the game's
+/// text could not give back.
+#[test]
+fn a_comment_before_the_tags_holding_a_nul_byte_is_refused() {
+    for reading in [Reading::AsScid, Reading::AsScid5, Reading::AsPgn2dcg] {
+        for text in [
+            &b";a\0b\n[Event \"x\"]\n\n1. e4 *"[..],
+            b"{a\0b}\n[Event \"x\"]\n\n1. e4 *",
+        ] {
+            let e = Games::new(text)
+                .reading(reading)
+                .next()
+                .unwrap()
+                .unwrap_err();
+            assert!(e.message.contains("NUL byte"), "{e}");
+            assert_eq!((e.line, e.column, e.game), (1, 1, 1), "{e}");
+        }
+    }
+}
+
 /// Skimming reads the tags as a whole reading does, but does not say what the reading changed
 /// (the index, its only user, shows none of it).
 #[test]
