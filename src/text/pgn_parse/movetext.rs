@@ -320,13 +320,17 @@ pub(super) fn skim_movetext(
             }
             b'$' => {
                 i += 1;
-                if !text.get(i).is_some_and(u8::is_ascii_digit) {
+                // The NAG's number is its digits, as a whole reading takes it: what follows
+                // them is a word of its own (`$2*` ends the game).
+                let digits = text[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+                if digits == 0 {
                     lx.advance_to(i - 1);
                     return Err(invalid(
                         lx.at,
                         "'$' must be followed by a NAG number".to_string(),
                     ));
                 }
+                i += digits;
             }
             b'}' | b']' => {
                 lx.advance_to(i);

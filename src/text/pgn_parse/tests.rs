@@ -1016,6 +1016,27 @@ fn skimming_refuses_what_breaks_the_movetext_where_a_whole_reading_does() {
     assert_eq!(read.game.headers.result, GameResult::WhiteWins);
 }
 
+/// A NAG's number is its digits for skimming as for a whole reading: what follows them is a
+/// word of its own, a termination marker included (`$2*`; the `pgn` fuzz target found the
+/// skimming reading on into the next game, and refusing both).
+#[test]
+fn skimming_ends_a_nag_at_its_digits_as_a_whole_reading_does() {
+    for text in ["1. e4 $2* 2. d4 (2. c4 *", "1. e4 $2e5 2. Nf3 1-0\n1. d4 *"] {
+        let whole: Vec<_> = Games::new(text.as_bytes()).collect();
+        let skimmed: Vec<_> = Games::new(text.as_bytes()).skimming(true).collect();
+        let place = |g: &Result<ReadGame, ParseError>| match g {
+            Ok(r) => Ok(r.text.clone()),
+            Err(e) => Err(e.text.clone()),
+        };
+        assert!(whole[0].is_ok(), "{text:?}: {:?}", whole[0]);
+        assert_eq!(
+            skimmed.iter().map(place).collect::<Vec<_>>(),
+            whole.iter().map(place).collect::<Vec<_>>(),
+            "{text:?}"
+        );
+    }
+}
+
 /// A comment before the tags (a game's first comment, read as SCID reads) is refused for a NUL
 /// byte as one in the movetext is: the `pgn` fuzz target found one kept, which the game's
 /// text could not give back.
