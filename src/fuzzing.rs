@@ -187,7 +187,13 @@ impl GameVisitor for Referee {
 /// `data` decoded as a SCID record into a game as [`scid::ScidDatabase`] loads it (without
 /// the index's fields: an empty index entry).
 fn decode_scid_record(data: &[u8]) -> Option<ChessGame> {
-    let r = record::decode(data).ok()?;
+    decode_scid_record_as(data, false)
+}
+
+/// [`decode_scid_record`] of a game whose index says whether it is Chess960 (SCID 5 keeps
+/// that in the index, not in the record).
+fn decode_scid_record_as(data: &[u8], chess960: bool) -> Option<ChessGame> {
+    let r = record::decode_as(data, chess960).ok()?;
     Some(ChessGame {
         headers: Headers {
             extra: r.extra_tags,
@@ -631,7 +637,9 @@ pub fn pgn(data: &[u8]) {
             "rendered PGN parses to a different game",
         );
         if let Ok(bytes) = record::encode(&game) {
-            let stored = decode_scid_record(&bytes).expect("an encoded record decodes");
+            let chess960 = matches!(game.start, StartPosition::Chess960(_));
+            let stored =
+                decode_scid_record_as(&bytes, chess960).expect("an encoded record decodes");
             let stored = ChessGame {
                 headers: Headers {
                     extra: stored.headers.extra,
