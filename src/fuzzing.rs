@@ -553,10 +553,11 @@ pub fn pgn_in_chunks(
         g.collect::<Vec<_>>()
     });
     // Moves are not compared (`==` on the move tree recurses once per variation level): a
-    // game read from other bytes or in another state shows in its place or its tags.
+    // game read from other bytes or in another state shows in its place, its tags or its first
+    // comment (where a comment before the tags goes).
     type Place<'a> = (
         (u32, u32, std::ops::Range<usize>, &'a [(u32, String)], bool),
-        (&'a Headers, &'a StartPosition),
+        (&'a Headers, &'a StartPosition, &'a Option<String>),
     );
     fn place(
         item: &Result<pgn_parse::ReadGame, pgn_parse::ParseError>,
@@ -564,7 +565,7 @@ pub fn pgn_in_chunks(
         match item {
             Ok(r) => Ok((
                 (r.number, r.line, r.text.clone(), &r.changes, r.ended),
-                (&r.game.headers, &r.game.start),
+                (&r.game.headers, &r.game.start, &r.game.moves.comment),
             )),
             Err(e) => Err(e),
         }
