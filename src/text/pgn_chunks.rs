@@ -578,7 +578,7 @@ mod tests {
     /// A game a chunk refused is read again on its own, where it stands in the whole text:
     /// the chunk's later games are taken, and nothing else is read twice (a real collection
     /// refuses a game every few dozen). Its message names the line of its Result tag in the
-    /// whole text, not in the chunk.
+    /// whole text, not in the chunk; one that starts within a line, the column in its line.
     #[test]
     fn a_game_refused_in_a_chunk_is_read_again_alone() {
         let mut text = GOOD.repeat(10);
@@ -586,9 +586,17 @@ mod tests {
             text.push_str("[Event \"bad\"]\n[Result \"*\"]\n\n1. e4 1-0\n\n");
             text.push_str(&GOOD.repeat(40));
         }
+        text.push_str("1. e4 e5 1-0 1. Qh9 *\n\n");
+        text.push_str(&GOOD.repeat(10));
         let (got, sequential) = chunked_with_sequential_reads(&text);
-        assert_eq!(got.len(), 2060);
-        let refused: Vec<_> = got.iter().filter_map(|g| g.as_ref().err()).collect();
+        assert_eq!(got.len(), 2072);
+        let mut refused: Vec<_> = got.iter().filter_map(|g| g.as_ref().err()).collect();
+        let within_a_line = refused.pop().unwrap();
+        assert_eq!(
+            (within_a_line.line, within_a_line.column),
+            (4 * 10 + 50 * (5 + 4 * 40) + 1, 17),
+            "{within_a_line}"
+        );
         assert_eq!(refused.len(), 50);
         assert_eq!(refused[1].game, 52, "numbered in the whole text");
         assert_eq!(refused[1].line, 4 * 50 + 5 + 4, "lined in the whole text");
