@@ -789,7 +789,9 @@ fn write_to(index: &Index, file: std::fs::File) -> std::io::Result<std::fs::File
 
 /// The index kept at `at`, if there is a whole one.
 fn load(at: &Path) -> Option<Index> {
-    let bytes = std::fs::read(at).ok()?;
+    // Mapped, not read into memory first: the file is as large as the index (70 MB for a
+    // million lichess-shaped games), and reading it cost as much again in fresh pages.
+    let bytes = Text::of_file(at).ok()?;
     let mut r = Reader(bytes.strip_prefix(MAGIC)?);
     let identity = Identity {
         len: r.u64()?,
