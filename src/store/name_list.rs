@@ -45,6 +45,34 @@ impl NameList {
         (0..self.len()).map(|k| self.get(k).unwrap_or_default())
     }
 
+    /// All the names, one after the other: with their lengths, what the list is rebuilt from
+    /// ([`NameList::from_joined`]).
+    pub fn joined(&self) -> &str {
+        &self.text
+    }
+
+    /// The names `joined` holds one after the other, as long as `lengths` says in turn (the
+    /// list [`NameList::joined`] came from): one copy, not one a name. `None` unless the lengths
+    /// add up to `joined`'s and each name ends at a character's end.
+    pub fn from_joined(
+        joined: &str,
+        lengths: impl ExactSizeIterator<Item = usize>,
+    ) -> Option<NameList> {
+        let mut ends = Vec::with_capacity(lengths.len());
+        let mut end = 0usize;
+        for len in lengths {
+            end = end.checked_add(len)?;
+            if !joined.is_char_boundary(end) {
+                return None;
+            }
+            ends.push(end);
+        }
+        (end == joined.len()).then(|| NameList {
+            text: joined.to_owned(),
+            ends,
+        })
+    }
+
     /// Let go of the room kept for names still to come.
     pub fn shrink_to_fit(&mut self) {
         self.text.shrink_to_fit();
@@ -239,6 +267,33 @@ fn slots_for(names: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A list rebuilt from its names joined and their lengths is the list; lengths that do
+    /// not add up, or cut a character, rebuild none.
+    #[test]
+    fn a_list_is_rebuilt_from_its_names_joined_and_their_lengths() {
+        let mut list = NameList::default();
+        for name in ["Carlsen, Magnus", "", "Ж", "é", "https://lichess.org/x"] {
+            list.push(name);
+        }
+        let lengths = || list.iter().map(str::len).collect::<Vec<_>>();
+        let rebuilt = NameList::from_joined(list.joined(), lengths().into_iter());
+        assert_eq!(rebuilt.as_ref(), Some(&list));
+        let mut short = lengths();
+        short.pop();
+        assert_eq!(
+            NameList::from_joined(list.joined(), short.into_iter()),
+            None
+        );
+        // "Ж" cut after its first byte, "é" taking the second.
+        let mut cut = lengths();
+        (cut[2], cut[3]) = (1, 3);
+        assert_eq!(NameList::from_joined(list.joined(), cut.into_iter()), None);
+        assert_eq!(
+            NameList::from_joined("", [].into_iter()),
+            Some(NameList::default())
+        );
+    }
 
     #[test]
     fn names_are_numbered_in_order_and_found_by_name() {
