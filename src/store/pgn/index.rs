@@ -762,8 +762,8 @@ fn write_to(index: &Index, file: std::fs::File) -> std::io::Result<std::fs::File
         w.u64(m.text);
     }
     // Each dictionary's names one after the other, then their lengths: loaded with one check
-    // and one copy of the text (a million lichess sites, each read on its own, were a fifth of
-    // a remount).
+    // and one copy of the text (a remount of a million lichess-shaped games, a million sites:
+    // 0.26 s with each name read on its own, 0.19 s so).
     for names in &index.names {
         w.u32(names.len() as u32);
         w.u64(names.joined().len() as u64);
@@ -1167,5 +1167,35 @@ pub(crate) mod tests {
             rewritten,
             Index::of_file_in_blocks(&path, None, 3000, 2, &|_, _| {}).unwrap()
         );
+    }
+
+    /// A kept index cut short anywhere is not loaded (nor does it panic), and one of another
+    /// layout (an older gamefs's) makes the file be indexed again, then kept anew.
+    #[test]
+    fn a_kept_index_cut_short_or_of_another_layout_is_built_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("cache");
+        let path = write(dir.path(), "games.pgn", &odd_text());
+        let fresh = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|_, _| {}).unwrap();
+        let kept = kept_path(&cache, &path).unwrap();
+        let bytes = std::fs::read(&kept).unwrap();
+        assert_eq!(load(&kept).as_ref(), Some(&fresh));
+        let cut = dir.path().join("cut.idx");
+        for len in (0..bytes.len()).step_by(3) {
+            std::fs::write(&cut, &bytes[..len]).unwrap();
+            assert_eq!(load(&cut), None, "cut to {len} of {} bytes", bytes.len());
+        }
+        let mut older = bytes.clone();
+        older[MAGIC.len() - 1] = b'3';
+        std::fs::write(&kept, &older).unwrap();
+        assert_eq!(load(&kept), None);
+        let told = std::sync::Mutex::new(0);
+        let again = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|_, _| {
+            *told.lock().unwrap() += 1;
+        })
+        .unwrap();
+        assert_eq!(again, fresh);
+        assert!(*told.lock().unwrap() > 0, "indexed again");
+        assert_eq!(std::fs::read(&kept).unwrap(), bytes, "kept anew");
     }
 }
