@@ -18,8 +18,10 @@ use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::mpsc::sync_channel;
 
+use super::games::{GameTable, RECORD_BYTES};
 use super::source::{self, Codec, Member};
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::{GameResult, PartialDate};
@@ -127,10 +129,8 @@ pub struct Index {
     pub members: Vec<Member>,
     /// The length of the text.
     pub text_len: u64,
-    /// Where each game starts in the text.
-    pub starts: Vec<u64>,
-    /// Each game's header fields as the views use them.
-    pub summaries: Vec<GameSummary>,
+    /// Where each game starts in the text, and its header fields as the views use them.
+    pub games: GameTable,
     /// The names the summaries refer to, one dictionary per [`NameKind`].
     pub names: [NameList; 4],
     /// The games the skimming parser refused (0-based, ascending), and why.
@@ -147,16 +147,21 @@ impl Index {
     /// The text range of game `n`.
     pub fn game_range(&self, n: u32) -> (u64, u64) {
         let n = n as usize;
-        let end = self.starts.get(n + 1).copied().unwrap_or(self.text_len);
-        (self.starts[n], end)
+        let end = self.games.start(n + 1).unwrap_or(self.text_len);
+        (self.games.start(n).unwrap_or(end), end)
+    }
+
+    /// Game `n`'s header fields (none for a number past the last).
+    pub fn summary(&self, n: u32) -> GameSummary {
+        self.games.summary(n as usize).unwrap_or_else(unclassified)
     }
 
     /// The games whose text touches the text range `from..=to` (the ends included: a game
     /// ending or starting where text was lost may be missing some).
     pub fn games_touching(&self, (from, to): (u64, u64)) -> std::ops::Range<u32> {
         // The first game whose end is at or after `from`.
-        let first = self.starts.partition_point(|&s| s < from).saturating_sub(1);
-        let after = self.starts.partition_point(|&s| s <= to);
+        let first = self.games.partition_point(|s| s < from).saturating_sub(1);
+        let after = self.games.partition_point(|s| s <= to);
         first as u32..after.max(first) as u32
     }
 
@@ -221,11 +226,10 @@ impl Index {
         let total = now.len;
         self.identity = now;
         // Go on from the start of the last game, decoding from the start of its member.
-        let resume = self.starts.pop();
+        let resume = self.games.pop();
         let lines_before = self.last_line.saturating_sub(1);
         if resume.is_some() {
-            self.summaries.pop();
-            let last_number = self.starts.len() as u32;
+            let last_number = self.games.len() as u32;
             self.unparsed.retain(|(n, _)| *n < last_number);
         }
         let resume = resume.unwrap_or(0);
@@ -454,15 +458,14 @@ impl<'a> Indexer<'a> {
 
     /// Put a game into the index: `item` of the text starting at `buf_at`.
     fn push(&mut self, (start, line, summary, why): Item) {
-        let number = self.index.starts.len() as u32;
+        let number = self.index.games.len() as u32;
         // The first game's text is the file's from its first byte.
         let start = if number == 0 {
             0
         } else {
             self.buf_at + start as u64
         };
-        self.index.starts.push(start);
-        self.index.summaries.push(summary);
+        self.index.games.push(start, summary);
         self.index.last_line = self.lines_before + line;
         if let Some(why) = why {
             self.index.unparsed.push((number, why));
@@ -665,64 +668,6 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The result as one byte of a kept index.
-fn result_byte(r: GameResult) -> u8 {
-    match r {
-        GameResult::Unknown => 0,
-        GameResult::WhiteWins => 1,
-        GameResult::BlackWins => 2,
-        GameResult::Draw => 3,
-    }
-}
-
-/// The game summary's fields as a kept index holds them: five name IDs, then year, month,
-/// day (0 for unknown) and result, then the ECO code.
-fn write_summary(w: &mut Writer, s: &GameSummary) {
-    for id in [s.white, s.black, s.event, s.site, s.round] {
-        w.u32(id);
-    }
-    let d = s.date;
-    w.u32(
-        u32::from(d.year.unwrap_or(0)) << 16
-            | u32::from(d.month.unwrap_or(0)) << 8
-            | u32::from(d.day.unwrap_or(0)),
-    );
-    w.u32(u32::from(result_byte(s.result)) << 16 | u32::from(s.eco));
-}
-
-fn read_summary(r: &mut Reader<'_>) -> Option<GameSummary> {
-    let mut ids = [0; 5];
-    for id in &mut ids {
-        *id = r.u32()?;
-    }
-    let date = r.u32()?;
-    let rest = r.u32()?;
-    let part = |v: u32| (v != 0).then_some(v);
-    let result = [
-        GameResult::Unknown,
-        GameResult::WhiteWins,
-        GameResult::BlackWins,
-        GameResult::Draw,
-    ]
-    .into_iter()
-    .find(|&g| u32::from(result_byte(g)) == rest >> 16)?;
-    Some(GameSummary {
-        deleted: false,
-        white: ids[0],
-        black: ids[1],
-        event: ids[2],
-        site: ids[3],
-        round: ids[4],
-        date: PartialDate {
-            year: part(date >> 16).map(|v| v as u16),
-            month: part((date >> 8) & 0xFF).map(|v| v as u8),
-            day: part(date & 0xFF).map(|v| v as u8),
-        },
-        result,
-        eco: rest as u16,
-    })
-}
-
 /// Keep `index` at `at`, replacing the file whole.
 fn store(index: &Index, at: &Path) -> std::io::Result<()> {
     if let Some(dir) = at.parent() {
@@ -772,10 +717,9 @@ fn write_to(index: &Index, file: std::fs::File) -> std::io::Result<std::fs::File
             w.u32(name.len() as u32);
         }
     }
-    w.u32(index.starts.len() as u32);
-    for (start, summary) in index.starts.iter().zip(&index.summaries) {
-        w.u64(*start);
-        write_summary(&mut w, summary);
+    w.u32(index.games.len() as u32);
+    for record in index.games.records() {
+        w.put(&record);
     }
     w.u32(index.unparsed.len() as u32);
     for (n, why) in &index.unparsed {
@@ -827,13 +771,10 @@ fn load(at: &Path) -> Option<Index> {
             lengths.map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize),
         )?;
     }
+    // The games are read where they lie, when they are looked at.
     let games = r.u32()? as usize;
-    let mut starts = Vec::with_capacity(games);
-    let mut summaries = Vec::with_capacity(games);
-    for _ in 0..games {
-        starts.push(r.u64()?);
-        summaries.push(read_summary(&mut r)?);
-    }
+    let games_at = bytes.len() - r.0.len();
+    r.take(games.checked_mul(RECORD_BYTES)?)?;
     let unparsed = (0..r.u32()?)
         .map(|_| {
             let n = r.u32()?;
@@ -849,12 +790,15 @@ fn load(at: &Path) -> Option<Index> {
             })
         })
         .collect::<Option<Vec<_>>>()?;
-    r.0.is_empty().then_some(Index {
+    if !r.0.is_empty() {
+        return None;
+    }
+    let games = GameTable::kept(Arc::new(bytes), games_at, games)?;
+    Some(Index {
         codec,
         members,
         text_len,
-        starts,
-        summaries,
+        games,
         names,
         unparsed,
         lost,
@@ -867,6 +811,18 @@ fn load(at: &Path) -> Option<Index> {
 pub(crate) mod tests {
     use super::*;
     use crate::testing::pgn_game_starts;
+
+    /// Where each game of `index` starts.
+    fn starts_of(index: &Index) -> Vec<u64> {
+        index.games.starts().collect()
+    }
+
+    /// Each game's summary in `index`.
+    fn summaries_of(index: &Index) -> Vec<GameSummary> {
+        (0..index.games.len())
+            .map(|n| index.games.summary(n).unwrap())
+            .collect()
+    }
 
     /// A PGN text with every test file of tests/data, and the odd things real files hold
     /// between them: a byte-order mark, games the parser refuses (an illegal move, text that
@@ -923,7 +879,7 @@ pub(crate) mod tests {
         assert!(refused_games.iter().all(|n| whole_refused.contains(n)));
         assert!(refused_games.len() < whole_refused.len());
         let whole = Index::of_file_in_blocks(&path, None, usize::MAX, 2, &|_, _| {}).unwrap();
-        assert_eq!(whole.starts, starts);
+        assert_eq!(starts_of(&whole), starts);
         // The games with an illegal move (odd_text's "bad" ones) are classified by their tags.
         let moves_refused: Vec<u32> = whole_refused
             .iter()
@@ -932,7 +888,7 @@ pub(crate) mod tests {
             .collect();
         assert!(moves_refused.len() > 2, "{moves_refused:?}");
         for n in moves_refused {
-            let s = whole.summaries[n as usize];
+            let s = summaries_of(&whole)[n as usize];
             assert_eq!(
                 whole.names[NameKind::Event as usize]
                     .get(s.event as usize)
@@ -954,18 +910,18 @@ pub(crate) mod tests {
         let zst = write(dir.path(), "odd.pgn.zst", &frames(&text, &[]));
         for block in [1, 100, 1000, 5000, 40_000, usize::MAX] {
             let index = Index::of_file_in_blocks(&zst, None, block, 2, &|_, _| {}).unwrap();
-            assert_eq!(index.starts, whole.starts, "block {block}");
-            assert_eq!(index.summaries, whole.summaries, "block {block}");
+            assert_eq!(starts_of(&index), starts_of(&whole), "block {block}");
+            assert_eq!(summaries_of(&index), summaries_of(&whole), "block {block}");
             assert_eq!(index.names, whole.names, "block {block}");
             assert_eq!(index.unparsed, whole.unparsed, "block {block}");
             assert_eq!(index.last_line, whole.last_line, "block {block}");
             assert_eq!(index.text_len, whole.text_len, "block {block}");
         }
-        let lines = 1 + line_breaks(&text[..*whole.starts.last().unwrap() as usize]);
+        let lines = 1 + line_breaks(&text[..*starts_of(&whole).last().unwrap() as usize]);
         assert_eq!(whole.last_line, lines);
         // A refused game is named with its line in the whole file.
         let (n, why) = &whole.unparsed[0];
-        let line = 1 + text[..whole.starts[*n as usize + 1] as usize]
+        let line = 1 + text[..starts_of(&whole)[*n as usize + 1] as usize]
             .iter()
             .filter(|&&b| b == b'\n')
             .count();
@@ -1018,11 +974,10 @@ pub(crate) mod tests {
         let (starts, refused_games) = pgn_game_starts(&text, true);
         let plain = write(dir.path(), "adversarial.pgn", &text);
         let sequential = Index::of_file_in_blocks(&plain, None, 50_000, 1, &|_, _| {}).unwrap();
-        assert_eq!(sequential.starts, starts);
+        assert_eq!(starts_of(&sequential), starts);
         assert_eq!(refused(&sequential), refused_games);
         // The game with the fake games in its comment is one game, read well.
-        let real = sequential
-            .summaries
+        let real = summaries_of(&sequential)
             .iter()
             .position(|s| {
                 s.white != UNKNOWN_NAME && {
@@ -1054,8 +1009,8 @@ pub(crate) mod tests {
         );
         let one = Index::of_file_in_blocks(&zst, None, 50_000, 1, &|_, _| {}).unwrap();
         assert_eq!(one.members.len(), sizes.len() + 1);
-        assert_eq!(one.starts, sequential.starts);
-        assert_eq!(one.summaries, sequential.summaries);
+        assert_eq!(starts_of(&one), starts_of(&sequential));
+        assert_eq!(summaries_of(&one), summaries_of(&sequential));
         assert_eq!(one.names, sequential.names);
         assert_eq!(one.unparsed, sequential.unparsed);
         assert_eq!(one.last_line, sequential.last_line);
@@ -1108,7 +1063,7 @@ pub(crate) mod tests {
             told.lock().unwrap().push((d, t))
         })
         .unwrap();
-        assert_eq!(index.starts.len(), 5 * PROGRESS_GAMES);
+        assert_eq!(starts_of(&index).len(), 5 * PROGRESS_GAMES);
         let told = told.into_inner().unwrap();
         let len = text.len() as u64;
         assert!(told.len() > 5, "{told:?}");
@@ -1154,7 +1109,7 @@ pub(crate) mod tests {
         .unwrap();
         let from = *told.lock().unwrap().iter().min().unwrap();
         assert!(
-            from >= *first.starts.last().unwrap(),
+            from >= *starts_of(&first).last().unwrap(),
             "read again from {from}"
         );
         let fresh = Index::of_file_in_blocks(&path, None, 3000, 2, &|_, _| {}).unwrap();

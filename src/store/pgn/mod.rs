@@ -8,6 +8,7 @@
 //! index does not replay moves: a game whose moves do not replay is classified by its tags,
 //! and [`ChessStore::load`] (which `gamefs check` calls) names it.
 
+pub mod games;
 pub mod index;
 pub mod source;
 
@@ -132,11 +133,11 @@ impl ChessStore for PgnFile {
     }
 
     fn game_count(&self) -> u32 {
-        self.index.starts.len() as u32
+        self.index.games.len() as u32
     }
 
     fn summary(&self, number: u32) -> GameSummary {
-        self.index.summaries[number as usize]
+        self.index.summary(number)
     }
 
     fn name(&self, kind: NameKind, id: u32) -> Arc<str> {
