@@ -793,6 +793,9 @@ fn load(at: &Path) -> Option<Index> {
     if !r.0.is_empty() {
         return None;
     }
+    // The names were copied: their pages need not stay mapped (they would count in the mount's
+    // memory until the system wants it back).
+    bytes.let_go(0..games_at);
     let games = GameTable::kept(Arc::new(bytes), games_at, games)?;
     Some(Index {
         codec,
