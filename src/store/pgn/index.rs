@@ -6,7 +6,8 @@
 //! it lies, a compressed one in blocks as other threads decode it (the frames of a pzstd file
 //! on every core, [`source::decode_from`]): the decoding thread puts the next block together
 //! while this one is parsed. Kept in the user's cache folder, so a later mount
-//! loads it at once, and a file that grew is indexed from its last game on.
+//! loads it at once (mapped, its games read where they lie: [`GameTable`]), and a file that
+//! grew is indexed from its last game on.
 //!
 //! A game's text is the file's bytes from its start up to the next game's start (the first
 //! game from the file's first byte, the last to its end), so the games' texts, one after the
