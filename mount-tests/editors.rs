@@ -9,17 +9,28 @@ use crate::fixtures::{copy_db, edge_db};
 use crate::harness::{Mount, scratch};
 use crate::save::scid_export;
 
+/// tmux, talking to the server of `session` alone (its socket in the temporary folder): each
+/// session has a server of its own, so that tests side by side (and runs of other checkouts)
+/// neither type into each other's editors nor start a session on a server another test's last
+/// session is closing ("server exited unexpectedly", as a shared server did in a CI run).
+fn tmux(session: &str) -> Command {
+    let mut command = Command::new("tmux");
+    command.arg("-S").arg(socket(session));
+    command
+}
+
+/// The socket of `session`'s tmux server.
+fn socket(session: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("{session}.tmux"))
+}
+
 /// Run `command` in a detached tmux session and type `keys` (tmux send-keys arguments, one
 /// call per inner slice, with a pause between); wait for the editor to exit.
 pub(crate) fn drive(session: &str, dir: &Path, command: &str, keys: &[&[&str]]) {
-    // One tmux server serves every test run of the user: a run beside this one (another
-    // checkout's) must not type into this run's editor.
     let session = &format!("{session}-{}", std::process::id());
     // A session left by an interrupted earlier run would take the name.
-    let _ = Command::new("tmux")
-        .args(["kill-session", "-t", session])
-        .output();
-    let status = Command::new("tmux")
+    let _ = tmux(session).args(["kill-session", "-t", session]).output();
+    let status = tmux(session)
         .args([
             "new-session",
             "-d",
@@ -39,7 +50,7 @@ pub(crate) fn drive(session: &str, dir: &Path, command: &str, keys: &[&[&str]]) 
     assert!(status.success(), "tmux could not start {command}");
     wait_for_a_still_screen(session, command);
     for k in keys {
-        let ok = Command::new("tmux")
+        let ok = tmux(session)
             .args(["send-keys", "-t", session])
             .args(*k)
             .status()
@@ -48,7 +59,7 @@ pub(crate) fn drive(session: &str, dir: &Path, command: &str, keys: &[&[&str]]) 
         std::thread::sleep(Duration::from_millis(300));
     }
     let start = Instant::now();
-    while Command::new("tmux")
+    while tmux(session)
         .args(["has-session", "-t", session])
         .output()
         .unwrap()
@@ -56,13 +67,11 @@ pub(crate) fn drive(session: &str, dir: &Path, command: &str, keys: &[&[&str]]) 
         .success()
     {
         if start.elapsed() > Duration::from_secs(30) {
-            let screen = Command::new("tmux")
+            let screen = tmux(session)
                 .args(["capture-pane", "-p", "-t", session])
                 .output()
                 .unwrap();
-            let _ = Command::new("tmux")
-                .args(["kill-session", "-t", session])
-                .status();
+            let _ = tmux(session).args(["kill-session", "-t", session]).status();
             panic!(
                 "{command} did not exit; screen:\n{}",
                 String::from_utf8_lossy(&screen.stdout)
@@ -70,6 +79,8 @@ pub(crate) fn drive(session: &str, dir: &Path, command: &str, keys: &[&[&str]]) 
         }
         std::thread::sleep(Duration::from_millis(100));
     }
+    // The server ended with the session; its socket stays behind.
+    let _ = std::fs::remove_file(socket(session));
 }
 
 /// Wait until the editor in tmux `session` has drawn its screen and stopped changing it:
@@ -77,7 +88,7 @@ pub(crate) fn drive(session: &str, dir: &Path, command: &str, keys: &[&[&str]]) 
 /// its terminal only once it is up), which a fixed pause does not rule out.
 fn wait_for_a_still_screen(session: &str, command: &str) {
     let screen = || {
-        let out = Command::new("tmux")
+        let out = tmux(session)
             .args(["capture-pane", "-p", "-t", session])
             .output()
             .expect("tmux runs");
