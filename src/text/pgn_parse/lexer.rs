@@ -41,19 +41,28 @@ impl Lexer<'_> {
 }
 
 impl<'a> Lexer<'a> {
+    /// A lexer at the start of `text` (after a byte-order mark).
     pub(super) fn new(text: &'a [u8]) -> Lexer<'a> {
         let offset = if text.starts_with(b"\xEF\xBB\xBF") {
             3
         } else {
             0
         };
-        Lexer {
+        Lexer::at(
             text,
-            at: Pos {
+            Pos {
                 offset,
                 line: 1,
                 col: 1,
             },
+        )
+    }
+
+    /// A lexer standing at `at` in `text`.
+    pub(super) fn at(text: &'a [u8], at: Pos) -> Lexer<'a> {
+        Lexer {
+            text,
+            at,
             reading: Reading::Exact,
             changes: Vec::new(),
             says_changes: true,

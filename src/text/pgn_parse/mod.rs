@@ -191,19 +191,14 @@ impl<'a> Games<'a> {
     /// at `offset` (a parser taking over a part of a text another one started).
     pub fn resume(text: &'a [u8], offset: usize, line: u32, before: u32) -> Games<'a> {
         Games {
-            lx: Lexer {
+            lx: Lexer::at(
                 text,
-                at: Pos {
+                Pos {
                     offset,
                     line,
                     col: 1,
                 },
-                reading: Reading::Exact,
-                changes: Vec::new(),
-                says_changes: true,
-                ended: false,
-                tags: Vec::new(),
-            },
+            ),
             game: before,
             skim: false,
         }
