@@ -292,7 +292,15 @@ impl Index {
                     &mut |piece| {
                         let n = (skip as usize).min(piece.len());
                         skip -= n as u64;
-                        filling.extend_from_slice(&piece[n..]);
+                        let piece = &piece[n..];
+                        if filling.len() > room && filling.len() + piece.len() > filling.capacity()
+                        {
+                            // Sent as it is rather than moved to more room (a whole frame is
+                            // a big piece).
+                            tx.send(std::mem::replace(&mut filling, empty_block()))
+                                .map_err(|_| Error::new(ErrorKind::Io, "indexing stopped"))?;
+                        }
+                        filling.extend_from_slice(piece);
                         if filling.len() - room < block {
                             return Ok(());
                         }
@@ -1002,8 +1010,9 @@ pub(crate) mod tests {
             let index = Index::of_file_in_blocks(&plain, None, 50_000, threads, &|_, _| {});
             assert_eq!(index.unwrap(), sequential, "plain, {threads} threads");
         }
-        // Frames cut anywhere: inside games, tags and the comment, one of a single byte.
-        let sizes = [7, 1, 4000, 60_000, 9999, 100_000, 30_000, 123_457];
+        // Frames cut anywhere: inside games, tags and the comment, one of a single byte, one
+        // of none (a frame, but no member: it holds no text).
+        let sizes = [7, 1, 4000, 0, 60_000, 9999, 100_000, 30_000, 123_457];
         let packed = frames(&text, &sizes);
         let zst = write(dir.path(), "adversarial.pgn.zst", &packed);
         assert_eq!(
@@ -1012,39 +1021,50 @@ pub(crate) mod tests {
             "the frames are found without decoding them"
         );
         let one = Index::of_file_in_blocks(&zst, None, 50_000, 1, &|_, _| {}).unwrap();
-        assert_eq!(one.members.len(), sizes.len() + 1);
+        assert_eq!(one.members.len(), sizes.len());
         assert_eq!(starts_of(&one), starts_of(&sequential));
         assert_eq!(summaries_of(&one), summaries_of(&sequential));
         assert_eq!(one.names, sequential.names);
         assert_eq!(one.unparsed, sequential.unparsed);
         assert_eq!(one.last_line, sequential.last_line);
         assert_eq!(one.text_len, sequential.text_len);
-        for threads in [2, 3, 16] {
-            let told = std::sync::Mutex::new(Vec::new());
-            let index = Index::of_file_in_blocks(&zst, None, 50_000, threads, &|d, t| {
-                told.lock().unwrap().push((d, t))
-            })
-            .unwrap();
-            assert_eq!(index, one, "{threads} threads");
-            let told = told.into_inner().unwrap();
-            assert!(told.windows(2).all(|w| w[0].0 <= w[1].0), "{told:?}");
-            assert_eq!(
-                told.last(),
-                Some(&(packed.len() as u64, packed.len() as u64))
-            );
+        // Frames decoded whole (they are small), then as streams (as bigger ones are).
+        for streamed in [false, true] {
+            if streamed {
+                super::source::tests::decode_as_streams(&zst);
+            }
+            for threads in [2, 3, 16] {
+                let told = std::sync::Mutex::new(Vec::new());
+                let index = Index::of_file_in_blocks(&zst, None, 50_000, threads, &|d, t| {
+                    told.lock().unwrap().push((d, t))
+                })
+                .unwrap();
+                assert_eq!(index, one, "{threads} threads, streamed: {streamed}");
+                let told = told.into_inner().unwrap();
+                assert!(told.windows(2).all(|w| w[0].0 <= w[1].0), "{told:?}");
+                assert_eq!(
+                    told.last(),
+                    Some(&(packed.len() as u64, packed.len() as u64))
+                );
+            }
         }
         let apart = super::source::tests::DECODED_APART.lock().unwrap().clone();
-        let threads: Vec<usize> = apart
+        let threads: Vec<(usize, bool)> = apart
             .into_iter()
-            .filter(|(p, _)| *p == zst)
-            .map(|(_, t)| t)
+            .filter(|(p, ..)| *p == zst)
+            .map(|(_, t, whole)| (t, whole))
             .collect();
         assert_eq!(
             threads,
-            [2, 3, 9],
+            [2, 3, 10]
+                .map(|t| (t, true))
+                .into_iter()
+                .chain([2, 3, 10].map(|t| (t, false)))
+                .collect::<Vec<_>>(),
             "decoded apart (16 threads: one a frame)"
         );
-        // A damaged frame is lost alike.
+        // A damaged frame is lost alike, whether a stream finds the damage or a frame decoded
+        // whole (which is then decoded again as a stream).
         let mut damaged = packed.clone();
         let middle = damaged.len() / 2;
         for b in &mut damaged[middle..middle + 40] {
@@ -1053,8 +1073,13 @@ pub(crate) mod tests {
         let zst = write(dir.path(), "damaged.pgn.zst", &damaged);
         let one = Index::of_file_in_blocks(&zst, None, 50_000, 1, &|_, _| {}).unwrap();
         assert_eq!(one.lost.len(), 1);
-        let two = Index::of_file_in_blocks(&zst, None, 50_000, 2, &|_, _| {}).unwrap();
-        assert_eq!(two, one);
+        for streamed in [false, true] {
+            if streamed {
+                super::source::tests::decode_as_streams(&zst);
+            }
+            let two = Index::of_file_in_blocks(&zst, None, 50_000, 2, &|_, _| {}).unwrap();
+            assert_eq!(two, one, "streamed: {streamed}");
+        }
     }
 
     #[test]
