@@ -101,7 +101,7 @@ head -n "$reads_gz" "$dir/random.txt" >"$dir/random-gz.txt"
 plain=$dir/plain-$(basename "$pgn")
 rm -rf "$plain"
 mkdir -p "$plain/player" "$plain/games"
-cp -L "$mnt/players/$player/"* "$plain/player/"
+cp -rL "$mnt/players/$player/." "$plain/player/"
 read_games "$mnt/games" "$dir/random.txt" >/dev/null
 while read -r f; do cp "$mnt/games/$f" "$plain/games/"; done <"$dir/random.txt"
 unmount "$pgn"
@@ -127,7 +127,7 @@ for f in "$pgn" "$pgn.zst" "$pgn.gz"; do
     pid=$(pgrep -n -f "$gamefs mount $f" || true)
     rss=$(awk '/VmHWM/ {printf "%.0f", $2 / 1024}' "/proc/$pid/status" 2>/dev/null || echo "?")
     unmount "$f"
-    size=$(du -m "$f" | cut -f1)
+    size=$(du -mL "$f" | cut -f1)
     echo "| $(basename "$f") | ${size} MB | ${first} s | ${index_rss} MB | ${again} s | ${ls_l} s | ${grep_r} s | ${random} s ($(wc -l <"$list")) | ${rss} MB |"
 done
 echo "| the same games as plain files | | | | | $(secs ls -l "$plain/player/") s | $(secs sh -c "grep -Rc ' 1-0' '$plain/player/' | cat") s | $(secs read_games "$plain/games" "$dir/random.txt") s ($reads) | |"
