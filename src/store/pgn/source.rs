@@ -336,9 +336,10 @@ const PIECES_AHEAD: usize = 32;
 /// is decoded a frame in one call into one buffer, not a piece at a time through a stream.
 /// That copies no text out of the decoder's window (4.6 % of the samples of a profile of
 /// indexing a million pzstd games): that index took 2–4 % less CPU time, in alternating runs.
-/// A decoding thread then holds at most two frames (the one it decodes, the one it hands on). A pzstd frame at the default level holds 8 MiB of text (as many
-/// pieces as a thread holds ahead otherwise), in 64 blocks and the empty one that ends it:
-/// its headers bound it to that and one block more.
+/// A decoding thread then holds at most two frames (the one it decodes, the one it hands
+/// on). A pzstd frame at the default level holds 8 MiB of text (as many pieces as a thread
+/// holds ahead otherwise), in 64 blocks and the empty one that ends it: its headers bound it
+/// to that and one block more.
 const WHOLE_FRAME_BYTES: usize = PIECES_AHEAD * PIECE_BYTES + ZSTD_BLOCK_BYTES;
 
 /// The most text a zstd block holds.
