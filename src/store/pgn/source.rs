@@ -5,7 +5,8 @@
 //! `.bz2` (pbzip2 writes many). The index keeps where each member starts, in the file and in
 //! the text ([`Member`]), so a game is read by decoding only the member(s) holding it: a
 //! member of at most [`CACHED_MEMBER_BYTES`] is decoded whole and kept among the last few
-//! read; a bigger one (a file compressed as one stream) is decoded from its start, and a
+//! read (reads going on to the next member have the one after it decoded ahead, on a thread
+//! of its own); a bigger one (a file compressed as one stream) is decoded from its start, and a
 //! decoder left where the last read stopped serves the next read further on, so reading the
 //! games in file order decodes the file once. Indexing decodes a zstd file of many frames on
 //! every core, each thread whole frames, found from their headers without decoding them.
@@ -16,8 +17,8 @@ use std::num::NonZeroUsize;
 use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use lru::LruCache;
 
@@ -527,6 +528,42 @@ fn frame_end(path: &Path, codec: Codec, start: u64) -> Option<u64> {
     (size > 0).then_some(start + size as u64)
 }
 
+/// A decoder of the member of the file at `path` (stored as `codec`) that starts at byte
+/// `packed`, reading a descriptor of its own (a clone's file offset would be shared with other
+/// readers).
+fn member_decoder(path: &Path, codec: Codec, packed: u64) -> std::io::Result<Box<dyn Read + Send>> {
+    let mut file = File::open(path)?;
+    file.seek(SeekFrom::Start(packed))?;
+    codec.member(BufReader::with_capacity(256 << 10, file))
+}
+
+/// The whole text of `member` of the file at `path` (stored as `codec`), which held `len`
+/// bytes when it was indexed: decoded to its end, so that its checksum is checked. `Err` says
+/// why it does not decode.
+fn decode_whole(
+    path: &Path,
+    codec: Codec,
+    member: Member,
+    len: u64,
+) -> std::result::Result<Arc<Vec<u8>>, String> {
+    #[cfg(test)]
+    tests::DECODED_WHOLE
+        .lock()
+        .unwrap()
+        .push((path.to_path_buf(), member.text));
+    let mut text = Vec::with_capacity(len as usize);
+    member_decoder(path, codec, member.packed)
+        .and_then(|mut decoder| decoder.read_to_end(&mut text))
+        .map_err(|e| e.to_string())?;
+    if text.len() as u64 != len {
+        return Err(format!(
+            "it holds {} bytes of text, not {len} as when it was indexed",
+            text.len()
+        ));
+    }
+    Ok(Arc::new(text))
+}
+
 /// A decoder standing somewhere inside a member, kept for the next read further on.
 struct Cursor {
     /// The member it decodes.
@@ -535,6 +572,10 @@ struct Cursor {
     at: u64,
     decoder: Box<dyn Read + Send>,
 }
+
+/// A member's text decoded whole, once: by the first read that wants it, or by a thread
+/// decoding it ahead, while the other reads that want it wait; or why it does not decode.
+type WholeMember = Arc<OnceLock<std::result::Result<Arc<Vec<u8>>, String>>>;
 
 /// Random reads of a PGN file's text.
 pub struct Source {
@@ -545,8 +586,11 @@ pub struct Source {
     members: Vec<Member>,
     /// The length of the text.
     text_len: u64,
-    /// Members decoded whole, by number.
-    cache: Mutex<LruCache<usize, Arc<Vec<u8>>>>,
+    /// Members decoded whole (or being decoded), by number.
+    cache: Mutex<LruCache<usize, WholeMember>>,
+    /// The member of the last read of a member decoded whole: a read that goes on to the next
+    /// member (reading in file order) has the member after it decoded ahead.
+    last_member: AtomicUsize,
     /// The decoder of a big member where the last read left it.
     cursor: Mutex<Option<Cursor>>,
     /// Members of at most this many bytes are decoded whole and cached.
@@ -568,6 +612,7 @@ impl Source {
                 NonZeroUsize::new(CACHED_MEMBERS).expect("not zero"),
             )),
             cursor: Mutex::new(None),
+            last_member: AtomicUsize::new(usize::MAX),
             cached_member_bytes: CACHED_MEMBER_BYTES,
         })
     }
@@ -638,46 +683,74 @@ impl Source {
         Ok(())
     }
 
-    /// The whole text of member `m`, from the cache or decoded now.
+    /// The whole text of member `m`, from the cache, decoded now, or waited for while a
+    /// thread decodes it ahead.
     fn whole_member(&self, m: usize) -> Result<Arc<Vec<u8>>> {
-        if let Some(text) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&m) {
-            return Ok(text.clone());
+        let whole = self.cached(m);
+        self.read_ahead_after(m);
+        let decoded = whole.get_or_init(|| {
+            decode_whole(&self.path, self.codec, self.members[m], self.member_len(m))
+        });
+        match decoded {
+            Ok(text) => Ok(text.clone()),
+            Err(why) => {
+                // Not kept: the next read tries again.
+                let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+                if cache.peek(&m).is_some_and(|w| Arc::ptr_eq(w, &whole)) {
+                    cache.pop(&m);
+                }
+                Err(self.damaged(m, std::io::Error::other(why.clone())))
+            }
         }
-        let member = self.members[m];
-        let len = self.members.get(m + 1).map_or(self.text_len, |n| n.text) - member.text;
-        // Decoded to its end, so that the member's checksum is checked.
-        let mut text = Vec::with_capacity(len as usize);
-        let mut decoder = self.decoder(m)?;
-        decoder
-            .read_to_end(&mut text)
-            .map_err(|e| self.damaged(m, e))?;
-        if text.len() as u64 != len {
-            return Err(self.damaged(
-                m,
-                std::io::Error::other(format!(
-                    "it holds {} bytes of text, not {len} as when it was indexed",
-                    text.len()
-                )),
-            ));
+    }
+
+    /// The cache's entry of member `m`, made now if it has none.
+    fn cached(&self, m: usize) -> WholeMember {
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        cache.get_or_insert(m, WholeMember::default).clone()
+    }
+
+    /// When a read goes on from a member to the next one, `m` (as `cat games/*` or a `grep
+    /// -r` in file order does), start decoding the member after `m` on a thread of its own, so
+    /// that it is ready when the reads get there: they then wait on the round trips of their
+    /// requests, not on decoding as well. Reads at random decode nothing ahead.
+    fn read_ahead_after(&self, m: usize) {
+        let last = self.last_member.swap(m, Ordering::Relaxed);
+        let next = m + 1;
+        if last.wrapping_add(1) != m
+            || next >= self.members.len()
+            || self.member_len(next) > self.cached_member_bytes
+        {
+            return;
         }
-        let text = Arc::new(text);
-        self.cache
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .put(m, text.clone());
-        Ok(text)
+        let whole = self.cached(next);
+        if whole.get().is_some() {
+            return;
+        }
+        let (path, codec, member, len) = (
+            self.path.clone(),
+            self.codec,
+            self.members[next],
+            self.member_len(next),
+        );
+        let spawned = std::thread::Builder::new()
+            .name("gamefs-read-ahead".into())
+            .spawn(move || {
+                whole.get_or_init(|| decode_whole(&path, codec, member, len));
+            });
+        if let Err(e) = spawned {
+            log::debug!("no thread to decode member {} ahead: {e}", next + 1);
+        }
+    }
+
+    /// How many bytes of text member `m` holds.
+    fn member_len(&self, m: usize) -> u64 {
+        self.members.get(m + 1).map_or(self.text_len, |n| n.text) - self.members[m].text
     }
 
     /// A decoder at the start of member `m`.
     fn decoder(&self, m: usize) -> Result<Box<dyn Read + Send>> {
-        let member = self.members[m];
-        // A descriptor of its own: a clone's file offset would be shared with other readers.
-        let mut file = File::open(&self.path)
-            .map_err(|e| Error::io(format!("cannot open {}", self.path.display()), e))?;
-        file.seek(SeekFrom::Start(member.packed))
-            .map_err(|e| self.damaged(m, e))?;
-        self.codec
-            .member(BufReader::with_capacity(256 << 10, file))
+        member_decoder(&self.path, self.codec, self.members[m].packed)
             .map_err(|e| self.damaged(m, e))
     }
 
@@ -702,6 +775,9 @@ pub(crate) mod tests {
     /// The files whose frames were decoded on several threads, on how many, and whether
     /// each frame whole.
     pub(crate) static DECODED_APART: Mutex<Vec<(PathBuf, usize, bool)>> = Mutex::new(Vec::new());
+
+    /// The members decoded whole, each as its file and where its text starts.
+    pub(super) static DECODED_WHOLE: Mutex<Vec<(PathBuf, u64)>> = Mutex::new(Vec::new());
 
     /// The files whose frames are decoded as streams, however small they are.
     pub(super) static STREAMED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -812,6 +888,68 @@ pub(crate) mod tests {
                 }
             }
         }
+    }
+
+    /// Reading in file order has the member after the next one decoded ahead, once: the reads
+    /// there wait for it rather than decode it again. Reads at random decode nothing ahead.
+    #[test]
+    fn reading_in_file_order_decodes_the_next_member_ahead() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = text();
+        let (path, members) = file(dir.path(), Codec::Zstd, &text, 8);
+        let source = Source::open(&path, Codec::Zstd, members.clone(), text.len() as u64).unwrap();
+        let decoded = |k: usize| {
+            DECODED_WHOLE
+                .lock()
+                .unwrap()
+                .iter()
+                .filter(|(p, at)| *p == path && *at == members[k].text)
+                .count()
+        };
+        let cached = |k: usize| source.cache.lock().unwrap().peek(&k).is_some();
+        let read_in = |k: usize| {
+            let at = members[k].text + 10;
+            assert!(source.read(at, at + 100).unwrap() == text[at as usize..at as usize + 100]);
+        };
+        // The first member, then into the second: the third is decoded ahead.
+        read_in(0);
+        assert!(
+            cached(1),
+            "the first read is in file order from the file's start"
+        );
+        let ready = |k: usize| {
+            let waited = std::time::Instant::now();
+            while source
+                .cache
+                .lock()
+                .unwrap()
+                .peek(&k)
+                .unwrap()
+                .get()
+                .is_none()
+            {
+                assert!(
+                    waited.elapsed().as_secs() < 60,
+                    "member {} decoded ahead",
+                    k + 1
+                );
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        };
+        read_in(1);
+        assert!(cached(2));
+        ready(2);
+        read_in(2);
+        assert_eq!(decoded(2), 1, "member 3 decoded once, ahead");
+        ready(3);
+        // A read elsewhere, then one before it: nothing decoded ahead of either.
+        read_in(5);
+        read_in(4);
+        assert!(!cached(6), "no member 7 decoded ahead");
+        for k in [0, 1, 3, 4, 5] {
+            assert_eq!(decoded(k), 1, "member {}", k + 1);
+        }
+        assert_eq!(decoded(6) + decoded(7), 0);
     }
 
     #[test]
