@@ -138,8 +138,10 @@ impl GameTable {
     /// The games in memory, read from the kept index's file first if they are there.
     fn built(&mut self) -> (&mut Vec<u64>, &mut Vec<GameSummary>) {
         if let Table::Kept { .. } = self.0 {
-            let starts = (0..self.len()).filter_map(|n| self.start(n)).collect();
-            let summaries = (0..self.len()).filter_map(|n| self.summary(n)).collect();
+            let (starts, summaries) = (0..self.len())
+                .filter_map(|n| self.record(n))
+                .map(|r| (u64_at(r, 0), decode_summary(r)))
+                .unzip();
             self.0 = Table::Built { starts, summaries };
         }
         match &mut self.0 {

@@ -634,8 +634,7 @@ impl Source {
                 .members
                 .partition_point(|m| m.text <= at)
                 .saturating_sub(1);
-            let member_end = self.members.get(m + 1).map_or(self.text_len, |n| n.text);
-            let upto = end.min(member_end);
+            let upto = end.min(self.member_end(m));
             self.read_in_member(m, at, upto, &mut out)?;
             at = upto;
         }
@@ -645,8 +644,7 @@ impl Source {
     /// Append the text `at..upto`, all inside member `m`, to `out`.
     fn read_in_member(&self, m: usize, at: u64, upto: u64, out: &mut Vec<u8>) -> Result<()> {
         let member = self.members[m];
-        let member_end = self.members.get(m + 1).map_or(self.text_len, |n| n.text);
-        if member_end - member.text <= self.cached_member_bytes {
+        if self.member_len(m) <= self.cached_member_bytes {
             let text = self.whole_member(m)?;
             out.extend_from_slice(
                 &text[(at - member.text) as usize..(upto - member.text) as usize],
@@ -743,9 +741,14 @@ impl Source {
         }
     }
 
+    /// Where the text of member `m` ends: where the next one's starts, or the text's end.
+    fn member_end(&self, m: usize) -> u64 {
+        self.members.get(m + 1).map_or(self.text_len, |n| n.text)
+    }
+
     /// How many bytes of text member `m` holds.
     fn member_len(&self, m: usize) -> u64 {
-        self.members.get(m + 1).map_or(self.text_len, |n| n.text) - self.members[m].text
+        self.member_end(m) - self.members[m].text
     }
 
     /// A decoder at the start of member `m`.
