@@ -1,6 +1,6 @@
 //! PGN files mounted through the kernel: read-only, every game's file the source's bytes, a
-//! grown file indexed from where its index stops, and a damaged frame of a pzstd file failing
-//! only its games.
+//! grown file indexed from where its index stops, a damaged frame of a pzstd file failing
+//! only its games, and a one-member gzip file read from checkpoints.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -142,21 +142,8 @@ fn a_damaged_frame_of_a_pzstd_file_fails_only_its_games() {
         "the games of the .zst are not its text"
     );
     drop(m);
-    // Bytes of the first frame turn to garbage; the file keeps its size and time, as with a
-    // disk that rots, so the kept index is used.
-    let mut bytes = std::fs::read(&zst).unwrap();
-    let middle = bytes.len() / 10;
-    for b in &mut bytes[middle..middle + 200] {
-        *b ^= 0x5A;
-    }
-    let mtime = std::fs::metadata(&zst).unwrap().modified().unwrap();
-    std::fs::write(&zst, bytes).unwrap();
-    std::fs::File::options()
-        .write(true)
-        .open(&zst)
-        .unwrap()
-        .set_modified(mtime)
-        .unwrap();
+    // Bytes of the first frame turn to garbage.
+    rot(&zst, 10);
     let m = Mount::new(&zst, dir.path(), &[]);
     let (failed, served) = read_all(&m);
     assert_eq!(failed + served, games.len());
@@ -181,6 +168,56 @@ fn a_damaged_frame_of_a_pzstd_file_fails_only_its_games() {
     );
     let errors = std::fs::read_to_string(m.join(".gamefs/errors")).unwrap();
     assert!(errors.contains("damaged member at byte"), "{errors}");
+}
+
+/// 200 bytes at a `tenth`th of the file at `path` turn to garbage; the file keeps its size
+/// and time, as with a disk that rots, so the kept index is used.
+fn rot(path: &Path, tenth: usize) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let middle = bytes.len() / tenth;
+    for b in &mut bytes[middle..middle + 200] {
+        *b ^= 0x5A;
+    }
+    let mtime = std::fs::metadata(path).unwrap().modified().unwrap();
+    std::fs::write(path, bytes).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+}
+
+/// A gzip file of one member (as `gzip` writes it) is read from the checkpoint before each
+/// game, not from its start: with its first stretch damaged after indexing, the games there
+/// fail with EIO and all the others (most of them, the last one too) read as before.
+#[test]
+fn a_one_member_gzip_file_is_read_from_the_checkpoint_before_each_game() {
+    let dir = scratch("pgnfile-gz");
+    let pgn = real_world_file(dir.path());
+    let text = std::fs::read(&pgn).unwrap();
+    sh(dir.path(), "gzip -6 -c realworld.pgn > rw.pgn.gz");
+    let gz = dir.path().join("rw.pgn.gz");
+    let m = Mount::new(&gz, dir.path(), &[]);
+    let games = listing(&m.join("games"));
+    assert!(
+        all_games(&m) == text,
+        "the games of the .gz are not its text"
+    );
+    // The last game first, then the first: each from its own checkpoint.
+    let last = std::fs::read(games.last().unwrap()).unwrap();
+    assert!(!last.is_empty() && text.ends_with(&last));
+    assert!(text.starts_with(&std::fs::read(&games[0]).unwrap()));
+    drop(m);
+    rot(&gz, 10);
+    let m = Mount::new(&gz, dir.path(), &[]);
+    let (failed, served) = read_all(&m);
+    eprintln!("one-member gzip damaged after indexing: {failed} games fail, {served} are served");
+    assert!(
+        failed > 0 && served > games.len() / 2,
+        "{failed} failed, {served} served"
+    );
+    assert_eq!(std::fs::read(games.last().unwrap()).unwrap(), last);
 }
 
 /// Read every game's file of the mount: how many fail with EIO, and how many read.

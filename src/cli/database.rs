@@ -242,6 +242,8 @@ fn decompressed(path: &Path, quiet: bool) -> Result<Option<Content>, String> {
         // Every game is imported, or the file is refused.
         &mut |lost| Err(lost.error),
         &|done| pb.set_position(done),
+        // Read once, in order: no checkpoints.
+        None,
     );
     pb.finish_and_clear();
     decoded.map_err(|e| e.to_string())?;

@@ -9,6 +9,7 @@
 //! and [`ChessStore::load`] (which `gamefs check` calls) names it.
 
 pub mod games;
+pub mod gzip;
 pub mod index;
 pub mod source;
 
@@ -82,7 +83,13 @@ impl PgnFile {
         progress: Progress<'_>,
     ) -> Result<PgnFile> {
         let index = Index::of_file(path, kept_in, progress)?;
-        let source = Source::open(path, index.codec, index.members.clone(), index.text_len)?;
+        let source = Source::open(
+            path,
+            index.codec,
+            index.members.clone(),
+            index.checkpoints.clone(),
+            index.text_len,
+        )?;
         let modified = std::fs::metadata(path)
             .and_then(|m| m.modified())
             .unwrap_or(SystemTime::UNIX_EPOCH);
