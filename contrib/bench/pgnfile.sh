@@ -3,7 +3,7 @@
 #
 # Mounting a PGN file against its peers: the same games as plain files, and `zstdcat | grep` /
 # `grep` over the file. For the file plain, compressed by pzstd (many frames, as the lichess
-# dumps) and by gzip (one member: read from its start, see README "PGN files"): first mount
+# dumps) and by gzip (one member, read from checkpoints, see README "PGN files"): first mount
 # (the indexing), its peak RSS, remount (kept index), `ls -l` of the biggest player folder,
 # `grep -Rc` over it, games read at random, and the mount's peak RSS.
 #
@@ -57,8 +57,7 @@ fi
 export XDG_CACHE_HOME=$dir/cache
 mnt=$dir/mnt
 mkdir -p "$mnt"
-reads=200      # games read at random from a file that can be entered anywhere
-reads_gz=20    # from a file of one gzip member (each read decodes from the start)
+reads=200      # games read at random (a gzip file too: it is read from checkpoints)
 
 # Seconds of wall time of a command (its output dropped). A grep's output goes through a
 # pipe: GNU grep stops at its first match when its output is /dev/null, whatever -c says.
@@ -97,7 +96,6 @@ player=$(find "$mnt/players" -mindepth 2 -maxdepth 2 -printf '%h\n' |
     sort -rn | sed -n 1p | cut -f2)
 players_games=$(ls "$mnt/players/$player" | wc -l)
 ls "$mnt/games" | shuf -n "$reads" --random-source=<(yes) >"$dir/random.txt"
-head -n "$reads_gz" "$dir/random.txt" >"$dir/random-gz.txt"
 plain=$dir/plain-$(basename "$pgn")
 rm -rf "$plain"
 mkdir -p "$plain/player" "$plain/games"
@@ -112,7 +110,6 @@ echo "| file | size | first mount (index) | peak RSS indexing | remount | ls -l 
 echo "|---|---|---|---|---|---|---|---|---|"
 for f in "$pgn" "$pgn.zst" "$pgn.gz"; do
     list=$dir/random.txt
-    [ "$f" = "$pgn.gz" ] && list=$dir/random-gz.txt
     rm -rf "$XDG_CACHE_HOME"
     sync
     first=$(secs "$gamefs" mount "$f" "$mnt")
