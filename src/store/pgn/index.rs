@@ -1184,6 +1184,41 @@ pub(crate) mod tests {
         );
     }
 
+    /// A gzip file appended to (a member added, as `gzip -c more.pgn >> games.pgn.gz` does) is
+    /// decoded again from its start for checkpoints of the whole file, its games parsed from
+    /// the last one on: its index is the one built anew, checkpoints and all, and is kept.
+    #[test]
+    fn a_grown_gzip_file_has_the_checkpoints_of_the_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("cache");
+        let text = odd_text();
+        let cut = pgn_game_starts(&text, true)
+            .0
+            .into_iter()
+            .find(|&s| s as usize > text.len() / 2)
+            .unwrap() as usize;
+        let gzip = |part: &[u8]| {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(part).unwrap();
+            e.finish().unwrap()
+        };
+        let path = write(dir.path(), "grows.pgn.gz", &gzip(&text[..cut]));
+        let first = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|_, _| {}).unwrap();
+        assert_eq!(first.checkpoints.as_ref().unwrap().members(), first.members);
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        f.write_all(&gzip(&text[cut..])).unwrap();
+        drop(f);
+        let grown = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|_, _| {}).unwrap();
+        let fresh = Index::of_file_in_blocks(&path, None, 3000, 2, &|_, _| {}).unwrap();
+        assert_eq!(grown, fresh);
+        assert_eq!(grown.members.len(), 2, "{:?}", grown.members);
+        assert!(grown.games.len() > first.games.len());
+        assert_eq!(load(&kept_path(&cache, &path).unwrap()), Some(fresh));
+    }
+
     /// A kept index cut short anywhere is not loaded (nor does it panic), and one of another
     /// layout (an older gamefs's) makes the file be indexed again, then kept anew.
     #[test]
