@@ -1,6 +1,6 @@
 //! PGN files mounted through the kernel: read-only, every game's file the source's bytes, a
 //! grown file indexed from where its index stops, a damaged frame of a pzstd file failing
-//! only its games, and a one-member gzip file read from checkpoints.
+//! only its games, and one-member gzip and bzip2 files read from checkpoints and blocks.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -193,26 +193,42 @@ fn rot(path: &Path, tenth: usize) {
 /// fail with EIO and all the others (most of them, the last one too) read as before.
 #[test]
 fn a_one_member_gzip_file_is_read_from_the_checkpoint_before_each_game() {
-    let dir = scratch("pgnfile-gz");
+    read_from_start_points("pgnfile-gz", "gzip -6", "gz");
+}
+
+/// A bzip2 file of one stream (as `bzip2` writes it) is read from the block holding each game:
+/// with a block damaged after indexing, its games fail with EIO and the others read.
+#[test]
+fn a_one_stream_bzip2_file_is_read_from_the_block_holding_each_game() {
+    read_from_start_points("pgnfile-bz2", "bzip2 -9", "bz2");
+}
+
+/// The real-world corpus compressed by `compress` (a command writing to its output) as
+/// `rw.pgn.EXT`: every game's bytes, then damage at a tenth of the file after indexing.
+fn read_from_start_points(name: &str, compress: &str, ext: &str) {
+    let dir = scratch(name);
     let pgn = real_world_file(dir.path());
     let text = std::fs::read(&pgn).unwrap();
-    sh(dir.path(), "gzip -6 -c realworld.pgn > rw.pgn.gz");
-    let gz = dir.path().join("rw.pgn.gz");
-    let m = Mount::new(&gz, dir.path(), &[]);
+    sh(
+        dir.path(),
+        &format!("{compress} -c realworld.pgn > rw.pgn.{ext}"),
+    );
+    let packed = dir.path().join(format!("rw.pgn.{ext}"));
+    let m = Mount::new(&packed, dir.path(), &[]);
     let games = listing(&m.join("games"));
     assert!(
         all_games(&m) == text,
-        "the games of the .gz are not its text"
+        "the games of the .{ext} are not its text"
     );
-    // The last game first, then the first: each from its own checkpoint.
+    // The last game first, then the first: each from its own start point.
     let last = std::fs::read(games.last().unwrap()).unwrap();
     assert!(!last.is_empty() && text.ends_with(&last));
     assert!(text.starts_with(&std::fs::read(&games[0]).unwrap()));
     drop(m);
-    rot(&gz, 10);
-    let m = Mount::new(&gz, dir.path(), &[]);
+    rot(&packed, 10);
+    let m = Mount::new(&packed, dir.path(), &[]);
     let (failed, served) = read_all(&m);
-    eprintln!("one-member gzip damaged after indexing: {failed} games fail, {served} are served");
+    eprintln!(".{ext} damaged after indexing: {failed} games fail, {served} are served");
     assert!(
         failed > 0 && served > games.len() / 2,
         "{failed} failed, {served} served"

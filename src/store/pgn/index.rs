@@ -23,8 +23,7 @@ use std::sync::Arc;
 use std::sync::mpsc::sync_channel;
 
 use super::games::{GameTable, RECORD_BYTES};
-use super::gzip::Checkpoints;
-use super::source::{self, Codec, Member};
+use super::source::{self, Codec, Member, StartPoints};
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::{GameResult, PartialDate};
 use crate::store::damage::UNKNOWN_NAME;
@@ -128,10 +127,10 @@ pub struct Index {
     /// How the file is stored.
     pub codec: Codec,
     /// Where each member of a compressed file starts (none for plain text); in a gzip file,
-    /// each of its checkpoints.
+    /// each of its checkpoints, in a bzip2 file each of its blocks.
     pub members: Vec<Member>,
-    /// Where decoding a gzip file can start, inside its members too (none for other files).
-    pub checkpoints: Option<Checkpoints>,
+    /// Where decoding a gzip or bzip2 file can start, inside its members too.
+    pub start_points: Option<StartPoints>,
     /// The length of the text.
     pub text_len: u64,
     /// Where each game starts in the text, and its header fields as the views use them.
@@ -243,9 +242,9 @@ impl Index {
                 packed: resume,
                 text: resume,
             },
-            // Decoded again from its start, for checkpoints of the whole file (its text up to
-            // the last game is not parsed again).
-            Codec::Gzip => {
+            // Decoded again from its start, for the start points of the whole file (its text up
+            // to the last game is not parsed again).
+            Codec::Gzip | Codec::Bzip2 => {
                 self.members.clear();
                 Member::default()
             }
@@ -291,7 +290,7 @@ impl Index {
         let codec = indexer.index.codec;
         let decoded = std::thread::scope(|s| {
             let decoding = s.spawn(move || {
-                let (mut members, mut lost, mut checkpoints) = (Vec::new(), Vec::new(), None);
+                let (mut members, mut lost, mut points) = (Vec::new(), Vec::new(), None);
                 let empty_block = || {
                     let mut b = spare.try_recv().unwrap_or_else(|_| {
                         Vec::with_capacity(room + block.min(BLOCK_BYTES) + (1 << 20))
@@ -335,27 +334,27 @@ impl Index {
                         Ok(())
                     },
                     &|done| progress(done, total),
-                    Some(&mut |c| checkpoints = Some(c)),
+                    Some(&mut |p| points = Some(p)),
                 );
                 if result.is_ok() && filling.len() > room {
                     // Its last block (a send that fails finds indexing stopped already).
                     let _ = tx.send(filling);
                 }
-                (result, members, lost, checkpoints)
+                (result, members, lost, points)
             });
             for filled in rx {
                 let _ = back.try_send(indexer.feed_block(filled, room));
             }
-            let (result, members, lost, checkpoints) =
+            let (result, members, lost, points) =
                 decoding.join().expect("the decoding thread does not panic");
-            result.map(|()| (members, lost, checkpoints))
+            result.map(|()| (members, lost, points))
         });
-        let (members, lost, checkpoints) = decoded?;
+        let (members, lost, points) = decoded?;
         indexer.finish();
         if codec != Codec::Plain {
             self.members.extend(members);
         }
-        self.checkpoints = checkpoints;
+        self.start_points = points;
         self.lost.extend(lost);
         Ok(self)
     }
@@ -764,9 +763,9 @@ fn write_to(index: &Index, file: std::fs::File) -> std::io::Result<std::fs::File
     // None: no bytes.
     w.bytes(
         &index
-            .checkpoints
+            .start_points
             .as_ref()
-            .map_or(Vec::new(), Checkpoints::to_bytes),
+            .map_or(Vec::new(), StartPoints::to_bytes),
     );
     w.finish()
 }
@@ -825,9 +824,9 @@ fn load(at: &Path) -> Option<Index> {
             })
         })
         .collect::<Option<Vec<_>>>()?;
-    let checkpoints = match r.bytes()? {
+    let start_points = match r.bytes()? {
         [] => None,
-        kept => Some(Checkpoints::from_bytes(kept)?),
+        kept => Some(StartPoints::from_bytes(codec, kept)?),
     };
     if !r.0.is_empty() {
         return None;
@@ -839,7 +838,7 @@ fn load(at: &Path) -> Option<Index> {
     Some(Index {
         codec,
         members,
-        checkpoints,
+        start_points,
         text_len,
         games,
         names,
@@ -1204,7 +1203,7 @@ pub(crate) mod tests {
         };
         let path = write(dir.path(), "grows.pgn.gz", &gzip(&text[..cut]));
         let first = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|_, _| {}).unwrap();
-        assert_eq!(first.checkpoints.as_ref().unwrap().members(), first.members);
+        assert!(matches!(first.start_points, Some(StartPoints::Gzip(_))));
         let mut f = std::fs::OpenOptions::new()
             .append(true)
             .open(&path)

@@ -8,6 +8,7 @@
 //! index does not replay moves: a game whose moves do not replay is classified by its tags,
 //! and [`ChessStore::load`] (which `gamefs check` calls) names it.
 
+pub mod bz2_blocks;
 pub mod games;
 pub mod gzip;
 pub mod index;
@@ -25,7 +26,7 @@ use crate::store::{
 };
 use crate::text::pgn_parse::{Games, Reading};
 use index::{Index, Progress};
-use source::{Codec, Source};
+use source::{Codec, Source, StartPoints};
 
 /// The endings of the file names mounted as PGN files (compared ignoring case).
 pub const ENDINGS: [&str; 4] = [".pgn", ".pgn.zst", ".pgn.gz", ".pgn.bz2"];
@@ -87,7 +88,7 @@ impl PgnFile {
             path,
             index.codec,
             index.members.clone(),
-            index.checkpoints.clone(),
+            index.start_points.clone(),
             index.text_len,
         )?;
         let modified = std::fs::metadata(path)
@@ -127,9 +128,14 @@ impl ChessStore for PgnFile {
         let format = match self.index.codec {
             Codec::Plain => "PGN file".to_owned(),
             codec => format!(
-                "PGN file, {} ({} member(s))",
+                "PGN file, {} ({} {}(s): where reading can start)",
                 codec.name(),
-                self.index.members.len()
+                self.index.members.len(),
+                match self.index.start_points {
+                    Some(StartPoints::Gzip(_)) => "checkpoint",
+                    Some(StartPoints::Bzip2(_)) => "block",
+                    None => "member",
+                }
             ),
         };
         StoreInfo {

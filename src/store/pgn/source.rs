@@ -24,6 +24,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use lru::LruCache;
 
+use super::bz2_blocks::{self, Blocks};
 use super::gzip::{self, Checkpoints};
 use crate::error::{Error, Result};
 use crate::text::input::Text;
@@ -111,6 +112,46 @@ pub struct Member {
     pub text: u64,
 }
 
+/// Where decoding can start inside a compressed file, kept with its index where the starts of
+/// its members alone do not say; each is one of its members.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartPoints {
+    /// A gzip file's checkpoints (each member's start, and points inside members).
+    Gzip(Checkpoints),
+    /// A bzip2 file's blocks.
+    Bzip2(Blocks),
+}
+
+impl StartPoints {
+    /// As bytes, to keep with the index.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        match self {
+            StartPoints::Gzip(c) => c.to_bytes(),
+            StartPoints::Bzip2(b) => b.to_bytes(),
+        }
+    }
+
+    /// The start points of a file stored as `codec`, kept as `bytes`; `None` when they do
+    /// not read back.
+    pub fn from_bytes(codec: Codec, bytes: &[u8]) -> Option<StartPoints> {
+        match codec {
+            Codec::Gzip => Checkpoints::from_bytes(bytes).map(StartPoints::Gzip),
+            Codec::Bzip2 => Blocks::from_bytes(bytes).map(StartPoints::Bzip2),
+            Codec::Plain | Codec::Zstd => None,
+        }
+    }
+
+    /// The `len` bytes of text of member `k` of the file at `path`, decoded from its start
+    /// point and checked (a gzip stretch against the text's checksums, a bzip2 block against
+    /// its CRC).
+    fn read(&self, path: &Path, k: usize, len: u64) -> std::io::Result<Vec<u8>> {
+        match self {
+            StartPoints::Gzip(c) => c.read(path, k, len),
+            StartPoints::Bzip2(b) => b.read(path, k),
+        }
+    }
+}
+
 /// A [`BufRead`] that counts the bytes taken from it (where it stands in its file), readable
 /// while a decoder holds it.
 struct Counted<R> {
@@ -181,9 +222,10 @@ pub struct Lost {
 /// decoding whole frames found from their headers; the text, members and losses handed on
 /// are the same as when one thread decodes it.
 ///
-/// Given `checkpoints`, a gzip file is decoded whole (`from` is its start) keeping where
-/// decoding can start again inside its members ([`Checkpoints`]): `member` is told each
-/// checkpoint, once the file is decoded, and `checkpoints` all of them.
+/// Given `start_points`, a gzip file is decoded whole (`from` is its start) keeping where
+/// decoding can start again inside its members ([`Checkpoints`]), and a bzip2 file is decoded
+/// from its blocks, found by their magics, on `threads` threads ([`Blocks`]): `member` is told
+/// each checkpoint or block, and `start_points` all of them at the end.
 #[allow(clippy::too_many_arguments)]
 pub fn decode_from(
     path: &Path,
@@ -194,26 +236,35 @@ pub fn decode_from(
     member: &mut dyn FnMut(Member),
     lost: &mut dyn FnMut(Lost) -> Result<()>,
     progress: &dyn Fn(u64),
-    checkpoints: Option<&mut dyn FnMut(Checkpoints)>,
+    start_points: Option<&mut dyn FnMut(StartPoints)>,
 ) -> Result<()> {
-    if codec == Codec::Gzip
-        && let Some(keep) = checkpoints
-    {
-        debug_assert_eq!(
-            from,
-            Member::default(),
-            "a gzip file is decoded from its start"
-        );
-        let decoded = gzip::decode_with_checkpoints(path, gzip::CHECKPOINT_SPACING, sink, progress)
-            .map_err(|e| match e {
-                gzip::DecodeFailure::Read(e) => {
-                    Error::io(format!("decoding {} (gzip)", path.display()), e)
+    if let Some(keep) = start_points {
+        debug_assert_eq!(from, Member::default(), "decoded from the file's start");
+        match codec {
+            Codec::Gzip => {
+                let decoded =
+                    gzip::decode_with_checkpoints(path, gzip::CHECKPOINT_SPACING, sink, progress)
+                        .map_err(|e| match e {
+                        gzip::DecodeFailure::Read(e) => {
+                            Error::io(format!("decoding {} (gzip)", path.display()), e)
+                        }
+                        gzip::DecodeFailure::Sink(e) => e,
+                    })?;
+                decoded.members().into_iter().for_each(member);
+                keep(StartPoints::Gzip(decoded));
+                return Ok(());
+            }
+            Codec::Bzip2 => {
+                if let Ok(packed @ Text::Mapped(_)) = Text::of_file(path)
+                    && let Some(decoded) =
+                        bz2_blocks::decode_blocks(path, &packed, threads, sink, member, progress)
+                {
+                    keep(StartPoints::Bzip2(decoded?));
+                    return Ok(());
                 }
-                gzip::DecodeFailure::Sink(e) => e,
-            })?;
-        decoded.members().into_iter().for_each(member);
-        keep(decoded);
-        return Ok(());
+            }
+            Codec::Plain | Codec::Zstd => {}
+        }
     }
     if codec == Codec::Zstd
         && threads > 1
@@ -564,19 +615,19 @@ fn member_decoder(path: &Path, codec: Codec, packed: u64) -> std::io::Result<Box
     codec.member(BufReader::with_capacity(256 << 10, file))
 }
 
-/// Where a [`Source`]'s members are decoded from: the file, how it is stored, and for a gzip
-/// file its checkpoints (each one a member).
+/// Where a [`Source`]'s members are decoded from: the file, how it is stored, and its start
+/// points (each one a member) when it has them.
 #[derive(Clone)]
 struct Packed {
     path: PathBuf,
     codec: Codec,
-    checkpoints: Option<Checkpoints>,
+    start_points: Option<StartPoints>,
 }
 
 impl Packed {
     /// The whole text of member `m`, starting at `member`, which held `len` bytes when it was
-    /// indexed: decoded to its end, so that its checksum is checked (but a stretch between
-    /// gzip checkpoints, which has none of its own). `Err` says why it does not decode.
+    /// indexed: decoded to its end, so that its checksum is checked. `Err` says why it does
+    /// not decode.
     fn decode_whole(
         &self,
         m: usize,
@@ -588,8 +639,8 @@ impl Packed {
             .lock()
             .unwrap()
             .push((self.path.clone(), member.text));
-        let text = match &self.checkpoints {
-            Some(c) => c.read(&self.path, m, len),
+        let text = match &self.start_points {
+            Some(points) => points.read(&self.path, m, len),
             None => member_decoder(&self.path, self.codec, member.packed).and_then(|mut d| {
                 let mut text = Vec::with_capacity(len as usize);
                 d.read_to_end(&mut text).map(|_| text)
@@ -640,12 +691,12 @@ pub struct Source {
 
 impl Source {
     /// Reads of `path` (stored as `codec`, with `members`, holding `text_len` bytes of text;
-    /// a gzip file's members are its `checkpoints`).
+    /// with `start_points`, its members are those).
     pub fn open(
         path: &Path,
         codec: Codec,
         members: Vec<Member>,
-        checkpoints: Option<Checkpoints>,
+        start_points: Option<StartPoints>,
         text_len: u64,
     ) -> Result<Source> {
         let file = File::open(path)
@@ -654,7 +705,7 @@ impl Source {
             packed: Arc::new(Packed {
                 path: path.to_path_buf(),
                 codec,
-                checkpoints,
+                start_points,
             }),
             file,
             members,
@@ -790,10 +841,11 @@ impl Source {
         self.members.get(m + 1).map_or(self.text_len, |n| n.text)
     }
 
-    /// Whether member `m` is decoded whole (and cached) when read: when it is small, or the
-    /// stretch from a gzip checkpoint to the next (a few MiB: a DEFLATE block more at most).
+    /// Whether member `m` is decoded whole (and cached) when read: when it is small, or from
+    /// a start point (a stretch from a gzip checkpoint to the next is a few MiB, a DEFLATE
+    /// block more at most; a bzip2 block at most 900 kB).
     fn decoded_whole(&self, m: usize) -> bool {
-        self.member_len(m) <= self.cached_member_bytes || self.packed.checkpoints.is_some()
+        self.member_len(m) <= self.cached_member_bytes || self.packed.start_points.is_some()
     }
 
     /// How many bytes of text member `m` holds.
@@ -810,10 +862,10 @@ impl Source {
     /// The error of a member that does not decode (EIO): only the games in it fail.
     fn damaged(&self, m: usize, e: std::io::Error) -> Error {
         let member = self.members[m];
-        let what = if self.packed.checkpoints.is_some() {
-            "checkpoint"
-        } else {
-            "member"
+        let what = match self.packed.start_points {
+            Some(StartPoints::Gzip(_)) => "checkpoint",
+            Some(StartPoints::Bzip2(_)) => "block",
+            None => "member",
         };
         Error::corrupt_record(format!(
             "{} {what} {} (at byte {} of {}) does not decode: {e}",
@@ -889,7 +941,7 @@ pub(crate) mod tests {
         codec: Codec,
         text: &[u8],
         parts: usize,
-    ) -> (PathBuf, Vec<Member>, Option<Checkpoints>) {
+    ) -> (PathBuf, Vec<Member>, Option<StartPoints>) {
         let path = dir.join(format!("{}-{parts}", codec.name()));
         let bytes: Vec<u8> = text
             .chunks(text.len().div_ceil(parts))
@@ -913,7 +965,12 @@ pub(crate) mod tests {
         )
         .unwrap();
         assert!(decoded == text, "{}: decoded", codec.name());
-        assert_eq!(kept.is_some(), codec == Codec::Gzip);
+        assert_eq!(
+            kept.is_some(),
+            matches!(codec, Codec::Gzip | Codec::Bzip2),
+            "{}",
+            codec.name()
+        );
         (path, members, kept)
     }
 
@@ -934,7 +991,12 @@ pub(crate) mod tests {
         for codec in Codec::ALL {
             for parts in [1, 3, 7] {
                 let (path, members, checkpoints) = file(dir.path(), codec, &text, parts);
-                let expected = if codec == Codec::Plain { 0 } else { parts };
+                // A bzip2 member's blocks are members (the fast level's are 100 kB).
+                let expected = match codec {
+                    Codec::Plain => 0,
+                    Codec::Bzip2 => members.len().max(parts),
+                    _ => parts,
+                };
                 assert_eq!(members.len(), expected, "{} {parts}", codec.name());
                 for big in [false, true] {
                     let mut source = Source::open(
@@ -1082,9 +1144,11 @@ pub(crate) mod tests {
                 "{}: {e}",
                 codec.name()
             );
-            // A gzip member's start is a checkpoint.
+            // A gzip member's start is a checkpoint; a bzip2 member's a block.
             assert!(
-                e.to_string().contains("member 2") || e.to_string().contains("checkpoint 2"),
+                ["member", "checkpoint", "block"]
+                    .iter()
+                    .any(|what| e.to_string().contains(&format!("{what} "))),
                 "{e}"
             );
             assert!(source.read(second - 10, second + 1).is_err());
