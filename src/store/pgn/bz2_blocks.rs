@@ -10,11 +10,13 @@
 //! (once in 2^48 bits): it splits a block into two parts that do not decode, and the two are
 //! decoded as one.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::Read;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::sync_channel;
 
 use super::source::Member;
@@ -224,7 +226,7 @@ fn decode(packed: &[u8], block: Block) -> std::io::Result<Vec<u8>> {
 }
 
 /// Decode the bzip2 file mapped as `packed` (at `path`) from its blocks, on `threads`
-/// threads: block k on thread k mod `threads`, its text handed to `sink` in block order, the
+/// threads, its text handed to `sink` in block order, the
 /// start of each block to `member` before its text, how far into the file to `progress`. Its
 /// blocks; `None` when they cannot be found (see [`scan`]: decode it in order then), before
 /// anything is handed on. The pages read are let go as it goes.
@@ -264,33 +266,47 @@ fn decode_found(
             e,
         )
     };
+    // Each thread takes the next block not taken (blocks differ in size: lbzip2 writes a big
+    // one and a tiny one in turn), and hands it on numbered.
+    let next = AtomicUsize::new(0);
     std::thread::scope(|s| {
-        let receivers: Vec<_> = (0..threads)
-            .map(|t| {
-                let (tx, rx) = sync_channel(2);
-                s.spawn(move || {
-                    for block in found.iter().skip(t).step_by(threads) {
-                        if tx.send(decode(packed, *block)).is_err() {
-                            return;
-                        }
+        let (tx, rx) = sync_channel(2 * threads);
+        for _ in 0..threads {
+            let (tx, next) = (tx.clone(), &next);
+            s.spawn(move || {
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(block) = found.get(k) else {
+                        return;
+                    };
+                    if tx.send((k, decode(packed, *block))).is_err() {
+                        return;
                     }
-                });
-                rx
-            })
-            .collect();
+                }
+            });
+        }
+        drop(tx);
+        // The blocks decoded before the one wanted.
+        let mut ahead = HashMap::new();
+        let mut decoded = |k: usize| loop {
+            if let Some(text) = ahead.remove(&k) {
+                return text;
+            }
+            let (j, text) = rx.recv().expect("every block is decoded");
+            ahead.insert(j, text);
+        };
         let mut blocks = Vec::with_capacity(found.len());
         let mut text_at = 0;
         let mut k = 0;
         while k < found.len() {
-            let decoded = receivers[k % threads].recv().expect("a decoder per block");
             let mut block = found[k];
-            let mut text = match decoded {
+            let mut text = match decoded(k) {
                 Ok(text) => text,
                 // A magic by chance split it: decoded with the part after it.
                 Err(e) => match found.get(k + 1) {
                     Some(next) => {
                         k += 1;
-                        let _ = receivers[k % threads].recv();
+                        let _ = decoded(k);
                         block.end = next.end;
                         decode(packed, block).map_err(|_| failed(&found[k - 1], e))?
                     }
@@ -308,8 +324,6 @@ fn decode_found(
             progress(block.end / 8);
             k += 1;
         }
-        // The decoding threads end with their channels.
-        drop(receivers);
         progress(packed.len() as u64);
         Ok(Blocks(Arc::new(blocks)))
     })
