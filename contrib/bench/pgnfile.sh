@@ -3,7 +3,8 @@
 #
 # Mounting a PGN file against its peers: the same games as plain files, and `zstdcat | grep` /
 # `grep` over the file. For the file plain, compressed by pzstd (many frames, as the lichess
-# dumps) and by gzip (one member, read from checkpoints, see README "PGN files"): first mount
+# dumps), by gzip (one member, read from checkpoints, see README "PGN files") and by lbzip2 (one
+# stream, read by its blocks): first mount
 # (the indexing), its peak RSS, remount (kept index), `ls -l` of the biggest player folder,
 # `grep -Rc` over it, games read at random, and the mount's peak RSS.
 #
@@ -18,7 +19,7 @@
 #       GAMEFS     the binary (default target/release/gamefs)
 #
 # Files are kept in target/pgnbench/. Page caches are warm (each figure runs right after the
-# one before). Needs pzstd, zstd, gzip, GNU time (/usr/bin/time), fusermount3, bc.
+# one before). Needs pzstd, zstd, gzip, lbzip2, GNU time (/usr/bin/time), fusermount3, bc.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 what=${1:-100000}
@@ -54,6 +55,7 @@ else
 fi
 [ -f "$pgn.zst" ] || pzstd -q -p 2 "$pgn" -o "$pgn.zst"
 [ -f "$pgn.gz" ] || gzip -c "$pgn" >"$pgn.gz"
+[ -f "$pgn.bz2" ] || lbzip2 -n 2 -c "$pgn" >"$pgn.bz2"
 export XDG_CACHE_HOME=$dir/cache
 mnt=$dir/mnt
 mkdir -p "$mnt"
@@ -108,7 +110,7 @@ echo "Games: $(basename "$pgn"), the biggest player folder: $player ($players_ga
 echo
 echo "| file | size | first mount (index) | peak RSS indexing | remount | ls -l player | grep -Rc player | games read at random | mount peak RSS |"
 echo "|---|---|---|---|---|---|---|---|---|"
-for f in "$pgn" "$pgn.zst" "$pgn.gz"; do
+for f in "$pgn" "$pgn.zst" "$pgn.gz" "$pgn.bz2"; do
     list=$dir/random.txt
     rm -rf "$XDG_CACHE_HOME"
     sync
@@ -133,5 +135,6 @@ echo "| without gamefs | time |"
 echo "|---|---|"
 echo "| \`zstdcat $(basename "$pgn").zst \| grep -c '$player'\` | $(secs sh -c "zstdcat '$pgn.zst' | grep -c '$player' | cat") s |"
 echo "| \`zcat $(basename "$pgn").gz \| grep -c '$player'\` | $(secs sh -c "zcat '$pgn.gz' | grep -c '$player' | cat") s |"
+echo "| \`lbzip2 -d -n 2 -c $(basename "$pgn").bz2 \| grep -c '$player'\` | $(secs sh -c "lbzip2 -d -n 2 -c '$pgn.bz2' | grep -c '$player' | cat") s |"
 echo "| \`grep -c '$player' $(basename "$pgn")\` (plain, in page cache) | $(secs sh -c "grep -c '$player' '$pgn' | cat") s |"
 echo "| \`cat $(basename "$pgn") > /dev/null\` (in page cache) | $(secs cat "$pgn") s |"

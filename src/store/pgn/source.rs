@@ -1,17 +1,16 @@
 //! The text of a PGN file, plain or compressed, read from any offset.
 //!
 //! A compressed file is a sequence of *members* that decode on their own: the frames of a
-//! `.zst` (pzstd, as lichess uses, writes many), the streams of a `.bz2` (pbzip2 writes
-//! many); in a `.gz`, the checkpoints of [`gzip`] (each member's start, and inside members a
-//! point every few MiB of text). The index keeps where each member starts, in the file and in
-//! the text ([`Member`]), so a game is read by decoding only the member(s) holding it: a
-//! member of at most [`CACHED_MEMBER_BYTES`] is decoded whole and kept among the last few
-//! read (reads going on to the next member have the one after it decoded ahead, on a thread
-//! of its own); a bigger one (a `.zst` or `.bz2` compressed as one stream) is decoded from its
-//! start, and a decoder left where the last read stopped serves the next read further on, so
-//! reading the games in file order decodes the file once. Indexing decodes a zstd file of many
-//! frames on every core, each thread whole frames, found from their headers without decoding
-//! them.
+//! `.zst` (pzstd, as lichess uses, writes many); in a `.gz`, the checkpoints of [`gzip`] (each
+//! member's start, and inside members a point every few MiB of text); in a `.bz2`, its blocks
+//! ([`bz2_blocks`]). The index keeps where each member starts, in the file and in the text
+//! ([`Member`]), so a game is read by decoding only the member(s) holding it: a member of at
+//! most [`CACHED_MEMBER_BYTES`] is decoded whole and kept among the last few read (reads
+//! going on to the next member have the one after it decoded ahead, on a thread of its own);
+//! a bigger one (a `.zst` compressed as one frame) is decoded from its start, and a decoder
+//! left where the last read stopped serves the next read further on, so reading the games in
+//! file order decodes the file once. Indexing decodes a zstd file of many frames, or a bzip2
+//! file's blocks, on every core.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
