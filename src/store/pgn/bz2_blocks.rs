@@ -138,15 +138,18 @@ fn next_magic(packed: &[u8], from: u64) -> Option<(u64, bool)> {
     None
 }
 
-/// The blocks of the bzip2 file `packed`, from its streams' headers and the magics; `None`
-/// when it is not streams one after the other (damage, or bytes after the last one), and it
-/// is decoded in order instead, which says where.
-fn scan(packed: &Text<'_>) -> Option<Vec<Block>> {
+/// The blocks of the bzip2 file `packed`, from its streams' headers and the magics, and where
+/// its streams end (bytes after them that are no stream are not read, as `bzip2 -d` does not:
+/// "trailing garbage after EOF ignored"); `None` when a stream does not read to its end
+/// (damage, a file cut short) or the file is no stream, and it is decoded in order instead,
+/// which says where.
+fn scan(packed: &Text<'_>) -> Option<(Vec<Block>, usize)> {
     let mut blocks = Vec::new();
     let mut at = 0;
     while at < packed.len() {
-        let level = match packed.get(at..at + 4)? {
+        let level = match packed.get(at..(at + 4).min(packed.len()))? {
             [b'B', b'Z', b'h', l @ b'1'..=b'9'] => l - b'0',
+            _ if at > 0 => return Some((blocks, at)),
             _ => return None,
         };
         let mut bit = (at as u64 + 4) * 8;
@@ -170,7 +173,7 @@ fn scan(packed: &Text<'_>) -> Option<Vec<Block>> {
         // The end marker, its CRC, and the bits to the next byte.
         at = (bit + 48 + 32).div_ceil(8) as usize;
     }
-    Some(blocks)
+    Some((blocks, at))
 }
 
 /// Append the bits `start..end` of `from` to `to` from its end (a byte boundary).
@@ -238,7 +241,15 @@ pub(super) fn decode_blocks(
     member: &mut dyn FnMut(Member),
     progress: &dyn Fn(u64),
 ) -> Option<Result<Blocks>> {
-    let found = scan(packed)?;
+    let (found, streams_end) = scan(packed)?;
+    if streams_end < packed.len() {
+        log::warn!(
+            "{}: the {} bytes after its last bzip2 stream (from byte {streams_end}) are no \
+             stream: not read",
+            path.display(),
+            packed.len() - streams_end
+        );
+    }
     Some(decode_found(
         path, packed, &found, threads, sink, member, progress,
     ))
@@ -461,12 +472,24 @@ mod tests {
     }
 
     #[test]
-    fn a_file_that_is_not_streams_one_after_the_other_is_not_scanned() {
+    fn bytes_after_the_last_stream_are_left_and_a_stream_cut_short_is_not_scanned() {
         let mut packed = bzip2(&text(1000), 9);
-        assert!(scan(&Text::Slice(&packed)).is_some_and(|b| b.len() == 1));
-        packed.extend_from_slice(b"junk");
+        let end = packed.len();
+        assert!(scan(&Text::Slice(&packed)).is_some_and(|(b, at)| b.len() == 1 && at == end));
+        // Bytes after the last stream that are no stream are left, as bzip2 -d leaves them.
+        for junk in [&b"junk"[..], b"\n", b"\0\0\0\0", b"BZ"] {
+            let mut more = packed.clone();
+            more.extend_from_slice(junk);
+            assert!(
+                scan(&Text::Slice(&more)).is_some_and(|(b, at)| b.len() == 1 && at == end),
+                "{junk:?}"
+            );
+        }
+        // A stream cut short, or no stream: not scanned.
+        packed.truncate(end - 10);
         assert!(scan(&Text::Slice(&packed)).is_none());
         assert!(scan(&Text::Slice(b"BZh9")).is_none());
-        assert_eq!(scan(&Text::Slice(b"")).map(|b| b.len()), Some(0));
+        assert!(scan(&Text::Slice(b"junk")).is_none());
+        assert_eq!(scan(&Text::Slice(b"")).map(|(b, _)| b.len()), Some(0));
     }
 }
