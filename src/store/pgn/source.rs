@@ -32,6 +32,9 @@ use crate::text::input::Text;
 pub const CACHED_MEMBER_BYTES: u64 = 64 << 20;
 /// How many members decoded whole are kept.
 const CACHED_MEMBERS: usize = 4;
+/// Reads going on in file order have this much text after theirs decoded ahead, or two
+/// members (one pzstd frame or gzip stretch; two bzip2 blocks).
+const READ_AHEAD_BYTES: u64 = 1 << 20;
 /// The size of the pieces text is decoded in.
 pub(super) const PIECE_BYTES: usize = 256 << 10;
 
@@ -806,32 +809,40 @@ impl Source {
         cache.get_or_insert(m, WholeMember::default).clone()
     }
 
-    /// When a read goes on from a member to the next one, `m` (as `cat games/*` or a `grep
-    /// -r` in file order does), start decoding the member after `m` on a thread of its own, so
-    /// that it is ready when the reads get there: they then wait on the round trips of their
-    /// requests, not on decoding as well. Reads at random decode nothing ahead.
+    /// When a read goes on forward from a member to `m`, the next one or the one after (as
+    /// `cat games/*` or a `grep -r` in file order does: a folder's games skip the members
+    /// holding none of them, and `lbzip2` writes a tiny block after each big one), start
+    /// decoding the members after `m`, [`READ_AHEAD_BYTES`] of text or two members, each on a
+    /// thread of its own, so that they are ready when the reads get there: the reads then wait on
+    /// the round trips of their requests, not on decoding as well. Reads at random decode
+    /// nothing ahead.
     fn read_ahead_after(&self, m: usize) {
         let last = self.last_member.swap(m, Ordering::Relaxed);
-        let next = m + 1;
-        if last.wrapping_add(1) != m || next >= self.members.len() || !self.decoded_whole(next) {
+        // (`last` is usize::MAX before the first read: reading member 0 first goes forward.)
+        if !(1..=2).contains(&m.wrapping_sub(last)) {
             return;
         }
-        let whole = self.cached(next);
-        if whole.get().is_some() {
-            return;
-        }
-        let (packed, member, len) = (
-            self.packed.clone(),
-            self.members[next],
-            self.member_len(next),
-        );
-        let spawned = std::thread::Builder::new()
-            .name("gamefs-read-ahead".into())
-            .spawn(move || {
-                whole.get_or_init(|| packed.decode_whole(next, member, len));
-            });
-        if let Err(e) = spawned {
-            log::debug!("no thread to decode member {} ahead: {e}", next + 1);
+        let mut ahead = 0;
+        // Two at most: the cache keeps them with the one read and the one before.
+        for next in (m + 1..self.members.len()).take(CACHED_MEMBERS - 2) {
+            if ahead >= READ_AHEAD_BYTES || !self.decoded_whole(next) {
+                return;
+            }
+            let len = self.member_len(next);
+            ahead += len;
+            let whole = self.cached(next);
+            if whole.get().is_some() {
+                continue;
+            }
+            let (packed, member) = (self.packed.clone(), self.members[next]);
+            let spawned = std::thread::Builder::new()
+                .name("gamefs-read-ahead".into())
+                .spawn(move || {
+                    whole.get_or_init(|| packed.decode_whole(next, member, len));
+                });
+            if let Err(e) = spawned {
+                log::debug!("no thread to decode member {} ahead: {e}", next + 1);
+            }
         }
     }
 
@@ -1084,6 +1095,11 @@ pub(crate) mod tests {
             assert_eq!(decoded(k), 1, "member {}", k + 1);
         }
         assert_eq!(decoded(6) + decoded(7), 0);
+        // Forward over a member (a folder's games in file order skip some): member 7 then 8
+        // decoded ahead of a read in 6 after one in 4.
+        read_in(6);
+        ready(7);
+        assert_eq!(decoded(7), 1);
     }
 
     #[test]
