@@ -77,8 +77,8 @@ impl Blocks {
         Some(Blocks(Arc::new(blocks)))
     }
 
-    /// The text of block `k` of the bzip2 file at `path` (its CRC checked).
-    pub fn read(&self, path: &Path, k: usize) -> std::io::Result<Vec<u8>> {
+    /// The text of block `k` of the bzip2 file open as `file` (its CRC checked).
+    pub fn read(&self, file: &File, k: usize) -> std::io::Result<Vec<u8>> {
         let block = *self.0.get(k).ok_or_else(|| {
             std::io::Error::new(
                 std::io::ErrorKind::InvalidInput,
@@ -87,7 +87,7 @@ impl Blocks {
         })?;
         let first = block.start / 8;
         let mut packed = vec![0; (block.end.div_ceil(8) - first) as usize];
-        File::open(path)?.read_exact_at(&mut packed, first)?;
+        file.read_exact_at(&mut packed, first)?;
         decode(
             &packed,
             Block {
@@ -399,7 +399,7 @@ mod tests {
             let start = members[k].text as usize;
             let end = members.get(k + 1).map_or(text.len(), |m| m.text as usize);
             assert!(
-                kept.read(&path, k).unwrap() == text[start..end],
+                kept.read(&File::open(&path).unwrap(), k).unwrap() == text[start..end],
                 "block {k}"
             );
         }
@@ -461,12 +461,12 @@ mod tests {
             *x ^= 0x5A;
         }
         std::fs::write(&path, &bytes).unwrap();
-        let e = blocks.read(&path, 2).unwrap_err();
+        let e = blocks.read(&File::open(&path).unwrap(), 2).unwrap_err();
         assert!(!e.to_string().is_empty());
         for k in [0, 1, 3, members.len() - 1] {
             let start = members[k].text as usize;
             let end = members.get(k + 1).map_or(text.len(), |m| m.text as usize);
-            assert!(blocks.read(&path, k).unwrap() == text[start..end]);
+            assert!(blocks.read(&File::open(&path).unwrap(), k).unwrap() == text[start..end]);
         }
         assert!(decoded(&path, 2).is_err());
     }

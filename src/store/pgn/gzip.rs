@@ -106,11 +106,11 @@ impl Checkpoints {
         })))
     }
 
-    /// The `len` bytes of text from checkpoint `k` of the gzip file at `path`: decoded from
+    /// The `len` bytes of text from checkpoint `k` of the gzip file open as `file`: decoded from
     /// there, with that checkpoint's window, and nothing before it; checked against the
     /// text's checksums (decoding goes on to the end of the block the text ends in). An
     /// `InvalidData` error when they do not match, or the text ends first.
-    pub fn read(&self, path: &Path, k: usize, len: u64) -> std::io::Result<Vec<u8>> {
+    pub fn read(&self, file: &Arc<File>, k: usize, len: u64) -> std::io::Result<Vec<u8>> {
         let invalid = |e: &dyn std::fmt::Display| {
             std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string())
         };
@@ -133,7 +133,7 @@ impl Checkpoints {
         let mut one = DeflateIndex::new();
         one.set_kind(kept.index.kind());
         one.push(checkpoint, window).map_err(|e| invalid(&e))?;
-        let mut reader = IndexedReader::new(File::open(path)?, one).map_err(|e| invalid(&e))?;
+        let mut reader = IndexedReader::new(file.clone(), one).map_err(|e| invalid(&e))?;
         let start = checkpoint.uncompressed_offset_in_bytes;
         reader.seek(SeekFrom::Start(start))?;
         let end = (start + len).min(kept.text_len);
@@ -374,7 +374,12 @@ mod tests {
     fn read_from(c: &Checkpoints, path: &Path, k: usize, text_len: u64) -> Vec<u8> {
         let members = c.members();
         let end = members.get(k + 1).map_or(text_len, |m| m.text);
-        c.read(path, k, end - members[k].text).unwrap()
+        c.read(
+            &Arc::new(File::open(path).unwrap()),
+            k,
+            end - members[k].text,
+        )
+        .unwrap()
     }
 
     #[test]
@@ -427,7 +432,11 @@ mod tests {
             for k in 0..members.len() {
                 let start = members[k].text as usize;
                 let end = members.get(k + 1).map_or(text.len(), |m| m.text as usize);
-                let read = checkpoints.read(&path, k, (end - start) as u64);
+                let read = checkpoints.read(
+                    &Arc::new(File::open(&path).unwrap()),
+                    k,
+                    (end - start) as u64,
+                );
                 if k == damaged {
                     let Err(e) = read else {
                         panic!("stretch {k} read whole, though damaged");
@@ -443,7 +452,12 @@ mod tests {
             // Reads that start or end inside a checked block.
             let k = damaged + 1;
             let from = members[k].text;
-            assert!(checkpoints.read(&path, k, 1000).unwrap() == text[from as usize..][..1000]);
+            assert!(
+                checkpoints
+                    .read(&Arc::new(File::open(&path).unwrap()), k, 1000)
+                    .unwrap()
+                    == text[from as usize..][..1000]
+            );
             assert!(
                 read_from(&checkpoints, &path, members.len() - 1, len)
                     .ends_with(&text[text.len() - 10..])

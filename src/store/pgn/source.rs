@@ -143,13 +143,13 @@ impl StartPoints {
         }
     }
 
-    /// The `len` bytes of text of member `k` of the file at `path`, decoded from its start
-    /// point and checked (a gzip stretch against the text's checksums, a bzip2 block against
-    /// its CRC).
-    fn read(&self, path: &Path, k: usize, len: u64) -> std::io::Result<Vec<u8>> {
+    /// The `len` bytes of text of member `k` of the file open as `file`, decoded from its
+    /// start point and checked (a gzip stretch against the text's checksums, a bzip2 block
+    /// against its CRC).
+    fn read(&self, file: &Arc<File>, k: usize, len: u64) -> std::io::Result<Vec<u8>> {
         match self {
-            StartPoints::Gzip(c) => c.read(path, k, len),
-            StartPoints::Bzip2(b) => b.read(path, k),
+            StartPoints::Gzip(c) => c.read(file, k, len),
+            StartPoints::Bzip2(b) => b.read(file, k),
         }
     }
 }
@@ -617,11 +617,12 @@ fn member_decoder(path: &Path, codec: Codec, packed: u64) -> std::io::Result<Box
     codec.member(BufReader::with_capacity(256 << 10, file))
 }
 
-/// Where a [`Source`]'s members are decoded from: the file, how it is stored, and its start
-/// points (each one a member) when it has them.
-#[derive(Clone)]
+/// Where a [`Source`]'s members are decoded from: the file (its path for the decoders that
+/// read on their own, and open for positioned reads), how it is stored, and its start points
+/// (each one a member) when it has them.
 struct Packed {
     path: PathBuf,
+    file: Arc<File>,
     codec: Codec,
     start_points: Option<StartPoints>,
 }
@@ -642,7 +643,7 @@ impl Packed {
             .unwrap()
             .push((self.path.clone(), member.text));
         let text = match &self.start_points {
-            Some(points) => points.read(&self.path, m, len),
+            Some(points) => points.read(&self.file, m, len),
             None => member_decoder(&self.path, self.codec, member.packed).and_then(|mut d| {
                 let mut text = Vec::with_capacity(len as usize);
                 d.read_to_end(&mut text).map(|_| text)
@@ -675,7 +676,6 @@ type WholeMember = Arc<OnceLock<std::result::Result<Arc<Vec<u8>>, String>>>;
 /// Random reads of a PGN file's text.
 pub struct Source {
     packed: Arc<Packed>,
-    file: File,
     /// The members (none for a plain file), by text offset.
     members: Vec<Member>,
     /// The length of the text.
@@ -706,10 +706,10 @@ impl Source {
         Ok(Source {
             packed: Arc::new(Packed {
                 path: path.to_path_buf(),
+                file: Arc::new(file),
                 codec,
                 start_points,
             }),
-            file,
             members,
             text_len,
             cache: Mutex::new(LruCache::new(
@@ -727,7 +727,8 @@ impl Source {
         let mut out = Vec::with_capacity(end.saturating_sub(start) as usize);
         if self.packed.codec == Codec::Plain {
             out.resize(end.saturating_sub(start) as usize, 0);
-            self.file
+            self.packed
+                .file
                 .read_exact_at(&mut out, start)
                 .map_err(|e| Error::io(format!("reading {}", self.packed.path.display()), e))?;
             return Ok(out);
