@@ -27,6 +27,18 @@ fn socket(session: &str) -> std::path::PathBuf {
 /// Run `command` in a detached tmux session and type `keys` (tmux send-keys arguments, one
 /// call per inner slice, with a pause between); wait for the editor to exit.
 pub(crate) fn drive(session: &str, dir: &Path, command: &str, keys: &[&[&str]]) {
+    drive_with(session, dir, command, &|| {}, keys);
+}
+
+/// As [`drive`], running `meanwhile` once the editor has drawn its screen, before any key is
+/// typed (another program at work while the file is open in the editor).
+pub(crate) fn drive_with(
+    session: &str,
+    dir: &Path,
+    command: &str,
+    meanwhile: &dyn Fn(),
+    keys: &[&[&str]],
+) {
     let session = &format!("{session}-{}", std::process::id());
     // A session left by an interrupted earlier run would take the name.
     let _ = tmux(session).args(["kill-session", "-t", session]).output();
@@ -49,6 +61,7 @@ pub(crate) fn drive(session: &str, dir: &Path, command: &str, keys: &[&[&str]]) 
         .expect("tmux runs");
     assert!(status.success(), "tmux could not start {command}");
     wait_for_a_still_screen(session, command);
+    meanwhile();
     for k in keys {
         let ok = tmux(session)
             .args(["send-keys", "-t", session])
@@ -207,6 +220,81 @@ fn emacs_saves() {
             ],
         );
     });
+}
+
+/// An editor holding a game open while another program saves another game: the editor's
+/// own save lands without a "changed since reading" question (each game has its own
+/// modification time; before, every game took the database's, and vim, nano and emacs asked,
+/// on a screen the user might not see, whether to overwrite a file nobody else touched).
+#[test]
+fn editors_save_while_other_games_are_saved() {
+    for (editor, command, keys) in [
+        (
+            "vim",
+            "vim",
+            vec![
+                vec![
+                    ":1s/\\[Event \"[^\"]*\"\\]/[Event \"Meanwhile vim\"]/",
+                    "Enter",
+                ],
+                vec![":wq", "Enter"],
+            ],
+        ),
+        (
+            "nano",
+            "nano --ignorercfiles",
+            vec![
+                vec!["M-\\"],
+                vec!["C-k"],
+                vec!["[Event \"Meanwhile nano\"]", "Enter"],
+                vec!["C-o"],
+                vec!["Enter"],
+                vec!["C-x"],
+            ],
+        ),
+        (
+            "emacs",
+            "emacs -nw --no-site-file",
+            vec![
+                vec!["M-<"],
+                vec!["C-k"],
+                vec!["[Event \"Meanwhile emacs\"]"],
+                vec!["C-x", "C-s"],
+                vec!["C-x", "C-c"],
+            ],
+        ),
+    ] {
+        let dir = scratch(&format!("meanwhile-{editor}"));
+        let db = copy_db(edge_db(), dir.path(), "db");
+        let m = Mount::new(&db, dir.path(), &[]);
+        let games = m.join("games");
+        let name_of = |p: std::path::PathBuf| p.file_name().unwrap().to_str().unwrap().to_owned();
+        let (mine, other) = (name_of(m.game(1)), m.game(2));
+        let save_other = || {
+            let text = std::fs::read_to_string(&other).unwrap();
+            let line = text.lines().next().unwrap().to_owned();
+            let edited = text.replacen(&line, &format!("[Event \"Other of {editor}\"]"), 1);
+            std::fs::write(&other, edited).unwrap();
+            // Past the kernel's attribute timeout (1 s), so the editor asks gamefs afresh.
+            std::thread::sleep(Duration::from_millis(1500));
+        };
+        let slices: Vec<&[&str]> = keys.iter().map(Vec::as_slice).collect();
+        drive_with(
+            &format!("gamefs-meanwhile-{editor}"),
+            &games,
+            &format!("{command} {}", shell_quote(&mine)),
+            &save_other,
+            &slices,
+        );
+        drop(m);
+        let export = scid_export(&db);
+        for event in [format!("Meanwhile {editor}"), format!("Other of {editor}")] {
+            assert!(
+                export.contains(&format!("[Event \"{event}\"]")),
+                "{editor}: SCID does not show {event:?}"
+            );
+        }
+    }
 }
 
 /// The editors of the chess tests, on a Simple Chess Database and on a Go position database:

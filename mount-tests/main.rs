@@ -24,4 +24,5 @@ mod save;
 mod scid5;
 mod simplecdb;
 mod sys;
+mod times;
 mod tree;

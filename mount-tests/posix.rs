@@ -19,28 +19,28 @@ use crate::sys::{
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Format {
+pub(crate) enum Format {
     Scid,
     SimpleCdb,
     Go,
 }
 
-const FORMATS: [Format; 3] = [Format::Scid, Format::SimpleCdb, Format::Go];
+pub(crate) const FORMATS: [Format; 3] = [Format::Scid, Format::SimpleCdb, Format::Go];
 
 const NEW_GAME: &str = "[Event \"POSIX\"]\n[Site \"Here\"]\n[Date \"2026.11.22\"]\n[Round \"1\"]\n\
 [White \"Posix, Anna\"]\n[Black \"Posix, Bob\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
 const NEW_POSITION: &str = "(;FF[4]GM[1]SZ[9]AB[ee][ff]AW[gg]PL[B])";
 
 /// One database of `format`, mounted (writable unless `options` say otherwise).
-struct Fixture {
+pub(crate) struct Fixture {
     format: Format,
-    db: PathBuf,
-    m: Mount,
+    pub(crate) db: PathBuf,
+    pub(crate) m: Mount,
     _dir: tempfile::TempDir,
 }
 
 impl Fixture {
-    fn new(format: Format, options: &[&str]) -> Fixture {
+    pub(crate) fn new(format: Format, options: &[&str]) -> Fixture {
         let dir = scratch(&format!("posix-{format:?}"));
         let db = match format {
             Format::Scid => copy_db(edge_db(), dir.path(), "db"),
@@ -56,7 +56,7 @@ impl Fixture {
         }
     }
 
-    fn items(&self) -> PathBuf {
+    pub(crate) fn items(&self) -> PathBuf {
         self.m.join(match self.format {
             Format::Go => "positions",
             _ => "games",
@@ -64,7 +64,7 @@ impl Fixture {
     }
 
     /// The items (not the scratch files) in their folder, sorted.
-    fn item_files(&self) -> Vec<PathBuf> {
+    pub(crate) fn item_files(&self) -> Vec<PathBuf> {
         listing(&self.items())
             .into_iter()
             .filter(|p| p.extension().is_some_and(|e| e == self.ext()))
@@ -90,7 +90,7 @@ impl Fixture {
     }
 
     /// What [`Fixture::edited`] puts in a text, as the stored item shows it.
-    fn marker(&self) -> &'static str {
+    pub(crate) fn marker(&self) -> &'static str {
         match self.format {
             Format::Go => "AB[aa]",
             _ => "[Site \"Edited ",
@@ -98,7 +98,7 @@ impl Fixture {
     }
 
     /// A change of an item's text that the format stores (a stone more, a new site).
-    fn edited(&self, text: &str) -> String {
+    pub(crate) fn edited(&self, text: &str) -> String {
         let edited = match self.format {
             Format::Go => text.replacen("AB[", "AB[aa][", 1),
             _ => text.replacen("[Site \"", "[Site \"Edited ", 1),

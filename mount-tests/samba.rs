@@ -481,3 +481,53 @@ fn sixteen_readers_through_the_share_and_the_mount_while_one_client_saves() {
         "no game added or lost"
     );
 }
+
+/// A game open in vim on the mount while a client of the share saves another game: vim's
+/// save lands without its "changed since reading" question, and so does the client's (each
+/// game has its own modification time, docs/SEMANTICS.md §2).
+#[test]
+fn a_local_editor_saves_while_a_client_of_the_share_saves_another_game() {
+    let Some((dir, db, served)) = shared_copy("samba-meanwhile") else {
+        return;
+    };
+    let local = dir.path().join("client");
+    std::fs::create_dir(&local).unwrap();
+    {
+        let Served { smbd, m } = &served;
+        let (mine, other) = (name(&m.game(1)), m.game(2));
+        std::fs::write(
+            local.join("other.pgn"),
+            with_event(&other, "Saved over SMB"),
+        )
+        .unwrap();
+        let save_other = || {
+            smbd.client_ok(
+                &local,
+                &format!("cd games; put other.pgn \"{}\"", name(&other)),
+            );
+            // Past the kernel's attribute timeout (1 s), so vim asks gamefs afresh.
+            std::thread::sleep(Duration::from_millis(1500));
+        };
+        crate::editors::drive_with(
+            "gamefs-samba-meanwhile",
+            &m.join("games"),
+            &format!("vim -u NONE '{mine}'"),
+            &save_other,
+            &[
+                &[
+                    ":1s/\\[Event \"[^\"]*\"\\]/[Event \"Saved in vim\"]/",
+                    "Enter",
+                ],
+                &[":wq", "Enter"],
+            ],
+        );
+    }
+    drop(served);
+    let export = crate::save::scid_export(&db);
+    for event in ["Saved over SMB", "Saved in vim"] {
+        assert!(
+            export.contains(&format!("[Event \"{event}\"]")),
+            "SCID does not show {event:?}"
+        );
+    }
+}

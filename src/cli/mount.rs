@@ -14,8 +14,8 @@ use gamefs::collection::import::OnBadGame;
 use gamefs::collection::{self, Collection};
 use gamefs::fuse::{self, MountSettings};
 use gamefs::store::OpenOptions;
+use gamefs::vfs::kept_games::KeptGames;
 use gamefs::vfs::size_fill::SizeFill;
-use gamefs::vfs::size_index::SizeIndex;
 use gamefs::vfs::{Vfs, VfsOptions};
 
 /// Open the database for writing unless asked not to. When writing is impossible (the files
@@ -147,7 +147,7 @@ pub(crate) fn prepare_and_serve(
     }
     let writable = coll.writable();
     let vfs = Arc::new(Vfs::new(coll, vfs_options));
-    let sizes_at_mount = restore_sizes(&vfs);
+    let kept_file = restore_kept(&vfs);
     let settings = MountSettings {
         fsname: parsed
             .fsname
@@ -171,7 +171,12 @@ pub(crate) fn prepare_and_serve(
     on_ready(&mountpoint);
     let fill = (!parsed.lazy_sizes).then(|| {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        SizeFill::start(vfs.clone(), cores)
+        // Kept as soon as every size is known, so a mount that is killed later still leaves
+        // the same times for the next one.
+        let (vfs_done, kept_done) = (vfs.clone(), kept_file.clone());
+        SizeFill::start(vfs.clone(), cores, move || {
+            keep_games(&vfs_done, kept_done.as_ref());
+        })
     });
     loop {
         match super::signals::wait(&signals) {
@@ -190,7 +195,7 @@ pub(crate) fn prepare_and_serve(
                     if let Some(fill) = fill {
                         fill.stop();
                     }
-                    keep_sizes(&vfs, sizes_at_mount.as_ref());
+                    keep_games(&vfs, kept_file.as_ref());
                     return Ok(ExitCode::SUCCESS);
                 }
             }
@@ -200,7 +205,7 @@ pub(crate) fn prepare_and_serve(
     if let Some(fill) = fill {
         fill.stop();
     }
-    keep_sizes(&vfs, sizes_at_mount.as_ref());
+    keep_games(&vfs, kept_file.as_ref());
     ended
 }
 
@@ -218,33 +223,33 @@ fn index_pgn_file(path: &Path) -> Result<(), String> {
     indexed.map(drop).map_err(|e| e.to_string())
 }
 
-/// Take the game sizes earlier mounts of this database kept, if any; returns where they are
-/// kept (nowhere when the database knows them itself).
-fn restore_sizes(vfs: &Vfs) -> Option<SizeIndex> {
-    if vfs.collection().known_sizes().is_some() {
-        // The database knows them itself (a PGN file's index): nothing to keep.
-        return None;
-    }
-    let index = SizeIndex::for_database(&vfs.collection().info().files)?;
-    let kept = index.load();
+/// Take what earlier mounts of this database kept of its games (sizes and times), if
+/// anything; returns where it is kept.
+fn restore_kept(vfs: &Vfs) -> Option<KeptGames> {
+    let kept_file = KeptGames::for_database(&vfs.collection().info().files)?;
+    let kept = kept_file.load();
     if !kept.is_empty() {
-        log::info!("{} game sizes from {}", kept.len(), index.path().display());
-        vfs.remember_sizes(kept);
+        log::info!(
+            "{} games kept in {}",
+            kept.len(),
+            kept_file.path().display()
+        );
+        vfs.restore_kept(kept);
     }
-    Some(index)
+    Some(kept_file)
 }
 
-/// Keep the game sizes known now for the next mount (each with its game's fingerprint, so a
-/// game changed since, by us or another program, is rendered again there).
-fn keep_sizes(vfs: &Vfs, index: Option<&SizeIndex>) {
-    let Some(index) = index else {
+/// Keep each game's size and time known now for the next mount (each with its game's
+/// fingerprint, so a game changed since, by us or another program, is looked at again there).
+fn keep_games(vfs: &Vfs, kept_file: Option<&KeptGames>) {
+    let Some(kept_file) = kept_file else {
         return;
     };
-    let sizes = vfs.sizes_to_keep();
-    if sizes.iter().any(|s| s.size_plus_one != 0)
-        && let Err(e) = index.store(&sizes)
+    let games = vfs.games_to_keep();
+    if games.iter().any(|g| g.is_kept())
+        && let Err(e) = kept_file.store(&games)
     {
-        log::debug!("cannot keep game sizes in {}: {e}", index.path().display());
+        log::debug!("cannot keep games in {}: {e}", kept_file.path().display());
     }
 }
 

@@ -81,6 +81,9 @@ impl Vfs {
         let was_deleted = self.coll.deleted(n);
         let changed = self.coll.save(n, text)?;
         lock(&self.hidden).remove(&n);
+        if changed {
+            self.states.changed(n);
+        }
         if changed || was_deleted {
             Counters::bump(&self.counters.saves, 1);
             self.changed(n, Some(before));
@@ -160,6 +163,7 @@ impl Vfs {
         inodes.extend(self.view_indexes().map(Node::ViewRoot));
         for &n in numbers {
             self.cache.invalidate(n);
+            self.states.changed(n);
             inodes.extend(
                 self.groups_of(n)
                     .into_iter()

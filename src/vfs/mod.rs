@@ -11,13 +11,14 @@ pub(crate) mod broken;
 pub(crate) mod cache;
 pub(crate) mod commit;
 pub mod content;
+pub(crate) mod game_state;
 pub(crate) mod inode;
+pub mod kept_games;
 #[cfg(test)]
 mod posix_tests;
 pub(crate) mod saving;
 pub(crate) mod scratch;
 pub mod size_fill;
-pub mod size_index;
 pub(crate) mod space;
 pub(crate) mod status;
 #[cfg(test)]
@@ -226,9 +227,9 @@ pub struct Vfs {
     view_paths: Vec<String>,
     views: Vec<RwLock<Option<Arc<ViewTable>>>>,
     cache: TextCache,
-    /// Sizes kept by earlier mounts ([`size_index`]), each used once its game's fingerprint
-    /// is checked.
-    kept_sizes: RwLock<Vec<size_index::KeptSize>>,
+    /// Each game's modification time, and the sizes and times earlier mounts kept
+    /// ([`kept_games`]), each used once its game's fingerprint is checked.
+    states: game_state::GameStates,
     scratch: Mutex<ScratchStore>,
     /// Signalled when a scratch file's save ends (writes to it wait meanwhile).
     scratch_idle: Condvar,
@@ -274,7 +275,7 @@ impl Vfs {
         view_paths.truncate(inode::MAX_VIEWS);
         let vfs = Vfs {
             cache: TextCache::new(count, options.cache_bytes),
-            kept_sizes: RwLock::default(),
+            states: game_state::GameStates::new(coll.info().modified),
             views: view_paths.iter().map(|_| RwLock::new(None)).collect(),
             view_paths,
             scratch: Mutex::default(),
@@ -527,6 +528,7 @@ impl Vfs {
             Ok(true) => {
                 self.numbering
                     .store(numbering_of(&*self.coll), Ordering::Relaxed);
+                self.states.reloaded(self.coll.info().modified);
                 self.cache.clear();
                 self.reset_views();
                 self.note_problems();
@@ -808,28 +810,14 @@ impl Vfs {
         if let Some(size) = self.cache.size(n) {
             return Some(size);
         }
-        let kept = self
-            .kept_sizes
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(n as usize)
-            .copied()
-            .filter(|k| k.size_plus_one != 0 && k.fingerprint != 0)?;
-        if self.coll.fingerprint(n) != Some(kept.fingerprint) {
-            // The game changed since: its kept size is not looked at (nor digested) again.
-            if let Some(k) = self
-                .kept_sizes
-                .write()
-                .unwrap_or_else(|p| p.into_inner())
-                .get_mut(n as usize)
-            {
-                *k = size_index::KeptSize::default();
-            }
-            return None;
-        }
-        let size = u64::from(kept.size_plus_one - 1);
+        let size = self.states.kept_size(n, &|| self.coll.fingerprint(n))?;
         self.cache.set_size(n, size);
         Some(size)
+    }
+
+    /// Item `n`'s modification time: when its text last changed (docs/SEMANTICS.md §2).
+    fn item_time(&self, n: u32) -> SystemTime {
+        self.states.time(n, &|| self.coll.fingerprint(n))
     }
 
     /// Learn item `n`'s size if it is not known (rendering it without keeping its text);
@@ -844,38 +832,23 @@ impl Vfs {
         }
     }
 
-    /// The sizes to keep for the next mount: each item's size known now with the item's
-    /// fingerprint, else what an earlier mount kept for it (still checked before use). The
-    /// sizes known are those of the items as they are: saves forget their item's size, and
-    /// changes by other programs are looked for first (they forget every size).
-    pub fn sizes_to_keep(&self) -> Vec<size_index::KeptSize> {
+    /// What to keep for the next mount ([`kept_games`]): each item's time and its size known
+    /// now, with the item's fingerprint, else what an earlier mount kept for it (still checked
+    /// before use). What is known is of the items as they are: saves forget their item's size
+    /// and stamp its time, and changes by other programs are looked for first.
+    pub fn games_to_keep(&self) -> Vec<kept_games::KeptGame> {
         self.last_check
             .store(0, std::sync::atomic::Ordering::Relaxed);
         self.notice_outside_changes();
-        let mut sizes = self
-            .kept_sizes
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
-        let count = self.coll.count() as usize;
-        sizes.resize(count, size_index::KeptSize::default());
-        for (n, size_plus_one) in self.cache.known_sizes().into_iter().enumerate().take(count) {
-            if size_plus_one == 0 {
-                continue;
-            }
-            if let Some(fingerprint) = self.coll.fingerprint(n as u32) {
-                sizes[n] = size_index::KeptSize {
-                    fingerprint,
-                    size_plus_one,
-                };
-            }
-        }
-        sizes
+        self.states
+            .to_keep(&self.cache.known_sizes(), self.coll.count(), &|n| {
+                self.coll.fingerprint(n)
+            })
     }
 
-    /// Take the sizes an earlier mount kept (see [`Vfs::sizes_to_keep`]).
-    pub fn remember_sizes(&self, kept: Vec<size_index::KeptSize>) {
-        *self.kept_sizes.write().unwrap_or_else(|p| p.into_inner()) = kept;
+    /// Take what an earlier mount kept (see [`Vfs::games_to_keep`]).
+    pub fn restore_kept(&self, kept: Vec<kept_games::KeptGame>) {
+        self.states.restore(kept);
     }
 
     /// The file name of item `n` in the items folder.
@@ -1014,6 +987,8 @@ impl Vfs {
         };
         match node {
             Node::Game(n) => {
+                let time = self.item_time(n);
+                (attr.atime, attr.mtime, attr.ctime) = (time, time, time);
                 let drafted = lock(&self.drafts)
                     .get(&n)
                     .and_then(|d| d.readable().map(|data| data.len() as u64));

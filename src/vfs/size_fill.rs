@@ -5,8 +5,8 @@
 //! The texts are not kept (they would push the games being read out of the cache), only
 //! their sizes; requests from the kernel go first: the threads run only on idle cores.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use super::Vfs;
@@ -21,18 +21,30 @@ pub struct SizeFill {
 }
 
 impl SizeFill {
-    /// Start `threads` threads learning the size of every game of `vfs`.
-    pub fn start(vfs: Arc<Vfs>, threads: usize) -> SizeFill {
+    /// Start `threads` threads learning the size of every game of `vfs`; the last of them to
+    /// end runs `done` when every size was learnt (not when stopped).
+    pub fn start(vfs: Arc<Vfs>, threads: usize, done: impl FnOnce() + Send + 'static) -> SizeFill {
         let stop = Arc::new(AtomicBool::new(false));
         let next = Arc::new(AtomicU32::new(0));
-        let threads = (0..threads.max(1))
+        let count = threads.max(1);
+        let running = Arc::new(AtomicUsize::new(count));
+        let done = Arc::new(Mutex::new(Some(done)));
+        let threads = (0..count)
             .map(|_| {
                 let (vfs, stop, next) = (vfs.clone(), stop.clone(), next.clone());
+                let (running, done) = (running.clone(), done.clone());
                 std::thread::Builder::new()
                     .name("gamefs-sizes".into())
                     .spawn(move || {
                         lower_priority();
                         learn_sizes(&vfs, &stop, &next);
+                        let last = running.fetch_sub(1, Ordering::AcqRel) == 1;
+                        if last && !stop.load(Ordering::Relaxed) {
+                            let taken = done.lock().unwrap_or_else(|p| p.into_inner()).take();
+                            if let Some(done) = taken {
+                                done();
+                            }
+                        }
                     })
                     .expect("a thread")
             })
@@ -97,7 +109,7 @@ mod tests {
             (0..count).all(|n| vfs.known_size(n).is_none()),
             "nothing known yet"
         );
-        SizeFill::start(vfs.clone(), 2).wait();
+        SizeFill::start(vfs.clone(), 2, || {}).wait();
         let (_, rendered_for_reading) = vfs.cache.hits_and_misses();
         assert_eq!(
             rendered_for_reading, 0,
@@ -116,7 +128,7 @@ mod tests {
         let vfs = Arc::new(crate::vfs::testing::demo_tree(dir.path(), false));
         for _ in 0..20 {
             vfs.cache.clear();
-            SizeFill::start(vfs.clone(), 2).stop();
+            SizeFill::start(vfs.clone(), 2, || {}).stop();
             for n in 0..vfs.coll.count() {
                 if let Some(size) = vfs.cache.size(n) {
                     assert_eq!(size, vfs.coll.render(n).unwrap().len() as u64, "game {n}");

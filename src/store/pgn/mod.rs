@@ -210,6 +210,27 @@ impl ChessStore for PgnFile {
         Some(end - start)
     }
 
+    fn fingerprint(&self, number: u32) -> Option<u64> {
+        use std::hash::{Hash, Hasher};
+        // A game's text is its stretch of the file: its place and length, with the tags the
+        // index read from it, tell a rewritten file's game from the one kept, without reading
+        // (and decompressing) the text.
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.index.game_range(number).hash(&mut h);
+        let s = self.summary(number);
+        for (kind, id) in [
+            (NameKind::Player, s.white),
+            (NameKind::Player, s.black),
+            (NameKind::Event, s.event),
+            (NameKind::Site, s.site),
+            (NameKind::Round, s.round),
+        ] {
+            self.name(kind, id).hash(&mut h);
+        }
+        (s.date, s.result, s.eco, s.deleted).hash(&mut h);
+        Some(h.finish())
+    }
+
     fn classified(&self, number: u32) -> bool {
         self.index
             .unparsed
