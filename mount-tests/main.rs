@@ -1,6 +1,7 @@
 //! Tests that mount gamefs for real, through the kernel, and use it with ordinary tools.
 //! Run with `cargo test --features mount-tests` (contrib/dev/test does), as root or with fusermount3.
 
+mod all_files;
 mod bulk;
 mod cli;
 mod concurrency;

@@ -159,7 +159,8 @@ impl Vfs {
     /// items themselves have nothing cached anywhere yet.
     fn added(&self, numbers: &[u32]) {
         self.reset_views();
-        let mut inodes: HashSet<Node> = [Node::Root, Node::Games, Node::Deleted].into();
+        let mut inodes: HashSet<Node> =
+            [Node::Root, Node::Games, Node::Deleted, Node::AllGames].into();
         inodes.extend(self.view_indexes().map(Node::ViewRoot));
         for &n in numbers {
             self.cache.invalidate(n);
@@ -167,7 +168,7 @@ impl Vfs {
             inodes.extend(
                 self.groups_of(n)
                     .into_iter()
-                    .map(|(v, k)| Node::Group(v, k)),
+                    .flat_map(|(v, k)| [Node::Group(v, k), Node::AllOfGroup(v, k)]),
             );
         }
         self.invalidate(&inodes.into_iter().collect::<Vec<_>>(), &[]);
@@ -222,7 +223,13 @@ impl Vfs {
         self.broken.forget(n);
         lock(&self.saved).insert(n);
         self.reset_views();
-        let mut inodes = vec![Node::Game(n), Node::Root, Node::Games, Node::Deleted];
+        let mut inodes = vec![
+            Node::Game(n),
+            Node::Root,
+            Node::Games,
+            Node::Deleted,
+            Node::AllGames,
+        ];
         inodes.extend(self.view_indexes().map(Node::ViewRoot));
         let mut groups = self.groups_of(n);
         let mut names = Vec::new();
@@ -235,6 +242,7 @@ impl Vfs {
         for (v, key) in groups {
             inodes.push(Node::Group(v, key));
             inodes.push(Node::Link(v, key, n));
+            inodes.push(Node::AllOfGroup(v, key));
         }
         self.invalidate(&inodes, &names);
     }

@@ -49,6 +49,10 @@ pub enum Node {
     StatusStats,
     /// A scratch file or symlink (an id of the scratch store).
     Scratch(u64),
+    /// The root's `all.pgn`: the items of `games/` as one file (found by name, not listed).
+    AllGames,
+    /// A group folder's `all.pgn`: its items as one file (found by name, not listed).
+    AllOfGroup(View, u32),
 }
 
 const TAG_SHIFT: u32 = 48;
@@ -57,6 +61,7 @@ const TAG_GAME: u64 = 1;
 const TAG_SCRATCH: u64 = 2;
 const TAG_GROUP: u64 = 16; // 16..32, one per view
 const TAG_LINK: u64 = 32; // 32..48, one per view
+const TAG_ALL_OF_GROUP: u64 = 48; // 48..64, one per view
 const GAME_BITS: u32 = 24;
 const FIRST_VIEW_ROOT: u64 = 32; // 32..48
 const FIRST_VIEW_PARENT: u64 = 48; // 48..64
@@ -73,11 +78,15 @@ impl Node {
             Node::StatusReadme => 11,
             Node::Rejected => 12,
             Node::StatusStats => 13,
+            Node::AllGames => 14,
             Node::ViewRoot(v) => FIRST_VIEW_ROOT + u64::from(v.0),
             Node::ViewParent(v) => FIRST_VIEW_PARENT + u64::from(v.0),
             Node::Game(n) => TAG_GAME << TAG_SHIFT | u64::from(n),
             Node::Scratch(id) => TAG_SCRATCH << TAG_SHIFT | (id & PAYLOAD),
             Node::Group(v, key) => (TAG_GROUP + u64::from(v.0)) << TAG_SHIFT | u64::from(key),
+            Node::AllOfGroup(v, key) => {
+                (TAG_ALL_OF_GROUP + u64::from(v.0)) << TAG_SHIFT | u64::from(key)
+            }
             Node::Link(v, key, n) => {
                 (TAG_LINK + u64::from(v.0)) << TAG_SHIFT
                     | u64::from(key) << GAME_BITS
@@ -93,7 +102,7 @@ impl Node {
     /// `mount` for scratch files (their numbers start again with every mount).
     pub fn generation(self, numbering: u32, mount: u32) -> u32 {
         match self {
-            Node::Game(_) | Node::Group(..) | Node::Link(..) => numbering,
+            Node::Game(_) | Node::Group(..) | Node::Link(..) | Node::AllOfGroup(..) => numbering,
             Node::Scratch(_) => mount,
             _ => 0,
         }
@@ -114,6 +123,7 @@ impl Node {
                 11 => Some(Node::StatusReadme),
                 12 => Some(Node::Rejected),
                 13 => Some(Node::StatusStats),
+                14 => Some(Node::AllGames),
                 i @ FIRST_VIEW_ROOT..FIRST_VIEW_PARENT => {
                     Some(Node::ViewRoot(view(FIRST_VIEW_ROOT, i)))
                 }
@@ -126,7 +136,11 @@ impl Node {
                 view(TAG_GROUP, t),
                 u32::try_from(payload).ok()?,
             )),
-            t @ TAG_LINK..48 => Some(Node::Link(
+            t @ TAG_ALL_OF_GROUP..64 => Some(Node::AllOfGroup(
+                view(TAG_ALL_OF_GROUP, t),
+                u32::try_from(payload).ok()?,
+            )),
+            t @ TAG_LINK..TAG_ALL_OF_GROUP => Some(Node::Link(
                 view(TAG_LINK, t),
                 u32::try_from(payload >> GAME_BITS).ok()?,
                 (payload & ((1 << GAME_BITS) - 1)) as u32,
@@ -181,6 +195,7 @@ mod tests {
             Node::StatusStats,
             Node::Scratch(0),
             Node::Scratch(1 << 40),
+            Node::AllGames,
         ];
         for v in (0..MAX_VIEWS as u8).map(View) {
             nodes.push(Node::ViewRoot(v));
@@ -189,6 +204,8 @@ mod tests {
             nodes.push(Node::Group(v, 1_048_574));
             nodes.push(Node::Link(v, 1_048_574, 16_777_213));
             nodes.push(Node::Link(v, 0, 0));
+            nodes.push(Node::AllOfGroup(v, 0));
+            nodes.push(Node::AllOfGroup(v, 1_048_574));
         }
         let mut inos = std::collections::HashSet::new();
         for n in &nodes {

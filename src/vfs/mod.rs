@@ -10,6 +10,7 @@
 pub(crate) mod broken;
 pub(crate) mod cache;
 pub(crate) mod commit;
+pub(crate) mod concat;
 pub mod content;
 pub(crate) mod game_state;
 pub(crate) mod inode;
@@ -230,6 +231,8 @@ pub struct Vfs {
     /// Each game's modification time, and the sizes and times earlier mounts kept
     /// ([`kept_games`]), each used once its game's fingerprint is checked.
     states: game_state::GameStates,
+    /// The layouts of the folders' `all.pgn` files being read.
+    all_files: concat::AllFiles,
     scratch: Mutex<ScratchStore>,
     /// Signalled when a scratch file's save ends (writes to it wait meanwhile).
     scratch_idle: Condvar,
@@ -276,6 +279,7 @@ impl Vfs {
         let vfs = Vfs {
             cache: TextCache::new(count, options.cache_bytes),
             states: game_state::GameStates::new(coll.info().modified),
+            all_files: concat::AllFiles::default(),
             views: view_paths.iter().map(|_| RwLock::new(None)).collect(),
             view_paths,
             scratch: Mutex::default(),
@@ -362,7 +366,7 @@ impl Vfs {
         let valid = match node {
             Node::Game(n) => n < self.coll.count(),
             Node::ViewRoot(v) | Node::ViewParent(v) => usize::from(v.0) < self.view_paths.len(),
-            Node::Group(v, key) => self.view(v).by_key(key).is_some(),
+            Node::Group(v, key) | Node::AllOfGroup(v, key) => self.view(v).by_key(key).is_some(),
             Node::Link(v, key, n) => self.group_has(v, key, n),
             Node::Scratch(id) => {
                 let scratch = lock(&self.scratch);
@@ -427,6 +431,8 @@ impl Vfs {
             | Node::StatusErrors
             | Node::StatusReadme
             | Node::StatusStats
+            | Node::AllGames
+            | Node::AllOfGroup(..)
             | Node::Scratch(_) => {
                 return Err(Error::new(ErrorKind::NotADirectory, "not a folder"));
             }
@@ -455,6 +461,11 @@ impl Vfs {
         }
         if let Some(id) = lock(&self.scratch).find(parent, name) {
             return Ok(Some(Node::Scratch(id)));
+        }
+        if name.as_encoded_bytes() == concat::file_name(self.coll.extension()).as_bytes()
+            && let Some(all) = self.all_file_of(parent_node)
+        {
+            return Ok(Some(all));
         }
         Ok(match parent_node {
             Node::Root => self.root_child(name),
@@ -534,6 +545,7 @@ impl Vfs {
                 self.note_problems();
                 let mut stale = vec![Node::Root, Node::Games, Node::Deleted];
                 stale.extend(self.view_indexes().map(Node::ViewRoot));
+                stale.push(Node::AllGames);
                 // Any game may have been replaced in place: the kernel's copies must go too.
                 stale.extend((0..self.coll.count()).map(Node::Game));
                 self.invalidate(&stale, &[]);
@@ -702,6 +714,7 @@ impl Vfs {
                 Some(content) => content.read_at(offset, size),
                 None => Ok(Vec::new()),
             },
+            all @ (Node::AllGames | Node::AllOfGroup(..)) => self.read_all(all, offset, size),
             n @ (Node::StatusErrors | Node::StatusReadme | Node::StatusStats) => {
                 match self.status_snapshots.last(ino) {
                     Some(text) => Ok(slice(&text)),
@@ -1009,6 +1022,11 @@ impl Vfs {
                 };
                 attr.nlink = 1;
             }
+            Node::AllGames | Node::AllOfGroup(..) => {
+                attr.size = self.all_layout(node).size();
+                // Its size follows every save of its games: trusted a second at most.
+                (attr.perm, attr.nlink, attr.ttl_secs) = (0o444, 1, 1);
+            }
             Node::Link(..) => {
                 attr.size = self.readlink(node.ino()).map_or(0, |t| t.len() as u64);
                 (attr.perm, attr.nlink) = (0o777, 1);
@@ -1071,6 +1089,8 @@ fn kind_of(node: Node) -> FileKind {
         | Node::StatusErrors
         | Node::StatusReadme
         | Node::StatusStats
+        | Node::AllGames
+        | Node::AllOfGroup(..)
         | Node::Scratch(_) => FileKind::RegularFile,
         Node::Link(..) => FileKind::Symlink,
         _ => FileKind::Directory,

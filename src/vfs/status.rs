@@ -20,6 +20,10 @@ errors     what is wrong with a damaged database, the most recent rejected saves
 rejected/  the text of each rejected save, under the name it was saved as; fix it and copy it
            back, or delete it
 
+all.pgn: the root and every folder of players/, events/, ... hold all.pgn, the folder's games
+as one file (the root's is what gamefs export writes). It is not listed, so find, du and
+grep -r read each game once: ask for it by name (cp players/NAME/all.pgn x.pgn).
+
 Saving: writing a game file and closing it (or fsync) saves the game; the database gets a new
 record and the game keeps its number. A new .pgn file is imported when it is closed: each game
 in it becomes a new numbered file in games/, and the name you created goes away. rm marks a game

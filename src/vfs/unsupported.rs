@@ -81,6 +81,11 @@ impl Vfs {
     }
 }
 
+/// The refusal of every change to a folder's `all.pgn` (it follows the folder's games).
+pub(crate) fn all_files_are_read_only() -> Error {
+    not_permitted("all.pgn follows the folder's games and cannot be changed; save the games")
+}
+
 #[cfg(test)]
 mod tests {
     use std::ffi::OsStr;

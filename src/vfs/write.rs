@@ -8,7 +8,7 @@ use std::time::SystemTime;
 
 use super::commit::Target;
 use super::scratch::{Content, ScratchKind, write_at};
-use super::unsupported::not_permitted;
+use super::unsupported::{all_files_are_read_only, not_permitted};
 use super::{Attr, Draft, Handle, Node, OpenMode, Opened, Stage, Vfs, lock};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -124,6 +124,13 @@ impl Vfs {
                 Ok(self.handle(node, mode, false, true))
             }
             Node::Link(..) => Ok(self.handle(node, mode, true, false)),
+            Node::AllGames | Node::AllOfGroup(..) if mode.write => Err(Error::new(
+                ErrorKind::PermissionDenied,
+                "all.pgn follows the folder's games: save the games themselves",
+            )),
+            // Read straight from gamefs: a save elsewhere changes its size at any time, and
+            // a read must not be cut at a size the kernel cached before it.
+            Node::AllGames | Node::AllOfGroup(..) => Ok(self.handle(node, mode, false, true)),
             _ if mode.write => Err(Error::new(ErrorKind::IsADirectory, "is a folder")),
             _ => Ok(self.handle(node, mode, true, false)),
         }
@@ -537,6 +544,7 @@ impl Vfs {
             Some(Node::StatusErrors | Node::StatusReadme | Node::StatusStats) => Err(
                 not_permitted("the status files of .gamefs/ cannot be removed"),
             ),
+            Some(Node::AllGames | Node::AllOfGroup(..)) => Err(all_files_are_read_only()),
             Some(_) => Err(Error::new(ErrorKind::IsADirectory, "is a folder")),
             None => Err(Error::new(ErrorKind::NotFound, "no such file")),
         }
@@ -568,6 +576,12 @@ impl Vfs {
             .child(parent, name)?
             .ok_or_else(|| Error::new(ErrorKind::NotFound, "no such file"))?;
         let target = self.child(new_parent, new_name)?;
+        if [Some(source), target]
+            .into_iter()
+            .any(|n| matches!(n, Some(Node::AllGames | Node::AllOfGroup(..))))
+        {
+            return Err(all_files_are_read_only());
+        }
         if flags.noreplace && target.is_some() {
             return Err(Error::new(ErrorKind::AlreadyExists, "the target exists"));
         }

@@ -1,0 +1,318 @@
+//! `all.pgn` (`all.sgf` for Go): the items of a folder as one file, the concatenation of
+//! their texts in the folder's order, as `gamefs export` writes them, with an exact size and
+//! random reads, so `cp players/NAME/all.pgn .` hands a player's games to another program and
+//! `grep -c` over the root's runs at export speed.
+//!
+//! These files are found by name and never listed: `grep -r`, `find`, `du` and backup tools
+//! walking the mount read each item once, in `games/` (docs/SEMANTICS.md §2a).
+//!
+//! A file's layout (its items and where each one's text ends) is worked out when it is first
+//! asked for, every unknown size learnt on every core, and kept until a text changes (the
+//! text cache's epoch). A read renders the items it covers on every core, without putting
+//! their texts in the cache (a read of a million games would push out every text being read
+//! elsewhere), and keeps the text of the last one, which the next read begins with.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use super::{Node, Vfs, lock};
+use crate::error::Result;
+
+/// The name of a folder's all-file, for a collection whose items end in `ext`.
+pub(crate) fn file_name(ext: &str) -> String {
+    format!("all.{ext}")
+}
+
+/// Where each item's text lies in an all-file.
+pub(crate) struct Layout {
+    /// The items, in order.
+    items: Vec<u32>,
+    /// Where each item's text ends in the file.
+    ends: Vec<u64>,
+    /// The cache epoch the sizes were taken at.
+    epoch: u64,
+}
+
+impl Layout {
+    /// The file's size.
+    pub(crate) fn size(&self) -> u64 {
+        self.ends.last().copied().unwrap_or(0)
+    }
+
+    /// Where item `i` (of this file) starts.
+    fn start(&self, i: usize) -> u64 {
+        if i == 0 { 0 } else { self.ends[i - 1] }
+    }
+}
+
+/// The layouts and rendered texts of the all-files being read.
+#[derive(Default)]
+pub(crate) struct AllFiles {
+    layouts: Mutex<HashMap<Node, Arc<Layout>>>,
+    /// The text of the last item a read rendered: a sequential reader's next read starts in it.
+    last: Mutex<Option<LastText>>,
+}
+
+/// The text of the last item a read rendered.
+#[derive(Clone)]
+struct LastText {
+    /// The cache epoch it was rendered at: a save since makes it stale.
+    epoch: u64,
+    item: u32,
+    text: Arc<[u8]>,
+}
+
+impl Vfs {
+    /// The all-file node of folder `folder`, if it has one.
+    pub(crate) fn all_file_of(&self, folder: Node) -> Option<Node> {
+        match folder {
+            Node::Root => Some(Node::AllGames),
+            Node::Group(v, key) => Some(Node::AllOfGroup(v, key)),
+            _ => None,
+        }
+    }
+
+    /// The items of all-file `node`, in order: the root's are those of `games/`.
+    fn all_items(&self, node: Node) -> Vec<u32> {
+        match node {
+            Node::AllGames => {
+                let hidden = lock(&self.hidden).clone();
+                (0..self.coll.count())
+                    .filter(|&n| !self.coll.deleted(n) && !hidden.contains(&n))
+                    .collect()
+            }
+            Node::AllOfGroup(v, key) => self
+                .view(v)
+                .by_key(key)
+                .map(|g| g.games.to_vec())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The layout of all-file `node` as the items are now.
+    pub(crate) fn all_layout(&self, node: Node) -> Arc<Layout> {
+        let epoch = self.cache.epoch();
+        if let Some(layout) = lock(&self.all_files.layouts).get(&node)
+            && layout.epoch == epoch
+        {
+            return layout.clone();
+        }
+        let items = self.all_items(node);
+        self.learn_sizes(&items);
+        let mut end = 0;
+        let ends = items
+            .iter()
+            .map(|&n| {
+                end += self.known_size(n).unwrap_or(0);
+                end
+            })
+            .collect();
+        let layout = Arc::new(Layout { items, ends, epoch });
+        let mut layouts = lock(&self.all_files.layouts);
+        layouts.retain(|_, l| l.epoch == epoch);
+        layouts.insert(node, layout.clone());
+        layout
+    }
+
+    /// Learn the size of each of `items` not known yet, on every core.
+    fn learn_sizes(&self, items: &[u32]) {
+        let unknown: Vec<u32> = items
+            .iter()
+            .copied()
+            .filter(|&n| self.known_size(n).is_none())
+            .collect();
+        self.on_every_core(&unknown, &|n| self.learn_size(n));
+    }
+
+    /// Up to `size` bytes of all-file `node` from `offset`.
+    pub(crate) fn read_all(&self, node: Node, offset: u64, size: u32) -> Result<Vec<u8>> {
+        let layout = self.all_layout(node);
+        let end = offset.saturating_add(u64::from(size)).min(layout.size());
+        if offset >= end {
+            return Ok(Vec::new());
+        }
+        let first = layout.ends.partition_point(|&e| e <= offset);
+        let last = layout.ends.partition_point(|&e| e < end);
+        let texts = self.rendered(
+            &layout.items[first..=last.min(layout.items.len() - 1)],
+            layout.epoch,
+        )?;
+        let mut out = Vec::with_capacity((end - offset) as usize);
+        for (i, text) in (first..).zip(&texts) {
+            let start = layout.start(i);
+            let from = offset.saturating_sub(start) as usize;
+            let to = ((end - start) as usize).min(text.len());
+            if from < to {
+                out.extend_from_slice(&text[from..to]);
+            }
+        }
+        if let (Some(&n), Some(text)) = (layout.items.get(last), texts.last()) {
+            *lock(&self.all_files.last) = Some(LastText {
+                epoch: layout.epoch,
+                item: n,
+                text: text.clone(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// The texts of `items`, rendered on every core (or found cached, or rendered by the
+    /// read before at cache epoch `epoch`).
+    fn rendered(&self, items: &[u32], epoch: u64) -> Result<Vec<Arc<[u8]>>> {
+        let found: Vec<Option<Arc<[u8]>>> = {
+            let last = lock(&self.all_files.last).clone();
+            items
+                .iter()
+                .map(|&n| match &last {
+                    Some(l) if l.item == n && l.epoch == epoch => Some(l.text.clone()),
+                    _ => self.cache.get(n),
+                })
+                .collect()
+        };
+        let missing: Vec<u32> = items
+            .iter()
+            .zip(&found)
+            .filter(|(_, f)| f.is_none())
+            .map(|(&n, _)| n)
+            .collect();
+        let done: Mutex<HashMap<u32, Result<Arc<[u8]>>>> = Mutex::default();
+        self.on_every_core(&missing, &|n| {
+            let text = self.render_uncached(n);
+            lock(&done).insert(n, text);
+        });
+        let mut done = done.into_inner().unwrap_or_else(|p| p.into_inner());
+        items
+            .iter()
+            .zip(found)
+            .map(|(n, f)| match f {
+                Some(text) => Ok(text),
+                None => done.remove(n).expect("rendered"),
+            })
+            .collect()
+    }
+
+    /// Item `n`'s text, from the cache or rendered without being cached.
+    fn render_uncached(&self, n: u32) -> Result<Arc<[u8]>> {
+        if let Some(text) = self.cache.get(n) {
+            return Ok(text);
+        }
+        let epoch = self.cache.epoch();
+        let text: Arc<[u8]> = self.coll.render(n)?.into();
+        self.cache.set_size_if_current(n, text.len() as u64, epoch);
+        Ok(text)
+    }
+
+    /// Run `work` on each of `items`, on every core.
+    fn on_every_core(&self, items: &[u32], work: &(dyn Fn(u32) + Sync)) {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        if items.len() < 2 || cores < 2 {
+            items.iter().for_each(|&n| work(n));
+            return;
+        }
+        let chunk = items.len().div_ceil(cores);
+        std::thread::scope(|s| {
+            for part in items.chunks(chunk) {
+                s.spawn(move || part.iter().for_each(|&n| work(n)));
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsStr;
+
+    use super::super::testing::{demo_tree, entries};
+    use super::*;
+
+    /// The whole all-file, read in pieces of `chunk` bytes as a reader would.
+    fn read_whole(vfs: &Vfs, ino: u64, chunk: u32) -> Vec<u8> {
+        let mut out = Vec::new();
+        loop {
+            let piece = vfs.read(ino, out.len() as u64, chunk).unwrap();
+            if piece.is_empty() {
+                return out;
+            }
+            out.extend_from_slice(&piece);
+        }
+    }
+
+    #[test]
+    fn the_roots_all_file_is_every_game_in_order_found_but_not_listed() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = demo_tree(dir.path(), true);
+        let all = vfs.lookup(Node::Root.ino(), OsStr::new("all.pgn")).unwrap();
+        let games: Vec<u8> = entries(&vfs, Node::Games.ino(), 0)
+            .iter()
+            .filter(|e| e.name != "." && e.name != "..")
+            .flat_map(|e| vfs.read(e.ino, 0, u32::MAX).unwrap())
+            .collect();
+        assert_eq!(all.size, games.len() as u64, "exact size");
+        for chunk in [1, 7, 4096, 131_072] {
+            assert!(read_whole(&vfs, all.ino, chunk) == games, "read by {chunk}");
+        }
+        // Random reads: any stretch is that stretch of the games.
+        for (offset, len) in [(0, 10), (1000, 3000), (games.len() as u64 - 5, 100)] {
+            let got = vfs.read(all.ino, offset, len).unwrap();
+            let end = (offset as usize + len as usize).min(games.len());
+            assert!(got == games[offset as usize..end], "{offset}+{len}");
+        }
+        for folder in [Node::Root, Node::Games] {
+            assert!(
+                entries(&vfs, folder.ino(), 0)
+                    .iter()
+                    .all(|e| e.name != "all.pgn"),
+                "{folder:?} does not list all.pgn"
+            );
+        }
+        assert!(
+            vfs.lookup(Node::Games.ino(), OsStr::new("all.pgn"))
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn a_group_folders_all_file_follows_its_games_and_saves() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = demo_tree(dir.path(), true);
+        let players = vfs.lookup(Node::Root.ino(), OsStr::new("players")).unwrap();
+        let group = entries(&vfs, players.ino, 0)
+            .into_iter()
+            .find(|e| e.name != "." && e.name != "..")
+            .unwrap();
+        let links: Vec<u32> = entries(&vfs, group.ino, 0)
+            .iter()
+            .filter_map(|e| match Node::from_ino(e.ino) {
+                Some(Node::Link(_, _, n)) => Some(n),
+                _ => None,
+            })
+            .collect();
+        let expected = |vfs: &Vfs| -> Vec<u8> {
+            links
+                .iter()
+                .flat_map(|&n| vfs.text(n).unwrap().to_vec())
+                .collect()
+        };
+        let all = vfs.lookup(group.ino, OsStr::new("all.pgn")).unwrap();
+        assert!(read_whole(&vfs, all.ino, 4096) == expected(&vfs));
+        // A save of one of its games: the file follows, size and text.
+        let n = links[0];
+        let text = String::from_utf8(vfs.text(n).unwrap().to_vec()).unwrap();
+        let edited = text.replacen("[Site \"", "[Site \"Concatenated ", 1);
+        vfs.commit(
+            crate::vfs::commit::Target::Game(n),
+            OsStr::new("x.pgn"),
+            edited.as_bytes(),
+        )
+        .unwrap();
+        let after = vfs.getattr(all.ino).unwrap();
+        assert_eq!(after.size, expected(&vfs).len() as u64);
+        assert!(read_whole(&vfs, all.ino, 4096) == expected(&vfs));
+        assert!(
+            String::from_utf8(expected(&vfs))
+                .unwrap()
+                .contains("Concatenated")
+        );
+    }
+}
