@@ -40,6 +40,9 @@ pub struct ChangedGame {
     pub line: u32,
     /// What was dropped or changed, one phrase each.
     pub changes: Vec<String>,
+    /// Its bytes in the text when it was kept cut short (as SCID's import keeps a game whose
+    /// moves stop reading): they go to the rejects too, for the user to mend.
+    pub cut_from: Option<Range<usize>>,
 }
 
 /// What an import of one text did.
@@ -73,12 +76,28 @@ impl ImportReport {
             .map(|s| format!("game {}, line {}: {}", s.number, s.line, s.reason))
     }
 
-    /// The texts of the games left out, each ending in a blank line: a PGN file to mend and
-    /// import again.
+    /// Whether any game's text goes to the rejects: a game left out, or kept cut short.
+    pub fn has_rejected_text(&self) -> bool {
+        !self.skipped.is_empty() || self.changed.iter().any(|c| c.cut_from.is_some())
+    }
+
+    /// The texts of the games left out and of those kept cut short, in text order, each
+    /// ending in a blank line: a PGN file to mend and import again.
     pub fn rejected_text(&self, text: &[u8]) -> Vec<u8> {
+        let mut games: Vec<(u32, &Range<usize>)> = self
+            .skipped
+            .iter()
+            .map(|s| (s.number, &s.text))
+            .chain(
+                self.changed
+                    .iter()
+                    .filter_map(|c| Some((c.number, c.cut_from.as_ref()?))),
+            )
+            .collect();
+        games.sort_by_key(|(number, _)| *number);
         let mut out = Vec::new();
-        for s in &self.skipped {
-            let game = text.get(s.text.clone()).unwrap_or_default();
+        for (_, range) in games {
+            let game = text.get(range.clone()).unwrap_or_default();
             let game = game.trim_ascii_end();
             out.extend_from_slice(game);
             out.extend_from_slice(b"\n\n");

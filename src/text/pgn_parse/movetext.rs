@@ -68,6 +68,34 @@ pub(super) fn parse_movetext(
     let mut stack = vec![Frame::new(start, lx.at)];
     // Room for a typical main line at once, not grown move by move.
     stack[0].line.moves.reserve(MAIN_LINE_CAPACITY);
+    let marker = match read_moves(lx, &mut stack, game_start) {
+        Err(e) if lx.keep_cut && e.kind == ParseErrorKind::Invalid => {
+            super::cut::cut_at(lx, e, &mut stack)
+        }
+        read => read?,
+    };
+    if stack.len() > 1
+        && let Some(top) = stack.last()
+    {
+        return Err(invalid(
+            top.open,
+            "variation opened here is never closed with ')'".to_string(),
+        ));
+    }
+    let mut line = stack.pop().map(|f| f.line).unwrap_or_default();
+    // The room made up front is given back: a parsed game may wait in memory with thousands
+    // of others (an import parses ahead of writing), and 256 moves of room is 20 KiB each.
+    line.moves.shrink_to_fit();
+    Ok((line, marker))
+}
+
+/// The moves, comments, NAGs and variations of a movetext into `stack` (the main line, then
+/// the variations open), up to its termination marker (returned) or a `[` or the text's end.
+fn read_moves(
+    lx: &mut Lexer<'_>,
+    stack: &mut Vec<Frame>,
+    game_start: usize,
+) -> Result<Option<(GameResult, Pos)>, ParseError> {
     let mut nodes = 0usize;
     let mut count_node = |at: Pos| {
         nodes += 1;
@@ -158,8 +186,18 @@ pub(super) fn parse_movetext(
                     format!("'{}' without a matching opening bracket", char::from(b)),
                 ));
             }
+            // SCID's lexer steps over them (HTML line breaks in PGN pasted from web pages).
+            b'<' | b'>' if lx.keep_cut => lx.bump(),
             _ => {
-                let word = lx.word();
+                let mut word = lx.word();
+                if lx.keep_cut
+                    && let Some(k) = word.iter().position(|&b| b == b'<' || b == b'>')
+                {
+                    // SCID's lexer ends a token there: `Nc6<br>` is `Nc6`, then `br`.
+                    lx.at = at;
+                    lx.advance_on_line(at.offset + k);
+                    word = &word[..k];
+                }
                 if word.is_empty() {
                     // A lone '"': nothing a movetext can hold.
                     lx.bump();
@@ -167,8 +205,18 @@ pub(super) fn parse_movetext(
                 }
                 let marker = marker_as_read(word, lx.reading);
                 if let Some(r) = marker {
-                    if stack.len() > 1 {
+                    if stack.len() > 1 && !lx.keep_cut {
                         return Err(marker_in_variation(at, r));
+                    }
+                    if stack.len() > 1 {
+                        // SCID's import ends the game there, its variations open.
+                        lx.changed(at, || {
+                            Some(format!(
+                                "the game ends with \"{}\" inside a variation: the variations open there closed",
+                                r.as_pgn()
+                            ))
+                        });
+                        super::cut::close_variations(stack);
                     }
                     break Some((r, at));
                 }
@@ -180,19 +228,7 @@ pub(super) fn parse_movetext(
             }
         }
     };
-    if stack.len() > 1
-        && let Some(top) = stack.last()
-    {
-        return Err(invalid(
-            top.open,
-            "variation opened here is never closed with ')'".to_string(),
-        ));
-    }
-    let mut line = stack.pop().map(|f| f.line).unwrap_or_default();
-    // The room made up front is given back: a parsed game may wait in memory with thousands
-    // of others (an import parses ahead of writing), and 256 moves of room is 20 KiB each.
-    line.moves.shrink_to_fit();
-    Ok((line, marker))
+    Ok(marker)
 }
 
 /// The error of termination marker `r` at `at`, inside a variation.
