@@ -192,14 +192,17 @@ impl<'a> Games<'a> {
         self
     }
 
-    /// With `keep`, a game whose movetext stops reading (an illegal or unreadable move, a
-    /// stray bracket, HTML between the moves) is kept as SCID's import keeps it, not refused:
-    /// its moves before the error (variations open there closed), its tags, and the result of
-    /// the termination marker that ends it, the rest stepped over as SCID steps over it; the
-    /// game's [`ReadGame::cut`] says where and what was dropped. `<` and `>` end a move, as
-    /// SCID's lexer takes them (`Nc6<br>` is `Nc6` and `br`). A game too large for a record
-    /// is refused all the same. For a bulk import into SCID; saves and skimming never keep a
-    /// cut game.
+    /// With `keep`, a game whose movetext stops reading where SCID's import stops reading it
+    /// too (an illegal or unreadable move, a variation that cannot open or close, a stray
+    /// bracket, HTML between the moves) is kept as SCID's import keeps it, not refused: its
+    /// moves before the error (variations open there closed), its tags, and the result of the
+    /// termination marker that ends it, the rest stepped over as SCID steps over it; the
+    /// game's [`ReadGame::cut`] says where and what was dropped. `<`, `>` and `*` end a move,
+    /// as SCID's lexer takes them (`Nc6<br>` is `Nc6` and `br`, `a5*` is `a5` and the game's
+    /// end); a variation still open at the game's end, and a comment never closed, are kept
+    /// as SCID keeps them. What SCID's import reads past (a NAG before any move, a null move
+    /// in check, …) and a game too large for a record are refused all the same. For a bulk
+    /// import into SCID; saves and skimming never keep a cut game.
     pub fn keeping_cut_games(mut self, keep: bool) -> Games<'a> {
         self.lx.keep_cut = keep;
         self
