@@ -105,3 +105,48 @@ impl ImportReport {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rejects_hold_the_games_left_out_and_those_kept_cut_in_text_order() {
+        let text = b"game one\n\ngame two\n\ngame three\n\n";
+        let report = ImportReport {
+            numbers: vec![0, 1],
+            skipped: vec![SkippedGame {
+                number: 3,
+                line: 5,
+                reason: "why".into(),
+                kind: ErrorKind::InvalidInput,
+                text: 20..32,
+            }],
+            changed: vec![
+                ChangedGame {
+                    number: 1,
+                    line: 1,
+                    changes: vec!["cut".into()],
+                    cut_from: Some(0..10),
+                },
+                ChangedGame {
+                    number: 2,
+                    line: 3,
+                    changes: vec!["fitted".into()],
+                    cut_from: None,
+                },
+            ],
+        };
+        assert!(report.has_rejected_text());
+        assert_eq!(
+            report.rejected_text(text),
+            b"game one\n\ngame three\n\n".to_vec()
+        );
+        let fitted_only = ImportReport {
+            skipped: Vec::new(),
+            changed: report.changed[1..].to_vec(),
+            ..report
+        };
+        assert!(!fitted_only.has_rejected_text());
+    }
+}

@@ -100,7 +100,7 @@ pub(crate) struct How {
 
 impl How {
     /// `games` read so.
-    fn apply<'a>(self, games: Games<'a>) -> Games<'a> {
+    pub(crate) fn apply<'a>(self, games: Games<'a>) -> Games<'a> {
         games
             .reading(self.reading)
             .skimming(self.skim)
