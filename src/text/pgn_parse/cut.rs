@@ -64,13 +64,13 @@ pub(super) fn cut_at(
     close_variations(stack);
     let from = offset_of(lx, error.line, error.column);
     let marker = step_over_rest(lx);
-    let end = marker.map_or(lx.at.offset, |(_, at)| at.offset);
+    let end = marker.map_or(lx.at.offset, |(_, at)| at.offset).max(from);
     let end = from + lx.text[from..end].trim_ascii_end().len();
     lx.cut = Some(Cut {
         line: error.line,
         column: error.column,
         reason: error.message,
-        dropped: from..end.max(from),
+        dropped: from..end,
     });
     marker
 }
