@@ -17,8 +17,8 @@ fn game(event: &str, moves: &str) -> String {
     )
 }
 
-/// A collection of seven games: two no database can hold (an illegal move, and a comment
-/// larger than a SCID record), between five good ones.
+/// A collection of seven games: one SCID's import keeps cut short (an illegal move) and one
+/// no database can hold (a comment larger than a SCID record), between five good ones.
 fn collection() -> String {
     [
         game("Good 1", "1. e4 e5"),
@@ -76,8 +76,8 @@ fn a_copied_collection_stores_every_game_it_can_and_keeps_the_rest() {
     cp(dir.path(), &collection(), &games.join("collection.pgn")).expect("the copy succeeds");
     assert_eq!(
         events_after(&games, before),
-        ["Good 1", "Good 2", "Good 3", "Good 4", "Good 5"],
-        "the good games, in file order"
+        ["Good 1", "Good 2", "Good 3", "Illegal", "Good 4", "Good 5"],
+        "the good games and the one cut short, in file order"
     );
     let rejected = std::fs::read_to_string(m.join(".gamefs/rejected/collection.pgn")).unwrap();
     assert_eq!(
@@ -90,18 +90,20 @@ fn a_copied_collection_stores_every_game_it_can_and_keeps_the_rest() {
             )
         ]
         .concat(),
-        "the two games left out, as they were written"
+        "the game cut short and the one left out, as they were written"
     );
     let report =
         std::fs::read_to_string(m.join(".gamefs/rejected/collection.pgn.report.txt")).unwrap();
     let lines: Vec<&str> = report.lines().collect();
     assert_eq!(lines.len(), 3, "{report}");
     assert!(
-        lines[0].contains("5 game(s) imported (0 with changes), 2 left out"),
+        lines[0].contains("6 game(s) imported (1 with changes), 1 left out"),
         "{report}"
     );
     assert!(
-        lines[1].starts_with("game 4, line 27: ") && lines[1].contains("Ke3"),
+        lines[1].starts_with("game 4, line 22: stored with changes: line 27: column 13: ")
+            && lines[1].contains("illegal move 2. Ke3")
+            && lines[1].contains("the game cut here"),
         "{report}"
     );
     assert!(
@@ -110,17 +112,18 @@ fn a_copied_collection_stores_every_game_it_can_and_keeps_the_rest() {
     );
     let errors = std::fs::read_to_string(m.join(".gamefs/errors")).unwrap();
     assert!(
-        errors.contains("collection.pgn: left out game 4, line 27"),
+        errors.contains("collection.pgn: left out game 6, line 36"),
         "{errors}"
     );
     assert!(
-        errors.contains("collection.pgn: 5 game(s) imported (0 with changes), 2 left out"),
+        errors.contains("collection.pgn: 6 game(s) imported (1 with changes), 1 left out"),
         "{errors}"
     );
-    // Fixed and copied back from rejected/, the illegal game alone is still left out.
+    // Mended and copied back from rejected/, the illegal game is stored whole; the huge
+    // comment is still left out.
     let fixed = rejected.replace("2. Ke3", "2. Nf3");
     cp(dir.path(), &fixed, &games.join("fixed.pgn")).expect("the copy succeeds");
-    assert_eq!(events_after(&games, before + 5), ["Illegal"]);
+    assert_eq!(events_after(&games, before + 6), ["Illegal"]);
     drop(m);
     // SCID reads what was stored.
     let export = crate::save::scid_export(&db);

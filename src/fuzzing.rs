@@ -29,6 +29,7 @@ use crate::store::simplecdb::names::{
 };
 use crate::store::simplecdb::{codec, fit};
 use crate::store::{NameKind, eco_text};
+use crate::text::pgn_chunks::How;
 use crate::text::pgn_parse::Reading;
 use crate::text::{pgn, pgn_parse, sgf, sgf_parse};
 use shakmaty::{Chess, Position};
@@ -539,19 +540,43 @@ pub fn pgn_in_chunks(
     reading: Reading,
     skim: bool,
 ) -> Vec<Result<pgn_parse::ReadGame, pgn_parse::ParseError>> {
-    use crate::text::pgn_chunks::{Split, with_games};
+    let how = How {
+        reading,
+        skim,
+        keep_cut: false,
+    };
+    in_chunks(data, chunk_bytes, how)
+}
+
+/// [`pgn_in_chunks`] as an import into SCID reads a text: whole, the games SCID's import
+/// keeps cut short kept so ([`pgn_parse::Games::keeping_cut_games`]).
+pub fn pgn_kept_cut_in_chunks(
+    data: &[u8],
+    chunk_bytes: usize,
+    reading: Reading,
+) -> Vec<Result<pgn_parse::ReadGame, pgn_parse::ParseError>> {
+    let how = How {
+        reading,
+        skim: false,
+        keep_cut: true,
+    };
+    in_chunks(data, chunk_bytes, how)
+}
+
+/// [`pgn_in_chunks`], each game read as `how` says.
+fn in_chunks(
+    data: &[u8],
+    chunk_bytes: usize,
+    how: How,
+) -> Vec<Result<pgn_parse::ReadGame, pgn_parse::ParseError>> {
+    use crate::text::pgn_chunks::{Split, with_games_read};
     let split = Split {
         chunk_bytes,
         batch_games: 3,
         chunks_ahead: 2,
     };
-    let one: Vec<_> = pgn_parse::Games::new(data)
-        .reading(reading)
-        .skimming(skim)
-        .collect();
-    let chunked = with_games(data, reading, skim, 2, split, &|_| {}, |g| {
-        g.collect::<Vec<_>>()
-    });
+    let one: Vec<_> = how.apply(pgn_parse::Games::new(data)).collect();
+    let chunked = with_games_read(data, how, 2, split, &|_| {}, |g| g.collect::<Vec<_>>());
     // Moves are not compared (`==` on the move tree recurses once per variation level): a
     // game read from other bytes or in another state shows in its place, its tags or its first
     // comment (where a comment before the tags goes).
@@ -574,7 +599,7 @@ pub fn pgn_in_chunks(
         .find(|&i| one.get(i).map(place) != chunked.get(i).map(place));
     if let Some(i) = first_apart {
         panic!(
-            "{reading:?} in chunks of {chunk_bytes} bytes (skimmed: {skim}): item {} is {:?}, one parser gives {:?}",
+            "{how:?} in chunks of {chunk_bytes} bytes: item {} is {:?}, one parser gives {:?}",
             i + 1,
             chunked.get(i).map(place),
             one.get(i).map(place)
@@ -622,9 +647,14 @@ pub fn pgn(data: &[u8]) {
         Reading::AsScid5,
         Reading::AsPgn2dcg,
     ];
+    // And as an import into SCID reads it, keeping the games SCID keeps cut short, in chunks.
+    let kept_cut = [Reading::AsScid, Reading::AsScid5]
+        .into_iter()
+        .flat_map(|reading| pgn_kept_cut_in_chunks(data, 64, reading));
     let games = readings
         .into_iter()
-        .flat_map(|reading| pgn_parse::Games::new(data).reading(reading));
+        .flat_map(|reading| pgn_parse::Games::new(data).reading(reading))
+        .chain(kept_cut);
     for game in games {
         let Ok(game) = game.map(|read| read.game) else {
             continue;

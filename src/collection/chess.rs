@@ -40,10 +40,17 @@ pub fn append_pgn(
         (OnBadGame::Skip, Format::Scid5) => Reading::AsScid5,
         (OnBadGame::Skip, Format::SimpleCdb) => Reading::AsPgn2dcg,
     };
-    let numbers = pgn_chunks::with_games(
-        text,
+    // A game SCID's import keeps cut short is kept so by a bulk import into SCID.
+    let keep_cut = matches!(reading, Reading::AsScid | Reading::AsScid5)
+        && matches!(store.format(), Format::Scid | Format::Scid5);
+    let how = pgn_chunks::How {
         reading,
-        false,
+        skim: false,
+        keep_cut,
+    };
+    let numbers = pgn_chunks::with_games_read(
+        text,
+        how,
         threads,
         pgn_chunks::Split::DEFAULT,
         done_with,
@@ -75,15 +82,20 @@ pub fn append_pgn(
                 progress(count);
                 match g {
                     Ok(read) => {
-                        if !read.changes.is_empty() {
+                        if !read.changes.is_empty() || read.cut.is_some() {
+                            let mut changes: Vec<String> = read
+                                .changes
+                                .iter()
+                                .map(|(line, what)| format!("line {line}: {what}"))
+                                .collect();
+                            if let Some(cut) = &read.cut {
+                                changes.push(format!("line {}: {}", cut.line, cut.describe(text)));
+                            }
                             report.borrow_mut().changed.push(ChangedGame {
                                 number: read.number,
                                 line: read.line,
-                                changes: read
-                                    .changes
-                                    .iter()
-                                    .map(|(line, what)| format!("line {line}: {what}"))
-                                    .collect(),
+                                changes,
+                                cut_from: read.cut.is_some().then(|| read.text.clone()),
                             });
                         }
                         *last.borrow_mut() = (read.number, read.line, read.text);
@@ -135,6 +147,7 @@ pub fn append_pgn(
                                     number,
                                     line,
                                     changes,
+                                    cut_from: None,
                                 }),
                             }
                         },

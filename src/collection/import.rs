@@ -40,6 +40,9 @@ pub struct ChangedGame {
     pub line: u32,
     /// What was dropped or changed, one phrase each.
     pub changes: Vec<String>,
+    /// Its bytes in the text when it was kept cut short (as SCID's import keeps a game whose
+    /// moves stop reading): they go to the rejects too, for the user to mend.
+    pub cut_from: Option<Range<usize>>,
 }
 
 /// What an import of one text did.
@@ -73,16 +76,77 @@ impl ImportReport {
             .map(|s| format!("game {}, line {}: {}", s.number, s.line, s.reason))
     }
 
-    /// The texts of the games left out, each ending in a blank line: a PGN file to mend and
-    /// import again.
+    /// Whether any game's text goes to the rejects: a game left out, or kept cut short.
+    pub fn has_rejected_text(&self) -> bool {
+        !self.skipped.is_empty() || self.changed.iter().any(|c| c.cut_from.is_some())
+    }
+
+    /// The texts of the games left out and of those kept cut short, in text order, each
+    /// ending in a blank line: a PGN file to mend and import again.
     pub fn rejected_text(&self, text: &[u8]) -> Vec<u8> {
+        let mut games: Vec<(u32, &Range<usize>)> = self
+            .skipped
+            .iter()
+            .map(|s| (s.number, &s.text))
+            .chain(
+                self.changed
+                    .iter()
+                    .filter_map(|c| Some((c.number, c.cut_from.as_ref()?))),
+            )
+            .collect();
+        games.sort_by_key(|(number, _)| *number);
         let mut out = Vec::new();
-        for s in &self.skipped {
-            let game = text.get(s.text.clone()).unwrap_or_default();
+        for (_, range) in games {
+            let game = text.get(range.clone()).unwrap_or_default();
             let game = game.trim_ascii_end();
             out.extend_from_slice(game);
             out.extend_from_slice(b"\n\n");
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rejects_hold_the_games_left_out_and_those_kept_cut_in_text_order() {
+        let text = b"game one\n\ngame two\n\ngame three\n\n";
+        let report = ImportReport {
+            numbers: vec![0, 1],
+            skipped: vec![SkippedGame {
+                number: 3,
+                line: 5,
+                reason: "why".into(),
+                kind: ErrorKind::InvalidInput,
+                text: 20..32,
+            }],
+            changed: vec![
+                ChangedGame {
+                    number: 1,
+                    line: 1,
+                    changes: vec!["cut".into()],
+                    cut_from: Some(0..10),
+                },
+                ChangedGame {
+                    number: 2,
+                    line: 3,
+                    changes: vec!["fitted".into()],
+                    cut_from: None,
+                },
+            ],
+        };
+        assert!(report.has_rejected_text());
+        assert_eq!(
+            report.rejected_text(text),
+            b"game one\n\ngame three\n\n".to_vec()
+        );
+        let fitted_only = ImportReport {
+            skipped: Vec::new(),
+            changed: report.changed[1..].to_vec(),
+            ..report
+        };
+        assert!(!fitted_only.has_rejected_text());
     }
 }

@@ -80,7 +80,11 @@ fn render_tags(h: &Headers, start: &StartPosition, out: &mut String) {
     }
 }
 
-/// Tag values escape backslash and quote; control characters (not allowed in PGN) become spaces.
+/// Tag values escape backslash and quote. Control characters (not allowed in PGN) become
+/// spaces, except the ASCII ones SCID's import keeps in a tag value (`0x06` in a player's name
+/// in a real collection), which are written as they are, so that the text reads back to the
+/// game (`pgn_parse`'s tag values keep them too); tab, carriage return, vertical tab and NUL,
+/// which no reading keeps as they are, become spaces.
 fn escape_tag_value(value: &str, out: &mut String) {
     // Every byte looked at, without stopping at the first found: the compiler checks many at
     // once, quicker on a short value (most are) than a search that stops.
@@ -97,10 +101,16 @@ fn escape_tag_value(value: &str, out: &mut String) {
                 out.push('\\');
                 out.push(c);
             }
-            c if c.is_control() => out.push(' '),
+            c if c.is_control() && !kept_control(c) => out.push(' '),
             c => out.push(c),
         }
     }
+}
+
+/// Whether control character `c` is written as it is in a tag value: an ASCII one other than
+/// NUL, tab, line feed, vertical tab and carriage return.
+pub(crate) fn kept_control(c: char) -> bool {
+    c.is_ascii_control() && !matches!(c, '\0' | '\t' | '\n' | '\u{0B}' | '\r')
 }
 
 /// A character a PGN symbol (a tag name) may hold.

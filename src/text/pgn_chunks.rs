@@ -79,6 +79,44 @@ pub(crate) fn with_games<R>(
     done_with: DoneWith<'_>,
     consume: impl FnOnce(&mut dyn Iterator<Item = Parsed>) -> R,
 ) -> R {
+    let how = How {
+        reading,
+        skim,
+        keep_cut: false,
+    };
+    with_games_read(text, how, threads, split, done_with, consume)
+}
+
+/// How each game of a text is read: the [`Games`] settings a parser of a chunk takes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct How {
+    /// [`Games::reading`].
+    pub reading: Reading,
+    /// [`Games::skimming`].
+    pub skim: bool,
+    /// [`Games::keeping_cut_games`].
+    pub keep_cut: bool,
+}
+
+impl How {
+    /// `games` read so.
+    pub(crate) fn apply<'a>(self, games: Games<'a>) -> Games<'a> {
+        games
+            .reading(self.reading)
+            .skimming(self.skim)
+            .keeping_cut_games(self.keep_cut)
+    }
+}
+
+/// [`with_games`], each game read as `how` says.
+pub(crate) fn with_games_read<R>(
+    text: &[u8],
+    how: How,
+    threads: usize,
+    split: Split,
+    done_with: DoneWith<'_>,
+    consume: impl FnOnce(&mut dyn Iterator<Item = Parsed>) -> R,
+) -> R {
     let cuts = Cuts::new(text, split.chunk_bytes);
     // More threads than chunks in the window would only wait.
     let threads = threads
@@ -107,9 +145,7 @@ pub(crate) fn with_games<R>(
                         return;
                     }
                     let chunk = cuts.chunk(k);
-                    let mut games = Games::new(&text[chunk.clone()])
-                        .reading(reading)
-                        .skimming(skim);
+                    let mut games = how.apply(Games::new(&text[chunk.clone()]));
                     let mut next = games.next();
                     let expected =
                         (chunk.len() / TYPICAL_GAME_BYTES).max(last_held + last_held / 8);
@@ -144,8 +180,7 @@ pub(crate) fn with_games<R>(
         }
         let mut games = InOrder {
             text,
-            reading,
-            skim,
+            how,
             cuts: &cuts,
             window: &window,
             receivers,
@@ -187,9 +222,8 @@ struct Chunk {
 /// the sequential parser's games where that reading ran past the chunk's end.
 struct InOrder<'a> {
     text: &'a [u8],
-    reading: Reading,
-    /// Whether the movetext is only skimmed ([`Games::skimming`]).
-    skim: bool,
+    /// How each game is read.
+    how: How,
     cuts: &'a Cuts<'a>,
     /// How far ahead of the current chunk the threads may parse.
     window: &'a Window,
@@ -254,8 +288,8 @@ impl InOrder<'_> {
         game
     }
 
-    /// The whole text's reading of a game the current chunk refused (`text`, its bytes in the
-    /// chunk). Where it ends further on than the chunk's reading (which ran into the chunk's
+    /// The whole text's reading of a game the current chunk refused or kept cut short (`text`,
+    /// its bytes in the chunk). Where it ends further on than the chunk's reading (which ran into the chunk's
     /// end), the sequential parser reads on from there.
     fn read_again(&mut self, text: std::ops::Range<usize>) -> Parsed {
         let at = self.cuts.start(self.chunk.index);
@@ -266,7 +300,7 @@ impl InOrder<'_> {
                 0 => Games::new(self.text),
                 _ => Games::resume(self.text, at, chunk.lines_before + 1, chunk.games_before),
             };
-            games.reading(self.reading).skimming(self.skim)
+            self.how.apply(games)
         });
         games.skip_to(at + text.start, chunk.games_before + chunk.yielded);
         let read = games
@@ -317,6 +351,9 @@ impl Iterator for InOrder<'_> {
                 return item;
             }
             match self.current.next() {
+                // A game kept cut short ended where its stepping over the rest ended, which
+                // may run past the chunk's end: read again, as a refused one.
+                Some(Ok(game)) if game.cut.is_some() => return Some(self.read_again(game.text)),
                 Some(Ok(game)) => {
                     self.chunk.yielded += 1;
                     return Some(Ok(self.placed(game)));

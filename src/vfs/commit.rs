@@ -118,7 +118,7 @@ impl Vfs {
         for line in report.skipped_lines() {
             self.errors.record(&shown, &format!("left out {line}"));
         }
-        let texts = if report.skipped.is_empty() {
+        let texts = if !report.has_rejected_text() {
             String::new()
         } else {
             format!("their text: .gamefs/rejected/{shown}; ")
@@ -148,7 +148,7 @@ impl Vfs {
             ));
         }
         self.errors.record(&shown, &summary);
-        if !report.skipped.is_empty() {
+        if report.has_rejected_text() {
             self.keep_rejected(name, &report.rejected_text(text));
         }
         Ok(())

@@ -122,6 +122,9 @@ pub(crate) struct ImportedBoth {
     pub stderr: String,
     /// gamefs's report of the games it left out or changed (empty when none).
     pub report: String,
+    /// The text gamefs kept for the user to mend (`--rejects`): the games it left out or kept
+    /// cut short (empty when none).
+    pub rejects: String,
 }
 
 /// Import `pgns` with SCID (`scid-import.sh`) and with `gamefs import --create` into new
@@ -130,13 +133,16 @@ pub(crate) fn import_both(dir: &Path, pgns: &[PathBuf]) -> ImportedBoth {
     let scid = scid_import(dir, "scid", pgns);
     let ours = dir.join("gamefs");
     let report = dir.join("report.txt");
+    let rejects = dir.join("rejects.pgn");
     let out = output(
         Command::new(env!("CARGO_BIN_EXE_gamefs"))
             .args(["import", "--create"])
             .arg(&ours)
             .args(pgns)
             .arg("--report")
-            .arg(&report),
+            .arg(&report)
+            .arg("--rejects")
+            .arg(&rejects),
     );
     ImportedBoth {
         scid,
@@ -144,6 +150,7 @@ pub(crate) fn import_both(dir: &Path, pgns: &[PathBuf]) -> ImportedBoth {
         status: out.status.code().unwrap_or(-1),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
         report: std::fs::read_to_string(&report).unwrap_or_default(),
+        rejects: String::from_utf8_lossy(&std::fs::read(&rejects).unwrap_or_default()).into_owned(),
     }
 }
 

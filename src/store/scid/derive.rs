@@ -123,8 +123,8 @@ fn standard_chess_only(game: &ChessGame) -> Result<()> {
 }
 
 /// [`encode_and_derive`] for a SCID 5 index, which keeps an EventDate of any year (in
-/// [`Derived::event_date_full`]): no EventDate is refused for its distance from the Date; and
-/// Chess960 games, which SCID 5 stores.
+/// [`Derived::event_date_full`]): no EventDate is refused for its distance from the Date;
+/// Chess960 games, which SCID 5 stores; and an extra tag given twice, which SCID 5 keeps twice.
 pub fn encode_and_derive_scid5(game: &ChessGame) -> Result<(Vec<u8>, Derived)> {
     encode_and_derive_with(game, EventDateRule::AnyYear)
 }
@@ -143,7 +143,12 @@ enum EventDateRule {
 fn encode_and_derive_with(game: &ChessGame, rule: EventDateRule) -> Result<(Vec<u8>, Derived)> {
     let standard = game.start == StartPosition::Standard;
     let mut tracker = MainLineTracker::new(standard, &game.moves);
-    let record = record::encode_watching(game, &mut tracker)?;
+    // An EventDate of any year is SCID 5's rule alone; so is keeping a tag given twice.
+    let twice = match rule {
+        EventDateRule::AnyYear => record::TagsTwice::Kept,
+        EventDateRule::Refuse | EventDateRule::DropAsScid => record::TagsTwice::Refused,
+    };
+    let record = record::encode_watching(game, &mut tracker, twice)?;
     let header = header_fields(game, rule)?;
     Ok((record, with_main_line(header, &tracker.info())))
 }

@@ -25,6 +25,11 @@ pub(super) struct Lexer<'a> {
     pub(super) ended: bool,
     /// The tag pairs of the game being read (kept here so that their room serves every game).
     pub(super) tags: Vec<RawTag<'a>>,
+    /// Whether a game whose movetext stops reading is kept as far as it was read, as SCID's
+    /// import keeps it ([`Games::keeping_cut_games`]), rather than refused.
+    pub(super) keep_cut: bool,
+    /// Where the game being read was cut short, if it was.
+    pub(super) cut: Option<Cut>,
 }
 
 impl Lexer<'_> {
@@ -68,6 +73,8 @@ impl<'a> Lexer<'a> {
             says_changes: true,
             ended: false,
             tags: Vec::new(),
+            keep_cut: false,
+            cut: None,
         }
     }
 
@@ -279,3 +286,19 @@ pub(super) fn decode(bytes: &[u8]) -> String {
         }
     }
 }
+
+/// The bytes SCID's PGN lexer takes as part of a symbol token: letters, digits, `_+#=:-`, and
+/// `/~,@` (`pgn_impl::is_PGNsymbol`).
+pub(super) const SCID_SYMBOL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = (b as u8).is_ascii_alphanumeric()
+            || matches!(
+                b as u8,
+                b'_' | b'+' | b'#' | b'=' | b':' | b'-' | b'/' | b'~' | b',' | b'@'
+            );
+        b += 1;
+    }
+    table
+};

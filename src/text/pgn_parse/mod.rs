@@ -24,12 +24,15 @@ use std::ops::Range;
 use crate::error::{Error, ErrorKind};
 use crate::game::{ChessGame, GameResult, Line};
 
+mod cut;
 mod lexer;
 mod movetext;
+mod scid_tag;
 mod tags;
 #[cfg(test)]
 mod tests;
 
+pub use cut::Cut;
 use lexer::*;
 use movetext::*;
 use tags::*;
@@ -147,6 +150,9 @@ pub struct ReadGame {
     pub changes: Vec<(u32, String)>,
     /// Whether it ends with a termination marker (`1-0`, `*`, …): a text cut short does not.
     pub ended: bool,
+    /// Where its movetext stopped reading and what was dropped, when it was kept cut short
+    /// ([`Games::keeping_cut_games`]).
+    pub cut: Option<Cut>,
 }
 
 /// The games of a PGN text one by one, each with its place ([`games`] without the places).
@@ -183,6 +189,22 @@ impl<'a> Games<'a> {
     pub fn skimming(mut self, skim: bool) -> Games<'a> {
         self.skim = skim;
         self.lx.says_changes = !skim;
+        self
+    }
+
+    /// With `keep`, a game whose movetext stops reading where SCID's import stops reading it
+    /// too (an illegal or unreadable move, a variation that cannot open or close, a stray
+    /// bracket, HTML between the moves) is kept as SCID's import keeps it, not refused: its
+    /// moves before the error (variations open there closed), its tags, and the result of the
+    /// termination marker that ends it, the rest stepped over as SCID steps over it; the
+    /// game's [`ReadGame::cut`] says where and what was dropped. `<`, `>` and `*` end a move,
+    /// as SCID's lexer takes them (`Nc6<br>` is `Nc6` and `br`, `a5*` is `a5` and the game's
+    /// end); a variation still open at the game's end, and a comment never closed, are kept
+    /// as SCID keeps them. What SCID's import reads past (a NAG before any move, a null move
+    /// in check, …) and a game too large for a record are refused all the same. For a bulk
+    /// import into SCID; saves and skimming never keep a cut game.
+    pub fn keeping_cut_games(mut self, keep: bool) -> Games<'a> {
+        self.lx.keep_cut = keep;
         self
     }
 
@@ -286,6 +308,7 @@ impl Iterator for Games<'_> {
         let start = self.lx.at;
         let mut in_movetext = false;
         self.lx.changes.clear();
+        self.lx.cut = None;
         match parse_game(&mut self.lx, &mut in_movetext, self.skim) {
             Ok(game) => Some(Ok(ReadGame {
                 game,
@@ -294,6 +317,7 @@ impl Iterator for Games<'_> {
                 text: start.offset..self.lx.at.offset,
                 changes: std::mem::take(&mut self.lx.changes),
                 ended: self.lx.ended,
+                cut: self.lx.cut.take(),
             })),
             Err(mut e) => {
                 e.game = self.game;

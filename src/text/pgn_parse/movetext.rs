@@ -68,6 +68,62 @@ pub(super) fn parse_movetext(
     let mut stack = vec![Frame::new(start, lx.at)];
     // Room for a typical main line at once, not grown move by move.
     stack[0].line.moves.reserve(MAIN_LINE_CAPACITY);
+    let marker = match read_moves(lx, &mut stack, game_start) {
+        Ok(marker) => marker,
+        Err(Stop::AsScid(e)) if lx.keep_cut => super::cut::cut_at(lx, e, &mut stack),
+        Err(Stop::AsScid(e) | Stop::Refused(e)) => return Err(e),
+    };
+    if stack.len() > 1 && lx.keep_cut {
+        // SCID's import keeps the game as it stands, its variations open.
+        let open = stack[1].open;
+        lx.changed(open, || {
+            Some(format!(
+                "column {}: the variation opened here is never closed: closed at the game's end",
+                open.col
+            ))
+        });
+        super::cut::close_variations(&mut stack);
+    }
+    if stack.len() > 1
+        && let Some(top) = stack.last()
+    {
+        return Err(invalid(
+            top.open,
+            "variation opened here is never closed with ')'".to_string(),
+        ));
+    }
+    let mut line = stack.pop().map(|f| f.line).unwrap_or_default();
+    // The room made up front is given back: a parsed game may wait in memory with thousands
+    // of others (an import parses ahead of writing), and 256 moves of room is 20 KiB each.
+    line.moves.shrink_to_fit();
+    Ok((line, marker))
+}
+
+/// Why a movetext stopped reading.
+pub(super) enum Stop {
+    /// Where SCID's import stops reading the game too (a move it cannot read or play, a
+    /// variation it cannot open or close, a stray bracket or quote): the game can be kept cut
+    /// there, as SCID keeps it.
+    AsScid(ParseError),
+    /// Where SCID's import reads on (or stops the whole import, for a game too large): the
+    /// game is refused.
+    Refused(ParseError),
+}
+
+impl From<ParseError> for Stop {
+    /// An error SCID's import reads past, or that is no error to it.
+    fn from(e: ParseError) -> Stop {
+        Stop::Refused(e)
+    }
+}
+
+/// The moves, comments, NAGs and variations of a movetext into `stack` (the main line, then
+/// the variations open), up to its termination marker (returned) or a `[` or the text's end.
+fn read_moves(
+    lx: &mut Lexer<'_>,
+    stack: &mut Vec<Frame>,
+    game_start: usize,
+) -> Result<Option<(GameResult, Pos)>, Stop> {
     let mut nodes = 0usize;
     let mut count_node = |at: Pos| {
         nodes += 1;
@@ -87,7 +143,7 @@ pub(super) fn parse_movetext(
         lx.skip_space();
         let at = lx.at;
         if at.offset - game_start > MAX_GAME_BYTES {
-            return Err(game_too_large(at));
+            return Err(game_too_large(at).into());
         }
         let Some(b) = lx.peek() else { break None };
         let Some(top) = stack.last_mut() else {
@@ -96,9 +152,21 @@ pub(super) fn parse_movetext(
         match b {
             b'[' => break None,
             b'{' => {
-                let raw = lx.brace_comment()?;
+                let raw = match lx.brace_comment() {
+                    // SCID's lexer reads a comment never closed to the end of the text.
+                    Err(_) if lx.keep_cut => {
+                        lx.changed(at, || {
+                            Some(format!(
+                                "column {}: a comment never closed, read to the end of the text",
+                                at.col
+                            ))
+                        });
+                        &lx.text[at.offset + 1..]
+                    }
+                    read => read?,
+                };
                 if lx.at.offset - game_start > MAX_GAME_BYTES {
-                    return Err(game_too_large(at));
+                    return Err(game_too_large(at).into());
                 }
                 add_comment(top, raw, at, lx)?;
             }
@@ -110,10 +178,10 @@ pub(super) fn parse_movetext(
             b'(' => {
                 lx.bump();
                 let Some(before) = top.before.clone() else {
-                    return Err(invalid(
+                    return Err(Stop::AsScid(invalid(
                         at,
                         "a variation must follow the move it replaces, but this line has no move yet".to_string(),
-                    ));
+                    )));
                 };
                 count_node(at)?;
                 stack.push(Frame::new(before, at));
@@ -121,7 +189,10 @@ pub(super) fn parse_movetext(
             b')' => {
                 lx.bump();
                 if stack.len() < 2 {
-                    return Err(invalid(at, "')' without a matching '('".to_string()));
+                    return Err(Stop::AsScid(invalid(
+                        at,
+                        "')' without a matching '('".to_string(),
+                    )));
                 }
                 if let Some(child) = stack.pop()
                     && let Some(parent) = stack.last_mut()
@@ -135,10 +206,9 @@ pub(super) fn parse_movetext(
                 lx.bump();
                 let digits = lx.take_while(|b| b.is_ascii_digit());
                 if digits.is_empty() {
-                    return Err(invalid(
-                        at,
-                        "'$' must be followed by a NAG number".to_string(),
-                    ));
+                    return Err(
+                        invalid(at, "'$' must be followed by a NAG number".to_string()).into(),
+                    );
                 }
                 let n = if digits.len() > 3 {
                     u32::MAX
@@ -153,22 +223,47 @@ pub(super) fn parse_movetext(
             }
             b'}' | b']' => {
                 lx.bump();
-                return Err(invalid(
+                return Err(Stop::AsScid(invalid(
                     at,
                     format!("'{}' without a matching opening bracket", char::from(b)),
-                ));
+                )));
             }
+            // SCID's lexer steps over them (HTML line breaks in PGN pasted from web pages).
+            b'<' | b'>' if lx.keep_cut => lx.bump(),
             _ => {
-                let word = lx.word();
+                let mut word = lx.word();
+                if lx.keep_cut
+                    && let Some(k) = word.iter().position(|&b| matches!(b, b'<' | b'>' | b'*'))
+                    && k > 0
+                {
+                    // SCID's lexer ends a token there: `Nc6<br>` is `Nc6`, then `br`; `a5*`
+                    // is `a5`, then the game's end.
+                    lx.at = at;
+                    lx.advance_on_line(at.offset + k);
+                    word = &word[..k];
+                }
                 if word.is_empty() {
                     // A lone '"': nothing a movetext can hold.
                     lx.bump();
-                    return Err(invalid(at, format!("unexpected '{}'", char::from(b))));
+                    return Err(Stop::AsScid(invalid(
+                        at,
+                        format!("unexpected '{}'", char::from(b)),
+                    )));
                 }
                 let marker = marker_as_read(word, lx.reading);
                 if let Some(r) = marker {
+                    if stack.len() > 1 && !lx.keep_cut {
+                        return Err(marker_in_variation(at, r).into());
+                    }
                     if stack.len() > 1 {
-                        return Err(marker_in_variation(at, r));
+                        // SCID's import ends the game there, its variations open.
+                        lx.changed(at, || {
+                            Some(format!(
+                                "the game ends with \"{}\" inside a variation: the variations open there closed",
+                                r.as_pgn()
+                            ))
+                        });
+                        super::cut::close_variations(stack);
                     }
                     break Some((r, at));
                 }
@@ -180,19 +275,7 @@ pub(super) fn parse_movetext(
             }
         }
     };
-    if stack.len() > 1
-        && let Some(top) = stack.last()
-    {
-        return Err(invalid(
-            top.open,
-            "variation opened here is never closed with ')'".to_string(),
-        ));
-    }
-    let mut line = stack.pop().map(|f| f.line).unwrap_or_default();
-    // The room made up front is given back: a parsed game may wait in memory with thousands
-    // of others (an import parses ahead of writing), and 256 moves of room is 20 KiB each.
-    line.moves.shrink_to_fit();
-    Ok((line, marker))
+    Ok(marker)
 }
 
 /// The error of termination marker `r` at `at`, inside a variation.
@@ -937,7 +1020,7 @@ pub(super) fn handle_word(
     word: &[u8],
     at: Pos,
     reading: Reading,
-) -> Result<(), ParseError> {
+) -> Result<(), Stop> {
     let rest = without_move_number(word);
     if rest.is_empty() {
         return Ok(());
@@ -951,13 +1034,14 @@ pub(super) fn handle_word(
                     frame.pos.fullmoves(),
                     fen_of(&frame.pos)
                 ),
-            ));
+            )
+            .into());
         }
         push_move(frame, Ply::Null);
         return Ok(());
     }
     if let Some(n) = symbol_nag(rest) {
-        return add_nag(frame, n, at);
+        return Ok(add_nag(frame, n, at)?);
     }
     if rest == b"e.p." {
         return Ok(());
@@ -971,13 +1055,19 @@ pub(super) fn handle_word(
         None
     } else {
         Some(symbol_nag(suffix).filter(|n| *n <= 6).ok_or_else(|| {
-            invalid(
+            let e = invalid(
                 at,
                 format!(
                     "\"{}\" is not an annotation (use !, ?, !!, ??, !? or ?!)",
                     decode(suffix)
                 ),
-            )
+            );
+            // SCID reads on past a suffix it does not know (`!!!`), not past a word after
+            // one (`!DOCTYPE`, which it cannot read as a move).
+            match suffix.iter().all(|&b| b == b'!' || b == b'?') {
+                true => Stop::Refused(e),
+                false => Stop::AsScid(e),
+            }
         })?)
     };
     // `exd6ep` (en passant marked), `Nh3++` (double check): the move is the same.
@@ -990,7 +1080,7 @@ pub(super) fn handle_word(
         .map_or(san_text, |t| &san_text[..t.len() + 1]);
     if let Some(m) = coordinate_move(san_text, &frame.pos) {
         push_move(frame, Ply::Move(m));
-        return suffix_nag.map_or(Ok(()), |n| add_nag(frame, n, at));
+        return Ok(suffix_nag.map_or(Ok(()), |n| add_nag(frame, n, at))?);
     }
     let castles_with_zeros = san_text.starts_with(b"0-0") || san_text.starts_with(b"o-o");
     let san_bytes: std::borrow::Cow<[u8]> = if castles_with_zeros {
@@ -1008,13 +1098,13 @@ pub(super) fn handle_word(
     };
     let san = SanPlus::from_ascii(&san_bytes)
         .map_err(|_| {
-            invalid(
+            Stop::AsScid(invalid(
                 at,
                 format!(
                     "\"{}\" is not a move, move number, annotation or result",
                     decode(word)
                 ),
-            )
+            ))
         })?
         .san;
     let number = frame.pos.fullmoves();
@@ -1036,7 +1126,7 @@ pub(super) fn handle_word(
                 .filter(|m| san.matches(*m))
                 .map(|m| San::from_move(&frame.pos, m).to_string())
                 .collect();
-            return Err(invalid(
+            return Err(Stop::AsScid(invalid(
                 at,
                 format!(
                     "ambiguous move {number}{dots} {} (could be {}) in position {}",
@@ -1044,17 +1134,17 @@ pub(super) fn handle_word(
                     options.join(" or "),
                     fen_of(&frame.pos)
                 ),
-            ));
+            )));
         }
         Err(SanError::IllegalSan) => {
-            return Err(invalid(
+            return Err(Stop::AsScid(invalid(
                 at,
                 format!(
                     "illegal move {number}{dots} {} in position {}",
                     shown(),
                     fen_of(&frame.pos)
                 ),
-            ));
+            )));
         }
     };
     push_move(frame, Ply::Move(m));

@@ -27,8 +27,26 @@ pub(super) struct RawTag<'a> {
     pub(super) value_at: Pos,
 }
 
-/// `[Name "value"]`, at its `[`.
+/// `[Name "value"]`, at its `[`. Read as SCID reads it ([`Reading::AsScid`],
+/// [`Reading::AsScid5`]), a tag that does not read so is read SCID's way
+/// ([`super::scid_tag::scid_tag`]: `[Site "Leningrad "living pieces""]`) when it can be.
 pub(super) fn parse_tag<'a>(lx: &mut Lexer<'a>) -> Result<RawTag<'a>, ParseError> {
+    let at = lx.at;
+    match exact_tag(lx) {
+        Err(e) if matches!(lx.reading, Reading::AsScid | Reading::AsScid5) => {
+            let failed_at = lx.at;
+            lx.at = at;
+            super::scid_tag::scid_tag(lx).ok_or_else(|| {
+                lx.at = failed_at;
+                e
+            })
+        }
+        read => read,
+    }
+}
+
+/// `[Name "value"]`, at its `[`, as the PGN standard writes it.
+fn exact_tag<'a>(lx: &mut Lexer<'a>) -> Result<RawTag<'a>, ParseError> {
     if let Some(tag) = plain_tag(lx) {
         return Ok(tag);
     }
@@ -210,17 +228,46 @@ fn tag_value<'a>(lx: &mut Lexer<'a>, at: Pos, name: &'a str) -> Result<RawTag<'a
         return Err(invalid(lx.at, format!("expected ']' to close tag {name}")));
     }
     lx.bump();
-    // Control characters cannot be written back in a tag value (SCID turns them into spaces too).
-    let value: String = decode(&value)
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
     Ok(RawTag {
         name,
-        value: value.into(),
+        value: value_text(&value, lx.reading).into(),
         at,
         value_at,
     })
+}
+
+/// A tag value's bytes (unescaped) as the database keeps them: decoded (UTF-8, else Latin-1),
+/// with its control characters as SCID's import leaves them. SCID 4 (and a save) turns a tab,
+/// vertical tab or carriage return into a space, or drops it beside white space or at an end
+/// (`pgn::normalize`), and keeps every other control byte (`0x06` in a real collection's
+/// name); SCID 5 keeps them all; pgn2dcg's reading makes each a space. NUL and the C1 controls
+/// (Latin-1 bytes 0x80–0x9F) become spaces in every reading.
+pub(super) fn value_text(raw: &[u8], reading: Reading) -> String {
+    let text = decode(raw);
+    if !text.chars().any(char::is_control) {
+        return text;
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let kept = match c {
+            '\0' => false,
+            '\t' | '\r' | '\u{0B}' if matches!(reading, Reading::Exact | Reading::AsScid) => {
+                let beside_space = out.is_empty()
+                    || i + 1 == chars.len()
+                    || out.ends_with(' ')
+                    || matches!(chars[i + 1], ' ' | '\t' | '\r' | '\u{0B}' | '\n');
+                if !beside_space {
+                    out.push(' ');
+                }
+                continue;
+            }
+            _ if reading == Reading::AsPgn2dcg => !c.is_control(),
+            _ => c.is_ascii() || !c.is_control(),
+        };
+        out.push(if kept { c } else { ' ' });
+    }
+    out
 }
 
 #[cfg(test)]
@@ -434,7 +481,7 @@ pub(super) fn interpret_tags<'a>(
                         Some(format!("Date taken from UTCDate \"{value}\""))
                     });
                 }
-                keep_extra_tag(&mut h, keep_extra, name, value);
+                keep_extra_tag(&mut h, keep_extra, lx, at, name, value);
             }
             "Result" if as_scid => {
                 let r = scid_result(&value);
@@ -477,7 +524,7 @@ pub(super) fn interpret_tags<'a>(
                         format!("Variant \"{value}\": SCID 4 stores standard chess only"),
                     ));
                 }
-                keep_extra_tag(&mut h, keep_extra, name, value);
+                keep_extra_tag(&mut h, keep_extra, lx, at, name, value);
             }
             _ => {
                 if let Some((white, kind)) = rating_tag(name) {
@@ -501,7 +548,7 @@ pub(super) fn interpret_tags<'a>(
                 if name == "SetUp" || name == "Setup" {
                     setups.push((value.to_string(), value_at));
                 }
-                keep_extra_tag(&mut h, keep_extra, name, value);
+                keep_extra_tag(&mut h, keep_extra, lx, at, name, value);
             }
         }
     }
@@ -534,10 +581,32 @@ pub(super) fn interpret_tags<'a>(
     })
 }
 
-/// Keep tag `name` among the game's extra tags, when extra tags are `kept`.
-fn keep_extra_tag(h: &mut Headers, kept: bool, name: &str, value: Cow<'_, str>) {
-    if kept {
-        h.extra.push((name.to_owned(), value.into_owned()));
+/// Keep tag `name` (its `[` at `at`) among the game's extra tags, when extra tags are `kept`.
+/// Read as SCID 4 reads it, a tag given again gives its value to the first one, which keeps
+/// its place (SCID 4's `Game::accessTagValue`), and that is noted.
+fn keep_extra_tag(
+    h: &mut Headers,
+    kept: bool,
+    lx: &mut Lexer<'_>,
+    at: Pos,
+    name: &str,
+    value: Cow<'_, str>,
+) {
+    let earlier = match lx.reading {
+        Reading::AsScid if kept => h.extra.iter_mut().find(|(n, _)| n == name),
+        _ => None,
+    };
+    match earlier {
+        Some((_, first)) => {
+            *first = value.into_owned();
+            lx.changed(at, || {
+                Some(format!(
+                    "tag {name} given twice: the last value kept, in the first one's place"
+                ))
+            });
+        }
+        None if kept => h.extra.push((name.to_owned(), value.into_owned())),
+        None => {}
     }
 }
 

@@ -1444,3 +1444,119 @@ fn plain_tag_values_taken_whole_read_as_byte_by_byte() {
         "{refused} refused, {good} read"
     );
 }
+
+// ---- games SCID's import keeps in part (issue 38) ----------------------------------------
+
+/// The games of `text` read as an import into SCID 4 reads them, cut games kept.
+fn kept_cut(text: &str) -> Vec<Result<ReadGame, ParseError>> {
+    Games::new(text.as_bytes())
+        .reading(Reading::AsScid)
+        .keeping_cut_games(true)
+        .collect()
+}
+
+#[test]
+fn a_game_is_cut_at_an_illegal_move_with_the_result_of_its_end() {
+    let text = "[Event \"E\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 (2. Nc3 Ke4 d6) Nc6 {x} 3. Ke3 \
+                Nf6 {a * here} 0-1\n\n[Event \"F\"]\n\n1. d4 *\n";
+    let games = kept_cut(text);
+    assert_eq!(games.len(), 2);
+    let first = games[0].as_ref().unwrap();
+    let cut = first.cut.as_ref().expect("cut");
+    // The variation's illegal move cuts the game there: the variation closed, nothing after.
+    assert_eq!((cut.line, cut.column), (4, 25), "{cut:?}");
+    assert!(cut.reason.contains("illegal move 2... Ke4"), "{cut:?}");
+    assert_eq!(
+        &text[cut.dropped.clone()],
+        "Ke4 d6) Nc6 {x} 3. Ke3 Nf6 {a * here}"
+    );
+    let moves = &first.game.moves.moves;
+    assert_eq!(moves.len(), 3, "1. e4 e5 2. Nf3");
+    assert_eq!(moves[2].variations[0].moves.len(), 1, "(2. Nc3)");
+    assert_eq!(first.game.headers.result, GameResult::BlackWins);
+    assert!(first.ended);
+    assert!(games[1].as_ref().unwrap().cut.is_none());
+    // Read otherwise, the game is refused as before.
+    let refused = Games::new(text.as_bytes())
+        .reading(Reading::AsScid)
+        .next()
+        .unwrap();
+    assert!(refused.is_err());
+}
+
+#[test]
+fn html_between_moves_reads_as_scid_reads_it() {
+    let games = kept_cut("[Event \"E\"]\n\n1. e4 e5<br>\n2. Nf3 Nc6 1-0</p>\n");
+    let first = games[0].as_ref().unwrap();
+    assert_eq!(first.game.moves.moves.len(), 2, "cut at br, after e5");
+    assert_eq!(first.cut.as_ref().unwrap().column, 10);
+    // `</p>` after the end: a game of its own, no tags, no moves.
+    let second = games[1].as_ref().unwrap();
+    assert!(second.game.moves.moves.is_empty() && second.cut.is_some());
+    assert_eq!(games.len(), 2);
+    // A word ending in `*` is a move and the game's end.
+    let star = kept_cut("1. e4 e5*\n");
+    let star = star[0].as_ref().unwrap();
+    assert!(star.cut.is_none() && star.ended);
+    assert_eq!(star.game.moves.moves.len(), 2);
+}
+
+#[test]
+fn what_scid_reads_on_past_is_still_refused() {
+    // A NAG before any move: SCID reads on, so the game is not cut.
+    let games = kept_cut("[Event \"E\"]\n\n$1 1. e4 *\n");
+    assert!(games[0].is_err());
+}
+
+#[test]
+fn tag_values_with_quotes_inside_read_as_scid_reads_them() {
+    let text = "[Site \"Leningrad \"living pieces\"\"]\n[Event \"Open]\n\n1. e4 *\n";
+    let read = Games::new(text.as_bytes())
+        .reading(Reading::AsScid)
+        .next()
+        .unwrap()
+        .unwrap();
+    assert_eq!(read.game.headers.site, "Leningrad \"living pieces\"");
+    assert_eq!(read.game.headers.event, "Open");
+    assert_eq!(read.changes.len(), 2, "{:?}", read.changes);
+    refused(text, 1, 19, "expected ']'");
+}
+
+#[test]
+fn control_bytes_in_tag_values_are_kept_as_scid_keeps_them() {
+    let text = "[White \"Mu\u{6}ller\"]\n[Black \"a\tb \tc\t\"]\n\n1. e4 *\n";
+    let g = ok(text);
+    assert_eq!(g.headers.white, "Mu\u{6}ller");
+    assert_eq!(g.headers.black, "a b c");
+    assert_round_trip(&g);
+    let scid5 = Games::new(text.as_bytes())
+        .reading(Reading::AsScid5)
+        .next()
+        .unwrap()
+        .unwrap();
+    assert_eq!(scid5.game.headers.black, "a\tb \tc\t");
+}
+
+#[test]
+fn an_extra_tag_given_twice_keeps_the_last_value_in_the_first_place_as_scid4() {
+    let text = "[Board \"1\"]\n[Remark \"r\"]\n[Board \"2\"]\n\n*\n";
+    let as_scid = |reading| {
+        Games::new(text.as_bytes())
+            .reading(reading)
+            .next()
+            .unwrap()
+            .unwrap()
+            .game
+            .headers
+            .extra
+    };
+    let pair = |n: &str, v: &str| (n.to_string(), v.to_string());
+    assert_eq!(
+        as_scid(Reading::AsScid),
+        [pair("Board", "2"), pair("Remark", "r")]
+    );
+    assert_eq!(
+        as_scid(Reading::AsScid5),
+        [pair("Board", "1"), pair("Remark", "r"), pair("Board", "2")]
+    );
+}

@@ -49,7 +49,17 @@ pub const INDEX_TAGS: [&str; 11] = {
 /// illegal move or a null move in check (`InvalidInput`), and a record of 131,072 bytes or more
 /// (`TooLarge`).
 pub fn encode(game: &ChessGame) -> Result<Vec<u8>> {
-    encode_watching(game, &mut ())
+    encode_watching(game, &mut (), TagsTwice::Refused)
+}
+
+/// Whether a record may hold the same extra tag twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagsTwice {
+    /// No: SCID 4 keeps one value per tag (`Game::accessTagValue`), so a game read back
+    /// from such a record would not be the game written.
+    Refused,
+    /// Yes, each where it stands: SCID 5 keeps every tag it reads (`Game::addTag`).
+    Kept,
 }
 
 /// Sees the main line as [`encode_watching`] replays it, so what the index derives from the
@@ -64,10 +74,15 @@ pub trait MainLineWatcher {
 /// Watches nothing.
 impl MainLineWatcher for () {}
 
-/// [`encode`], showing `watch` every main-line position as the move stream is written.
-pub fn encode_watching(game: &ChessGame, watch: &mut dyn MainLineWatcher) -> Result<Vec<u8>> {
+/// [`encode`], showing `watch` every main-line position as the move stream is written; an
+/// extra tag given twice as `twice` says.
+pub fn encode_watching(
+    game: &ChessGame,
+    watch: &mut dyn MainLineWatcher,
+    twice: TagsTwice,
+) -> Result<Vec<u8>> {
     let mut out = Vec::new();
-    encode_tags(&game.headers, &mut out)?;
+    encode_tags(&game.headers, &mut out, twice)?;
     let mut flags = 0u8;
     for node in &game.moves.moves {
         if let Ply::Move(m) = &node.ply {
@@ -130,7 +145,7 @@ fn invalid(msg: impl Into<String>) -> Error {
 }
 
 /// Write the extra-tag section, ended by `00` (spec §5.1).
-fn encode_tags(headers: &Headers, out: &mut Vec<u8>) -> Result<()> {
+fn encode_tags(headers: &Headers, out: &mut Vec<u8>, twice: TagsTwice) -> Result<()> {
     for (i, (name, value)) in headers.extra.iter().enumerate() {
         if name.is_empty() {
             return Err(invalid(format!(
@@ -157,7 +172,7 @@ fn encode_tags(headers: &Headers, out: &mut Vec<u8>) -> Result<()> {
                 )));
             }
         }
-        if headers.extra[..i].iter().any(|(n, _)| n == name) {
+        if twice == TagsTwice::Refused && headers.extra[..i].iter().any(|(n, _)| n == name) {
             return Err(invalid(format!(
                 "tag {name} appears twice; SCID keeps one value per tag"
             )));
