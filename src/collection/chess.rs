@@ -372,6 +372,21 @@ impl Collection for ChessCollection {
     fn fingerprint(&self, n: u32) -> Option<u64> {
         self.store.fingerprint(n)
     }
+
+    fn main_line(&self, n: u32) -> Option<Result<super::positions::line::GameLine>> {
+        if !self.store.classified(n) {
+            return Some(Err(Error::new(
+                ErrorKind::CorruptRecord,
+                format!("game {} could not be read", n + 1),
+            )));
+        }
+        let mut recorder = super::positions::line::LineRecorder::default();
+        Some(
+            self.store
+                .visit(n, &mut recorder)
+                .map(|()| recorder.finish()),
+        )
+    }
 }
 
 /// The groups of view `view` (players, events, sites, years, ECO) a game with index summary

@@ -10,6 +10,7 @@ pub mod chess;
 pub mod go;
 pub mod import;
 pub(crate) mod naming;
+pub mod positions;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -119,4 +120,11 @@ pub trait Collection: Send + Sync {
     /// [`store::ChessStore::fingerprint`]). Sizes kept between mounts are keyed by it. None
     /// when the item cannot be read.
     fn fingerprint(&self, n: u32) -> Option<u64>;
+    /// Item `n`'s main line as the position index needs it ([`positions`]): each position it
+    /// reaches and the move played there, with its result, ratings and year. `None` for a
+    /// collection whose items are not chess games.
+    fn main_line(&self, n: u32) -> Option<Result<positions::line::GameLine>> {
+        let _ = n;
+        None
+    }
 }

@@ -1,0 +1,151 @@
+//! One game as the position index sees it: the positions its main line reaches, each with the
+//! move played from it, and the facts the tree's statistics need (result, ratings, year).
+//! Told by the store's streaming [`GameVisitor`], never by rendering text (DESIGN rule 9).
+
+use shakmaty::Chess;
+
+use super::key::{END, NULL_MOVE, move_code, position_key};
+use crate::error::Result;
+use crate::game::GameResult;
+use crate::game::chess::{Headers, Ply, StartPosition};
+use crate::game::replay::start_position;
+use crate::game::visit::GameVisitor;
+
+/// What the tree's statistics need of a game, as SCID's index keeps it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameStats {
+    /// The result: 0 unknown, 1 White won, 2 Black won, 3 drawn (SCID's `resultT`).
+    pub result: u8,
+    /// White's rating, 0 when unknown.
+    pub white_elo: u16,
+    /// Black's rating, 0 when unknown.
+    pub black_elo: u16,
+    /// The year played, 0 when unknown.
+    pub year: u16,
+}
+
+impl GameStats {
+    /// The facts of a game with `headers`.
+    pub fn of(headers: &Headers) -> GameStats {
+        GameStats {
+            result: match headers.result {
+                GameResult::Unknown => 0,
+                GameResult::WhiteWins => 1,
+                GameResult::BlackWins => 2,
+                GameResult::Draw => 3,
+            },
+            white_elo: headers.white_rating.map_or(0, |r| r.value),
+            black_elo: headers.black_rating.map_or(0, |r| r.value),
+            year: headers.date.year.unwrap_or(0),
+        }
+    }
+}
+
+/// A game's main line as positions: each position it reaches (its [`position_key`]) once,
+/// where it first reaches it, with the code of the move played from there ([`END`] where the
+/// game ends), as SCID's board search finds a game at its first match.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameLine {
+    /// The game's result, ratings and year.
+    pub stats: GameStats,
+    /// (position key, next move code), one per distinct position, ordered by key.
+    pub steps: Vec<(u64, u16)>,
+}
+
+/// A [`GameVisitor`] that records a game's main line as a [`GameLine`].
+#[derive(Default)]
+pub struct LineRecorder {
+    line: GameLine,
+    /// How deep in variations the events are (0: the main line).
+    depth: u32,
+    /// The key of the position the main line has reached.
+    at: Option<u64>,
+}
+
+impl LineRecorder {
+    /// The line recorded: the last position with [`END`], each position's first visit kept.
+    pub fn finish(mut self) -> GameLine {
+        if let Some(at) = self.at {
+            self.line.steps.push((at, END));
+        }
+        // A stable sort keeps each position's first visit first.
+        self.line.steps.sort_by_key(|&(key, _)| key);
+        self.line.steps.dedup_by_key(|&mut (key, _)| key);
+        self.line
+    }
+}
+
+impl GameVisitor for LineRecorder {
+    fn begin(&mut self, headers: &Headers, start: &StartPosition) -> Result<()> {
+        self.line.stats = GameStats::of(headers);
+        self.at = Some(position_key(&start_position(start)?));
+        Ok(())
+    }
+
+    fn line_comment(&mut self, _text: &str) -> Result<()> {
+        Ok(())
+    }
+
+    fn ply(&mut self, before: &Chess, ply: &Ply, after: &Chess, _check: bool) -> Result<()> {
+        if self.depth > 0 {
+            return Ok(());
+        }
+        let from = self.at.unwrap_or_else(|| position_key(before));
+        let code = match ply {
+            Ply::Move(m) => move_code(m),
+            Ply::Null => NULL_MOVE,
+        };
+        self.line.steps.push((from, code));
+        self.at = Some(position_key(after));
+        Ok(())
+    }
+
+    fn nag(&mut self, _nag: u8) -> Result<()> {
+        Ok(())
+    }
+
+    fn comment(&mut self, _text: &str) -> Result<()> {
+        Ok(())
+    }
+
+    fn begin_variation(&mut self) -> Result<()> {
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn end_variation(&mut self) -> Result<()> {
+        self.depth = self.depth.saturating_sub(1);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::visit::walk;
+
+    fn line_of(pgn: &str) -> GameLine {
+        let game = crate::text::pgn_parse::one_game(pgn.as_bytes()).unwrap();
+        let mut rec = LineRecorder::default();
+        walk(&game, &mut rec).unwrap();
+        rec.finish()
+    }
+
+    #[test]
+    fn a_repeated_position_counts_once_with_its_first_move() {
+        let line = line_of("1. Nf3 Nf6 2. Ng1 Ng8 3. e4 *");
+        // Start, Nf3, Nf6, Ng1 (= after Nf3? no: a new position), start again, e4.
+        assert_eq!(line.steps.len(), 5, "{line:?}");
+        let start = position_key(&Chess::default());
+        let first = line.steps.iter().find(|s| s.0 == start).unwrap();
+        assert_eq!(first.1 & 63, u16::from(shakmaty::Square::G1));
+    }
+
+    #[test]
+    fn variations_are_left_out_and_the_end_is_kept() {
+        let line = line_of("1. e4 (1. d4 d5) 1... e5 1-0");
+        assert_eq!(line.steps.len(), 3);
+        assert_eq!(line.stats.result, 1);
+        assert!(line.steps.iter().any(|s| s.1 == END));
+    }
+}

@@ -1,0 +1,411 @@
+//! The position index: which games reach a position, and the move each plays there, for the
+//! opening tree (`tree/`) and the search by FEN (`positions/FEN/`) (docs/DESIGN.md rule 10).
+//!
+//! It is built once per database by replaying every game's main line through the store's
+//! streaming visitor on every core ([`line`]), and kept sorted by position in a mapped file in
+//! the user's cache folder ([`file`]), valid while the database files are as they were. Games
+//! saved, imported or deleted during the mount go to an overlay in memory that lookups merge
+//! with the file, so no change rebuilds it. Positions are the same when their pieces stand on
+//! the same squares with the same side to move ([`key`]), and a game counts once per position,
+//! at its first visit: SCID's board search (Exact, main lines only). [`table`] turns the games
+//! of a position into SCID's tree table; [`openings`] names positions.
+
+pub mod file;
+pub mod key;
+pub mod line;
+pub mod openings;
+pub mod table;
+pub mod tree;
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Condvar, Mutex, RwLock};
+use std::time::Duration;
+
+use file::{Entry, GameRecord, IndexFile};
+use line::{GameLine, GameStats};
+
+use super::Collection;
+
+/// Games a build thread takes at a time.
+const BATCH: u32 = 512;
+
+/// One game reaching a position: the game, the code of its next move ([`key::END`] where it
+/// ends) and its statistics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reach {
+    /// The game's number.
+    pub game: u32,
+    /// The move it plays from the position.
+    pub next: u16,
+    /// Its result, ratings and year.
+    pub stats: GameStats,
+}
+
+/// What one build thread made: its games' records and their entries.
+type BuiltPart = (Vec<(u32, GameRecord)>, Vec<Entry>);
+
+/// The position index of one database (see the module's documentation).
+pub struct PositionIndex {
+    /// Where the index is kept; `None`: nowhere (it lives in the overlay).
+    path: Option<PathBuf>,
+    file: RwLock<Option<Arc<IndexFile>>>,
+    /// Games whose line differs from the file's: their line now, `None` when they are out of
+    /// the index (deleted, unreadable).
+    overlay: RwLock<HashMap<u32, Option<GameLine>>>,
+    done: AtomicU32,
+    total: AtomicU32,
+    ready: Mutex<bool>,
+    ready_signal: Condvar,
+}
+
+impl PositionIndex {
+    /// An index kept at `path` (none: in memory only), not loaded yet.
+    pub fn new(path: Option<PathBuf>) -> PositionIndex {
+        PositionIndex {
+            path,
+            file: RwLock::default(),
+            overlay: RwLock::default(),
+            done: AtomicU32::new(0),
+            total: AtomicU32::new(0),
+            ready: Mutex::new(false),
+            ready_signal: Condvar::new(),
+        }
+    }
+
+    /// The index of the database made of `files`, kept in the user's cache folder (named by
+    /// a hash of this gamefs's version and the files' paths).
+    pub fn for_database(files: &[PathBuf]) -> PositionIndex {
+        let path = crate::store::files::cache_dir().and_then(|dir| {
+            std::fs::create_dir_all(&dir).ok()?;
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            env!("CARGO_PKG_VERSION").hash(&mut h);
+            for f in files {
+                std::fs::canonicalize(f).ok()?.hash(&mut h);
+            }
+            Some(dir.join(format!("positions-{:016x}", h.finish())))
+        });
+        PositionIndex::new(path)
+    }
+
+    /// Load the kept index if it was built from the database files as they are now, else
+    /// build it with `threads` threads (until `stop` is set) and keep it; then the index is
+    /// ready.
+    pub fn load_or_build(&self, coll: &dyn Collection, threads: usize, stop: &AtomicBool) {
+        let count = coll.count();
+        self.total.store(count, Ordering::Relaxed);
+        let stamp = stamp_of(&coll.info().files);
+        let kept = self
+            .path
+            .as_deref()
+            .and_then(IndexFile::open)
+            .filter(|f| f.stamp() == stamp && f.game_count() == count);
+        if let Some(f) = kept {
+            log::info!("position index of {count} games kept from an earlier mount");
+            self.done.store(count, Ordering::Relaxed);
+            *self.file.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(f));
+        } else if let Some((games, entries)) = self.build(coll, threads, stop) {
+            self.keep(stamp, games, entries);
+        } else {
+            return;
+        }
+        *self.ready.lock().unwrap_or_else(|p| p.into_inner()) = true;
+        self.ready_signal.notify_all();
+    }
+
+    /// Replay every game on `threads` threads: each game's record and the entries sorted.
+    /// `None` when stopped.
+    fn build(
+        &self,
+        coll: &dyn Collection,
+        threads: usize,
+        stop: &AtomicBool,
+    ) -> Option<(Vec<GameRecord>, Vec<Entry>)> {
+        let count = coll.count();
+        let next = AtomicU32::new(0);
+        let started = std::time::Instant::now();
+        let parts: Vec<BuiltPart> = std::thread::scope(|s| {
+            let workers: Vec<_> = (0..threads.max(1))
+                .map(|_| {
+                    s.spawn(|| {
+                        let (mut games, mut entries) = (Vec::new(), Vec::new());
+                        loop {
+                            let first = next.fetch_add(BATCH, Ordering::Relaxed);
+                            if first >= count || stop.load(Ordering::Relaxed) {
+                                return (games, entries);
+                            }
+                            let last = (first + BATCH).min(count);
+                            for n in first..last {
+                                let line = line_of(coll, n);
+                                if let Some(line) = &line {
+                                    entries.extend(line.steps.iter().map(|&(key, next)| Entry {
+                                        key,
+                                        game: n,
+                                        next,
+                                    }));
+                                }
+                                games.push((
+                                    n,
+                                    GameRecord {
+                                        fingerprint: 0,
+                                        stats: line.map(|l| l.stats),
+                                    },
+                                ));
+                            }
+                            self.done.fetch_add(last - first, Ordering::Relaxed);
+                        }
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().unwrap_or_default())
+                .collect()
+        });
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mut games = vec![GameRecord::default(); count as usize];
+        let mut entries = Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum());
+        for (g, e) in parts {
+            for (n, record) in g {
+                games[n as usize] = record;
+            }
+            entries.extend(e);
+        }
+        entries.sort_unstable();
+        log::info!(
+            "position index: {count} games, {} positions reached, built in {:.1} s",
+            entries.len(),
+            started.elapsed().as_secs_f64()
+        );
+        Some((games, entries))
+    }
+
+    /// Keep a built index in its file and map it; where it cannot be kept, hold it in the
+    /// overlay instead.
+    fn keep(&self, stamp: u64, games: Vec<GameRecord>, entries: Vec<Entry>) {
+        let mapped = self.path.as_deref().and_then(|path| {
+            match file::write(path, stamp, &games, entries.iter().copied()) {
+                Ok(()) => IndexFile::open(path),
+                Err(e) => {
+                    log::warn!("cannot keep the position index in {}: {e}", path.display());
+                    None
+                }
+            }
+        });
+        if let Some(f) = mapped {
+            *self.file.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(f));
+            return;
+        }
+        let mut lines: HashMap<u32, Option<GameLine>> = games
+            .iter()
+            .enumerate()
+            .map(|(n, g)| {
+                let line = g.stats.map(|stats| GameLine {
+                    stats,
+                    steps: Vec::new(),
+                });
+                (n as u32, line)
+            })
+            .collect();
+        for e in entries {
+            if let Some(Some(line)) = lines.get_mut(&e.game) {
+                line.steps.push((e.key, e.next));
+            }
+        }
+        *self.overlay.write().unwrap_or_else(|p| p.into_inner()) = lines;
+    }
+
+    /// True once the index answers for every game.
+    pub fn is_ready(&self) -> bool {
+        *self.ready.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Wait up to `limit` for the index to be ready; whether it is.
+    pub fn wait_ready(&self, limit: Duration) -> bool {
+        let ready = self.ready.lock().unwrap_or_else(|p| p.into_inner());
+        let (ready, _) = self
+            .ready_signal
+            .wait_timeout_while(ready, limit, |r| !*r)
+            .unwrap_or_else(|p| p.into_inner());
+        *ready
+    }
+
+    /// Games replayed so far and games in all (`.gamefs/stats`).
+    pub fn progress(&self) -> (u32, u32) {
+        (
+            self.done.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Game `n` changed (saved, imported, deleted, restored): replay it again into the
+    /// overlay, so lookups see it as it is now.
+    pub fn update(&self, coll: &dyn Collection, n: u32) {
+        let line = line_of(coll, n);
+        self.overlay
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(n, line);
+    }
+
+    /// Every game that reaches position `key`, games ascending, with its next move.
+    pub fn reach(&self, key: u64) -> Vec<Reach> {
+        let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
+        let mut out = Vec::new();
+        if let Some(f) = self.file.read().unwrap_or_else(|p| p.into_inner()).as_ref() {
+            for e in f.find(key) {
+                if overlay.contains_key(&e.game) {
+                    continue;
+                }
+                if let Some(stats) = f.game(e.game).stats {
+                    out.push(Reach {
+                        game: e.game,
+                        next: e.next,
+                        stats,
+                    });
+                }
+            }
+        }
+        let before = out.len();
+        for (&game, line) in overlay.iter() {
+            let Some(line) = line else { continue };
+            if let Ok(i) = line.steps.binary_search_by_key(&key, |s| s.0) {
+                out.push(Reach {
+                    game,
+                    next: line.steps[i].1,
+                    stats: line.stats,
+                });
+            }
+        }
+        if out.len() > before {
+            out.sort_unstable_by_key(|r| r.game);
+        }
+        out
+    }
+}
+
+/// Game `n`'s line, or `None` when it is out of the index: deleted, or unreadable (logged).
+fn line_of(coll: &dyn Collection, n: u32) -> Option<GameLine> {
+    if coll.deleted(n) {
+        return None;
+    }
+    match coll.main_line(n)? {
+        Ok(line) => Some(line),
+        Err(e) => {
+            log::debug!("position index leaves out {}: {e}", coll.item_label(n));
+            None
+        }
+    }
+}
+
+/// A digest of the state of the database `files` (their sizes, modification times and inode
+/// numbers): the index is valid while it is the same.
+pub fn stamp_of(files: &[PathBuf]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for f in files {
+        match std::fs::metadata(f) {
+            Ok(m) => (m.len(), m.mtime(), m.mtime_nsec(), m.ino()).hash(&mut h),
+            Err(_) => f.hash(&mut h),
+        }
+    }
+    h.finish()
+}
+
+/// The path of a kept index, for messages.
+impl PositionIndex {
+    /// Where the index is kept, if anywhere.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collection::chess::ChessCollection;
+    use shakmaty::{Chess, Position};
+
+    /// The games whose main line reaches `pos`, found by replaying every game's model.
+    fn recount(coll: &ChessCollection, pos: &Chess) -> Vec<u32> {
+        let want = key::position_key(pos);
+        (0..coll.count())
+            .filter(|&n| !coll.deleted(n))
+            .filter(|&n| {
+                let game = coll.store().load(n).unwrap();
+                let mut at = crate::game::replay::start_position(&game.start).unwrap();
+                let mut found = key::position_key(&at) == want;
+                for node in &game.moves.moves {
+                    at = crate::game::replay::play(&at, &node.ply).unwrap();
+                    found |= key::position_key(&at) == want;
+                }
+                found
+            })
+            .collect()
+    }
+
+    fn e4() -> Chess {
+        let mut pos = Chess::default();
+        let m = "e4"
+            .parse::<shakmaty::san::San>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        pos.play_unchecked(m);
+        pos
+    }
+
+    #[test]
+    fn built_kept_and_updated_the_index_finds_what_a_recount_finds() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = crate::testing::demo_db(dir.path());
+        let coll = ChessCollection::new(crate::store::open(&base, true).unwrap());
+        let path = dir.path().join("positions");
+        let index = PositionIndex::new(Some(path.clone()));
+        assert!(!index.is_ready());
+        index.load_or_build(&coll, 3, &AtomicBool::new(false));
+        assert!(index.wait_ready(Duration::ZERO));
+        assert_eq!(index.progress(), (coll.count(), coll.count()));
+        let games = |index: &PositionIndex, pos: &Chess| {
+            index
+                .reach(key::position_key(pos))
+                .iter()
+                .map(|r| r.game)
+                .collect::<Vec<_>>()
+        };
+        let start = Chess::default();
+        assert_eq!(games(&index, &start), recount(&coll, &start));
+        assert!(!games(&index, &e4()).is_empty());
+        assert_eq!(games(&index, &e4()), recount(&coll, &e4()));
+
+        // A second mount maps the kept file.
+        let again = PositionIndex::new(Some(path));
+        again.load_or_build(&coll, 1, &AtomicBool::new(true));
+        assert!(again.is_ready(), "kept, not rebuilt (the stop flag is set)");
+        assert_eq!(games(&again, &e4()), games(&index, &e4()));
+
+        // A game saved with another opening leaves 1.e4 and reaches 1.d4's position.
+        let n = games(&index, &e4())[0];
+        coll.save(
+            n,
+            b"[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. d4 d5 1-0\n",
+        )
+        .unwrap();
+        index.update(&coll, n);
+        assert!(!games(&index, &e4()).contains(&n));
+        assert_eq!(games(&index, &e4()), recount(&coll, &e4()));
+        let mut d4 = Chess::default();
+        let m = "d4"
+            .parse::<shakmaty::san::San>()
+            .unwrap()
+            .to_move(&d4)
+            .unwrap();
+        d4.play_unchecked(m);
+        assert!(games(&index, &d4).contains(&n));
+        assert_eq!(games(&index, &d4), recount(&coll, &d4));
+    }
+}

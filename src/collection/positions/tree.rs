@@ -1,0 +1,164 @@
+//! One position of the opening tree: the games that reach it, the moves they play there, and
+//! the text of its `tree.txt` (SCID's table, then the position's FEN and opening).
+
+use std::fmt::Write as _;
+
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, Position};
+
+use super::key::{END, NULL_MOVE, move_of, position_key};
+use super::openings::opening;
+use super::table::{MoveStats, Row, table};
+use super::{PositionIndex, Reach};
+
+/// A move played from a position, with the games that play it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeMove {
+    /// The move's code ([`super::key::move_code`], or [`END`], [`NULL_MOVE`]).
+    pub code: u16,
+    /// The move in SAN with its check or mate sign (`[end]` where games end, `--` a null
+    /// move).
+    pub san: String,
+    /// The sums of its games.
+    pub stats: MoveStats,
+}
+
+/// A position of the tree.
+#[derive(Clone, Debug)]
+pub struct PositionTree {
+    /// The position.
+    pub position: Chess,
+    /// The games that reach it, ascending.
+    pub games: Vec<u32>,
+    /// The moves played there, most played first (equally played: by SAN).
+    pub moves: Vec<TreeMove>,
+}
+
+impl PositionTree {
+    /// The tree at `position` from `index`.
+    pub fn at(index: &PositionIndex, position: Chess) -> PositionTree {
+        let reach = index.reach(position_key(&position));
+        Self::of(position, &reach)
+    }
+
+    /// The tree at `position` from the games that reach it.
+    pub fn of(position: Chess, reach: &[Reach]) -> PositionTree {
+        let mut moves: Vec<TreeMove> = Vec::new();
+        for r in reach {
+            match moves.iter_mut().find(|m| m.code == r.next) {
+                Some(m) => m.stats.add(&r.stats),
+                None => {
+                    let mut stats = MoveStats::default();
+                    stats.add(&r.stats);
+                    moves.push(TreeMove {
+                        code: r.next,
+                        san: san_of(&position, r.next),
+                        stats,
+                    });
+                }
+            }
+        }
+        moves.sort_by(|a, b| {
+            b.stats
+                .games
+                .cmp(&a.stats.games)
+                .then_with(|| a.san.cmp(&b.san))
+        });
+        PositionTree {
+            position,
+            games: reach.iter().map(|r| r.game).collect(),
+            moves,
+        }
+    }
+
+    /// The position after move `code`, if it is a legal move here.
+    pub fn after(&self, code: u16) -> Option<Chess> {
+        let m = move_of(&self.position, code)?;
+        let mut pos = self.position.clone();
+        pos.play_unchecked(m);
+        Some(pos)
+    }
+
+    /// The text of `tree.txt`: SCID's table (the ECO column from the opening names), then
+    /// the position's FEN and, when known, its ECO code and opening name.
+    pub fn text(&self) -> String {
+        let black_moves = self.position.turn() == Color::Black;
+        let rows: Vec<Row> = self
+            .moves
+            .iter()
+            .map(|m| Row {
+                san: m.san.clone(),
+                eco: self
+                    .after(m.code)
+                    .and_then(|p| opening(position_key(&p)))
+                    .map_or_else(String::new, |o| o.eco.to_owned()),
+                // SCID's `[end]` has no move: its colour reads as White's.
+                black_moves: black_moves && m.code != END,
+                stats: m.stats,
+            })
+            .collect();
+        let mut out = table(&rows);
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "\nFEN: {}", fen(&self.position));
+        if let Some(o) = opening(position_key(&self.position)) {
+            let _ = writeln!(out, "ECO: {}\nOpening: {}", o.eco, o.name);
+        }
+        out
+    }
+}
+
+/// The FEN of `pos` (as a PGN `FEN` tag writes it).
+pub fn fen(pos: &Chess) -> String {
+    crate::game::replay::fen_of(pos)
+}
+
+/// Move `code` from `pos` as SCID's tree writes it.
+fn san_of(pos: &Chess, code: u16) -> String {
+    match code {
+        END => "[end]".to_owned(),
+        NULL_MOVE => "--".to_owned(),
+        _ => move_of(pos, code).map_or_else(
+            || format!("?{code:04x}"),
+            |m| SanPlus::from_move(pos.clone(), m).to_string(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collection::positions::line::GameStats;
+
+    #[test]
+    fn moves_are_grouped_and_named_with_their_signs() {
+        let pos: Chess = "rnbqkbnr/ppp2ppp/3p4/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let code_of = |san: &str| {
+            let m = san.parse::<SanPlus>().unwrap().san.to_move(&pos).unwrap();
+            super::super::key::move_code(&m)
+        };
+        let bb5 = code_of("Bb5+");
+        let d4 = code_of("d4");
+        let stats = GameStats {
+            result: 1,
+            ..GameStats::default()
+        };
+        let reach =
+            [(0, d4), (1, bb5), (2, bb5), (3, END)].map(|(game, next)| Reach { game, next, stats });
+        let tree = PositionTree::of(pos, &reach);
+        let sans: Vec<&str> = tree.moves.iter().map(|m| m.san.as_str()).collect();
+        assert_eq!(sans, ["Bb5+", "[end]", "d4"]);
+        assert_eq!(tree.games, [0, 1, 2, 3]);
+        let text = tree.text();
+        assert!(text.contains("\n 1: Bb5+"), "{text}");
+        assert!(
+            text.contains("FEN: rnbqkbnr/ppp2ppp/3p4/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3")
+        );
+        assert!(text.contains("Opening: Philidor Defense"), "{text}");
+    }
+}
