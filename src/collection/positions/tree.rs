@@ -79,25 +79,35 @@ impl PositionTree {
         Some(pos)
     }
 
-    /// The text of `tree.txt`: SCID's table (the ECO column from the opening names), then
-    /// the position's FEN and, when known, its ECO code and opening name.
-    pub fn text(&self) -> String {
+    /// SCID's table for the position: with `eco`, the ECO column names the position each
+    /// move leads to (from the opening names); without, it is empty, as tkscid prints it
+    /// with no ECO book loaded.
+    pub fn table_text(&self, eco: bool) -> String {
         let black_moves = self.position.turn() == Color::Black;
         let rows: Vec<Row> = self
             .moves
             .iter()
             .map(|m| Row {
                 san: m.san.clone(),
-                eco: self
-                    .after(m.code)
-                    .and_then(|p| opening(position_key(&p)))
-                    .map_or_else(String::new, |o| o.eco.to_owned()),
+                eco: if eco {
+                    self.after(m.code)
+                        .and_then(|p| opening(position_key(&p)))
+                        .map_or_else(String::new, |o| o.eco.to_owned())
+                } else {
+                    String::new()
+                },
                 // SCID's `[end]` has no move: its colour reads as White's.
                 black_moves: black_moves && m.code != END,
                 stats: m.stats,
             })
             .collect();
-        let mut out = table(&rows);
+        table(&rows)
+    }
+
+    /// The text of `tree.txt`: SCID's table (the ECO column from the opening names), then
+    /// the position's FEN and, when known, its ECO code and opening name.
+    pub fn text(&self) -> String {
+        let mut out = self.table_text(true);
         if !out.ends_with('\n') {
             out.push('\n');
         }
