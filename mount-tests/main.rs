@@ -19,6 +19,7 @@ mod harness;
 mod hostile;
 mod nfs;
 mod pgnfile;
+mod positions;
 mod posix;
 mod samba;
 mod save;

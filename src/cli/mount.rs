@@ -11,6 +11,7 @@ use super::daemon;
 use super::mount_options::{self, ParsedOptions};
 use gamefs::ErrorKind;
 use gamefs::collection::import::OnBadGame;
+use gamefs::collection::positions::PositionIndex;
 use gamefs::collection::{self, Collection};
 use gamefs::fuse::{self, MountSettings};
 use gamefs::store::OpenOptions;
@@ -145,6 +146,10 @@ pub(crate) fn prepare_and_serve(
     if let Some(bytes) = parsed.cache_bytes {
         vfs_options.cache_bytes = bytes;
     }
+    if let Some(depth) = parsed.tree_depth {
+        vfs_options.tree_depth = depth;
+    }
+    vfs_options.position_index = PositionIndex::kept_at(&coll.info().files);
     let writable = coll.writable();
     let vfs = Arc::new(Vfs::new(coll, vfs_options));
     let kept_file = restore_kept(&vfs);
@@ -169,8 +174,8 @@ pub(crate) fn prepare_and_serve(
     daemon::report_ready();
     super::notify::notify("READY=1");
     on_ready(&mountpoint);
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let fill = (!parsed.lazy_sizes).then(|| {
-        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         // Kept as soon as every size is known, so a mount that is killed later still leaves
         // the same times for the next one.
         let (vfs_done, kept_done) = (vfs.clone(), kept_file.clone());
@@ -178,6 +183,9 @@ pub(crate) fn prepare_and_serve(
             keep_games(&vfs_done, kept_done.as_ref());
         })
     });
+    // The position index (tree/, positions/) is built on every core in the background, or
+    // mapped from an earlier mount's.
+    let stop_positions = gamefs::vfs::positions::start_building(vfs.clone(), cores);
     loop {
         match super::signals::wait(&signals) {
             libc::SIGUSR1 => break,
@@ -192,20 +200,24 @@ pub(crate) fn prepare_and_serve(
                         mountpoint.display()
                     );
                     lazy_unmount(&mountpoint);
+                    stop_positions.store(true, std::sync::atomic::Ordering::Relaxed);
                     if let Some(fill) = fill {
                         fill.stop();
                     }
                     keep_games(&vfs, kept_file.as_ref());
+                    vfs.keep_positions();
                     return Ok(ExitCode::SUCCESS);
                 }
             }
         }
     }
     let ended = mounted.join().map(|()| ExitCode::SUCCESS);
+    stop_positions.store(true, std::sync::atomic::Ordering::Relaxed);
     if let Some(fill) = fill {
         fill.stop();
     }
     keep_games(&vfs, kept_file.as_ref());
+    vfs.keep_positions();
     ended
 }
 

@@ -56,6 +56,8 @@ pub(crate) enum Effect {
     CacheMb,
     /// Learn game sizes only when asked.
     LazySizes,
+    /// How deep `tree/` has move folders.
+    TreeDepth,
     /// Read by the logging setup before mounting (`log_file=`, `log_level=`).
     Logging,
     /// A 9x9 Go database's positions file.
@@ -148,6 +150,12 @@ pub(crate) const MOUNT_OPTIONS: &[MountWord] = &[
         "lazy_sizes",
         Effect::LazySizes,
         "learn a game's size when asked, not on every core right after mounting",
+    ),
+    value(
+        "tree_depth",
+        "N",
+        Effect::TreeDepth,
+        "tree/ has a folder per move down to N plies (default 40)",
     ),
     value("log_file", "FILE", Effect::Logging, "write the log to FILE"),
     value(
@@ -296,6 +304,8 @@ pub(crate) struct ParsedOptions {
     pub strict: bool,
     /// `-o lazy_sizes`: no learning of every game's size in the background.
     pub lazy_sizes: bool,
+    /// `-o tree_depth=N`: how many plies deep `tree/` has move folders.
+    pub tree_depth: Option<u32>,
     /// `-o positions=`, `-o zobrist=`, `-o scored=`: a Go database's files, named.
     pub go_files: GoFiles,
 }
@@ -353,6 +363,12 @@ pub(crate) fn parse(lists: &[String], read_only_flag: bool) -> Result<ParsedOpti
                     .parse()
                     .map_err(|_| format!("-o {item}: cache_mb takes a number of MiB"))?;
                 p.cache_bytes = Some(mb << 20);
+            }
+            Effect::TreeDepth => {
+                let depth: u32 = value
+                    .parse()
+                    .map_err(|_| format!("-o {item}: tree_depth takes a number of plies"))?;
+                p.tree_depth = Some(depth);
             }
             Effect::GoPositions => p.go_files.positions = Some(PathBuf::from(value)),
             Effect::GoZobrist => p.go_files.zobrist = Some(PathBuf::from(value)),

@@ -373,6 +373,10 @@ impl Collection for ChessCollection {
         self.store.fingerprint(n)
     }
 
+    fn has_positions(&self) -> bool {
+        true
+    }
+
     fn main_line(&self, n: u32) -> Option<Result<super::positions::line::GameLine>> {
         if !self.store.classified(n) {
             return Some(Err(Error::new(

@@ -127,4 +127,9 @@ pub trait Collection: Send + Sync {
         let _ = n;
         None
     }
+    /// True when the items are chess games, whose positions the mount shows (`tree/`,
+    /// `positions/`) from [`main_line`](Collection::main_line).
+    fn has_positions(&self) -> bool {
+        false
+    }
 }

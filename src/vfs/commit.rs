@@ -162,6 +162,7 @@ impl Vfs {
         let mut inodes: HashSet<Node> =
             [Node::Root, Node::Games, Node::Deleted, Node::AllGames].into();
         inodes.extend(self.view_indexes().map(Node::ViewRoot));
+        self.positions_changed(numbers);
         for &n in numbers {
             self.cache.invalidate(n);
             self.states.changed(n);
@@ -220,6 +221,7 @@ impl Vfs {
     /// the kernel.
     fn changed(&self, n: u32, before: Option<Before>) {
         self.cache.invalidate(n);
+        self.positions_changed(&[n]);
         self.broken.forget(n);
         lock(&self.saved).insert(n);
         self.reset_views();

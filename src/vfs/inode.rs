@@ -53,12 +53,30 @@ pub enum Node {
     AllGames,
     /// A group folder's `all.pgn`: its items as one file (found by name, not listed).
     AllOfGroup(View, u32),
+    /// `positions/`: positions found by FEN (found by name, never listed).
+    PositionsRoot,
+    /// A position folder (`tree/` is 0, its move folders and `positions/FEN/` are numbered as
+    /// first looked up during the mount).
+    Position(u32),
+    /// A position folder's `games/`.
+    PositionGames(u32),
+    /// A symlink in a position folder's `games/` (position folder, game).
+    PositionLink(u32, u32),
+    /// A position folder's `tree.txt`.
+    TreeText(u32),
+    /// A position folder's `position.fen`.
+    FenText(u32),
 }
 
 const TAG_SHIFT: u32 = 48;
 const PAYLOAD: u64 = (1 << TAG_SHIFT) - 1;
 const TAG_GAME: u64 = 1;
 const TAG_SCRATCH: u64 = 2;
+const TAG_POSITION: u64 = 3;
+const TAG_POSITION_GAMES: u64 = 4;
+const TAG_TREE_TEXT: u64 = 5;
+const TAG_FEN_TEXT: u64 = 6;
+const TAG_POSITION_LINK: u64 = 7;
 const TAG_GROUP: u64 = 16; // 16..32, one per view
 const TAG_LINK: u64 = 32; // 32..48, one per view
 const TAG_ALL_OF_GROUP: u64 = 48; // 48..64, one per view
@@ -79,6 +97,16 @@ impl Node {
             Node::Rejected => 12,
             Node::StatusStats => 13,
             Node::AllGames => 14,
+            Node::PositionsRoot => 15,
+            Node::Position(id) => TAG_POSITION << TAG_SHIFT | u64::from(id),
+            Node::PositionGames(id) => TAG_POSITION_GAMES << TAG_SHIFT | u64::from(id),
+            Node::TreeText(id) => TAG_TREE_TEXT << TAG_SHIFT | u64::from(id),
+            Node::FenText(id) => TAG_FEN_TEXT << TAG_SHIFT | u64::from(id),
+            Node::PositionLink(id, n) => {
+                TAG_POSITION_LINK << TAG_SHIFT
+                    | u64::from(id & ((1 << GAME_BITS) - 1)) << GAME_BITS
+                    | u64::from(n & ((1 << GAME_BITS) - 1))
+            }
             Node::ViewRoot(v) => FIRST_VIEW_ROOT + u64::from(v.0),
             Node::ViewParent(v) => FIRST_VIEW_PARENT + u64::from(v.0),
             Node::Game(n) => TAG_GAME << TAG_SHIFT | u64::from(n),
@@ -103,7 +131,13 @@ impl Node {
     pub fn generation(self, numbering: u32, mount: u32) -> u32 {
         match self {
             Node::Game(_) | Node::Group(..) | Node::Link(..) | Node::AllOfGroup(..) => numbering,
-            Node::Scratch(_) => mount,
+            // Position folders are numbered anew by every mount.
+            Node::Scratch(_)
+            | Node::Position(_)
+            | Node::PositionGames(_)
+            | Node::PositionLink(..)
+            | Node::TreeText(_)
+            | Node::FenText(_) => mount,
             _ => 0,
         }
     }
@@ -124,6 +158,7 @@ impl Node {
                 12 => Some(Node::Rejected),
                 13 => Some(Node::StatusStats),
                 14 => Some(Node::AllGames),
+                15 => Some(Node::PositionsRoot),
                 i @ FIRST_VIEW_ROOT..FIRST_VIEW_PARENT => {
                     Some(Node::ViewRoot(view(FIRST_VIEW_ROOT, i)))
                 }
@@ -132,6 +167,14 @@ impl Node {
             },
             TAG_GAME => u32::try_from(payload).ok().map(Node::Game),
             TAG_SCRATCH => Some(Node::Scratch(payload)),
+            TAG_POSITION => u32::try_from(payload).ok().map(Node::Position),
+            TAG_POSITION_GAMES => u32::try_from(payload).ok().map(Node::PositionGames),
+            TAG_TREE_TEXT => u32::try_from(payload).ok().map(Node::TreeText),
+            TAG_FEN_TEXT => u32::try_from(payload).ok().map(Node::FenText),
+            TAG_POSITION_LINK => Some(Node::PositionLink(
+                (payload >> GAME_BITS) as u32,
+                (payload & ((1 << GAME_BITS) - 1)) as u32,
+            )),
             t @ TAG_GROUP..TAG_LINK => Some(Node::Group(
                 view(TAG_GROUP, t),
                 u32::try_from(payload).ok()?,
@@ -196,6 +239,14 @@ mod tests {
             Node::Scratch(0),
             Node::Scratch(1 << 40),
             Node::AllGames,
+            Node::PositionsRoot,
+            Node::Position(0),
+            Node::Position(u32::MAX),
+            Node::PositionGames(7),
+            Node::TreeText(7),
+            Node::FenText(7),
+            Node::PositionLink(16_777_215, 16_777_215),
+            Node::PositionLink(0, 0),
         ];
         for v in (0..MAX_VIEWS as u8).map(View) {
             nodes.push(Node::ViewRoot(v));

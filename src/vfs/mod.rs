@@ -15,6 +15,7 @@ pub mod content;
 pub(crate) mod game_state;
 pub(crate) mod inode;
 pub mod kept_games;
+pub mod positions;
 #[cfg(test)]
 mod posix_tests;
 pub(crate) mod saving;
@@ -112,6 +113,10 @@ pub struct VfsOptions {
     pub cache_bytes: usize,
     /// What an import of a copied file does with a game the database cannot hold.
     pub on_bad: OnBadGame,
+    /// How many plies deep `tree/` has move folders (`-o tree_depth`).
+    pub tree_depth: u32,
+    /// Where the position index is kept (`None`: in memory only).
+    pub position_index: Option<std::path::PathBuf>,
 }
 
 impl Default for VfsOptions {
@@ -123,6 +128,8 @@ impl Default for VfsOptions {
             gid,
             cache_bytes: 64 << 20,
             on_bad: OnBadGame::default(),
+            tree_depth: positions::DEFAULT_TREE_DEPTH,
+            position_index: None,
         }
     }
 }
@@ -260,6 +267,8 @@ pub struct Vfs {
     numbering: AtomicU32,
     /// The generation of scratch numbers ([`inode::mount_generation`]).
     mount_generation: u32,
+    /// `tree/` and `positions/` (a collection of chess games only).
+    positions: Option<Arc<positions::Positions>>,
 }
 
 /// How many of a database's problems a mount logs and lists in `.gamefs/errors` (`gamefs
@@ -298,6 +307,15 @@ impl Vfs {
             invalidator: OnceLock::new(),
             numbering: AtomicU32::new(numbering_of(&*coll)),
             mount_generation: inode::mount_generation(),
+            positions: coll.has_positions().then(|| {
+                let index = crate::collection::positions::PositionIndex::new(
+                    options.position_index.clone(),
+                );
+                Arc::new(positions::Positions::new(
+                    Arc::new(index),
+                    options.tree_depth,
+                ))
+            }),
             coll,
             options,
         };
@@ -368,6 +386,14 @@ impl Vfs {
             Node::ViewRoot(v) | Node::ViewParent(v) => usize::from(v.0) < self.view_paths.len(),
             Node::Group(v, key) | Node::AllOfGroup(v, key) => self.view(v).by_key(key).is_some(),
             Node::Link(v, key, n) => self.group_has(v, key, n),
+            Node::PositionsRoot => self.positions.is_some(),
+            Node::Position(id)
+            | Node::PositionGames(id)
+            | Node::TreeText(id)
+            | Node::FenText(id) => self.positions.as_ref().is_some_and(|p| p.exists(id)),
+            Node::PositionLink(id, n) => {
+                n < self.coll.count() && self.positions.as_ref().is_some_and(|p| p.exists(id))
+            }
             Node::Scratch(id) => {
                 let scratch = lock(&self.scratch);
                 if scratch.get(id).is_some() {
@@ -426,6 +452,13 @@ impl Vfs {
             Node::ViewRoot(v) => self.view_parent_of(v).unwrap_or(Node::Root),
             Node::Group(v, _) => Node::ViewRoot(v),
             Node::Rejected => Node::Status,
+            Node::PositionsRoot => Node::Root,
+            Node::Position(id) => self
+                .positions
+                .as_ref()
+                .and_then(|p| p.parent(id))
+                .unwrap_or(Node::Root),
+            Node::PositionGames(id) => Node::Position(id),
             Node::Game(_)
             | Node::Link(..)
             | Node::StatusErrors
@@ -433,6 +466,9 @@ impl Vfs {
             | Node::StatusStats
             | Node::AllGames
             | Node::AllOfGroup(..)
+            | Node::PositionLink(..)
+            | Node::TreeText(_)
+            | Node::FenText(_)
             | Node::Scratch(_) => {
                 return Err(Error::new(ErrorKind::NotADirectory, "not a folder"));
             }
@@ -468,7 +504,12 @@ impl Vfs {
             return Ok(Some(all));
         }
         Ok(match parent_node {
-            Node::Root => self.root_child(name),
+            Node::Root => self
+                .root_child(name)
+                .or_else(|| self.positions_root_child(name.as_bytes())),
+            Node::PositionsRoot => self.position_by_fen(name.as_bytes())?,
+            Node::Position(id) => self.position_child(id, name.as_bytes())?,
+            Node::PositionGames(id) => self.position_game_child(id, name.as_bytes())?,
             Node::Games => self.game_named(name, false),
             Node::Deleted => self.game_named(name, true),
             Node::ViewRoot(v) => name
@@ -513,6 +554,7 @@ impl Vfs {
                 let up = "../".repeat(self.view_paths[usize::from(v.0)].split('/').count() + 1);
                 Ok(format!("{up}{}/{}", self.coll.items_folder(), self.game_name(n)).into_bytes())
             }
+            Node::PositionLink(id, n) => self.position_link_target(id, n),
             Node::Scratch(id) => match lock(&self.scratch).get(id).map(|f| &f.kind) {
                 Some(ScratchKind::Symlink(target)) => Ok(target.clone()),
                 _ => Err(Error::new(ErrorKind::InvalidInput, "not a symlink")),
@@ -543,6 +585,7 @@ impl Vfs {
                 self.cache.clear();
                 self.reset_views();
                 self.note_problems();
+                self.positions_outside_change();
                 let mut stale = vec![Node::Root, Node::Games, Node::Deleted];
                 stale.extend(self.view_indexes().map(Node::ViewRoot));
                 stale.push(Node::AllGames);
@@ -587,6 +630,7 @@ impl Vfs {
             Node::Group(v, _) => Node::ViewRoot(v),
             Node::ViewRoot(v) => self.view_parent_of(v).unwrap_or(Node::Root),
             Node::Rejected => Node::Status,
+            n @ (Node::Position(_) | Node::PositionGames(_)) => self.parent_folder(n)?,
             n if is_dir(n) => Node::Root,
             _ => return Err(Error::new(ErrorKind::NotADirectory, "not a folder")),
         };
@@ -678,6 +722,9 @@ impl Vfs {
                         ))
                     })
             }),
+            Node::PositionsRoot | Node::Position(_) | Node::PositionGames(_) => {
+                self.list_positions(node, from, add)
+            }
             Node::Status => {
                 let children = [
                     (Node::StatusErrors, "errors"),
@@ -715,6 +762,7 @@ impl Vfs {
                 None => Ok(Vec::new()),
             },
             all @ (Node::AllGames | Node::AllOfGroup(..)) => self.read_all(all, offset, size),
+            n @ (Node::TreeText(_) | Node::FenText(_)) => Ok(slice(&self.position_text(n)?)),
             n @ (Node::StatusErrors | Node::StatusReadme | Node::StatusStats) => {
                 match self.status_snapshots.last(ino) {
                     Some(text) => Ok(slice(&text)),
@@ -814,6 +862,7 @@ impl Vfs {
             c.rejected.load(Relaxed),
             self.errors.total(),
         );
+        out.push_str(&self.positions_stats());
         out
     }
 
@@ -1027,10 +1076,19 @@ impl Vfs {
                 // Its size follows every save of its games: trusted a second at most.
                 (attr.perm, attr.nlink, attr.ttl_secs) = (0o444, 1, 1);
             }
-            Node::Link(..) => {
+            Node::Link(..) | Node::PositionLink(..) => {
                 attr.size = self.readlink(node.ino()).map_or(0, |t| t.len() as u64);
                 (attr.perm, attr.nlink) = (0o777, 1);
             }
+            Node::TreeText(_) | Node::FenText(_) => {
+                attr.size = self.position_text(node).map_or(0, |t| t.len() as u64);
+                (attr.perm, attr.nlink) = (0o444, 1);
+            }
+            // How many move folders a position has is not known without making its tree:
+            // 1 tells `find` so (it then counts no subfolders by the link count).
+            Node::Position(_) => (attr.perm, attr.nlink) = (0o555, 1),
+            Node::PositionsRoot | Node::PositionGames(_) => attr.perm = 0o555,
+
             Node::StatusErrors | Node::StatusReadme | Node::StatusStats => {
                 let (text, taken) = self.status_snapshot(node);
                 attr.size = text.len() as u64;
@@ -1056,6 +1114,19 @@ impl Vfs {
             Node::ViewParent(v) => attr.nlink = 2 + self.views_under(v).len() as u32,
             Node::Status => attr.nlink = 3,
             _ => {}
+        }
+        if matches!(
+            node,
+            Node::PositionsRoot
+                | Node::Position(_)
+                | Node::PositionGames(_)
+                | Node::PositionLink(..)
+                | Node::TreeText(_)
+                | Node::FenText(_)
+        ) {
+            // A new index (another program changed the database) changes them without a
+            // word to the kernel: it asks again after a second.
+            attr.ttl_secs = attr.ttl_secs.min(1);
         }
         attr
     }
@@ -1091,8 +1162,10 @@ fn kind_of(node: Node) -> FileKind {
         | Node::StatusStats
         | Node::AllGames
         | Node::AllOfGroup(..)
+        | Node::TreeText(_)
+        | Node::FenText(_)
         | Node::Scratch(_) => FileKind::RegularFile,
-        Node::Link(..) => FileKind::Symlink,
+        Node::Link(..) | Node::PositionLink(..) => FileKind::Symlink,
         _ => FileKind::Directory,
     }
 }

@@ -86,7 +86,7 @@ fn learn_sizes(vfs: &Vfs, stop: &AtomicBool, next: &AtomicU32) {
 
 /// Let this thread run only when a core would otherwise be idle (`SCHED_IDLE`), so the
 /// kernel's requests (a reader, a save's release) never wait behind it.
-fn lower_priority() {
+pub(crate) fn lower_priority() {
     let param = libc::sched_param { sched_priority: 0 };
     // SAFETY: sched_setscheduler with pid 0 changes only the calling thread's policy; `param`
     // is a valid struct that outlives the call, and a failure leaves the policy as it was.

@@ -72,6 +72,11 @@ fn deleted_games_are_read_only() -> Error {
     )
 }
 
+/// The refusal of any change under `tree/` and `positions/`.
+fn positions_are_read_only() -> Error {
+    not_permitted("tree/ and positions/ show the games by position and cannot be changed")
+}
+
 impl Vfs {
     /// Open file `ino`; a game opened for writing gets a draft holding its text (or nothing,
     /// with O_TRUNC) that is saved at flush/fsync/close.
@@ -131,6 +136,13 @@ impl Vfs {
             // Read straight from gamefs: a save elsewhere changes its size at any time, and
             // a read must not be cut at a size the kernel cached before it.
             Node::AllGames | Node::AllOfGroup(..) => Ok(self.handle(node, mode, false, true)),
+            Node::TreeText(_) | Node::FenText(_) => {
+                if mode.write {
+                    return Err(positions_are_read_only());
+                }
+                // Made anew when a save changes the games: no pages kept from before.
+                Ok(self.handle(node, mode, false, false))
+            }
             _ if mode.write => Err(Error::new(ErrorKind::IsADirectory, "is a folder")),
             _ => Ok(self.handle(node, mode, true, false)),
         }
@@ -252,12 +264,18 @@ impl Vfs {
         match self.node(parent)? {
             Node::Deleted => Err(not_permitted(".deleted/ only holds deleted games")),
             Node::Status => Err(not_permitted(".gamefs/ holds only status files")),
+            Node::PositionsRoot | Node::Position(_) | Node::PositionGames(_) => {
+                Err(positions_are_read_only())
+            }
             Node::Game(_)
             | Node::Link(..)
             | Node::Scratch(_)
             | Node::StatusErrors
             | Node::StatusReadme
-            | Node::StatusStats => Err(Error::new(ErrorKind::NotADirectory, "not a folder")),
+            | Node::StatusStats
+            | Node::PositionLink(..)
+            | Node::TreeText(_)
+            | Node::FenText(_) => Err(Error::new(ErrorKind::NotADirectory, "not a folder")),
             _ => Ok(()),
         }
     }
@@ -377,6 +395,9 @@ impl Vfs {
                     }
                     f.ctime = SystemTime::now();
                 }
+            }
+            Node::TreeText(_) | Node::FenText(_) if change.size.is_some() => {
+                return Err(positions_are_read_only());
             }
             Node::StatusErrors | Node::StatusReadme | Node::StatusStats
                 if change.size.is_some() =>
@@ -545,6 +566,9 @@ impl Vfs {
                 not_permitted("the status files of .gamefs/ cannot be removed"),
             ),
             Some(Node::AllGames | Node::AllOfGroup(..)) => Err(all_files_are_read_only()),
+            Some(Node::PositionLink(..) | Node::TreeText(_) | Node::FenText(_)) => {
+                Err(positions_are_read_only())
+            }
             Some(_) => Err(Error::new(ErrorKind::IsADirectory, "is a folder")),
             None => Err(Error::new(ErrorKind::NotFound, "no such file")),
         }

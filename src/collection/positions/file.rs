@@ -41,6 +41,26 @@ pub struct Entry {
     pub next: u16,
 }
 
+impl Entry {
+    /// The entry's bytes on disk.
+    pub fn to_bytes(&self) -> [u8; ENTRY] {
+        let mut b = [0u8; ENTRY];
+        b[..8].copy_from_slice(&self.key.to_le_bytes());
+        b[8..12].copy_from_slice(&self.game.to_le_bytes());
+        b[12..14].copy_from_slice(&self.next.to_le_bytes());
+        b
+    }
+
+    /// The entry whose bytes on disk start `b` (at least [`ENTRY`] bytes).
+    pub fn from_bytes(b: &[u8]) -> Entry {
+        Entry {
+            key: u64::from_le_bytes(b[..8].try_into().expect("8 bytes")),
+            game: u32::from_le_bytes(b[8..12].try_into().expect("4 bytes")),
+            next: u16::from_le_bytes([b[12], b[13]]),
+        }
+    }
+}
+
 /// Write the index of `games` with `entries` (sorted by key and game) to `path`, atomically
 /// (a temporary file renamed over it).
 pub fn write(
@@ -68,11 +88,7 @@ pub fn write(
             w.write_all(&b)?;
         }
         for e in entries {
-            let mut b = [0u8; ENTRY];
-            b[..8].copy_from_slice(&e.key.to_le_bytes());
-            b[8..12].copy_from_slice(&e.game.to_le_bytes());
-            b[12..14].copy_from_slice(&e.next.to_le_bytes());
-            w.write_all(&b)?;
+            w.write_all(&e.to_bytes())?;
         }
         w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
         std::fs::rename(&tmp, path)
@@ -157,12 +173,7 @@ impl IndexFile {
     /// Entry `i`.
     pub fn entry(&self, i: usize) -> Entry {
         let at = HEADER + self.games as usize * GAME + i * ENTRY;
-        let b = &self.map[at..at + ENTRY];
-        Entry {
-            key: u64::from_le_bytes(b[..8].try_into().expect("8 bytes")),
-            game: u32::from_le_bytes(b[8..12].try_into().expect("4 bytes")),
-            next: u16::from_le_bytes([b[12], b[13]]),
-        }
+        Entry::from_bytes(&self.map[at..at + ENTRY])
     }
 
     fn key_at(&self, i: usize) -> u64 {

@@ -2,18 +2,20 @@
 //! opening tree (`tree/`) and the search by FEN (`positions/FEN/`) (docs/DESIGN.md rule 10).
 //!
 //! It is built once per database by replaying every game's main line through the store's
-//! streaming visitor on every core ([`line`]), and kept sorted by position in a mapped file in
-//! the user's cache folder ([`file`]), valid while the database files are as they were. Games
-//! saved, imported or deleted during the mount go to an overlay in memory that lookups merge
-//! with the file, so no change rebuilds it. Positions are the same when their pieces stand on
-//! the same squares with the same side to move ([`key`]), and a game counts once per position,
-//! at its first visit: SCID's board search (Exact, main lines only). [`table`] turns the games
-//! of a position into SCID's tree table; [`openings`] names positions.
+//! streaming visitor on every core ([`line`](mod@line)), and kept sorted by position in a
+//! mapped file in the user's cache folder ([`file`](mod@file)), valid while the database files
+//! are as they were. Games saved, imported or deleted during the mount go to an overlay in
+//! memory that lookups merge with the file, so no change rebuilds it. Positions are the same
+//! when their pieces stand on the same squares with the same side to move ([`key`]), and a
+//! game counts once per position, at its first visit: SCID's board search (Exact, main lines
+//! only). [`table`] turns the games of a position into SCID's tree table; [`openings`] names
+//! positions.
 
 pub mod file;
 pub mod key;
 pub mod line;
 pub mod openings;
+pub mod runs;
 pub mod table;
 pub mod tree;
 
@@ -76,19 +78,18 @@ impl PositionIndex {
         }
     }
 
-    /// The index of the database made of `files`, kept in the user's cache folder (named by
-    /// a hash of this gamefs's version and the files' paths).
-    pub fn for_database(files: &[PathBuf]) -> PositionIndex {
-        let path = crate::store::files::cache_dir().and_then(|dir| {
-            std::fs::create_dir_all(&dir).ok()?;
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            env!("CARGO_PKG_VERSION").hash(&mut h);
-            for f in files {
-                std::fs::canonicalize(f).ok()?.hash(&mut h);
-            }
-            Some(dir.join(format!("positions-{:016x}", h.finish())))
-        });
-        PositionIndex::new(path)
+    /// Where the index of the database made of `files` is kept: in the user's cache folder,
+    /// named by a hash of this gamefs's version and the files' paths (`None` when there is no
+    /// cache folder).
+    pub fn kept_at(files: &[PathBuf]) -> Option<PathBuf> {
+        let dir = crate::store::files::cache_dir()?;
+        std::fs::create_dir_all(&dir).ok()?;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        env!("CARGO_PKG_VERSION").hash(&mut h);
+        for f in files {
+            std::fs::canonicalize(f).ok()?.hash(&mut h);
+        }
+        Some(dir.join(format!("positions-{:016x}", h.finish())))
     }
 
     /// Load the kept index if it was built from the database files as they are now, else
@@ -107,35 +108,32 @@ impl PositionIndex {
             log::info!("position index of {count} games kept from an earlier mount");
             self.done.store(count, Ordering::Relaxed);
             *self.file.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(f));
-        } else if let Some((games, entries)) = self.build(coll, threads, stop) {
-            self.keep(stamp, games, entries);
-        } else {
+        } else if !self.build(coll, threads, stop, stamp) {
             return;
         }
         *self.ready.lock().unwrap_or_else(|p| p.into_inner()) = true;
         self.ready_signal.notify_all();
     }
 
-    /// Replay every game on `threads` threads: each game's record and the entries sorted.
-    /// `None` when stopped.
-    fn build(
-        &self,
-        coll: &dyn Collection,
-        threads: usize,
-        stop: &AtomicBool,
-    ) -> Option<(Vec<GameRecord>, Vec<Entry>)> {
+    /// Replay every game on `threads` threads into the index: its file, written from sorted
+    /// runs (so memory stays bounded), or, where it cannot be kept, the overlay. False when
+    /// stopped.
+    fn build(&self, coll: &dyn Collection, threads: usize, stop: &AtomicBool, stamp: u64) -> bool {
         let count = coll.count();
+        let threads = threads.max(1);
         let next = AtomicU32::new(0);
         let started = std::time::Instant::now();
+        let runs = self.path.as_deref().map(runs::Runs::beside);
+        let limit = runs::RUN_BYTES / std::mem::size_of::<Entry>() / threads;
         let parts: Vec<BuiltPart> = std::thread::scope(|s| {
-            let workers: Vec<_> = (0..threads.max(1))
+            let workers: Vec<_> = (0..threads)
                 .map(|_| {
                     s.spawn(|| {
                         let (mut games, mut entries) = (Vec::new(), Vec::new());
                         loop {
                             let first = next.fetch_add(BATCH, Ordering::Relaxed);
                             if first >= count || stop.load(Ordering::Relaxed) {
-                                return (games, entries);
+                                break;
                             }
                             let last = (first + BATCH).min(count);
                             for n in first..last {
@@ -155,8 +153,20 @@ impl PositionIndex {
                                     },
                                 ));
                             }
+                            if let Some(runs) = &runs
+                                && entries.len() >= limit
+                                && let Err(e) = runs.spill(&mut entries)
+                            {
+                                log::warn!("position index: cannot write a sorted run: {e}");
+                            }
                             self.done.fetch_add(last - first, Ordering::Relaxed);
                         }
+                        if let Some(runs) = &runs
+                            && let Err(e) = runs.spill(&mut entries)
+                        {
+                            log::warn!("position index: cannot write a sorted run: {e}");
+                        }
+                        (games, entries)
                     })
                 })
                 .collect();
@@ -166,41 +176,50 @@ impl PositionIndex {
                 .collect()
         });
         if stop.load(Ordering::Relaxed) {
-            return None;
+            return false;
         }
         let mut games = vec![GameRecord::default(); count as usize];
-        let mut entries = Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum());
+        let mut left = Vec::new();
         for (g, e) in parts {
             for (n, record) in g {
                 games[n as usize] = record;
             }
-            entries.extend(e);
+            left.extend(e);
         }
-        entries.sort_unstable();
-        log::info!(
-            "position index: {count} games, {} positions reached, built in {:.1} s",
-            entries.len(),
-            started.elapsed().as_secs_f64()
-        );
-        Some((games, entries))
+        if let (Some(runs), Some(path), true) = (&runs, self.path.as_deref(), left.is_empty()) {
+            let written = runs
+                .merged()
+                .and_then(|merged| file::write(path, stamp, &games, merged));
+            match written.map(|()| IndexFile::open(path)) {
+                Ok(Some(f)) => {
+                    log::info!(
+                        "position index: {count} games, {} positions reached, built in {:.1} s",
+                        f.entry_count(),
+                        started.elapsed().as_secs_f64()
+                    );
+                    *self.file.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(f));
+                    return true;
+                }
+                Ok(None) => log::warn!("position index: {} unreadable", path.display()),
+                Err(e) => log::warn!("cannot keep the position index in {}: {e}", path.display()),
+            }
+            // Not kept: read the runs back into memory.
+            match runs.merged() {
+                Ok(merged) => left.extend(merged),
+                Err(e) => log::warn!("position index: cannot read its runs: {e}"),
+            }
+        } else if let Some(runs) = &runs
+            && let Ok(merged) = runs.merged()
+        {
+            left.extend(merged);
+        }
+        left.sort_unstable();
+        self.hold(games, left);
+        true
     }
 
-    /// Keep a built index in its file and map it; where it cannot be kept, hold it in the
-    /// overlay instead.
-    fn keep(&self, stamp: u64, games: Vec<GameRecord>, entries: Vec<Entry>) {
-        let mapped = self.path.as_deref().and_then(|path| {
-            match file::write(path, stamp, &games, entries.iter().copied()) {
-                Ok(()) => IndexFile::open(path),
-                Err(e) => {
-                    log::warn!("cannot keep the position index in {}: {e}", path.display());
-                    None
-                }
-            }
-        });
-        if let Some(f) = mapped {
-            *self.file.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(f));
-            return;
-        }
+    /// Hold an index that cannot be kept in a file in the overlay.
+    fn hold(&self, games: Vec<GameRecord>, entries: Vec<Entry>) {
         let mut lines: HashMap<u32, Option<GameLine>> = games
             .iter()
             .enumerate()
@@ -253,6 +272,63 @@ impl PositionIndex {
             .insert(n, line);
     }
 
+    /// Keep the index as the database is now, for the next mount: the file with the overlay
+    /// merged in, stamped with the database files' state now (nothing when nothing changed,
+    /// the index is not ready, or it is kept nowhere).
+    pub fn persist(&self, coll: &dyn Collection) -> std::io::Result<()> {
+        let Some(path) = self.path.as_deref() else {
+            return Ok(());
+        };
+        if !self.is_ready() {
+            return Ok(());
+        }
+        let stamp = stamp_of(&coll.info().files);
+        let file = self.file.read().unwrap_or_else(|p| p.into_inner()).clone();
+        let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
+        if overlay.is_empty() && file.as_ref().is_some_and(|f| f.stamp() == stamp) {
+            return Ok(());
+        }
+        let count = coll.count();
+        let mut games: Vec<GameRecord> = (0..count)
+            .map(|n| file.as_ref().map(|f| f.game(n)).unwrap_or_default())
+            .collect();
+        let mut changed: Vec<Entry> = Vec::new();
+        for (&n, line) in overlay.iter() {
+            if let Some(g) = games.get_mut(n as usize) {
+                *g = GameRecord {
+                    fingerprint: 0,
+                    stats: line.as_ref().map(|l| l.stats),
+                };
+            }
+            if let Some(line) = line {
+                changed.extend(
+                    line.steps
+                        .iter()
+                        .map(|&(key, next)| Entry { key, game: n, next }),
+                );
+            }
+        }
+        changed.sort_unstable();
+        let kept = |e: &Entry| e.game < count && !overlay.contains_key(&e.game);
+        fn old(f: &IndexFile) -> impl Iterator<Item = Entry> + '_ {
+            (0..f.entry_count()).map(move |i| f.entry(i))
+        }
+        let total = file
+            .as_ref()
+            .map_or(0, |f| old(f).filter(|e| kept(e)).count())
+            + changed.len();
+        let merged = MergedEntries {
+            old: file
+                .as_ref()
+                .map(|f| Box::new(old(f).filter(kept)) as Box<dyn Iterator<Item = Entry>>)
+                .unwrap_or_else(|| Box::new(std::iter::empty()))
+                .peekable(),
+            new: changed.into_iter().peekable(),
+            left: total,
+        };
+        file::write(path, stamp, &games, merged)
+    }
+
     /// Every game that reaches position `key`, games ascending, with its next move.
     pub fn reach(&self, key: u64) -> Vec<Reach> {
         let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
@@ -287,6 +363,41 @@ impl PositionIndex {
         }
         out
     }
+}
+
+/// Two sorted runs of entries merged into one, with its length known.
+struct MergedEntries<A: Iterator<Item = Entry>, B: Iterator<Item = Entry>> {
+    old: std::iter::Peekable<A>,
+    new: std::iter::Peekable<B>,
+    left: usize,
+}
+
+impl<A: Iterator<Item = Entry>, B: Iterator<Item = Entry>> Iterator for MergedEntries<A, B> {
+    type Item = Entry;
+
+    fn next(&mut self) -> Option<Entry> {
+        let take_old = match (self.old.peek(), self.new.peek()) {
+            (Some(a), Some(b)) => a <= b,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        let e = if take_old {
+            self.old.next()
+        } else {
+            self.new.next()
+        }?;
+        self.left = self.left.saturating_sub(1);
+        Some(e)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl<A: Iterator<Item = Entry>, B: Iterator<Item = Entry>> ExactSizeIterator
+    for MergedEntries<A, B>
+{
 }
 
 /// Game `n`'s line, or `None` when it is out of the index: deleted, or unreadable (logged).
@@ -348,15 +459,20 @@ mod tests {
             .collect()
     }
 
-    fn e4() -> Chess {
+    /// The position after the first move `san`.
+    fn after_first(san: &str) -> Chess {
         let mut pos = Chess::default();
-        let m = "e4"
+        let m = san
             .parse::<shakmaty::san::San>()
             .unwrap()
             .to_move(&pos)
             .unwrap();
         pos.play_unchecked(m);
         pos
+    }
+
+    fn e4() -> Chess {
+        after_first("e4")
     }
 
     #[test]
@@ -398,14 +514,17 @@ mod tests {
         index.update(&coll, n);
         assert!(!games(&index, &e4()).contains(&n));
         assert_eq!(games(&index, &e4()), recount(&coll, &e4()));
-        let mut d4 = Chess::default();
-        let m = "d4"
-            .parse::<shakmaty::san::San>()
-            .unwrap()
-            .to_move(&d4)
-            .unwrap();
-        d4.play_unchecked(m);
+        let d4 = after_first("d4");
         assert!(games(&index, &d4).contains(&n));
         assert_eq!(games(&index, &d4), recount(&coll, &d4));
+
+        // Kept at unmount with the save merged in: the next mount maps it, rebuilding nothing.
+        index.persist(&coll).unwrap();
+        let after = PositionIndex::new(index.path().map(Path::to_path_buf));
+        after.load_or_build(&coll, 1, &AtomicBool::new(true));
+        assert!(after.is_ready(), "kept, not rebuilt");
+        assert_eq!(games(&after, &d4), recount(&coll, &d4));
+        assert_eq!(games(&after, &e4()), recount(&coll, &e4()));
+        assert_eq!(games(&after, &start), recount(&coll, &start));
     }
 }

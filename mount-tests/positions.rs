@@ -1,0 +1,110 @@
+//! `tree/` and `positions/FEN/` through the kernel: transpositions meet in one folder, a save
+//! moves its game between folders, a PGN file mount has a tree, FEN lookups find set-up
+//! positions and positions past the tree's depth, and walks of the whole mount stay out.
+
+use std::path::Path;
+
+use crate::harness::{Mount, eventually, gamefs_ok, listing, scratch, sh};
+
+const GAMES: &str = concat!(
+    "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n",
+    "[White \"c\"]\n[Black \"d\"]\n[Result \"0-1\"]\n\n1. Nf3 Nc6 2. e4 e5 3. Bb5 0-1\n\n",
+    "[White \"e\"]\n[Black \"f\"]\n[Result \"1/2-1/2\"]\n\n1. d4 d5 1/2-1/2\n",
+);
+
+/// The names in folder `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    listing(dir)
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn transpositions_meet_in_one_folder_and_a_save_moves_its_game() {
+    let dir = scratch("positions-scid");
+    let pgn = dir.path().join("games.pgn");
+    std::fs::write(&pgn, GAMES).unwrap();
+    let db = dir.path().join("db");
+    gamefs_ok([
+        "import".as_ref(),
+        "--create".as_ref(),
+        db.as_os_str(),
+        pgn.as_os_str(),
+    ]);
+    let m = Mount::new(&db, dir.path(), &[]);
+    let by_e4 = m.join("tree/e4/e5/Nf3/Nc6");
+    let by_nf3 = m.join("tree/Nf3/Nc6/e4/e5");
+    assert_eq!(names(&by_e4.join("games")).len(), 2);
+    assert_eq!(names(&by_e4.join("games")), names(&by_nf3.join("games")));
+    assert_eq!(names(&by_e4), ["Bb5", "games", "position.fen", "tree.txt"]);
+    // The links lead to the games: cat and grep follow them.
+    let both = sh(&by_nf3, "cat games/* | grep -c '^\\[White '");
+    assert_eq!(both.trim(), "2");
+    let tree = std::fs::read_to_string(m.join("tree/tree.txt")).unwrap();
+    assert!(tree.contains("TOTAL:                 3:100.0%"), "{tree}");
+    assert!(tree.contains("FEN: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+
+    // Walks of the whole mount do not go into the tree.
+    let found = sh(&m.path, "find . | wc -l");
+    let listed = sh(
+        &m.path,
+        "find . -path './tree*' -o -path './positions*' | wc -l",
+    );
+    assert_eq!(
+        listed.trim(),
+        "0",
+        "find saw the tree ({} entries)",
+        found.trim()
+    );
+    assert!(!names(&m.path).contains(&"tree".to_owned()));
+
+    // Game 1 saved with another opening leaves 1.e4 for 1.d4 at once.
+    std::fs::write(
+        m.game(1),
+        "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. d4 Nf6 1-0\n",
+    )
+    .unwrap();
+    eventually("the saved game is under 1.d4", || {
+        listing(&m.join("tree/d4/games")).len() == 2
+    });
+    assert!(!m.join("tree/e4").exists(), "no game plays 1.e4 now");
+    assert!(m.join("tree/d4/Nf6").is_dir());
+    assert_eq!(names(&by_nf3.join("games")).len(), 1);
+}
+
+#[test]
+fn a_pgn_file_has_a_tree_and_fen_lookups_find_set_up_and_deep_positions() {
+    let dir = scratch("positions-pgn");
+    let pgn = dir.path().join("games.pgn");
+    let fen_starts =
+        std::fs::read_to_string(crate::harness::repo().join("tests/data/fen-starts.pgn")).unwrap();
+    std::fs::write(&pgn, format!("{GAMES}\n{fen_starts}")).unwrap();
+    let m = Mount::new(&pgn, dir.path(), &["-o", "tree_depth=2"]);
+    assert!(m.join("tree/e4/e5").is_dir());
+    assert!(!m.join("tree/e4/e5/Nf3").exists(), "past the depth");
+    // A set-up position (a game's FEN start), `:` for `/`, `_` between fields.
+    let set_up = m.join("positions/4k3:8:8:8:4Pp2:8:8:4K3_b_-_e3_0_1");
+    let games = names(&set_up.join("games"));
+    assert_eq!(games.len(), 1, "{games:?}");
+    let tree = std::fs::read_to_string(set_up.join("tree.txt")).unwrap();
+    assert!(tree.contains(" 1: fxe3 "), "{tree}");
+    // Past the tree's depth.
+    let deep =
+        m.join("positions/r1bqkbnr:pppp1ppp:2n5:1B2p3:4P3:5N2:PPPP1PPP:RNBQK2R b KQkq - 3 3");
+    assert_eq!(
+        names(&deep.join("games")).len(),
+        2,
+        "the Ruy Lopez game and its FEN twin"
+    );
+    assert_eq!(
+        std::fs::read_to_string(deep.join("position.fen")).unwrap(),
+        "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3\n"
+    );
+    // No game reaches it: empty. Not a FEN: ENOENT.
+    assert!(names(&m.join("positions/8:8:8:8:8:8:8:K1k5_w_-_-_0_1/games")).is_empty());
+    let bad = std::fs::metadata(m.join("positions/no-fen")).unwrap_err();
+    assert_eq!(bad.raw_os_error(), Some(libc::ENOENT));
+    let stats = std::fs::read_to_string(m.join(".gamefs/stats")).unwrap();
+    assert!(stats.contains("position_index: ready"), "{stats}");
+}

@@ -1,0 +1,697 @@
+//! `tree/` and `positions/FEN/`: positions as folders (docs/DESIGN.md rule 10).
+//!
+//! `tree/` is the standard start position; each position folder holds `games/` (symlinks to
+//! the games that reach it, in database order), `tree.txt` (SCID's tree table, the FEN, the
+//! opening), `position.fen`, and one folder per move played there, named by its SAN with
+//! check and mate signs, down to `-o tree_depth` plies. `positions/` finds any position by its
+//! FEN, with `:` standing for `/` (a name cannot hold `/`) and `_` for a space. Neither `tree/`
+//! nor `positions/` is listed at the root, so walks of the whole mount (`find`, `du`,
+//! `grep -r`, `updatedb`, backups) never descend into the tree; they are found by name.
+//!
+//! Position folders get numbers as they are first looked up (a table of the folders visited
+//! during the mount): the same path gives the same folder, and the number names the node.
+//! Until the index is ready (built in the background after the mount, progress in
+//! `.gamefs/stats`), a position folder's contents wait for it, at most
+//! [`WAIT_FOR_INDEX`]; then EBUSY.
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+
+use shakmaty::Chess;
+
+use super::{DirEntry, Node, Vfs, lock};
+use crate::collection::Collection;
+use crate::collection::positions::PositionIndex;
+use crate::collection::positions::key::END;
+use crate::collection::positions::tree::{PositionTree, fen};
+use crate::error::{Error, ErrorKind, Result};
+
+/// How long a lookup in a position folder waits for the index being built.
+pub const WAIT_FOR_INDEX: Duration = Duration::from_secs(120);
+
+/// The default of `-o tree_depth`: how many plies deep `tree/` has move folders.
+pub const DEFAULT_TREE_DEPTH: u32 = 40;
+
+/// Position folders kept made (their tree, names and texts) for the next lookups.
+const KEPT_FOLDERS: usize = 256;
+
+/// One position folder of the mount.
+struct Place {
+    position: Chess,
+    /// The folder holding it: another position folder, or `positions/` (`None`).
+    parent: Option<u32>,
+    /// Path components from the mount's root (`tree` is 1, `positions/FEN` 2).
+    level: u32,
+    /// Plies from the position its walk started at (`tree/` or `positions/FEN/`).
+    plies: u32,
+}
+
+/// The position folders made: by number, and the number of each (parent, name).
+type Places = (Vec<Place>, HashMap<(Option<u32>, String), u32>);
+
+/// A position folder's contents, made once per state of the index.
+pub(crate) struct Folder {
+    tree: PositionTree,
+    /// Each move folder: its name and the move's code.
+    moves: Vec<(String, u16)>,
+    tree_txt: Arc<[u8]>,
+    fen: Arc<[u8]>,
+}
+
+/// The positions of a mount: the index and the folders visited.
+pub(crate) struct Positions {
+    /// The index; replaced whole when another program changed the database.
+    index: RwLock<Arc<PositionIndex>>,
+    depth: u32,
+    places: Mutex<Places>,
+    folders: Mutex<lru::LruCache<u32, Arc<Folder>>>,
+}
+
+impl Positions {
+    /// The positions of a mount over `index`, with move folders `depth` plies deep.
+    pub(crate) fn new(index: Arc<PositionIndex>, depth: u32) -> Positions {
+        let tree = Place {
+            position: Chess::default(),
+            parent: None,
+            level: 1,
+            plies: 0,
+        };
+        Positions {
+            index: RwLock::new(index),
+            depth,
+            places: Mutex::new((vec![tree], HashMap::new())),
+            folders: Mutex::new(lru::LruCache::new(
+                std::num::NonZeroUsize::new(KEPT_FOLDERS).expect("not zero"),
+            )),
+        }
+    }
+
+    /// The index now.
+    pub(crate) fn index(&self) -> Arc<PositionIndex> {
+        self.index.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Forget the folders made: the games changed.
+    pub(crate) fn forget_folders(&self) {
+        lock(&self.folders).clear();
+    }
+
+    /// The number of the folder `name` in folder `parent` (`None`: `positions/`), made now
+    /// for `position` if it is new.
+    fn place(&self, parent: Option<u32>, name: &str, position: impl FnOnce() -> Chess) -> u32 {
+        let mut places = lock(&self.places);
+        let key = (parent, name.to_owned());
+        if let Some(&id) = places.1.get(&key) {
+            return id;
+        }
+        let (level, plies) = match parent {
+            Some(p) => (
+                places.0[p as usize].level + 1,
+                places.0[p as usize].plies + 1,
+            ),
+            None => (2, 0),
+        };
+        let id = places.0.len() as u32;
+        places.0.push(Place {
+            position: position(),
+            parent,
+            level,
+            plies,
+        });
+        places.1.insert(key, id);
+        id
+    }
+
+    /// What the kernel may hold of the folders made: their nodes, and their names in their
+    /// folders (by the folder's inode number).
+    fn made(&self) -> (Vec<Node>, Vec<(u64, String)>) {
+        let places = lock(&self.places);
+        let mut nodes = Vec::with_capacity(places.0.len() * 4);
+        for id in 0..places.0.len() as u32 {
+            nodes.extend([
+                Node::Position(id),
+                Node::PositionGames(id),
+                Node::TreeText(id),
+                Node::FenText(id),
+            ]);
+        }
+        let names = places
+            .1
+            .keys()
+            .map(|(parent, name)| {
+                let folder = parent.map_or(Node::PositionsRoot, Node::Position);
+                (folder.ino(), name.clone())
+            })
+            .collect();
+        (nodes, names)
+    }
+
+    /// True when folder `id` was made.
+    pub(crate) fn exists(&self, id: u32) -> bool {
+        (id as usize) < lock(&self.places).0.len()
+    }
+
+    /// The folder holding folder `id`: another position folder, or `positions/` (`None`);
+    /// `tree/` (0) is in the root.
+    pub(crate) fn parent(&self, id: u32) -> Option<Node> {
+        if id == 0 {
+            return Some(Node::Root);
+        }
+        let places = lock(&self.places);
+        let place = places.0.get(id as usize)?;
+        Some(place.parent.map_or(Node::PositionsRoot, Node::Position))
+    }
+
+    /// The contents of folder `id`, waiting for the index if it is being built.
+    pub(crate) fn folder(&self, id: u32) -> Result<Arc<Folder>> {
+        if let Some(f) = lock(&self.folders).get(&id) {
+            return Ok(f.clone());
+        }
+        let index = self.index();
+        if !index.wait_ready(WAIT_FOR_INDEX) {
+            let (done, total) = index.progress();
+            return Err(Error::new(
+                ErrorKind::Busy,
+                format!(
+                    "the position index is being built ({done} of {total} games; see \
+                     .gamefs/stats)"
+                ),
+            ));
+        }
+        let (position, plies) = {
+            let places = lock(&self.places);
+            let place = places
+                .0
+                .get(id as usize)
+                .ok_or_else(|| Error::new(ErrorKind::NotFound, "no such position folder"))?;
+            (place.position.clone(), place.plies)
+        };
+        let tree = PositionTree::at(&index, position);
+        let moves = if plies < self.depth {
+            tree.moves
+                .iter()
+                .filter(|m| m.code != END)
+                .map(|m| (m.san.clone(), m.code))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let folder = Arc::new(Folder {
+            tree_txt: Arc::from(tree.text().into_bytes()),
+            fen: Arc::from(format!("{}\n", fen(&tree.position)).into_bytes()),
+            tree,
+            moves,
+        });
+        lock(&self.folders).put(id, folder.clone());
+        Ok(folder)
+    }
+
+    /// Build the index (or map the kept one) on `threads` threads until `stop`.
+    pub(crate) fn build(&self, coll: &dyn Collection, threads: usize, stop: &AtomicBool) {
+        self.index().load_or_build(coll, threads, stop);
+        self.forget_folders();
+    }
+
+    /// Another program changed the database: build a new index in the background (the old one
+    /// answers meanwhile), then use it.
+    pub(crate) fn rebuild(self: &Arc<Self>, coll: Arc<dyn Collection>, threads: usize) {
+        let positions = self.clone();
+        let spawned = std::thread::Builder::new()
+            .name("gamefs-positions".into())
+            .spawn(move || {
+                super::size_fill::lower_priority();
+                let path = positions.index().path().map(|p| p.to_path_buf());
+                let fresh = Arc::new(PositionIndex::new(path));
+                fresh.load_or_build(&*coll, threads, &AtomicBool::new(false));
+                *positions.index.write().unwrap_or_else(|p| p.into_inner()) = fresh;
+                positions.forget_folders();
+            });
+        if let Err(e) = spawned {
+            log::warn!("cannot rebuild the position index: {e}");
+        }
+    }
+}
+
+/// The position a `positions/` name stands for: a FEN with `:` for `/` and `_` (or a space)
+/// between its fields; the reason when it is none.
+fn position_named(name: &str) -> Result<Chess> {
+    let fen: String = name
+        .chars()
+        .map(|c| match c {
+            ':' => '/',
+            '_' => ' ',
+            c => c,
+        })
+        .collect();
+    crate::game::replay::position_from_fen(fen.trim())
+}
+
+impl Vfs {
+    /// The positions of the mount, for a collection of chess games.
+    fn positions(&self) -> Result<&Positions> {
+        self.positions
+            .as_deref()
+            .ok_or_else(|| Error::new(ErrorKind::NotFound, "no positions here"))
+    }
+
+    /// `tree` or `positions` in the root, when the mount has positions.
+    pub(super) fn positions_root_child(&self, name: &[u8]) -> Option<Node> {
+        self.positions.as_ref()?;
+        match name {
+            b"tree" => Some(Node::Position(0)),
+            b"positions" => Some(Node::PositionsRoot),
+            _ => None,
+        }
+    }
+
+    /// The folder `name` in `positions/`: the position its FEN names (ENOENT, logged, when
+    /// it names none).
+    pub(super) fn position_by_fen(&self, name: &[u8]) -> Result<Option<Node>> {
+        let positions = self.positions()?;
+        let text = String::from_utf8_lossy(name);
+        match position_named(&text) {
+            Ok(pos) => Ok(Some(Node::Position(positions.place(None, &text, || pos)))),
+            Err(e) => {
+                log::warn!("positions/{text}: not a position: {}", e.message());
+                Err(Error::new(
+                    ErrorKind::NotFound,
+                    format!("positions/{text}: not a position: {}", e.message()),
+                ))
+            }
+        }
+    }
+
+    /// The entry `name` of position folder `id`.
+    pub(super) fn position_child(&self, id: u32, name: &[u8]) -> Result<Option<Node>> {
+        match name {
+            b"games" => return Ok(Some(Node::PositionGames(id))),
+            b"tree.txt" => return Ok(Some(Node::TreeText(id))),
+            b"position.fen" => return Ok(Some(Node::FenText(id))),
+            _ => {}
+        }
+        let positions = self.positions()?;
+        let folder = positions.folder(id)?;
+        let Some(&(_, code)) = folder.moves.iter().find(|(n, _)| n.as_bytes() == name) else {
+            return Ok(None);
+        };
+        let name = String::from_utf8_lossy(name);
+        Ok(Some(Node::Position(positions.place(
+            Some(id),
+            &name,
+            || folder.tree.after(code).unwrap_or_default(),
+        ))))
+    }
+
+    /// The link `name` in position folder `id`'s `games/`.
+    pub(super) fn position_game_child(&self, id: u32, name: &[u8]) -> Result<Option<Node>> {
+        let folder = self.positions()?.folder(id)?;
+        Ok(self
+            .coll
+            .item_named(name)
+            .filter(|n| folder.tree.games.binary_search(n).is_ok())
+            .map(|n| Node::PositionLink(id, n)))
+    }
+
+    /// Hand the entries of a position folder, its `games/` or `positions/` (none: found by
+    /// name only) after position `from` to `add`, made only as it takes them; whether `add`
+    /// said it was full. A folder that cannot be made now (the index is being built) lists
+    /// nothing; the lookups of its entries say why.
+    pub(super) fn list_positions(
+        &self,
+        node: Node,
+        from: u64,
+        add: &mut dyn FnMut(DirEntry) -> bool,
+    ) -> bool {
+        let Ok(positions) = self.positions() else {
+            return false;
+        };
+        let from = usize::try_from(from).unwrap_or(usize::MAX);
+        match node {
+            Node::Position(id) => {
+                let Ok(folder) = positions.folder(id) else {
+                    return false;
+                };
+                let mut entries = vec![
+                    (Node::PositionGames(id), "games".to_owned()),
+                    (Node::TreeText(id), "tree.txt".to_owned()),
+                    (Node::FenText(id), "position.fen".to_owned()),
+                ];
+                for (name, code) in &folder.moves {
+                    let child = positions.place(Some(id), name, || {
+                        folder.tree.after(*code).unwrap_or_default()
+                    });
+                    entries.push((Node::Position(child), name.clone()));
+                }
+                entries
+                    .into_iter()
+                    .enumerate()
+                    .skip(from)
+                    .any(|(i, (n, name))| add(self.entry(n, name.into(), i as u64 + 3)))
+            }
+            Node::PositionGames(id) => {
+                let Ok(folder) = positions.folder(id) else {
+                    return false;
+                };
+                let hidden = lock(&self.hidden).clone();
+                let count = self.coll.count();
+                // Offsets count every game of the folder, shown or not, so they stay put.
+                folder
+                    .tree
+                    .games
+                    .iter()
+                    .enumerate()
+                    .skip(from)
+                    .filter(|&(_, &n)| n < count && !self.coll.deleted(n) && !hidden.contains(&n))
+                    .any(|(i, &n)| {
+                        add(self.entry(
+                            Node::PositionLink(id, n),
+                            self.game_name(n).into(),
+                            i as u64 + 3,
+                        ))
+                    })
+            }
+            _ => false,
+        }
+    }
+
+    /// The target of link `n` in position folder `id`'s `games/`: a relative path into the
+    /// mount's `games/`.
+    pub(super) fn position_link_target(&self, id: u32, n: u32) -> Result<Vec<u8>> {
+        let level = {
+            let places = lock(&self.positions()?.places);
+            places
+                .0
+                .get(id as usize)
+                .map(|p| p.level)
+                .ok_or_else(|| Error::new(ErrorKind::NotFound, "no such position folder"))?
+        };
+        let up = "../".repeat(level as usize + 1);
+        Ok(format!("{up}{}/{}", self.coll.items_folder(), self.game_name(n)).into_bytes())
+    }
+
+    /// The text of `tree.txt` or `position.fen` of a position folder.
+    pub(super) fn position_text(&self, node: Node) -> Result<Arc<[u8]>> {
+        let positions = self.positions()?;
+        match node {
+            Node::TreeText(id) => Ok(positions.folder(id)?.tree_txt.clone()),
+            Node::FenText(id) => Ok(positions.folder(id)?.fen.clone()),
+            _ => Err(Error::new(ErrorKind::InvalidInput, "not a position file")),
+        }
+    }
+
+    /// The games of `numbers` changed (saved, imported, deleted, restored): the index replays
+    /// them, and position folders are made anew.
+    pub(super) fn positions_changed(&self, numbers: &[u32]) {
+        let Some(positions) = &self.positions else {
+            return;
+        };
+        let index = positions.index();
+        for &n in numbers {
+            index.update(&*self.coll, n);
+        }
+        positions.forget_folders();
+        // Any folder made may have gained or lost games and moves: the kernel forgets them.
+        let (nodes, names) = positions.made();
+        let names: Vec<(u64, &std::ffi::OsStr)> = names
+            .iter()
+            .map(|(parent, name)| (*parent, std::ffi::OsStr::new(name.as_str())))
+            .collect();
+        self.invalidate(&nodes, &names);
+    }
+
+    /// Another program changed the database: the index is built anew in the background.
+    pub(super) fn positions_outside_change(&self) {
+        if let Some(positions) = &self.positions {
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            positions.rebuild(self.coll.clone(), threads);
+        }
+    }
+
+    /// Build the position index (or map the kept one) on `threads` threads until `stop`;
+    /// nothing for a collection without positions.
+    pub fn build_positions(&self, threads: usize, stop: &AtomicBool) {
+        if let Some(positions) = &self.positions {
+            positions.build(&*self.coll, threads, stop);
+        }
+    }
+
+    /// Keep the position index as the database is now for the next mount (the saves of this
+    /// one merged in), at unmount.
+    pub fn keep_positions(&self) {
+        let Some(positions) = &self.positions else {
+            return;
+        };
+        let index = positions.index();
+        if let Err(e) = index.persist(&*self.coll) {
+            log::warn!("cannot keep the position index: {e}");
+        }
+    }
+
+    /// The `.gamefs/stats` lines of the position index.
+    pub(super) fn positions_stats(&self) -> String {
+        let Some(positions) = &self.positions else {
+            return String::new();
+        };
+        let index = positions.index();
+        let (done, total) = index.progress();
+        let state = if index.is_ready() {
+            "ready"
+        } else {
+            "building"
+        };
+        format!("position_index: {state}\npositions_games_indexed: {done}/{total}\n")
+    }
+}
+
+/// Start building the position index of `vfs` in the background on `threads` threads (on
+/// idle cores); stop it by setting the flag returned.
+pub fn start_building(vfs: Arc<Vfs>, threads: usize) -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let spawned = std::thread::Builder::new()
+        .name("gamefs-positions".into())
+        .spawn(move || {
+            super::size_fill::lower_priority();
+            vfs.build_positions(threads, &flag);
+        });
+    if let Err(e) = spawned {
+        log::warn!("cannot build the position index: {e}");
+    }
+    stop
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsStr;
+    use std::path::Path;
+
+    use super::*;
+    use crate::collection::chess::ChessCollection;
+    use crate::error::Error as GameError;
+    use crate::store::{self, Format};
+    use crate::vfs::testing::{CALLER, WRITE_NEW, entries};
+    use crate::vfs::{FileKind, VfsOptions};
+
+    /// A writable tree over a new SCID database of the games of `pgn`, its index built.
+    fn tree_of(dir: &Path, pgn: &str, depth: u32) -> Vfs {
+        let base = dir.join("db");
+        store::create(&base, Format::Scid).unwrap();
+        let db = store::open(&base, true).unwrap();
+        db.append(
+            &mut crate::text::pgn_parse::games(pgn.as_bytes()).map(|g| g.map_err(GameError::from)),
+        )
+        .unwrap();
+        let options = VfsOptions {
+            tree_depth: depth,
+            position_index: Some(dir.join("positions")),
+            ..VfsOptions::default()
+        };
+        let vfs = Vfs::new(Arc::new(ChessCollection::new(db)), options);
+        vfs.build_positions(2, &AtomicBool::new(false));
+        vfs
+    }
+
+    /// The node at `path` from the root.
+    fn at(vfs: &Vfs, path: &str) -> Result<u64> {
+        let mut ino = Node::Root.ino();
+        for part in path.split('/').filter(|p| !p.is_empty()) {
+            ino = vfs.lookup(ino, OsStr::new(part))?.ino;
+        }
+        Ok(ino)
+    }
+
+    fn names(vfs: &Vfs, path: &str) -> Vec<String> {
+        entries(vfs, at(vfs, path).unwrap(), 0)
+            .into_iter()
+            .map(|e| e.name.to_string_lossy().into_owned())
+            .filter(|n| n != "." && n != "..")
+            .collect()
+    }
+
+    fn text(vfs: &Vfs, path: &str) -> String {
+        let ino = at(vfs, path).unwrap();
+        String::from_utf8(vfs.read(ino, 0, 1 << 20).unwrap()).unwrap()
+    }
+
+    const GAMES: &str = concat!(
+        "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n",
+        "[White \"c\"]\n[Black \"d\"]\n[Result \"0-1\"]\n\n1. Nf3 Nc6 2. e4 e5 3. Bb5 0-1\n\n",
+        "[White \"e\"]\n[Black \"f\"]\n[Result \"1/2-1/2\"]\n\n1. d4 d5 1/2-1/2\n",
+    );
+
+    #[test]
+    fn tree_and_positions_are_found_by_name_but_not_listed() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = tree_of(dir.path(), GAMES, 40);
+        let root = names(&vfs, "");
+        assert!(
+            !root.iter().any(|n| n == "tree" || n == "positions"),
+            "{root:?}"
+        );
+        assert_eq!(
+            vfs.getattr(at(&vfs, "tree").unwrap()).unwrap().kind,
+            FileKind::Directory
+        );
+        assert!(names(&vfs, "positions").is_empty());
+    }
+
+    #[test]
+    fn transpositions_meet_in_one_folder_whose_links_lead_to_the_games() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = tree_of(dir.path(), GAMES, 40);
+        assert_eq!(
+            names(&vfs, "tree"),
+            // Equally played: by SAN.
+            ["games", "tree.txt", "position.fen", "Nf3", "d4", "e4"]
+        );
+        let by_e4 = "tree/e4/e5/Nf3/Nc6";
+        let by_nf3 = "tree/Nf3/Nc6/e4/e5";
+        assert_eq!(names(&vfs, &format!("{by_e4}/games")).len(), 2);
+        assert_eq!(
+            names(&vfs, &format!("{by_e4}/games")),
+            names(&vfs, &format!("{by_nf3}/games"))
+        );
+        assert_eq!(
+            names(&vfs, by_e4),
+            ["games", "tree.txt", "position.fen", "Bb5"]
+        );
+        let link = at(&vfs, &format!("{by_nf3}/games/0002.pgn")).unwrap();
+        assert_eq!(
+            String::from_utf8(vfs.readlink(link).unwrap()).unwrap(),
+            format!("../../../../../../games/{}", vfs.game_name(1))
+        );
+    }
+
+    #[test]
+    fn tree_txt_is_scids_table_with_the_fen_and_the_opening() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = tree_of(dir.path(), GAMES, 40);
+        let tree = text(&vfs, "tree/tree.txt");
+        assert!(
+            tree.starts_with(crate::collection::positions::table::TITLE),
+            "{tree}"
+        );
+        assert!(
+            tree.contains("\n 3: e4     B00         1: 33.3%  100.0%"),
+            "{tree}"
+        );
+        assert!(
+            tree.contains("TOTAL:                 3:100.0%   50.0%"),
+            "{tree}"
+        );
+        assert!(tree.contains("FEN: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+        let open = text(&vfs, "tree/e4/e5/Nf3/Nc6/tree.txt");
+        assert!(
+            open.contains("Opening: King's Knight Opening: Normal Variation"),
+            "{open}"
+        );
+        assert_eq!(
+            text(&vfs, "tree/d4/position.fen"),
+            "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n"
+        );
+        let size = vfs
+            .getattr(at(&vfs, "tree/tree.txt").unwrap())
+            .unwrap()
+            .size;
+        assert_eq!(size, tree.len() as u64);
+    }
+
+    #[test]
+    fn the_depth_ends_the_move_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = tree_of(dir.path(), GAMES, 2);
+        assert_eq!(
+            names(&vfs, "tree/e4/e5"),
+            ["games", "tree.txt", "position.fen"]
+        );
+        assert!(at(&vfs, "tree/e4/e5/Nf3").is_err());
+    }
+
+    #[test]
+    fn any_position_is_found_by_its_fen_and_a_bad_fen_is_enoent() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = tree_of(dir.path(), GAMES, 2);
+        // Past the tree's depth, with `:` for `/` and `_` for spaces.
+        let past = "positions/r1bqkbnr:pppp1ppp:2n5:1B2p3:4P3:5N2:PPPP1PPP:RNBQK2R_b_KQkq_-_3_3";
+        assert_eq!(names(&vfs, &format!("{past}/games")), [vfs.game_name(1)]);
+        assert!(text(&vfs, &format!("{past}/tree.txt")).contains("Ruy Lopez"));
+        let link = at(&vfs, &format!("{past}/games/0002.pgn")).unwrap();
+        assert_eq!(
+            String::from_utf8(vfs.readlink(link).unwrap()).unwrap(),
+            format!("../../../games/{}", vfs.game_name(1))
+        );
+        // No game reaches it: an empty folder.
+        let empty = "positions/4k3:8:8:8:8:8:8:4K3 w - - 0 1";
+        assert!(names(&vfs, &format!("{empty}/games")).is_empty());
+        assert!(text(&vfs, &format!("{empty}/tree.txt")).contains("FEN: 4k3/8/8/8/8/8/8/4K3 w"));
+        let bad = at(&vfs, "positions/not a fen").unwrap_err();
+        assert_eq!(bad.kind(), ErrorKind::NotFound);
+        assert!(
+            bad.message().contains("not a position"),
+            "{}",
+            bad.message()
+        );
+    }
+
+    #[test]
+    fn a_save_moves_a_game_to_its_new_positions_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = tree_of(dir.path(), GAMES, 40);
+        assert_eq!(names(&vfs, "tree/d4/games").len(), 1);
+        let text = b"[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. d4 Nf6 1-0\n";
+        let ino = Node::Game(0).ino();
+        let fh = vfs.open(ino, WRITE_NEW).unwrap().fh;
+        vfs.write(ino, fh, 0, text, CALLER).unwrap();
+        vfs.flush(ino, fh, CALLER).unwrap();
+        vfs.release(ino, fh);
+        assert_eq!(names(&vfs, "tree/d4/games").len(), 2);
+        assert!(
+            at(&vfs, "tree/e4").is_err(),
+            "game 1 left 1.e4, which no game plays now"
+        );
+        assert!(names(&vfs, "tree/d4").contains(&"Nf6".to_owned()));
+        assert!(text_has(&vfs, "tree/tree.txt", "\n 1: d4 "));
+    }
+
+    fn text_has(vfs: &Vfs, path: &str, what: &str) -> bool {
+        text(vfs, path).contains(what)
+    }
+
+    #[test]
+    fn nothing_can_be_made_or_changed_in_the_tree() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = tree_of(dir.path(), GAMES, 40);
+        let tree = at(&vfs, "tree").unwrap();
+        let made = vfs.create(tree, OsStr::new("x.pgn"), 0o644, false, WRITE_NEW);
+        assert_eq!(made.unwrap_err().kind(), ErrorKind::NotPermitted);
+        let txt = at(&vfs, "tree/tree.txt").unwrap();
+        assert_eq!(
+            vfs.open(txt, crate::vfs::testing::WRITE)
+                .unwrap_err()
+                .kind(),
+            ErrorKind::NotPermitted
+        );
+    }
+}
