@@ -68,6 +68,7 @@ impl Vfs {
         match folder {
             Node::Root => Some(Node::AllGames),
             Node::Group(v, key) => Some(Node::AllOfGroup(v, key)),
+            Node::Position(id) => Some(Node::AllOfPosition(id)),
             _ => None,
         }
     }
@@ -81,6 +82,7 @@ impl Vfs {
                     .filter(|&n| !self.coll.deleted(n) && !hidden.contains(&n))
                     .collect()
             }
+            Node::AllOfPosition(id) => self.position_games(id),
             Node::AllOfGroup(v, key) => self
                 .view(v)
                 .by_key(key)

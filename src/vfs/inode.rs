@@ -66,6 +66,8 @@ pub enum Node {
     TreeText(u32),
     /// A position folder's `position.fen`.
     FenText(u32),
+    /// A position folder's `all.pgn`: its games as one file (found by name, not listed).
+    AllOfPosition(u32),
 }
 
 const TAG_SHIFT: u32 = 48;
@@ -77,6 +79,7 @@ const TAG_POSITION_GAMES: u64 = 4;
 const TAG_TREE_TEXT: u64 = 5;
 const TAG_FEN_TEXT: u64 = 6;
 const TAG_POSITION_LINK: u64 = 7;
+const TAG_ALL_OF_POSITION: u64 = 8;
 const TAG_GROUP: u64 = 16; // 16..32, one per view
 const TAG_LINK: u64 = 32; // 32..48, one per view
 const TAG_ALL_OF_GROUP: u64 = 48; // 48..64, one per view
@@ -102,6 +105,7 @@ impl Node {
             Node::PositionGames(id) => TAG_POSITION_GAMES << TAG_SHIFT | u64::from(id),
             Node::TreeText(id) => TAG_TREE_TEXT << TAG_SHIFT | u64::from(id),
             Node::FenText(id) => TAG_FEN_TEXT << TAG_SHIFT | u64::from(id),
+            Node::AllOfPosition(id) => TAG_ALL_OF_POSITION << TAG_SHIFT | u64::from(id),
             Node::PositionLink(id, n) => {
                 TAG_POSITION_LINK << TAG_SHIFT
                     | u64::from(id & ((1 << GAME_BITS) - 1)) << GAME_BITS
@@ -137,7 +141,8 @@ impl Node {
             | Node::PositionGames(_)
             | Node::PositionLink(..)
             | Node::TreeText(_)
-            | Node::FenText(_) => mount,
+            | Node::FenText(_)
+            | Node::AllOfPosition(_) => mount,
             _ => 0,
         }
     }
@@ -171,6 +176,7 @@ impl Node {
             TAG_POSITION_GAMES => u32::try_from(payload).ok().map(Node::PositionGames),
             TAG_TREE_TEXT => u32::try_from(payload).ok().map(Node::TreeText),
             TAG_FEN_TEXT => u32::try_from(payload).ok().map(Node::FenText),
+            TAG_ALL_OF_POSITION => u32::try_from(payload).ok().map(Node::AllOfPosition),
             TAG_POSITION_LINK => Some(Node::PositionLink(
                 (payload >> GAME_BITS) as u32,
                 (payload & ((1 << GAME_BITS) - 1)) as u32,
@@ -245,6 +251,7 @@ mod tests {
             Node::PositionGames(7),
             Node::TreeText(7),
             Node::FenText(7),
+            Node::AllOfPosition(7),
             Node::PositionLink(16_777_215, 16_777_215),
             Node::PositionLink(0, 0),
         ];

@@ -390,7 +390,8 @@ impl Vfs {
             Node::Position(id)
             | Node::PositionGames(id)
             | Node::TreeText(id)
-            | Node::FenText(id) => self.positions.as_ref().is_some_and(|p| p.exists(id)),
+            | Node::FenText(id)
+            | Node::AllOfPosition(id) => self.positions.as_ref().is_some_and(|p| p.exists(id)),
             Node::PositionLink(id, n) => {
                 n < self.coll.count() && self.positions.as_ref().is_some_and(|p| p.exists(id))
             }
@@ -466,6 +467,7 @@ impl Vfs {
             | Node::StatusStats
             | Node::AllGames
             | Node::AllOfGroup(..)
+            | Node::AllOfPosition(_)
             | Node::PositionLink(..)
             | Node::TreeText(_)
             | Node::FenText(_)
@@ -761,7 +763,9 @@ impl Vfs {
                 Some(content) => content.read_at(offset, size),
                 None => Ok(Vec::new()),
             },
-            all @ (Node::AllGames | Node::AllOfGroup(..)) => self.read_all(all, offset, size),
+            all @ (Node::AllGames | Node::AllOfGroup(..) | Node::AllOfPosition(_)) => {
+                self.read_all(all, offset, size)
+            }
             n @ (Node::TreeText(_) | Node::FenText(_)) => Ok(slice(&self.position_text(n)?)),
             n @ (Node::StatusErrors | Node::StatusReadme | Node::StatusStats) => {
                 match self.status_snapshots.last(ino) {
@@ -1071,7 +1075,7 @@ impl Vfs {
                 };
                 attr.nlink = 1;
             }
-            Node::AllGames | Node::AllOfGroup(..) => {
+            Node::AllGames | Node::AllOfGroup(..) | Node::AllOfPosition(_) => {
                 attr.size = self.all_layout(node).size();
                 // Its size follows every save of its games: trusted a second at most.
                 (attr.perm, attr.nlink, attr.ttl_secs) = (0o444, 1, 1);
@@ -1162,6 +1166,7 @@ fn kind_of(node: Node) -> FileKind {
         | Node::StatusStats
         | Node::AllGames
         | Node::AllOfGroup(..)
+        | Node::AllOfPosition(_)
         | Node::TreeText(_)
         | Node::FenText(_)
         | Node::Scratch(_) => FileKind::RegularFile,

@@ -135,6 +135,7 @@ impl Positions {
                 Node::PositionGames(id),
                 Node::TreeText(id),
                 Node::FenText(id),
+                Node::AllOfPosition(id),
             ]);
         }
         let names = places
@@ -376,6 +377,23 @@ impl Vfs {
         }
     }
 
+    /// The games of position folder `id` shown in its `games/`, in order (none when it
+    /// cannot be made now).
+    pub(super) fn position_games(&self, id: u32) -> Vec<u32> {
+        let Ok(folder) = self.positions().and_then(|p| p.folder(id)) else {
+            return Vec::new();
+        };
+        let hidden = lock(&self.hidden).clone();
+        let count = self.coll.count();
+        folder
+            .tree
+            .games
+            .iter()
+            .copied()
+            .filter(|&n| n < count && !self.coll.deleted(n) && !hidden.contains(&n))
+            .collect()
+    }
+
     /// The target of link `n` in position folder `id`'s `games/`: a relative path into the
     /// mount's `games/`.
     pub(super) fn position_link_target(&self, id: u32, n: u32) -> Result<Vec<u8>> {
@@ -582,6 +600,21 @@ mod tests {
             String::from_utf8(vfs.readlink(link).unwrap()).unwrap(),
             format!("../../../../../../games/{}", vfs.game_name(1))
         );
+    }
+
+    #[test]
+    fn a_position_folder_has_its_games_as_one_all_pgn_found_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = tree_of(dir.path(), GAMES, 40);
+        let folder = "tree/e4/e5/Nf3/Nc6";
+        assert!(!names(&vfs, folder).contains(&"all.pgn".to_owned()));
+        let all = at(&vfs, &format!("{folder}/all.pgn")).unwrap();
+        let want: Vec<u8> = [0, 1]
+            .iter()
+            .flat_map(|&n| vfs.text(n).unwrap().to_vec())
+            .collect();
+        assert_eq!(vfs.getattr(all).unwrap().size, want.len() as u64);
+        assert_eq!(vfs.read(all, 0, 1 << 20).unwrap(), want);
     }
 
     #[test]

@@ -129,13 +129,17 @@ impl Vfs {
                 Ok(self.handle(node, mode, false, true))
             }
             Node::Link(..) => Ok(self.handle(node, mode, true, false)),
-            Node::AllGames | Node::AllOfGroup(..) if mode.write => Err(Error::new(
-                ErrorKind::PermissionDenied,
-                "all.pgn follows the folder's games: save the games themselves",
-            )),
+            Node::AllGames | Node::AllOfGroup(..) | Node::AllOfPosition(_) if mode.write => {
+                Err(Error::new(
+                    ErrorKind::PermissionDenied,
+                    "all.pgn follows the folder's games: save the games themselves",
+                ))
+            }
             // Read straight from gamefs: a save elsewhere changes its size at any time, and
             // a read must not be cut at a size the kernel cached before it.
-            Node::AllGames | Node::AllOfGroup(..) => Ok(self.handle(node, mode, false, true)),
+            Node::AllGames | Node::AllOfGroup(..) | Node::AllOfPosition(_) => {
+                Ok(self.handle(node, mode, false, true))
+            }
             Node::TreeText(_) | Node::FenText(_) => {
                 if mode.write {
                     return Err(positions_are_read_only());
@@ -565,7 +569,9 @@ impl Vfs {
             Some(Node::StatusErrors | Node::StatusReadme | Node::StatusStats) => Err(
                 not_permitted("the status files of .gamefs/ cannot be removed"),
             ),
-            Some(Node::AllGames | Node::AllOfGroup(..)) => Err(all_files_are_read_only()),
+            Some(Node::AllGames | Node::AllOfGroup(..) | Node::AllOfPosition(_)) => {
+                Err(all_files_are_read_only())
+            }
             Some(Node::PositionLink(..) | Node::TreeText(_) | Node::FenText(_)) => {
                 Err(positions_are_read_only())
             }
@@ -600,10 +606,12 @@ impl Vfs {
             .child(parent, name)?
             .ok_or_else(|| Error::new(ErrorKind::NotFound, "no such file"))?;
         let target = self.child(new_parent, new_name)?;
-        if [Some(source), target]
-            .into_iter()
-            .any(|n| matches!(n, Some(Node::AllGames | Node::AllOfGroup(..))))
-        {
+        if [Some(source), target].into_iter().any(|n| {
+            matches!(
+                n,
+                Some(Node::AllGames | Node::AllOfGroup(..) | Node::AllOfPosition(_))
+            )
+        }) {
             return Err(all_files_are_read_only());
         }
         if flags.noreplace && target.is_some() {
