@@ -355,8 +355,7 @@ impl Vfs {
                 let Ok(folder) = positions.folder(id) else {
                     return false;
                 };
-                let hidden = lock(&self.hidden).clone();
-                let count = self.coll.count();
+                let shown = self.shown_games();
                 // Offsets count every game of the folder, shown or not, so they stay put.
                 folder
                     .tree
@@ -364,7 +363,7 @@ impl Vfs {
                     .iter()
                     .enumerate()
                     .skip(from)
-                    .filter(|&(_, &n)| n < count && !self.coll.deleted(n) && !hidden.contains(&n))
+                    .filter(|&(_, &n)| shown(n))
                     .any(|(i, &n)| {
                         add(self.entry(
                             Node::PositionLink(id, n),
@@ -383,15 +382,21 @@ impl Vfs {
         let Ok(folder) = self.positions().and_then(|p| p.folder(id)) else {
             return Vec::new();
         };
-        let hidden = lock(&self.hidden).clone();
-        let count = self.coll.count();
+        let shown = self.shown_games();
         folder
             .tree
             .games
             .iter()
             .copied()
-            .filter(|&n| n < count && !self.coll.deleted(n) && !hidden.contains(&n))
+            .filter(|&n| shown(n))
             .collect()
+    }
+
+    /// Whether a game of the index is shown in `games/` now: neither deleted nor renamed away.
+    fn shown_games(&self) -> impl Fn(u32) -> bool + '_ {
+        let hidden = lock(&self.hidden).clone();
+        let count = self.coll.count();
+        move |n| n < count && !self.coll.deleted(n) && !hidden.contains(&n)
     }
 
     /// The target of link `n` in position folder `id`'s `games/`: a relative path into the
