@@ -7,7 +7,7 @@
 //! index counts as SCID counts: a position reached with and without castling rights is one
 //! folder.
 
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{Chess, Color, Move, Position, Role};
 
 /// The random numbers of the hash: one per piece (colour and role) and square, and one for
 /// Black to move. Made at compile time by SplitMix64 from a fixed seed, so every build and
@@ -35,9 +35,16 @@ pub fn position_key(pos: &Chess) -> u64 {
     } else {
         0
     };
-    for (square, piece) in pos.board().clone() {
-        let kind = usize::from(piece.color == Color::Black) * 6 + (piece.role as usize - 1);
-        key ^= KEYS[kind * 64 + usize::from(square)];
+    // By bitboards, a piece kind at a time (the hot loop of an index build).
+    let board = pos.board();
+    for (c, color) in [Color::White, Color::Black].into_iter().enumerate() {
+        let side = board.by_color(color);
+        for role in Role::ALL {
+            let kind = c * 6 + (role as usize - 1);
+            for square in side & board.by_role(role) {
+                key ^= KEYS[kind * 64 + usize::from(square)];
+            }
+        }
     }
     key
 }
