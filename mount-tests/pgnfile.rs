@@ -108,7 +108,7 @@ fn a_grown_pgn_file_is_indexed_from_where_its_index_stops() {
 }
 
 /// A PGN file's index is kept between mounts (its games' sizes are in it), and beside it only
-/// the games' modification times (docs/SEMANTICS.md §2).
+/// the games' modification times (docs/SEMANTICS.md §2) and the position index (§17).
 #[test]
 fn a_pgn_files_index_and_times_are_all_that_is_kept_between_mounts() {
     let dir = scratch("pgnfile-kept");
@@ -123,6 +123,18 @@ fn a_pgn_files_index_and_times_are_all_that_is_kept_between_mounts() {
         .iter()
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
         .collect();
+    // The position index (tree/) is kept too once built; a build the unmount cut short leaves
+    // none of its temporary run files.
+    let kept: Vec<&String> = kept
+        .iter()
+        .filter(|k| !k.starts_with("positions-"))
+        .collect();
+    assert!(
+        listing(&cache.join("gamefs"))
+            .iter()
+            .all(|p| !p.to_string_lossy().contains(".run-")),
+        "{kept:?}"
+    );
     assert_eq!(kept.len(), 2, "{kept:?}");
     assert!(
         kept[0].starts_with("games-") && kept[1].starts_with("pgn-") && kept[1].ends_with(".idx"),

@@ -353,9 +353,10 @@ fn bad_text_is_refused_and_kept() {
         text,
         "the game is as it was"
     );
-    // cp reports the failure too.
+    // cp reports the failure too, for a text nothing of which can be stored (a game cut at an
+    // illegal move is kept up to it, as SCID's import keeps it: README "Importing").
     let src = w._dir.path().join("broken.pgn");
-    std::fs::write(&src, "[Event \"x\"]\n\n1. e4 e5 2. Ke7 *\n").unwrap();
+    std::fs::write(&src, "[Event \"x\"]\n\n$1 1. e4 e5 *\n").unwrap();
     let out = Command::new("cp")
         .arg(&src)
         .arg(w.mount.join("games/broken.pgn"))

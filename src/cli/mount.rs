@@ -185,7 +185,7 @@ pub(crate) fn prepare_and_serve(
     });
     // The position index (tree/, positions/) is built on every core in the background, or
     // mapped from an earlier mount's.
-    let stop_positions = gamefs::vfs::positions::start_building(vfs.clone(), cores);
+    let position_build = gamefs::vfs::positions::start_building(vfs.clone(), cores);
     loop {
         match super::signals::wait(&signals) {
             libc::SIGUSR1 => break,
@@ -200,7 +200,7 @@ pub(crate) fn prepare_and_serve(
                         mountpoint.display()
                     );
                     lazy_unmount(&mountpoint);
-                    stop_positions.store(true, std::sync::atomic::Ordering::Relaxed);
+                    vfs.stop_positions(position_build);
                     if let Some(fill) = fill {
                         fill.stop();
                     }
@@ -212,7 +212,7 @@ pub(crate) fn prepare_and_serve(
         }
     }
     let ended = mounted.join().map(|()| ExitCode::SUCCESS);
-    stop_positions.store(true, std::sync::atomic::Ordering::Relaxed);
+    vfs.stop_positions(position_build);
     if let Some(fill) = fill {
         fill.stop();
     }

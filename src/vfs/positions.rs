@@ -15,7 +15,7 @@
 //! [`WAIT_FOR_INDEX`]; then EBUSY.
 
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
@@ -67,7 +67,19 @@ pub(crate) struct Positions {
     depth: u32,
     places: Mutex<Places>,
     folders: Mutex<lru::LruCache<u32, Arc<Folder>>>,
+    /// An import of many games at once left the index behind: it is built anew when the
+    /// positions are next looked at (not held game by game in memory).
+    stale: AtomicBool,
+    /// Set at unmount: builds stop.
+    stop: Arc<AtomicBool>,
+    /// The threads building an index anew, waited for at unmount.
+    rebuilds: Mutex<Vec<std::thread::JoinHandle<()>>>,
 }
+
+/// Games changed at once (an import) past which the index is built anew rather than given
+/// each game in memory: a million tiny games held one by one took more memory than the
+/// games' own index and names.
+const CHANGED_AT_ONCE_MOST: usize = if cfg!(test) { 2 } else { 10_000 };
 
 impl Positions {
     /// The positions of a mount over `index`, with move folders `depth` plies deep.
@@ -85,6 +97,9 @@ impl Positions {
             folders: Mutex::new(lru::LruCache::new(
                 std::num::NonZeroUsize::new(KEPT_FOLDERS).expect("not zero"),
             )),
+            stale: AtomicBool::new(false),
+            stop: Arc::new(AtomicBool::new(false)),
+            rebuilds: Mutex::default(),
         }
     }
 
@@ -215,22 +230,33 @@ impl Positions {
         self.forget_folders();
     }
 
-    /// Another program changed the database: build a new index in the background (the old one
-    /// answers meanwhile), then use it.
-    pub(crate) fn rebuild(self: &Arc<Self>, coll: Arc<dyn Collection>, threads: usize) {
+    /// The database changed beyond what the index follows game by game: build a new index in
+    /// the background, then use it. With `meanwhile`, the old one answers until then (another
+    /// program's change); without, lookups wait for the new one (an import of many games).
+    pub(crate) fn rebuild(
+        self: &Arc<Self>,
+        coll: Arc<dyn Collection>,
+        threads: usize,
+        meanwhile: bool,
+    ) {
         let positions = self.clone();
+        let path = positions.index().path().map(|p| p.to_path_buf());
+        let fresh = Arc::new(PositionIndex::new(path));
+        if !meanwhile {
+            *positions.index.write().unwrap_or_else(|p| p.into_inner()) = fresh.clone();
+            positions.forget_folders();
+        }
         let spawned = std::thread::Builder::new()
             .name("gamefs-positions".into())
             .spawn(move || {
                 super::size_fill::lower_priority();
-                let path = positions.index().path().map(|p| p.to_path_buf());
-                let fresh = Arc::new(PositionIndex::new(path));
-                fresh.load_or_build(&*coll, threads, &AtomicBool::new(false));
+                fresh.load_or_build(&*coll, threads, &positions.stop);
                 *positions.index.write().unwrap_or_else(|p| p.into_inner()) = fresh;
                 positions.forget_folders();
             });
-        if let Err(e) = spawned {
-            log::warn!("cannot rebuild the position index: {e}");
+        match spawned {
+            Ok(thread) => lock(&self.rebuilds).push(thread),
+            Err(e) => log::warn!("cannot rebuild the position index: {e}"),
         }
     }
 }
@@ -252,9 +278,15 @@ fn position_named(name: &str) -> Result<Chess> {
 impl Vfs {
     /// The positions of the mount, for a collection of chess games.
     fn positions(&self) -> Result<&Positions> {
-        self.positions
-            .as_deref()
-            .ok_or_else(|| Error::new(ErrorKind::NotFound, "no positions here"))
+        let positions = self
+            .positions
+            .as_ref()
+            .ok_or_else(|| Error::new(ErrorKind::NotFound, "no positions here"))?;
+        if positions.stale.swap(false, Ordering::AcqRel) {
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            positions.rebuild(self.coll.clone(), threads, false);
+        }
+        Ok(positions)
     }
 
     /// `tree` or `positions` in the root, when the mount has positions.
@@ -430,9 +462,13 @@ impl Vfs {
         let Some(positions) = &self.positions else {
             return;
         };
-        let index = positions.index();
-        for &n in numbers {
-            index.update(&*self.coll, n);
+        if numbers.len() > CHANGED_AT_ONCE_MOST {
+            positions.stale.store(true, Ordering::Release);
+        } else {
+            let index = positions.index();
+            for &n in numbers {
+                index.update(&*self.coll, n);
+            }
         }
         positions.forget_folders();
         // Any folder made may have gained or lost games and moves: the kernel forgets them.
@@ -448,7 +484,7 @@ impl Vfs {
     pub(super) fn positions_outside_change(&self) {
         if let Some(positions) = &self.positions {
             let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-            positions.rebuild(self.coll.clone(), threads);
+            positions.rebuild(self.coll.clone(), threads, true);
         }
     }
 
@@ -467,8 +503,31 @@ impl Vfs {
             return;
         };
         let index = positions.index();
+        if positions.stale.load(Ordering::Acquire) {
+            // Behind the database: the next mount builds it anew.
+            if let Some(path) = index.path() {
+                let _ = std::fs::remove_file(path);
+            }
+            return;
+        }
         if let Err(e) = index.persist(&*self.coll) {
             log::warn!("cannot keep the position index: {e}");
+        }
+    }
+
+    /// Stop building the position index (the first build, `build`, and any rebuild) and wait
+    /// for the threads, so none is cut off by the end of the process with temporary files
+    /// left behind.
+    pub fn stop_positions(&self, build: Option<std::thread::JoinHandle<()>>) {
+        let Some(positions) = &self.positions else {
+            return;
+        };
+        positions.stop.store(true, Ordering::Release);
+        if let Some(build) = build {
+            let _ = build.join();
+        }
+        for thread in std::mem::take(&mut *lock(&positions.rebuilds)) {
+            let _ = thread.join();
         }
     }
 
@@ -489,20 +548,18 @@ impl Vfs {
 }
 
 /// Start building the position index of `vfs` in the background on `threads` threads (on
-/// idle cores); stop it by setting the flag returned.
-pub fn start_building(vfs: Arc<Vfs>, threads: usize) -> Arc<AtomicBool> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
+/// idle cores); [`Vfs::stop_positions`] stops it.
+pub fn start_building(vfs: Arc<Vfs>, threads: usize) -> Option<std::thread::JoinHandle<()>> {
+    let stop = vfs.positions.as_ref()?.stop.clone();
     let spawned = std::thread::Builder::new()
         .name("gamefs-positions".into())
         .spawn(move || {
             super::size_fill::lower_priority();
-            vfs.build_positions(threads, &flag);
+            vfs.build_positions(threads, &stop);
         });
-    if let Err(e) = spawned {
-        log::warn!("cannot build the position index: {e}");
-    }
-    stop
+    spawned
+        .inspect_err(|e| log::warn!("cannot build the position index: {e}"))
+        .ok()
 }
 
 #[cfg(test)]
@@ -711,6 +768,32 @@ mod tests {
         );
         assert!(names(&vfs, "tree/d4").contains(&"Nf6".to_owned()));
         assert!(text_has(&vfs, "tree/tree.txt", "\n 1: d4 "));
+    }
+
+    #[test]
+    fn an_import_of_many_games_has_the_index_built_anew_when_next_looked_at() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = tree_of(dir.path(), GAMES, 40);
+        assert!(at(&vfs, "tree/c4").is_err(), "no game plays 1.c4 yet");
+        let game = |n: u32| {
+            format!("[White \"w{n}\"]\n[Black \"b\"]\n[Result \"0-1\"]\n\n1. c4 e5 2. Nc3 0-1\n\n")
+        };
+        let text: String = (0..3).map(game).collect();
+        vfs.commit(
+            crate::vfs::commit::Target::Import,
+            OsStr::new("many.pgn"),
+            text.as_bytes(),
+        )
+        .unwrap();
+        let positions = vfs.positions.as_ref().unwrap();
+        assert!(
+            positions.stale.load(Ordering::Acquire),
+            "past the limit: not held game by game"
+        );
+        // Looked at: built anew, and the lookup waits for it.
+        assert_eq!(names(&vfs, "tree/c4/games").len(), 3);
+        assert!(names(&vfs, "tree/c4/e5").contains(&"Nc3".to_owned()));
+        vfs.stop_positions(None);
     }
 
     fn text_has(vfs: &Vfs, path: &str, what: &str) -> bool {
