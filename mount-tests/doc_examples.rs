@@ -17,8 +17,13 @@ use crate::harness::{force_unmount, gamefs, repo, scratch};
 const PAGES: &[&str] = &[
     "README.md",
     "docs/guide/mounting.md",
+    "docs/guide/commands.md",
     "docs/guide/editing.md",
     "docs/guide/importing.md",
+    "docs/guide/pgn-files.md",
+    "docs/guide/scid5.md",
+    "docs/guide/simplecdb.md",
+    "docs/guide/system.md",
 ];
 
 /// Every mountpoint under `root` that is mounted now.
