@@ -269,7 +269,8 @@ pub(crate) fn help() -> String {
         text.push_str(&format!("  {:<20} {}\n", w.spelled(), w.help));
     }
     text.push_str(&format!(
-        "mount(8) and fstab words are ignored ({}); anything else is an error.",
+        "mount(8) and fstab words are ignored ({}); anything else is an error.\n\
+         Guide: docs/guide/mounting.md; every word: docs/guide/options.md.",
         ignored_words().join(", ")
     ));
     text
