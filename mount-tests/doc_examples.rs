@@ -1,8 +1,8 @@
 //! The examples of README.md and the user guide (docs/guide/*.md), run by trycmd against real
 //! mounts: every ```` ```console ```` block's `$ command` lines run in order, in a scratch folder
-//! of their page holding the sample games (`demo.pgn`, from contrib/sample/), and what each
-//! prints (stdout and stderr) must match the lines under it (`...` skips lines, `[..]` part of
-//! one; `? failed` or `? 4` expects a failing exit status). A page's blocks are one session, so
+//! of their page holding the sample games (`demo.pgn`, from contrib/sample/; see [`FIXTURES`]),
+//! and what each prints (stdout and stderr) must match the lines under it (`...` skips lines,
+//! `[..]` part of one; `? failed` or `? 4` expects a failing exit status). A page's blocks are one session, so
 //! a later block uses what an earlier one mounted or made. Each command has a time limit, and
 //! every mount left under the scratch folder is detached (MNT_DETACH) at the end, also when an
 //! example fails. Blocks marked ```` ```sh ```` or ```` ```text ```` are not run (what needs
@@ -23,7 +23,19 @@ const PAGES: &[&str] = &[
     "docs/guide/pgn-files.md",
     "docs/guide/scid5.md",
     "docs/guide/simplecdb.md",
+    "docs/guide/go9x9.md",
     "docs/guide/system.md",
+];
+
+/// What each page's folder holds before its examples run: the sample games, and for the 9x9
+/// Go page a zobrist table and a game to save.
+const FIXTURES: &[(&str, &str)] = &[
+    ("contrib/sample/demo.pgn", "demo.pgn"),
+    (
+        "tests/data/go9x9/zobrist_board_81.dat",
+        "zobrist_board_81.dat",
+    ),
+    ("contrib/sample/go9-first.sgf", "first.sgf"),
 ];
 
 /// Every mountpoint under `root` that is mounted now.
@@ -122,11 +134,9 @@ fn run_pages(pages: &[(String, String)]) {
         let stem = format!("{i:02}-{}", name.replace('/', "-").trim_end_matches(".md"));
         let work = dir.path().join(format!("{stem}.in"));
         std::fs::create_dir_all(&work).unwrap();
-        std::fs::copy(
-            repo().join("contrib/sample/demo.pgn"),
-            work.join("demo.pgn"),
-        )
-        .unwrap();
+        for (from, to) in FIXTURES {
+            std::fs::copy(repo().join(from), work.join(to)).unwrap();
+        }
         let page = dir.path().join(format!("{stem}.md"));
         std::fs::write(&page, with_final_newlines(text)).unwrap();
         cases.case(page);
