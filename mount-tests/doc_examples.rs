@@ -24,6 +24,7 @@ const PAGES: &[&str] = &[
     "docs/guide/scid5.md",
     "docs/guide/simplecdb.md",
     "docs/guide/go9x9.md",
+    "docs/guide/damaged.md",
     "docs/guide/system.md",
 ];
 
