@@ -20,6 +20,7 @@ const PAGES: &[&str] = &[
     "docs/guide/commands.md",
     "docs/guide/editing.md",
     "docs/guide/importing.md",
+    "docs/guide/positions.md",
     "docs/guide/pgn-files.md",
     "docs/guide/scid5.md",
     "docs/guide/simplecdb.md",
@@ -113,12 +114,20 @@ fn run_pages(pages: &[(String, String)]) {
         .timeout(Duration::from_secs(60));
     // trycmd runs only the programs it is told about: every command the pages run, found
     // in PATH as a shell would find it.
-    let commands: std::collections::BTreeSet<&str> = pages
-        .iter()
-        .flat_map(|(_, text)| text.lines())
-        .filter_map(|l| l.strip_prefix("$ ")?.split_whitespace().next())
-        .filter(|c| *c != "gamefs")
-        .collect();
+    let mut commands = std::collections::BTreeSet::new();
+    for (_, text) in pages {
+        let mut in_console = false;
+        for line in text.lines() {
+            if line.starts_with("```") {
+                in_console = !in_console && line.starts_with("```console");
+            } else if let Some(command) = line.strip_prefix("$ ").and_then(|l| l.split(' ').next())
+                && in_console
+                && command != "gamefs"
+            {
+                commands.insert(command);
+            }
+        }
+    }
     for command in commands {
         let found = path
             .split(':')
