@@ -29,10 +29,16 @@ lint:
 deb *args:
     contrib/dev/deb {{args}}
 
-# Regenerate the man page and shell completions shipped in contrib/ from the CLI definitions.
+# Build the user guide's site (target/book/index.html) and check every link and anchor.
+docs:
+    contrib/dev/docs
+
+# Regenerate the man page and shell completions shipped in contrib/, and the guide's command
+# and option reference (docs/guide/options.md), from the CLI definitions.
 generated:
     mkdir -p contrib/man contrib/completions
     cargo run --quiet -- man > contrib/man/gamefs.1
+    cargo run --quiet -- man --markdown > docs/guide/options.md
     cargo run --quiet -- completions bash > contrib/completions/gamefs.bash
     cargo run --quiet -- completions zsh > contrib/completions/_gamefs
     cargo run --quiet -- completions fish > contrib/completions/gamefs.fish

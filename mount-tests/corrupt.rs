@@ -1,4 +1,4 @@
-//! Damaged databases mounted through the kernel (README "Damaged databases", SEMANTICS §16):
+//! Damaged databases mounted through the kernel (docs/guide/damaged.md, SEMANTICS §16):
 //! the mount starts, `ls` works, every healthy game reads exactly as from the undamaged
 //! database, each damaged one fails with EIO (logged once, listed in `.gamefs/errors`),
 //! `grep -r` finishes and names the unreadable files, and the mount is read-only.
@@ -315,7 +315,7 @@ fn a_detached_mount_reports_what_the_open_found_on_the_terminal() {
     let damage = format!(
         "{d} is damaged ({d}/positions.dat: record 6 at byte 460: board byte 1 (row 1, column \
          1) is '?', expected '#', 'O' or '.'); a damaged database is only opened read-only \
-         (`gamefs check` lists every problem)"
+         (`gamefs check` lists every problem; guide: docs/guide/damaged.md)"
     );
     let fallback = vec![
         ignored.clone(),
@@ -324,7 +324,8 @@ fn a_detached_mount_reports_what_the_open_found_on_the_terminal() {
         format!("gamefs: {damage}; mounting read-only"),
         format!(
             "gamefs: warning: {d} is damaged: 1 problem(s); 1 of its positions cannot be read \
-             (I/O error), the others are served (`gamefs check {d}` lists every problem)"
+             (I/O error), the others are served (`gamefs check {d}` lists every problem; guide: \
+             docs/guide/damaged.md)"
         ),
     ];
     let out = mount(&[], &mnt);

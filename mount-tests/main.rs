@@ -10,6 +10,7 @@ mod crash;
 #[path = "../tests/damage/mod.rs"]
 mod damage;
 mod diskfull;
+mod doc_examples;
 mod ecosystem;
 mod editors;
 mod fixtures;

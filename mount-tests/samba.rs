@@ -349,7 +349,7 @@ fn save_number(text: &str) -> u32 {
 }
 
 /// How long after a save's close returned another client may still read the text before it
-/// (README, "Sharing a mount").
+/// (docs/guide/sharing.md).
 const FRESH_WITHIN: Duration = Duration::from_secs(1);
 
 /// One read of the edited game: when the read started, and which save it showed.

@@ -89,7 +89,8 @@ fn main() -> ExitCode {
         Command::Check(c) => cli::inspect::check(&c),
         Command::Go9(g) => cli::go9::run(&g),
         Command::Completions(c) => print(&cli::completions(c.shell)),
-        Command::Man => print(&cli::man_page()),
+        Command::Man(args) if args.markdown => print(cli::reference_markdown().as_bytes()),
+        Command::Man(_) => print(&cli::man_page()),
     };
     match result {
         Ok(code) => code,

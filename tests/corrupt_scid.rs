@@ -1,4 +1,4 @@
-//! Damaged SCID databases at the store level (README "Damaged databases", SEMANTICS §16): a
+//! Damaged SCID databases at the store level (docs/guide/damaged.md, SEMANTICS §16): a
 //! database of the 30 demo games imported by gamefs, copied and damaged byte by byte, one
 //! kind of damage per test. Each time the open succeeds, every healthy game loads exactly as
 //! from the undamaged copy, each damaged game fails with EIO and a message naming it (or is

@@ -1,4 +1,4 @@
-//! Damaged Simple Chess Databases at the store level (README "Damaged databases"): copies of
+//! Damaged Simple Chess Databases at the store level (docs/guide/damaged.md): copies of
 //! the golden `gen300` database (300 games written by the reference writer pgn2dcg), damaged
 //! byte by byte, one kind of damage per test. Each time the open succeeds, every healthy game
 //! loads exactly as from the undamaged copy, each damaged game fails with EIO and a message

@@ -15,8 +15,8 @@ use std::process::Command;
 
 use common::{import_both, pgn_files, realworld_corpus, repo, scid_files_differ, work_dir};
 
-/// Files where SCID's database differs for a reason of SCID's own, and the reason (README
-/// "Where gamefs differs from SCID's import on purpose").
+/// Files where SCID's database differs for a reason of SCID's own, and the reason
+/// (docs/guide/importing.md, "Where gamefs differs from SCID's import on purpose").
 const SCID_DIFFERS: &[(&str, &str)] = &[
     (
         "python-chess/utf8-bom.pgn",

@@ -3,7 +3,7 @@
 #
 # Mounting a PGN file against its peers: the same games as plain files, and `zstdcat | grep` /
 # `grep` over the file. For the file plain, compressed by pzstd (many frames, as the lichess
-# dumps), by gzip (one member, read from checkpoints, see README "PGN files") and by lbzip2 (one
+# dumps), by gzip (one member, read from checkpoints, see docs/guide/pgn-files.md) and by lbzip2 (one
 # stream, read by its blocks): first mount
 # (the indexing), its peak RSS, remount (kept index), `ls -l` of the biggest player folder,
 # `grep -Rc` over it, games read at random, and the mount's peak RSS.

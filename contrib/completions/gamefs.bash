@@ -1089,7 +1089,7 @@ _gamefs() {
             return 0
             ;;
         gamefs__subcmd__man)
-            opts="-h --log-level --help"
+            opts="-h --markdown --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -150,6 +150,7 @@ complete -c gamefs -n "__fish_gamefs_using_subcommand go9; and __fish_seen_subco
 complete -c gamefs -n "__fish_gamefs_using_subcommand completions" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c gamefs -n "__fish_gamefs_using_subcommand man" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
+complete -c gamefs -n "__fish_gamefs_using_subcommand man" -l markdown -d 'Print the guide\'s command and option reference (Markdown, docs/guide/options.md) instead of the man page'
 complete -c gamefs -n "__fish_gamefs_using_subcommand man" -s h -l help -d 'Print help'
 complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact convert info check go9 completions man help" -f -a "mount" -d 'Mount a database as a folder of PGN files (detaches once the mount is ready)'
 complete -c gamefs -n "__fish_gamefs_using_subcommand help; and not __fish_seen_subcommand_from mount export demo create import compact convert info check go9 completions man help" -f -a "export" -d 'Write every game of a database as one PGN stream'

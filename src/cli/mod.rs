@@ -26,7 +26,10 @@ Examples:
   grep -rl 'Najdorf' ~/mnt/chess/games        search every game as text
   umount ~/mnt/chess                          unmount (or: fusermount3 -u ~/mnt/chess)
   gamefs export ~/chess/mybase -o all.pgn     write every game as one PGN file
-  gamefs demo                                 mount a bundled sample database at ./gamefs-demo")]
+  gamefs demo                                 mount a bundled sample database at ./gamefs-demo
+
+Guide: docs/guide/ in the source (mdbook build docs), one page per topic; every command and
+-o option: docs/guide/options.md; when something goes wrong: docs/guide/faq.md.")]
 pub(crate) struct Cli {
     /// Log level (error, warn, info, debug, trace); RUST_LOG overrides it.
     #[arg(long, global = true, value_name = "LEVEL", default_value = "warn")]
@@ -65,7 +68,16 @@ pub(crate) enum Command {
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(CompletionsArgs),
     /// Print the manual page (roff), e.g. `gamefs man | man -l -`.
-    Man,
+    Man(ManArgs),
+}
+
+/// Options of `gamefs man`.
+#[derive(Args, Debug)]
+pub(crate) struct ManArgs {
+    /// Print the guide's command and option reference (Markdown, docs/guide/options.md)
+    /// instead of the man page.
+    #[arg(long)]
+    pub markdown: bool,
 }
 
 /// Options of `gamefs info` and `gamefs check`.
@@ -132,6 +144,105 @@ pub(crate) fn man_page() -> Vec<u8> {
     out
 }
 
+/// The guide's command and option reference (docs/guide/options.md), generated from the same
+/// definitions as `--help` and the man page: every subcommand with its usage and arguments,
+/// then every `-o` word of [`mount_options::MOUNT_OPTIONS`].
+pub(crate) fn reference_markdown() -> String {
+    let mut command = <Cli as clap::CommandFactory>::command();
+    command.build();
+    let mut out = String::from(
+        "# Command and option reference\n\n\
+         <!-- Generated from the command definitions (src/cli/mod.rs) and the -o table \
+         (src/cli/mount_options.rs) by `gamefs man --markdown`, like `--help` and the man page; \
+         regenerate with `just generated`: a test fails when this file differs. -->\n\n\
+         Every command and option, as `gamefs COMMAND --help` and `man gamefs` list them. How to \
+         use them: [Commands](commands.md), [Mounting and options](mounting.md).\n\n\
+         ## Commands\n",
+    );
+    for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
+        reference_command(&mut out, sub, "gamefs");
+    }
+    out.push_str(
+        "\n## Mount options\n\n`gamefs mount -o WORD,WORD,…` (also `gamefs demo -o`, mount(8) \
+         and fstab). An unknown word is an error that lists these.\n\n\
+         | option | meaning |\n|---|---|\n",
+    );
+    for w in mount_options::MOUNT_OPTIONS
+        .iter()
+        .filter(|w| !w.help.is_empty())
+    {
+        out.push_str(&format!("| `{}` | {} |\n", w.spelled(), cell(w.help)));
+    }
+    out.push_str(&format!(
+        "\nIgnored, so that fstab lines work: {}.\n",
+        mount_options::ignored_words()
+            .iter()
+            .map(|w| format!("`{w}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    out
+}
+
+/// One subcommand's section of the reference, and its own subcommands' after it.
+fn reference_command(out: &mut String, command: &clap::Command, parent: &str) {
+    let name = format!("{parent} {}", command.get_name());
+    out.push_str(&format!("\n### `{name}`\n\n"));
+    if let Some(about) = command.get_about() {
+        out.push_str(&format!("{}\n\n", about.to_string().trim()));
+    }
+    let usage = command
+        .clone()
+        .bin_name(&name)
+        .render_usage()
+        .to_string()
+        .replace("Usage: ", "");
+    out.push_str(&format!("```text\n{usage}\n```\n\n"));
+    let args: Vec<_> = command
+        .get_arguments()
+        .filter(|a| !a.is_hide_set() && a.get_id() != "help" && a.get_id() != "version")
+        .collect();
+    if !args.is_empty() {
+        out.push_str("| argument | meaning |\n|---|---|\n");
+        for arg in args {
+            let value = match (arg.get_action().takes_values(), arg.get_value_names()) {
+                (true, Some([name, ..])) => format!(" {name}"),
+                _ => String::new(),
+            };
+            let spelled = match (arg.get_short(), arg.get_long()) {
+                (Some(s), Some(l)) => format!("`-{s}{value}`, `--{l}{value}`"),
+                (Some(s), None) => format!("`-{s}{value}`"),
+                (None, Some(l)) => format!("`--{l}{value}`"),
+                (None, None) => format!(
+                    "`{}`",
+                    arg.get_value_names().and_then(|v| v.first()).map_or_else(
+                        || arg.get_id().to_string().to_uppercase(),
+                        |v| v.to_string()
+                    )
+                ),
+            };
+            let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+            let help = if arg.get_short() == Some('o') && arg.get_long().is_none() {
+                "mount options, comma-separated: see [Mount options](#mount-options)".to_owned()
+            } else {
+                help
+            };
+            out.push_str(&format!("| {spelled} | {} |\n", cell(&help)));
+        }
+    }
+    for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
+        reference_command(out, sub, &name);
+    }
+}
+
+/// Text fit for one cell of a Markdown table.
+fn cell(text: &str) -> String {
+    text.replace('\n', " ")
+        .replace('|', "\\|")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
 fn sub_title(name: &str) -> String {
     name.trim_start_matches("gamefs-").to_uppercase()
 }
@@ -153,6 +264,12 @@ mod tests {
             );
         };
         check("man/gamefs.1", man_page());
+        // The guide's reference, generated from the same definitions.
+        let page = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/guide/options.md");
+        assert!(
+            std::fs::read_to_string(&page).unwrap_or_default() == reference_markdown(),
+            "docs/guide/options.md is out of date: run `just generated`"
+        );
         check(
             "completions/gamefs.bash",
             completions(clap_complete::Shell::Bash),

@@ -72,7 +72,8 @@ fn warn_if_damaged(database: &Path, coll: &dyn Collection) {
     }
     daemon::tell(&format!(
         "gamefs: warning: {} is damaged: {} problem(s); {} of its {} cannot be read (I/O \
-         error), the others are served (`gamefs check {}` lists every problem)",
+         error), the others are served (`gamefs check {}` lists every problem; guide: \
+         docs/guide/damaged.md)",
         database.display(),
         problems.len(),
         unreadable.len(),
@@ -93,7 +94,7 @@ fn check_mountpoint(mountpoint: &Path) -> Result<PathBuf, String> {
     }
     if !Path::new("/dev/fuse").exists() {
         return Err("/dev/fuse is missing: load the fuse kernel module (modprobe fuse) or, in a container, \
-                    pass the device in (--device /dev/fuse)"
+                    pass the device in (--device /dev/fuse); guide: docs/guide/faq.md"
             .into());
     }
     mountpoint

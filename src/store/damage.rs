@@ -133,7 +133,7 @@ impl Damage {
             ErrorKind::ReadOnly,
             format!(
                 "{} is damaged ({what}{more}); a damaged database is only opened read-only \
-                 (`gamefs check` lists every problem)",
+                 (`gamefs check` lists every problem; guide: docs/guide/damaged.md)",
                 path.display()
             ),
         ))

@@ -2,7 +2,7 @@
 //! and what saving, creating, renaming and deleting files does.
 //!
 //! This layer knows nothing of fuser; the adapter in `fuse.rs` forwards kernel calls here.
-//! Layout (see README): `games/` holds one PGN file per live game, `.deleted/` the games marked
+//! Layout (see docs/guide/mounting.md): `games/` holds one PGN file per live game, `.deleted/` the games marked
 //! deleted, `players/`, `events/`, `sites/`, `years/`, `eco/` group the games as relative
 //! symlinks into `games/`, and `.gamefs/` reports errors. The write side is in `write` and
 //! `commit`; docs/SEMANTICS.md says what each operation does to the database.

@@ -32,6 +32,9 @@ scratch files kept in memory only. Text that is not valid PGN is refused: the ed
 an error, the database is unchanged, and the reason is listed in errors. A save that does not
 fit on the disk fails the same way (No space left on device): free some space and copy the
 text back from rejected/.
+
+More in the gamefs guide (docs/guide/ in the source; man gamefs): editing.md (saving, errors,
+rejected/), damaged.md (errors of a damaged database), faq.md (messages and what to do).
 ";
 
 /// What happened during this mount, for `.gamefs/stats`.

@@ -993,7 +993,7 @@ pub(super) fn add_nag(frame: &mut Frame, nag: u8, at: Pos) -> Result<(), ParseEr
     Ok(())
 }
 
-/// Suffix annotations and the symbols SCID converts to NAGs (README: `+=`, `-+`, `N`, …).
+/// Suffix annotations and the symbols SCID converts to NAGs (`+=`, `-+`, `N`, …).
 pub(super) fn symbol_nag(s: &[u8]) -> Option<u8> {
     Some(match s {
         b"!" => 1,
