@@ -76,12 +76,7 @@ impl Vfs {
     /// The items of all-file `node`, in order: the root's are those of `games/`.
     fn all_items(&self, node: Node) -> Vec<u32> {
         match node {
-            Node::AllGames => {
-                let hidden = lock(&self.hidden).clone();
-                (0..self.coll.count())
-                    .filter(|&n| !self.coll.deleted(n) && !hidden.contains(&n))
-                    .collect()
-            }
+            Node::AllGames => self.items_in(false, 0).collect(),
             Node::AllOfPosition(id) => self.position_games(id),
             Node::AllOfGroup(v, key) => self
                 .view(v)
@@ -207,7 +202,7 @@ impl Vfs {
 
     /// Run `work` on each of `items`, on every core.
     fn on_every_core(&self, items: &[u32], work: &(dyn Fn(u32) + Sync)) {
-        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let cores = super::cores();
         if items.len() < 2 || cores < 2 {
             items.iter().for_each(|&n| work(n));
             return;

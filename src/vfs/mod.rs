@@ -690,13 +690,10 @@ impl Vfs {
                 .any(|(i, (n, name))| add(self.entry(n, name.into(), i as u64 + 3))),
             Node::Games | Node::Deleted => {
                 let want_deleted = node == Node::Deleted;
-                let hidden = lock(&self.hidden).clone();
                 let start = u32::try_from(from).unwrap_or(u32::MAX);
-                (start..self.coll.count())
-                    .filter(|&n| self.coll.deleted(n) == want_deleted && !hidden.contains(&n))
-                    .any(|n| {
-                        add(self.entry(Node::Game(n), self.game_name(n).into(), u64::from(n) + 3))
-                    })
+                self.items_in(want_deleted, start).any(|n| {
+                    add(self.entry(Node::Game(n), self.game_name(n).into(), u64::from(n) + 3))
+                })
             }
             Node::ViewParent(v) => self
                 .views_under(v)
@@ -915,6 +912,14 @@ impl Vfs {
     /// Take what an earlier mount kept (see [`Vfs::games_to_keep`]).
     pub fn restore_kept(&self, kept: Vec<kept_games::KeptGame>) {
         self.states.restore(kept);
+    }
+
+    /// The items `games/` lists (or, with `deleted`, `.deleted/`), in order from number
+    /// `from`: games renamed away to a scratch name are in neither.
+    fn items_in(&self, deleted: bool, from: u32) -> impl Iterator<Item = u32> + '_ {
+        let hidden = lock(&self.hidden).clone();
+        (from..self.coll.count())
+            .filter(move |&n| self.coll.deleted(n) == deleted && !hidden.contains(&n))
     }
 
     /// The file name of item `n` in the items folder.
@@ -1147,6 +1152,11 @@ impl Vfs {
             }
         }
     }
+}
+
+/// The cores the tree's own work (an all-file's sizes and texts, a position index) runs on.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// The generation of `coll`'s item numbers ([`inode::numbering_generation`] of its index).

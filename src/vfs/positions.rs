@@ -283,8 +283,7 @@ impl Vfs {
             .as_ref()
             .ok_or_else(|| Error::new(ErrorKind::NotFound, "no positions here"))?;
         if positions.stale.swap(false, Ordering::AcqRel) {
-            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-            positions.rebuild(self.coll.clone(), threads, false);
+            positions.rebuild(self.coll.clone(), super::cores(), false);
         }
         Ok(positions)
     }
@@ -483,8 +482,7 @@ impl Vfs {
     /// Another program changed the database: the index is built anew in the background.
     pub(super) fn positions_outside_change(&self) {
         if let Some(positions) = &self.positions {
-            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-            positions.rebuild(self.coll.clone(), threads, true);
+            positions.rebuild(self.coll.clone(), super::cores(), true);
         }
     }
 
