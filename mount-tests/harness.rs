@@ -255,10 +255,15 @@ impl Drop for Mount {
 /// Wait (up to 10 s: CI machines can be slow) until `condition` holds, and fail with `what` if
 /// it never does. For what the kernel learns asynchronously: a closed file's RELEASE and the
 /// tree's cache invalidations arrive just after `close` returns.
-pub(crate) fn eventually(what: &str, mut condition: impl FnMut() -> bool) {
+pub(crate) fn eventually(what: &str, condition: impl FnMut() -> bool) {
+    eventually_within(what, Duration::from_secs(10), condition);
+}
+
+/// As [`eventually`], waiting up to `limit` (for work a mount does in the background).
+pub(crate) fn eventually_within(what: &str, limit: Duration, mut condition: impl FnMut() -> bool) {
     let start = Instant::now();
     while !condition() {
-        assert!(start.elapsed() < Duration::from_secs(10), "never: {what}");
+        assert!(start.elapsed() < limit, "never: {what}");
         std::thread::sleep(Duration::from_millis(10));
     }
 }

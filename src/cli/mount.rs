@@ -123,6 +123,7 @@ pub(crate) fn prepare_and_serve(
     on_ready: impl FnOnce(&Path),
 ) -> Result<ExitCode, String> {
     let parsed = mount_options::parse(&opts.options, opts.read_only)?;
+    gamefs::store::blob::settings::configure(parsed.remote.clone());
     if !daemon::is_detached_child() && gamefs::store::pgn::looks_like(database) {
         // Index a PGN file here, with a progress bar on the terminal, and keep the index:
         // the background process loads it at once.
@@ -225,7 +226,7 @@ pub(crate) fn prepare_and_serve(
 /// Index the PGN file at `path` (unless its index is kept and still true), showing how far
 /// on a terminal.
 fn index_pgn_file(path: &Path) -> Result<(), String> {
-    let total = std::fs::metadata(path).map_or(0, |m| m.len());
+    let total = gamefs::store::files::file_len(path).unwrap_or(0);
     let pb = super::database::byte_progress(false, &format!("indexing {}", path.display()), total);
     let kept_in = gamefs::store::files::cache_dir();
     let indexed =

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use gamefs::fuse::{Access, KernelOption};
 use gamefs::store::GoFiles;
+use gamefs::store::blob::RemoteSettings;
 
 /// One `-o` word: how it is written, what it does, and its help.
 pub(crate) struct MountWord {
@@ -66,8 +67,29 @@ pub(crate) enum Effect {
     GoZobrist,
     /// A 9x9 Go database's scored file (repeatable).
     GoScored,
+    /// How a remote object is reached or cached (`endpoint=`, `profile=`, …).
+    Remote(RemoteWord),
     /// A word of mount(8) or fstab that means nothing to a FUSE mount.
     Ignored,
+}
+
+/// A `-o` word about remote objects (`s3://`, `https://`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RemoteWord {
+    /// The S3 endpoint URL.
+    Endpoint,
+    /// The S3 region.
+    Region,
+    /// The profile of ~/.aws/config and ~/.aws/credentials.
+    Profile,
+    /// Where fetched blocks are kept.
+    CacheDir,
+    /// The most the kept blocks take, in MiB.
+    DiskCacheMb,
+    /// Where indexes are shared for every machine.
+    IndexPrefix,
+    /// How long a request is tried again.
+    RetrySecs,
 }
 
 /// Every `-o` word gamefs takes; anything else is an error.
@@ -181,6 +203,48 @@ pub(crate) const MOUNT_OPTIONS: &[MountWord] = &[
         "FILE",
         Effect::GoScored,
         "9x9 Go: a scored file (repeatable)",
+    ),
+    value(
+        "endpoint",
+        "URL",
+        Effect::Remote(RemoteWord::Endpoint),
+        "s3://: the S3 server (Ceph RGW, MinIO, Garage; default AWS_ENDPOINT_URL, the profile's, or AWS)",
+    ),
+    value(
+        "region",
+        "NAME",
+        Effect::Remote(RemoteWord::Region),
+        "s3://: the region (default AWS_REGION, the profile's, or us-east-1)",
+    ),
+    value(
+        "profile",
+        "NAME",
+        Effect::Remote(RemoteWord::Profile),
+        "s3://: the profile of ~/.aws/config and ~/.aws/credentials (default AWS_PROFILE, or default)",
+    ),
+    value(
+        "cache_dir",
+        "DIR",
+        Effect::Remote(RemoteWord::CacheDir),
+        "s3:// and https://: where fetched blocks are kept (default ~/.cache/gamefs/remote)",
+    ),
+    value(
+        "disk_cache_mb",
+        "N",
+        Effect::Remote(RemoteWord::DiskCacheMb),
+        "s3:// and https://: the most the kept blocks take on disk, in MiB (default 1024; 0: none)",
+    ),
+    value(
+        "index_prefix",
+        "s3://BUCKET/PREFIX/",
+        Effect::Remote(RemoteWord::IndexPrefix),
+        "s3:// and https://: share indexes there, not beside each object",
+    ),
+    value(
+        "retry_secs",
+        "N",
+        Effect::Remote(RemoteWord::RetrySecs),
+        "s3:// and https://: a read the server does not answer fails after N seconds of retries (default 20)",
     ),
     ignored("defaults"),
     ignored("auto"),
@@ -310,6 +374,9 @@ pub(crate) struct ParsedOptions {
     pub tree_depth: Option<u32>,
     /// `-o positions=`, `-o zobrist=`, `-o scored=`: a Go database's files, named.
     pub go_files: GoFiles,
+    /// `-o endpoint=`, `-o profile=`, `-o cache_dir=`, …: how remote objects are reached
+    /// and cached.
+    pub remote: RemoteSettings,
 }
 
 /// The `-o` words of `lists` (each comma-separated), in order.
@@ -375,6 +442,7 @@ pub(crate) fn parse(lists: &[String], read_only_flag: bool) -> Result<ParsedOpti
             Effect::GoPositions => p.go_files.positions = Some(PathBuf::from(value)),
             Effect::GoZobrist => p.go_files.zobrist = Some(PathBuf::from(value)),
             Effect::GoScored => p.go_files.scored.push(PathBuf::from(value)),
+            Effect::Remote(w) => set_remote(&mut p.remote, w, value, item)?,
             Effect::Logging | Effect::Ignored => {}
         }
     }
@@ -385,6 +453,37 @@ pub(crate) fn parse(lists: &[String], read_only_flag: bool) -> Result<ParsedOpti
         return Err("-o ro and -o rw contradict each other".into());
     }
     Ok(p)
+}
+
+/// Set what remote word `word` (written `item`) says, with its `value`.
+fn set_remote(
+    r: &mut RemoteSettings,
+    word: RemoteWord,
+    value: &str,
+    item: &str,
+) -> Result<(), String> {
+    let number = || {
+        value
+            .parse::<u64>()
+            .map_err(|_| format!("-o {item}: takes a number"))
+    };
+    match word {
+        RemoteWord::Endpoint => r.endpoint = Some(value.to_owned()),
+        RemoteWord::Region => r.region = Some(value.to_owned()),
+        RemoteWord::Profile => r.profile = Some(value.to_owned()),
+        RemoteWord::CacheDir => r.cache_dir = Some(PathBuf::from(value)),
+        RemoteWord::DiskCacheMb => r.cache_mb = number()?,
+        RemoteWord::RetrySecs => r.retry_secs = number()?,
+        RemoteWord::IndexPrefix => {
+            if !value.starts_with("s3://") {
+                return Err(format!(
+                    "-o {item}: index_prefix is an s3://BUCKET/PREFIX/ to share indexes in"
+                ));
+            }
+            r.index_prefix = Some(value.to_owned());
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

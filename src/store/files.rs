@@ -5,7 +5,8 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
+use crate::store::blob::{self, Blob};
 
 /// The base path of a database given as its base or any of its files (`exts` are the
 /// format's file extensions).
@@ -24,18 +25,81 @@ pub fn with_ext(base: &Path, ext: &str) -> PathBuf {
     PathBuf::from(s)
 }
 
-/// The whole file at `path`.
+/// The whole file (or remote object) at `path`.
 pub fn read_file(path: &Path) -> Result<Vec<u8>> {
+    if blob::is_remote(path) {
+        return blob::read_all(path);
+    }
     std::fs::read(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))
 }
 
 /// The file at `path`, open for reading and, when `writable`, writing.
 pub fn open_file(path: &Path, writable: bool) -> Result<File> {
+    if blob::is_remote(path) {
+        return Err(remote_read_only(path));
+    }
     File::options()
         .read(true)
         .write(writable)
         .open(path)
         .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))
+}
+
+/// The file (or remote object) at `path` to read, and when `writable` (a local file only)
+/// also to write.
+pub fn open_blob(path: &Path, writable: bool) -> Result<Blob> {
+    if writable {
+        return Ok(Blob::of_file(path, open_file(path, true)?));
+    }
+    Blob::open(path)
+}
+
+/// The error of opening a remote object for writing.
+pub fn remote_read_only(path: &Path) -> Error {
+    Error::new(
+        ErrorKind::ReadOnly,
+        format!(
+            "{} is an object in a bucket or on a web server: it is only read (object stores do \
+             not append); mount it without -o rw, or copy it to a local disk to save into it",
+            path.display()
+        ),
+    )
+}
+
+/// The length of the file (or remote object) at `path`.
+pub fn file_len(path: &Path) -> Result<u64> {
+    if blob::is_remote(path) {
+        return Blob::open(path)?.len();
+    }
+    std::fs::metadata(path)
+        .map(|m| m.len())
+        .map_err(|e| Error::io(format!("cannot stat {}", path.display()), e))
+}
+
+/// When the file (or remote object) at `path` was last changed, if it can be told.
+pub fn modified(path: &Path) -> Option<std::time::SystemTime> {
+    if blob::is_remote(path) {
+        return Some(Blob::open(path).ok()?.version().ok()?.modified());
+    }
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// What names the file (or remote object) at `path` in the caches of what was learned of it:
+/// its canonical path, or its URL; `None` for a local file that is not there.
+pub fn cache_key(path: &Path) -> Option<PathBuf> {
+    if blob::is_remote(path) {
+        return Some(path.to_path_buf());
+    }
+    std::fs::canonicalize(path).ok()
+}
+
+/// The version of the remote object at `path` (its length, time and ETag), to tell a cache
+/// of it still true; `None` for a local file or an object that cannot be reached.
+pub fn remote_version(path: &Path) -> Option<blob::Version> {
+    if !blob::is_remote(path) {
+        return None;
+    }
+    Blob::open(path).ok()?.version().ok()
 }
 
 /// The total size of a database's files (missing files count as empty).

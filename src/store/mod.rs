@@ -4,6 +4,7 @@
 //! (cheap, read once) answers [`GameSummary`] questions for directory views, and a record is
 //! decoded into a [`ChessGame`] only when someone reads that game.
 
+pub mod blob;
 pub mod charset;
 pub mod convert;
 pub mod damage;

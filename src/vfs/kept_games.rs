@@ -68,7 +68,7 @@ impl KeptGames {
             (m.len(), m.mtime(), m.mtime_nsec()).hash(&mut h);
         }
         for f in files {
-            std::fs::canonicalize(f).ok()?.hash(&mut h);
+            crate::store::files::cache_key(f)?.hash(&mut h);
         }
         let h = h.finish();
         Some(KeptGames {

@@ -87,7 +87,7 @@ impl PositionIndex {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         env!("CARGO_PKG_VERSION").hash(&mut h);
         for f in files {
-            std::fs::canonicalize(f).ok()?.hash(&mut h);
+            crate::store::files::cache_key(f)?.hash(&mut h);
         }
         Some(dir.join(format!("positions-{:016x}", h.finish())))
     }
@@ -421,7 +421,7 @@ pub fn stamp_of(files: &[PathBuf]) -> u64 {
     for f in files {
         match std::fs::metadata(f) {
             Ok(m) => (m.len(), m.mtime(), m.mtime_nsec(), m.ino()).hash(&mut h),
-            Err(_) => f.hash(&mut h),
+            Err(_) => (f, crate::store::files::remote_version(f)).hash(&mut h),
         }
     }
     h.finish()

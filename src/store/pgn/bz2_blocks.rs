@@ -11,9 +11,7 @@
 //! decoded as one.
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::io::Read;
-use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -21,6 +19,7 @@ use std::sync::mpsc::sync_channel;
 
 use super::source::Member;
 use crate::error::{Error, Result};
+use crate::store::blob::Blob;
 use crate::text::input::Text;
 
 /// The magic a block starts with.
@@ -78,7 +77,7 @@ impl Blocks {
     }
 
     /// The text of block `k` of the bzip2 file open as `file` (its CRC checked).
-    pub fn read(&self, file: &File, k: usize) -> std::io::Result<Vec<u8>> {
+    pub fn read(&self, file: &Blob, k: usize) -> std::io::Result<Vec<u8>> {
         let block = *self.0.get(k).ok_or_else(|| {
             std::io::Error::new(
                 std::io::ErrorKind::InvalidInput,
@@ -399,7 +398,7 @@ mod tests {
             let start = members[k].text as usize;
             let end = members.get(k + 1).map_or(text.len(), |m| m.text as usize);
             assert!(
-                kept.read(&File::open(&path).unwrap(), k).unwrap() == text[start..end],
+                kept.read(&Blob::open(&path).unwrap(), k).unwrap() == text[start..end],
                 "block {k}"
             );
         }
@@ -461,12 +460,12 @@ mod tests {
             *x ^= 0x5A;
         }
         std::fs::write(&path, &bytes).unwrap();
-        let e = blocks.read(&File::open(&path).unwrap(), 2).unwrap_err();
+        let e = blocks.read(&Blob::open(&path).unwrap(), 2).unwrap_err();
         assert!(!e.to_string().is_empty());
         for k in [0, 1, 3, members.len() - 1] {
             let start = members[k].text as usize;
             let end = members.get(k + 1).map_or(text.len(), |m| m.text as usize);
-            assert!(blocks.read(&File::open(&path).unwrap(), k).unwrap() == text[start..end]);
+            assert!(blocks.read(&Blob::open(&path).unwrap(), k).unwrap() == text[start..end]);
         }
         assert!(decoded(&path, 2).is_err());
     }

@@ -11,7 +11,6 @@
 //! decoded, each checkpoint as a [`Member`] the rest of the store reads like any other, the
 //! checkpoints kept as bytes.
 
-use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::num::NonZeroU64;
 use std::path::Path;
@@ -23,6 +22,7 @@ use rapidgzip_core::{
 };
 
 use super::source::Member;
+use crate::store::blob::Blob;
 
 /// How much text lies between two checkpoints inside a member: a read decodes at most this
 /// much (and a DEFLATE block) before the text it wants, about 10 ms here. Each checkpoint
@@ -110,7 +110,7 @@ impl Checkpoints {
     /// there, with that checkpoint's window, and nothing before it; checked against the
     /// text's checksums (decoding goes on to the end of the block the text ends in). An
     /// `InvalidData` error when they do not match, or the text ends first.
-    pub fn read(&self, file: &Arc<File>, k: usize, len: u64) -> std::io::Result<Vec<u8>> {
+    pub fn read(&self, file: &Arc<Blob>, k: usize, len: u64) -> std::io::Result<Vec<u8>> {
         let invalid = |e: &dyn std::fmt::Display| {
             std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string())
         };
@@ -133,7 +133,7 @@ impl Checkpoints {
         let mut one = DeflateIndex::new();
         one.set_kind(kept.index.kind());
         one.push(checkpoint, window).map_err(|e| invalid(&e))?;
-        let mut reader = IndexedReader::new(file.clone(), one).map_err(|e| invalid(&e))?;
+        let mut reader = IndexedReader::new(Shared(file.clone()), one).map_err(|e| invalid(&e))?;
         let start = checkpoint.uncompressed_offset_in_bytes;
         reader.seek(SeekFrom::Start(start))?;
         let end = (start + len).min(kept.text_len);
@@ -227,10 +227,23 @@ impl Sums {
     }
 }
 
+/// A gzip file or object, as rapidgzip reads it.
+struct Shared(Arc<Blob>);
+
+impl ReadAt for Shared {
+    fn len(&self) -> std::io::Result<u64> {
+        self.0.len().map_err(std::io::Error::other)
+    }
+
+    fn read_at(&self, offset: u64, buffer: &mut [u8]) -> std::io::Result<usize> {
+        self.0.read_at(buffer, offset)
+    }
+}
+
 /// The gzip file at `path`, as rapidgzip reads it: its length as it was when opened (the
 /// decoder wants it not to change), and how far into it reading has gone.
 struct Watched {
-    file: File,
+    file: Blob,
     len: u64,
     furthest: Arc<AtomicU64>,
 }
@@ -242,7 +255,7 @@ impl ReadAt for Watched {
 
     fn read_at(&self, offset: u64, buffer: &mut [u8]) -> std::io::Result<usize> {
         let want = buffer.len().min(self.len.saturating_sub(offset) as usize);
-        let n = std::os::unix::fs::FileExt::read_at(&self.file, &mut buffer[..want], offset)?;
+        let n = self.file.read_at(&mut buffer[..want], offset)?;
         self.furthest
             .fetch_max(offset + n as u64, Ordering::Relaxed);
         Ok(n)
@@ -259,8 +272,10 @@ pub(super) fn decode_with_checkpoints(
     sink: &mut dyn FnMut(&mut Vec<u8>) -> crate::error::Result<()>,
     progress: &dyn Fn(u64),
 ) -> std::result::Result<Checkpoints, DecodeFailure> {
-    let file = File::open(path).map_err(DecodeFailure::Read)?;
-    let len = file.metadata().map_err(DecodeFailure::Read)?.len();
+    let file = Blob::open(path).map_err(|e| DecodeFailure::Read(std::io::Error::other(e)))?;
+    let len = file
+        .len()
+        .map_err(|e| DecodeFailure::Read(std::io::Error::other(e)))?;
     let furthest = Arc::new(AtomicU64::new(0));
     let source = Watched {
         file,
@@ -375,7 +390,7 @@ mod tests {
         let members = c.members();
         let end = members.get(k + 1).map_or(text_len, |m| m.text);
         c.read(
-            &Arc::new(File::open(path).unwrap()),
+            &Arc::new(Blob::open(path).unwrap()),
             k,
             end - members[k].text,
         )
@@ -433,7 +448,7 @@ mod tests {
                 let start = members[k].text as usize;
                 let end = members.get(k + 1).map_or(text.len(), |m| m.text as usize);
                 let read = checkpoints.read(
-                    &Arc::new(File::open(&path).unwrap()),
+                    &Arc::new(Blob::open(&path).unwrap()),
                     k,
                     (end - start) as u64,
                 );
@@ -454,7 +469,7 @@ mod tests {
             let from = members[k].text;
             assert!(
                 checkpoints
-                    .read(&Arc::new(File::open(&path).unwrap()), k, 1000)
+                    .read(&Arc::new(Blob::open(&path).unwrap()), k, 1000)
                     .unwrap()
                     == text[from as usize..][..1000]
             );

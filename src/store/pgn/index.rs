@@ -26,6 +26,7 @@ use super::games::{GameTable, RECORD_BYTES};
 use super::source::{self, Codec, Member, StartPoints};
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::{GameResult, PartialDate};
+use crate::store::blob::{self, Blob, remote};
 use crate::store::damage::UNKNOWN_NAME;
 use crate::store::name_list::{NameList, NameLookup};
 use crate::store::{GameSummary, NameKind};
@@ -44,7 +45,9 @@ const HELD_ROOM_BYTES: usize = 256 << 10;
 /// grew (the same start, and the old end still there) from one rewritten.
 const EDGE_BYTES: usize = 4096;
 /// The start of a kept index file (its layout's version in the last byte).
-const MAGIC: &[u8; 8] = b"GFPGNIX5";
+const MAGIC: &[u8; 8] = b"GFPGNIX6";
+/// The name an index shared for every machine has beside a remote object (its key and this).
+pub const SHARED_SUFFIX: &str = ".gamefs-index";
 
 /// Told how far indexing is: bytes of the file read, of its size.
 pub type Progress<'a> = &'a (dyn Fn(u64, u64) + Sync);
@@ -55,6 +58,8 @@ struct Identity {
     len: u64,
     mtime: i64,
     mtime_nsec: i64,
+    /// A remote object's version (empty for a local file).
+    etag: Vec<u8>,
     /// The file's first bytes.
     head: Vec<u8>,
     /// The file's last bytes.
@@ -64,23 +69,21 @@ struct Identity {
 impl Identity {
     /// The identity of `path` now.
     fn of(path: &Path) -> Result<Identity> {
-        let file = std::fs::File::open(path)
-            .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
-        let meta = file
-            .metadata()
-            .map_err(|e| Error::io(format!("cannot look at {}", path.display()), e))?;
+        let file = Blob::open(path)?;
+        let version = file.version()?;
         let edge = |at: u64| -> Result<Vec<u8>> {
-            let mut bytes = vec![0; (meta.len() - at).min(EDGE_BYTES as u64) as usize];
-            std::os::unix::fs::FileExt::read_exact_at(&file, &mut bytes, at)
+            let mut bytes = vec![0; (version.len - at).min(EDGE_BYTES as u64) as usize];
+            file.read_exact_at(&mut bytes, at)
                 .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
             Ok(bytes)
         };
         Ok(Identity {
-            len: meta.len(),
-            mtime: meta.mtime(),
-            mtime_nsec: meta.mtime_nsec(),
+            len: version.len,
+            mtime: version.mtime.0,
+            mtime_nsec: version.mtime.1,
+            etag: version.etag.into_bytes(),
             head: edge(0)?,
-            tail: edge(meta.len().saturating_sub(EDGE_BYTES as u64))?,
+            tail: edge(version.len.saturating_sub(EDGE_BYTES as u64))?,
         })
     }
 
@@ -88,6 +91,7 @@ impl Identity {
     /// where it was.
     fn grew_into(&self, now: &Identity, path: &Path) -> bool {
         if now.len <= self.len
+            || blob::is_remote(path)
             || !now
                 .head
                 .starts_with(&self.head[..self.head.len().min(now.head.len())])
@@ -188,8 +192,13 @@ impl Index {
     ) -> Result<Index> {
         let now = Identity::of(path)?;
         let kept_at = kept_in.and_then(|dir| kept_path(dir, path));
-        let kept = kept_at.as_deref().and_then(load);
-        let index = match kept {
+        let mut kept = kept_at.as_deref().and_then(load);
+        if kept.as_ref().is_none_or(|k| k.identity != now)
+            && let Some(shared) = shared_index(path, kept_at.as_deref(), &now)
+        {
+            return Ok(shared);
+        }
+        let index = match kept.take() {
             Some(kept) if kept.identity == now => return Ok(kept),
             Some(kept) if kept.identity.grew_into(&now, path) => {
                 log::info!("{} grew: indexing its new games", path.display());
@@ -205,14 +214,19 @@ impl Index {
                 empty.extended(path, now, block, threads, progress)?
             }
         };
-        if let Some(at) = &kept_at
-            && let Err(e) = store(&index, at)
-        {
-            log::warn!(
-                "cannot keep the index of {} in {}: {e}",
-                path.display(),
-                at.display()
-            );
+        if let Some(at) = &kept_at {
+            match store(&index, at) {
+                Ok(()) if blob::is_remote(path) => match std::fs::read(at) {
+                    Ok(bytes) => remote::put_beside(path, SHARED_SUFFIX, bytes),
+                    Err(e) => log::warn!("cannot read {}: {e}", at.display()),
+                },
+                Ok(()) => {}
+                Err(e) => log::warn!(
+                    "cannot keep the index of {} in {}: {e}",
+                    path.display(),
+                    at.display()
+                ),
+            }
         }
         Ok(index)
     }
@@ -268,7 +282,7 @@ impl Index {
             _ => threads,
         };
         let mut indexer = Indexer::new(&mut self, resume, lines_before, block, parsing);
-        if indexer.index.codec == Codec::Plain {
+        if indexer.index.codec == Codec::Plain && !blob::is_remote(path) {
             // Mapped, and parsed where it lies: no copy, no blocks (the pages parsed are let go).
             let text = Text::of_file(path)
                 .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
@@ -619,12 +633,46 @@ fn unclassified() -> GameSummary {
 }
 
 /// Where the index of the file at `path` is kept in folder `dir`: under a name made from the
-/// file's device and inode (the same file, grown or not, finds it).
+/// file's device and inode (the same file, grown or not, finds it), or from a remote object's
+/// URL.
 fn kept_path(dir: &Path, path: &Path) -> Option<PathBuf> {
-    let meta = std::fs::metadata(path).ok()?;
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    (meta.dev(), meta.ino()).hash(&mut h);
+    if blob::is_remote(path) {
+        path.hash(&mut h);
+    } else {
+        let meta = std::fs::metadata(path).ok()?;
+        (meta.dev(), meta.ino()).hash(&mut h);
+    }
     Some(dir.join(format!("pgn-{:016x}.idx", h.finish())))
+}
+
+/// The index of the remote object at `path` that a mount on any machine shared beside it
+/// ([`remote::put_beside`]), when it is the index of the object as it is `now`: kept at
+/// `kept_at` and loaded (mapped) from there.
+fn shared_index(path: &Path, kept_at: Option<&Path>, now: &Identity) -> Option<Index> {
+    let at = kept_at?;
+    let bytes = remote::get_beside(path, SHARED_SUFFIX)?;
+    let written = at
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| std::fs::write(at, &bytes));
+    if let Err(e) = written {
+        log::warn!("cannot keep the shared index in {}: {e}", at.display());
+        return None;
+    }
+    match load(at) {
+        Some(index) if index.identity == *now => {
+            log::info!("{}: using the index shared beside it", path.display());
+            Some(index)
+        }
+        _ => {
+            log::info!(
+                "{}: the index shared beside it is of another version: indexing it again",
+                path.display()
+            );
+            None
+        }
+    }
 }
 
 /// Little-endian writing of the kept index, straight to its file through a buffer: the index
@@ -718,6 +766,7 @@ fn write_to(index: &Index, file: std::fs::File) -> std::io::Result<std::fs::File
     w.u64(id.len);
     w.u64(id.mtime as u64);
     w.u64(id.mtime_nsec as u64);
+    w.bytes(&id.etag);
     w.bytes(&id.head);
     w.bytes(&id.tail);
     w.u32(
@@ -780,6 +829,7 @@ fn load(at: &Path) -> Option<Index> {
         len: r.u64()?,
         mtime: r.u64()? as i64,
         mtime_nsec: r.u64()? as i64,
+        etag: r.bytes()?.to_vec(),
         head: r.bytes()?.to_vec(),
         tail: r.bytes()?.to_vec(),
     };

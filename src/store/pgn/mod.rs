@@ -38,7 +38,7 @@ pub fn looks_like(path: &Path) -> bool {
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    path.is_file() && ENDINGS.iter().any(|e| name.ends_with(e))
+    ENDINGS.iter().any(|e| name.ends_with(e)) && crate::store::blob::is_file(path)
 }
 
 /// The error of every write to a PGN file.
@@ -91,9 +91,9 @@ impl PgnFile {
             index.start_points.clone(),
             index.text_len,
         )?;
-        let modified = std::fs::metadata(path)
-            .and_then(|m| m.modified())
-            .unwrap_or(SystemTime::UNIX_EPOCH);
+        let modified = crate::store::blob::Blob::open(path)
+            .and_then(|b| b.version())
+            .map_or(SystemTime::UNIX_EPOCH, |v| v.modified());
         Ok(PgnFile {
             path: path.to_path_buf(),
             index,

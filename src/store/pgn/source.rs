@@ -13,10 +13,9 @@
 //! file's blocks, on every core.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{BufRead, BufReader, Read};
 use std::num::NonZeroUsize;
 use std::ops::Range;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -26,6 +25,7 @@ use lru::LruCache;
 use super::bz2_blocks::{self, Blocks};
 use super::gzip::{self, Checkpoints};
 use crate::error::{Error, Result};
+use crate::store::blob::{self, Blob, Reader, SharedReader};
 use crate::text::input::Text;
 
 /// A member decoded whole is kept for the next reads when it is at most this big.
@@ -146,7 +146,7 @@ impl StartPoints {
     /// The `len` bytes of text of member `k` of the file open as `file`, decoded from its
     /// start point and checked (a gzip stretch against the text's checksums, a bzip2 block
     /// against its CRC).
-    fn read(&self, file: &Arc<File>, k: usize, len: u64) -> std::io::Result<Vec<u8>> {
+    fn read(&self, file: &Arc<Blob>, k: usize, len: u64) -> std::io::Result<Vec<u8>> {
         match self {
             StartPoints::Gzip(c) => c.read(file, k, len),
             StartPoints::Bzip2(b) => b.read(file, k),
@@ -257,7 +257,8 @@ pub fn decode_from(
                 return Ok(());
             }
             Codec::Bzip2 => {
-                if let Ok(packed @ Text::Mapped(_)) = Text::of_file(path)
+                if let Some(local) = local_file(path)
+                    && let Ok(packed @ Text::Mapped(_)) = Text::of_file(local)
                     && let Some(decoded) =
                         bz2_blocks::decode_blocks(path, &packed, threads, sink, member, progress)
                 {
@@ -270,7 +271,8 @@ pub fn decode_from(
     }
     if codec == Codec::Zstd
         && threads > 1
-        && let Ok(packed @ Text::Mapped(_)) = Text::of_file(path)
+        && let Some(local) = local_file(path)
+        && let Ok(packed @ Text::Mapped(_)) = Text::of_file(local)
         && let Some(frames) = zstd_frames(&packed, from.packed)
         && frames.ranges.len() > 1
     {
@@ -283,7 +285,8 @@ pub fn decode_from(
         return decode_frames(path, &packed, &frames, from.text, threads, ends);
     }
     let failed = |at: u64, e| decode_error(path, codec, at, e);
-    let mut input = input_at(path, from.packed)?;
+    let blob = Arc::new(Blob::open(path)?);
+    let mut input = input_at(&blob, from.packed);
     let mut text_at = from.text;
     let mut piece = Vec::new();
     loop {
@@ -333,7 +336,7 @@ pub fn decode_from(
         }
         drop(decoder);
         if let Some(end) = skip_to {
-            input = input_at(path, end)?;
+            input = input_at(&blob, end);
         }
         progress(input.taken());
         if codec == Codec::Plain {
@@ -581,18 +584,18 @@ fn decode_frames(
     })
 }
 
-/// The file at `path`, read from byte `at` on.
-fn input_at(path: &Path, at: u64) -> Result<Counted<BufReader<File>>> {
-    let mut file =
-        File::open(path).map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
-    if at > 0 {
-        file.seek(SeekFrom::Start(at))
-            .map_err(|e| Error::io(format!("reading {} at byte {at}", path.display()), e))?;
-    }
-    Ok(Counted {
-        inner: BufReader::with_capacity(1 << 20, file),
+/// The file or object `blob`, read from byte `at` on.
+fn input_at(blob: &Arc<Blob>, at: u64) -> Counted<BufReader<SharedReader>> {
+    Counted {
+        inner: BufReader::with_capacity(1 << 20, Reader::new(blob.clone(), at)),
         taken: Arc::new(AtomicU64::new(at)),
-    })
+    }
+}
+
+/// `path` when it names a local file (which can be mapped), not a remote object (read in
+/// order instead).
+fn local_file(path: &Path) -> Option<&Path> {
+    (!blob::is_remote(path)).then_some(path)
 }
 
 /// Where the zstd frame starting at byte `start` of the file at `path` ends, as its frame and
@@ -602,19 +605,22 @@ fn frame_end(path: &Path, codec: Codec, start: u64) -> Option<u64> {
     if codec != Codec::Zstd {
         return None;
     }
-    let packed = Text::of_file(path).ok()?;
+    let packed = Text::of_file(local_file(path)?).ok()?;
     let frame = packed.get(usize::try_from(start).ok()?..)?;
     let size = zstd::zstd_safe::find_frame_compressed_size(frame).ok()?;
     (size > 0).then_some(start + size as u64)
 }
 
-/// A decoder of the member of the file at `path` (stored as `codec`) that starts at byte
-/// `packed`, reading a descriptor of its own (a clone's file offset would be shared with other
-/// readers).
-fn member_decoder(path: &Path, codec: Codec, packed: u64) -> std::io::Result<Box<dyn Read + Send>> {
-    let mut file = File::open(path)?;
-    file.seek(SeekFrom::Start(packed))?;
-    codec.member(BufReader::with_capacity(256 << 10, file))
+/// A decoder of the member of `blob` (stored as `codec`) that starts at byte `packed`.
+fn member_decoder(
+    blob: &Arc<Blob>,
+    codec: Codec,
+    packed: u64,
+) -> std::io::Result<Box<dyn Read + Send>> {
+    codec.member(BufReader::with_capacity(
+        256 << 10,
+        Reader::new(blob.clone(), packed),
+    ))
 }
 
 /// Where a [`Source`]'s members are decoded from: the file (its path for the decoders that
@@ -622,7 +628,7 @@ fn member_decoder(path: &Path, codec: Codec, packed: u64) -> std::io::Result<Box
 /// (each one a member) when it has them.
 struct Packed {
     path: PathBuf,
-    file: Arc<File>,
+    file: Arc<Blob>,
     codec: Codec,
     start_points: Option<StartPoints>,
 }
@@ -644,7 +650,7 @@ impl Packed {
             .push((self.path.clone(), member.text));
         let text = match &self.start_points {
             Some(points) => points.read(&self.file, m, len),
-            None => member_decoder(&self.path, self.codec, member.packed).and_then(|mut d| {
+            None => member_decoder(&self.file, self.codec, member.packed).and_then(|mut d| {
                 let mut text = Vec::with_capacity(len as usize);
                 d.read_to_end(&mut text).map(|_| text)
             }),
@@ -701,8 +707,7 @@ impl Source {
         start_points: Option<StartPoints>,
         text_len: u64,
     ) -> Result<Source> {
-        let file = File::open(path)
-            .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
+        let file = Blob::open(path)?;
         Ok(Source {
             packed: Arc::new(Packed {
                 path: path.to_path_buf(),
@@ -866,7 +871,7 @@ impl Source {
 
     /// A decoder at the start of member `m`.
     fn decoder(&self, m: usize) -> Result<Box<dyn Read + Send>> {
-        member_decoder(&self.packed.path, self.packed.codec, self.members[m].packed)
+        member_decoder(&self.packed.file, self.packed.codec, self.members[m].packed)
             .map_err(|e| self.damaged(m, e))
     }
 

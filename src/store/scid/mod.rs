@@ -42,9 +42,10 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::game::visit::GameVisitor;
 use crate::game::{ChessGame, Headers, StartPosition};
 use crate::store::Each;
+use crate::store::blob::{self, Blob};
 use crate::store::damage::{Damage, Problem, UNKNOWN_NAME};
 pub use crate::store::files::with_ext;
-use crate::store::files::{self, open_file, read_file};
+use crate::store::files::{self, open_blob, open_file, read_file};
 use crate::store::{
     ChessStore, GameSummary, NameKind, StoreInfo, check_game_number, check_readable_game, eco_text,
     in_game,
@@ -76,17 +77,24 @@ pub struct ScidDatabase {
 
 /// An open game file and its read-ahead.
 struct GameFile {
-    file: File,
-    /// Reads records from `file`, a stretch at a time when they come in file order.
+    blob: Blob,
+    /// Reads records from `blob`, a stretch at a time when they come in file order.
     records: RecordReader,
 }
 
 impl GameFile {
-    fn new(file: File) -> Arc<GameFile> {
+    fn new(blob: Blob) -> Arc<GameFile> {
         Arc::new(GameFile {
-            file,
+            blob,
             records: RecordReader::new(),
         })
+    }
+
+    /// The file to write to (a database open for writing is a local file).
+    fn file(&self) -> &File {
+        self.blob
+            .local_file()
+            .expect("a database open for writing is a local file")
     }
 }
 
@@ -146,9 +154,9 @@ pub fn layout_at(path: &Path) -> Option<Layout> {
     } else {
         (true, true)
     };
-    if scid4 && with_ext(&base, "si4").is_file() {
+    if scid4 && blob::is_file(&with_ext(&base, "si4")) {
         Some(Layout::V400)
-    } else if scid5 && with_ext(&base, "si5").is_file() {
+    } else if scid5 && blob::is_file(&with_ext(&base, "si5")) {
         Some(Layout::V5)
     } else {
         None
@@ -191,7 +199,7 @@ impl ScidDatabase {
             None
         };
         let state = read_state(&paths, index_file.as_ref())?;
-        let games = open_file(&paths[2], writable)?;
+        let games = open_blob(&paths[2], writable)?;
         let format = match state.header.layout {
             Layout::V5 => "SCID 5".to_owned(),
             _ => format!("SCID 4 (version {})", state.header.version),
@@ -257,7 +265,7 @@ impl ScidDatabase {
         let games = self.game_file();
         games
             .records
-            .read(&games.file, entry.offset, &mut buf, committed)
+            .read(&games.blob, entry.offset, &mut buf, committed)
             .map_err(|e| {
                 let what = format!(
                     "game {}: cannot read {} bytes at offset {} of {}",
@@ -286,7 +294,7 @@ impl ScidDatabase {
         let fresh = read_state(&self.paths, None)?;
         // The game file may have been replaced too (a compaction writes new files): read
         // from the one there now.
-        let games = open_file(&self.paths[2], false)?;
+        let games = open_blob(&self.paths[2], false)?;
         *self.games.write().unwrap_or_else(|p| p.into_inner()) = GameFile::new(games);
         log::info!(
             "{} changed outside gamefs: {} games now",
@@ -304,7 +312,7 @@ impl ScidDatabase {
 
     /// Current size of the game file.
     pub fn games_file_len(&self) -> u64 {
-        std::fs::metadata(&self.paths[2]).map_or(self.read().games_len, |m| m.len())
+        files::file_len(&self.paths[2]).unwrap_or(self.read().games_len)
     }
 
     /// The stored bytes of name `id` of `kind`.
@@ -434,7 +442,7 @@ impl ScidDatabase {
 
     fn append_record(&self, state: &mut State, record: &[u8]) -> Result<u64> {
         let offset = writer::append_record(
-            &self.game_file().file,
+            self.game_file().file(),
             &self.paths[2],
             state.games_len,
             record,
@@ -496,7 +504,7 @@ impl ScidDatabase {
             log.pending.clear();
         }
         state.freqs = None;
-        writer::cut_back_to(&self.game_file().file, &self.paths[2], undo.games_len);
+        writer::cut_back_to(self.game_file().file(), &self.paths[2], undo.games_len);
         state.games_len = undo.games_len;
     }
 
@@ -541,9 +549,7 @@ fn read_state(paths: &[PathBuf; 3], writable: Option<&File>) -> Result<State> {
             ),
         ));
     }
-    let games_len = std::fs::metadata(sg4)
-        .map_err(|e| Error::io(format!("cannot stat {}", sg4.display()), e))?
-        .len();
+    let games_len = files::file_len(sg4)?;
     if let Some(f) = writable {
         repair_torn_scid5_entry(f, si4, &mut header, &mut index)?;
     }
@@ -746,7 +752,7 @@ impl State {
 fn newest_mtime(files: &[PathBuf]) -> SystemTime {
     files
         .iter()
-        .filter_map(|f| std::fs::metadata(f).and_then(|m| m.modified()).ok())
+        .filter_map(|f| files::modified(f))
         .max()
         .unwrap_or(SystemTime::UNIX_EPOCH)
 }
@@ -847,7 +853,7 @@ impl ChessStore for ScidDatabase {
                 return Ok(None);
             }
             entry.offset = self.append_record(&mut state, &record)?;
-            writer::sync(&self.game_file().file, &self.paths[2])?;
+            writer::sync(self.game_file().file(), &self.paths[2])?;
             // An edit that keeps the game's names (moves, comments, dates, results) leaves
             // every name's count, and so the name file, as it was: rewriting it (2 MiB at ten
             // million games) and counting every entry's names after a mount were most of
@@ -937,7 +943,7 @@ impl ChessStore for ScidDatabase {
                 let mut entry = self
                     .entry_for(&mut state, &game, record.len(), &derived, 0)
                     .map_err(context)?;
-                entry.offset = records.append(&self.game_file().file, &self.paths[2], &record)?;
+                entry.offset = records.append(self.game_file().file(), &self.paths[2], &record)?;
                 state.games_len = records.file_len();
                 // Counted now: an undo forgets the counts (they are recounted from the index).
                 state.count_refs(&entry, 1);
@@ -946,8 +952,8 @@ impl ChessStore for ScidDatabase {
             if bytes.is_empty() {
                 return Ok(bytes);
             }
-            records.flush(&self.game_file().file, &self.paths[2])?;
-            writer::sync(&self.game_file().file, &self.paths[2])?;
+            records.flush(self.game_file().file(), &self.paths[2])?;
+            writer::sync(self.game_file().file(), &self.paths[2])?;
             writer::reserve(index_file, &self.paths[0], at, bytes.len() as u64)?;
             self.write_names(&mut state)?;
             Ok(bytes)
@@ -976,7 +982,7 @@ impl ChessStore for ScidDatabase {
             let restored = write_count(first);
             writer::cut_back(index_file, &self.paths[0], at);
             if restored.is_ok() {
-                writer::cut_back(&self.game_file().file, &self.paths[2], undo.games_len);
+                writer::cut_back(self.game_file().file(), &self.paths[2], undo.games_len);
                 state.games_len = undo.games_len;
             }
             return Err(e);

@@ -6,10 +6,9 @@
 //! point at never change (saves append, and a failed save cuts off only what it appended), so
 //! a stretch read earlier still holds what the file holds.
 
+use crate::store::blob::Blob;
 use std::cell::RefCell;
-use std::fs::File;
 use std::io;
-use std::os::unix::fs::FileExt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// How much of the game file one read fetches once games are read in order.
@@ -54,7 +53,7 @@ impl RecordReader {
     /// Fill `buf` from `offset` of `file`, whose first `committed` bytes never change.
     pub(super) fn read(
         &self,
-        file: &File,
+        file: &Blob,
         offset: u64,
         buf: &mut [u8],
         committed: u64,
@@ -93,13 +92,13 @@ mod tests {
     use super::*;
     use std::io::Write;
 
-    fn file_of(bytes: &[u8]) -> File {
+    fn file_of(bytes: &[u8]) -> Blob {
         let mut f = tempfile::tempfile().unwrap();
         f.write_all(bytes).unwrap();
-        f
+        Blob::of_file(std::path::Path::new("records"), f)
     }
 
-    fn read(r: &RecordReader, f: &File, offset: u64, len: usize, committed: u64) -> Vec<u8> {
+    fn read(r: &RecordReader, f: &Blob, offset: u64, len: usize, committed: u64) -> Vec<u8> {
         let mut buf = vec![0; len];
         r.read(f, offset, &mut buf, committed).unwrap();
         buf
@@ -145,7 +144,7 @@ mod tests {
         assert_eq!(read(&r, &f, 10, 10, 1000), [1; 10]);
         // Bytes that never change in a game file, changed behind the reader's back: the next
         // record comes from the stretch already read, so it shows the old bytes.
-        f.write_all_at(&[3; 10], 20).unwrap();
+        std::os::unix::fs::FileExt::write_all_at(f.local_file().unwrap(), &[3; 10], 20).unwrap();
         assert_eq!(read(&r, &f, 20, 10, 1000), [1; 10]);
         // Out of order, the file is read again.
         assert_eq!(read(&r, &f, 0, 30, 1000)[20..], [3; 10]);
@@ -158,7 +157,7 @@ mod tests {
         assert_eq!(read(&r, &f, 0, 10, 500), [1; 10]);
         assert_eq!(read(&r, &f, 10, 10, 500), [1; 10]);
         // A save appends past the committed 500 bytes (and a failed one rewrites them).
-        f.write_all_at(&[2; 600], 500).unwrap();
+        std::os::unix::fs::FileExt::write_all_at(f.local_file().unwrap(), &[2; 600], 500).unwrap();
         assert_eq!(read(&r, &f, 500, 10, 1100), [2; 10]);
         assert_eq!(read(&r, &f, 20, 10, 1100), [1; 10]);
     }

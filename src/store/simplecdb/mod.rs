@@ -40,8 +40,9 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::game::visit::GameVisitor;
 use crate::game::{ChessGame, Headers};
 use crate::store::Each;
+use crate::store::blob::Blob;
 use crate::store::damage::{Damage, Extent, Problem, overlaps};
-use crate::store::files::{open_file, read_file};
+use crate::store::files::{open_blob, open_file, read_file};
 use crate::store::scid::writer;
 use crate::store::{
     ChessStore, GameSummary, NameKind, StoreInfo, check_game_number, check_readable_game, in_game,
@@ -69,9 +70,7 @@ pub use crate::store::files::with_ext;
 pub fn looks_like(path: &Path) -> bool {
     let dci = with_ext(&base_path(path), "dci");
     let mut magic = [0u8; 10];
-    File::open(dci)
-        .and_then(|f| f.read_exact_at(&mut magic, 0))
-        .is_ok_and(|()| &magic == MAGIC[0])
+    Blob::open(&dci).is_ok_and(|f| f.read_exact_at(&mut magic, 0).is_ok() && &magic == MAGIC[0])
 }
 
 /// Which name file (0 players, 1 sites, 2 events) a kind lives in; rounds are numbers.
@@ -94,7 +93,7 @@ pub struct SimpleCdb {
     state: RwLock<State>,
     /// The game file (read, and appended to when writable); replaced when another program
     /// replaces the file under a read-only database.
-    games: RwLock<Arc<File>>,
+    games: RwLock<Arc<Blob>>,
     /// Index and name files open for writing (the index locked) when writable.
     writers: Option<[File; 4]>,
 }
@@ -133,7 +132,7 @@ fn newest_mtime(stamp: &Stamp) -> SystemTime {
 /// record, records outside the game file, or shared by two entries. Cut files are what an
 /// interrupted append leaves and the next append overwrites: a `writable` open only logs
 /// them; anything else makes it fail (read-only error).
-fn read_state(paths: &[PathBuf; 5], games: &File, writable: bool) -> Result<State> {
+fn read_state(paths: &[PathBuf; 5], games: &Blob, writable: bool) -> Result<State> {
     let now = stamp(paths);
     let mut damage = Damage::default();
     let mut cut = |message: String| {
@@ -168,10 +167,7 @@ fn read_state(paths: &[PathBuf; 5], games: &File, writable: bool) -> Result<Stat
         }
         *slot = file;
     }
-    let games_len = games
-        .metadata()
-        .map_err(|e| Error::io(format!("cannot stat {}", paths[DCG].display()), e))?
-        .len();
+    let games_len = games.len()?;
     let mut state = State {
         index,
         count: whole,
@@ -227,7 +223,7 @@ impl State {
 
     /// Report the records that lie outside the game file (at `dcg`), that run past its end
     /// (only the last record can: one read), or that two entries share: unreadable.
-    fn scan_records(&mut self, dcg: &Path, games: &File) {
+    fn scan_records(&mut self, dcg: &Path, games: &Blob) {
         let len = self.games_len;
         let mut last: Option<(u64, u32)> = None;
         for n in 0..self.count {
@@ -360,12 +356,9 @@ impl SimpleCdb {
         } else {
             None
         };
-        let games = open_file(&paths[DCG], writable)?;
+        let games = open_blob(&paths[DCG], writable)?;
         let mut head = [0u8; 10];
-        let games_len = games
-            .metadata()
-            .map_err(|e| Error::io(format!("cannot stat {}", paths[DCG].display()), e))?
-            .len();
+        let games_len = games.len()?;
         let head = &mut head[..games_len.min(10) as usize];
         if games.read_exact_at(head, 0).is_err() || !MAGIC[DCG].starts_with(head) {
             return Err(Error::new(
@@ -385,7 +378,7 @@ impl SimpleCdb {
                 }
             }
             if games_len == 0 {
-                writer::write_synced(&games, &paths[DCG], 0, MAGIC[DCG])?;
+                writer::write_synced(writable_file(&games), &paths[DCG], 0, MAGIC[DCG])?;
                 state.games_len = MAGIC[DCG].len() as u64;
             }
         }
@@ -430,8 +423,9 @@ impl SimpleCdb {
             return None;
         }
         let mut buf = [0u8; RECORD_LEN];
-        std::fs::File::open(&self.paths[file + 1])
-            .and_then(|f| f.read_exact_at(&mut buf, u64::from(offset)))
+        Blob::open(&self.paths[file + 1])
+            .ok()?
+            .read_exact_at(&mut buf, u64::from(offset))
             .ok()?;
         Some(buf)
     }
@@ -614,7 +608,7 @@ impl SimpleCdb {
     /// Append `record` at the end of the game file (not yet synced); returns its offset.
     fn append_record(&self, state: &mut State, record: &[u8]) -> Result<u64> {
         let offset = state.games_len;
-        self.game_file()
+        writable_file(&self.game_file())
             .write_all_at(record, offset)
             .map_err(|e| Error::io(format!("writing {}", self.paths[DCG].display()), e))?;
         state.games_len = offset + record.len() as u64;
@@ -628,7 +622,7 @@ impl SimpleCdb {
             return Ok(false);
         }
         // The game file may have been replaced too: read from the one there now.
-        let games = open_file(&self.paths[DCG], false)?;
+        let games = open_blob(&self.paths[DCG], false)?;
         let fresh = read_state(&self.paths, &games, false)?;
         *self.games.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(games);
         log::info!(
@@ -641,9 +635,16 @@ impl SimpleCdb {
     }
 }
 
+/// The game file to write to (a database open for writing is a local file).
+fn writable_file(games: &Blob) -> &File {
+    games
+        .local_file()
+        .expect("a database open for writing is a local file")
+}
+
 impl SimpleCdb {
     /// The game file as open now.
-    fn game_file(&self) -> Arc<File> {
+    fn game_file(&self) -> Arc<Blob> {
         self.games.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
@@ -658,7 +659,11 @@ impl SimpleCdb {
             writer::cut_back_to(&writers[i + 1], &self.paths[i + 1], end);
             state.names[i].truncate(count);
         }
-        writer::cut_back_to(&self.game_file(), &self.paths[DCG], undo.games_len);
+        writer::cut_back_to(
+            writable_file(&self.game_file()),
+            &self.paths[DCG],
+            undo.games_len,
+        );
         state.games_len = undo.games_len;
     }
 
@@ -799,7 +804,7 @@ impl ChessStore for SimpleCdb {
         let undo = Self::undo_point(&state);
         let staged = (|| -> Result<(u64, [u32; 4])> {
             let offset = self.append_record(&mut state, &p.record)?;
-            writer::sync(&self.game_file(), &self.paths[DCG])?;
+            writer::sync(writable_file(&self.game_file()), &self.paths[DCG])?;
             Ok((
                 offset,
                 self.place_names(&mut state, &[&p.fitted], &[keep])?[0],
@@ -879,7 +884,7 @@ impl ChessStore for SimpleCdb {
             if prepared.is_empty() {
                 return Ok(Vec::new());
             }
-            writer::sync(&self.game_file(), &self.paths[DCG])?;
+            writer::sync(writable_file(&self.game_file()), &self.paths[DCG])?;
             writer::reserve(
                 &writers[DCI],
                 &self.paths[DCI],
@@ -901,7 +906,11 @@ impl ChessStore for SimpleCdb {
         if let Err(e) = writer::write_synced(&writers[DCI], &self.paths[DCI], at, &bytes) {
             // Drop the partial entries; the new names stay (unused, which readers accept).
             writer::cut_back(&writers[DCI], &self.paths[DCI], at);
-            writer::cut_back(&self.game_file(), &self.paths[DCG], undo.games_len);
+            writer::cut_back(
+                writable_file(&self.game_file()),
+                &self.paths[DCG],
+                undo.games_len,
+            );
             state.games_len = undo.games_len;
             return Err(e);
         }

@@ -1,0 +1,287 @@
+//! Databases in an S3-compatible bucket, mounted by URL (`s3://BUCKET/KEY`) against a real
+//! Garage cluster of three on loopback: every game's bytes equal a local mount's, for PGN
+//! files plain and compressed and for a SCID database; the index one mount shares in the
+//! bucket serves a second mount with an empty cache; a changed object is indexed again; a
+//! node stopped mid-read fails reads with EIO and serves them again when it is back; bad
+//! credentials and a missing object are one clear line at mount time.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use crate::garage::{BUCKET, Garage};
+use crate::harness::{Mount, gamefs, listing, repo, run_with_timeout, scratch, sh};
+
+/// The real-world corpus (tests/data/realworld.md) as one PGN file, in `dir`.
+fn real_world_file(dir: &Path) -> PathBuf {
+    sh(
+        dir,
+        &format!(
+            "mkdir -p rw && tar -xJf {} -C rw && find rw -name '*.pgn' | LC_ALL=C sort | xargs cat > realworld.pgn",
+            repo().join("tests/data/realworld.tar.xz").display()
+        ),
+    );
+    dir.join("realworld.pgn")
+}
+
+/// Mount `url` with `garage`'s credentials, the cache in `cache` (a folder of its own: an
+/// empty cache is a new machine), and `extra` arguments.
+fn mount_remote(garage: &Garage, url: &str, dir: &Path, cache: &Path, extra: &[&str]) -> Mount {
+    let env = garage.env();
+    let mut env: Vec<(&str, &Path)> = env.iter().map(|(k, v)| (*k, Path::new(v))).collect();
+    env.push(("XDG_CACHE_HOME", cache));
+    Mount::with_env(Path::new(url), dir, extra, &env)
+}
+
+/// Every game file of the mount, by name, with its bytes.
+fn games_of(m: &Mount) -> Vec<(String, Vec<u8>)> {
+    listing(&m.join("games"))
+        .into_iter()
+        .map(|p| {
+            let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            (p.file_name().unwrap().to_string_lossy().into_owned(), bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn pgn_files_plain_and_compressed_in_a_bucket_read_as_on_local_disk() {
+    let dir = scratch("remote-pgn");
+    let Some(garage) = Garage::start(&dir.path().join("garage")) else {
+        return;
+    };
+    let pgn = real_world_file(dir.path());
+    sh(
+        dir.path(),
+        "pzstd -1 -q -p 2 realworld.pgn -o rw.pgn.zst && gzip -6 -c realworld.pgn > rw.pgn.gz \
+         && bzip2 -9 -c realworld.pgn > rw.pgn.bz2 && cp realworld.pgn rw.pgn",
+    );
+    let local = {
+        let local_dir = dir.path().join("local");
+        std::fs::create_dir_all(&local_dir).unwrap();
+        let m = Mount::new(&pgn, &local_dir, &[]);
+        games_of(&m)
+    };
+    assert!(local.len() > 20_000, "{} games", local.len());
+    for name in ["rw.pgn", "rw.pgn.zst", "rw.pgn.gz", "rw.pgn.bz2"] {
+        garage.put(
+            &format!("dumps/{name}"),
+            std::fs::read(dir.path().join(name)).unwrap(),
+        );
+        let mdir = dir.path().join(format!("m-{name}"));
+        let cache = dir.path().join(format!("cache-{name}"));
+        std::fs::create_dir_all(&mdir).unwrap();
+        let m = mount_remote(
+            &garage,
+            &format!("s3://{BUCKET}/dumps/{name}"),
+            &mdir,
+            &cache,
+            &[],
+        );
+        let remote = games_of(&m);
+        assert_eq!(remote.len(), local.len(), "{name}");
+        let texts = |g: &[(String, Vec<u8>)]| g.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>();
+        assert!(
+            texts(&remote) == texts(&local),
+            "{name}: a game's bytes differ"
+        );
+        // Read-only, and said so.
+        let e = std::fs::write(m.join("games/new.pgn"), b"x").unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::EROFS), "{name}");
+        // The tree works over it as over a local file.
+        let tree = std::fs::read_to_string(m.join("tree/tree.txt")).unwrap();
+        assert!(tree.contains("e4"), "{name}: {tree}");
+    }
+}
+
+#[test]
+fn the_index_shared_in_the_bucket_serves_a_new_machine_and_a_changed_object_is_indexed_again() {
+    let dir = scratch("remote-index");
+    let Some(garage) = Garage::start(&dir.path().join("garage")) else {
+        return;
+    };
+    let pgn = real_world_file(dir.path());
+    sh(dir.path(), "pzstd -1 -q -p 2 realworld.pgn -o rw.pgn.zst");
+    garage.put(
+        "rw.pgn.zst",
+        std::fs::read(dir.path().join("rw.pgn.zst")).unwrap(),
+    );
+    let url = format!("s3://{BUCKET}/rw.pgn.zst");
+    let log = |name: &str| dir.path().join(format!("{name}.log"));
+    let log_opt = |name: &str| format!("log_file={},log_level=info", log(name).display());
+    let first = {
+        let m = mount_remote(
+            &garage,
+            &url,
+            dir.path(),
+            &dir.path().join("cache-a"),
+            &["-o", &log_opt("first")],
+        );
+        games_of(&m)
+    };
+    assert!(
+        garage
+            .keys("")
+            .iter()
+            .any(|k| k == "rw.pgn.zst.gamefs-index"),
+        "no shared index in {:?}",
+        garage.keys("")
+    );
+    // A second machine: an empty cache.
+    let m = mount_remote(
+        &garage,
+        &url,
+        dir.path(),
+        &dir.path().join("cache-b"),
+        &["-o", &log_opt("second")],
+    );
+    let said = std::fs::read_to_string(log("second")).unwrap();
+    assert!(said.contains("using the index shared beside it"), "{said}");
+    assert!(games_of(&m) == first);
+    drop(m);
+    // The object changes (fewer games): the shared index is of another version.
+    let text = std::fs::read(&pgn).unwrap();
+    let half = &text[..text.len() / 2];
+    let cut = half
+        .windows(8)
+        .rposition(|w| w == b"\n[Event ")
+        .map_or(half.len(), |p| p + 1);
+    garage.put("rw.pgn.zst", zstd::encode_all(&text[..cut], 3).unwrap());
+    let m = mount_remote(
+        &garage,
+        &url,
+        dir.path(),
+        &dir.path().join("cache-b"),
+        &["-o", &log_opt("third")],
+    );
+    let games = games_of(&m);
+    assert!(games.len() < first.len() && !games.is_empty());
+    let joined: Vec<u8> = games.iter().flat_map(|(_, t)| t.clone()).collect();
+    assert!(
+        joined == text[..cut],
+        "the changed object's games are its text"
+    );
+}
+
+#[test]
+fn a_node_stopped_mid_read_fails_reads_with_eio_and_serves_them_when_back() {
+    let dir = scratch("remote-fault");
+    let Some(mut garage) = Garage::start(&dir.path().join("garage")) else {
+        return;
+    };
+    let pgn = real_world_file(dir.path());
+    garage.put("rw.pgn", std::fs::read(&pgn).unwrap());
+    // No blocks kept on disk: a read the memory does not hold goes to the server.
+    let m = mount_remote(
+        &garage,
+        &format!("s3://{BUCKET}/rw.pgn"),
+        dir.path(),
+        &dir.path().join("cache"),
+        &["-o", "disk_cache_mb=0,retry_secs=3,lazy_sizes"],
+    );
+    // The position index reads every game once, in order; the blocks held in memory are
+    // then the last ones read, and the first game's is not (nor was its text read through
+    // the mount).
+    crate::harness::eventually_within("the position index", Duration::from_secs(120), || {
+        std::fs::read_to_string(m.join(".gamefs/stats"))
+            .is_ok_and(|s| s.contains("position_index: ready"))
+    });
+    let names = listing(&m.join("games"));
+    let first = names[0].clone();
+    let text = std::fs::read(&pgn).unwrap();
+    garage.stop_node(0);
+    let start = Instant::now();
+    let e = std::fs::read(&first).unwrap_err();
+    assert_eq!(e.raw_os_error(), Some(libc::EIO), "{e}");
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "the read took {:?}",
+        start.elapsed()
+    );
+    // The rest of the mount still answers.
+    assert!(m.join("games").is_dir());
+    garage.start_node(0);
+    let again = std::fs::read(&first).expect("read once the node is back");
+    assert!(!again.is_empty() && text.starts_with(&again));
+}
+
+#[test]
+fn bad_credentials_a_missing_object_and_a_dead_endpoint_are_one_clear_line() {
+    let dir = scratch("remote-errors");
+    let Some(garage) = Garage::start(&dir.path().join("garage")) else {
+        return;
+    };
+    garage.put(
+        "a.pgn",
+        std::fs::read(repo().join("tests/data/tags.pgn")).unwrap(),
+    );
+    let mnt = dir.path().join("mnt");
+    std::fs::create_dir_all(&mnt).unwrap();
+    let attempt = |url: &str, env: &[(&str, String)]| {
+        let mut cmd = Command::new(gamefs());
+        cmd.env("XDG_CACHE_HOME", dir.path().join("cache"))
+            .envs(garage.env())
+            .envs(env.iter().map(|(k, v)| (*k, v.clone())))
+            .args(["mount", "--foreground", "-o", "retry_secs=2", url])
+            .arg(&mnt);
+        let out = run_with_timeout(&mut cmd, Duration::from_secs(60));
+        assert!(!out.status.success(), "{url} mounted");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let said = attempt(
+        &format!("s3://{BUCKET}/a.pgn"),
+        &[("AWS_SECRET_ACCESS_KEY", "0".repeat(64))],
+    );
+    assert!(said.contains("refused: check the credentials"), "{said}");
+    let said = attempt(&format!("s3://{BUCKET}/nope.pgn"), &[]);
+    assert!(
+        said.contains("no object s3://games/nope.pgn") || said.contains("no database"),
+        "{said}"
+    );
+    let dead = format!("http://127.0.0.1:{}", crate::harness::free_port());
+    let said = attempt(
+        &format!("s3://{BUCKET}/a.pgn"),
+        &[("AWS_ENDPOINT_URL", dead.clone())],
+    );
+    assert!(said.contains("127.0.0.1"), "{said}");
+}
+
+#[test]
+fn a_scid_database_in_a_bucket_is_read_as_on_local_disk_and_never_written() {
+    let dir = scratch("remote-scid");
+    let Some(garage) = Garage::start(&dir.path().join("garage")) else {
+        return;
+    };
+    let db = crate::fixtures::edge_db();
+    for ext in ["si4", "sn4", "sg4"] {
+        garage.put(
+            &format!("bases/edge.{ext}"),
+            std::fs::read(db.with_extension(ext)).unwrap(),
+        );
+    }
+    let local = {
+        let ldir = dir.path().join("local");
+        std::fs::create_dir_all(&ldir).unwrap();
+        let m = Mount::new(db, &ldir, &["-o", "ro"]);
+        games_of(&m)
+    };
+    let m = mount_remote(
+        &garage,
+        &format!("s3://{BUCKET}/bases/edge.si4"),
+        dir.path(),
+        &dir.path().join("cache"),
+        &[],
+    );
+    assert!(games_of(&m) == local);
+    drop(m);
+    let mut cmd = Command::new(gamefs());
+    cmd.env("XDG_CACHE_HOME", dir.path().join("cache"))
+        .envs(garage.env())
+        .args(["mount", "--foreground", "-o", "rw"])
+        .arg(format!("s3://{BUCKET}/bases/edge.si4"))
+        .arg(dir.path().join("mnt"));
+    let out = run_with_timeout(&mut cmd, Duration::from_secs(60));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(said.contains("object stores do not append"), "{said}");
+}
