@@ -28,8 +28,11 @@ fn open_collection(database: &Path, parsed: &ParsedOptions) -> Result<Arc<dyn Co
         writable,
         lossy: parsed.lossy,
     };
-    // A PGN file is only read: mounted read-only as with `-o ro` (`-o rw` is refused).
-    let read_only_format = gamefs::store::pgn::looks_like(database) && !parsed.explicit_rw;
+    // A PGN file and a remote object are only read: mounted read-only as with `-o ro` (`-o rw`
+    // is refused).
+    let read_only_format = (gamefs::store::blob::is_remote(database)
+        || gamefs::store::pgn::looks_like(database))
+        && !parsed.explicit_rw;
     if parsed.read_only || read_only_format {
         return collection::open(database, &options(false)).map_err(|e| e.to_string());
     }
