@@ -19,15 +19,21 @@ use gamefs::vfs::kept_games::KeptGames;
 use gamefs::vfs::size_fill::SizeFill;
 use gamefs::vfs::{Vfs, VfsOptions};
 
+/// How `-o` says to open the database, for writing or not.
+fn open_options(parsed: &ParsedOptions, writable: bool) -> OpenOptions {
+    OpenOptions {
+        go_files: parsed.go_files.clone(),
+        writable,
+        lossy: parsed.lossy,
+        into: parsed.into.clone(),
+    }
+}
+
 /// Open the database for writing unless asked not to. When writing is impossible (the files
 /// are read-only to us, or an old version-300 database) and `-o rw` was not given, mount
 /// read-only with a warning, as mount(8) does for write-protected media.
 fn open_collection(database: &Path, parsed: &ParsedOptions) -> Result<Arc<dyn Collection>, String> {
-    let options = |writable| OpenOptions {
-        go_files: parsed.go_files.clone(),
-        writable,
-        lossy: parsed.lossy,
-    };
+    let options = |writable| open_options(parsed, writable);
     // A PGN file is only read: mounted read-only as with `-o ro` (`-o rw` is refused).
     let read_only_format = gamefs::store::pgn::looks_like(database) && !parsed.explicit_rw;
     if parsed.read_only || read_only_format {
@@ -123,10 +129,20 @@ pub(crate) fn prepare_and_serve(
     on_ready: impl FnOnce(&Path),
 ) -> Result<ExitCode, String> {
     let parsed = mount_options::parse(&opts.options, opts.read_only)?;
-    if !daemon::is_detached_child() && gamefs::store::pgn::looks_like(database) {
+    if !daemon::is_detached_child() {
         // Index a PGN file here, with a progress bar on the terminal, and keep the index:
         // the background process loads it at once.
-        index_pgn_file(database)?;
+        if gamefs::store::pgn::looks_like(database) {
+            index_pgn_file(database)?;
+        } else if collection::is_folder_of_databases(database, &open_options(&parsed, false)) {
+            // Each PGN file of a folder mounted as one, the same way; one that fails is
+            // skipped by the mount, which says why.
+            for path in collection::union::discover::databases_in(database).unwrap_or_default() {
+                if gamefs::store::pgn::looks_like(&path) {
+                    let _ = index_pgn_file(&path);
+                }
+            }
+        }
     }
     if !opts.foreground && !daemon::is_detached_child() {
         // The background process opens (and locks) the database, once; its errors, warnings

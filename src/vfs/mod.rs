@@ -864,6 +864,7 @@ impl Vfs {
             self.errors.total(),
         );
         out.push_str(&self.positions_stats());
+        out.push_str(&members_stats(&self.coll.members()));
         out
     }
 
@@ -1160,6 +1161,36 @@ fn cores() -> usize {
 }
 
 /// The generation of `coll`'s item numbers ([`inode::numbering_generation`] of its index).
+/// The lines of `.gamefs/stats` for each database of a folder mounted as one (none for one
+/// database): `member NAME: FILE, FORMAT, N games, D deleted, writable: yes, problems: P`, or
+/// why the file is not mounted.
+fn members_stats(members: &[crate::collection::MemberStats]) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for m in members {
+        let file = m
+            .info
+            .files
+            .first()
+            .map(|f| f.display().to_string())
+            .unwrap_or_default();
+        let _ = match &m.skipped {
+            Some(why) => writeln!(out, "member {}: {file}, not mounted: {why}", m.name),
+            None => writeln!(
+                out,
+                "member {}: {file}, {}, games: {}, deleted: {}, writable: {}, problems: {}",
+                m.name,
+                m.info.format,
+                m.count,
+                m.deleted,
+                if m.writable { "yes" } else { "no" },
+                m.problems
+            ),
+        };
+    }
+    out
+}
+
 fn numbering_of(coll: &dyn Collection) -> u32 {
     inode::numbering_generation(coll.info().files.first().map(|p| p.as_path()))
 }
