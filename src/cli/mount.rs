@@ -61,6 +61,17 @@ fn warn_if_damaged(database: &Path, coll: &dyn Collection) {
     if problems.is_empty() {
         return;
     }
+    let members = coll.members();
+    if !members.is_empty() {
+        let skipped = members.iter().filter(|m| m.skipped.is_some()).count();
+        daemon::tell(&format!(
+            "gamefs: {}: {} problem(s) in its databases, {skipped} file(s) not mounted: \
+             MOUNT/.gamefs/errors names each, MOUNT/.gamefs/stats lists the databases",
+            database.display(),
+            problems.len(),
+        ));
+        return;
+    }
     let unreadable: HashSet<u32> = problems
         .iter()
         .filter(|p| p.unreadable)

@@ -25,6 +25,8 @@ pub(crate) mod space;
 pub(crate) mod status;
 #[cfg(test)]
 pub(crate) mod testing;
+#[cfg(test)]
+mod union_tests;
 pub(crate) mod unsupported;
 pub(crate) mod views;
 pub(crate) mod write;
@@ -832,10 +834,15 @@ impl Vfs {
             100.0 * hits as f64 / (hits + misses) as f64
         };
         let c = &self.counters;
+        let members = self.coll.members();
+        // A folder mounted as one is named by the folder its databases are in.
+        let database = info.files.first().map(|p| match p.parent() {
+            Some(folder) if !members.is_empty() => folder,
+            _ => p,
+        });
         let mut out = format!(
             "database: {}\nformat: {}\nwritable: {}\n{}: {count}\ndeleted: {deleted}\n",
-            info.files
-                .first()
+            database
                 .map(|p| p.display().to_string())
                 .unwrap_or_default(),
             info.format,
@@ -864,7 +871,7 @@ impl Vfs {
             self.errors.total(),
         );
         out.push_str(&self.positions_stats());
-        out.push_str(&members_stats(&self.coll.members()));
+        out.push_str(&members_stats(&members));
         out
     }
 

@@ -123,7 +123,7 @@ impl UnionCollection {
                 .iter()
                 .map(|_| Mutex::new(MergedGroups::new(members.len())))
                 .collect(),
-            format: format!("{what}: {} databases as one", members.len()),
+            format: format!("a folder of {} databases mounted as one", members.len()),
             members,
             by_name,
             skipped,

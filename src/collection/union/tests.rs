@@ -5,28 +5,10 @@ use std::path::{Path, PathBuf};
 
 use super::*;
 use crate::store::OpenOptions;
-use crate::testing::demo_db;
+use crate::testing::{demo_folder, demo_games_from};
 
-/// The demo games (contrib/sample/demo.pgn) from game `from` (1-based) on, as PGN text.
-pub(crate) fn demo_games_from(from: usize) -> String {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/contrib/sample/demo.pgn"
-    ))
-    .unwrap();
-    let start = text
-        .match_indices("[Event ")
-        .nth(from - 1)
-        .map_or(text.len(), |(at, _)| at);
-    text[start..].to_owned()
-}
-
-/// A folder holding a SCID database of the 30 demo games (`db`) and a PGN file of the demo
-/// games 15 to 30 (`later.pgn`).
 fn folder() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    demo_db(dir.path());
-    std::fs::write(dir.path().join("later.pgn"), demo_games_from(15)).unwrap();
+    let dir = demo_folder();
     let path = dir.path().to_path_buf();
     (dir, path)
 }
