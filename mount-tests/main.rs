@@ -29,3 +29,4 @@ mod simplecdb;
 mod sys;
 mod times;
 mod tree;
+mod union;
