@@ -382,7 +382,8 @@ pub(crate) struct ConvertArgs {
 #[derive(Args, Debug, Clone)]
 pub(crate) struct MountArgs {
     /// The database: its base path or any of its files (x, x.si4, x.sg4, x.sn4), or a PGN
-    /// file (x.pgn, x.pgn.zst, x.pgn.gz, x.pgn.bz2), mounted read-only.
+    /// file (x.pgn, x.pgn.zst, x.pgn.gz, x.pgn.bz2), mounted read-only, or a folder of such
+    /// databases, mounted as one.
     pub database: PathBuf,
     /// An existing empty directory to mount on.
     pub mountpoint: PathBuf,
