@@ -107,7 +107,7 @@ fn saves_and_deletions_go_to_their_member_and_new_games_need_into() {
     u.set_deleted(2, true).unwrap();
     assert!(u.deleted(2));
     let e = u
-        .import(text.as_bytes(), OnBadGame::Skip, &mut |_| {})
+        .import(text.as_bytes(), OnBadGame::Skip, &|_| {})
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NotPermitted);
     assert!(e.message().contains("-o into="), "{e}");
@@ -130,7 +130,7 @@ fn new_games_go_into_the_member_named_and_take_the_next_numbers() {
     assert_eq!(u.count(), 62);
     let name_before = u.file_name(61);
     let report = u
-        .import(demo_games_from(29).as_bytes(), OnBadGame::Skip, &mut |_| {})
+        .import(demo_games_from(29).as_bytes(), OnBadGame::Skip, &|_| {})
         .unwrap();
     assert_eq!(report.numbers, [62, 63]);
     assert_eq!(u.count(), 64);
