@@ -15,7 +15,7 @@ use gamefs::collection::positions::PositionIndex;
 use gamefs::collection::{self, Collection};
 use gamefs::fuse::{self, MountSettings};
 use gamefs::store::OpenOptions;
-use gamefs::vfs::kept_games::KeptGames;
+use gamefs::vfs::kept_games::KeptPlaces;
 use gamefs::vfs::size_fill::SizeFill;
 use gamefs::vfs::{Vfs, VfsOptions};
 
@@ -263,33 +263,35 @@ fn index_pgn_file(path: &Path) -> Result<(), String> {
     indexed.map(drop).map_err(|e| e.to_string())
 }
 
-/// Take what earlier mounts of this database kept of its games (sizes and times), if
-/// anything; returns where it is kept.
-fn restore_kept(vfs: &Vfs) -> Option<KeptGames> {
-    let kept_file = KeptGames::for_database(&vfs.collection().info().files)?;
-    let kept = kept_file.load();
-    if !kept.is_empty() {
+/// Take what earlier mounts of this database (of each database of a folder) kept of its
+/// games (sizes and times), if anything; returns where it is kept.
+fn restore_kept(vfs: &Vfs) -> Option<KeptPlaces> {
+    let places = KeptPlaces::for_collection(vfs.collection())?;
+    let kept = places.load(vfs.collection());
+    if kept.iter().any(|g| g.is_kept()) {
         log::info!(
             "{} games kept in {}",
             kept.len(),
-            kept_file.path().display()
+            places
+                .paths()
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         );
         vfs.restore_kept(kept);
     }
-    Some(kept_file)
+    Some(places)
 }
 
 /// Keep each game's size and time known now for the next mount (each with its game's
 /// fingerprint, so a game changed since, by us or another program, is looked at again there).
-fn keep_games(vfs: &Vfs, kept_file: Option<&KeptGames>) {
-    let Some(kept_file) = kept_file else {
+fn keep_games(vfs: &Vfs, places: Option<&KeptPlaces>) {
+    let Some(places) = places else {
         return;
     };
-    let games = vfs.games_to_keep();
-    if games.iter().any(|g| g.is_kept())
-        && let Err(e) = kept_file.store(&games)
-    {
-        log::debug!("cannot keep games in {}: {e}", kept_file.path().display());
+    if let Err(e) = places.store(vfs.collection(), &vfs.games_to_keep()) {
+        log::debug!("cannot keep games in {:?}: {e}", places.paths());
     }
 }
 

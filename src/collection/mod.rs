@@ -208,4 +208,12 @@ pub trait Collection: Send + Sync {
     fn members(&self) -> Vec<MemberStats> {
         Vec::new()
     }
+    /// For a folder of databases mounted as one ([`union`]), the database item `n` is in (its
+    /// place in [`members`](Collection::members)) and its number there: what a mount keeps
+    /// of each game is kept per database, as when each is mounted alone. `None` for one
+    /// database.
+    fn member_of(&self, n: u32) -> Option<(usize, u32)> {
+        let _ = n;
+        None
+    }
 }

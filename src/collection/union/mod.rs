@@ -414,6 +414,12 @@ impl Collection for UnionCollection {
         true
     }
 
+    fn member_of(&self, n: u32) -> Option<(usize, u32)> {
+        self.numbering().locate(n)
+    }
+
+    /// The members that opened (in the order [`Collection::member_of`] numbers them), then
+    /// the files that did not.
     fn members(&self) -> Vec<MemberStats> {
         self.members
             .iter()
