@@ -1167,10 +1167,9 @@ fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// The generation of `coll`'s item numbers ([`inode::numbering_generation`] of its index).
 /// The lines of `.gamefs/stats` for each database of a folder mounted as one (none for one
-/// database): `member NAME: FILE, FORMAT, N games, D deleted, writable: yes, problems: P`, or
-/// why the file is not mounted.
+/// database): `member NAME: FILE, FORMAT, games: N, deleted: D, writable: yes, problems: P`,
+/// or why the file is not mounted.
 fn members_stats(members: &[crate::collection::MemberStats]) -> String {
     use std::fmt::Write;
     let mut out = String::new();
@@ -1198,8 +1197,20 @@ fn members_stats(members: &[crate::collection::MemberStats]) -> String {
     out
 }
 
+/// The generation of `coll`'s item numbers ([`inode::numbering_generation`] of its index, or
+/// of each of its databases' for a folder mounted as one).
 fn numbering_of(coll: &dyn Collection) -> u32 {
-    inode::numbering_generation(coll.info().files.first().map(|p| p.as_path()))
+    let members = coll.members();
+    if members.is_empty() {
+        return inode::numbering_generation(coll.info().files.first().map(|p| p.as_path()));
+    }
+    inode::numbering_generation(
+        members
+            .iter()
+            .filter(|m| m.skipped.is_none())
+            .filter_map(|m| m.info.files.first())
+            .map(|p| p.as_path()),
+    )
 }
 
 fn is_dir(node: Node) -> bool {
