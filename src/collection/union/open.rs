@@ -22,10 +22,7 @@ pub fn open_folder(dir: &Path, options: &OpenOptions) -> Result<UnionCollection>
     for (path, name) in paths.iter().zip(names) {
         match open_member(path, options) {
             Ok(collection) => members.push(Member { name, collection }),
-            Err(e) => {
-                log::warn!("{}: not mounted: {e}", path.display());
-                skipped.push(MemberStats::skipped(&name, path, &e));
-            }
+            Err(e) => skipped.push(MemberStats::skipped(&name, path, &e)),
         }
     }
     if members.is_empty() {
@@ -41,6 +38,13 @@ pub fn open_folder(dir: &Path, options: &OpenOptions) -> Result<UnionCollection>
             ErrorKind::NotFound,
             format!("{}: {why}", dir.display()),
         ));
+    }
+    // Said once each here; when none opens, the error alone says it.
+    for s in &skipped {
+        for file in &s.info.files {
+            let why = s.skipped.as_deref().unwrap_or_default();
+            log::warn!("{}: not mounted: {why}", file.display());
+        }
     }
     UnionCollection::new(
         members,
