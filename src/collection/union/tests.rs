@@ -198,3 +198,37 @@ fn a_folder_that_is_a_database_keeps_its_meaning() {
     let c = crate::collection::open(&dir, &OpenOptions::default()).unwrap();
     assert_eq!(c.members().len(), 2);
 }
+
+#[test]
+fn scid_5_and_simple_chess_databases_are_members_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    for ext in ["si5", "sn5", "sg5"] {
+        let file = format!("edge.{ext}");
+        std::fs::copy(data.join("scid5").join(&file), dir.path().join(&file)).unwrap();
+    }
+    for ext in ["dci", "dcn", "dcs", "dce", "dcg"] {
+        let from = data.join("simplecdb").join(format!("edge.{ext}"));
+        std::fs::copy(from, dir.path().join(format!("jerry.{ext}"))).unwrap();
+    }
+    let u = open(dir.path(), false, None).unwrap();
+    let scid5 = alone(&dir.path().join("edge.si5"));
+    let simple = alone(&dir.path().join("jerry.dci"));
+    assert_eq!(u.count(), scid5.count() + simple.count());
+    let last = u.count() - 1;
+    assert_eq!(
+        u.file_name(last),
+        format!("jerry--{}", simple.file_name(simple.count() - 1))
+    );
+    assert_eq!(
+        u.render(last).unwrap(),
+        simple.render(simple.count() - 1).unwrap()
+    );
+    assert_eq!(u.render(0).unwrap(), scid5.render(0).unwrap());
+    let stats = u.members();
+    assert!(
+        stats[0].info.format.contains("SCID 5"),
+        "{:?}",
+        stats[0].info
+    );
+}
