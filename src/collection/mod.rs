@@ -166,9 +166,10 @@ pub trait Collection: Send + Sync {
     fn check(&self, n: u32) -> Result<()> {
         self.render(n).map(drop)
     }
-    /// The sizes of the items' texts when the database knows them without rendering (a PGN
-    /// file's index): `stat` of a file then reads nothing. `None` otherwise.
-    fn known_sizes(&self) -> Option<Vec<u64>> {
+    /// The sizes of the items' texts the database knows without rendering (a PGN file's
+    /// index), item by item (`None` for an item whose size it does not know so): `stat` of
+    /// such a file then reads nothing. `None` when it knows none.
+    fn known_sizes(&self) -> Option<Vec<Option<u64>>> {
         None
     }
     /// Store `text` as the new content of item `n`; false when nothing changed.

@@ -323,7 +323,7 @@ impl Vfs {
         };
         vfs.note_problems();
         if let Some(sizes) = vfs.coll.known_sizes() {
-            vfs.cache.set_all_sizes(sizes);
+            vfs.cache.set_known_sizes(sizes);
         }
         vfs
     }

@@ -320,20 +320,30 @@ impl Collection for UnionCollection {
         m.collection.check(local)
     }
 
-    /// Known when every member knows its own.
-    fn known_sizes(&self) -> Option<Vec<u64>> {
-        let per_member: Vec<Vec<u64>> = self
+    /// Each member's known sizes (a PGN file's, not a SCID database's), in the union's
+    /// numbering.
+    fn known_sizes(&self) -> Option<Vec<Option<u64>>> {
+        let per_member: Vec<Option<Vec<Option<u64>>>> = self
             .members
             .iter()
             .map(|m| m.collection.known_sizes())
-            .collect::<Option<_>>()?;
+            .collect();
+        if per_member.iter().all(Option::is_none) {
+            return None;
+        }
         let numbering = self.numbering();
-        (0..numbering.count())
-            .map(|n| {
-                let (k, local) = numbering.locate(n)?;
-                per_member[k].get(local as usize).copied()
-            })
-            .collect()
+        Some(
+            (0..numbering.count())
+                .map(|n| {
+                    let (k, local) = numbering.locate(n)?;
+                    per_member[k]
+                        .as_ref()?
+                        .get(local as usize)
+                        .copied()
+                        .flatten()
+                })
+                .collect(),
+        )
     }
 
     fn save(&self, n: u32, text: &[u8]) -> Result<bool> {

@@ -232,3 +232,20 @@ fn scid_5_and_simple_chess_databases_are_members_too() {
         stats[0].info
     );
 }
+
+#[test]
+fn the_sizes_a_pgn_member_knows_are_known_in_a_mixed_folder() {
+    let (_keep, dir) = folder();
+    let u = open(&dir, false, None).unwrap();
+    let sizes = u.known_sizes().unwrap();
+    assert_eq!(sizes.len(), 46);
+    assert!(
+        sizes[..30].iter().all(Option::is_none),
+        "a SCID database renders"
+    );
+    for n in 30..46 {
+        assert_eq!(sizes[n as usize], Some(u.render(n).unwrap().len() as u64));
+    }
+    std::fs::remove_file(dir.join("later.pgn")).unwrap();
+    assert_eq!(open(&dir, false, None).unwrap().known_sizes(), None);
+}
