@@ -147,6 +147,18 @@ fn clear_errors_for_bad_input() {
     };
     let missing = dir.path().join("nothing");
     check(&[missing.as_os_str(), mnt.as_os_str()], "no database at");
+    // A folder mounts the databases it holds, and fails when it holds none that opens.
+    let empty = dir.path().join("empty-folder");
+    std::fs::create_dir(&empty).unwrap();
+    check(
+        &[empty.as_os_str(), mnt.as_os_str()],
+        "holds no chess database",
+    );
+    std::fs::write(empty.join("broken.si4"), b"no SCID index").unwrap();
+    check(
+        &[empty.as_os_str(), mnt.as_os_str()],
+        "none of its 1 database(s) opens",
+    );
 
     let bad_magic = copy_db(edge_db(), dir.path(), "badmagic");
     let mut si4 = std::fs::read(bad_magic.with_extension("si4")).unwrap();

@@ -22,6 +22,7 @@ const PAGES: &[&str] = &[
     "docs/guide/importing.md",
     "docs/guide/positions.md",
     "docs/guide/pgn-files.md",
+    "docs/guide/folders.md",
     "docs/guide/scid5.md",
     "docs/guide/simplecdb.md",
     "docs/guide/go9x9.md",

@@ -31,3 +31,4 @@ mod simplecdb;
 mod sys;
 mod times;
 mod tree;
+mod union;

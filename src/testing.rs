@@ -30,6 +30,31 @@ pub(crate) fn demo_db(dir: &Path) -> PathBuf {
     base
 }
 
+/// The demo games (contrib/sample/demo.pgn) from game `from` (1-based) on, as PGN text.
+#[cfg(test)]
+pub(crate) fn demo_games_from(from: usize) -> String {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/contrib/sample/demo.pgn"
+    ))
+    .unwrap();
+    let start = text
+        .match_indices("[Event ")
+        .nth(from - 1)
+        .map_or(text.len(), |(at, _)| at);
+    text[start..].to_owned()
+}
+
+/// A fresh folder holding two databases to mount as one: a SCID database of the 30 demo
+/// games ([`demo_db`], `db`) and a PGN file of the demo games 15 to 30 (`later.pgn`).
+#[cfg(test)]
+pub(crate) fn demo_folder() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path());
+    std::fs::write(dir.path().join("later.pgn"), demo_games_from(15)).unwrap();
+    dir
+}
+
 /// xorshift64*: deterministic, dependency-free pseudo-random numbers.
 pub struct Rng(pub u64);
 

@@ -382,9 +382,9 @@ pub(crate) struct ConvertArgs {
 #[derive(Args, Debug, Clone)]
 pub(crate) struct MountArgs {
     /// The database: its base path or any of its files (x, x.si4, x.sg4, x.sn4), or a PGN
-    /// file (x.pgn, x.pgn.zst, x.pgn.gz, x.pgn.bz2), mounted read-only; or such a database
-    /// in a bucket or on a web server (s3://BUCKET/KEY, https://HOST/PATH), read by ranges,
-    /// read-only (docs/guide/remote.md).
+    /// file (x.pgn, x.pgn.zst, x.pgn.gz, x.pgn.bz2), mounted read-only, or a folder of such
+    /// databases, mounted as one; or such a database in a bucket or on a web server
+    /// (s3://BUCKET/KEY, https://HOST/PATH), read by ranges, read-only (docs/guide/remote.md).
     pub database: PathBuf,
     /// An existing empty directory to mount on.
     pub mountpoint: PathBuf,

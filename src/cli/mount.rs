@@ -15,19 +15,25 @@ use gamefs::collection::positions::PositionIndex;
 use gamefs::collection::{self, Collection};
 use gamefs::fuse::{self, MountSettings};
 use gamefs::store::OpenOptions;
-use gamefs::vfs::kept_games::KeptGames;
+use gamefs::vfs::kept_games::KeptPlaces;
 use gamefs::vfs::size_fill::SizeFill;
 use gamefs::vfs::{Vfs, VfsOptions};
+
+/// How `-o` says to open the database, for writing or not.
+fn open_options(parsed: &ParsedOptions, writable: bool) -> OpenOptions {
+    OpenOptions {
+        go_files: parsed.go_files.clone(),
+        writable,
+        lossy: parsed.lossy,
+        into: parsed.into.clone(),
+    }
+}
 
 /// Open the database for writing unless asked not to. When writing is impossible (the files
 /// are read-only to us, or an old version-300 database) and `-o rw` was not given, mount
 /// read-only with a warning, as mount(8) does for write-protected media.
 fn open_collection(database: &Path, parsed: &ParsedOptions) -> Result<Arc<dyn Collection>, String> {
-    let options = |writable| OpenOptions {
-        go_files: parsed.go_files.clone(),
-        writable,
-        lossy: parsed.lossy,
-    };
+    let options = |writable| open_options(parsed, writable);
     // A PGN file and a remote object are only read: mounted read-only as with `-o ro` (`-o rw`
     // is refused).
     let read_only_format = (gamefs::store::blob::is_remote(database)
@@ -56,6 +62,17 @@ fn open_collection(database: &Path, parsed: &ParsedOptions) -> Result<Arc<dyn Co
 fn warn_if_damaged(database: &Path, coll: &dyn Collection) {
     let problems = coll.problems();
     if problems.is_empty() {
+        return;
+    }
+    let members = coll.members();
+    if !members.is_empty() {
+        let skipped = members.iter().filter(|m| m.skipped.is_some()).count();
+        daemon::tell(&format!(
+            "gamefs: {}: {} problem(s) in its databases, {skipped} file(s) not mounted: \
+             MOUNT/.gamefs/errors names each, MOUNT/.gamefs/stats lists the databases",
+            database.display(),
+            problems.len(),
+        ));
         return;
     }
     let unreadable: HashSet<u32> = problems
@@ -127,10 +144,20 @@ pub(crate) fn prepare_and_serve(
 ) -> Result<ExitCode, String> {
     let parsed = mount_options::parse(&opts.options, opts.read_only)?;
     gamefs::store::blob::settings::configure(parsed.remote.clone());
-    if !daemon::is_detached_child() && gamefs::store::pgn::looks_like(database) {
+    if !daemon::is_detached_child() {
         // Index a PGN file here, with a progress bar on the terminal, and keep the index:
         // the background process loads it at once.
-        index_pgn_file(database)?;
+        if gamefs::store::pgn::looks_like(database) {
+            index_pgn_file(database)?;
+        } else if collection::is_folder_of_databases(database, &open_options(&parsed, false)) {
+            // Each PGN file of a folder mounted as one, the same way; one that fails is
+            // skipped by the mount, which says why.
+            for path in collection::union::discover::databases_in(database).unwrap_or_default() {
+                if gamefs::store::pgn::looks_like(&path) {
+                    let _ = index_pgn_file(&path);
+                }
+            }
+        }
     }
     if !opts.foreground && !daemon::is_detached_child() {
         // The background process opens (and locks) the database, once; its errors, warnings
@@ -240,33 +267,35 @@ fn index_pgn_file(path: &Path) -> Result<(), String> {
     indexed.map(drop).map_err(|e| e.to_string())
 }
 
-/// Take what earlier mounts of this database kept of its games (sizes and times), if
-/// anything; returns where it is kept.
-fn restore_kept(vfs: &Vfs) -> Option<KeptGames> {
-    let kept_file = KeptGames::for_database(&vfs.collection().info().files)?;
-    let kept = kept_file.load();
-    if !kept.is_empty() {
+/// Take what earlier mounts of this database (of each database of a folder) kept of its
+/// games (sizes and times), if anything; returns where it is kept.
+fn restore_kept(vfs: &Vfs) -> Option<KeptPlaces> {
+    let places = KeptPlaces::for_collection(vfs.collection())?;
+    let kept = places.load(vfs.collection());
+    if kept.iter().any(|g| g.is_kept()) {
         log::info!(
             "{} games kept in {}",
             kept.len(),
-            kept_file.path().display()
+            places
+                .paths()
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         );
         vfs.restore_kept(kept);
     }
-    Some(kept_file)
+    Some(places)
 }
 
 /// Keep each game's size and time known now for the next mount (each with its game's
 /// fingerprint, so a game changed since, by us or another program, is looked at again there).
-fn keep_games(vfs: &Vfs, kept_file: Option<&KeptGames>) {
-    let Some(kept_file) = kept_file else {
+fn keep_games(vfs: &Vfs, places: Option<&KeptPlaces>) {
+    let Some(places) = places else {
         return;
     };
-    let games = vfs.games_to_keep();
-    if games.iter().any(|g| g.is_kept())
-        && let Err(e) = kept_file.store(&games)
-    {
-        log::debug!("cannot keep games in {}: {e}", kept_file.path().display());
+    if let Err(e) = places.store(vfs.collection(), &vfs.games_to_keep()) {
+        log::debug!("cannot keep games in {:?}: {e}", places.paths());
     }
 }
 

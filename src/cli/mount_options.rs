@@ -61,6 +61,8 @@ pub(crate) enum Effect {
     TreeDepth,
     /// Read by the logging setup before mounting (`log_file=`, `log_level=`).
     Logging,
+    /// A folder mounted as one: the database new games go to.
+    Into,
     /// A 9x9 Go database's positions file.
     GoPositions,
     /// A 9x9 Go database's zobrist table.
@@ -185,6 +187,12 @@ pub(crate) const MOUNT_OPTIONS: &[MountWord] = &[
         "LEVEL",
         Effect::Logging,
         "error, warn, info, debug or trace",
+    ),
+    value(
+        "into",
+        "NAME",
+        Effect::Into,
+        "a folder of databases mounted as one: new games go to database NAME",
     ),
     value(
         "positions",
@@ -372,6 +380,8 @@ pub(crate) struct ParsedOptions {
     pub lazy_sizes: bool,
     /// `-o tree_depth=N`: how many plies deep `tree/` has move folders.
     pub tree_depth: Option<u32>,
+    /// `-o into=NAME`: a folder mounted as one stores new games in its database NAME.
+    pub into: Option<String>,
     /// `-o positions=`, `-o zobrist=`, `-o scored=`: a Go database's files, named.
     pub go_files: GoFiles,
     /// `-o endpoint=`, `-o profile=`, `-o cache_dir=`, …: how remote objects are reached
@@ -439,6 +449,7 @@ pub(crate) fn parse(lists: &[String], read_only_flag: bool) -> Result<ParsedOpti
                     .map_err(|_| format!("-o {item}: tree_depth takes a number of plies"))?;
                 p.tree_depth = Some(depth);
             }
+            Effect::Into => p.into = Some(value.to_owned()),
             Effect::GoPositions => p.go_files.positions = Some(PathBuf::from(value)),
             Effect::GoZobrist => p.go_files.zobrist = Some(PathBuf::from(value)),
             Effect::GoScored => p.go_files.scored.push(PathBuf::from(value)),

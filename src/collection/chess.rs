@@ -333,10 +333,13 @@ impl Collection for ChessCollection {
         self.render(n).map(drop)
     }
 
-    fn known_sizes(&self) -> Option<Vec<u64>> {
-        (0..self.store.game_count())
+    /// A store serving its source's bytes (a PGN file) knows every size; one that renders
+    /// knows none (the first game's tells, without a look at the others).
+    fn known_sizes(&self) -> Option<Vec<Option<u64>>> {
+        let all: Vec<u64> = (0..self.store.game_count())
             .map(|n| self.store.source_len(n))
-            .collect()
+            .collect::<Option<_>>()?;
+        Some(all.into_iter().map(Some).collect())
     }
 
     fn save(&self, n: u32, text: &[u8]) -> Result<bool> {

@@ -11,19 +11,21 @@ pub mod go;
 pub mod import;
 pub(crate) mod naming;
 pub mod positions;
+pub mod union;
 
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::store::{self, Problem, StoreInfo};
 use crate::text::DoneWith;
 
 /// Open the database at `path` (any format gamefs knows, recognised by its files) as a
-/// collection, as `options` say (writable, lossy).
+/// collection, as `options` say (writable, lossy); a folder that is no database itself
+/// opens as the chess databases it holds, shown as one ([`union`]).
 pub fn open(path: &Path, options: &store::OpenOptions) -> Result<Arc<dyn Collection>> {
-    let go = &options.go_files;
-    if is_go_database(path) || go.positions.is_some() || go.zobrist.is_some() {
+    if opens_as_go(path, options) {
+        let go = &options.go_files;
         let db = store::go9x9::Go9Database::open_with(&store::go9x9::Go9Options {
             dir: Some(path.to_path_buf()),
             positions: go.positions.clone(),
@@ -34,8 +36,79 @@ pub fn open(path: &Path, options: &store::OpenOptions) -> Result<Arc<dyn Collect
         })?;
         return Ok(Arc::new(go::GoCollection::new(db)));
     }
+    if is_folder_of_databases(path, options) {
+        return Ok(Arc::new(union::open_folder(path, options)?));
+    }
     let store = store::open_with(path, options)?;
     Ok(Arc::new(chess::ChessCollection::new(store)))
+}
+
+/// One database of a folder mounted as one ([`union`]), as `.gamefs/stats` shows it.
+#[derive(Clone, Debug)]
+pub struct MemberStats {
+    /// The name its games' files start with.
+    pub name: String,
+    /// Its format and files (for a file that did not open, its path alone).
+    pub info: StoreInfo,
+    /// Its items, deleted ones included.
+    pub count: u32,
+    /// Its items marked deleted.
+    pub deleted: u32,
+    /// True when saving into it is possible.
+    pub writable: bool,
+    /// How many problems it has.
+    pub problems: usize,
+    /// Why the file is not mounted, when it did not open.
+    pub skipped: Option<String>,
+}
+
+impl MemberStats {
+    /// The figures of `coll`, shown as `name`.
+    pub fn of(name: &str, coll: &dyn Collection) -> MemberStats {
+        let count = coll.count();
+        MemberStats {
+            name: name.to_owned(),
+            info: coll.info(),
+            count,
+            deleted: (0..count).filter(|&n| coll.deleted(n)).count() as u32,
+            writable: coll.writable(),
+            problems: coll.problems().len(),
+            skipped: None,
+        }
+    }
+
+    /// The file at `path`, shown as `name`, which did not open because of `why`.
+    pub fn skipped(name: &str, path: &Path, why: &Error) -> MemberStats {
+        MemberStats {
+            name: name.to_owned(),
+            info: StoreInfo {
+                format: String::new(),
+                files: vec![path.to_path_buf()],
+                modified: std::time::UNIX_EPOCH,
+            },
+            count: 0,
+            deleted: 0,
+            writable: false,
+            problems: 0,
+            skipped: Some(why.to_string()),
+        }
+    }
+}
+
+/// True when [`open`] opens `path` as a 9x9 Go database: a folder holding the zobrist
+/// table, or any path when `options` name the Go files.
+fn opens_as_go(path: &Path, options: &store::OpenOptions) -> bool {
+    let go = &options.go_files;
+    is_go_database(path) || go.positions.is_some() || go.zobrist.is_some()
+}
+
+/// True when [`open`] opens `path` as a folder of databases shown as one ([`union`]): a
+/// folder that is no database itself (neither a 9x9 Go database nor the base path of a SCID
+/// or Simple Chess Database).
+pub fn is_folder_of_databases(path: &Path, options: &store::OpenOptions) -> bool {
+    (path.is_dir() || store::blob::is_remote_folder(path))
+        && !opens_as_go(path, options)
+        && !store::exists(path)
 }
 
 /// A 9x9 Go position database is a folder holding the zobrist table.
@@ -95,9 +168,10 @@ pub trait Collection: Send + Sync {
     fn check(&self, n: u32) -> Result<()> {
         self.render(n).map(drop)
     }
-    /// The sizes of the items' texts when the database knows them without rendering (a PGN
-    /// file's index): `stat` of a file then reads nothing. `None` otherwise.
-    fn known_sizes(&self) -> Option<Vec<u64>> {
+    /// The sizes of the items' texts the database knows without rendering (a PGN file's
+    /// index), item by item (`None` for an item whose size it does not know so): `stat` of
+    /// such a file then reads nothing. `None` when it knows none.
+    fn known_sizes(&self) -> Option<Vec<Option<u64>>> {
         None
     }
     /// Store `text` as the new content of item `n`; false when nothing changed.
@@ -131,5 +205,18 @@ pub trait Collection: Send + Sync {
     /// `positions/`) from [`main_line`](Collection::main_line).
     fn has_positions(&self) -> bool {
         false
+    }
+    /// For a folder of databases mounted as one ([`union`]), each database (and each file
+    /// that did not open), as `.gamefs/stats` lists them; empty for one database.
+    fn members(&self) -> Vec<MemberStats> {
+        Vec::new()
+    }
+    /// For a folder of databases mounted as one ([`union`]), the database item `n` is in (its
+    /// place in [`members`](Collection::members)) and its number there: what a mount keeps
+    /// of each game is kept per database, as when each is mounted alone. `None` for one
+    /// database.
+    fn member_of(&self, n: u32) -> Option<(usize, u32)> {
+        let _ = n;
+        None
     }
 }

@@ -14,7 +14,7 @@ use crate::store::name_list::{NameList, NameLookup};
 pub(crate) const NAME_MAX: usize = 255;
 
 /// The longest a single component (a player, an event) may be inside a game file name.
-const PART_MAX: usize = 100;
+pub(crate) const PART_MAX: usize = 100;
 
 /// The stand-in for an empty name.
 pub(crate) const EMPTY_STAND_IN: &str = "(none)";
@@ -112,6 +112,32 @@ pub(crate) fn game_number_of(name: &[u8]) -> Option<u32> {
     }
     let n: u32 = std::str::from_utf8(&stem[..digits]).ok()?.parse().ok()?;
     n.checked_sub(1)
+}
+
+/// What joins a member's name to its game's name in a folder of databases mounted as one:
+/// `twic1500--0042 Carlsen, Magnus - Nakamura, Hikaru 2019.pgn`.
+pub(crate) const MEMBER_SEPARATOR: &str = "--";
+
+/// The file name of a game whose own name (in its member, [`game_file_name`]) is `name`, in a
+/// folder mounted as one: the member's name, [`MEMBER_SEPARATOR`], then `name`, whose middle
+/// is cut (at a character boundary, its ending kept) when the whole would pass [`NAME_MAX`].
+pub(crate) fn member_file_name(member: &str, name: &str) -> String {
+    let mut out = String::with_capacity(member.len() + MEMBER_SEPARATOR.len() + name.len());
+    out.push_str(member);
+    out.push_str(MEMBER_SEPARATOR);
+    if out.len() + name.len() <= NAME_MAX {
+        out.push_str(name);
+        return out;
+    }
+    let ending = name.rfind('.').map_or("", |dot| &name[dot..]);
+    let room = NAME_MAX.saturating_sub(out.len() + ending.len());
+    let mut cut = room.min(name.len() - ending.len());
+    while !name.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    out.push_str(&name[..cut]);
+    out.push_str(ending);
+    out
 }
 
 /// Give each of `names` (in a stable order) a unique folder name: the safe form of the
@@ -251,6 +277,23 @@ mod tests {
         assert_eq!(game_number_of(b".0004711 x.pgn.swp"), None);
         assert_eq!(game_number_of(b"0000 x.pgn"), None);
         assert_eq!(game_number_of(b"x.pgn"), None);
+    }
+
+    #[test]
+    fn member_file_names_join_and_stay_within_the_limit() {
+        assert_eq!(
+            member_file_name(
+                "twic1500",
+                "0042 Carlsen, Magnus - Nakamura, Hikaru 2019.pgn"
+            ),
+            "twic1500--0042 Carlsen, Magnus - Nakamura, Hikaru 2019.pgn"
+        );
+        let long = game_file_name(0, 4, &"é".repeat(80), &"b".repeat(100), Some(2019));
+        let joined = member_file_name(&"m".repeat(PART_MAX), &long);
+        assert!(joined.len() <= NAME_MAX, "{}", joined.len());
+        assert!(joined.ends_with(".pgn"), "{joined}");
+        assert!(joined.starts_with(&format!("{}--0001 é", "m".repeat(PART_MAX))));
+        assert_eq!(game_number_of(&joined.as_bytes()[PART_MAX + 2..]), Some(0));
     }
 
     #[test]

@@ -321,6 +321,9 @@ pub struct OpenOptions {
     /// Where a 9x9 Go database's files are, when not all in one folder (`-o positions=`,
     /// `-o zobrist=`, `-o scored=`).
     pub go_files: GoFiles,
+    /// For a folder of databases opened as one: the database new games go to, by the name
+    /// its games' files start with (`-o into=`).
+    pub into: Option<String>,
 }
 
 /// Explicit paths of a 9x9 Go database's files (each defaults to what its folder holds).

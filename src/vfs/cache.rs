@@ -76,11 +76,14 @@ impl TextCache {
         put_size(&mut sizes, n, size);
     }
 
-    /// Note the sizes of games 0, 1, … at once (a database that knows them all).
-    pub(crate) fn set_all_sizes(&self, all: impl IntoIterator<Item = u64>) {
+    /// Note the sizes of games 0, 1, … at once, those known (a database that knows them
+    /// without rendering).
+    pub(crate) fn set_known_sizes(&self, known: impl IntoIterator<Item = Option<u64>>) {
         let mut sizes = self.sizes.write().unwrap_or_else(|p| p.into_inner());
-        for (n, size) in all.into_iter().enumerate() {
-            put_size(&mut sizes, n as u32, size);
+        for (n, size) in known.into_iter().enumerate() {
+            if let Some(size) = size {
+                put_size(&mut sizes, n as u32, size);
+            }
         }
     }
 

@@ -200,19 +200,26 @@ impl Node {
 }
 
 /// The numbering generation of a database whose index (the file that numbers the items) is
-/// `index`: a digest of the file's identity (device and inode number). Saves and SCID's own
+/// the one of `indexes` (for a folder of databases mounted as one, each database's index in
+/// order): a digest of the files' identities (device and inode number). Saves and SCID's own
 /// additions write the index in place and keep it (the name files may be written anew: name
 /// IDs are only added to); a compaction or a copy over the database writes a new index and
-/// changes it, so file handles from before then become stale. Never 0, the generation of the
-/// fixed folders.
-pub(crate) fn numbering_generation(index: Option<&Path>) -> u32 {
+/// changes it, as does a database added to or gone from a folder, so file handles from
+/// before then become stale. Never 0, the generation of the fixed folders.
+pub(crate) fn numbering_generation<'a>(indexes: impl IntoIterator<Item = &'a Path>) -> u32 {
     use std::hash::{Hash, Hasher};
     use std::os::unix::fs::MetadataExt;
     let mut hasher = std::hash::DefaultHasher::new();
-    index
-        .and_then(|f| std::fs::metadata(f).ok())
-        .map_or((0, 0), |m| (m.dev(), m.ino()))
-        .hash(&mut hasher);
+    let mut any = false;
+    for index in indexes {
+        any = true;
+        std::fs::metadata(index)
+            .map_or((0, 0), |m| (m.dev(), m.ino()))
+            .hash(&mut hasher);
+    }
+    if !any {
+        (0u64, 0u64).hash(&mut hasher);
+    }
     (hasher.finish() as u32).max(1)
 }
 
@@ -279,17 +286,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let index = dir.path().join("index");
         std::fs::write(&index, "1").unwrap();
-        let first = numbering_generation(Some(&index));
+        let first = numbering_generation([index.as_path()]);
         std::fs::OpenOptions::new()
             .append(true)
             .open(&index)
             .and_then(|mut f| std::io::Write::write_all(&mut f, b"more"))
             .unwrap();
-        assert_eq!(numbering_generation(Some(&index)), first);
+        assert_eq!(numbering_generation([index.as_path()]), first);
         let new = dir.path().join("new");
         std::fs::write(&new, "1").unwrap();
         std::fs::rename(&new, &index).unwrap();
-        assert_ne!(numbering_generation(Some(&index)), first);
-        assert_ne!(numbering_generation(Some(&index)), 0);
+        assert_ne!(numbering_generation([index.as_path()]), first);
+        assert_ne!(numbering_generation([index.as_path()]), 0);
     }
 }

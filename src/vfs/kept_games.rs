@@ -16,6 +16,8 @@ use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
+use crate::collection::Collection;
+
 /// The start of the file, with its layout's version: fingerprint, size + 1, time.
 const MAGIC: &[u8; 8] = b"GFGAMES1";
 /// The layout before times were kept (fingerprint and size + 1): still read, its sizes used.
@@ -195,5 +197,137 @@ mod tests {
                 mtime_nanos: 0
             }])
         );
+    }
+
+    #[test]
+    fn a_folder_keeps_each_databases_games_where_its_own_mount_does() {
+        use crate::store::OpenOptions;
+        let folder = crate::testing::demo_folder();
+        let cache = folder.path().join("cache");
+        let open = |path: &Path| crate::collection::open(path, &OpenOptions::default()).unwrap();
+        let union = open(folder.path());
+        let places = KeptPlaces::in_dir(&cache, &*union).unwrap();
+        assert_eq!(places.paths().len(), 2);
+        assert!(places.load(&*union).is_empty(), "nothing kept yet");
+        let games: Vec<KeptGame> = (0..union.count())
+            .map(|n| KeptGame {
+                fingerprint: u64::from(n) + 1,
+                size_plus_one: n + 10,
+                mtime_nanos: 7,
+            })
+            .collect();
+        places.store(&*union, &games).unwrap();
+        assert_eq!(places.load(&*union), games);
+        // The PGN file mounted alone finds what the folder's mount kept of its games.
+        let later = open(&folder.path().join("later.pgn"));
+        let alone = KeptPlaces::in_dir(&cache, &*later).unwrap();
+        assert_eq!(alone.load(&*later), games[30..]);
+        let db = open(&folder.path().join("db"));
+        assert_eq!(
+            KeptPlaces::in_dir(&cache, &*db).unwrap().load(&*db),
+            games[..30]
+        );
+    }
+}
+
+/// Where a mount keeps its games: one file for one database; for a folder of databases
+/// mounted as one, each database's own file, the one a mount of that database alone uses, so
+/// what one mount learnt serves the other.
+#[derive(Clone, Debug)]
+pub struct KeptPlaces {
+    /// One file, or one per database of the folder ([`Collection::member_of`] numbers them;
+    /// `None` for one that cannot be kept).
+    files: Vec<Option<KeptGames>>,
+    /// True for a folder's databases, false for one database.
+    per_member: bool,
+}
+
+impl KeptPlaces {
+    /// The places for `coll` in the user's cache folder; `None` when nothing can be kept.
+    pub fn for_collection(coll: &dyn Collection) -> Option<KeptPlaces> {
+        Self::in_dir(&crate::store::files::cache_dir()?, coll)
+    }
+
+    /// As [`KeptPlaces::for_collection`], with the cache folder given.
+    pub fn in_dir(dir: &Path, coll: &dyn Collection) -> Option<KeptPlaces> {
+        let members = coll.members();
+        if members.is_empty() {
+            return Some(KeptPlaces {
+                files: vec![Some(KeptGames::in_dir(dir, &coll.info().files)?)],
+                per_member: false,
+            });
+        }
+        let files: Vec<Option<KeptGames>> = members
+            .iter()
+            .filter(|m| m.skipped.is_none())
+            .map(|m| KeptGames::in_dir(dir, &m.info.files))
+            .collect();
+        files.iter().any(Option::is_some).then_some(KeptPlaces {
+            files,
+            per_member: true,
+        })
+    }
+
+    /// The files, for messages.
+    pub fn paths(&self) -> Vec<&Path> {
+        self.files.iter().flatten().map(KeptGames::path).collect()
+    }
+
+    /// What was kept of `coll`'s items, in its numbering (empty when nothing was).
+    pub fn load(&self, coll: &dyn Collection) -> Vec<KeptGame> {
+        if !self.per_member {
+            return self.files[0]
+                .as_ref()
+                .map(KeptGames::load)
+                .unwrap_or_default();
+        }
+        let kept: Vec<Vec<KeptGame>> = self
+            .files
+            .iter()
+            .map(|f| f.as_ref().map(KeptGames::load).unwrap_or_default())
+            .collect();
+        if kept.iter().all(Vec::is_empty) {
+            return Vec::new();
+        }
+        (0..coll.count())
+            .map(|n| {
+                coll.member_of(n)
+                    .and_then(|(k, local)| kept.get(k)?.get(local as usize).copied())
+                    .unwrap_or_default()
+            })
+            .collect()
+    }
+
+    /// Keep `games` (in `coll`'s numbering): each database's part in its own file, a file
+    /// whose part holds nothing left as it is.
+    pub fn store(&self, coll: &dyn Collection, games: &[KeptGame]) -> std::io::Result<()> {
+        if !self.per_member {
+            return match &self.files[0] {
+                Some(f) if games.iter().any(KeptGame::is_kept) => f.store(games),
+                _ => Ok(()),
+            };
+        }
+        let mut parts: Vec<Vec<KeptGame>> = vec![Vec::new(); self.files.len()];
+        for (n, game) in games.iter().enumerate() {
+            let Some((k, local)) = coll.member_of(n as u32) else {
+                continue;
+            };
+            let Some(part) = parts.get_mut(k) else {
+                continue;
+            };
+            let local = local as usize;
+            if part.len() <= local {
+                part.resize(local + 1, KeptGame::default());
+            }
+            part[local] = *game;
+        }
+        for (file, part) in self.files.iter().zip(&parts) {
+            if let Some(f) = file
+                && part.iter().any(KeptGame::is_kept)
+            {
+                f.store(part)?;
+            }
+        }
+        Ok(())
     }
 }

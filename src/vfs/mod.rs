@@ -25,6 +25,8 @@ pub(crate) mod space;
 pub(crate) mod status;
 #[cfg(test)]
 pub(crate) mod testing;
+#[cfg(test)]
+mod union_tests;
 pub(crate) mod unsupported;
 pub(crate) mod views;
 pub(crate) mod write;
@@ -321,7 +323,7 @@ impl Vfs {
         };
         vfs.note_problems();
         if let Some(sizes) = vfs.coll.known_sizes() {
-            vfs.cache.set_all_sizes(sizes);
+            vfs.cache.set_known_sizes(sizes);
         }
         vfs
     }
@@ -832,10 +834,15 @@ impl Vfs {
             100.0 * hits as f64 / (hits + misses) as f64
         };
         let c = &self.counters;
+        let members = self.coll.members();
+        // A folder mounted as one is named by the folder its databases are in.
+        let database = info.files.first().map(|p| match p.parent() {
+            Some(folder) if !members.is_empty() => folder,
+            _ => p,
+        });
         let mut out = format!(
             "database: {}\nformat: {}\nwritable: {}\n{}: {count}\ndeleted: {deleted}\n",
-            info.files
-                .first()
+            database
                 .map(|p| p.display().to_string())
                 .unwrap_or_default(),
             info.format,
@@ -864,6 +871,7 @@ impl Vfs {
             self.errors.total(),
         );
         out.push_str(&self.positions_stats());
+        out.push_str(&members_stats(&members));
         out
     }
 
@@ -1159,9 +1167,50 @@ fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// The generation of `coll`'s item numbers ([`inode::numbering_generation`] of its index).
+/// The lines of `.gamefs/stats` for each database of a folder mounted as one (none for one
+/// database): `member NAME: FILE, FORMAT, games: N, deleted: D, writable: yes, problems: P`,
+/// or why the file is not mounted.
+fn members_stats(members: &[crate::collection::MemberStats]) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for m in members {
+        let file = m
+            .info
+            .files
+            .first()
+            .map(|f| f.display().to_string())
+            .unwrap_or_default();
+        let _ = match &m.skipped {
+            Some(why) => writeln!(out, "member {}: {file}, not mounted: {why}", m.name),
+            None => writeln!(
+                out,
+                "member {}: {file}, {}, games: {}, deleted: {}, writable: {}, problems: {}",
+                m.name,
+                m.info.format,
+                m.count,
+                m.deleted,
+                if m.writable { "yes" } else { "no" },
+                m.problems
+            ),
+        };
+    }
+    out
+}
+
+/// The generation of `coll`'s item numbers ([`inode::numbering_generation`] of its index, or
+/// of each of its databases' for a folder mounted as one).
 fn numbering_of(coll: &dyn Collection) -> u32 {
-    inode::numbering_generation(coll.info().files.first().map(|p| p.as_path()))
+    let members = coll.members();
+    if members.is_empty() {
+        return inode::numbering_generation(coll.info().files.first().map(|p| p.as_path()));
+    }
+    inode::numbering_generation(
+        members
+            .iter()
+            .filter(|m| m.skipped.is_none())
+            .filter_map(|m| m.info.files.first())
+            .map(|p| p.as_path()),
+    )
 }
 
 fn is_dir(node: Node) -> bool {

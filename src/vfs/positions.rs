@@ -569,7 +569,7 @@ mod tests {
     use crate::collection::chess::ChessCollection;
     use crate::error::Error as GameError;
     use crate::store::{self, Format};
-    use crate::vfs::testing::{CALLER, WRITE_NEW, entries};
+    use crate::vfs::testing::{CALLER, WRITE_NEW, at, names, text};
     use crate::vfs::{FileKind, VfsOptions};
 
     /// A writable tree over a new SCID database of the games of `pgn`, its index built.
@@ -592,27 +592,6 @@ mod tests {
     }
 
     /// The node at `path` from the root.
-    fn at(vfs: &Vfs, path: &str) -> Result<u64> {
-        let mut ino = Node::Root.ino();
-        for part in path.split('/').filter(|p| !p.is_empty()) {
-            ino = vfs.lookup(ino, OsStr::new(part))?.ino;
-        }
-        Ok(ino)
-    }
-
-    fn names(vfs: &Vfs, path: &str) -> Vec<String> {
-        entries(vfs, at(vfs, path).unwrap(), 0)
-            .into_iter()
-            .map(|e| e.name.to_string_lossy().into_owned())
-            .filter(|n| n != "." && n != "..")
-            .collect()
-    }
-
-    fn text(vfs: &Vfs, path: &str) -> String {
-        let ino = at(vfs, path).unwrap();
-        String::from_utf8(vfs.read(ino, 0, 1 << 20).unwrap()).unwrap()
-    }
-
     const GAMES: &str = concat!(
         "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n",
         "[White \"c\"]\n[Black \"d\"]\n[Result \"0-1\"]\n\n1. Nf3 Nc6 2. e4 e5 3. Bb5 0-1\n\n",

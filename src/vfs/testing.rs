@@ -20,6 +20,30 @@ pub(crate) fn entries(vfs: &Vfs, ino: u64, offset: u64) -> Vec<DirEntry> {
     out
 }
 
+/// The inode of `path` (relative to the root, `/`-separated), looked up part by part.
+pub(crate) fn at(vfs: &Vfs, path: &str) -> crate::error::Result<u64> {
+    let mut ino = super::Node::Root.ino();
+    for part in path.split('/').filter(|p| !p.is_empty()) {
+        ino = vfs.lookup(ino, std::ffi::OsStr::new(part))?.ino;
+    }
+    Ok(ino)
+}
+
+/// The names in folder `path`, `.` and `..` left out.
+pub(crate) fn names(vfs: &Vfs, path: &str) -> Vec<String> {
+    entries(vfs, at(vfs, path).unwrap(), 0)
+        .into_iter()
+        .map(|e| e.name.to_string_lossy().into_owned())
+        .filter(|n| n != "." && n != "..")
+        .collect()
+}
+
+/// The text of file `path` (up to 1 MiB).
+pub(crate) fn text(vfs: &Vfs, path: &str) -> String {
+    let ino = at(vfs, path).unwrap();
+    String::from_utf8(vfs.read(ino, 0, 1 << 20).unwrap()).unwrap()
+}
+
 /// Open for writing, as an editor saving in place does.
 pub(crate) const WRITE: OpenMode = OpenMode {
     write: true,

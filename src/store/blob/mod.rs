@@ -29,6 +29,18 @@ pub fn is_remote(path: &Path) -> bool {
     remote::Url::parse(path).is_some()
 }
 
+/// True when `path` names a prefix of an S3 bucket (`s3://BUCKET/` or `s3://BUCKET/PREFIX/`),
+/// a folder of objects.
+pub fn is_remote_folder(path: &Path) -> bool {
+    matches!(remote::Url::parse(path), Some(remote::Url::S3 { key, .. }) if key.is_empty() || key.ends_with('/'))
+}
+
+/// The objects right under the S3 prefix `path` names ([`is_remote_folder`]), as URLs, in
+/// key order.
+pub fn list_folder(path: &Path) -> Result<Vec<PathBuf>> {
+    Ok(remote::list(path)?.into_iter().map(PathBuf::from).collect())
+}
+
 /// True when `path` names a regular local file or a remote object that exists.
 pub fn is_file(path: &Path) -> bool {
     match remote::Url::parse(path) {
