@@ -9,8 +9,11 @@
 //! when their pieces stand on the same squares with the same side to move ([`key`]), and a
 //! game counts once per position, at its first visit: SCID's board search (Exact, main lines
 //! only). [`table`] turns the games of a position into SCID's tree table; [`openings`] names
-//! positions.
+//! positions. The layers above hold a position as an opaque [`board::Board`] and ask
+//! [`tree::PositionMoves`] for its moves, their names, the positions after them and its
+//! `tree.txt`: no chess is known above this module (docs/DESIGN.md, the layers).
 
+pub mod board;
 pub mod file;
 pub mod key;
 pub mod line;
@@ -29,6 +32,7 @@ use std::time::Duration;
 
 use file::{Entry, GameRecord, IndexFile};
 use line::{GameLine, GameStats};
+use table::MoveStats;
 
 use super::Collection;
 
@@ -329,6 +333,17 @@ impl PositionIndex {
         file::write(path, stamp, &games, merged)
     }
 
+    /// The games that reach position `key`, ascending.
+    pub fn games_at(&self, key: u64) -> Vec<u32> {
+        self.reach(key).iter().map(|r| r.game).collect()
+    }
+
+    /// The sums of the games that reach position `key` for each move they play there, by
+    /// move code (in no order).
+    pub fn moves_at(&self, key: u64) -> Vec<(u16, MoveStats)> {
+        sums_of(&self.reach(key))
+    }
+
     /// Every game that reaches position `key`, games ascending, with its next move.
     pub fn reach(&self, key: u64) -> Vec<Reach> {
         let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
@@ -363,6 +378,22 @@ impl PositionIndex {
         }
         out
     }
+}
+
+/// The sums of the games of `reach` for each move they play, by move code.
+pub fn sums_of(reach: &[Reach]) -> Vec<(u16, MoveStats)> {
+    let mut sums: Vec<(u16, MoveStats)> = Vec::new();
+    for r in reach {
+        match sums.iter_mut().find(|(code, _)| *code == r.next) {
+            Some((_, s)) => s.add(&r.stats),
+            None => {
+                let mut s = MoveStats::default();
+                s.add(&r.stats);
+                sums.push((r.next, s));
+            }
+        }
+    }
+    sums
 }
 
 /// Two sorted runs of entries merged into one, with its length known.
