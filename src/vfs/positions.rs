@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Duration;
 
 use super::{DirEntry, Node, Vfs, lock};
@@ -53,12 +53,25 @@ type Places = (Vec<Place>, HashMap<(Option<u32>, String), u32>);
 pub(crate) struct Folder {
     /// The moves played from the position.
     tree: PositionMoves,
-    /// The games that reach it, ascending.
-    games: Vec<u32>,
+    /// The position, and the index its games are found in (once asked for).
+    board: Board,
+    index: Arc<PositionIndex>,
+    /// The games that reach it, ascending: found when first asked for (a `tree.txt` needs
+    /// only the sums per move, which the index reads in a few pages however many games
+    /// reach the position).
+    games: OnceLock<Vec<u32>>,
     /// The names of its move folders (none past the depth).
     moves: Vec<String>,
     tree_txt: Arc<[u8]>,
     fen: Arc<[u8]>,
+}
+
+impl Folder {
+    /// The games that reach the position, ascending.
+    fn games(&self) -> &[u32] {
+        self.games
+            .get_or_init(|| self.index.games_at(self.board.key()))
+    }
 }
 
 /// The positions of a mount: the index and the folders visited.
@@ -214,7 +227,9 @@ impl Positions {
         let folder = Arc::new(Folder {
             tree_txt: Arc::from(tree.text().into_bytes()),
             fen: Arc::from(format!("{}\n", tree.fen()).into_bytes()),
-            games: index.games_at(position.key()),
+            games: OnceLock::new(),
+            board: position,
+            index,
             tree,
             moves,
         });
@@ -339,7 +354,7 @@ impl Vfs {
         Ok(self
             .coll
             .item_named(name)
-            .filter(|n| folder.games.binary_search(n).is_ok())
+            .filter(|n| folder.games().binary_search(n).is_ok())
             .map(|n| Node::PositionLink(id, n)))
     }
 
@@ -386,7 +401,7 @@ impl Vfs {
                 let shown = self.shown_games();
                 // Offsets count every game of the folder, shown or not, so they stay put.
                 folder
-                    .games
+                    .games()
                     .iter()
                     .enumerate()
                     .skip(from)
@@ -410,7 +425,12 @@ impl Vfs {
             return Vec::new();
         };
         let shown = self.shown_games();
-        folder.games.iter().copied().filter(|&n| shown(n)).collect()
+        folder
+            .games()
+            .iter()
+            .copied()
+            .filter(|&n| shown(n))
+            .collect()
     }
 
     /// Whether a game of the index is shown in `games/` now: neither deleted nor renamed away.

@@ -339,59 +339,87 @@ impl PositionIndex {
     }
 
     /// The sums of the games that reach position `key` for each move they play there, by
-    /// move code (in no order).
+    /// move code (in no order). Where the file keeps the position's sums (a position many
+    /// games reach: the start, all of them) they are read in a few pages, the games changed
+    /// since taken out as the file counted them; else the file's few entries are summed. The
+    /// overlay's games count as they are now.
     pub fn moves_at(&self, key: u64) -> Vec<(u16, MoveStats)> {
-        sums_of(&self.reach(key))
+        let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
+        let file = self.file.read().unwrap_or_else(|p| p.into_inner()).clone();
+        let mut sums = match file.as_deref().map(|f| (f, f.sums(key))) {
+            Some((f, Some(mut sums))) => {
+                for &game in overlay.keys() {
+                    if let (Some(e), Some(stats)) = (f.find_game(key, game), f.game(game).stats)
+                        && let Some((_, s)) = sums.iter_mut().find(|(code, _)| *code == e.next)
+                    {
+                        s.remove(&stats);
+                    }
+                }
+                sums.retain(|(_, s)| s.games > 0);
+                sums
+            }
+            Some((f, None)) => sums_of(&file_reach(f, &overlay, key)),
+            None => Vec::new(),
+        };
+        for r in overlay_reach(&overlay, key) {
+            table::count_move(&mut sums, r.next, &r.stats);
+        }
+        sums
     }
 
     /// Every game that reaches position `key`, games ascending, with its next move.
     pub fn reach(&self, key: u64) -> Vec<Reach> {
         let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
-        let mut out = Vec::new();
-        if let Some(f) = self.file.read().unwrap_or_else(|p| p.into_inner()).as_ref() {
-            for e in f.find(key) {
-                if overlay.contains_key(&e.game) {
-                    continue;
-                }
-                if let Some(stats) = f.game(e.game).stats {
-                    out.push(Reach {
-                        game: e.game,
-                        next: e.next,
-                        stats,
-                    });
-                }
-            }
-        }
-        let before = out.len();
-        for (&game, line) in overlay.iter() {
-            let Some(line) = line else { continue };
-            if let Ok(i) = line.steps.binary_search_by_key(&key, |s| s.0) {
-                out.push(Reach {
-                    game,
-                    next: line.steps[i].1,
-                    stats: line.stats,
-                });
-            }
-        }
-        if out.len() > before {
+        let file = self.file.read().unwrap_or_else(|p| p.into_inner()).clone();
+        let mut out = file
+            .as_deref()
+            .map(|f| file_reach(f, &overlay, key))
+            .unwrap_or_default();
+        let changed = overlay_reach(&overlay, key);
+        if !changed.is_empty() {
+            out.extend(changed);
             out.sort_unstable_by_key(|r| r.game);
         }
         out
     }
 }
 
+/// The games of file `f` that reach position `key` as the file has them, those of the
+/// `overlay` left out.
+fn file_reach(f: &IndexFile, overlay: &HashMap<u32, Option<GameLine>>, key: u64) -> Vec<Reach> {
+    f.find(key)
+        .filter(|e| !overlay.contains_key(&e.game))
+        .filter_map(|e| {
+            f.game(e.game).stats.map(|stats| Reach {
+                game: e.game,
+                next: e.next,
+                stats,
+            })
+        })
+        .collect()
+}
+
+/// The games of the `overlay` that reach position `key` as they are now.
+fn overlay_reach(overlay: &HashMap<u32, Option<GameLine>>, key: u64) -> Vec<Reach> {
+    overlay
+        .iter()
+        .filter_map(|(&game, line)| {
+            let line = line.as_ref()?;
+            let i = line.steps.binary_search_by_key(&key, |s| s.0).ok()?;
+            Some(Reach {
+                game,
+                next: line.steps[i].1,
+                stats: line.stats,
+            })
+        })
+        .collect()
+}
+
 /// The sums of the games of `reach` for each move they play, by move code.
 pub fn sums_of(reach: &[Reach]) -> Vec<(u16, MoveStats)> {
     let mut sums: Vec<(u16, MoveStats)> = Vec::new();
     for r in reach {
-        match sums.iter_mut().find(|(code, _)| *code == r.next) {
-            Some((_, s)) => s.add(&r.stats),
-            None => {
-                let mut s = MoveStats::default();
-                s.add(&r.stats);
-                sums.push((r.next, s));
-            }
-        }
+        table::count_move(&mut sums, r.next, &r.stats);
     }
     sums
 }
@@ -524,10 +552,27 @@ mod tests {
                 .map(|r| r.game)
                 .collect::<Vec<_>>()
         };
+        // The sums per move, as kept (or summed from the entries where not kept), equal the
+        // sums of the games found.
+        let sums_agree = |index: &PositionIndex, pos: &Chess| {
+            let key = key::position_key(pos);
+            let mut kept = index.moves_at(key);
+            let mut summed = sums_of(&index.reach(key));
+            kept.sort_unstable_by_key(|m| m.0);
+            summed.sort_unstable_by_key(|m| m.0);
+            assert_eq!(kept, summed, "{pos:?}");
+        };
+        let kept_sums = |index: &PositionIndex, pos: &Chess| {
+            let file = index.file.read().unwrap().clone().unwrap();
+            file.sums(key::position_key(pos)).is_some()
+        };
         let start = Chess::default();
         assert_eq!(games(&index, &start), recount(&coll, &start));
         assert!(!games(&index, &e4()).is_empty());
         assert_eq!(games(&index, &e4()), recount(&coll, &e4()));
+        assert!(kept_sums(&index, &start) && kept_sums(&index, &e4()));
+        sums_agree(&index, &start);
+        sums_agree(&index, &e4());
 
         // A second mount maps the kept file.
         let again = PositionIndex::new(Some(path));
@@ -548,6 +593,10 @@ mod tests {
         let d4 = after_first("d4");
         assert!(games(&index, &d4).contains(&n));
         assert_eq!(games(&index, &d4), recount(&coll, &d4));
+        // The kept sums follow the save: the game leaves 1.e4's and joins 1.d4's.
+        for pos in [&start, &e4(), &d4] {
+            sums_agree(&index, pos);
+        }
 
         // Kept at unmount with the save merged in: the next mount maps it, rebuilding nothing.
         index.persist(&coll).unwrap();
@@ -557,5 +606,8 @@ mod tests {
         assert_eq!(games(&after, &d4), recount(&coll, &d4));
         assert_eq!(games(&after, &e4()), recount(&coll, &e4()));
         assert_eq!(games(&after, &start), recount(&coll, &start));
+        for pos in [&start, &e4(), &d4] {
+            sums_agree(&after, pos);
+        }
     }
 }
