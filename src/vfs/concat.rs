@@ -61,8 +61,12 @@ pub(crate) struct AllFiles {
     last: Mutex<Option<LastText>>,
     /// Run once between a read's layout and its texts: a save landing there (tests).
     #[cfg(test)]
-    between: Mutex<Option<Box<dyn FnOnce(&Vfs) + Send>>>,
+    between: Mutex<Option<Between>>,
 }
+
+/// What a test runs between a read's layout and its texts.
+#[cfg(test)]
+type Between = Box<dyn FnOnce(&Vfs) + Send>;
 
 /// The text of the last item a read rendered.
 #[derive(Clone)]
