@@ -39,6 +39,10 @@ use super::Collection;
 /// Games a build thread takes at a time.
 const BATCH: u32 = 512;
 
+/// Entries a build thread holds room for past a run's worth ([`runs::RUN_BYTES`]): a run is
+/// written once a game brings it past, so its buffer grows only for a game this long.
+const LONG_GAME: usize = 1024;
+
 /// One game reaching a position: the game, the code of its next move ([`key::END`] where it
 /// ends) and its statistics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,9 +54,6 @@ pub struct Reach {
     /// Its result, ratings and year.
     pub stats: GameStats,
 }
-
-/// What one build thread made: its games' records and their entries.
-type BuiltPart = (Vec<(u32, GameRecord)>, Vec<Entry>);
 
 /// The position index of one database (see the module's documentation).
 pub struct PositionIndex {
@@ -125,22 +126,27 @@ impl PositionIndex {
     fn build(&self, coll: &dyn Collection, threads: usize, stop: &AtomicBool, stamp: u64) -> bool {
         let count = coll.count();
         let threads = threads.max(1);
-        let next = AtomicU32::new(0);
         let started = std::time::Instant::now();
         let runs = self.path.as_deref().map(runs::Runs::beside);
         let limit = runs::RUN_BYTES / std::mem::size_of::<Entry>() / threads;
-        let parts: Vec<BuiltPart> = std::thread::scope(|s| {
+        // Every game's record, filled in place batch by batch (no copy per thread).
+        let mut games = vec![GameRecord::default(); count as usize];
+        let batches = Mutex::new(games.chunks_mut(BATCH as usize).enumerate());
+        let parts: Vec<Vec<Entry>> = std::thread::scope(|s| {
             let workers: Vec<_> = (0..threads)
                 .map(|_| {
                     s.spawn(|| {
-                        let (mut games, mut entries) = (Vec::new(), Vec::new());
+                        // Room for a run and one long game more: never grown by doubling.
+                        let mut entries =
+                            Vec::with_capacity(if runs.is_some() { limit + LONG_GAME } else { 0 });
                         loop {
-                            let first = next.fetch_add(BATCH, Ordering::Relaxed);
-                            if first >= count || stop.load(Ordering::Relaxed) {
+                            let next = batches.lock().unwrap_or_else(|p| p.into_inner()).next();
+                            let Some((i, batch)) = next else { break };
+                            if stop.load(Ordering::Relaxed) {
                                 break;
                             }
-                            let last = (first + BATCH).min(count);
-                            for n in first..last {
+                            let first = i as u32 * BATCH;
+                            for (n, record) in (first..).zip(batch.iter_mut()) {
                                 let line = line_of(coll, n);
                                 if let Some(line) = &line {
                                     entries.extend(line.steps.iter().map(|&(key, next)| Entry {
@@ -149,28 +155,22 @@ impl PositionIndex {
                                         next,
                                     }));
                                 }
-                                games.push((
-                                    n,
-                                    GameRecord {
-                                        fingerprint: 0,
-                                        stats: line.map(|l| l.stats),
-                                    },
-                                ));
+                                record.stats = line.map(|l| l.stats);
+                                if let Some(runs) = &runs
+                                    && entries.len() >= limit
+                                    && let Err(e) = runs.spill(&mut entries)
+                                {
+                                    log::warn!("position index: cannot write a sorted run: {e}");
+                                }
                             }
-                            if let Some(runs) = &runs
-                                && entries.len() >= limit
-                                && let Err(e) = runs.spill(&mut entries)
-                            {
-                                log::warn!("position index: cannot write a sorted run: {e}");
-                            }
-                            self.done.fetch_add(last - first, Ordering::Relaxed);
+                            self.done.fetch_add(batch.len() as u32, Ordering::Relaxed);
                         }
                         if let Some(runs) = &runs
                             && let Err(e) = runs.spill(&mut entries)
                         {
                             log::warn!("position index: cannot write a sorted run: {e}");
                         }
-                        (games, entries)
+                        entries
                     })
                 })
                 .collect();
@@ -182,14 +182,7 @@ impl PositionIndex {
         if stop.load(Ordering::Relaxed) {
             return false;
         }
-        let mut games = vec![GameRecord::default(); count as usize];
-        let mut left = Vec::new();
-        for (g, e) in parts {
-            for (n, record) in g {
-                games[n as usize] = record;
-            }
-            left.extend(e);
-        }
+        let mut left: Vec<Entry> = parts.into_iter().flatten().collect();
         if let (Some(runs), Some(path), true) = (&runs, self.path.as_deref(), left.is_empty()) {
             let written = runs
                 .merged()
