@@ -17,6 +17,18 @@ pub(crate) struct TextCache {
     /// Counts the sizes forgotten (a save, a change by another program), so a size learnt
     /// from a text rendered before can be told from one rendered after.
     epoch: AtomicU64,
+    /// Changes of the database under way ([`TextCache::changing`]).
+    changing: AtomicU64,
+}
+
+/// A change of the database under way: its texts are forgotten ([`TextCache::invalidate`])
+/// before this is dropped.
+pub(crate) struct Changing<'a>(&'a TextCache);
+
+impl Drop for Changing<'_> {
+    fn drop(&mut self) {
+        self.0.changing.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 struct Lru {
@@ -37,6 +49,7 @@ impl TextCache {
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
             epoch: AtomicU64::new(0),
+            changing: AtomicU64::new(0),
         }
     }
 
@@ -97,6 +110,20 @@ impl TextCache {
     /// [`TextCache::set_size_if_current`] is to note.
     pub(crate) fn epoch(&self) -> u64 {
         self.epoch.load(Ordering::Acquire)
+    }
+
+    /// A change of the database begins: until the guard is dropped (after the changed texts
+    /// were forgotten), [`TextCache::steady_since`] is false.
+    pub(crate) fn changing(&self) -> Changing<'_> {
+        self.changing.fetch_add(1, Ordering::SeqCst);
+        Changing(self)
+    }
+
+    /// True when no text was forgotten since `epoch` and no change is under way: texts
+    /// rendered since `epoch` was taken are all of the database as it was then (a reader of
+    /// many texts at once asks after rendering them).
+    pub(crate) fn steady_since(&self, epoch: u64) -> bool {
+        self.changing.load(Ordering::SeqCst) == 0 && self.epoch.load(Ordering::SeqCst) == epoch
     }
 
     /// Note game `n`'s size, unless a size was forgotten since `epoch` (the text it was

@@ -79,6 +79,8 @@ impl Vfs {
         self.check_writable()?;
         let before = self.before(n);
         let was_deleted = self.coll.deleted(n);
+        // Until its text is forgotten, readers of many texts at once wait (vfs/concat.rs).
+        let _changing = self.cache.changing();
         let changed = self.coll.save(n, text)?;
         lock(&self.hidden).remove(&n);
         if changed {
@@ -184,6 +186,7 @@ impl Vfs {
             let text = self.text(n)?;
             lock(&self.orphans).insert(n, text);
         }
+        let _changing = self.cache.changing();
         self.coll.set_deleted(n, deleted)?;
         Counters::bump(&self.counters.deletions, 1);
         self.changed(n, Some(before));

@@ -11,12 +11,20 @@
 //! text cache's epoch). A read renders the items it covers on every core, without putting
 //! their texts in the cache (a read of a million games would push out every text being read
 //! elsewhere), and keeps the text of the last one, which the next read begins with.
+//!
+//! A read never mixes: when a save landed between taking the layout and rendering the texts
+//! (or is under way), the read starts again from a new layout, so it returns the items all as
+//! they were or all as they are.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::{Node, Vfs, lock};
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
+
+/// How often a read of an all-file starts again when its items changed while it rendered
+/// them, a millisecond apart, before it fails (EBUSY).
+const READ_TRIES: u32 = 5000;
 
 /// The name of a folder's all-file, for a collection whose items end in `ext`.
 pub(crate) fn file_name(ext: &str) -> String {
@@ -51,7 +59,14 @@ pub(crate) struct AllFiles {
     layouts: Mutex<HashMap<Node, Arc<Layout>>>,
     /// The text of the last item a read rendered: a sequential reader's next read starts in it.
     last: Mutex<Option<LastText>>,
+    /// Run once between a read's layout and its texts: a save landing there (tests).
+    #[cfg(test)]
+    between: Mutex<Option<Between>>,
 }
+
+/// What a test runs between a read's layout and its texts.
+#[cfg(test)]
+type Between = Box<dyn FnOnce(&Vfs) + Send>;
 
 /// The text of the last item a read rendered.
 #[derive(Clone)]
@@ -122,12 +137,33 @@ impl Vfs {
         self.on_every_core(&unknown, &|n| self.learn_size(n));
     }
 
-    /// Up to `size` bytes of all-file `node` from `offset`.
+    /// Up to `size` bytes of all-file `node` from `offset`, of its items all as they were
+    /// when the read began or all as they are after a save that landed during it.
     pub(crate) fn read_all(&self, node: Node, offset: u64, size: u32) -> Result<Vec<u8>> {
-        let layout = self.all_layout(node);
+        for _ in 0..READ_TRIES {
+            let layout = self.all_layout(node);
+            #[cfg(test)]
+            if let Some(between) = lock(&self.all_files.between).take() {
+                between(self);
+            }
+            if let Some(out) = self.read_at(&layout, offset, size)? {
+                return Ok(out);
+            }
+            // A save landed: once it is done, the next layout has it.
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        Err(Error::new(
+            ErrorKind::Busy,
+            "the folder's games kept changing while it was read",
+        ))
+    }
+
+    /// Up to `size` bytes from `offset` of the all-file laid out as `layout`; `None` when a
+    /// text changed since the layout was taken (the bytes would mix the two).
+    fn read_at(&self, layout: &Layout, offset: u64, size: u32) -> Result<Option<Vec<u8>>> {
         let end = offset.saturating_add(u64::from(size)).min(layout.size());
         if offset >= end {
-            return Ok(Vec::new());
+            return Ok(Some(Vec::new()));
         }
         let first = layout.ends.partition_point(|&e| e <= offset);
         let last = layout.ends.partition_point(|&e| e < end);
@@ -135,6 +171,9 @@ impl Vfs {
             &layout.items[first..=last.min(layout.items.len() - 1)],
             layout.epoch,
         )?;
+        if !self.cache.steady_since(layout.epoch) {
+            return Ok(None);
+        }
         let mut out = Vec::with_capacity((end - offset) as usize);
         for (i, text) in (first..).zip(&texts) {
             let start = layout.start(i);
@@ -151,7 +190,7 @@ impl Vfs {
                 text: text.clone(),
             });
         }
-        Ok(out)
+        Ok(Some(out))
     }
 
     /// The texts of `items`, rendered on every core (or found cached, or rendered by the
@@ -266,6 +305,34 @@ mod tests {
         assert!(
             vfs.lookup(Node::Games.ino(), OsStr::new("all.pgn"))
                 .is_err()
+        );
+    }
+
+    #[test]
+    fn a_save_landing_between_the_layout_and_the_texts_is_not_mixed_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = demo_tree(dir.path(), true);
+        let all = vfs.lookup(Node::Root.ino(), OsStr::new("all.pgn")).unwrap();
+        let before = vfs.read(all.ino, 0, u32::MAX).unwrap();
+        // Game 0 (the file's first) gets a longer text after a read took its layout; the
+        // read is of a stretch across its end.
+        let text = String::from_utf8(vfs.text(0).unwrap().to_vec()).unwrap();
+        let edited = text.replacen("[Site \"", "[Site \"Saved meanwhile ", 1);
+        *lock(&vfs.all_files.between) = Some(Box::new(move |vfs: &Vfs| {
+            vfs.commit(
+                crate::vfs::commit::Target::Game(0),
+                OsStr::new("x.pgn"),
+                edited.as_bytes(),
+            )
+            .unwrap();
+        }));
+        let stretch = text.len() - 50..text.len() + 50;
+        let during = vfs.read(all.ino, stretch.start as u64, 100).unwrap();
+        let after = vfs.read(all.ino, 0, u32::MAX).unwrap();
+        assert!(String::from_utf8_lossy(&after).contains("Saved meanwhile"));
+        assert!(
+            during == before[stretch.clone()] || during == after[stretch],
+            "one read mixed the layout before the save with a text after it"
         );
     }
 

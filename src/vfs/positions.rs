@@ -16,16 +16,14 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Duration;
-
-use shakmaty::Chess;
 
 use super::{DirEntry, Node, Vfs, lock};
 use crate::collection::Collection;
 use crate::collection::positions::PositionIndex;
-use crate::collection::positions::key::END;
-use crate::collection::positions::tree::{PositionTree, fen};
+use crate::collection::positions::board::Board;
+use crate::collection::positions::tree::PositionMoves;
 use crate::error::{Error, ErrorKind, Result};
 
 /// How long a lookup in a position folder waits for the index being built.
@@ -39,7 +37,7 @@ const KEPT_FOLDERS: usize = 256;
 
 /// One position folder of the mount.
 struct Place {
-    position: Chess,
+    position: Board,
     /// The folder holding it: another position folder, or `positions/` (`None`).
     parent: Option<u32>,
     /// Path components from the mount's root (`tree` is 1, `positions/FEN` 2).
@@ -53,11 +51,27 @@ type Places = (Vec<Place>, HashMap<(Option<u32>, String), u32>);
 
 /// A position folder's contents, made once per state of the index.
 pub(crate) struct Folder {
-    tree: PositionTree,
-    /// Each move folder: its name and the move's code.
-    moves: Vec<(String, u16)>,
+    /// The moves played from the position.
+    tree: PositionMoves,
+    /// The position, and the index its games are found in (once asked for).
+    board: Board,
+    index: Arc<PositionIndex>,
+    /// The games that reach it, ascending: found when first asked for (a `tree.txt` needs
+    /// only the sums per move, which the index reads in a few pages however many games
+    /// reach the position).
+    games: OnceLock<Vec<u32>>,
+    /// The names of its move folders (none past the depth).
+    moves: Vec<String>,
     tree_txt: Arc<[u8]>,
     fen: Arc<[u8]>,
+}
+
+impl Folder {
+    /// The games that reach the position, ascending.
+    fn games(&self) -> &[u32] {
+        self.games
+            .get_or_init(|| self.index.games_at(self.board.key()))
+    }
 }
 
 /// The positions of a mount: the index and the folders visited.
@@ -85,7 +99,7 @@ impl Positions {
     /// The positions of a mount over `index`, with move folders `depth` plies deep.
     pub(crate) fn new(index: Arc<PositionIndex>, depth: u32) -> Positions {
         let tree = Place {
-            position: Chess::default(),
+            position: Board::start(),
             parent: None,
             level: 1,
             plies: 0,
@@ -115,7 +129,7 @@ impl Positions {
 
     /// The number of the folder `name` in folder `parent` (`None`: `positions/`), made now
     /// for `position` if it is new.
-    fn place(&self, parent: Option<u32>, name: &str, position: impl FnOnce() -> Chess) -> u32 {
+    fn place(&self, parent: Option<u32>, name: &str, position: impl FnOnce() -> Board) -> u32 {
         let mut places = lock(&self.places);
         let key = (parent, name.to_owned());
         if let Some(&id) = places.1.get(&key) {
@@ -204,19 +218,18 @@ impl Positions {
                 .ok_or_else(|| Error::new(ErrorKind::NotFound, "no such position folder"))?;
             (place.position.clone(), place.plies)
         };
-        let tree = PositionTree::at(&index, position);
+        let tree = PositionMoves::at(&index, &position);
         let moves = if plies < self.depth {
-            tree.moves
-                .iter()
-                .filter(|m| m.code != END)
-                .map(|m| (m.san.clone(), m.code))
-                .collect()
+            tree.names().map(str::to_owned).collect()
         } else {
             Vec::new()
         };
         let folder = Arc::new(Folder {
             tree_txt: Arc::from(tree.text().into_bytes()),
-            fen: Arc::from(format!("{}\n", fen(&tree.position)).into_bytes()),
+            fen: Arc::from(format!("{}\n", tree.fen()).into_bytes()),
+            games: OnceLock::new(),
+            board: position,
+            index,
             tree,
             moves,
         });
@@ -263,7 +276,7 @@ impl Positions {
 
 /// The position a `positions/` name stands for: a FEN with `:` for `/` and `_` (or a space)
 /// between its fields; the reason when it is none.
-fn position_named(name: &str) -> Result<Chess> {
+fn position_named(name: &str) -> Result<Board> {
     let fen: String = name
         .chars()
         .map(|c| match c {
@@ -272,7 +285,7 @@ fn position_named(name: &str) -> Result<Chess> {
             c => c,
         })
         .collect();
-    crate::game::replay::position_from_fen(fen.trim())
+    Board::from_fen(fen.trim())
 }
 
 impl Vfs {
@@ -325,14 +338,13 @@ impl Vfs {
         }
         let positions = self.positions()?;
         let folder = positions.folder(id)?;
-        let Some(&(_, code)) = folder.moves.iter().find(|(n, _)| n.as_bytes() == name) else {
+        let Some(name) = folder.moves.iter().find(|n| n.as_bytes() == name) else {
             return Ok(None);
         };
-        let name = String::from_utf8_lossy(name);
         Ok(Some(Node::Position(positions.place(
             Some(id),
-            &name,
-            || folder.tree.after(code).unwrap_or_default(),
+            name,
+            || folder.tree.after(name).unwrap_or_default(),
         ))))
     }
 
@@ -342,7 +354,7 @@ impl Vfs {
         Ok(self
             .coll
             .item_named(name)
-            .filter(|n| folder.tree.games.binary_search(n).is_ok())
+            .filter(|n| folder.games().binary_search(n).is_ok())
             .map(|n| Node::PositionLink(id, n)))
     }
 
@@ -370,9 +382,9 @@ impl Vfs {
                     (Node::TreeText(id), "tree.txt".to_owned()),
                     (Node::FenText(id), "position.fen".to_owned()),
                 ];
-                for (name, code) in &folder.moves {
+                for name in &folder.moves {
                     let child = positions.place(Some(id), name, || {
-                        folder.tree.after(*code).unwrap_or_default()
+                        folder.tree.after(name).unwrap_or_default()
                     });
                     entries.push((Node::Position(child), name.clone()));
                 }
@@ -389,8 +401,7 @@ impl Vfs {
                 let shown = self.shown_games();
                 // Offsets count every game of the folder, shown or not, so they stay put.
                 folder
-                    .tree
-                    .games
+                    .games()
                     .iter()
                     .enumerate()
                     .skip(from)
@@ -415,8 +426,7 @@ impl Vfs {
         };
         let shown = self.shown_games();
         folder
-            .tree
-            .games
+            .games()
             .iter()
             .copied()
             .filter(|&n| shown(n))

@@ -2,24 +2,132 @@
 //! position, in one file in the user's cache folder, mapped and searched in place (the page
 //! cache holds what is read; the mount's own memory holds none of it).
 //!
-//! Layout, little-endian: the magic `GFPOSIX1`; the stamp of the database files the index was
-//! built from (8 bytes); the game count (4) and the entry count (8); per game 16 bytes (its
-//! fingerprint, 8; its result, 1; 1 when indexed, else 0; White's and Black's rating and the
-//! year, 2 each); then the entries, 14 bytes each (position key 8, game 4, next move 2),
-//! sorted by key and game.
+//! Layout, little-endian: the magic `GFPOSIX2`; the stamp of the database files the index was
+//! built from (8 bytes); the game count (4), the entry count (8) and the sum count (8); per
+//! game 16 bytes (its fingerprint, 8; its result, 1; 1 when indexed, else 0; White's and
+//! Black's rating and the year, 2 each); then the entries, 14 bytes each (position key 8,
+//! game 4, next move 2), sorted by key and game; then the sums, [`SUM`] bytes each
+//! ([`Sum::to_bytes`]), sorted by key and move: for every position at least [`SUMS_FROM`]
+//! games reach, the sums of SCID's tree statistics per move played there, so its table is
+//! read in a few pages, however many games reach it (the start position: all of them).
 
-use std::io::{BufWriter, Write};
+use std::io::{BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use memmap2::Mmap;
 
 use super::line::GameStats;
+use super::table::{MoveStats, count_move};
 
-const MAGIC: &[u8; 8] = b"GFPOSIX1";
-const HEADER: usize = 8 + 8 + 4 + 8;
+const MAGIC: &[u8; 8] = b"GFPOSIX2";
+const HEADER: usize = 8 + 8 + 4 + 8 + 8;
+/// Where the sum count lies in the header.
+const SUM_COUNT_AT: u64 = 8 + 8 + 4 + 8;
 const GAME: usize = 16;
 /// The bytes of one entry on disk.
 pub const ENTRY: usize = 14;
+/// The bytes of one sum on disk.
+pub const SUM: usize = 8 + 2 + 4 * 4 + 8 + 8 + 4 + 8 + 4;
+/// The games a position needs for its sums to be kept: below, its entries are read (fewer
+/// than this many pages), above, its sums.
+pub const SUMS_FROM: usize = if cfg!(test) { 2 } else { 64 };
+
+/// The sums of the games that reach a position and play one move there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sum {
+    /// The position's key.
+    pub key: u64,
+    /// The move's code.
+    pub next: u16,
+    /// The sums of its games.
+    pub stats: MoveStats,
+}
+
+impl Sum {
+    /// The sum's bytes on disk.
+    pub fn to_bytes(&self) -> [u8; SUM] {
+        let s = &self.stats;
+        let mut b = Vec::with_capacity(SUM);
+        b.extend_from_slice(&self.key.to_le_bytes());
+        b.extend_from_slice(&self.next.to_le_bytes());
+        for v in [s.games, s.white_wins, s.black_wins, s.draws] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        b.extend_from_slice(&s.white_elo_sum.to_le_bytes());
+        b.extend_from_slice(&s.black_elo_sum.to_le_bytes());
+        b.extend_from_slice(&s.elo_count.to_le_bytes());
+        b.extend_from_slice(&s.year_sum.to_le_bytes());
+        b.extend_from_slice(&s.year_count.to_le_bytes());
+        b.try_into().expect("SUM bytes")
+    }
+
+    /// The sum whose bytes on disk start `b` (at least [`SUM`] bytes).
+    pub fn from_bytes(b: &[u8]) -> Sum {
+        let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
+        let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
+        Sum {
+            key: u64_at(0),
+            next: u16::from_le_bytes([b[8], b[9]]),
+            stats: MoveStats {
+                games: u32_at(10),
+                white_wins: u32_at(14),
+                black_wins: u32_at(18),
+                draws: u32_at(22),
+                white_elo_sum: u64_at(26),
+                black_elo_sum: u64_at(34),
+                elo_count: u32_at(42),
+                year_sum: u64_at(46),
+                year_count: u32_at(54),
+            },
+        }
+    }
+}
+
+/// The sums of one position as the entries go by: kept when the position has at least
+/// [`SUMS_FROM`] games.
+#[derive(Default)]
+struct Summing {
+    key: u64,
+    games: usize,
+    moves: Vec<(u16, MoveStats)>,
+}
+
+impl Summing {
+    /// Count entry `e` of a game with `stats`; write the sums of the position before to
+    /// `out` when `e` is of another, and say how many were written.
+    fn add(&mut self, e: &Entry, stats: &GameStats, out: &mut impl Write) -> std::io::Result<u64> {
+        let written = if e.key != self.key {
+            self.flush(out)?
+        } else {
+            0
+        };
+        self.key = e.key;
+        self.games += 1;
+        count_move(&mut self.moves, e.next, stats);
+        Ok(written)
+    }
+
+    /// Write the sums of the position gathered (if it has enough games) and start afresh;
+    /// how many were written.
+    fn flush(&mut self, out: &mut impl Write) -> std::io::Result<u64> {
+        let mut written = 0;
+        if self.games >= SUMS_FROM {
+            self.moves.sort_unstable_by_key(|m| m.0);
+            for &(next, stats) in &self.moves {
+                let sum = Sum {
+                    key: self.key,
+                    next,
+                    stats,
+                };
+                out.write_all(&sum.to_bytes())?;
+                written += 1;
+            }
+        }
+        self.games = 0;
+        self.moves.clear();
+        Ok(written)
+    }
+}
 
 /// One game as the file keeps it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -61,8 +169,9 @@ impl Entry {
     }
 }
 
-/// Write the index of `games` with `entries` (sorted by key and game) to `path`, atomically
-/// (a temporary file renamed over it).
+/// Write the index of `games` with `entries` (sorted by key and game) and their sums to
+/// `path`, atomically (a temporary file renamed over it). The sums are gathered beside it in
+/// a second temporary file as the entries go by, then copied after them.
 pub fn write(
     path: &Path,
     stamp: u64,
@@ -70,12 +179,15 @@ pub fn write(
     entries: impl ExactSizeIterator<Item = Entry>,
 ) -> std::io::Result<()> {
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let sums_tmp = path.with_extension(format!("sums{}", std::process::id()));
     let result = (|| {
         let mut w = BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
         w.write_all(MAGIC)?;
         w.write_all(&stamp.to_le_bytes())?;
         w.write_all(&(games.len() as u32).to_le_bytes())?;
         w.write_all(&(entries.len() as u64).to_le_bytes())?;
+        // The sum count, written once known.
+        w.write_all(&0u64.to_le_bytes())?;
         for g in games {
             let s = g.stats.unwrap_or_default();
             let mut b = [0u8; GAME];
@@ -87,12 +199,34 @@ pub fn write(
             b[14..16].copy_from_slice(&s.year.to_le_bytes());
             w.write_all(&b)?;
         }
+        let mut sums = BufWriter::with_capacity(
+            1 << 20,
+            std::fs::File::options()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(&sums_tmp)?,
+        );
+        let mut summing = Summing::default();
+        let mut sum_count = 0;
         for e in entries {
             w.write_all(&e.to_bytes())?;
+            if let Some(stats) = games.get(e.game as usize).and_then(|g| g.stats) {
+                sum_count += summing.add(&e, &stats, &mut sums)?;
+            }
         }
-        w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        sum_count += summing.flush(&mut sums)?;
+        let mut sums = sums.into_inner().map_err(|e| e.into_error())?;
+        sums.seek(SeekFrom::Start(0))?;
+        std::io::copy(&mut BufReader::with_capacity(1 << 20, sums), &mut w)?;
+        let mut file = w.into_inner().map_err(|e| e.into_error())?;
+        file.seek(SeekFrom::Start(SUM_COUNT_AT))?;
+        file.write_all(&sum_count.to_le_bytes())?;
+        file.sync_all()?;
         std::fs::rename(&tmp, path)
     })();
+    let _ = std::fs::remove_file(&sums_tmp);
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
@@ -105,6 +239,7 @@ pub struct IndexFile {
     stamp: u64,
     games: u32,
     entries: usize,
+    sums: usize,
 }
 
 impl IndexFile {
@@ -122,9 +257,11 @@ impl IndexFile {
         let stamp = u64::from_le_bytes(head[8..16].try_into().ok()?);
         let games = u32::from_le_bytes(head[16..20].try_into().ok()?);
         let entries = usize::try_from(u64::from_le_bytes(head[20..28].try_into().ok()?)).ok()?;
+        let sums = usize::try_from(u64::from_le_bytes(head[28..36].try_into().ok()?)).ok()?;
         let want = HEADER
             .checked_add((games as usize).checked_mul(GAME)?)?
-            .checked_add(entries.checked_mul(ENTRY)?)?;
+            .checked_add(entries.checked_mul(ENTRY)?)?
+            .checked_add(sums.checked_mul(SUM)?)?;
         if map.len() != want {
             return None;
         }
@@ -133,6 +270,7 @@ impl IndexFile {
             stamp,
             games,
             entries,
+            sums,
         })
     }
 
@@ -176,32 +314,106 @@ impl IndexFile {
         Entry::from_bytes(&self.map[at..at + ENTRY])
     }
 
-    fn key_at(&self, i: usize) -> u64 {
-        let at = HEADER + self.games as usize * GAME + i * ENTRY;
-        u64::from_le_bytes(self.map[at..at + 8].try_into().expect("8 bytes"))
+    /// Sum `i`.
+    fn sum(&self, i: usize) -> Sum {
+        let at = HEADER + self.games as usize * GAME + self.entries * ENTRY + i * SUM;
+        Sum::from_bytes(&self.map[at..at + SUM])
     }
 
     /// The entries of position `key`, games ascending.
     pub fn find(&self, key: u64) -> impl Iterator<Item = Entry> + '_ {
-        // Binary search for the first entry not below `key`.
-        let (mut lo, mut hi) = (0, self.entries);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if self.key_at(mid) < key {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
+        let lo = first_not_below(self.entries, |i| (self.entry(i).key, 0), (key, 0));
         (lo..self.entries)
             .map(|i| self.entry(i))
             .take_while(move |e| e.key == key)
     }
+
+    /// The entry of game `game` at position `key`, if the game reaches it.
+    pub fn find_game(&self, key: u64, game: u32) -> Option<Entry> {
+        let at = first_not_below(
+            self.entries,
+            |i| {
+                let e = self.entry(i);
+                (e.key, e.game)
+            },
+            (key, game),
+        );
+        (at < self.entries)
+            .then(|| self.entry(at))
+            .filter(|e| e.key == key && e.game == game)
+    }
+
+    /// The sums of position `key` per move played there, moves ascending; `None` when it
+    /// has none (fewer than [`SUMS_FROM`] games reach it: [`IndexFile::find`] its entries).
+    pub fn sums(&self, key: u64) -> Option<Vec<(u16, MoveStats)>> {
+        let lo = first_not_below(self.sums, |i| (self.sum(i).key, 0), (key, 0));
+        let sums: Vec<(u16, MoveStats)> = (lo..self.sums)
+            .map(|i| self.sum(i))
+            .take_while(|s| s.key == key)
+            .map(|s| (s.next, s.stats))
+            .collect();
+        (!sums.is_empty()).then_some(sums)
+    }
+}
+
+/// The first of `len` items ascending by `at` whose value is not below `want`.
+fn first_not_below(len: usize, at: impl Fn(usize) -> (u64, u32), want: (u64, u32)) -> usize {
+    let (mut lo, mut hi) = (0, len);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if at(mid) < want {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn positions_with_enough_games_keep_their_sums_per_move() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("index");
+        let stats = |result, year| GameStats {
+            result,
+            white_elo: 2500,
+            black_elo: 2400,
+            year,
+        };
+        let games: Vec<GameRecord> = [stats(1, 1990), stats(3, 2000), stats(2, 0)]
+            .into_iter()
+            .map(|s| GameRecord {
+                fingerprint: 0,
+                stats: Some(s),
+            })
+            .collect();
+        // Position 1: three games, two moves; position 2: one game (below SUMS_FROM).
+        let entries = [(1, 0, 7), (1, 1, 9), (1, 2, 7), (2, 1, 4)].map(|(key, game, next)| Entry {
+            key,
+            game,
+            next,
+        });
+        write(&path, 1, &games, entries.into_iter()).unwrap();
+        let f = IndexFile::open(&path).unwrap();
+        let mut seven = MoveStats::default();
+        seven.add(&stats(1, 1990));
+        seven.add(&stats(2, 0));
+        let mut nine = MoveStats::default();
+        nine.add(&stats(3, 2000));
+        assert_eq!(f.sums(1), Some(vec![(7, seven), (9, nine)]));
+        assert_eq!(f.sums(2), None);
+        assert_eq!(f.sums(3), None);
+        let sum = Sum {
+            key: 1,
+            next: 7,
+            stats: seven,
+        };
+        assert_eq!(Sum::from_bytes(&sum.to_bytes()), sum);
+    }
 
     #[test]
     fn written_entries_are_found_by_key() {
@@ -246,7 +458,11 @@ mod tests {
         assert_eq!(f.find(3).count(), 1);
         assert_eq!(f.find(4).count(), 0);
         assert_eq!(f.find(9).count(), 0);
-        std::fs::write(&path, b"GFPOSIX1 short").unwrap();
+        assert_eq!(f.find_game(5, 1), Some(entries[2]));
+        assert_eq!(f.find_game(5, 2), None);
+        assert_eq!(f.find_game(4, 0), None);
+        assert_eq!(f.find_game(9, 0), None);
+        std::fs::write(&path, b"GFPOSIX2 short").unwrap();
         assert!(IndexFile::open(&path).is_none());
     }
 }

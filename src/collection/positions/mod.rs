@@ -9,8 +9,11 @@
 //! when their pieces stand on the same squares with the same side to move ([`key`]), and a
 //! game counts once per position, at its first visit: SCID's board search (Exact, main lines
 //! only). [`table`] turns the games of a position into SCID's tree table; [`openings`] names
-//! positions.
+//! positions. The layers above hold a position as an opaque [`board::Board`] and ask
+//! [`tree::PositionMoves`] for its moves, their names, the positions after them and its
+//! `tree.txt`: no chess is known above this module (docs/DESIGN.md, the layers).
 
+pub mod board;
 pub mod file;
 pub mod key;
 pub mod line;
@@ -29,11 +32,16 @@ use std::time::Duration;
 
 use file::{Entry, GameRecord, IndexFile};
 use line::{GameLine, GameStats};
+use table::MoveStats;
 
 use super::Collection;
 
 /// Games a build thread takes at a time.
 const BATCH: u32 = 512;
+
+/// Entries a build thread holds room for past a run's worth ([`runs::RUN_BYTES`]): a run is
+/// written once a game brings it past, so its buffer grows only for a game this long.
+const LONG_GAME: usize = 1024;
 
 /// One game reaching a position: the game, the code of its next move ([`key::END`] where it
 /// ends) and its statistics.
@@ -46,9 +54,6 @@ pub struct Reach {
     /// Its result, ratings and year.
     pub stats: GameStats,
 }
-
-/// What one build thread made: its games' records and their entries.
-type BuiltPart = (Vec<(u32, GameRecord)>, Vec<Entry>);
 
 /// The position index of one database (see the module's documentation).
 pub struct PositionIndex {
@@ -121,22 +126,27 @@ impl PositionIndex {
     fn build(&self, coll: &dyn Collection, threads: usize, stop: &AtomicBool, stamp: u64) -> bool {
         let count = coll.count();
         let threads = threads.max(1);
-        let next = AtomicU32::new(0);
         let started = std::time::Instant::now();
         let runs = self.path.as_deref().map(runs::Runs::beside);
         let limit = runs::RUN_BYTES / std::mem::size_of::<Entry>() / threads;
-        let parts: Vec<BuiltPart> = std::thread::scope(|s| {
+        // Every game's record, filled in place batch by batch (no copy per thread).
+        let mut games = vec![GameRecord::default(); count as usize];
+        let batches = Mutex::new(games.chunks_mut(BATCH as usize).enumerate());
+        let parts: Vec<Vec<Entry>> = std::thread::scope(|s| {
             let workers: Vec<_> = (0..threads)
                 .map(|_| {
                     s.spawn(|| {
-                        let (mut games, mut entries) = (Vec::new(), Vec::new());
+                        // Room for a run and one long game more: never grown by doubling.
+                        let mut entries =
+                            Vec::with_capacity(if runs.is_some() { limit + LONG_GAME } else { 0 });
                         loop {
-                            let first = next.fetch_add(BATCH, Ordering::Relaxed);
-                            if first >= count || stop.load(Ordering::Relaxed) {
+                            let next = batches.lock().unwrap_or_else(|p| p.into_inner()).next();
+                            let Some((i, batch)) = next else { break };
+                            if stop.load(Ordering::Relaxed) {
                                 break;
                             }
-                            let last = (first + BATCH).min(count);
-                            for n in first..last {
+                            let first = i as u32 * BATCH;
+                            for (n, record) in (first..).zip(batch.iter_mut()) {
                                 let line = line_of(coll, n);
                                 if let Some(line) = &line {
                                     entries.extend(line.steps.iter().map(|&(key, next)| Entry {
@@ -145,28 +155,22 @@ impl PositionIndex {
                                         next,
                                     }));
                                 }
-                                games.push((
-                                    n,
-                                    GameRecord {
-                                        fingerprint: 0,
-                                        stats: line.map(|l| l.stats),
-                                    },
-                                ));
+                                record.stats = line.map(|l| l.stats);
+                                if let Some(runs) = &runs
+                                    && entries.len() >= limit
+                                    && let Err(e) = runs.spill(&mut entries)
+                                {
+                                    log::warn!("position index: cannot write a sorted run: {e}");
+                                }
                             }
-                            if let Some(runs) = &runs
-                                && entries.len() >= limit
-                                && let Err(e) = runs.spill(&mut entries)
-                            {
-                                log::warn!("position index: cannot write a sorted run: {e}");
-                            }
-                            self.done.fetch_add(last - first, Ordering::Relaxed);
+                            self.done.fetch_add(batch.len() as u32, Ordering::Relaxed);
                         }
                         if let Some(runs) = &runs
                             && let Err(e) = runs.spill(&mut entries)
                         {
                             log::warn!("position index: cannot write a sorted run: {e}");
                         }
-                        (games, entries)
+                        entries
                     })
                 })
                 .collect();
@@ -178,14 +182,7 @@ impl PositionIndex {
         if stop.load(Ordering::Relaxed) {
             return false;
         }
-        let mut games = vec![GameRecord::default(); count as usize];
-        let mut left = Vec::new();
-        for (g, e) in parts {
-            for (n, record) in g {
-                games[n as usize] = record;
-            }
-            left.extend(e);
-        }
+        let mut left: Vec<Entry> = parts.into_iter().flatten().collect();
         if let (Some(runs), Some(path), true) = (&runs, self.path.as_deref(), left.is_empty()) {
             let written = runs
                 .merged()
@@ -329,40 +326,95 @@ impl PositionIndex {
         file::write(path, stamp, &games, merged)
     }
 
+    /// The games that reach position `key`, ascending.
+    pub fn games_at(&self, key: u64) -> Vec<u32> {
+        self.reach(key).iter().map(|r| r.game).collect()
+    }
+
+    /// The sums of the games that reach position `key` for each move they play there, by
+    /// move code (in no order). Where the file keeps the position's sums (a position many
+    /// games reach: the start, all of them) they are read in a few pages, the games changed
+    /// since taken out as the file counted them; else the file's few entries are summed. The
+    /// overlay's games count as they are now.
+    pub fn moves_at(&self, key: u64) -> Vec<(u16, MoveStats)> {
+        let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
+        let file = self.file.read().unwrap_or_else(|p| p.into_inner()).clone();
+        let mut sums = match file.as_deref().map(|f| (f, f.sums(key))) {
+            Some((f, Some(mut sums))) => {
+                for &game in overlay.keys() {
+                    if let (Some(e), Some(stats)) = (f.find_game(key, game), f.game(game).stats)
+                        && let Some((_, s)) = sums.iter_mut().find(|(code, _)| *code == e.next)
+                    {
+                        s.remove(&stats);
+                    }
+                }
+                sums.retain(|(_, s)| s.games > 0);
+                sums
+            }
+            Some((f, None)) => sums_of(&file_reach(f, &overlay, key)),
+            None => Vec::new(),
+        };
+        for r in overlay_reach(&overlay, key) {
+            table::count_move(&mut sums, r.next, &r.stats);
+        }
+        sums
+    }
+
     /// Every game that reaches position `key`, games ascending, with its next move.
     pub fn reach(&self, key: u64) -> Vec<Reach> {
         let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
-        let mut out = Vec::new();
-        if let Some(f) = self.file.read().unwrap_or_else(|p| p.into_inner()).as_ref() {
-            for e in f.find(key) {
-                if overlay.contains_key(&e.game) {
-                    continue;
-                }
-                if let Some(stats) = f.game(e.game).stats {
-                    out.push(Reach {
-                        game: e.game,
-                        next: e.next,
-                        stats,
-                    });
-                }
-            }
-        }
-        let before = out.len();
-        for (&game, line) in overlay.iter() {
-            let Some(line) = line else { continue };
-            if let Ok(i) = line.steps.binary_search_by_key(&key, |s| s.0) {
-                out.push(Reach {
-                    game,
-                    next: line.steps[i].1,
-                    stats: line.stats,
-                });
-            }
-        }
-        if out.len() > before {
+        let file = self.file.read().unwrap_or_else(|p| p.into_inner()).clone();
+        let mut out = file
+            .as_deref()
+            .map(|f| file_reach(f, &overlay, key))
+            .unwrap_or_default();
+        let changed = overlay_reach(&overlay, key);
+        if !changed.is_empty() {
+            out.extend(changed);
             out.sort_unstable_by_key(|r| r.game);
         }
         out
     }
+}
+
+/// The games of file `f` that reach position `key` as the file has them, those of the
+/// `overlay` left out.
+fn file_reach(f: &IndexFile, overlay: &HashMap<u32, Option<GameLine>>, key: u64) -> Vec<Reach> {
+    f.find(key)
+        .filter(|e| !overlay.contains_key(&e.game))
+        .filter_map(|e| {
+            f.game(e.game).stats.map(|stats| Reach {
+                game: e.game,
+                next: e.next,
+                stats,
+            })
+        })
+        .collect()
+}
+
+/// The games of the `overlay` that reach position `key` as they are now.
+fn overlay_reach(overlay: &HashMap<u32, Option<GameLine>>, key: u64) -> Vec<Reach> {
+    overlay
+        .iter()
+        .filter_map(|(&game, line)| {
+            let line = line.as_ref()?;
+            let i = line.steps.binary_search_by_key(&key, |s| s.0).ok()?;
+            Some(Reach {
+                game,
+                next: line.steps[i].1,
+                stats: line.stats,
+            })
+        })
+        .collect()
+}
+
+/// The sums of the games of `reach` for each move they play, by move code.
+pub fn sums_of(reach: &[Reach]) -> Vec<(u16, MoveStats)> {
+    let mut sums: Vec<(u16, MoveStats)> = Vec::new();
+    for r in reach {
+        table::count_move(&mut sums, r.next, &r.stats);
+    }
+    sums
 }
 
 /// Two sorted runs of entries merged into one, with its length known.
@@ -493,10 +545,27 @@ mod tests {
                 .map(|r| r.game)
                 .collect::<Vec<_>>()
         };
+        // The sums per move, as kept (or summed from the entries where not kept), equal the
+        // sums of the games found.
+        let sums_agree = |index: &PositionIndex, pos: &Chess| {
+            let key = key::position_key(pos);
+            let mut kept = index.moves_at(key);
+            let mut summed = sums_of(&index.reach(key));
+            kept.sort_unstable_by_key(|m| m.0);
+            summed.sort_unstable_by_key(|m| m.0);
+            assert_eq!(kept, summed, "{pos:?}");
+        };
+        let kept_sums = |index: &PositionIndex, pos: &Chess| {
+            let file = index.file.read().unwrap().clone().unwrap();
+            file.sums(key::position_key(pos)).is_some()
+        };
         let start = Chess::default();
         assert_eq!(games(&index, &start), recount(&coll, &start));
         assert!(!games(&index, &e4()).is_empty());
         assert_eq!(games(&index, &e4()), recount(&coll, &e4()));
+        assert!(kept_sums(&index, &start) && kept_sums(&index, &e4()));
+        sums_agree(&index, &start);
+        sums_agree(&index, &e4());
 
         // A second mount maps the kept file.
         let again = PositionIndex::new(Some(path));
@@ -517,6 +586,10 @@ mod tests {
         let d4 = after_first("d4");
         assert!(games(&index, &d4).contains(&n));
         assert_eq!(games(&index, &d4), recount(&coll, &d4));
+        // The kept sums follow the save: the game leaves 1.e4's and joins 1.d4's.
+        for pos in [&start, &e4(), &d4] {
+            sums_agree(&index, pos);
+        }
 
         // Kept at unmount with the save merged in: the next mount maps it, rebuilding nothing.
         index.persist(&coll).unwrap();
@@ -526,5 +599,8 @@ mod tests {
         assert_eq!(games(&after, &d4), recount(&coll, &d4));
         assert_eq!(games(&after, &e4()), recount(&coll, &e4()));
         assert_eq!(games(&after, &start), recount(&coll, &start));
+        for pos in [&start, &e4(), &d4] {
+            sums_agree(&after, pos);
+        }
     }
 }

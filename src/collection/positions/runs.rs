@@ -124,9 +124,9 @@ impl Iterator for Merged {
     }
 }
 
-/// How often the merge lets go of a run's pages it has read: every MiB of the run (with
-/// some 70 runs at a million games, 8 MiB each still held half a gigabyte).
-const LET_GO_BYTES: usize = 1 << 20;
+/// How often the merge lets go of a run's pages it has read: every 256 KiB of the run (with
+/// some 70 runs at a million games, 8 MiB each still held half a gigabyte, 1 MiB each 70 MB).
+const LET_GO_BYTES: usize = 256 << 10;
 
 impl Merged {
     /// Let go of the pages of run `run` before where the merge is in it: they are never read

@@ -50,6 +50,30 @@ impl MoveStats {
         }
     }
 
+    /// Take out one game counted before with [`MoveStats::add`] (a game saved since the sums
+    /// were kept).
+    pub fn remove(&mut self, g: &GameStats) {
+        self.games = self.games.saturating_sub(1);
+        let result = match g.result {
+            1 => Some(&mut self.white_wins),
+            2 => Some(&mut self.black_wins),
+            3 => Some(&mut self.draws),
+            _ => None,
+        };
+        if let Some(count) = result {
+            *count = count.saturating_sub(1);
+        }
+        if g.white_elo > 0 && g.black_elo > 0 {
+            self.elo_count = self.elo_count.saturating_sub(1);
+            self.white_elo_sum = self.white_elo_sum.saturating_sub(u64::from(g.white_elo));
+            self.black_elo_sum = self.black_elo_sum.saturating_sub(u64::from(g.black_elo));
+        }
+        if g.year > 0 {
+            self.year_sum = self.year_sum.saturating_sub(u64::from(g.year));
+            self.year_count = self.year_count.saturating_sub(1);
+        }
+    }
+
     /// Add another move's sums (the total line).
     pub fn merge(&mut self, o: &MoveStats) {
         self.games += o.games;
@@ -114,6 +138,18 @@ impl MoveStats {
             return 0;
         }
         (100.0 * f64::from(self.draws) / f64::from(self.games)) as u32
+    }
+}
+
+/// Count one game with `g` that plays move `next` into the sums per move `sums`.
+pub fn count_move(sums: &mut Vec<(u16, MoveStats)>, next: u16, g: &GameStats) {
+    match sums.iter_mut().find(|(code, _)| *code == next) {
+        Some((_, s)) => s.add(g),
+        None => {
+            let mut s = MoveStats::default();
+            s.add(g);
+            sums.push((next, s));
+        }
     }
 }
 
@@ -237,6 +273,24 @@ _______________________________________________________________
 TOTAL:                 8:100.0%    0.0%              2024    0%
 "
         );
+    }
+
+    #[test]
+    fn a_game_removed_leaves_the_sums_of_the_others() {
+        let games = [
+            (1, 2600, 2400, 2000),
+            (3, 0, 2400, 0),
+            (2, 2500, 2450, 1990),
+        ];
+        let mut s = stats(&games);
+        let (result, white_elo, black_elo, year) = games[2];
+        s.remove(&GameStats {
+            result,
+            white_elo,
+            black_elo,
+            year,
+        });
+        assert_eq!(s, stats(&games[..2]));
     }
 
     #[test]

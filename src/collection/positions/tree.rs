@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Position};
 
+use super::board::Board;
 use super::key::{END, NULL_MOVE, move_of, position_key};
 use super::openings::opening;
 use super::table::{MoveStats, Row, table};
@@ -23,6 +24,51 @@ pub struct TreeMove {
     pub stats: MoveStats,
 }
 
+/// The moves played from a position with their sums, without the games: what a position
+/// folder lists and its `tree.txt` shows.
+#[derive(Clone, Debug, Default)]
+pub struct PositionMoves {
+    board: Board,
+    /// Most played first (equally played: by SAN).
+    moves: Vec<TreeMove>,
+}
+
+impl PositionMoves {
+    /// The moves played from `board` in the games of `index`.
+    pub fn at(index: &PositionIndex, board: &Board) -> PositionMoves {
+        PositionMoves {
+            moves: named(&board.0, index.moves_at(board.key())),
+            board: board.clone(),
+        }
+    }
+
+    /// The names (SAN with check and mate signs) of the moves played here that lead to a
+    /// position (`[end]` left out), most played first.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.moves
+            .iter()
+            .filter(|m| m.code != END)
+            .map(|m| m.san.as_str())
+    }
+
+    /// The position after the move named `name` ([`PositionMoves::names`]), if it is one
+    /// played here and legal.
+    pub fn after(&self, name: &str) -> Option<Board> {
+        let m = self.moves.iter().find(|m| m.san == name && m.code != END)?;
+        after(&self.board.0, m.code).map(Board)
+    }
+
+    /// The text of `tree.txt` ([`PositionTree::text`]).
+    pub fn text(&self) -> String {
+        text(&self.board.0, &self.moves)
+    }
+
+    /// The position's FEN.
+    pub fn fen(&self) -> String {
+        self.board.fen()
+    }
+}
+
 /// A position of the tree.
 #[derive(Clone, Debug)]
 pub struct PositionTree {
@@ -37,86 +83,103 @@ pub struct PositionTree {
 impl PositionTree {
     /// The tree at `position` from `index`.
     pub fn at(index: &PositionIndex, position: Chess) -> PositionTree {
-        let reach = index.reach(position_key(&position));
-        Self::of(position, &reach)
+        let board = Board(position);
+        PositionTree {
+            games: index.games_at(board.key()),
+            moves: PositionMoves::at(index, &board).moves,
+            position: board.0,
+        }
     }
 
     /// The tree at `position` from the games that reach it.
     pub fn of(position: Chess, reach: &[Reach]) -> PositionTree {
-        let mut moves: Vec<TreeMove> = Vec::new();
-        for r in reach {
-            match moves.iter_mut().find(|m| m.code == r.next) {
-                Some(m) => m.stats.add(&r.stats),
-                None => {
-                    let mut stats = MoveStats::default();
-                    stats.add(&r.stats);
-                    moves.push(TreeMove {
-                        code: r.next,
-                        san: san_of(&position, r.next),
-                        stats,
-                    });
-                }
-            }
-        }
-        moves.sort_by(|a, b| {
-            b.stats
-                .games
-                .cmp(&a.stats.games)
-                .then_with(|| a.san.cmp(&b.san))
-        });
         PositionTree {
-            position,
+            moves: named(&position, super::sums_of(reach)),
             games: reach.iter().map(|r| r.game).collect(),
-            moves,
+            position,
         }
     }
 
     /// The position after move `code`, if it is a legal move here.
     pub fn after(&self, code: u16) -> Option<Chess> {
-        let m = move_of(&self.position, code)?;
-        let mut pos = self.position.clone();
-        pos.play_unchecked(m);
-        Some(pos)
+        after(&self.position, code)
     }
 
     /// SCID's table for the position: with `eco`, the ECO column names the position each
     /// move leads to (from the opening names); without, it is empty, as tkscid prints it
     /// with no ECO book loaded.
     pub fn table_text(&self, eco: bool) -> String {
-        let black_moves = self.position.turn() == Color::Black;
-        let rows: Vec<Row> = self
-            .moves
-            .iter()
-            .map(|m| Row {
-                san: m.san.clone(),
-                eco: if eco {
-                    self.after(m.code)
-                        .and_then(|p| opening(position_key(&p)))
-                        .map_or_else(String::new, |o| o.eco.to_owned())
-                } else {
-                    String::new()
-                },
-                // SCID's `[end]` has no move: its colour reads as White's.
-                black_moves: black_moves && m.code != END,
-                stats: m.stats,
-            })
-            .collect();
-        table(&rows)
+        table_text(&self.position, &self.moves, eco)
     }
 
     /// The text of `tree.txt`: SCID's table (the ECO column from the opening names), then
     /// the position's FEN and, when known, its ECO code and opening name.
     pub fn text(&self) -> String {
-        let mut out = self.table_text(true);
-        if !out.ends_with('\n') {
-            out.push('\n');
-        }
-        let _ = writeln!(out, "\nFEN: {}", fen(&self.position));
-        if let Some(o) = opening(position_key(&self.position)) {
-            let _ = writeln!(out, "ECO: {}\nOpening: {}", o.eco, o.name);
-        }
-        out
+        text(&self.position, &self.moves)
     }
+}
+
+/// The moves of `sums` (by code) named from `pos`, most played first (equally played: by
+/// SAN).
+fn named(pos: &Chess, sums: Vec<(u16, MoveStats)>) -> Vec<TreeMove> {
+    let mut moves: Vec<TreeMove> = sums
+        .into_iter()
+        .map(|(code, stats)| TreeMove {
+            code,
+            san: san_of(pos, code),
+            stats,
+        })
+        .collect();
+    moves.sort_by(|a, b| {
+        b.stats
+            .games
+            .cmp(&a.stats.games)
+            .then_with(|| a.san.cmp(&b.san))
+    });
+    moves
+}
+
+/// The position after move `code` from `pos`, if it is a legal move there.
+fn after(pos: &Chess, code: u16) -> Option<Chess> {
+    let m = move_of(pos, code)?;
+    let mut pos = pos.clone();
+    pos.play_unchecked(m);
+    Some(pos)
+}
+
+/// SCID's table of `moves` from `pos` ([`PositionTree::table_text`]).
+fn table_text(pos: &Chess, moves: &[TreeMove], eco: bool) -> String {
+    let black_moves = pos.turn() == Color::Black;
+    let rows: Vec<Row> = moves
+        .iter()
+        .map(|m| Row {
+            san: m.san.clone(),
+            eco: if eco {
+                after(pos, m.code)
+                    .and_then(|p| opening(position_key(&p)))
+                    .map_or_else(String::new, |o| o.eco.to_owned())
+            } else {
+                String::new()
+            },
+            // SCID's `[end]` has no move: its colour reads as White's.
+            black_moves: black_moves && m.code != END,
+            stats: m.stats,
+        })
+        .collect();
+    table(&rows)
+}
+
+/// The text of `tree.txt` for `moves` from `pos` ([`PositionTree::text`]).
+fn text(pos: &Chess, moves: &[TreeMove]) -> String {
+    let mut out = table_text(pos, moves, true);
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    let _ = writeln!(out, "\nFEN: {}", fen(pos));
+    if let Some(o) = opening(position_key(pos)) {
+        let _ = writeln!(out, "ECO: {}\nOpening: {}", o.eco, o.name);
+    }
+    out
 }
 
 /// The FEN of `pos` (as a PGN `FEN` tag writes it).
