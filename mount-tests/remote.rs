@@ -296,13 +296,20 @@ fn a_prefix_of_many_objects_mounts_as_one_tree_as_the_same_local_folder_does() {
     std::fs::create_dir_all(&folder).unwrap();
     std::fs::copy(repo().join("tests/data/tags.pgn"), folder.join("a.pgn")).unwrap();
     let seed = std::fs::read(repo().join("tests/data/fuzz-seed1000.pgn")).unwrap();
-    std::fs::write(folder.join("b.pgn.zst"), zstd::encode_all(&seed[..], 3).unwrap()).unwrap();
+    std::fs::write(
+        folder.join("b.pgn.zst"),
+        zstd::encode_all(&seed[..], 3).unwrap(),
+    )
+    .unwrap();
     let db = crate::fixtures::edge_db();
     for ext in ["si4", "sn4", "sg4"] {
         std::fs::copy(db.with_extension(ext), folder.join(format!("edge.{ext}"))).unwrap();
     }
     for f in ["a.pgn", "b.pgn.zst", "edge.si4", "edge.sn4", "edge.sg4"] {
-        garage.put(&format!("shelf/{f}"), std::fs::read(folder.join(f)).unwrap());
+        garage.put(
+            &format!("shelf/{f}"),
+            std::fs::read(folder.join(f)).unwrap(),
+        );
     }
     let local = {
         let ldir = dir.path().join("local");
@@ -310,7 +317,11 @@ fn a_prefix_of_many_objects_mounts_as_one_tree_as_the_same_local_folder_does() {
         let m = Mount::new(&folder, &ldir, &["-o", "ro"]);
         games_of(&m)
     };
-    assert!(local.iter().any(|(n, _)| n.starts_with("edge--")), "{}", local.len());
+    assert!(
+        local.iter().any(|(n, _)| n.starts_with("edge--")),
+        "{}",
+        local.len()
+    );
     let m = mount_remote(
         &garage,
         &format!("s3://{BUCKET}/shelf/"),
@@ -320,7 +331,10 @@ fn a_prefix_of_many_objects_mounts_as_one_tree_as_the_same_local_folder_does() {
     );
     let remote = games_of(&m);
     assert_eq!(remote.len(), local.len());
-    assert!(remote == local, "names or bytes differ from the local folder's mount");
+    assert!(
+        remote == local,
+        "names or bytes differ from the local folder's mount"
+    );
     let players = listing(&m.join("players"));
     assert!(!players.is_empty());
 }

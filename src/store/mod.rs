@@ -353,6 +353,14 @@ pub fn open(path: &std::path::Path, writable: bool) -> Result<Arc<dyn ChessStore
 /// Chess Database by the magic bytes of its .dci. The message of a failure says what was
 /// looked for.
 pub fn open_with(path: &std::path::Path, options: &OpenOptions) -> Result<Arc<dyn ChessStore>> {
+    if blob::is_remote(path)
+        && let Err(e) = blob::Blob::open(path)
+        && (e.kind() != crate::error::ErrorKind::NotFound || path.extension().is_some())
+    {
+        // The object named is not there, or cannot be read (refused, unreachable): said as
+        // the server says it, not as "no database".
+        return Err(e);
+    }
     if scid::looks_like(path) {
         return Ok(Arc::new(scid::ScidDatabase::open(path, options.writable)?));
     }

@@ -16,6 +16,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use std::error::Error as _;
+
 use lru::LruCache;
 use object_store::{
     BackoffConfig, ClientOptions, GetOptions, GetRange, ObjectStore, ObjectStoreExt, RetryConfig,
@@ -352,7 +354,7 @@ impl Object {
             Ok(bytes) => Ok(bytes.clone()),
             Err(why) => {
                 self.forget(k);
-                log::error!("{why}");
+                log::error!("reading {}: {why}", self.url);
                 Err(std::io::Error::other(why.clone()))
             }
         }
@@ -389,9 +391,11 @@ impl Object {
         {
             return Ok(Arc::new(bytes));
         }
-        let bytes = self
-            .fetch_range(range.clone())
-            .map_err(|e| format!("{e} (bytes {}..{})", range.start, range.end))?;
+        let bytes = self.fetch_range(range.clone()).map_err(|e| {
+            // Said without the object's name: the reader's error names it.
+            let why = e.source().map_or_else(|| e.to_string(), |s| s.to_string());
+            format!("{why} (bytes {}..{})", range.start, range.end)
+        })?;
         if let Some(disk) = &self.disk {
             disk.put(&self.cache_name, k, &bytes);
         }
