@@ -3,12 +3,12 @@
 //! [`Collection`] opened on its own, wherever its bytes come from.
 //!
 //! - **Numbers**: union numbers stand for (member, member's number), stable for the mount
-//!   ([`numbering`]).
+//!   (`numbering`).
 //! - **Names**: a game's file is its member's name, `--`, then the name the game has when
 //!   its member is mounted alone: `twic1500--0042 Carlsen, Magnus - Nakamura, Hikaru
-//!   2019.pgn` ([`discover::member_names`], [`crate::collection::naming::member_file_name`]).
+//!   2019.pgn` ([`discover::member_names`], `naming::member_file_name`).
 //!   `ls games/twic1500--*` lists one member's games, in order.
-//! - **Views**: groups merged by folder name ([`groups`]): `players/Carlsen, Magnus/` holds
+//! - **Views**: groups merged by folder name (`groups`): `players/Carlsen, Magnus/` holds
 //!   his games from every member.
 //! - **Saves** go to the game's own member (refused as that member refuses them, a PGN file
 //!   being only read); a deletion marks the game in its member; new games go to the member

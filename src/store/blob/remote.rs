@@ -3,7 +3,7 @@
 //! Apache Arrow's `object_store` client (its signing, retries with backoff, timeouts).
 //!
 //! The object is read in blocks of [`BLOCK_BYTES`]: each fetched once, kept in memory (the
-//! last few) and on local disk within a bound ([`super::block_cache`]); a read that goes on
+//! last few) and on local disk within a bound (`block_cache`); a read that goes on
 //! from the block before has the blocks after it fetched ahead, in parallel, so reading in
 //! order streams the object. Every fetch names the version (ETag) seen when the object was
 //! opened, so a changed object fails its reads instead of mixing two versions. A read that
