@@ -511,12 +511,34 @@ mod tests {
         for w in MOUNT_OPTIONS {
             let item = match w.form {
                 Form::Flag => w.word.to_owned(),
+                // A value written as a URL takes one.
+                Form::Value(url) if url.starts_with("s3://") => format!("{}={url}", w.word),
                 Form::Value(_) => format!("{}=1", w.word),
                 Form::Prefix => format!("{}something", w.word),
             };
             assert!(parsed(&item).is_ok(), "{item}");
             assert!(help.contains(&w.spelled()), "{} not in help", w.spelled());
         }
+    }
+
+    #[test]
+    fn remote_words_set_the_remote_settings() {
+        let p = parsed(
+            "endpoint=http://127.0.0.1:3900,region=garage,profile=team,cache_dir=/c,\
+             disk_cache_mb=10,index_prefix=s3://b/idx/,retry_secs=3",
+        )
+        .unwrap();
+        let r = p.remote;
+        assert_eq!(r.endpoint.as_deref(), Some("http://127.0.0.1:3900"));
+        assert_eq!(
+            (r.region.as_deref(), r.profile.as_deref()),
+            (Some("garage"), Some("team"))
+        );
+        assert_eq!(r.cache_dir, Some(PathBuf::from("/c")));
+        assert_eq!((r.cache_mb, r.retry_secs), (10, 3));
+        assert_eq!(r.index_prefix.as_deref(), Some("s3://b/idx/"));
+        assert!(parsed("index_prefix=/local").is_err());
+        assert!(parsed("disk_cache_mb=lots").is_err());
     }
 
     #[test]
