@@ -71,7 +71,10 @@ g bucket create games >/dev/null
 g bucket allow --read --write --owner games --key bench >/dev/null
 export AWS_ACCESS_KEY_ID=$key AWS_SECRET_ACCESS_KEY=$secret AWS_REGION=garage
 export AWS_ENDPOINT_URL=http://127.0.0.1:$s3
-curl_s3() { curl -sf --aws-sigv4 "aws:amz:garage:s3" --user "$key:$secret" "$@"; }
+curl_s3() {
+    curl -sf --aws-sigv4 "aws:amz:garage:s3" --user "$key:$secret" \
+        -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" "$@"
+}
 until curl_s3 -T /dev/null "$AWS_ENDPOINT_URL/games/ready" 2>/dev/null; do sleep 0.5; done
 
 # Unmount and wait until the mount's process has ended.
@@ -115,6 +118,6 @@ for f in "$pgn" "$pgn.zst"; do
     remount=$(secs "$gamefs" mount "$url" "$mnt")
     remote_random=$(secs read_games "$mnt/games" "$dir/random.txt")
     unmount "$url"
-    size=$(du -m "$f" | cut -f1)
+    size=$(du -mL "$f" | cut -f1)
     echo "| $name | ${size} MB | ${local_first} s | ${remote_first} s | ${downloaded} s | ${remount} s | ${local_random} s | ${remote_random} s |"
 done
