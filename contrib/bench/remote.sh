@@ -58,7 +58,7 @@ api_bind_addr = "127.0.0.1:$s3"
 root_domain = ".s3.garage.localhost"
 EOF
 g() { garage -c "$node/garage.toml" "$@"; }
-g server >"$node/log" 2>&1 &
+garage -c "$node/garage.toml" server >"$node/log" 2>&1 &
 server=$!
 trap 'umount -l "$mnt" 2>/dev/null || true; kill $server 2>/dev/null || true' EXIT
 until g status >/dev/null 2>&1; do sleep 0.5; done
