@@ -3,7 +3,8 @@
 //! files plain and compressed and for a SCID database; the index one mount shares in the
 //! bucket serves a second mount with an empty cache; a changed object is indexed again; a
 //! node stopped mid-read fails reads with EIO and serves them again when it is back; bad
-//! credentials and a missing object are one clear line at mount time.
+//! credentials and a missing object are one clear line at mount time; SCID 5 and Simple
+//! Chess Databases read as their local mounts do.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -344,4 +345,53 @@ fn a_prefix_of_many_objects_mounts_as_one_tree_as_the_same_local_folder_does() {
     );
     let players = listing(&m.join("players"));
     assert!(!players.is_empty());
+}
+
+#[test]
+fn scid5_and_simple_chess_databases_in_a_bucket_read_as_on_local_disk() {
+    let dir = scratch("remote-formats");
+    let Some(garage) = Garage::start(&dir.path().join("garage")) else {
+        return;
+    };
+    let data = repo().join("tests/data");
+    for (folder, base, exts) in [
+        ("scid5", "gen300", &["si5", "sn5", "sg5"][..]),
+        (
+            "simplecdb",
+            "gen300",
+            &["dci", "dcn", "dcs", "dce", "dcg"][..],
+        ),
+    ] {
+        for ext in exts {
+            let file = format!("{base}.{ext}");
+            garage.put(
+                &format!("{folder}/{file}"),
+                std::fs::read(data.join(folder).join(&file)).unwrap(),
+            );
+        }
+        let local = {
+            let ldir = dir.path().join(format!("local-{folder}"));
+            std::fs::create_dir_all(&ldir).unwrap();
+            let m = Mount::new(
+                &data.join(folder).join(format!("{base}.{}", exts[0])),
+                &ldir,
+                &["-o", "ro"],
+            );
+            games_of(&m)
+        };
+        assert!(local.len() >= 300, "{folder}: {} games", local.len());
+        let rdir = dir.path().join(format!("remote-{folder}"));
+        std::fs::create_dir_all(&rdir).unwrap();
+        let m = mount_remote(
+            &garage,
+            &format!("s3://{BUCKET}/{folder}/{base}.{}", exts[0]),
+            &rdir,
+            &dir.path().join("cache"),
+            &[],
+        );
+        assert!(
+            games_of(&m) == local,
+            "{folder}: a game differs from the local mount's"
+        );
+    }
 }
