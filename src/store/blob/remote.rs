@@ -253,9 +253,32 @@ fn disk_cache(settings: &RemoteSettings) -> Option<Arc<DiskCache>> {
     Some(cache)
 }
 
+/// The objects open now, by URL: opening one again (the format's check, the index, the reads
+/// and the times each open it) shares its version, its blocks in memory and one question to
+/// its server.
+static OPEN_OBJECTS: Mutex<Vec<(String, std::sync::Weak<Object>)>> = Mutex::new(Vec::new());
+
 impl Object {
-    /// The object at `url`, as it is now (its length and version asked of its server).
+    /// The object at `url`: the one open now, else as it is now (its length and version asked
+    /// of its server).
     pub fn open(url: &Url) -> Result<Arc<Object>> {
+        let name = url.to_string();
+        let mut open = OPEN_OBJECTS.lock().unwrap_or_else(|e| e.into_inner());
+        open.retain(|(_, o)| o.strong_count() > 0);
+        if let Some(object) = open
+            .iter()
+            .find(|(n, _)| *n == name)
+            .and_then(|(_, o)| o.upgrade())
+        {
+            return Ok(object);
+        }
+        let object = Object::head(url)?;
+        open.push((name, Arc::downgrade(&object)));
+        Ok(object)
+    }
+
+    /// The object at `url` as its server says it is now.
+    fn head(url: &Url) -> Result<Arc<Object>> {
         let store = client(url)?;
         let location = object_store::path::Path::from(url.key());
         let meta = runtime()
