@@ -215,11 +215,6 @@ impl<B: std::ops::Deref<Target = Blob>> Reader<B> {
     pub fn new(blob: B, at: u64) -> Reader<B> {
         Reader { blob, at }
     }
-
-    /// Where the next read starts.
-    pub fn position(&self) -> u64 {
-        self.at
-    }
 }
 
 impl<B: std::ops::Deref<Target = Blob>> Read for Reader<B> {
