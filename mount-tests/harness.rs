@@ -319,13 +319,27 @@ impl Drop for Server {
     }
 }
 
-/// A TCP port on the loopback address nobody listens on now.
+/// A TCP port on the loopback address nobody listens on now, for a server a test starts.
+///
+/// Never one the kernel hands out on its own: a port from the ephemeral range (what binding
+/// port 0 gives) can be taken, between this call and the server's bind, by the source port of
+/// any outgoing connection or by another test asking the same, which once gave one Garage
+/// cluster's node the RPC port of another's. So ports come from below the ephemeral range,
+/// each handed out once per test process (tests run as threads of one), from a start that
+/// differs between processes, and only if nothing listens there now.
 pub(crate) fn free_port() -> u16 {
-    std::net::TcpListener::bind(("127.0.0.1", 0))
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    use std::sync::atomic::{AtomicU16, Ordering};
+    const FIRST: u16 = 20_000;
+    const SPAN: u16 = 12_000;
+    static NEXT: AtomicU16 = AtomicU16::new(0);
+    let start = (std::process::id() % 40) as u16 * 300;
+    loop {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let port = FIRST + (start + n) % SPAN;
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
 }
 
 /// Whether the programs at `paths` are installed, for a test that needs them: as root they
