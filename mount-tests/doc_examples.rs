@@ -5,8 +5,8 @@
 //! `[..]` part of one; `? failed` or `? 4` expects a failing exit status). A page's blocks are one session, so
 //! a later block uses what an earlier one mounted or made. Each command has a time limit, and
 //! every mount left under the scratch folder is detached (MNT_DETACH) at the end, also when an
-//! example fails. Blocks marked ```` ```sh ```` or ```` ```text ```` are not run (what needs
-//! root, a server or a real dump).
+//! example fails. Blocks marked ```` ```sh ```` (what needs root, a package or a server) run
+//! in doc_shell.rs; ```` ```text ```` blocks are files' contents, not commands.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -30,6 +30,18 @@ struct Node {
 /// A Garage cluster of three nodes.
 pub(crate) struct Garage {
     nodes: Vec<Node>,
+    region: String,
+    buckets: Vec<String>,
+}
+
+/// How a cluster is set up beyond the defaults of [`Garage::start`].
+pub(crate) struct Setup<'a> {
+    /// The region the cluster answers for.
+    pub(crate) region: &'a str,
+    /// Node 0's S3 port, when an example names it (otherwise a free one).
+    pub(crate) s3_port: Option<u16>,
+    /// The buckets, each readable and writable by [`KEY_ID`].
+    pub(crate) buckets: &'a [&'a str],
 }
 
 /// The garage program, if installed.
@@ -48,6 +60,18 @@ impl Garage {
     /// `None` (said) when garage is not installed and this is not root (root's run must have
     /// it: contrib/dev/setup test installs it).
     pub(crate) fn start(dir: &Path) -> Option<Garage> {
+        Garage::start_with(
+            dir,
+            &Setup {
+                region: REGION,
+                s3_port: None,
+                buckets: &[BUCKET],
+            },
+        )
+    }
+
+    /// Start a cluster of three in `dir` as `setup` says.
+    pub(crate) fn start_with(dir: &Path, setup: &Setup) -> Option<Garage> {
         let Some(_) = program() else {
             // SAFETY: geteuid cannot fail.
             let root = unsafe { libc::geteuid() } == 0;
@@ -58,13 +82,17 @@ impl Garage {
             eprintln!("skipped: garage is not installed (contrib/dev/setup test)");
             return None;
         };
-        let mut g = Garage { nodes: Vec::new() };
+        let mut g = Garage {
+            nodes: Vec::new(),
+            region: setup.region.to_owned(),
+            buckets: setup.buckets.iter().map(|b| b.to_string()).collect(),
+        };
         for i in 0..3 {
             let node = dir.join(format!("node{i}"));
             std::fs::create_dir_all(&node).unwrap();
             g.nodes.push(Node {
                 dir: node,
-                s3_port: free_port(),
+                s3_port: setup.s3_port.filter(|_| i == 0).unwrap_or_else(free_port),
                 rpc_port: free_port(),
                 server: None,
             });
@@ -88,16 +116,21 @@ impl Garage {
             0,
             &["key", "import", "--yes", "-n", "gamefs", KEY_ID, SECRET],
         );
-        g.cli(0, &["bucket", "create", BUCKET]);
-        g.cli(
-            0,
-            &[
-                "bucket", "allow", "--read", "--write", "--owner", BUCKET, "--key", "gamefs",
-            ],
-        );
+        for bucket in setup.buckets {
+            g.cli(0, &["bucket", "create", bucket]);
+            g.cli(
+                0,
+                &[
+                    "bucket", "allow", "--read", "--write", "--owner", bucket, "--key", "gamefs",
+                ],
+            );
+        }
         // The cluster answers once every node has its layout.
         let start = std::time::Instant::now();
-        while g.try_put("ready", b"ok".to_vec()).is_err() {
+        while g
+            .try_put(setup.buckets[0], "ready", b"ok".to_vec())
+            .is_err()
+        {
             assert!(
                 start.elapsed() < std::time::Duration::from_secs(60),
                 "the garage cluster did not take a put in 60 s"
@@ -119,7 +152,7 @@ rpc_public_addr = "127.0.0.1:{rpc}"
 rpc_secret = "{secret}"
 
 [s3_api]
-s3_region = "{REGION}"
+s3_region = "{region}"
 api_bind_addr = "127.0.0.1:{s3}"
 root_domain = ".s3.garage.localhost"
 "#,
@@ -127,6 +160,7 @@ root_domain = ".s3.garage.localhost"
             rpc = n.rpc_port,
             s3 = n.s3_port,
             secret = "c3ea8cb80333d04e208d136698b1a01ae370d463f0d435ab2177510b3478bf44",
+            region = self.region,
         );
         std::fs::write(n.dir.join("garage.toml"), config).unwrap();
     }
@@ -174,15 +208,15 @@ root_domain = ".s3.garage.localhost"
             ("AWS_ACCESS_KEY_ID", KEY_ID.to_owned()),
             ("AWS_SECRET_ACCESS_KEY", SECRET.to_owned()),
             ("AWS_ENDPOINT_URL", self.endpoint(0)),
-            ("AWS_REGION", REGION.to_owned()),
+            ("AWS_REGION", self.region.clone()),
         ]
     }
 
-    fn client(&self) -> Arc<dyn ObjectStore> {
+    fn client(&self, bucket: &str) -> Arc<dyn ObjectStore> {
         Arc::new(
             object_store::aws::AmazonS3Builder::new()
-                .with_bucket_name(BUCKET)
-                .with_region(REGION)
+                .with_bucket_name(bucket)
+                .with_region(&self.region)
                 .with_endpoint(self.endpoint(0))
                 .with_allow_http(true)
                 .with_access_key_id(KEY_ID)
@@ -192,8 +226,8 @@ root_domain = ".s3.garage.localhost"
         )
     }
 
-    fn try_put(&self, key: &str, bytes: Vec<u8>) -> Result<(), object_store::Error> {
-        let store = self.client();
+    fn try_put(&self, bucket: &str, key: &str, bytes: Vec<u8>) -> Result<(), object_store::Error> {
+        let store = self.client(bucket);
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -202,14 +236,19 @@ root_domain = ".s3.garage.localhost"
             .map(drop)
     }
 
-    /// Store `bytes` as object `key` of the bucket.
+    /// Store `bytes` as object `key` of the (first) bucket.
     pub(crate) fn put(&self, key: &str, bytes: Vec<u8>) {
-        self.try_put(key, bytes).unwrap();
+        self.try_put(&self.buckets[0], key, bytes).unwrap();
+    }
+
+    /// Store `bytes` as object `key` of `bucket`.
+    pub(crate) fn put_in(&self, bucket: &str, key: &str, bytes: Vec<u8>) {
+        self.try_put(bucket, key, bytes).unwrap();
     }
 
     /// The keys of the bucket under `prefix`.
     pub(crate) fn keys(&self, prefix: &str) -> Vec<String> {
-        let store = self.client();
+        let store = self.client(&self.buckets[0]);
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()

@@ -11,6 +11,7 @@ mod crash;
 mod damage;
 mod diskfull;
 mod doc_examples;
+mod doc_shell;
 mod ecosystem;
 mod editors;
 mod fixtures;
