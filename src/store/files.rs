@@ -60,7 +60,7 @@ pub fn remote_read_only(path: &Path) -> Error {
         ErrorKind::ReadOnly,
         format!(
             "{} is an object in a bucket or on a web server: it is only read (object stores do \
-             not append); mount it without -o rw, or copy it to a local disk to save into it",
+             not append); mount it without -o rw, or copy it to a local disk to save into it (docs/guide/remote.md)",
             path.display()
         ),
     )

@@ -369,7 +369,7 @@ impl Collection for UnionCollection {
                 ErrorKind::NotPermitted,
                 "a new game belongs to no database of the folder: mount with -o into=NAME \
                  (NAME a database of the folder, as its games' names start) to store new games \
-                 there",
+                 there (docs/guide/folders.md)",
             ));
         };
         let member = &self.members[k];

@@ -204,7 +204,7 @@ fn failure(url: &Url, what: &str, e: object_store::Error) -> Error {
             ErrorKind::PermissionDenied,
             format!(
                 "{what} {url} was refused: check the credentials (AWS_ACCESS_KEY_ID and \
-                     AWS_SECRET_ACCESS_KEY, or the profile of ~/.aws/credentials): {e}"
+                     AWS_SECRET_ACCESS_KEY, or the profile of ~/.aws/credentials; docs/guide/remote.md): {e}"
             ),
         ),
         object_store::Error::Precondition { .. } => Error::io(
