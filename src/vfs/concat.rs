@@ -12,15 +12,25 @@
 //! their texts in the cache (a read of a million games would push out every text being read
 //! elsewhere), and keeps the text of the last one, which the next read begins with.
 //!
+//! A read in order also has the items after it rendered ahead, on every core, in the
+//! background ([`Ahead`]), so the cores render the next stretch while the reader (`grep`,
+//! `cp`) works through this one, as `gamefs export`'s pipeline keeps them busy.
+//!
 //! A read never mixes: when a save landed between taking the layout and rendering the texts
 //! (or is under way), the read starts again from a new layout, so it returns the items all as
 //! they were or all as they are.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::ops::Range;
+use std::sync::{Arc, Condvar, Mutex};
 
 use super::{Node, Vfs, lock};
+use crate::collection::Collection;
 use crate::error::{Error, ErrorKind, Result};
+
+/// How many items past a read in order are rendered ahead of it; the next stretch is begun
+/// when the reader is half way through this one.
+const AHEAD_ITEMS: usize = 1024;
 
 /// How often a read of an all-file starts again when its items changed while it rendered
 /// them, a millisecond apart, before it fails (EBUSY).
@@ -59,6 +69,8 @@ pub(crate) struct AllFiles {
     layouts: Mutex<HashMap<Node, Arc<Layout>>>,
     /// The text of the last item a read rendered: a sequential reader's next read starts in it.
     last: Mutex<Option<LastText>>,
+    /// The texts rendered ahead of the all-file read in order last.
+    ahead: Arc<(Mutex<Ahead>, Condvar)>,
     /// Run once between a read's layout and its texts: a save landing there (tests).
     #[cfg(test)]
     between: Mutex<Option<Between>>,
@@ -67,6 +79,19 @@ pub(crate) struct AllFiles {
 /// What a test runs between a read's layout and its texts.
 #[cfg(test)]
 type Between = Box<dyn FnOnce(&Vfs) + Send>;
+
+/// Texts of an all-file's items rendered ahead of its reader, in the background.
+#[derive(Default)]
+struct Ahead {
+    /// The all-file, and the cache epoch of the layout the items were taken from.
+    file: Option<(Node, u64)>,
+    /// Items up to this position of the layout are rendered or being rendered.
+    until: usize,
+    /// The texts rendered and not read yet.
+    texts: HashMap<u32, Arc<[u8]>>,
+    /// The stretches being rendered now: of which file and layout, which positions.
+    running: Vec<((Node, u64), Range<usize>)>,
+}
 
 /// The text of the last item a read rendered.
 #[derive(Clone)]
@@ -134,7 +159,7 @@ impl Vfs {
             .copied()
             .filter(|&n| self.known_size(n).is_none())
             .collect();
-        self.on_every_core(&unknown, &|n| self.learn_size(n));
+        on_every_core(&unknown, &|n| self.learn_size(n));
     }
 
     /// Up to `size` bytes of all-file `node` from `offset`, of its items all as they were
@@ -146,7 +171,7 @@ impl Vfs {
             if let Some(between) = lock(&self.all_files.between).take() {
                 between(self);
             }
-            if let Some(out) = self.read_at(&layout, offset, size)? {
+            if let Some(out) = self.read_at(node, &layout, offset, size)? {
                 return Ok(out);
             }
             // A save landed: once it is done, the next layout has it.
@@ -160,17 +185,23 @@ impl Vfs {
 
     /// Up to `size` bytes from `offset` of the all-file laid out as `layout`; `None` when a
     /// text changed since the layout was taken (the bytes would mix the two).
-    fn read_at(&self, layout: &Layout, offset: u64, size: u32) -> Result<Option<Vec<u8>>> {
+    fn read_at(
+        &self,
+        node: Node,
+        layout: &Layout,
+        offset: u64,
+        size: u32,
+    ) -> Result<Option<Vec<u8>>> {
         let end = offset.saturating_add(u64::from(size)).min(layout.size());
         if offset >= end {
             return Ok(Some(Vec::new()));
         }
         let first = layout.ends.partition_point(|&e| e <= offset);
         let last = layout.ends.partition_point(|&e| e < end);
-        let texts = self.rendered(
-            &layout.items[first..=last.min(layout.items.len() - 1)],
-            layout.epoch,
-        )?;
+        let items = &layout.items[first..=last.min(layout.items.len() - 1)];
+        let ahead = self.rendered_ahead(node, layout, first, items);
+        let texts = self.rendered(items, layout.epoch, ahead)?;
+        self.render_ahead(node, layout, last + 1);
         if !self.cache.steady_since(layout.epoch) {
             return Ok(None);
         }
@@ -193,16 +224,21 @@ impl Vfs {
         Ok(Some(out))
     }
 
-    /// The texts of `items`, rendered on every core (or found cached, or rendered by the
-    /// read before at cache epoch `epoch`).
-    fn rendered(&self, items: &[u32], epoch: u64) -> Result<Vec<Arc<[u8]>>> {
+    /// The texts of `items`, rendered on every core (or found in `ahead`, or cached, or
+    /// rendered by the read before at cache epoch `epoch`).
+    fn rendered(
+        &self,
+        items: &[u32],
+        epoch: u64,
+        mut ahead: HashMap<u32, Arc<[u8]>>,
+    ) -> Result<Vec<Arc<[u8]>>> {
         let found: Vec<Option<Arc<[u8]>>> = {
             let last = lock(&self.all_files.last).clone();
             items
                 .iter()
                 .map(|&n| match &last {
                     Some(l) if l.item == n && l.epoch == epoch => Some(l.text.clone()),
-                    _ => self.cache.get(n),
+                    _ => ahead.remove(&n).or_else(|| self.cache.get(n)),
                 })
                 .collect()
         };
@@ -213,7 +249,7 @@ impl Vfs {
             .map(|(&n, _)| n)
             .collect();
         let done: Mutex<HashMap<u32, Result<Arc<[u8]>>>> = Mutex::default();
-        self.on_every_core(&missing, &|n| {
+        on_every_core(&missing, &|n| {
             let text = self.render_uncached(n);
             lock(&done).insert(n, text);
         });
@@ -239,20 +275,107 @@ impl Vfs {
         Ok(text)
     }
 
-    /// Run `work` on each of `items`, on every core.
-    fn on_every_core(&self, items: &[u32], work: &(dyn Fn(u32) + Sync)) {
-        let cores = super::cores();
-        if items.len() < 2 || cores < 2 {
-            items.iter().for_each(|&n| work(n));
+    /// The texts of `items` (from position `first` of all-file `node` laid out as `layout`)
+    /// rendered ahead, taken out of the stretch ahead, after waiting for a stretch being
+    /// rendered that holds them. Any other all-file, layout or position starts the stretch
+    /// ahead anew.
+    fn rendered_ahead(
+        &self,
+        node: Node,
+        layout: &Layout,
+        first: usize,
+        items: &[u32],
+    ) -> HashMap<u32, Arc<[u8]>> {
+        let (state, done) = &*self.all_files.ahead;
+        let mut ahead = lock(state);
+        let this_file = Some((node, layout.epoch));
+        let behind = ahead.until.saturating_sub(2 * AHEAD_ITEMS);
+        if ahead.file != this_file || first < behind || first > ahead.until {
+            ahead.file = this_file;
+            ahead.until = first;
+            ahead.texts.clear();
+            return HashMap::new();
+        }
+        // Rendered by a stretch under way: wait for it, not render it twice.
+        let positions = first..first + items.len();
+        while ahead.running.iter().any(|(f, r)| {
+            Some(*f) == this_file && r.start < positions.end && positions.start < r.end
+        }) {
+            ahead = done.wait(ahead).unwrap_or_else(|p| p.into_inner());
+        }
+        if ahead.file != this_file {
+            return HashMap::new();
+        }
+        items
+            .iter()
+            .filter_map(|n| ahead.texts.remove(n).map(|t| (*n, t)))
+            .collect()
+    }
+
+    /// Begin rendering the items of all-file `node` after position `next`, in the
+    /// background, unless they are ahead already.
+    fn render_ahead(&self, node: Node, layout: &Layout, next: usize) {
+        let (state, _) = &*self.all_files.ahead;
+        let mut ahead = lock(state);
+        if ahead.file != Some((node, layout.epoch)) || ahead.until >= next + AHEAD_ITEMS / 2 {
             return;
         }
-        let chunk = items.len().div_ceil(cores);
-        std::thread::scope(|s| {
-            for part in items.chunks(chunk) {
-                s.spawn(move || part.iter().for_each(|&n| work(n)));
-            }
-        });
+        let from = ahead.until.max(next);
+        let to = (next + AHEAD_ITEMS).min(layout.items.len());
+        if from >= to {
+            return;
+        }
+        ahead.until = to;
+        ahead.running.push(((node, layout.epoch), from..to));
+        drop(ahead);
+        let items = layout.items[from..to].to_vec();
+        let file = (node, layout.epoch);
+        let coll = self.coll.clone();
+        let shared = self.all_files.ahead.clone();
+        let spawned = std::thread::Builder::new()
+            .name("gamefs-ahead".into())
+            .spawn(move || render_stretch(&*coll, &items, file, from..to, &shared));
+        if spawned.is_err() {
+            let (state, done) = &*self.all_files.ahead;
+            let mut ahead = lock(state);
+            ahead.running.retain(|(_, r)| *r != (from..to));
+            ahead.until = from;
+            done.notify_all();
+        }
     }
+}
+
+/// Render `items` (positions `stretch`) of all-file `file` on every core into the stretch
+/// ahead, unless another file or layout took it over meanwhile; then tell the readers waiting.
+fn render_stretch(
+    coll: &dyn Collection,
+    items: &[u32],
+    file: (Node, u64),
+    stretch: Range<usize>,
+    shared: &(Mutex<Ahead>, Condvar),
+) {
+    let (state, done) = shared;
+    let texts: Mutex<Vec<(u32, Arc<[u8]>)>> = Mutex::default();
+    on_every_core(items, &|n| {
+        if let Ok(text) = coll.render(n) {
+            lock(&texts).push((n, text.into()));
+        }
+    });
+    let texts = texts.into_inner().unwrap_or_else(|p| p.into_inner());
+    let mut ahead = lock(state);
+    if ahead.file == Some(file) {
+        ahead.texts.extend(texts);
+    }
+    ahead.running.retain(|(f, r)| (*f, r) != (file, &stretch));
+    done.notify_all();
+}
+
+/// Run `work` on each of `items`, on every core: on rayon's pool, whose threads live as long
+/// as the mount. (Threads started for each read, as before, cost more than the rendering:
+/// each one's allocator heap is set up and given back to the system when it ends.)
+fn on_every_core(items: &[u32], work: &(dyn Fn(u32) + Sync)) {
+    use rayon::prelude::*;
+    items.par_iter().for_each(|&n| work(n));
 }
 
 #[cfg(test)]
@@ -334,6 +457,46 @@ mod tests {
             during == before[stretch.clone()] || during == after[stretch],
             "one read mixed the layout before the save with a text after it"
         );
+    }
+
+    #[test]
+    fn a_save_after_the_texts_ahead_were_rendered_is_read_as_saved() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = demo_tree(dir.path(), true);
+        let all = vfs.lookup(Node::Root.ino(), OsStr::new("all.pgn")).unwrap();
+        // The first piece has the rest rendered ahead (the demo's 30 games are one stretch).
+        let head = vfs.read(all.ino, 0, 4096).unwrap();
+        let (state, _) = &*vfs.all_files.ahead;
+        let start = std::time::Instant::now();
+        while {
+            let ahead = lock(state);
+            !ahead.running.is_empty() || ahead.texts.is_empty()
+        } {
+            assert!(start.elapsed().as_secs() < 30, "nothing was rendered ahead");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let last = vfs.coll.count() - 1;
+        let text = String::from_utf8(vfs.text(last).unwrap().to_vec()).unwrap();
+        let edited = text.replacen("[Site \"", "[Site \"Saved after the read ahead ", 1);
+        vfs.commit(
+            crate::vfs::commit::Target::Game(last),
+            OsStr::new("x.pgn"),
+            edited.as_bytes(),
+        )
+        .unwrap();
+        let mut rest = Vec::new();
+        loop {
+            let piece = vfs
+                .read(all.ino, (head.len() + rest.len()) as u64, 4096)
+                .unwrap();
+            if piece.is_empty() {
+                break;
+            }
+            rest.extend_from_slice(&piece);
+        }
+        let after = read_whole(&vfs, all.ino, 131_072);
+        assert!(rest == after[head.len()..], "the rest is the file as saved");
+        assert!(String::from_utf8_lossy(&rest).contains("Saved after the read ahead"));
     }
 
     #[test]

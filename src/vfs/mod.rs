@@ -1162,7 +1162,7 @@ impl Vfs {
     }
 }
 
-/// The cores the tree's own work (an all-file's sizes and texts, a position index) runs on.
+/// The cores a position index is built on.
 fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
