@@ -12,10 +12,14 @@
 //! read in a few pages, however many games reach it (the start position: all of them).
 
 use std::io::{BufReader, BufWriter, Seek, SeekFrom, Write};
+use std::os::unix::fs::FileExt;
 use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use memmap2::Mmap;
 
+use super::buckets::Buckets;
 use super::line::GameStats;
 use super::table::{MoveStats, count_move};
 
@@ -83,47 +87,67 @@ impl Sum {
     }
 }
 
-/// The sums of one position as the entries go by: kept when the position has at least
-/// [`SUMS_FROM`] games.
-#[derive(Default)]
-struct Summing {
+/// The sums of one position as the entries go by: kept when at least [`SUMS_FROM`] indexed
+/// games reach it. A game's statistics are looked up only then (most positions are reached
+/// by one game, and a lookup per entry would be a cache miss per entry).
+struct Summing<'a> {
+    games: &'a [GameRecord],
     key: u64,
-    games: usize,
+    /// The games reaching the position, with their next move.
+    reach: Vec<(u32, u16)>,
     moves: Vec<(u16, MoveStats)>,
 }
 
-impl Summing {
-    /// Count entry `e` of a game with `stats`; write the sums of the position before to
-    /// `out` when `e` is of another, and say how many were written.
-    fn add(&mut self, e: &Entry, stats: &GameStats, out: &mut impl Write) -> std::io::Result<u64> {
+impl<'a> Summing<'a> {
+    /// Sums of the entries of `games`.
+    fn new(games: &'a [GameRecord]) -> Summing<'a> {
+        Summing {
+            games,
+            key: 0,
+            reach: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+
+    /// Count entry `e`; write the sums of the position before to `out` when `e` is of
+    /// another, and say how many were written.
+    fn add(&mut self, e: &Entry, out: &mut impl Write) -> std::io::Result<u64> {
         let written = if e.key != self.key {
             self.flush(out)?
         } else {
             0
         };
         self.key = e.key;
-        self.games += 1;
-        count_move(&mut self.moves, e.next, stats);
+        self.reach.push((e.game, e.next));
         Ok(written)
     }
 
-    /// Write the sums of the position gathered (if it has enough games) and start afresh;
-    /// how many were written.
+    /// Write the sums of the position gathered (if enough indexed games reach it) and start
+    /// afresh; how many were written.
     fn flush(&mut self, out: &mut impl Write) -> std::io::Result<u64> {
         let mut written = 0;
-        if self.games >= SUMS_FROM {
-            self.moves.sort_unstable_by_key(|m| m.0);
-            for &(next, stats) in &self.moves {
-                let sum = Sum {
-                    key: self.key,
-                    next,
-                    stats,
-                };
-                out.write_all(&sum.to_bytes())?;
-                written += 1;
+        if self.reach.len() >= SUMS_FROM {
+            let mut indexed = 0;
+            for &(game, next) in &self.reach {
+                if let Some(stats) = self.games.get(game as usize).and_then(|g| g.stats) {
+                    indexed += 1;
+                    count_move(&mut self.moves, next, &stats);
+                }
+            }
+            if indexed >= SUMS_FROM {
+                self.moves.sort_unstable_by_key(|m| m.0);
+                for &(next, stats) in &self.moves {
+                    let sum = Sum {
+                        key: self.key,
+                        next,
+                        stats,
+                    };
+                    out.write_all(&sum.to_bytes())?;
+                    written += 1;
+                }
             }
         }
-        self.games = 0;
+        self.reach.clear();
         self.moves.clear();
         Ok(written)
     }
@@ -182,23 +206,7 @@ pub fn write(
     let sums_tmp = path.with_extension(format!("sums{}", std::process::id()));
     let result = (|| {
         let mut w = BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
-        w.write_all(MAGIC)?;
-        w.write_all(&stamp.to_le_bytes())?;
-        w.write_all(&(games.len() as u32).to_le_bytes())?;
-        w.write_all(&(entries.len() as u64).to_le_bytes())?;
-        // The sum count, written once known.
-        w.write_all(&0u64.to_le_bytes())?;
-        for g in games {
-            let s = g.stats.unwrap_or_default();
-            let mut b = [0u8; GAME];
-            b[..8].copy_from_slice(&g.fingerprint.to_le_bytes());
-            b[8] = s.result;
-            b[9] = u8::from(g.stats.is_some());
-            b[10..12].copy_from_slice(&s.white_elo.to_le_bytes());
-            b[12..14].copy_from_slice(&s.black_elo.to_le_bytes());
-            b[14..16].copy_from_slice(&s.year.to_le_bytes());
-            w.write_all(&b)?;
-        }
+        w.write_all(&head(stamp, games, entries.len()))?;
         let mut sums = BufWriter::with_capacity(
             1 << 20,
             std::fs::File::options()
@@ -208,29 +216,142 @@ pub fn write(
                 .truncate(true)
                 .open(&sums_tmp)?,
         );
-        let mut summing = Summing::default();
+        let mut summing = Summing::new(games);
         let mut sum_count = 0;
         for e in entries {
             w.write_all(&e.to_bytes())?;
-            if let Some(stats) = games.get(e.game as usize).and_then(|g| g.stats) {
-                sum_count += summing.add(&e, &stats, &mut sums)?;
-            }
+            sum_count += summing.add(&e, &mut sums)?;
         }
         sum_count += summing.flush(&mut sums)?;
         let mut sums = sums.into_inner().map_err(|e| e.into_error())?;
         sums.seek(SeekFrom::Start(0))?;
         std::io::copy(&mut BufReader::with_capacity(1 << 20, sums), &mut w)?;
-        let mut file = w.into_inner().map_err(|e| e.into_error())?;
-        file.seek(SeekFrom::Start(SUM_COUNT_AT))?;
-        file.write_all(&sum_count.to_le_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
+        let file = w.into_inner().map_err(|e| e.into_error())?;
+        finish(file, sum_count, &tmp, path)
     })();
     let _ = std::fs::remove_file(&sums_tmp);
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// A bucket's sums as they are written to the file, and how many there are.
+type BucketSums = (Vec<u8>, u64);
+
+/// The entries a bucket's writer turns into bytes at a time.
+const CHUNK: usize = 1 << 16;
+
+/// Write the index of `games` with the entries of `buckets` and their sums to `path`,
+/// atomically, as [`write`] does: each bucket read back, sorted and written at its place in
+/// the file, with its sums, on `threads` threads (a bucket's keys all come before the next
+/// bucket's, so no merge is needed).
+pub fn write_buckets(
+    path: &Path,
+    stamp: u64,
+    games: &[GameRecord],
+    buckets: &Buckets,
+    threads: usize,
+) -> std::io::Result<()> {
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let started = std::time::Instant::now();
+    let sizes = buckets.sizes();
+    let result = (|| {
+        let file = std::fs::File::create(&tmp)?;
+        let head = head(stamp, games, sizes.iter().sum());
+        file.write_all_at(&head, 0)?;
+        let mut starts = Vec::with_capacity(sizes.len());
+        let mut at = head.len() as u64;
+        for &size in &sizes {
+            starts.push(at);
+            at += (size * ENTRY) as u64;
+        }
+        // Each bucket's sums and their count, in bucket order once all are written.
+        let sums: Vec<Mutex<BucketSums>> = sizes.iter().map(|_| Mutex::default()).collect();
+        let next = AtomicUsize::new(0);
+        let work = || -> std::io::Result<()> {
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= sizes.len() {
+                    return Ok(());
+                }
+                let entries = buckets.sorted(i)?;
+                let mut bucket_sums = Vec::new();
+                let mut count = 0;
+                let mut summing = Summing::new(games);
+                let mut bytes = Vec::with_capacity(CHUNK * ENTRY);
+                let mut at = starts[i];
+                for chunk in entries.chunks(CHUNK) {
+                    bytes.clear();
+                    for e in chunk {
+                        bytes.extend_from_slice(&e.to_bytes());
+                        count += summing.add(e, &mut bucket_sums)?;
+                    }
+                    file.write_all_at(&bytes, at)?;
+                    at += bytes.len() as u64;
+                }
+                count += summing.flush(&mut bucket_sums)?;
+                *sums[i].lock().unwrap_or_else(|p| p.into_inner()) = (bucket_sums, count);
+            }
+        };
+        std::thread::scope(|s| {
+            let workers: Vec<_> = (0..threads.max(1)).map(|_| s.spawn(work)).collect();
+            workers
+                .into_iter()
+                .try_for_each(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+        })?;
+        log::info!(
+            "position index: {} buckets sorted and written in {:.1} s",
+            sizes.len(),
+            started.elapsed().as_secs_f64()
+        );
+        let mut sum_count = 0;
+        for bucket in sums {
+            let (bytes, count) = bucket.into_inner().unwrap_or_else(|p| p.into_inner());
+            file.write_all_at(&bytes, at)?;
+            at += bytes.len() as u64;
+            sum_count += count;
+        }
+        finish(file, sum_count, &tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// The start of an index file: its header (the sum count left 0: [`finish`] writes it) and
+/// the records of `games`.
+fn head(stamp: u64, games: &[GameRecord], entries: usize) -> Vec<u8> {
+    let mut b = Vec::with_capacity(HEADER + games.len() * GAME);
+    b.extend_from_slice(MAGIC);
+    b.extend_from_slice(&stamp.to_le_bytes());
+    b.extend_from_slice(&(games.len() as u32).to_le_bytes());
+    b.extend_from_slice(&(entries as u64).to_le_bytes());
+    b.extend_from_slice(&0u64.to_le_bytes());
+    for g in games {
+        let s = g.stats.unwrap_or_default();
+        b.extend_from_slice(&g.fingerprint.to_le_bytes());
+        b.push(s.result);
+        b.push(u8::from(g.stats.is_some()));
+        b.extend_from_slice(&s.white_elo.to_le_bytes());
+        b.extend_from_slice(&s.black_elo.to_le_bytes());
+        b.extend_from_slice(&s.year.to_le_bytes());
+    }
+    b
+}
+
+/// Write the sum count into the index written to `tmp`, make it durable and rename it to
+/// `path`.
+fn finish(file: std::fs::File, sum_count: u64, tmp: &Path, path: &Path) -> std::io::Result<()> {
+    file.write_all_at(&sum_count.to_le_bytes(), SUM_COUNT_AT)?;
+    let started = std::time::Instant::now();
+    file.sync_all()?;
+    log::info!(
+        "position index: made durable in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    std::fs::rename(tmp, path)
 }
 
 /// A mapped index file.
@@ -373,6 +494,65 @@ fn first_not_below(len: usize, at: impl Fn(usize) -> (u64, u32), want: (u64, u32
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_index_written_from_buckets_on_many_threads_is_the_one_written_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut rng = crate::testing::Rng(11);
+        let games: Vec<GameRecord> = (0..500)
+            .map(|n| GameRecord {
+                fingerprint: n,
+                stats: (n % 7 != 0).then(|| GameStats {
+                    result: rng.below(4) as u8,
+                    white_elo: rng.below(2800) as u16,
+                    black_elo: rng.below(2800) as u16,
+                    year: 1900 + rng.below(120) as u16,
+                }),
+            })
+            .collect();
+        // Keys spread over the buckets, a few of them reached by many games (sums).
+        let common: Vec<u64> = (0..40).map(|_| rng.next_u64()).collect();
+        let mut entries: Vec<Entry> = (0..60_000)
+            .map(|_| Entry {
+                key: if rng.below(3) == 0 {
+                    common[rng.below(40)]
+                } else {
+                    rng.next_u64()
+                },
+                game: rng.below(500) as u32,
+                next: rng.below(30) as u16,
+            })
+            .collect();
+        entries.sort_unstable();
+        entries.dedup_by_key(|e| (e.key, e.game));
+        let in_order = dir.path().join("in-order");
+        write(&in_order, 5, &games, entries.clone().into_iter()).unwrap();
+        let from_buckets = dir.path().join("from-buckets");
+        // A build of this many games has 16 buckets.
+        let buckets = Buckets::beside(&from_buckets, 100_000).unwrap();
+        assert!(buckets.count() > 1);
+        let mut shuffled = entries.clone();
+        for i in (1..shuffled.len()).rev() {
+            shuffled.swap(i, rng.below(i + 1));
+        }
+        let mut writers = [buckets.writer(), buckets.writer(), buckets.writer()];
+        for (i, part) in shuffled.chunks(7_000).enumerate() {
+            writers[i % 3].add(part.iter().copied()).unwrap();
+        }
+        for w in &mut writers {
+            w.flush().unwrap();
+        }
+        drop(writers);
+        write_buckets(&from_buckets, 5, &games, &buckets, 3).unwrap();
+        let (a, b) = (
+            std::fs::read(&in_order).unwrap(),
+            std::fs::read(&from_buckets).unwrap(),
+        );
+        assert!(a == b, "the two files differ");
+        let f = IndexFile::open(&from_buckets).unwrap();
+        assert_eq!(f.entry_count(), entries.len());
+        assert!(f.sums(common[0]).is_some());
+    }
 
     #[test]
     fn positions_with_enough_games_keep_their_sums_per_move() {

@@ -14,11 +14,11 @@
 //! `tree.txt`: no chess is known above this module (docs/DESIGN.md, the layers).
 
 pub mod board;
+pub mod buckets;
 pub mod file;
 pub mod key;
 pub mod line;
 pub mod openings;
-pub mod runs;
 pub mod table;
 pub mod tree;
 
@@ -38,10 +38,6 @@ use super::Collection;
 
 /// Games a build thread takes at a time.
 const BATCH: u32 = 512;
-
-/// Entries a build thread holds room for past a run's worth ([`runs::RUN_BYTES`]): a run is
-/// written once a game brings it past, so its buffer grows only for a game this long.
-const LONG_GAME: usize = 1024;
 
 /// One game reaching a position: the game, the code of its next move ([`key::END`] where it
 /// ends) and its statistics.
@@ -120,15 +116,18 @@ impl PositionIndex {
         self.ready_signal.notify_all();
     }
 
-    /// Replay every game on `threads` threads into the index: its file, written from sorted
-    /// runs (so memory stays bounded), or, where it cannot be kept, the overlay. False when
-    /// stopped.
+    /// Replay every game on `threads` threads into the index: its file, written from buckets
+    /// of entries on disk (so memory stays bounded), or, where it cannot be kept, the
+    /// overlay. False when stopped.
     fn build(&self, coll: &dyn Collection, threads: usize, stop: &AtomicBool, stamp: u64) -> bool {
         let count = coll.count();
         let threads = threads.max(1);
         let started = std::time::Instant::now();
-        let runs = self.path.as_deref().map(runs::Runs::beside);
-        let limit = runs::RUN_BYTES / std::mem::size_of::<Entry>() / threads;
+        let spilled = self.path.as_deref().and_then(|path| {
+            buckets::Buckets::beside(path, count)
+                .map_err(|e| log::warn!("position index: cannot write its buckets: {e}"))
+                .ok()
+        });
         // Every game's record, filled in place batch by batch (no copy per thread).
         let mut games = vec![GameRecord::default(); count as usize];
         let batches = Mutex::new(games.chunks_mut(BATCH as usize).enumerate());
@@ -136,9 +135,10 @@ impl PositionIndex {
             let workers: Vec<_> = (0..threads)
                 .map(|_| {
                     s.spawn(|| {
-                        // Room for a run and one long game more: never grown by doubling.
-                        let mut entries =
-                            Vec::with_capacity(if runs.is_some() { limit + LONG_GAME } else { 0 });
+                        let mut writer = spilled.as_ref().map(buckets::Buckets::writer);
+                        // The entries held in memory: every one without buckets, and from a
+                        // failure to write them on.
+                        let mut entries = Vec::new();
                         loop {
                             let next = batches.lock().unwrap_or_else(|p| p.into_inner()).next();
                             let Some((i, batch)) = next else { break };
@@ -149,26 +149,33 @@ impl PositionIndex {
                             for (n, record) in (first..).zip(batch.iter_mut()) {
                                 let line = line_of(coll, n);
                                 if let Some(line) = &line {
-                                    entries.extend(line.steps.iter().map(|&(key, next)| Entry {
+                                    let steps = line.steps.iter().map(|&(key, next)| Entry {
                                         key,
                                         game: n,
                                         next,
-                                    }));
+                                    });
+                                    match &mut writer {
+                                        Some(w) => {
+                                            if let Err(e) = w.add(steps) {
+                                                log::warn!(
+                                                    "position index: cannot write its buckets: {e}"
+                                                );
+                                                entries.extend(w.take_held());
+                                                writer = None;
+                                            }
+                                        }
+                                        None => entries.extend(steps),
+                                    }
                                 }
                                 record.stats = line.map(|l| l.stats);
-                                if let Some(runs) = &runs
-                                    && entries.len() >= limit
-                                    && let Err(e) = runs.spill(&mut entries)
-                                {
-                                    log::warn!("position index: cannot write a sorted run: {e}");
-                                }
                             }
                             self.done.fetch_add(batch.len() as u32, Ordering::Relaxed);
                         }
-                        if let Some(runs) = &runs
-                            && let Err(e) = runs.spill(&mut entries)
+                        if let Some(w) = &mut writer
+                            && let Err(e) = w.flush()
                         {
-                            log::warn!("position index: cannot write a sorted run: {e}");
+                            log::warn!("position index: cannot write its buckets: {e}");
+                            entries.extend(w.take_held());
                         }
                         entries
                     })
@@ -183,10 +190,9 @@ impl PositionIndex {
             return false;
         }
         let mut left: Vec<Entry> = parts.into_iter().flatten().collect();
-        if let (Some(runs), Some(path), true) = (&runs, self.path.as_deref(), left.is_empty()) {
-            let written = runs
-                .merged()
-                .and_then(|merged| file::write(path, stamp, &games, merged));
+        if let (Some(spilled), Some(path), true) = (&spilled, self.path.as_deref(), left.is_empty())
+        {
+            let written = file::write_buckets(path, stamp, &games, spilled, threads);
             match written.map(|()| IndexFile::open(path)) {
                 Ok(Some(f)) => {
                     log::info!(
@@ -200,15 +206,15 @@ impl PositionIndex {
                 Ok(None) => log::warn!("position index: {} unreadable", path.display()),
                 Err(e) => log::warn!("cannot keep the position index in {}: {e}", path.display()),
             }
-            // Not kept: read the runs back into memory.
-            match runs.merged() {
-                Ok(merged) => left.extend(merged),
-                Err(e) => log::warn!("position index: cannot read its runs: {e}"),
+        }
+        // Not kept: the buckets back into memory.
+        if let Some(spilled) = &spilled {
+            for i in 0..spilled.count() {
+                match spilled.sorted(i) {
+                    Ok(bucket) => left.extend(bucket),
+                    Err(e) => log::warn!("position index: cannot read its buckets: {e}"),
+                }
             }
-        } else if let Some(runs) = &runs
-            && let Ok(merged) = runs.merged()
-        {
-            left.extend(merged);
         }
         left.sort_unstable();
         self.hold(games, left);

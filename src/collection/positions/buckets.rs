@@ -1,0 +1,223 @@
+//! The entries of a build on disk, in buckets by key: a build of a million games (some 150
+//! million entries, over two gigabytes) never holds all its entries in memory, and never merges
+//! them either. Position keys are hashes, spread evenly, so the top bits of a key name its
+//! bucket and every bucket holds about as many entries. Each build thread puts its entries in
+//! a small buffer per bucket ([`BucketWriter`]) and appends a full buffer to its bucket's file
+//! beside the index; when every game is replayed, each bucket is read back and sorted on its
+//! own, on every core, and the buckets in order are the entries in order
+//! ([`super::file::write_buckets`]).
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use super::file::{ENTRY, Entry};
+
+/// The bytes a build thread gathers for one bucket before it appends them to the bucket's
+/// file (with 256 buckets, 8 MB a thread).
+const BUFFER_BYTES: usize = 32 << 10;
+
+/// The entries a bucket is meant to hold (its memory when it is read back and sorted: some
+/// 16 MB), for a game of [`ENTRIES_PER_GAME`] entries.
+const BUCKET_ENTRIES: usize = 1 << 20;
+/// The entries a game brings, about (a long game's main line; shorter ones make smaller
+/// buckets, which cost nothing).
+const ENTRIES_PER_GAME: usize = 160;
+/// The most buckets: one open file each while the build runs.
+const MOST_BUCKETS: usize = 512;
+
+/// The buckets of one build, in files named after the index (`INDEX.bucket-PID-N`); removed
+/// when dropped.
+pub struct Buckets {
+    /// Each bucket's file, and how many entries it holds.
+    files: Vec<Mutex<(File, usize)>>,
+    paths: Vec<PathBuf>,
+    /// The right shift of a key that leaves its bucket.
+    shift: u32,
+}
+
+impl Buckets {
+    /// Buckets beside the index at `index` for a build of `games` games.
+    pub fn beside(index: &Path, games: u32) -> std::io::Result<Buckets> {
+        let count = (games as usize * ENTRIES_PER_GAME / BUCKET_ENTRIES)
+            .next_power_of_two()
+            .clamp(1, MOST_BUCKETS);
+        let mut buckets = Buckets {
+            files: Vec::with_capacity(count),
+            paths: Vec::with_capacity(count),
+            shift: 64 - count.trailing_zeros(),
+        };
+        for i in 0..count {
+            let mut name = index.to_path_buf().into_os_string();
+            name.push(format!(".bucket-{}-{i}", std::process::id()));
+            let path = PathBuf::from(name);
+            // Named before it is made, so that a failure half way removes what was made.
+            buckets.paths.push(path.clone());
+            buckets.files.push(Mutex::new((File::create(&path)?, 0)));
+        }
+        Ok(buckets)
+    }
+
+    /// How many buckets there are.
+    pub fn count(&self) -> usize {
+        self.files.len()
+    }
+
+    /// The bucket of position key `key`.
+    fn bucket_of(&self, key: u64) -> usize {
+        // A shift of 64 (one bucket) is out of range for `>>`.
+        key.checked_shr(self.shift).unwrap_or(0) as usize
+    }
+
+    /// A build thread's way into the buckets.
+    pub fn writer(&self) -> BucketWriter<'_> {
+        BucketWriter {
+            buckets: self,
+            buffers: vec![Vec::new(); self.files.len()],
+        }
+    }
+
+    /// Append the entries `bytes` to bucket `i`; on a failure the file is cut back to what it
+    /// held (no entry is in it twice or in part).
+    fn append(&self, i: usize, bytes: &[u8]) -> std::io::Result<()> {
+        let mut file = self.files[i].lock().unwrap_or_else(|p| p.into_inner());
+        if let Err(e) = file.0.write_all(bytes) {
+            let held = (file.1 * ENTRY) as u64;
+            let _ = file.0.set_len(held);
+            return Err(e);
+        }
+        file.1 += bytes.len() / ENTRY;
+        Ok(())
+    }
+
+    /// How many entries each bucket holds.
+    pub fn sizes(&self) -> Vec<usize> {
+        self.files
+            .iter()
+            .map(|f| f.lock().unwrap_or_else(|p| p.into_inner()).1)
+            .collect()
+    }
+
+    /// The entries of bucket `i`, sorted by key and game (a game is once at a key, so this is
+    /// [`Entry`]'s order).
+    pub fn sorted(&self, i: usize) -> std::io::Result<Vec<Entry>> {
+        let mut bytes = Vec::new();
+        File::open(&self.paths[i])?.read_to_end(&mut bytes)?;
+        let mut entries: Vec<Entry> = bytes.chunks_exact(ENTRY).map(Entry::from_bytes).collect();
+        drop(bytes);
+        entries.sort_unstable();
+        Ok(entries)
+    }
+}
+
+/// One build thread's entries on their way to the buckets: a buffer per bucket, appended to
+/// the bucket's file when full.
+pub struct BucketWriter<'a> {
+    buckets: &'a Buckets,
+    buffers: Vec<Vec<u8>>,
+}
+
+impl BucketWriter<'_> {
+    /// Add `entries`; an error says a full buffer could not be written (it is held still:
+    /// [`BucketWriter::take_held`]).
+    pub fn add(&mut self, entries: impl IntoIterator<Item = Entry>) -> std::io::Result<()> {
+        let mut result = Ok(());
+        for e in entries {
+            let i = self.buckets.bucket_of(e.key);
+            let buffer = &mut self.buffers[i];
+            if buffer.capacity() == 0 {
+                buffer.reserve_exact(BUFFER_BYTES);
+            }
+            buffer.extend_from_slice(&e.to_bytes());
+            if buffer.len() >= BUFFER_BYTES && result.is_ok() {
+                result = self.buckets.append(i, buffer);
+                if result.is_ok() {
+                    buffer.clear();
+                }
+            }
+        }
+        result
+    }
+
+    /// Write what every buffer holds.
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        for (i, buffer) in self.buffers.iter_mut().enumerate() {
+            if !buffer.is_empty() {
+                self.buckets.append(i, buffer)?;
+                buffer.clear();
+            }
+        }
+        Ok(())
+    }
+
+    /// The entries added and not written (after a failure: they stay in memory).
+    pub fn take_held(&mut self) -> Vec<Entry> {
+        self.buffers
+            .iter_mut()
+            .flat_map(|b| {
+                std::mem::take(b)
+                    .chunks_exact(ENTRY)
+                    .map(Entry::from_bytes)
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        for path in &self.paths {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_in_order_are_every_entry_sorted() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut rng = crate::testing::Rng(7);
+        for games in [1, 100_000] {
+            let buckets = Buckets::beside(&dir.path().join("index"), games).unwrap();
+            assert_eq!(buckets.count(), if games == 1 { 1 } else { 16 });
+            let mut all = Vec::new();
+            let mut writers = [buckets.writer(), buckets.writer()];
+            for (i, size) in [0, 5, 1000, 1, 333, 70_000].into_iter().enumerate() {
+                let part: Vec<Entry> = (0..size)
+                    .map(|_| Entry {
+                        key: rng.next_u64(),
+                        game: rng.below(100) as u32,
+                        next: rng.below(9) as u16,
+                    })
+                    .collect();
+                all.extend(part.iter().copied());
+                writers[i % 2].add(part).unwrap();
+            }
+            for w in &mut writers {
+                w.flush().unwrap();
+                assert!(w.take_held().is_empty());
+            }
+            drop(writers);
+            all.sort_unstable();
+            let sizes = buckets.sizes();
+            assert_eq!(sizes.iter().sum::<usize>(), all.len());
+            let mut read = Vec::new();
+            for (i, size) in sizes.into_iter().enumerate() {
+                let bucket = buckets.sorted(i).unwrap();
+                assert_eq!(bucket.len(), size);
+                read.extend(bucket);
+            }
+            assert_eq!(read, all);
+            drop(buckets);
+            assert_eq!(
+                std::fs::read_dir(dir.path()).unwrap().count(),
+                0,
+                "buckets removed"
+            );
+        }
+    }
+}
