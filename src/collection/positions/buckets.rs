@@ -15,12 +15,12 @@ use std::sync::Mutex;
 use super::file::{ENTRY, Entry};
 
 /// The bytes a build thread gathers for one bucket before it appends them to the bucket's
-/// file (with 256 buckets, 8 MB a thread).
-const BUFFER_BYTES: usize = 32 << 10;
+/// file (with 512 buckets, 8 MB a thread).
+const BUFFER_BYTES: usize = 16 << 10;
 
 /// The entries a bucket is meant to hold (its memory when it is read back and sorted: some
-/// 16 MB), for a game of [`ENTRIES_PER_GAME`] entries.
-const BUCKET_ENTRIES: usize = 1 << 20;
+/// 9 MB), for a game of [`ENTRIES_PER_GAME`] entries.
+const BUCKET_ENTRIES: usize = 1 << 19;
 /// The entries a game brings, about (a long game's main line; shorter ones make smaller
 /// buckets, which cost nothing).
 const ENTRIES_PER_GAME: usize = 160;
@@ -183,7 +183,7 @@ mod tests {
         let mut rng = crate::testing::Rng(7);
         for games in [1, 100_000] {
             let buckets = Buckets::beside(&dir.path().join("index"), games).unwrap();
-            assert_eq!(buckets.count(), if games == 1 { 1 } else { 16 });
+            assert_eq!(buckets.count(), if games == 1 { 1 } else { 32 });
             let mut all = Vec::new();
             let mut writers = [buckets.writer(), buckets.writer()];
             for (i, size) in [0, 5, 1000, 1, 333, 70_000].into_iter().enumerate() {

@@ -528,7 +528,7 @@ mod tests {
         let in_order = dir.path().join("in-order");
         write(&in_order, 5, &games, entries.clone().into_iter()).unwrap();
         let from_buckets = dir.path().join("from-buckets");
-        // A build of this many games has 16 buckets.
+        // A build of this many games has 32 buckets.
         let buckets = Buckets::beside(&from_buckets, 100_000).unwrap();
         assert!(buckets.count() > 1);
         let mut shuffled = entries.clone();
