@@ -243,7 +243,7 @@ type BucketSums = (Vec<u8>, u64);
 const CHUNK: usize = 1 << 16;
 
 /// Write the index of `games` with the entries of `buckets` and their sums to `path`,
-/// atomically, as [`write`] does: each bucket read back, sorted and written at its place in
+/// atomically, as [`write()`] does: each bucket read back, sorted and written at its place in
 /// the file, with its sums, on `threads` threads (a bucket's keys all come before the next
 /// bucket's, so no merge is needed).
 pub fn write_buckets(
