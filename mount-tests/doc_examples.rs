@@ -11,24 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::harness::{force_unmount, gamefs, repo, scratch};
-
-/// The pages whose examples run (every other page has none of the `console` kind).
-const PAGES: &[&str] = &[
-    "README.md",
-    "docs/guide/mounting.md",
-    "docs/guide/commands.md",
-    "docs/guide/editing.md",
-    "docs/guide/importing.md",
-    "docs/guide/positions.md",
-    "docs/guide/pgn-files.md",
-    "docs/guide/folders.md",
-    "docs/guide/scid5.md",
-    "docs/guide/simplecdb.md",
-    "docs/guide/go9x9.md",
-    "docs/guide/damaged.md",
-    "docs/guide/system.md",
-];
+use crate::harness::{force_unmount, gamefs, repo, scratch, user_pages};
 
 /// What each page's folder holds before its examples run: the sample games, and for the 9x9
 /// Go page a zobrist table and a game to save.
@@ -158,14 +141,19 @@ fn run_pages(pages: &[(String, String)]) {
 /// Every command example of README.md and the guide does what the page says it does.
 #[test]
 fn the_examples_of_the_readme_and_the_guide_run_as_written() {
-    let pages: Vec<_> = PAGES
-        .iter()
+    let pages: Vec<_> = user_pages()
+        .into_iter()
         .map(|p| {
-            let text = std::fs::read_to_string(repo().join(p)).unwrap();
-            assert!(text.contains("```console"), "{p} has no example to run");
-            (p.to_string(), text)
+            let text = std::fs::read_to_string(repo().join(&p)).unwrap();
+            (p, text)
         })
+        .filter(|(_, text)| text.contains("```console"))
         .collect();
+    assert!(
+        pages.len() > 10,
+        "the pages with examples to run: {}",
+        pages.len()
+    );
     run_pages(&pages);
 }
 

@@ -319,6 +319,20 @@ impl Drop for Server {
     }
 }
 
+/// The pages a user reads, whose examples the tests run: README.md, the guide's
+/// introduction and every page of docs/guide/ (paths from the repository's root, in order).
+pub(crate) fn user_pages() -> Vec<String> {
+    let mut guide: Vec<String> = std::fs::read_dir(repo().join("docs/guide"))
+        .unwrap()
+        .map(|e| format!("docs/guide/{}", e.unwrap().file_name().to_string_lossy()))
+        .filter(|p| p.ends_with(".md"))
+        .collect();
+    guide.sort();
+    let mut pages = vec!["README.md".to_owned(), "docs/introduction.md".to_owned()];
+    pages.extend(guide);
+    pages
+}
+
 /// A TCP port on the loopback address nobody listens on now, for a server a test starts.
 ///
 /// Never one the kernel hands out on its own: a port from the ephemeral range (what binding
