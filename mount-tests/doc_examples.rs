@@ -13,10 +13,12 @@ use std::time::Duration;
 
 use crate::harness::{force_unmount, gamefs, repo, scratch, user_pages};
 
-/// What each page's folder holds before its examples run: the sample games, and for the 9x9
-/// Go page a zobrist table and a game to save.
+/// What each page's folder holds before its examples run: the sample games, the real games
+/// that reach the Najdorf (tests/data/README.md), and for the 9x9 Go page a zobrist table
+/// and a game to save.
 const FIXTURES: &[(&str, &str)] = &[
     ("contrib/sample/demo.pgn", "demo.pgn"),
+    ("tests/data/najdorf.pgn", "najdorf.pgn"),
     (
         "tests/data/go9x9/zobrist_board_81.dat",
         "zobrist_board_81.dat",
