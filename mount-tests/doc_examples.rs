@@ -18,7 +18,7 @@ use crate::harness::{force_unmount, gamefs, repo, scratch, user_pages};
 /// and a game to save.
 const FIXTURES: &[(&str, &str)] = &[
     ("contrib/sample/demo.pgn", "demo.pgn"),
-    ("tests/data/najdorf.pgn", "najdorf.pgn"),
+    ("tests/data/najdorf/najdorf.pgn", "najdorf.pgn"),
     (
         "tests/data/go9x9/zobrist_board_81.dat",
         "zobrist_board_81.dat",
