@@ -332,16 +332,8 @@ impl Vfs {
         let file = (node, layout.epoch);
         let coll = self.coll.clone();
         let shared = self.all_files.ahead.clone();
-        let spawned = std::thread::Builder::new()
-            .name("gamefs-ahead".into())
-            .spawn(move || render_stretch(&*coll, &items, file, from..to, &shared));
-        if spawned.is_err() {
-            let (state, done) = &*self.all_files.ahead;
-            let mut ahead = lock(state);
-            ahead.running.retain(|(_, r)| *r != (from..to));
-            ahead.until = from;
-            done.notify_all();
-        }
+        // On rayon's pool, as the reads' own rendering: no thread started per stretch.
+        rayon::spawn(move || render_stretch(&*coll, &items, file, from..to, &shared));
     }
 }
 
