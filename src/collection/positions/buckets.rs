@@ -24,6 +24,8 @@ const BUCKET_ENTRIES: usize = 1 << 19;
 /// The entries a game brings, about (a long game's main line; shorter ones make smaller
 /// buckets, which cost nothing).
 const ENTRIES_PER_GAME: usize = 160;
+/// The entries read from a bucket's file at a time when it is sorted.
+const READ_ENTRIES: usize = 4096;
 /// The most buckets: one open file each while the build runs.
 const MOST_BUCKETS: usize = 512;
 
@@ -100,12 +102,30 @@ impl Buckets {
     }
 
     /// The entries of bucket `i`, sorted by key and game (a game is once at a key, so this is
-    /// [`Entry`]'s order).
-    pub fn sorted(&self, i: usize) -> std::io::Result<Vec<Entry>> {
-        let mut bytes = Vec::new();
-        File::open(&self.paths[i])?.read_to_end(&mut bytes)?;
-        let mut entries: Vec<Entry> = bytes.chunks_exact(ENTRY).map(Entry::from_bytes).collect();
-        drop(bytes);
+    /// [`Entry`]'s order); its file is emptied and removed, so that its pages, most of them
+    /// not yet on disk, are dropped rather than written (a build's buckets are as large as
+    /// its index, and both waiting to be written would hold the index's own writes back).
+    pub fn take_sorted(&self, i: usize) -> std::io::Result<Vec<Entry>> {
+        // Read a piece at a time into entries of the bucket's known size: the bytes of a
+        // whole bucket are never in memory beside its entries.
+        let held = self.files[i].lock().unwrap_or_else(|p| p.into_inner()).1;
+        let mut entries = Vec::with_capacity(held);
+        let mut file = File::open(&self.paths[i])?;
+        let mut piece = vec![0u8; READ_ENTRIES * ENTRY];
+        loop {
+            let want = (held - entries.len()).min(READ_ENTRIES) * ENTRY;
+            if want == 0 {
+                break;
+            }
+            file.read_exact(&mut piece[..want])?;
+            entries.extend(piece[..want].chunks_exact(ENTRY).map(Entry::from_bytes));
+        }
+        let _ = self.files[i]
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .0
+            .set_len(0);
+        let _ = std::fs::remove_file(&self.paths[i]);
         entries.sort_unstable();
         Ok(entries)
     }
@@ -207,7 +227,7 @@ mod tests {
             assert_eq!(sizes.iter().sum::<usize>(), all.len());
             let mut read = Vec::new();
             for (i, size) in sizes.into_iter().enumerate() {
-                let bucket = buckets.sorted(i).unwrap();
+                let bucket = buckets.take_sorted(i).unwrap();
                 assert_eq!(bucket.len(), size);
                 read.extend(bucket);
             }

@@ -88,13 +88,20 @@ impl Sum {
 }
 
 /// The sums of one position as the entries go by: kept when at least [`SUMS_FROM`] indexed
-/// games reach it. A game's statistics are looked up only then (most positions are reached
-/// by one game, and a lookup per entry would be a cache miss per entry).
+/// games reach it. A game's statistics are looked up only once that many games reach the
+/// position (most positions are reached by one game, and a lookup per entry would be a cache
+/// miss per entry); from then on each entry is counted as it comes, so the memory stays a few
+/// entries however many games reach a position (the start position: all of them).
 struct Summing<'a> {
     games: &'a [GameRecord],
     key: u64,
-    /// The games reaching the position, with their next move.
+    /// The first games reaching the position, with their next move, until there are
+    /// [`SUMS_FROM`].
     reach: Vec<(u32, u16)>,
+    /// True once [`SUMS_FROM`] games reach the position: `reach` is counted in `moves`.
+    counting: bool,
+    /// The indexed games counted in `moves`.
+    indexed: usize,
     moves: Vec<(u16, MoveStats)>,
 }
 
@@ -104,7 +111,9 @@ impl<'a> Summing<'a> {
         Summing {
             games,
             key: 0,
-            reach: Vec::new(),
+            reach: Vec::with_capacity(SUMS_FROM),
+            counting: false,
+            indexed: 0,
             moves: Vec::new(),
         }
     }
@@ -118,36 +127,49 @@ impl<'a> Summing<'a> {
             0
         };
         self.key = e.key;
-        self.reach.push((e.game, e.next));
+        if self.counting {
+            self.count(e.game, e.next);
+        } else {
+            self.reach.push((e.game, e.next));
+            if self.reach.len() >= SUMS_FROM {
+                self.counting = true;
+                for i in 0..self.reach.len() {
+                    let (game, next) = self.reach[i];
+                    self.count(game, next);
+                }
+                self.reach.clear();
+            }
+        }
         Ok(written)
+    }
+
+    /// Count game `game`, which plays `next` at the position, if it is indexed.
+    fn count(&mut self, game: u32, next: u16) {
+        if let Some(stats) = self.games.get(game as usize).and_then(|g| g.stats) {
+            self.indexed += 1;
+            count_move(&mut self.moves, next, &stats);
+        }
     }
 
     /// Write the sums of the position gathered (if enough indexed games reach it) and start
     /// afresh; how many were written.
     fn flush(&mut self, out: &mut impl Write) -> std::io::Result<u64> {
         let mut written = 0;
-        if self.reach.len() >= SUMS_FROM {
-            let mut indexed = 0;
-            for &(game, next) in &self.reach {
-                if let Some(stats) = self.games.get(game as usize).and_then(|g| g.stats) {
-                    indexed += 1;
-                    count_move(&mut self.moves, next, &stats);
-                }
-            }
-            if indexed >= SUMS_FROM {
-                self.moves.sort_unstable_by_key(|m| m.0);
-                for &(next, stats) in &self.moves {
-                    let sum = Sum {
-                        key: self.key,
-                        next,
-                        stats,
-                    };
-                    out.write_all(&sum.to_bytes())?;
-                    written += 1;
-                }
+        if self.indexed >= SUMS_FROM {
+            self.moves.sort_unstable_by_key(|m| m.0);
+            for &(next, stats) in &self.moves {
+                let sum = Sum {
+                    key: self.key,
+                    next,
+                    stats,
+                };
+                out.write_all(&sum.to_bytes())?;
+                written += 1;
             }
         }
         self.reach.clear();
+        self.counting = false;
+        self.indexed = 0;
         self.moves.clear();
         Ok(written)
     }
@@ -161,6 +183,10 @@ pub struct GameRecord {
     /// Its statistics; `None` when it is not in the index (deleted, unreadable).
     pub stats: Option<GameStats>,
 }
+
+// A million games' records in 16 MB: the result is an enum, so `Option<GameStats>` needs no
+// room of its own.
+const _: () = assert!(std::mem::size_of::<GameRecord>() == 16);
 
 /// One entry: a game reaches position `key` and plays `next` there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -275,7 +301,7 @@ pub fn write_buckets(
                 if i >= sizes.len() {
                     return Ok(());
                 }
-                let entries = buckets.sorted(i)?;
+                let entries = buckets.take_sorted(i)?;
                 let mut bucket_sums = Vec::new();
                 let mut count = 0;
                 let mut summing = Summing::new(games);
@@ -332,7 +358,7 @@ fn head(stamp: u64, games: &[GameRecord], entries: usize) -> Vec<u8> {
     for g in games {
         let s = g.stats.unwrap_or_default();
         b.extend_from_slice(&g.fingerprint.to_le_bytes());
-        b.push(s.result);
+        b.push(s.result_code());
         b.push(u8::from(g.stats.is_some()));
         b.extend_from_slice(&s.white_elo.to_le_bytes());
         b.extend_from_slice(&s.black_elo.to_le_bytes());
@@ -421,7 +447,7 @@ impl IndexFile {
         GameRecord {
             fingerprint: u64::from_le_bytes(b[..8].try_into().expect("8 bytes")),
             stats: (b[9] != 0).then(|| GameStats {
-                result: b[8],
+                result: GameStats::result_of_code(b[8]),
                 white_elo: u16_at(10),
                 black_elo: u16_at(12),
                 year: u16_at(14),
@@ -503,7 +529,7 @@ mod tests {
             .map(|n| GameRecord {
                 fingerprint: n,
                 stats: (n % 7 != 0).then(|| GameStats {
-                    result: rng.below(4) as u8,
+                    result: GameStats::result_of_code(rng.below(4) as u8),
                     white_elo: rng.below(2800) as u16,
                     black_elo: rng.below(2800) as u16,
                     year: 1900 + rng.below(120) as u16,
@@ -559,7 +585,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("index");
         let stats = |result, year| GameStats {
-            result,
+            result: GameStats::result_of_code(result),
             white_elo: 2500,
             black_elo: 2400,
             year,
@@ -603,7 +629,7 @@ mod tests {
             GameRecord {
                 fingerprint: 7,
                 stats: Some(GameStats {
-                    result: 1,
+                    result: crate::game::GameResult::WhiteWins,
                     white_elo: 2500,
                     black_elo: 2400,
                     year: 1999,

@@ -7,7 +7,7 @@
 //! index counts as SCID counts: a position reached with and without castling rights is one
 //! folder.
 
-use shakmaty::{Chess, Color, Move, Position, Role};
+use shakmaty::{CastlingSide, Chess, Color, Move, Position, Role, Square};
 
 /// The random numbers of the hash: one per piece (colour and role) and square, and one for
 /// Black to move. Made at compile time by SplitMix64 from a fixed seed, so every build and
@@ -45,6 +45,46 @@ pub fn position_key(pos: &Chess) -> u64 {
                 key ^= KEYS[kind * 64 + usize::from(square)];
             }
         }
+    }
+    key
+}
+
+/// The random number of `color`'s `role` on `square`.
+fn piece_key(color: Color, role: Role, square: Square) -> u64 {
+    let kind = if color == Color::White { 0 } else { 6 } + (role as usize - 1);
+    KEYS[kind * 64 + usize::from(square)]
+}
+
+/// The key of the position after `m` is played in `before`, whose key is `key`: the same as
+/// [`position_key`] of that position, from the squares the move changes alone (an index
+/// build keys every position of every game, and most of a game's pieces stay put).
+pub fn key_after(key: u64, before: &Chess, m: &Move) -> u64 {
+    let us = before.turn();
+    let mut key = key ^ KEYS[12 * 64];
+    match *m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            key ^= piece_key(us, role, from) ^ piece_key(us, promotion.unwrap_or(role), to);
+            if let Some(taken) = capture {
+                key ^= piece_key(!us, taken, to);
+            }
+        }
+        Move::EnPassant { from, to } => {
+            let taken = Square::from_coords(to.file(), from.rank());
+            key ^= piece_key(us, Role::Pawn, from) ^ piece_key(us, Role::Pawn, to);
+            key ^= piece_key(!us, Role::Pawn, taken);
+        }
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_queen_side(rook < king);
+            key ^= piece_key(us, Role::King, king) ^ piece_key(us, Role::King, side.king_to(us));
+            key ^= piece_key(us, Role::Rook, rook) ^ piece_key(us, Role::Rook, side.rook_to(us));
+        }
+        Move::Put { role, to } => key ^= piece_key(us, role, to),
     }
     key
 }
@@ -104,6 +144,52 @@ mod tests {
         let moved = pos("4k3/8/8/8/8/8/8/3K4 w - - 0 1");
         assert_ne!(position_key(&white), position_key(&black));
         assert_ne!(position_key(&white), position_key(&moved));
+    }
+
+    #[test]
+    fn the_key_after_a_move_is_the_key_of_the_position_it_makes() {
+        // Every kind of move: quiet, captures, promotions with and without a capture, en
+        // passant, both castlings of both sides (and Chess960's, king and rook crossing).
+        let mut seen = 0;
+        for (fen, mode) in [
+            (
+                "r3k2r/1P6/8/8/8/8/6p1/R3K2R w KQkq - 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "r3k2r/1P6/8/8/8/8/6p1/R3K2R b KQkq - 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "rnbqkbnr/pppp1ppp/8/8/3Pp3/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1",
+                CastlingMode::Standard,
+            ),
+            (
+                "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1",
+                CastlingMode::Chess960,
+            ),
+            (
+                "2rk1r2/8/8/8/8/8/8/2RK1R2 b KQkq - 0 1",
+                CastlingMode::Chess960,
+            ),
+        ] {
+            let p: Chess = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();
+            for m in &p.legal_moves() {
+                let mut after = p.clone();
+                after.play_unchecked(*m);
+                assert_eq!(
+                    key_after(position_key(&p), &p, m),
+                    position_key(&after),
+                    "{fen} {m:?}"
+                );
+                seen += 1;
+            }
+        }
+        assert!(seen > 100, "{seen} moves");
     }
 
     #[test]

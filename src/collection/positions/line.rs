@@ -4,7 +4,7 @@
 
 use shakmaty::Chess;
 
-use super::key::{END, NULL_MOVE, move_code, position_key};
+use super::key::{END, NULL_MOVE, key_after, move_code, position_key};
 use crate::error::Result;
 use crate::game::GameResult;
 use crate::game::chess::{Headers, Ply, StartPosition};
@@ -14,8 +14,9 @@ use crate::game::visit::GameVisitor;
 /// What the tree's statistics need of a game, as SCID's index keeps it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GameStats {
-    /// The result: 0 unknown, 1 White won, 2 Black won, 3 drawn (SCID's `resultT`).
-    pub result: u8,
+    /// The result (an enum, not SCID's number, so that an `Option<GameStats>` takes no more
+    /// room than the statistics: a million games' records stay 16 MB).
+    pub result: GameResult,
     /// White's rating, 0 when unknown.
     pub white_elo: u16,
     /// Black's rating, 0 when unknown.
@@ -28,15 +29,31 @@ impl GameStats {
     /// The facts of a game with `headers`.
     pub fn of(headers: &Headers) -> GameStats {
         GameStats {
-            result: match headers.result {
-                GameResult::Unknown => 0,
-                GameResult::WhiteWins => 1,
-                GameResult::BlackWins => 2,
-                GameResult::Draw => 3,
-            },
+            result: headers.result,
             white_elo: headers.white_rating.map_or(0, |r| r.value),
             black_elo: headers.black_rating.map_or(0, |r| r.value),
             year: headers.date.year.unwrap_or(0),
+        }
+    }
+
+    /// The result as SCID numbers it (`resultT`: 0 unknown, 1 White won, 2 Black won, 3
+    /// drawn), as the index file keeps it.
+    pub fn result_code(&self) -> u8 {
+        match self.result {
+            GameResult::Unknown => 0,
+            GameResult::WhiteWins => 1,
+            GameResult::BlackWins => 2,
+            GameResult::Draw => 3,
+        }
+    }
+
+    /// The result whose [`GameStats::result_code`] is `code` (unknown for any other number).
+    pub fn result_of_code(code: u8) -> GameResult {
+        match code {
+            1 => GameResult::WhiteWins,
+            2 => GameResult::BlackWins,
+            3 => GameResult::Draw,
+            _ => GameResult::Unknown,
         }
     }
 }
@@ -91,12 +108,13 @@ impl GameVisitor for LineRecorder {
             return Ok(());
         }
         let from = self.at.unwrap_or_else(|| position_key(before));
-        let code = match ply {
-            Ply::Move(m) => move_code(m),
-            Ply::Null => NULL_MOVE,
+        let (code, to) = match ply {
+            Ply::Move(m) => (move_code(m), key_after(from, before, m)),
+            Ply::Null => (NULL_MOVE, position_key(after)),
         };
+        debug_assert_eq!(to, position_key(after), "{ply:?}");
         self.line.steps.push((from, code));
-        self.at = Some(position_key(after));
+        self.at = Some(to);
         Ok(())
     }
 
@@ -145,7 +163,7 @@ mod tests {
     fn variations_are_left_out_and_the_end_is_kept() {
         let line = line_of("1. e4 (1. d4 d5) 1... e5 1-0");
         assert_eq!(line.steps.len(), 3);
-        assert_eq!(line.stats.result, 1);
+        assert_eq!(line.stats.result, GameResult::WhiteWins);
         assert!(line.steps.iter().any(|s| s.1 == END));
     }
 }

@@ -109,7 +109,7 @@ impl PositionIndex {
             log::info!("position index of {count} games kept from an earlier mount");
             self.done.store(count, Ordering::Relaxed);
             *self.file.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(f));
-        } else if !self.build(coll, threads, stop, stamp) {
+        } else if !self.build(coll, threads, stop, stamp, true) {
             return;
         }
         *self.ready.lock().unwrap_or_else(|p| p.into_inner()) = true;
@@ -118,16 +118,26 @@ impl PositionIndex {
 
     /// Replay every game on `threads` threads into the index: its file, written from buckets
     /// of entries on disk (so memory stays bounded), or, where it cannot be kept, the
-    /// overlay. False when stopped.
-    fn build(&self, coll: &dyn Collection, threads: usize, stop: &AtomicBool, stamp: u64) -> bool {
+    /// overlay (`spill` false: in memory from the start). False when stopped.
+    fn build(
+        &self,
+        coll: &dyn Collection,
+        threads: usize,
+        stop: &AtomicBool,
+        stamp: u64,
+        spill: bool,
+    ) -> bool {
         let count = coll.count();
         let threads = threads.max(1);
         let started = std::time::Instant::now();
-        let spilled = self.path.as_deref().and_then(|path| {
-            buckets::Buckets::beside(path, count)
-                .map_err(|e| log::warn!("position index: cannot write its buckets: {e}"))
-                .ok()
-        });
+        let spilled = spill
+            .then_some(())
+            .and(self.path.as_deref())
+            .and_then(|path| {
+                buckets::Buckets::beside(path, count)
+                    .map_err(|e| log::warn!("position index: cannot write its buckets: {e}"))
+                    .ok()
+            });
         // Every game's record, filled in place batch by batch (no copy per thread).
         let mut games = vec![GameRecord::default(); count as usize];
         let batches = Mutex::new(games.chunks_mut(BATCH as usize).enumerate());
@@ -190,9 +200,9 @@ impl PositionIndex {
             return false;
         }
         let mut left: Vec<Entry> = parts.into_iter().flatten().collect();
-        if let (Some(spilled), Some(path), true) = (&spilled, self.path.as_deref(), left.is_empty())
+        if let (Some(buckets), Some(path), true) = (&spilled, self.path.as_deref(), left.is_empty())
         {
-            let written = file::write_buckets(path, stamp, &games, spilled, threads);
+            let written = file::write_buckets(path, stamp, &games, buckets, threads);
             match written.map(|()| IndexFile::open(path)) {
                 Ok(Some(f)) => {
                     log::info!(
@@ -206,11 +216,14 @@ impl PositionIndex {
                 Ok(None) => log::warn!("position index: {} unreadable", path.display()),
                 Err(e) => log::warn!("cannot keep the position index in {}: {e}", path.display()),
             }
+            // The buckets read so far are gone: the games again, into memory.
+            drop(spilled);
+            return self.build(coll, threads, stop, stamp, false);
         }
-        // Not kept: the buckets back into memory.
+        // Not kept (a bucket could not be written): the buckets back into memory.
         if let Some(spilled) = &spilled {
             for i in 0..spilled.count() {
-                match spilled.sorted(i) {
+                match spilled.take_sorted(i) {
                     Ok(bucket) => left.extend(bucket),
                     Err(e) => log::warn!("position index: cannot read its buckets: {e}"),
                 }
@@ -608,5 +621,36 @@ mod tests {
         for pos in [&start, &e4(), &d4] {
             sums_agree(&after, pos);
         }
+    }
+
+    #[test]
+    fn an_index_that_cannot_be_kept_is_built_again_in_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = crate::testing::demo_db(dir.path());
+        let coll = ChessCollection::new(crate::store::open(&base, true).unwrap());
+        // The buckets are written beside the index, but the index cannot take the place of
+        // a folder that holds a file: the build has read its buckets by then.
+        let path = dir.path().join("positions");
+        std::fs::create_dir(&path).unwrap();
+        std::fs::write(path.join("in the way"), b"").unwrap();
+        let index = PositionIndex::new(Some(path.clone()));
+        index.load_or_build(&coll, 2, &AtomicBool::new(false));
+        assert!(index.wait_ready(Duration::ZERO));
+        assert!(index.file.read().unwrap().is_none(), "not kept");
+        for pos in [Chess::default(), e4(), after_first("d4")] {
+            let games: Vec<u32> = index
+                .reach(key::position_key(&pos))
+                .iter()
+                .map(|r| r.game)
+                .collect();
+            assert!(!games.is_empty());
+            assert_eq!(games, recount(&coll, &pos), "{pos:?}");
+        }
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.contains(".bucket-") || name.contains(".tmp"))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
     }
 }

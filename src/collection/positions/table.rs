@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use super::line::GameStats;
+use crate::game::GameResult;
 
 /// The sums SCID keeps for one move of the tree (or the total).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -34,10 +35,10 @@ impl MoveStats {
     pub fn add(&mut self, g: &GameStats) {
         self.games += 1;
         match g.result {
-            1 => self.white_wins += 1,
-            2 => self.black_wins += 1,
-            3 => self.draws += 1,
-            _ => {}
+            GameResult::WhiteWins => self.white_wins += 1,
+            GameResult::BlackWins => self.black_wins += 1,
+            GameResult::Draw => self.draws += 1,
+            GameResult::Unknown => {}
         }
         if g.white_elo > 0 && g.black_elo > 0 {
             self.elo_count += 1;
@@ -55,10 +56,10 @@ impl MoveStats {
     pub fn remove(&mut self, g: &GameStats) {
         self.games = self.games.saturating_sub(1);
         let result = match g.result {
-            1 => Some(&mut self.white_wins),
-            2 => Some(&mut self.black_wins),
-            3 => Some(&mut self.draws),
-            _ => None,
+            GameResult::WhiteWins => Some(&mut self.white_wins),
+            GameResult::BlackWins => Some(&mut self.black_wins),
+            GameResult::Draw => Some(&mut self.draws),
+            GameResult::Unknown => None,
         };
         if let Some(count) = result {
             *count = count.saturating_sub(1);
@@ -241,7 +242,7 @@ mod tests {
         let mut s = MoveStats::default();
         for &(result, white_elo, black_elo, year) in games {
             s.add(&GameStats {
-                result,
+                result: GameStats::result_of_code(result),
                 white_elo,
                 black_elo,
                 year,
@@ -285,7 +286,7 @@ TOTAL:                 8:100.0%    0.0%              2024    0%
         let mut s = stats(&games);
         let (result, white_elo, black_elo, year) = games[2];
         s.remove(&GameStats {
-            result,
+            result: GameStats::result_of_code(result),
             white_elo,
             black_elo,
             year,

@@ -218,7 +218,7 @@ mod tests {
         let bb5 = code_of("Bb5+");
         let d4 = code_of("d4");
         let stats = GameStats {
-            result: 1,
+            result: crate::game::GameResult::WhiteWins,
             ..GameStats::default()
         };
         let reach =
