@@ -395,3 +395,110 @@ fn scid5_and_simple_chess_databases_in_a_bucket_read_as_on_local_disk() {
         );
     }
 }
+
+/// A web server on loopback (nginx, plain HTTP on a port of its own) serving `dir/www`, its
+/// access log `dir/access.log` saying of each request its `Range` header and the bytes sent.
+fn start_web_server(dir: &Path) -> Option<(crate::harness::Server, u16)> {
+    if !crate::harness::tools_present(&["/usr/sbin/nginx"], "nginx-light") {
+        return None;
+    }
+    let port = crate::harness::free_port();
+    let d = dir.display();
+    let config = format!(
+        r#"daemon off;
+user root;
+worker_processes 1;
+pid {d}/nginx.pid;
+error_log {d}/nginx-error.log;
+events {{}}
+http {{
+    log_format ranges '$request_method $http_range $body_bytes_sent';
+    access_log {d}/access.log ranges;
+    client_body_temp_path {d}/nginx-body;
+    proxy_temp_path {d}/nginx-proxy;
+    fastcgi_temp_path {d}/nginx-fastcgi;
+    uwsgi_temp_path {d}/nginx-uwsgi;
+    scgi_temp_path {d}/nginx-scgi;
+    server {{
+        listen 127.0.0.1:{port};
+        root {d}/www;
+    }}
+}}
+"#
+    );
+    std::fs::write(dir.join("nginx.conf"), config).unwrap();
+    let mut cmd = Command::new("/usr/sbin/nginx");
+    cmd.arg("-e")
+        .arg(dir.join("nginx-error.log"))
+        .arg("-c")
+        .arg(dir.join("nginx.conf"));
+    let server = crate::harness::Server::start(&mut cmd, port, &dir.join("nginx.log"));
+    Some((server, port))
+}
+
+/// The byte counts of the ranged GETs the server at `dir` has logged so far.
+fn ranges_sent(dir: &Path) -> Vec<u64> {
+    let log = std::fs::read_to_string(dir.join("access.log")).unwrap_or_default();
+    log.lines()
+        .filter(|l| l.starts_with("GET bytes="))
+        .map(|l| l.rsplit(' ').next().unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_game_read_at_random_fetches_its_pages_and_reading_in_order_fetches_whole_blocks() {
+    use gamefs::store::blob::{Blob, remote::BLOCK_BYTES};
+    let dir = scratch("remote-pages");
+    let www = dir.path().join("www");
+    std::fs::create_dir_all(&www).unwrap();
+    let pgn = real_world_file(dir.path());
+    std::fs::copy(&pgn, www.join("rw.pgn")).unwrap();
+    let Some((_server, port)) = start_web_server(dir.path()) else {
+        return;
+    };
+    let text = std::fs::read(&pgn).unwrap();
+    assert!(text.len() as u64 > 16 * BLOCK_BYTES, "{} bytes", text.len());
+    // No disk cache: what is read comes from the server, and its log says how.
+    gamefs::store::blob::settings::configure(gamefs::store::blob::RemoteSettings {
+        cache_mb: 0,
+        ..Default::default()
+    });
+    let blob = Blob::open(Path::new(&format!("http://127.0.0.1:{port}/rw.pgn"))).unwrap();
+    let read = |at: u64, len: usize| {
+        let mut buf = vec![0; len];
+        let n = blob.read_at(&mut buf, at).unwrap();
+        assert_eq!(&buf[..n], &text[at as usize..at as usize + n], "at {at}");
+        n
+    };
+    // Games opened at random, blocks apart (one across two pages): each fetches at most the
+    // two pages that hold it, not a block.
+    for at in [
+        3 * BLOCK_BYTES + 5000,
+        11 * BLOCK_BYTES + (64 << 10) - 700,
+        7 * BLOCK_BYTES,
+    ] {
+        assert_eq!(read(at, 1500), 1500);
+    }
+    let random = ranges_sent(dir.path());
+    assert_eq!(random.len(), 3, "one request a game: {random:?}");
+    assert!(random.iter().all(|&n| n <= 128 << 10), "{random:?}");
+    // Read in order from the start: its first read is away from the last (its pages), and
+    // from the second on whole blocks are fetched, with the blocks ahead.
+    let mut at = 0;
+    while at < 4 * BLOCK_BYTES {
+        at += read(at, 128 << 10) as u64;
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let in_order = loop {
+        let sent = ranges_sent(dir.path()).split_off(random.len());
+        if sent.iter().filter(|&&n| n == BLOCK_BYTES).count() >= 4 || Instant::now() > deadline {
+            break sent;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(in_order[0], 128 << 10, "{in_order:?}");
+    assert!(
+        in_order[1..].len() >= 4 && in_order[1..].iter().all(|&n| n == BLOCK_BYTES),
+        "{in_order:?}"
+    );
+}
