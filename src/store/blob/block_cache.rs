@@ -78,11 +78,6 @@ impl DiskCache {
         Some(bytes)
     }
 
-    /// True when block `block` of `object` is kept.
-    pub(super) fn has(&self, object: &str, block: u64) -> bool {
-        self.path(object, block).is_file()
-    }
-
     /// Keep `bytes` as block `block` of `object` (a failure to write is logged once per
     /// block and costs only a later fetch).
     pub(super) fn put(&self, object: &str, block: u64, bytes: &[u8]) {

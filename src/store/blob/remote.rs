@@ -31,10 +31,6 @@ use crate::error::{Error, ErrorKind, Result};
 pub const BLOCK_BYTES: u64 = 1 << 20;
 /// How many blocks ahead a read in order has fetched.
 const BLOCKS_AHEAD: u64 = 8;
-/// A read away from the blocks read before (a game opened at random) fetches only the pages
-/// of this many bytes that hold it, not their whole block: a game is a kilobyte or two, and a
-/// block a megabyte.
-const PAGE_BYTES: u64 = 64 << 10;
 
 /// A remote object's address.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -340,13 +336,6 @@ impl Object {
     /// Read into `buf` from byte `offset`: the bytes read, all of `buf` but at the end.
     pub fn read_at(self: &Arc<Self>, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
         let end = (offset + buf.len() as u64).min(self.len);
-        if let Some(pages) = self.pages_alone(offset, end) {
-            let bytes = self.fetch_pages(pages.clone())?;
-            let from = (offset - pages.start) as usize;
-            let n = (end - offset) as usize;
-            buf[..n].copy_from_slice(&bytes[from..from + n]);
-            return Ok(n);
-        }
         let mut at = offset;
         while at < end {
             let k = at / BLOCK_BYTES;
@@ -360,49 +349,6 @@ impl Object {
             at += n as u64;
         }
         Ok((at - offset) as usize)
-    }
-
-    /// The pages that hold `offset..end` when the read is away from the blocks read before
-    /// and no block held in memory or on disk has it: then those pages alone are fetched
-    /// (and the read counts as the last, so a read going on from it fetches whole blocks,
-    /// ahead). `None` for a read that goes on in order, is held, or spans most of a block.
-    fn pages_alone(&self, offset: u64, end: u64) -> Option<Range<u64>> {
-        let k = offset / BLOCK_BYTES;
-        let last = self.last_block.load(Ordering::Relaxed);
-        if end <= offset || last == k || last.wrapping_add(1) == k {
-            return None;
-        }
-        let pages = offset / PAGE_BYTES * PAGE_BYTES..end.div_ceil(PAGE_BYTES) * PAGE_BYTES;
-        if pages.end - pages.start > BLOCK_BYTES / 2 {
-            return None;
-        }
-        let last_k = (end - 1) / BLOCK_BYTES;
-        let held = |b: u64| {
-            let in_memory = self
-                .blocks
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .peek(&b)
-                .is_some_and(|c| matches!(c.get(), Some(Ok(_))));
-            in_memory
-                || self
-                    .disk
-                    .as_ref()
-                    .is_some_and(|d| d.has(&self.cache_name, b))
-        };
-        if (k..=last_k).any(held) {
-            return None;
-        }
-        self.last_block.store(last_k, Ordering::Relaxed);
-        Some(pages.start..pages.end.min(self.len))
-    }
-
-    /// The bytes `pages` from the server (not kept: the kernel keeps what a reader read).
-    fn fetch_pages(&self, pages: Range<u64>) -> std::io::Result<Vec<u8>> {
-        self.fetch_range(pages).map_err(|e| {
-            log::error!("{e}");
-            std::io::Error::other(e.to_string())
-        })
     }
 
     /// Block `k`'s bytes, fetching it (and, for a read going on in order, the blocks after
@@ -481,7 +427,6 @@ impl Object {
 
     /// The bytes `range` from the server, of the version opened.
     fn fetch_range(&self, range: Range<u64>) -> Result<Vec<u8>> {
-        log::debug!("fetching {} bytes {}..{}", self.url, range.start, range.end);
         let reading = async {
             let options = GetOptions {
                 range: Some(GetRange::Bounded(range.clone())),
