@@ -546,6 +546,15 @@ mod tests {
         after_first("e4")
     }
 
+    /// The games `index` finds at `pos`.
+    fn games_at(index: &PositionIndex, pos: &Chess) -> Vec<u32> {
+        index
+            .reach(key::position_key(pos))
+            .iter()
+            .map(|r| r.game)
+            .collect()
+    }
+
     #[test]
     fn built_kept_and_updated_the_index_finds_what_a_recount_finds() {
         let dir = tempfile::tempdir().unwrap();
@@ -557,13 +566,7 @@ mod tests {
         index.load_or_build(&coll, 3, &AtomicBool::new(false));
         assert!(index.wait_ready(Duration::ZERO));
         assert_eq!(index.progress(), (coll.count(), coll.count()));
-        let games = |index: &PositionIndex, pos: &Chess| {
-            index
-                .reach(key::position_key(pos))
-                .iter()
-                .map(|r| r.game)
-                .collect::<Vec<_>>()
-        };
+        let games = games_at;
         // The sums per move, as kept (or summed from the entries where not kept), equal the
         // sums of the games found.
         let sums_agree = |index: &PositionIndex, pos: &Chess| {
@@ -638,11 +641,7 @@ mod tests {
         assert!(index.wait_ready(Duration::ZERO));
         assert!(index.file.read().unwrap().is_none(), "not kept");
         for pos in [Chess::default(), e4(), after_first("d4")] {
-            let games: Vec<u32> = index
-                .reach(key::position_key(&pos))
-                .iter()
-                .map(|r| r.game)
-                .collect();
+            let games = games_at(&index, &pos);
             assert!(!games.is_empty());
             assert_eq!(games, recount(&coll, &pos), "{pos:?}");
         }
