@@ -31,23 +31,25 @@ const KEYS: [u64; 12 * 64 + 1] = {
 /// en passant left out, as SCID's Exact board search leaves them out).
 pub fn position_key(pos: &Chess) -> u64 {
     let mut key = if pos.turn() == Color::Black {
-        KEYS[12 * 64]
+        BLACK_TO_MOVE
     } else {
         0
     };
-    // By bitboards, a piece kind at a time (the hot loop of an index build).
+    // By bitboards, a piece kind at a time.
     let board = pos.board();
-    for (c, color) in [Color::White, Color::Black].into_iter().enumerate() {
+    for color in [Color::White, Color::Black] {
         let side = board.by_color(color);
         for role in Role::ALL {
-            let kind = c * 6 + (role as usize - 1);
             for square in side & board.by_role(role) {
-                key ^= KEYS[kind * 64 + usize::from(square)];
+                key ^= piece_key(color, role, square);
             }
         }
     }
     key
 }
+
+/// The random number of Black to move.
+const BLACK_TO_MOVE: u64 = KEYS[12 * 64];
 
 /// The random number of `color`'s `role` on `square`.
 fn piece_key(color: Color, role: Role, square: Square) -> u64 {
@@ -60,7 +62,7 @@ fn piece_key(color: Color, role: Role, square: Square) -> u64 {
 /// build keys every position of every game, and most of a game's pieces stay put).
 pub fn key_after(key: u64, before: &Chess, m: &Move) -> u64 {
     let us = before.turn();
-    let mut key = key ^ KEYS[12 * 64];
+    let mut key = key ^ BLACK_TO_MOVE;
     match *m {
         Move::Normal {
             role,
