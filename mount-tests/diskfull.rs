@@ -354,3 +354,64 @@ fn go_saves_on_a_full_disk_fail_with_enospc_and_change_nothing() {
     assert_eq!(after.matches("(;FF[4]").count(), 5, "still five positions");
     assert!(after.contains("AB[aa]"), "the edit is stored");
 }
+
+/// Everything `tree/` says of the position at `folder`: its table and its games.
+fn tree_of(m: &Mount, folder: &str) -> (String, Vec<String>) {
+    let at = m.join(folder);
+    let games = listing(&at.join("games"))
+        .iter()
+        .map(|p| {
+            std::fs::read_link(p)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    (std::fs::read_to_string(at.join("tree.txt")).unwrap(), games)
+}
+
+#[test]
+fn a_position_index_whose_cache_disk_is_full_is_built_in_memory_and_answers_the_same() {
+    let dir = scratch("full-positions");
+    let pgn = crate::harness::repo().join("tests/data/najdorf/najdorf.pgn");
+    let ready = |m: &Mount| {
+        crate::harness::eventually_within("the position index", Duration::from_secs(60), || {
+            std::fs::read_to_string(m.join(".gamefs/stats"))
+                .is_ok_and(|s| s.contains("position_index: ready"))
+        })
+    };
+    let folders = [
+        "tree",
+        "tree/e4",
+        "tree/e4/c5/Nf3/d6/d4/cxd4/Nxd4/Nf6/Nc3/a6",
+    ];
+    let roomy = {
+        let mdir = dir.path().join("roomy");
+        let m = Mount::with_env(&pgn, &mdir, &[], &[("XDG_CACHE_HOME", &mdir)]);
+        ready(&m);
+        folders.map(|f| tree_of(&m, f))
+    };
+    assert!(roomy[2].1.len() > 200, "{} Najdorf games", roomy[2].1.len());
+    // The cache on a disk with no room: the index's buckets cannot be written.
+    let disk = Tmpfs::new(dir.path(), "1m");
+    disk.fill(0);
+    let log = dir.path().join("full.log");
+    let log_opt = format!("log_file={},log_level=info", log.display());
+    let mdir = dir.path().join("full");
+    let m = Mount::with_env(
+        &pgn,
+        &mdir,
+        &["-o", &log_opt],
+        &[("XDG_CACHE_HOME", &disk.path)],
+    );
+    ready(&m);
+    let said = std::fs::read_to_string(&log).unwrap();
+    assert!(said.contains("cannot write its buckets"), "{said}");
+    assert!(folders.map(|f| tree_of(&m, f)) == roomy, "the trees differ");
+    // Its progress counts each game once, though the games were replayed again.
+    let stats = std::fs::read_to_string(m.join(".gamefs/stats")).unwrap();
+    assert!(
+        stats.contains("positions_games_indexed: 224/224"),
+        "{stats}"
+    );
+}

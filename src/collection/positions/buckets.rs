@@ -80,15 +80,10 @@ impl Buckets {
         }
     }
 
-    /// Append the entries `bytes` to bucket `i`; on a failure the file is cut back to what it
-    /// held (no entry is in it twice or in part).
+    /// Append the entries `bytes` to bucket `i`.
     fn append(&self, i: usize, bytes: &[u8]) -> std::io::Result<()> {
         let mut file = self.files[i].lock().unwrap_or_else(|p| p.into_inner());
-        if let Err(e) = file.0.write_all(bytes) {
-            let held = (file.1 * ENTRY) as u64;
-            let _ = file.0.set_len(held);
-            return Err(e);
-        }
+        file.0.write_all(bytes)?;
         file.1 += bytes.len() / ENTRY;
         Ok(())
     }
@@ -139,10 +134,9 @@ pub struct BucketWriter<'a> {
 }
 
 impl BucketWriter<'_> {
-    /// Add `entries`; an error says a full buffer could not be written (it is held still:
-    /// [`BucketWriter::take_held`]).
+    /// Add `entries`; an error says a full buffer could not be written (the build then
+    /// gives the buckets up).
     pub fn add(&mut self, entries: impl IntoIterator<Item = Entry>) -> std::io::Result<()> {
-        let mut result = Ok(());
         for e in entries {
             let i = self.buckets.bucket_of(e.key);
             let buffer = &mut self.buffers[i];
@@ -150,14 +144,12 @@ impl BucketWriter<'_> {
                 buffer.reserve_exact(BUFFER_BYTES);
             }
             buffer.extend_from_slice(&e.to_bytes());
-            if buffer.len() >= BUFFER_BYTES && result.is_ok() {
-                result = self.buckets.append(i, buffer);
-                if result.is_ok() {
-                    buffer.clear();
-                }
+            if buffer.len() >= BUFFER_BYTES {
+                self.buckets.append(i, buffer)?;
+                buffer.clear();
             }
         }
-        result
+        Ok(())
     }
 
     /// Write what every buffer holds.
@@ -169,19 +161,6 @@ impl BucketWriter<'_> {
             }
         }
         Ok(())
-    }
-
-    /// The entries added and not written (after a failure: they stay in memory).
-    pub fn take_held(&mut self) -> Vec<Entry> {
-        self.buffers
-            .iter_mut()
-            .flat_map(|b| {
-                std::mem::take(b)
-                    .chunks_exact(ENTRY)
-                    .map(Entry::from_bytes)
-                    .collect::<Vec<_>>()
-            })
-            .collect()
     }
 }
 
@@ -219,7 +198,6 @@ mod tests {
             }
             for w in &mut writers {
                 w.flush().unwrap();
-                assert!(w.take_held().is_empty());
             }
             drop(writers);
             all.sort_unstable();

@@ -95,11 +95,9 @@ impl Sum {
 struct Summing<'a> {
     games: &'a [GameRecord],
     key: u64,
-    /// The first games reaching the position, with their next move, until there are
-    /// [`SUMS_FROM`].
+    /// The first [`SUMS_FROM`] games reaching the position, with their next move: once
+    /// there are that many they are counted in `moves`, and so is every game after them.
     reach: Vec<(u32, u16)>,
-    /// True once [`SUMS_FROM`] games reach the position: `reach` is counted in `moves`.
-    counting: bool,
     /// The indexed games counted in `moves`.
     indexed: usize,
     moves: Vec<(u16, MoveStats)>,
@@ -112,7 +110,6 @@ impl<'a> Summing<'a> {
             games,
             key: 0,
             reach: Vec::with_capacity(SUMS_FROM),
-            counting: false,
             indexed: 0,
             moves: Vec::new(),
         }
@@ -127,17 +124,15 @@ impl<'a> Summing<'a> {
             0
         };
         self.key = e.key;
-        if self.counting {
+        if self.reach.len() == SUMS_FROM {
             self.count(e.game, e.next);
         } else {
             self.reach.push((e.game, e.next));
-            if self.reach.len() >= SUMS_FROM {
-                self.counting = true;
-                for i in 0..self.reach.len() {
+            if self.reach.len() == SUMS_FROM {
+                for i in 0..SUMS_FROM {
                     let (game, next) = self.reach[i];
                     self.count(game, next);
                 }
-                self.reach.clear();
             }
         }
         Ok(written)
@@ -168,7 +163,6 @@ impl<'a> Summing<'a> {
             }
         }
         self.reach.clear();
-        self.counting = false;
         self.indexed = 0;
         self.moves.clear();
         Ok(written)

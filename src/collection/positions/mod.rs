@@ -118,7 +118,8 @@ impl PositionIndex {
 
     /// Replay every game on `threads` threads into the index: its file, written from buckets
     /// of entries on disk (so memory stays bounded), or, where it cannot be kept, the
-    /// overlay (`spill` false: in memory from the start). False when stopped.
+    /// overlay (`spill` false: in memory from the start; a spill that fails starts the build
+    /// again so). False when stopped.
     fn build(
         &self,
         coll: &dyn Collection,
@@ -130,14 +131,17 @@ impl PositionIndex {
         let count = coll.count();
         let threads = threads.max(1);
         let started = std::time::Instant::now();
-        let spilled = spill
-            .then_some(())
-            .and(self.path.as_deref())
-            .and_then(|path| {
-                buckets::Buckets::beside(path, count)
-                    .map_err(|e| log::warn!("position index: cannot write its buckets: {e}"))
-                    .ok()
-            });
+        self.done.store(0, Ordering::Relaxed);
+        let spilled = self.path.as_deref().filter(|_| spill).and_then(|path| {
+            buckets::Buckets::beside(path, count)
+                .map_err(|e| log::warn!("position index: cannot write its buckets: {e}"))
+                .ok()
+        });
+        let spill_failed = AtomicBool::new(false);
+        let failed = |e: std::io::Error| {
+            log::warn!("position index: cannot write its buckets: {e}; building it in memory");
+            spill_failed.store(true, Ordering::Relaxed);
+        };
         // Every game's record, filled in place batch by batch (no copy per thread).
         let mut games = vec![GameRecord::default(); count as usize];
         let batches = Mutex::new(games.chunks_mut(BATCH as usize).enumerate());
@@ -146,13 +150,13 @@ impl PositionIndex {
                 .map(|_| {
                     s.spawn(|| {
                         let mut writer = spilled.as_ref().map(buckets::Buckets::writer);
-                        // The entries held in memory: every one without buckets, and from a
-                        // failure to write them on.
+                        // The entries held in memory when there are no buckets.
                         let mut entries = Vec::new();
                         loop {
                             let next = batches.lock().unwrap_or_else(|p| p.into_inner()).next();
                             let Some((i, batch)) = next else { break };
-                            if stop.load(Ordering::Relaxed) {
+                            if stop.load(Ordering::Relaxed) || spill_failed.load(Ordering::Relaxed)
+                            {
                                 break;
                             }
                             let first = i as u32 * BATCH;
@@ -167,25 +171,20 @@ impl PositionIndex {
                                     match &mut writer {
                                         Some(w) => {
                                             if let Err(e) = w.add(steps) {
-                                                log::warn!(
-                                                    "position index: cannot write its buckets: {e}"
-                                                );
-                                                entries.extend(w.take_held());
+                                                failed(e);
                                                 writer = None;
                                             }
                                         }
-                                        None => entries.extend(steps),
+                                        None if spilled.is_none() => entries.extend(steps),
+                                        None => {}
                                     }
                                 }
                                 record.stats = line.map(|l| l.stats);
                             }
                             self.done.fetch_add(batch.len() as u32, Ordering::Relaxed);
                         }
-                        if let Some(w) = &mut writer
-                            && let Err(e) = w.flush()
-                        {
-                            log::warn!("position index: cannot write its buckets: {e}");
-                            entries.extend(w.take_held());
+                        if let Some(Err(e)) = writer.as_mut().map(buckets::BucketWriter::flush) {
+                            failed(e);
                         }
                         entries
                     })
@@ -199,36 +198,30 @@ impl PositionIndex {
         if stop.load(Ordering::Relaxed) {
             return false;
         }
-        let mut left: Vec<Entry> = parts.into_iter().flatten().collect();
-        if let (Some(buckets), Some(path), true) = (&spilled, self.path.as_deref(), left.is_empty())
-        {
-            let written = file::write_buckets(path, stamp, &games, buckets, threads);
-            match written.map(|()| IndexFile::open(path)) {
-                Ok(Some(f)) => {
-                    log::info!(
-                        "position index: {count} games, {} positions reached, built in {:.1} s",
-                        f.entry_count(),
-                        started.elapsed().as_secs_f64()
-                    );
-                    *self.file.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(f));
-                    return true;
+        if let (Some(buckets), Some(path)) = (&spilled, self.path.as_deref()) {
+            if !spill_failed.load(Ordering::Relaxed) {
+                let written = file::write_buckets(path, stamp, &games, buckets, threads);
+                match written.map(|()| IndexFile::open(path)) {
+                    Ok(Some(f)) => {
+                        log::info!(
+                            "position index: {count} games, {} positions reached, built in {:.1} s",
+                            f.entry_count(),
+                            started.elapsed().as_secs_f64()
+                        );
+                        *self.file.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(f));
+                        return true;
+                    }
+                    Ok(None) => log::warn!("position index: {} unreadable", path.display()),
+                    Err(e) => {
+                        log::warn!("cannot keep the position index in {}: {e}", path.display())
+                    }
                 }
-                Ok(None) => log::warn!("position index: {} unreadable", path.display()),
-                Err(e) => log::warn!("cannot keep the position index in {}: {e}", path.display()),
             }
-            // The buckets read so far are gone: the games again, into memory.
+            // Not kept, and the buckets are gone or short: the games again, into memory.
             drop(spilled);
             return self.build(coll, threads, stop, stamp, false);
         }
-        // Not kept (a bucket could not be written): the buckets back into memory.
-        if let Some(spilled) = &spilled {
-            for i in 0..spilled.count() {
-                match spilled.take_sorted(i) {
-                    Ok(bucket) => left.extend(bucket),
-                    Err(e) => log::warn!("position index: cannot read its buckets: {e}"),
-                }
-            }
-        }
+        let mut left: Vec<Entry> = parts.into_iter().flatten().collect();
         left.sort_unstable();
         self.hold(games, left);
         true
