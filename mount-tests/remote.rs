@@ -395,3 +395,158 @@ fn scid5_and_simple_chess_databases_in_a_bucket_read_as_on_local_disk() {
         );
     }
 }
+
+/// A web server on loopback (nginx, plain HTTP on a port of its own) serving `dir/www` at
+/// `rate` per connection (nginx's `limit_rate`), its access log `dir/access.log` saying of
+/// each request its `Range` header and the bytes sent.
+fn start_web_server(dir: &Path, port: u16, rate: &str) -> Option<crate::harness::Server> {
+    if !crate::harness::tools_present(&["/usr/sbin/nginx"], "nginx-light") {
+        return None;
+    }
+    let d = dir.display();
+    let config = format!(
+        r#"daemon off;
+user root;
+worker_processes 1;
+pid {d}/nginx.pid;
+error_log {d}/nginx-error.log;
+events {{}}
+http {{
+    log_format ranges '$request_method $http_range $body_bytes_sent';
+    access_log {d}/access.log ranges;
+    client_body_temp_path {d}/nginx-body;
+    proxy_temp_path {d}/nginx-proxy;
+    fastcgi_temp_path {d}/nginx-fastcgi;
+    uwsgi_temp_path {d}/nginx-uwsgi;
+    scgi_temp_path {d}/nginx-scgi;
+    server {{
+        listen 127.0.0.1:{port};
+        root {d}/www;
+        limit_rate {rate};
+    }}
+}}
+"#
+    );
+    std::fs::write(dir.join("nginx.conf"), config).unwrap();
+    let mut cmd = Command::new("/usr/sbin/nginx");
+    cmd.arg("-e")
+        .arg(dir.join("nginx-error.log"))
+        .arg("-c")
+        .arg(dir.join("nginx.conf"));
+    Some(crate::harness::Server::start(
+        &mut cmd,
+        port,
+        &dir.join("nginx.log"),
+    ))
+}
+
+/// Wait until the server at `dir` has sent the last block of the object, `len` bytes long
+/// (read to know the file; an index build streams it right after), then `secs` seconds.
+fn wait_after_last_block(dir: &Path, len: u64, secs: u64) {
+    crate::harness::eventually_within("the last block read", Duration::from_secs(60), || {
+        let log = std::fs::read_to_string(dir.join("access.log")).unwrap_or_default();
+        log.contains(&format!("-{} ", len - 1))
+    });
+    std::thread::sleep(Duration::from_secs(secs));
+}
+
+/// The ranged GETs the server at `dir` has logged so far: where each started and the bytes
+/// it sent.
+fn ranges_sent(dir: &Path) -> Vec<(u64, u64)> {
+    let log = std::fs::read_to_string(dir.join("access.log")).unwrap_or_default();
+    log.lines()
+        .filter_map(|l| l.strip_prefix("GET bytes="))
+        .map(|l| {
+            let (from, rest) = l.split_once('-').unwrap();
+            let sent = rest.rsplit(' ').next().unwrap();
+            (from.parse().unwrap(), sent.parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn the_first_index_streams_the_object_once_and_goes_on_where_a_restarted_server_broke_off() {
+    use gamefs::store::blob::remote::BLOCK_BYTES;
+    let dir = scratch("remote-stream");
+    let www = dir.path().join("www");
+    std::fs::create_dir_all(&www).unwrap();
+    let pgn = real_world_file(dir.path());
+    std::fs::copy(&pgn, www.join("rw.pgn")).unwrap();
+    let text = std::fs::read(&pgn).unwrap();
+    let len = text.len() as u64;
+    assert!(len > 16 * BLOCK_BYTES, "{len} bytes");
+    // Slow enough that the index build is still streaming when the server stops: 4 s into the
+    // 10 s it takes to stream the 20 MB file.
+    let port = crate::harness::free_port();
+    let Some(server) = start_web_server(dir.path(), port, "2m") else {
+        return;
+    };
+    let url = format!("http://127.0.0.1:{port}/rw.pgn");
+    let restarted = {
+        let dir = dir.path().to_path_buf();
+        std::thread::spawn(move || {
+            wait_after_last_block(&dir, len, 4);
+            drop(server);
+            start_web_server(&dir, port, "2m").unwrap()
+        })
+    };
+    let cache = dir.path().join("cache");
+    let m = Mount::with_env(
+        Path::new(&url),
+        dir.path(),
+        &["-o", "disk_cache_mb=0,lazy_sizes"],
+        &[("XDG_CACHE_HOME", &cache)],
+    );
+    let _server = restarted.join().unwrap();
+    // Every game is there, its bytes the file's.
+    let joined: Vec<u8> = games_of(&m).into_iter().flat_map(|(_, t)| t).collect();
+    assert!(joined == text, "the games are not the file's text");
+    drop(m);
+    // The index streamed the object in one request longer than a block (the one the first
+    // server broke off is not in its log): after the restart, from where it broke off to the
+    // end, not from the start.
+    let sent = ranges_sent(dir.path());
+    let streamed: Vec<&(u64, u64)> = sent.iter().filter(|(_, n)| *n > BLOCK_BYTES).collect();
+    assert!(
+        matches!(streamed[..], [&(from, n)] if from > 0 && from + n == len),
+        "{sent:?}"
+    );
+
+    // A server that stays away: the mount fails in bounded time, with one line naming it.
+    let port = crate::harness::free_port();
+    std::fs::remove_file(dir.path().join("access.log")).unwrap();
+    let server = start_web_server(dir.path(), port, "2m").unwrap();
+    let mnt = dir.path().join("mnt2");
+    std::fs::create_dir_all(&mnt).unwrap();
+    let url = format!("http://127.0.0.1:{port}/rw.pgn");
+    let stopper = {
+        let dir = dir.path().to_path_buf();
+        std::thread::spawn(move || {
+            wait_after_last_block(&dir, len, 4);
+            drop(server);
+        })
+    };
+    let start = Instant::now();
+    let out = run_with_timeout(
+        Command::new(gamefs())
+            .env("XDG_CACHE_HOME", dir.path().join("cache2"))
+            .args([
+                "mount",
+                "--foreground",
+                "-o",
+                "disk_cache_mb=0,retry_secs=3",
+            ])
+            .arg(&url)
+            .arg(&mnt),
+        Duration::from_secs(90),
+    );
+    stopper.join().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "mounted: {said}");
+    assert!(said.contains(&url), "{said}");
+    assert!(
+        start.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        start.elapsed()
+    );
+}

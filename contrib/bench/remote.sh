@@ -13,8 +13,11 @@
 #               20240601)
 #       GAMEFS  the binary (default target/release/gamefs)
 #
+# The first mount is also measured from nginx on loopback (http://, when /usr/sbin/nginx is
+# there): a server that hands the file over faster than Garage, so what is left is gamefs's.
+#
 # Files are kept in target/remotebench/. Needs garage (contrib/dev/setup test), pzstd, curl,
-# fusermount3, bc.
+# fusermount3, bc; nginx (nginx-light) for the http:// columns.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 games=${1:-100000}
@@ -60,7 +63,8 @@ EOF
 g() { garage -c "$node/garage.toml" "$@"; }
 garage -c "$node/garage.toml" server >"$node/log" 2>&1 &
 server=$!
-trap 'umount -l "$mnt" 2>/dev/null || true; kill $server 2>/dev/null || true' EXIT
+web=
+trap 'umount -l "$mnt" 2>/dev/null || true; kill $server $web 2>/dev/null || true' EXIT
 until g status >/dev/null 2>&1; do sleep 0.5; done
 g layout assign -z dc1 -c 10G "$(g node id -q | cut -d@ -f1)" >/dev/null
 g layout apply --version 1 >/dev/null
@@ -77,6 +81,37 @@ curl_s3() {
 }
 until curl_s3 -T /dev/null "$AWS_ENDPOINT_URL/games/ready" 2>/dev/null; do sleep 0.5; done
 
+# nginx serving the files on loopback.
+http=39510
+if [ -x /usr/sbin/nginx ]; then
+    mkdir -p "$node/www"
+    ln -sf "$pgn" "$pgn.zst" "$node/www/"
+    cat >"$node/nginx.conf" <<END
+daemon off;
+user root;
+worker_processes 2;
+pid $node/nginx.pid;
+error_log $node/nginx-error.log;
+events {}
+http {
+    access_log off;
+    sendfile on;
+    client_body_temp_path $node/nginx-body;
+    proxy_temp_path $node/nginx-proxy;
+    fastcgi_temp_path $node/nginx-fastcgi;
+    uwsgi_temp_path $node/nginx-uwsgi;
+    scgi_temp_path $node/nginx-scgi;
+    server {
+        listen 127.0.0.1:$http;
+        root $node/www;
+    }
+}
+END
+    /usr/sbin/nginx -e "$node/nginx-error.log" -c "$node/nginx.conf" &
+    web=$!
+    until curl -sf -o /dev/null -r 0-0 "http://127.0.0.1:$http/$(basename "$pgn.zst")"; do sleep 0.2; done
+fi
+
 # Unmount and wait until the mount's process has ended.
 unmount() {
     umount "$mnt"
@@ -88,8 +123,8 @@ read_games() {
 
 echo "Games: $games ($(basename "$pgn")), a Garage node on loopback; $reads games read at random."
 echo
-echo "| file | size | first mount, local | first mount, s3:// | download (curl) + local mount | remount, s3://, empty cache | random games, local | random games, s3://, empty cache |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| file | size | first mount, local | first mount, s3:// | download (curl) + local mount | remount, s3://, empty cache | random games, local | random games, s3://, empty cache | first mount, http:// (nginx) | download from nginx (curl) |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for f in "$pgn" "$pgn.zst"; do
     name=$(basename "$f")
     url=s3://games/$name
@@ -118,6 +153,16 @@ for f in "$pgn" "$pgn.zst"; do
     remount=$(secs "$gamefs" mount "$url" "$mnt")
     remote_random=$(secs read_games "$mnt/games" "$dir/random.txt")
     unmount "$url"
+    http_first=- http_download=-
+    if [ -n "$web" ]; then
+        export XDG_CACHE_HOME=$dir/cache-http
+        rm -rf "$XDG_CACHE_HOME"
+        http_first="$(secs "$gamefs" mount "http://127.0.0.1:$http/$name" "$mnt") s"
+        unmount "http://127.0.0.1:$http/$name"
+        mkdir -p "$dir/dl"
+        http_download="$(secs curl -sf -o "$dir/dl/$name" "http://127.0.0.1:$http/$name") s"
+        rm -rf "$dir/dl"
+    fi
     size=$(du -mL "$f" | cut -f1)
-    echo "| $name | ${size} MB | ${local_first} s | ${remote_first} s | ${downloaded} s | ${remount} s | ${local_random} s | ${remote_random} s |"
+    echo "| $name | ${size} MB | ${local_first} s | ${remote_first} s | ${downloaded} s | ${remount} s | ${local_random} s | ${remote_random} s | ${http_first} | ${http_download} |"
 done

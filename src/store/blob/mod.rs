@@ -191,7 +191,7 @@ impl Blob {
     /// All its bytes.
     pub fn read_all(&self) -> Result<Vec<u8>> {
         let mut bytes = Vec::new();
-        Reader::new(self, 0)
+        Reader::to_end(self, 0)
             .read_to_end(&mut bytes)
             .map_err(|e| Error::io(format!("cannot read {}", self.name()), e))?;
         Ok(bytes)
@@ -203,23 +203,48 @@ pub fn read_all(path: &Path) -> Result<Vec<u8>> {
     Blob::open(path)?.read_all()
 }
 
-/// A [`Blob`] read in order from an offset (a remote object's blocks ahead are fetched while
-/// the ones before are read).
+/// A [`Blob`] read in order from an offset: a remote object's blocks ahead are fetched while
+/// the ones before are read ([`Reader::new`]), or the object is streamed to its end
+/// ([`Reader::to_end`]).
 pub struct Reader<B> {
     blob: B,
     at: u64,
+    /// Whether the reads go on to the end: a remote object is then streamed.
+    to_end: bool,
+    /// The remote object streamed from `at`.
+    stream: Option<remote::Stream>,
 }
 
 impl<B: std::ops::Deref<Target = Blob>> Reader<B> {
-    /// Reads of `blob` from byte `at` on.
+    /// Reads of `blob` from byte `at` on (a few, or to the end).
     pub fn new(blob: B, at: u64) -> Reader<B> {
-        Reader { blob, at }
+        Reader {
+            blob,
+            at,
+            to_end: false,
+            stream: None,
+        }
+    }
+
+    /// Reads of `blob` from byte `at` to its end, a whole pass (an index build): a remote
+    /// object is streamed rather than fetched and kept in blocks.
+    pub fn to_end(blob: B, at: u64) -> Reader<B> {
+        Reader {
+            to_end: true,
+            ..Reader::new(blob, at)
+        }
     }
 }
 
 impl<B: std::ops::Deref<Target = Blob>> Read for Reader<B> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.blob.read_at(buf, self.at)?;
+        let n = match (&self.blob.what, &mut self.stream) {
+            (_, Some(stream)) => stream.read(buf)?,
+            (Kind::Remote(o), None) if self.to_end => {
+                self.stream.insert(o.stream(self.at)).read(buf)?
+            }
+            _ => self.blob.read_at(buf, self.at)?,
+        };
         self.at += n as u64;
         Ok(n)
     }
@@ -234,6 +259,8 @@ impl<B: std::ops::Deref<Target = Blob>> std::io::Seek for Reader<B> {
             std::io::SeekFrom::Current(d) => self.at.checked_add_signed(d),
         };
         self.at = at.ok_or_else(|| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
+        // A stream goes on from where it was.
+        self.stream = None;
         Ok(self.at)
     }
 }

@@ -5,7 +5,8 @@
 //! The object is read in blocks of [`BLOCK_BYTES`]: each fetched once, kept in memory (the
 //! last few) and on local disk within a bound (`block_cache`); a read that goes on
 //! from the block before has the blocks after it fetched ahead, in parallel, so reading in
-//! order streams the object. Every fetch names the version (ETag) seen when the object was
+//! order streams the object. A whole pass over the object (an index build) is read as a
+//! [`Stream`] instead: long requests, read as they arrive, nothing kept. Every fetch names the version (ETag) seen when the object was
 //! opened, so a changed object fails its reads instead of mixing two versions. A read that
 //! fails after the retries fails with an I/O error and a log line, and the next read tries
 //! again: a server back up serves it.
@@ -18,6 +19,7 @@ use std::time::Duration;
 
 use std::error::Error as _;
 
+use bytes::Bytes;
 use lru::LruCache;
 use object_store::{
     BackoffConfig, ClientOptions, GetOptions, GetRange, ObjectStore, ObjectStoreExt, RetryConfig,
@@ -31,6 +33,8 @@ use crate::error::{Error, ErrorKind, Result};
 pub const BLOCK_BYTES: u64 = 1 << 20;
 /// How many blocks ahead a read in order has fetched.
 const BLOCKS_AHEAD: u64 = 8;
+/// The block the last read ended in, before the first read.
+const NO_BLOCK: u64 = u64::MAX;
 
 /// A remote object's address.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -220,7 +224,7 @@ fn failure(url: &Url, what: &str, e: object_store::Error) -> Error {
 
 /// A block: its bytes, or why it could not be fetched; fetched once by the first read that
 /// wants it (or ahead of reads), while the others that want it wait.
-type Block = Arc<OnceLock<std::result::Result<Arc<Vec<u8>>, String>>>;
+type Block = Arc<OnceLock<std::result::Result<Bytes, String>>>;
 
 /// An object read by ranges.
 pub struct Object {
@@ -304,7 +308,7 @@ impl Object {
             cache_name,
             disk: disk_cache(&settings::current()),
             blocks: Mutex::new(LruCache::new(BLOCKS_IN_MEMORY)),
-            last_block: AtomicU64::new(u64::MAX),
+            last_block: AtomicU64::new(NO_BLOCK),
         }))
     }
 
@@ -353,9 +357,10 @@ impl Object {
 
     /// Block `k`'s bytes, fetching it (and, for a read going on in order, the blocks after
     /// it) when not held.
-    fn block(self: &Arc<Self>, k: u64) -> std::io::Result<Arc<Vec<u8>>> {
+    fn block(self: &Arc<Self>, k: u64) -> std::io::Result<Bytes> {
         let last = self.last_block.swap(k, Ordering::Relaxed);
-        if last == k || last.wrapping_add(1) == k {
+        // (The first read, where the object is sniffed, is not one in order.)
+        if last != NO_BLOCK && (last == k || last + 1 == k) {
             for ahead in k + 1..=k + BLOCKS_AHEAD {
                 if ahead * BLOCK_BYTES >= self.len {
                     break;
@@ -406,13 +411,13 @@ impl Object {
     }
 
     /// Block `k`, from the disk cache or the server.
-    fn fetch(&self, k: u64) -> std::result::Result<Arc<Vec<u8>>, String> {
+    fn fetch(&self, k: u64) -> std::result::Result<Bytes, String> {
         let range = k * BLOCK_BYTES..((k + 1) * BLOCK_BYTES).min(self.len);
         if let Some(disk) = &self.disk
             && let Some(bytes) = disk.get(&self.cache_name, k)
             && bytes.len() as u64 == range.end - range.start
         {
-            return Ok(Arc::new(bytes));
+            return Ok(Bytes::from(bytes));
         }
         let bytes = self.fetch_range(range.clone()).map_err(|e| {
             // Said without the object's name: the reader's error names it.
@@ -422,46 +427,141 @@ impl Object {
         if let Some(disk) = &self.disk {
             disk.put(&self.cache_name, k, &bytes);
         }
-        Ok(Arc::new(bytes))
+        Ok(bytes)
     }
 
     /// The bytes `range` from the server, of the version opened.
-    fn fetch_range(&self, range: Range<u64>) -> Result<Vec<u8>> {
+    fn fetch_range(&self, range: Range<u64>) -> Result<Bytes> {
         let reading = async {
-            let options = GetOptions {
-                range: Some(GetRange::Bounded(range.clone())),
-                if_match: match self.url {
-                    Url::S3 { .. } if !self.etag.is_empty() => Some(self.etag.clone()),
-                    _ => None,
-                },
-                ..GetOptions::default()
-            };
-            let got = self.store.get_opts(&self.location, options).await?;
-            let changed = got
-                .meta
-                .e_tag
-                .as_ref()
-                .is_some_and(|e| !self.etag.is_empty() && *e != self.etag);
-            Ok::<_, object_store::Error>((changed, got.bytes().await?))
+            let got = self.get(range.clone()).await?;
+            got.bytes().await
         };
         match runtime().block_on(reading) {
-            Ok((true, _)) => Err(Error::io(
-                format!("reading {}", self.url),
-                std::io::Error::other("the object changed since it was mounted: mount it again"),
-            )),
-            Ok((false, bytes)) if bytes.len() as u64 == range.end - range.start => {
-                Ok(bytes.to_vec())
-            }
-            Ok((false, bytes)) => Err(Error::io(
-                format!("reading {}", self.url),
-                std::io::Error::other(format!(
-                    "the server sent {} bytes for a range of {}: does it answer range requests?",
-                    bytes.len(),
-                    range.end - range.start
-                )),
-            )),
-            Err(e) => Err(failure(&self.url, "reading", e)),
+            Ok(bytes) if bytes.len() as u64 == range.end - range.start => Ok(bytes),
+            Ok(bytes) => Err(self.short(bytes.len() as u64, &range)),
+            Err(e) => Err(self.failed(e)),
         }
+    }
+
+    /// The request for the bytes `range` of the version opened: its answer, with the body
+    /// to come (an object changed since fails as [`object_store::Error::Precondition`]).
+    async fn get(&self, range: Range<u64>) -> object_store::Result<object_store::GetResult> {
+        let options = GetOptions {
+            range: Some(GetRange::Bounded(range)),
+            if_match: match self.url {
+                Url::S3 { .. } if !self.etag.is_empty() => Some(self.etag.clone()),
+                _ => None,
+            },
+            ..GetOptions::default()
+        };
+        let got = self.store.get_opts(&self.location, options).await?;
+        // A web server does not check the version asked: it is checked here.
+        match &got.meta.e_tag {
+            Some(e) if !self.etag.is_empty() && *e != self.etag => {
+                Err(object_store::Error::Precondition {
+                    path: self.location.to_string(),
+                    source: "the ETag changed".into(),
+                })
+            }
+            _ => Ok(got),
+        }
+    }
+
+    /// The error of a read that failed.
+    fn failed(&self, e: object_store::Error) -> Error {
+        failure(&self.url, "reading", e)
+    }
+
+    /// The error of an answer to `range` that held only `got` bytes.
+    fn short(&self, got: u64, range: &Range<u64>) -> Error {
+        Error::io(
+            format!("reading {}", self.url),
+            std::io::Error::other(format!(
+                "the server sent {got} bytes for a range of {}: does it answer range requests?",
+                range.end - range.start
+            )),
+        )
+    }
+
+    /// The object read in order from byte `at` to its end, streamed ([`Stream`]).
+    pub fn stream(self: &Arc<Self>, at: u64) -> Stream {
+        Stream {
+            object: self.clone(),
+            at,
+            body: None,
+            asked: at..at,
+            chunk: Bytes::new(),
+        }
+    }
+}
+
+/// A remote object read in order to its end, for a whole pass over it (an index build):
+/// streamed in requests of 32 MiB, each copied once, as it arrives, into the
+/// reader's buffer, instead of cut into blocks that are kept (a million games read as
+/// blocks: 7 s of the kernel's time and 8 s in all from a web server on loopback, with the
+/// blocks' memory given back and faulted in again; BENCHMARKS.md). A body that breaks off is
+/// asked for again from where it stopped by the client (its retries with backoff), then
+/// fails the read.
+pub struct Stream {
+    object: Arc<Object>,
+    /// Where the next byte read is.
+    at: u64,
+    /// The body of the request going on, and the bytes it asked for.
+    body: Option<futures_util::stream::BoxStream<'static, object_store::Result<Bytes>>>,
+    asked: Range<u64>,
+    /// The part of the body received and not yet read.
+    chunk: Bytes,
+}
+
+/// How many bytes a request of a [`Stream`] asks for: the client's timeout is for a whole
+/// request, so one asks for what a slow link carries well within it (32 MiB in 20 s: 1.6 MB/s).
+const STREAMED_BYTES: u64 = 32 << 20;
+
+impl std::io::Read for Stream {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use futures_util::StreamExt;
+        let len = self.object.len;
+        while self.chunk.is_empty() {
+            if self.at >= len || buf.is_empty() {
+                return Ok(0);
+            }
+            let body = match &mut self.body {
+                Some(body) => body,
+                None => {
+                    let range = self.at..(self.at + STREAMED_BYTES).min(len);
+                    let got = runtime()
+                        .block_on(self.object.get(range.clone()))
+                        .map_err(|e| self.io_error(self.object.failed(e)))?;
+                    self.asked = range;
+                    self.body.insert(got.into_stream())
+                }
+            };
+            match runtime().block_on(body.next()) {
+                Some(Ok(bytes)) => self.chunk = bytes,
+                Some(Err(e)) => {
+                    self.body = None;
+                    return Err(self.io_error(self.object.failed(e)));
+                }
+                None if self.at == self.asked.end => self.body = None,
+                None => {
+                    self.body = None;
+                    let got = self.at - self.asked.start;
+                    return Err(self.io_error(self.object.short(got, &self.asked)));
+                }
+            }
+        }
+        let n = buf.len().min(self.chunk.len());
+        buf[..n].copy_from_slice(&self.chunk.split_to(n));
+        self.at += n as u64;
+        Ok(n)
+    }
+}
+
+impl Stream {
+    /// `e` as the I/O error of this read, logged (with where it stopped).
+    fn io_error(&self, e: Error) -> std::io::Error {
+        log::error!("{e} (at byte {})", self.at);
+        std::io::Error::other(e.to_string())
     }
 }
 

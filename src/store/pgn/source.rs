@@ -584,10 +584,10 @@ fn decode_frames(
     })
 }
 
-/// The file or object `blob`, read from byte `at` on.
+/// The file or object `blob`, read from byte `at` to its end.
 fn input_at(blob: &Arc<Blob>, at: u64) -> Counted<BufReader<SharedReader>> {
     Counted {
-        inner: BufReader::with_capacity(1 << 20, Reader::new(blob.clone(), at)),
+        inner: BufReader::with_capacity(1 << 20, Reader::to_end(blob.clone(), at)),
         taken: Arc::new(AtomicU64::new(at)),
     }
 }
