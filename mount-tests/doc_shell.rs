@@ -421,37 +421,17 @@ fn start_nginx(dir: &Path) -> Server {
            -extfile site.ext -out site.pem 2>/dev/null",
     );
     let d = dir.display();
-    let config = format!(
-        r#"daemon off;
-user root;
-worker_processes 1;
-pid {d}/nginx.pid;
-error_log {d}/nginx-error.log;
-events {{}}
-http {{
-    access_log off;
-    client_body_temp_path {d}/nginx-body;
-    proxy_temp_path {d}/nginx-proxy;
-    fastcgi_temp_path {d}/nginx-fastcgi;
-    uwsgi_temp_path {d}/nginx-uwsgi;
-    scgi_temp_path {d}/nginx-scgi;
-    server {{
-        listen 127.0.0.1:443 ssl;
+    crate::harness::start_nginx(
+        dir,
+        443,
+        "access_log off;",
+        &format!(
+            "listen 127.0.0.1:443 ssl;
         server_name example.org;
         ssl_certificate {d}/tls/site.pem;
-        ssl_certificate_key {d}/tls/site.key;
-        root {d}/www;
-    }}
-}}
-"#
-    );
-    std::fs::write(dir.join("nginx.conf"), config).unwrap();
-    let mut cmd = Command::new("/usr/sbin/nginx");
-    cmd.arg("-e")
-        .arg(dir.join("nginx-error.log"))
-        .arg("-c")
-        .arg(dir.join("nginx.conf"));
-    Server::start(&mut cmd, 443, &dir.join("nginx.log"))
+        ssl_certificate_key {d}/tls/site.key;"
+        ),
+    )
 }
 
 /// Kill every process left in the mount namespace named in `file` (a daemon of an example

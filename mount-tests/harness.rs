@@ -389,3 +389,38 @@ pub(crate) fn assert_tree_is_export(m: &Mount, db: &Path, games: usize) {
         );
     }
 }
+
+/// nginx (nginx-light) serving `dir/www`, listening on 127.0.0.1:`port` as `server` says (its
+/// `listen` line and what else the server block holds: TLS, a rate limit), its access log as
+/// `access_log` says (a `log_format` and `access_log` line, or `access_log off;`).
+pub(crate) fn start_nginx(dir: &Path, port: u16, access_log: &str, server: &str) -> Server {
+    let d = dir.display();
+    let config = format!(
+        r#"daemon off;
+user root;
+worker_processes 1;
+pid {d}/nginx.pid;
+error_log {d}/nginx-error.log;
+events {{}}
+http {{
+    {access_log}
+    client_body_temp_path {d}/nginx-body;
+    proxy_temp_path {d}/nginx-proxy;
+    fastcgi_temp_path {d}/nginx-fastcgi;
+    uwsgi_temp_path {d}/nginx-uwsgi;
+    scgi_temp_path {d}/nginx-scgi;
+    server {{
+        {server}
+        root {d}/www;
+    }}
+}}
+"#
+    );
+    std::fs::write(dir.join("nginx.conf"), config).unwrap();
+    let mut cmd = Command::new("/usr/sbin/nginx");
+    cmd.arg("-e")
+        .arg(dir.join("nginx-error.log"))
+        .arg("-c")
+        .arg(dir.join("nginx.conf"));
+    Server::start(&mut cmd, port, &dir.join("nginx.log"))
+}

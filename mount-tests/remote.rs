@@ -404,39 +404,14 @@ fn start_web_server(dir: &Path, port: u16, rate: &str) -> Option<crate::harness:
         return None;
     }
     let d = dir.display();
-    let config = format!(
-        r#"daemon off;
-user root;
-worker_processes 1;
-pid {d}/nginx.pid;
-error_log {d}/nginx-error.log;
-events {{}}
-http {{
-    log_format ranges '$request_method $http_range $body_bytes_sent';
-    access_log {d}/access.log ranges;
-    client_body_temp_path {d}/nginx-body;
-    proxy_temp_path {d}/nginx-proxy;
-    fastcgi_temp_path {d}/nginx-fastcgi;
-    uwsgi_temp_path {d}/nginx-uwsgi;
-    scgi_temp_path {d}/nginx-scgi;
-    server {{
-        listen 127.0.0.1:{port};
-        root {d}/www;
-        limit_rate {rate};
-    }}
-}}
-"#
-    );
-    std::fs::write(dir.join("nginx.conf"), config).unwrap();
-    let mut cmd = Command::new("/usr/sbin/nginx");
-    cmd.arg("-e")
-        .arg(dir.join("nginx-error.log"))
-        .arg("-c")
-        .arg(dir.join("nginx.conf"));
-    Some(crate::harness::Server::start(
-        &mut cmd,
+    Some(crate::harness::start_nginx(
+        dir,
         port,
-        &dir.join("nginx.log"),
+        &format!(
+            "log_format ranges '$request_method $http_range $body_bytes_sent';
+    access_log {d}/access.log ranges;"
+        ),
+        &format!("listen 127.0.0.1:{port};\n        limit_rate {rate};"),
     ))
 }
 

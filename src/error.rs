@@ -155,6 +155,16 @@ impl std::error::Error for Error {
     }
 }
 
+/// What a caught panic said (its message, when it is text): for the log line of a defect
+/// caught where one item's work fails alone (a FUSE handler, one game of an index build).
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -276,11 +276,7 @@ impl GameFs {
 /// during the unwind, answers EIO by itself.
 fn guard(op: &str, f: impl FnOnce()) {
     if let Err(panic) = catch_unwind(AssertUnwindSafe(f)) {
-        let what = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_default();
+        let what = crate::error::panic_message(&*panic);
         log::error!("internal error in {op} (please report): {what}");
     }
 }

@@ -469,10 +469,22 @@ fn line_of(coll: &dyn Collection, n: u32) -> Option<GameLine> {
     if coll.deleted(n) {
         return None;
     }
-    match coll.main_line(n)? {
-        Ok(line) => Some(line),
-        Err(e) => {
+    // A game whose reading panics (a defect) is left out alone, with a line naming it: not
+    // the games its build thread had gathered with it, which the index would silently lack.
+    let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| coll.main_line(n)));
+    match read {
+        Ok(Some(Ok(line))) => Some(line),
+        Ok(Some(Err(e))) => {
             log::debug!("position index leaves out {}: {e}", coll.item_label(n));
+            None
+        }
+        Ok(None) => None,
+        Err(panic) => {
+            log::error!(
+                "position index leaves out {}: internal error reading it (please report): {}",
+                coll.item_label(n),
+                crate::error::panic_message(&*panic)
+            );
             None
         }
     }
@@ -644,5 +656,108 @@ mod tests {
             .filter(|name| name.contains(".bucket-") || name.contains(".tmp"))
             .collect();
         assert!(left.is_empty(), "{left:?}");
+    }
+
+    /// A chess collection whose reading of one game panics, as a defect would.
+    struct PanicsAt {
+        inner: ChessCollection,
+        game: u32,
+    }
+
+    impl Collection for PanicsAt {
+        fn items_folder(&self) -> &'static str {
+            self.inner.items_folder()
+        }
+        fn extension(&self) -> &'static str {
+            self.inner.extension()
+        }
+        fn has_delete_mark(&self) -> bool {
+            self.inner.has_delete_mark()
+        }
+        fn info(&self) -> crate::store::StoreInfo {
+            self.inner.info()
+        }
+        fn writable(&self) -> bool {
+            false
+        }
+        fn count(&self) -> u32 {
+            self.inner.count()
+        }
+        fn deleted(&self, n: u32) -> bool {
+            self.inner.deleted(n)
+        }
+        fn file_name(&self, n: u32) -> String {
+            self.inner.file_name(n)
+        }
+        fn item_label(&self, n: u32) -> String {
+            self.inner.item_label(n)
+        }
+        fn problems(&self) -> Vec<crate::collection::Problem> {
+            self.inner.problems()
+        }
+        fn item_named(&self, name: &[u8]) -> Option<u32> {
+            self.inner.item_named(name)
+        }
+        fn views(&self) -> Vec<String> {
+            self.inner.views()
+        }
+        fn view_keys(&self, view: usize, n: u32) -> Vec<u32> {
+            self.inner.view_keys(view, n)
+        }
+        fn view_label(&self, view: usize, key: u32) -> String {
+            self.inner.view_label(view, key)
+        }
+        fn render(&self, n: u32) -> crate::error::Result<Vec<u8>> {
+            self.inner.render(n)
+        }
+        fn save(&self, _: u32, _: &[u8]) -> crate::error::Result<bool> {
+            unreachable!("read only")
+        }
+        fn import(
+            &self,
+            _: &[u8],
+            _: crate::collection::import::OnBadGame,
+            _: crate::text::DoneWith<'_>,
+        ) -> crate::error::Result<crate::collection::import::ImportReport> {
+            unreachable!("read only")
+        }
+        fn set_deleted(&self, _: u32, _: bool) -> crate::error::Result<()> {
+            unreachable!("read only")
+        }
+        fn reload_if_changed(&self) -> crate::error::Result<bool> {
+            Ok(false)
+        }
+        fn fingerprint(&self, n: u32) -> Option<u64> {
+            self.inner.fingerprint(n)
+        }
+        fn main_line(&self, n: u32) -> Option<crate::error::Result<GameLine>> {
+            assert_ne!(n, self.game, "a defect reading game {n}");
+            self.inner.main_line(n)
+        }
+        fn has_positions(&self) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn a_game_whose_reading_panics_is_left_out_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = crate::testing::demo_db(dir.path());
+        let inner = ChessCollection::new(crate::store::open(&base, false).unwrap());
+        let game = recount(&inner, &e4())[1];
+        let coll = PanicsAt { inner, game };
+        // Kept in a file (its entries spilled to buckets) and held in memory alike.
+        for kept_at in [Some(dir.path().join("positions")), None] {
+            let index = PositionIndex::new(kept_at);
+            index.load_or_build(&coll, 2, &AtomicBool::new(false));
+            assert!(index.wait_ready(Duration::ZERO));
+            assert_eq!(index.progress(), (coll.count(), coll.count()));
+            for pos in [Chess::default(), e4(), after_first("d4")] {
+                let mut want = recount(&coll.inner, &pos);
+                want.retain(|&n| n != game);
+                assert!(!want.is_empty());
+                assert_eq!(games_at(&index, &pos), want, "{pos:?}");
+            }
+        }
     }
 }
