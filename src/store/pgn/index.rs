@@ -3,11 +3,12 @@
 //! once with the import's parser skimming the moves, on every core (`pgn_chunks::with_games`
 //! with [`Games::skimming`](crate::text::pgn_parse::Games::skimming): tags read as SCID's
 //! import reads them, moves neither read nor replayed): a plain file mapped and parsed where
-//! it lies, a remote one streamed into blocks, a compressed one in blocks as other threads
-//! decode it (the frames of a pzstd file on every core, [`source::decode_from`]): the reading
-//! or decoding thread puts the next block together while this one is parsed. Kept in the user's cache folder, so a later mount
-//! loads it at once (mapped, its games read where they lie: [`GameTable`]), and a file that
-//! grew is indexed from its last game on.
+//! it lies, a remote or compressed one in blocks as another thread reads it (a remote object
+//! streamed, [`blob::Reader::to_end`]) and decodes it (the frames of a pzstd file on every
+//! core, [`source::decode_from`]): that thread puts the next block together while this one is
+//! parsed. Kept in the user's cache folder, so a later mount loads it at once (mapped, its
+//! games read where they lie: [`GameTable`]), and a file that grew is indexed from its last
+//! game on.
 //!
 //! A game's text is the file's bytes from its start up to the next game's start (the first
 //! game from the file's first byte, the last to its end), so the games' texts, one after the
@@ -314,21 +315,6 @@ impl Index {
                     b
                 };
                 let mut filling = empty_block();
-                if codec == Codec::Plain {
-                    // Read straight into the blocks (not mapped: a remote object).
-                    let result = read_in_blocks(
-                        path,
-                        resume,
-                        block,
-                        &mut filling,
-                        &mut |b| {
-                            tx.send(std::mem::replace(b, empty_block()))
-                                .map_err(|_| Error::new(ErrorKind::Io, "indexing stopped"))
-                        },
-                        &|done| progress(done, total),
-                    );
-                    return (result, members, lost, points);
-                }
                 let result = source::decode_from(
                     path,
                     codec,
@@ -387,34 +373,6 @@ impl Index {
         self.lost.extend(lost);
         Ok(self)
     }
-}
-
-/// Read the plain text at `path` from byte `at` to its end, in blocks of `block` bytes put
-/// into `filling` after the room it holds, each handed to `send` (which leaves an empty one).
-fn read_in_blocks(
-    path: &Path,
-    mut at: u64,
-    block: usize,
-    filling: &mut Vec<u8>,
-    send: &mut dyn FnMut(&mut Vec<u8>) -> Result<()>,
-    progress: &dyn Fn(u64),
-) -> Result<()> {
-    use std::io::Read;
-    let blob = Blob::open(path)?;
-    let len = blob.len()?;
-    let mut input = blob::Reader::to_end(&blob, at);
-    while at < len {
-        let room = filling.len();
-        let n = block.min((len - at) as usize);
-        filling.resize(room + n, 0);
-        input
-            .read_exact(&mut filling[room..])
-            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
-        at += n as u64;
-        progress(at);
-        send(filling)?;
-    }
-    Ok(())
 }
 
 /// Parses text handed to it in pieces into an [`Index`].
