@@ -264,7 +264,15 @@ impl Positions {
             .spawn(move || {
                 super::size_fill::lower_priority();
                 fresh.load_or_build(&*coll, threads, &positions.stop);
-                *positions.index.write().unwrap_or_else(|p| p.into_inner()) = fresh;
+                let old = std::mem::replace(
+                    &mut *positions.index.write().unwrap_or_else(|p| p.into_inner()),
+                    fresh.clone(),
+                );
+                // Saves made while it was built went to the old index; the build may have
+                // read those games before them.
+                if !Arc::ptr_eq(&old, &fresh) {
+                    fresh.follow(&old, &*coll);
+                }
                 positions.forget_folders();
             });
         match spawned {
@@ -474,7 +482,9 @@ impl Vfs {
         if numbers.len() > CHANGED_AT_ONCE_MOST {
             positions.stale.store(true, Ordering::Release);
         } else {
-            let index = positions.index();
+            // Held while the games are replayed: a rebuild puts its index in place only after
+            // (then takes over what this one holds, `PositionIndex::follow`).
+            let index = positions.index.read().unwrap_or_else(|p| p.into_inner());
             for &n in numbers {
                 index.update(&*self.coll, n);
             }

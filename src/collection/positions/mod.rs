@@ -192,7 +192,23 @@ impl PositionIndex {
                 .collect();
             workers
                 .into_iter()
-                .map(|w| w.join().unwrap_or_default())
+                .map(|w| {
+                    w.join().unwrap_or_else(|panic| {
+                        // Its games' entries are lost: not silently. Spilled, the build
+                        // starts again in memory, as when a bucket cannot be written.
+                        let then = if spilled.is_some() {
+                            spill_failed.store(true, Ordering::Relaxed);
+                            "building it again in memory"
+                        } else {
+                            "its games are missing from the index"
+                        };
+                        log::error!(
+                            "position index: a build thread failed (please report): {}; {then}",
+                            crate::error::panic_message(&*panic),
+                        );
+                        Vec::new()
+                    })
+                })
                 .collect()
         });
         if stop.load(Ordering::Relaxed) {
@@ -227,7 +243,9 @@ impl PositionIndex {
         true
     }
 
-    /// Hold an index that cannot be kept in a file in the overlay.
+    /// Hold an index that cannot be kept in a file in the overlay. A game already there was
+    /// changed during the build ([`PositionIndex::update`]): its line now is kept, not the
+    /// build's reading, which may be from before the change.
     fn hold(&self, games: Vec<GameRecord>, entries: Vec<Entry>) {
         let mut lines: HashMap<u32, Option<GameLine>> = games
             .iter()
@@ -245,7 +263,10 @@ impl PositionIndex {
                 line.steps.push((e.key, e.next));
             }
         }
-        *self.overlay.write().unwrap_or_else(|p| p.into_inner()) = lines;
+        let mut overlay = self.overlay.write().unwrap_or_else(|p| p.into_inner());
+        for (n, line) in lines {
+            overlay.entry(n).or_insert(line);
+        }
     }
 
     /// True once the index answers for every game.
@@ -279,6 +300,22 @@ impl PositionIndex {
             .write()
             .unwrap_or_else(|p| p.into_inner())
             .insert(n, line);
+    }
+
+    /// Take over the games changed in `old` (the index this one replaces, which answered
+    /// while this one was built): each is replayed again as it is now, so a save made during
+    /// the build is not lost to a build that read the game before it.
+    pub fn follow(&self, old: &PositionIndex, coll: &dyn Collection) {
+        let changed: Vec<u32> = old
+            .overlay
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .keys()
+            .copied()
+            .collect();
+        for n in changed {
+            self.update(coll, n);
+        }
     }
 
     /// Keep the index as the database is now, for the next mount: the file with the overlay
@@ -658,13 +695,15 @@ mod tests {
         assert!(left.is_empty(), "{left:?}");
     }
 
-    /// A chess collection whose reading of one game panics, as a defect would.
-    struct PanicsAt {
+    /// A chess collection that calls `on_read` with itself and the game before reading a
+    /// game's main line: to panic there, as a defect would, or to save a game while the
+    /// index is being built.
+    struct Hooked<'a> {
         inner: ChessCollection,
-        game: u32,
+        on_read: &'a (dyn Fn(&ChessCollection, u32) + Sync),
     }
 
-    impl Collection for PanicsAt {
+    impl Collection for Hooked<'_> {
         fn items_folder(&self) -> &'static str {
             self.inner.items_folder()
         }
@@ -678,7 +717,7 @@ mod tests {
             self.inner.info()
         }
         fn writable(&self) -> bool {
-            false
+            self.inner.writable()
         }
         fn count(&self) -> u32 {
             self.inner.count()
@@ -710,8 +749,8 @@ mod tests {
         fn render(&self, n: u32) -> crate::error::Result<Vec<u8>> {
             self.inner.render(n)
         }
-        fn save(&self, _: u32, _: &[u8]) -> crate::error::Result<bool> {
-            unreachable!("read only")
+        fn save(&self, n: u32, text: &[u8]) -> crate::error::Result<bool> {
+            self.inner.save(n, text)
         }
         fn import(
             &self,
@@ -731,7 +770,7 @@ mod tests {
             self.inner.fingerprint(n)
         }
         fn main_line(&self, n: u32) -> Option<crate::error::Result<GameLine>> {
-            assert_ne!(n, self.game, "a defect reading game {n}");
+            (self.on_read)(&self.inner, n);
             self.inner.main_line(n)
         }
         fn has_positions(&self) -> bool {
@@ -745,7 +784,11 @@ mod tests {
         let base = crate::testing::demo_db(dir.path());
         let inner = ChessCollection::new(crate::store::open(&base, false).unwrap());
         let game = recount(&inner, &e4())[1];
-        let coll = PanicsAt { inner, game };
+        let panics = |_: &ChessCollection, n| assert_ne!(n, game, "a defect reading game {n}");
+        let coll = Hooked {
+            inner,
+            on_read: &panics,
+        };
         // Kept in a file (its entries spilled to buckets) and held in memory alike.
         for kept_at in [Some(dir.path().join("positions")), None] {
             let index = PositionIndex::new(kept_at);
@@ -758,6 +801,56 @@ mod tests {
                 assert!(!want.is_empty());
                 assert_eq!(games_at(&index, &pos), want, "{pos:?}");
             }
+        }
+    }
+
+    /// A game saved (its text moved from 1.e4 to 1.d4) while the build is at the game after
+    /// it, which it read before the save: held in memory or kept in a file, the index finds
+    /// the game where it is now, as a recount does. Done to the index answering while a new
+    /// one is built (another program's change), the new one takes it over.
+    #[test]
+    fn a_game_saved_during_a_build_is_found_where_it_is_now() {
+        const D4: &[u8] = b"[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. d4 d5 1-0\n";
+        for (kept, rebuilt) in [(false, false), (true, false), (false, true), (true, true)] {
+            let dir = tempfile::tempdir().unwrap();
+            let base = crate::testing::demo_db(dir.path());
+            let inner = ChessCollection::new(crate::store::open(&base, true).unwrap());
+            let saved = recount(&inner, &e4())[0];
+            assert_ne!(saved % BATCH, BATCH - 1, "the next game in the same batch");
+            let kept_at = |name: &str| kept.then(|| dir.path().join(name));
+            let old = PositionIndex::new(kept_at("old"));
+            if rebuilt {
+                old.load_or_build(&inner, 1, &AtomicBool::new(false));
+            }
+            let index = PositionIndex::new(kept_at("positions"));
+            // The index the vfs gives the save to: the new one, or the one answering.
+            let told = if rebuilt { &old } else { &index };
+            let done = AtomicBool::new(false);
+            let save_then = |inner: &ChessCollection, n| {
+                if n == saved + 1 && !done.swap(true, Ordering::SeqCst) {
+                    inner.save(saved, D4).unwrap();
+                    told.update(inner, saved);
+                }
+            };
+            let coll = Hooked {
+                inner,
+                on_read: &save_then,
+            };
+            index.load_or_build(&coll, 2, &AtomicBool::new(false));
+            assert!(done.load(Ordering::SeqCst), "saved during the build");
+            if rebuilt {
+                index.follow(&old, &coll);
+            }
+            let d4 = after_first("d4");
+            for pos in [Chess::default(), e4(), d4.clone()] {
+                let want = recount(&coll.inner, &pos);
+                assert_eq!(
+                    games_at(&index, &pos),
+                    want,
+                    "{pos:?} kept {kept} rebuilt {rebuilt}"
+                );
+            }
+            assert!(games_at(&index, &d4).contains(&saved));
         }
     }
 }
