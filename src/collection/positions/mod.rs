@@ -696,11 +696,13 @@ mod tests {
     }
 
     /// A chess collection that calls `on_read` with itself and the game before reading a
-    /// game's main line: to panic there, as a defect would, or to save a game while the
-    /// index is being built.
+    /// game's main line (to panic there, as a defect would, or to save a game while the
+    /// index is being built), and `on_deleted` with the game before telling whether it is
+    /// deleted (outside the reading of a game, where a panic is not caught).
     struct Hooked<'a> {
         inner: ChessCollection,
         on_read: &'a (dyn Fn(&ChessCollection, u32) + Sync),
+        on_deleted: &'a (dyn Fn(u32) + Sync),
     }
 
     impl Collection for Hooked<'_> {
@@ -723,6 +725,7 @@ mod tests {
             self.inner.count()
         }
         fn deleted(&self, n: u32) -> bool {
+            (self.on_deleted)(n);
             self.inner.deleted(n)
         }
         fn file_name(&self, n: u32) -> String {
@@ -788,6 +791,7 @@ mod tests {
         let coll = Hooked {
             inner,
             on_read: &panics,
+            on_deleted: &|_| {},
         };
         // Kept in a file (its entries spilled to buckets) and held in memory alike.
         for kept_at in [Some(dir.path().join("positions")), None] {
@@ -835,6 +839,7 @@ mod tests {
             let coll = Hooked {
                 inner,
                 on_read: &save_then,
+                on_deleted: &|_| {},
             };
             index.load_or_build(&coll, 2, &AtomicBool::new(false));
             assert!(done.load(Ordering::SeqCst), "saved during the build");
@@ -852,5 +857,39 @@ mod tests {
             }
             assert!(games_at(&index, &d4).contains(&saved));
         }
+    }
+
+    /// A build thread that panics outside a game's reading (once, at one game) does not
+    /// leave its games silently out of an index kept in a file: the build starts again in
+    /// memory, and the index finds what a recount finds.
+    #[test]
+    fn a_build_thread_that_panics_has_the_index_built_again_in_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = crate::testing::demo_db(dir.path());
+        let inner = ChessCollection::new(crate::store::open(&base, false).unwrap());
+        let game = recount(&inner, &e4())[1];
+        let once = AtomicBool::new(false);
+        let panics_once = |n| {
+            if n == game && !once.swap(true, Ordering::SeqCst) {
+                panic!("a defect at game {n}");
+            }
+        };
+        let coll = Hooked {
+            inner,
+            on_read: &|_, _| {},
+            on_deleted: &panics_once,
+        };
+        let index = PositionIndex::new(Some(dir.path().join("positions")));
+        index.load_or_build(&coll, 2, &AtomicBool::new(false));
+        assert!(once.load(Ordering::SeqCst), "it panicked");
+        assert!(index.wait_ready(Duration::ZERO));
+        for pos in [Chess::default(), e4(), after_first("d4")] {
+            let want = recount(&coll.inner, &pos);
+            assert_eq!(games_at(&index, &pos), want, "{pos:?}");
+        }
+        assert!(
+            index.file.read().unwrap().is_none(),
+            "built again in memory"
+        );
     }
 }
