@@ -15,6 +15,7 @@ contrib/bench/runs/ (runlog.py: the top table of BENCHMARKS.md is made again fro
 import argparse
 import atexit
 import datetime
+import glob
 import io
 import json
 import os
@@ -257,8 +258,8 @@ def fmt_s(st, unit="s"):
         f = lambda v: f"{v * 1000:.0f} ms" if v < 1 else f"{v:.2f} s"  # noqa: E731
         g = lambda v: f"{v * 1000:.0f}" if v < 1 else f"{v:.2f}"  # noqa: E731
         return f"{f(st['median'])} ({g(st['min'])}–{g(st['max'])})"
-    if unit == "ms":
-        return f"{st['median']:.1f} ms ({st['min']:.1f}–{st['max']:.1f})"
+    if unit in ("ms", "µs"):
+        return f"{st['median']:.1f} {unit} ({st['min']:.1f}–{st['max']:.1f})"
     if unit == "MiB":
         return f"{st['median']:.0f} MiB"
     return str(st)
@@ -1197,6 +1198,141 @@ def bench_rss(args, db, runs):
         peer_name="tkscid with the base open + a header search")
 
 
+# ------------------------------------------------------------------ the position index (13)
+
+# SCID's answer for each position named on the command line (moves in SAN joined by "/", "-"
+# for the start): board search (Exact, no variations) then tree statistics, timed in-process,
+# `runs` passes in one process (the first cold, the others warm).
+TCL_TREE = TCL_OPEN + r"""
+set runs [lindex $argv 1]
+for {set r 0} {$r < $runs} {incr r} {
+    foreach line [lrange $argv 2 end] {
+        sc_game new
+        if {$line ne "-"} { foreach m [split $line /] { sc_move addSan $m } }
+        set t0 [clock microseconds]
+        sc_search board RESET E false false
+        sc_tree stats $b dbfilter
+        set t [expr {[clock microseconds] - $t0}]
+        puts "$r $line $t [sc_filter count]"
+    }
+}
+exit 0
+"""
+
+
+def tree_positions(mnt, plies=10):
+    """The positions figure 13 reads: the start, 1.e4, 1.e4 c5 and a line of `plies` plies
+    (each ply the first move folder `ls` shows: a position few games reach), as paths under
+    tree/."""
+    paths = ["tree", "tree/e4", "tree/e4/c5"]
+    deep = "tree"
+    for _ in range(plies):
+        moves = sorted(e for e in os.listdir(os.path.join(mnt, deep))
+                       if e not in ("games", "tree.txt", "position.fen", "all.pgn"))
+        if not moves:
+            break
+        deep += "/" + moves[0]
+    return [p for p in paths if os.path.isdir(os.path.join(mnt, p))] + [deep]
+
+
+def read_timed(path):
+    """The time to open and read the file at `path` here (as SCID's figures are taken in its
+    process: no program started), and its text."""
+    t0 = time.perf_counter()
+    with open(path) as f:
+        text = f.read()
+    return time.perf_counter() - t0, text
+
+
+def wait_tree_ready(mnt, timeout=36000):
+    """Seconds until the mount's `.gamefs/stats` says the position index is ready."""
+    t0 = time.perf_counter()
+    while "position_index: ready" not in open(os.path.join(mnt, ".gamefs", "stats")).read():
+        if time.perf_counter() - t0 > timeout:
+            raise RuntimeError(f"the position index not ready after {timeout} s")
+        time.sleep(0.05)
+    return time.perf_counter() - t0
+
+
+def bench_tree(args, db, runs):
+    """Figure 13: the position index (tree/, positions/) against `gamefs export` and SCID's
+    board search + tree statistics. The build is timed on a mount with no kept index
+    (`-r -o lazy_sizes`: the build alone), beside an export of the same database; `tree.txt` is
+    read warm on that mount and cold (caches dropped) on a mount of the kept index."""
+    mnt = os.path.join(MNT, "m13")
+    cache = os.environ["XDG_CACHE_HOME"]
+    builds, exports, hwm_build, hwm_kept, cold = [], [], [], [], {}
+    warm, listing = {}, {"tree/games": [], "games": []}
+    found = {}
+    for _ in range(runs):
+        exports.append(timed(f"{q(args.gamefs)} export -q -o /dev/null {q(db)}", timeout=36000)[0])
+        for f in glob.glob(os.path.join(cache, "gamefs", "positions-*")):
+            os.remove(f)
+        sh("sync")
+        m = ForegroundMount(args.gamefs, db, mnt, "tree: the first mount, building the index", ro=True,
+                            opts=("lazy_sizes",))
+        try:
+            builds.append(wait_tree_ready(mnt))
+            pid = daemon_pid(mnt)
+            hwm_build.append(vm_hwm(pid) / 1024 if pid else 0)
+            positions = tree_positions(mnt)
+            for p in positions:
+                text = read_timed(os.path.join(mnt, p, "tree.txt"))[1]
+                warm.setdefault(p, []).append(read_timed(os.path.join(mnt, p, "tree.txt"))[0])
+                total = re.search(r"^TOTAL:\s+(\d+)", text, re.M)
+                found[p] = total.group(1) if total else "0"
+            for folder in listing:
+                t, out = timed(f"ls -f {q(os.path.join(mnt, folder))} | wc -l")
+                listing[folder].append(t / max(1, int(out.strip()) - 2))
+        finally:
+            m.close()
+        # The kept index, mapped by a new mount, every cache dropped.
+        m = ForegroundMount(args.gamefs, db, mnt, "tree: a mount of the kept index", ro=True,
+                            opts=("lazy_sizes",), keep_sizes=True)
+        try:
+            wait_tree_ready(mnt)
+            drop_caches()
+            for p in positions:
+                cold.setdefault(p, []).append(read_timed(os.path.join(mnt, p, "tree.txt"))[0])
+            pid = daemon_pid(mnt)
+            hwm_kept.append(vm_hwm(pid) / 1024 if pid else 0)
+        finally:
+            m.close()
+    g, e = stat(builds), stat(exports)
+    ratio = g["median"] / e["median"]
+    row(13, "position index built after the first mount (`-r -o lazy_sizes`), against `gamefs export -q -o /dev/null`",
+        g, e, f"{ratio:.2f}×", "≤ 2× export", ratio <= 2, key="tree_build", peer_name="`gamefs export`")
+    added = stat([b - k for b, k in zip(hwm_build, hwm_kept)])
+    row(13, "memory the build adds: peak (VmHWM) of the building mount less that of a mount of the kept index",
+        added, None, "—", "≤ 100 MB", added["median"] <= 100 / 1.048576, unit="MiB", key="tree_build_memory")
+    # SCID: the same positions, `runs` + 1 passes in one process; the first (cold) is left out.
+    lines = {p: "-" if p == "tree" else p[len("tree/"):] for p in positions}
+    script = tcl_file("tree.tcl", TCL_TREE)
+    out = sh(f"tkscid {q(script)} {q(db)} {runs + 1} " + " ".join(q(v) for v in lines.values()), timeout=36000)
+    scid, scid_found = {}, {}
+    for line in out.strip().splitlines():
+        r, moves, micros, count = line.split()
+        p = "tree" if moves == "-" else "tree/" + moves
+        scid_found[p] = count
+        if int(r) > 0:
+            scid.setdefault(p, []).append(int(micros) / 1e6)
+    ms = lambda xs: stat([x * 1000 for x in xs])  # noqa: E731
+    for p in positions:
+        g, s = ms(warm[p]), ms(scid[p])
+        speed = s["median"] / g["median"]
+        same = "same as SCID" if found[p] == scid_found.get(p) else f"SCID finds {scid_found.get(p)}"
+        row(13, f"`{p}/tree.txt` read, warm ({found[p]} games; {same})", g, s,
+            f"{speed:.1f}× faster" if speed >= 1 else f"{1 / speed:.2f}× slower", "≥ 10× faster", speed >= 10, unit="ms",
+            peer_name="SCID `sc_search board` + `sc_tree stats` (in-process, warm)", key=f"tree_txt_warm_{len(p.split('/')) - 1}")
+        c = ms(cold[p])
+        row(13, f"`{p}/tree.txt` read, cold (caches dropped, a new mount of the kept index)", c, None, "—",
+            "< 100 ms", c["median"] < 100, unit="ms", key=f"tree_txt_cold_{len(p.split('/')) - 1}")
+    t, f = stat(listing["tree/games"]), stat(listing["games"])
+    row(13, "`ls -f tree/games` against `ls -f games`, per entry", {k: (v * 1e6 if k != "runs" else v) for k, v in t.items()},
+        {k: (v * 1e6 if k != "runs" else v) for k, v in f.items()}, f"{t['median'] / f['median']:.2f}×",
+        "about `games/`", t["median"] <= 1.5 * f["median"], unit="µs", peer_name="`ls -f games`", key="tree_games_ls")
+
+
 # ------------------------------------------------------------------ main
 
 
@@ -1244,7 +1380,7 @@ def main():
     ap.add_argument("--mode", required=True, help="quick, full, 1m or 10m: names the run's file")
     ap.add_argument("--no-append", action="store_true", help="print the table only: no run file")
     ap.add_argument("--label", default="", help="what the run's heading says after the mode (default: N games)")
-    ap.add_argument("--only", help="comma-separated figures to run (1-10), for debugging")
+    ap.add_argument("--only", help="comma-separated figures to run (1-10, 13), for debugging")
     args = ap.parse_args()
     DATA, MNT = os.path.abspath(args.data), os.path.abspath(args.mnt)
     os.makedirs(DATA, exist_ok=True)
@@ -1253,7 +1389,7 @@ def main():
     os.environ["XDG_CACHE_HOME"] = os.path.join(DATA, "xdg-cache")
     os.makedirs(MNT, exist_ok=True)
     # 10m: the figures that scale to ten million games (no export, no 100k import, no other formats)
-    default = {"2", "3", "4", "6", "9", "7"} if args.mode == "10m" else {str(k) for k in range(1, 11)}
+    default = {"2", "3", "4", "6", "9", "13", "7"} if args.mode == "10m" else {str(k) for k in range(1, 11)} | {"13"}
     only = set(args.only.split(",")) if args.only else default
     n = args.games
     started = time.time()
@@ -1290,6 +1426,7 @@ def main():
             ("8", lambda: bench_formats(args, pgn, n, scid_db, args.runs)),
             ("9", lambda: bench_ls_l(args, scid_db, args.runs, n, pgn)),
             ("10", lambda: bench_remount(args, scid_db, args.runs)),
+            ("13", lambda: bench_tree(args, scid_db, args.runs)),
             ("7", lambda: bench_rss(args, scid_db, args.runs)),
         ]
         for key, fn in steps:
