@@ -406,13 +406,25 @@ impl IndexFile {
         if map.len() != want {
             return None;
         }
-        Some(IndexFile {
+        let file = IndexFile {
             map,
             stamp,
             games,
             entries,
             sums,
-        })
+        };
+        // Entries and sums are looked up at random: a page read where it is touched, not the
+        // kernel's read-ahead around it; a run of entries read in order asks for its pages
+        // itself (`find`, `read_all`). The games' records keep the read-ahead: a position's
+        // games are read in ascending order. (A 10-ply line looked up cold at 1M: 190-292 ms
+        // with read-ahead everywhere, 45-61 ms so; `tree/e4/games` listed cold: 159-196 ms,
+        // 116-168 ms so, and 302-328 ms with the records read at random too.)
+        let _ = file.map.advise_range(
+            memmap2::Advice::Random,
+            file.entry_at(0),
+            entries * ENTRY + sums * SUM,
+        );
+        Some(file)
     }
 
     /// The stamp of the database files the index was built from.
@@ -451,7 +463,7 @@ impl IndexFile {
 
     /// Entry `i`.
     pub fn entry(&self, i: usize) -> Entry {
-        let at = HEADER + self.games as usize * GAME + i * ENTRY;
+        let at = self.entry_at(i);
         Entry::from_bytes(&self.map[at..at + ENTRY])
     }
 
@@ -461,12 +473,37 @@ impl IndexFile {
         Sum::from_bytes(&self.map[at..at + SUM])
     }
 
-    /// The entries of position `key`, games ascending.
+    /// The entries of position `key`, games ascending (their pages asked for at once when
+    /// they are many).
     pub fn find(&self, key: u64) -> impl Iterator<Item = Entry> + '_ {
         let lo = first_not_below(self.entries, |i| (self.entry(i).key, 0), (key, 0));
-        (lo..self.entries)
-            .map(|i| self.entry(i))
-            .take_while(move |e| e.key == key)
+        let hi = match key.checked_add(1) {
+            Some(next) => first_not_below(self.entries, |i| (self.entry(i).key, 0), (next, 0)),
+            None => self.entries,
+        };
+        if hi - lo > ENTRIES_READ_AHEAD {
+            let _ = self.map.advise_range(
+                memmap2::Advice::WillNeed,
+                self.entry_at(lo),
+                (hi - lo) * ENTRY,
+            );
+        }
+        (lo..hi).map(|i| self.entry(i))
+    }
+
+    /// Every entry in order (their pages read ahead as they are read).
+    pub fn read_all(&self) -> impl Iterator<Item = Entry> + '_ {
+        let _ = self.map.advise_range(
+            memmap2::Advice::Sequential,
+            self.entry_at(0),
+            self.entries * ENTRY,
+        );
+        (0..self.entries).map(|i| self.entry(i))
+    }
+
+    /// Where entry `i` is in the file.
+    fn entry_at(&self, i: usize) -> usize {
+        HEADER + self.games as usize * GAME + i * ENTRY
     }
 
     /// The entry of game `game` at position `key`, if the game reaches it.
@@ -496,6 +533,10 @@ impl IndexFile {
         (!sums.is_empty()).then_some(sums)
     }
 }
+
+/// The entries of one position past which its pages are asked for at once (a page holds
+/// 256).
+const ENTRIES_READ_AHEAD: usize = 1024;
 
 /// The first of `len` items ascending by `at` whose value is not below `want`. The keys are
 /// hashes, spread evenly over the 64-bit range, so each step guesses where `want`'s key lies

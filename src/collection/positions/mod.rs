@@ -357,7 +357,7 @@ impl PositionIndex {
         changed.sort_unstable();
         let kept = |e: &Entry| e.game < count && !overlay.contains_key(&e.game);
         fn old(f: &IndexFile) -> impl Iterator<Item = Entry> + '_ {
-            (0..f.entry_count()).map(move |i| f.entry(i))
+            f.read_all()
         }
         let total = file
             .as_ref()
