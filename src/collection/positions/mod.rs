@@ -356,17 +356,14 @@ impl PositionIndex {
         }
         changed.sort_unstable();
         let kept = |e: &Entry| e.game < count && !overlay.contains_key(&e.game);
-        fn old(f: &IndexFile) -> impl Iterator<Item = Entry> + '_ {
-            f.read_all()
-        }
         let total = file
             .as_ref()
-            .map_or(0, |f| old(f).filter(|e| kept(e)).count())
+            .map_or(0, |f| f.read_all().filter(|e| kept(e)).count())
             + changed.len();
         let merged = MergedEntries {
             old: file
                 .as_ref()
-                .map(|f| Box::new(old(f).filter(kept)) as Box<dyn Iterator<Item = Entry>>)
+                .map(|f| Box::new(f.read_all().filter(kept)) as Box<dyn Iterator<Item = Entry>>)
                 .unwrap_or_else(|| Box::new(std::iter::empty()))
                 .peekable(),
             new: changed.into_iter().peekable(),
