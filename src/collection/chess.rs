@@ -253,7 +253,11 @@ impl Collection for ChessCollection {
     }
 
     fn deleted(&self, n: u32) -> bool {
-        self.store.summary(n).deleted
+        self.store.deleted(n)
+    }
+
+    fn deleted_count(&self) -> u32 {
+        self.store.deleted_count()
     }
 
     fn file_name(&self, n: u32) -> String {

@@ -135,6 +135,10 @@ pub trait Collection: Send + Sync {
     fn count(&self) -> u32;
     /// True when item `n` is deleted.
     fn deleted(&self, n: u32) -> bool;
+    /// How many items are marked deleted (`.gamefs/stats` tells it on every read).
+    fn deleted_count(&self) -> u32 {
+        (0..self.count()).filter(|&n| self.deleted(n)).count() as u32
+    }
     /// The file name of item `n` (with the extension).
     fn file_name(&self, n: u32) -> String;
     /// How reports name item `n`: `game 12` for chess, the file for a Go position.

@@ -112,6 +112,17 @@ pub trait ChessStore: Send + Sync {
     fn game_count(&self) -> u32;
     /// The index summary of game `number` (`number < game_count()`).
     fn summary(&self, number: u32) -> GameSummary;
+    /// Whether game `number` carries the deleted mark: its [`summary`](Self::summary)'s
+    /// `deleted` alone. Listings, `.gamefs/stats` and the position index ask it of every
+    /// game, so a format whose summary decodes more (names, dates) reads the mark alone.
+    fn deleted(&self, number: u32) -> bool {
+        self.summary(number).deleted
+    }
+    /// How many games carry the deleted mark (`.gamefs/stats` tells it on every read, so a
+    /// format that reads the mark under a lock counts them all under one).
+    fn deleted_count(&self) -> u32 {
+        (0..self.game_count()).filter(|&n| self.deleted(n)).count() as u32
+    }
     /// The name with `id` in the `kind` dictionary (`?` for an ID the name file lacks).
     fn name(&self, kind: NameKind, id: u32) -> Arc<str>;
     /// What is wrong with the database, as found when it was opened (or last re-read): the

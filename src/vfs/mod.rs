@@ -826,7 +826,7 @@ impl Vfs {
         use std::sync::atomic::Ordering::Relaxed;
         let info = self.coll.info();
         let count = self.coll.count();
-        let deleted = (0..count).filter(|&n| self.coll.deleted(n)).count();
+        let deleted = self.coll.deleted_count();
         let (hits, misses) = self.cache.hits_and_misses();
         let rate = if hits + misses == 0 {
             0.0

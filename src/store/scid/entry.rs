@@ -79,7 +79,7 @@ impl IndexEntry {
         IndexEntry {
             offset: u64::from(be32(e, 0)),
             length: (u32::from(e[6] & 0x80) << 9) | be16(e, 4),
-            flags: (u32::from(e[6] & 0x3F) << 16) | be16(e, 7),
+            flags: IndexEntry::decode_flags(e),
             white: (u32::from(e[9] & 0xF0) << 12) | be16(e, 10),
             black: (u32::from(e[9] & 0x0F) << 16) | be16(e, 12),
             event: (u32::from(e[14] & 0xE0) << 11) | be16(e, 15),
@@ -175,6 +175,18 @@ impl IndexEntry {
         self.home_pawn_count = d.home_pawn_count;
         self.home_pawns = d.home_pawns;
         self
+    }
+
+    /// The flags of a version-400 entry alone (the deleted mark is one), without decoding
+    /// the rest: listings and the position index ask every game whether it is deleted.
+    pub fn decode_flags(e: &[u8; 47]) -> u32 {
+        (u32::from(e[6] & 0x3F) << 16) | be16(e, 7)
+    }
+
+    /// The flags of a version-300 entry alone (its byte 6 is the 47-byte layout's byte 7:
+    /// no high flag bits).
+    pub fn decode_v300_flags(e: &[u8; 46]) -> u32 {
+        be16(e, 6)
     }
 
     /// Decode a version-300 entry (46 bytes: the 47-byte layout without byte 6).

@@ -116,6 +116,9 @@ struct State {
     stamp: Stamp,
     /// SCID 5's append-only name file: what is written of it and what is still to append.
     name_log: Option<NameLog>,
+    /// How many games carry the deleted mark, counted at the first ask since the state last
+    /// changed ([`ScidDatabase::write`] forgets it): `.gamefs/stats` tells it on every read.
+    deleted_count: std::sync::OnceLock<u32>,
 }
 
 /// The new names of a SCID 5 database not yet appended to its .sn5, and how many of each kind
@@ -217,8 +220,11 @@ impl ScidDatabase {
         self.state.read().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// The state, to change: what is counted of it is forgotten.
     fn write(&self) -> RwLockWriteGuard<'_, State> {
-        self.state.write().unwrap_or_else(|p| p.into_inner())
+        let mut state = self.state.write().unwrap_or_else(|p| p.into_inner());
+        state.deleted_count.take();
+        state
     }
 
     /// The game file as open now.
@@ -601,6 +607,7 @@ fn read_state(paths: &[PathBuf; 3], writable: Option<&File>) -> Result<State> {
         modified: newest_mtime(paths),
         stamp,
         name_log,
+        deleted_count: Default::default(),
     })
 }
 
@@ -658,14 +665,30 @@ fn encode_entry(layout: Layout, entry: &IndexEntry) -> Vec<u8> {
 
 /// Entry `number` of an index with this header, which must hold it whole.
 fn entry_at(header: &IndexHeader, index: &[u8], number: u32) -> IndexEntry {
-    let layout = header.layout;
-    let at = layout.header_len() + layout.entry_len() * number as usize;
-    let bytes = &index[at..at + layout.entry_len()];
-    match layout {
+    let bytes = entry_bytes(header, index, number);
+    match header.layout {
         Layout::V400 => IndexEntry::decode(bytes.try_into().expect("47 bytes")),
         Layout::V300 => IndexEntry::decode_v300(bytes.try_into().expect("46 bytes")),
         Layout::V5 => v5::entry::decode(bytes.try_into().expect("56 bytes")),
     }
+}
+
+/// The flags of entry `number` of an index with this header, which must hold it whole: its
+/// [`IndexEntry::flags`] without decoding the rest.
+fn flags_at(header: &IndexHeader, index: &[u8], number: u32) -> u32 {
+    let bytes = entry_bytes(header, index, number);
+    match header.layout {
+        Layout::V400 => IndexEntry::decode_flags(bytes.try_into().expect("47 bytes")),
+        Layout::V300 => IndexEntry::decode_v300_flags(bytes.try_into().expect("46 bytes")),
+        Layout::V5 => v5::entry::decode_flags(bytes.try_into().expect("56 bytes")),
+    }
+}
+
+/// The bytes of entry `number` of an index with this header, which must hold it whole.
+fn entry_bytes<'a>(header: &IndexHeader, index: &'a [u8], number: u32) -> &'a [u8] {
+    let layout = header.layout;
+    let at = layout.header_len() + layout.entry_len() * number as usize;
+    &index[at..at + layout.entry_len()]
 }
 
 impl State {
@@ -676,6 +699,11 @@ impl State {
         } else {
             IndexEntry::default()
         }
+    }
+
+    /// Whether game `number`'s entry, which the index holds, carries the deleted mark.
+    fn marked_deleted(&self, number: u32) -> bool {
+        flags_at(&self.header, &self.index, number) & FLAG_DELETED != 0
     }
 
     /// Name `id` of `kind` as the index refers to it, or [`UNKNOWN_NAME`] when the name file
@@ -785,6 +813,20 @@ impl ChessStore for ScidDatabase {
             result: e.game_result(),
             eco: e.eco,
         }
+    }
+
+    fn deleted(&self, number: u32) -> bool {
+        let state = self.read();
+        number < state.present && state.marked_deleted(number)
+    }
+
+    fn deleted_count(&self) -> u32 {
+        let state = self.read();
+        *state.deleted_count.get_or_init(|| {
+            (0..state.present)
+                .filter(|&n| state.marked_deleted(n))
+                .count() as u32
+        })
     }
 
     fn name(&self, kind: NameKind, id: u32) -> Arc<str> {
@@ -1025,6 +1067,71 @@ mod tests {
         let mut bytes = create::empty_header(counted).to_vec();
         bytes.extend(std::iter::repeat_n(0u8, 47 * entries));
         bytes
+    }
+
+    #[test]
+    fn the_flags_read_alone_are_the_decoded_entrys_in_every_layout() {
+        let mut rng = crate::testing::Rng(39);
+        for layout in [Layout::V400, Layout::V300, Layout::V5] {
+            let header = IndexHeader {
+                version: 400,
+                layout,
+                base_type: 0,
+                num_games: 64,
+                auto_load: 0,
+                description: Vec::new(),
+            };
+            let len = layout.header_len() + layout.entry_len() * 64;
+            let index: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
+            let mut marked = 0;
+            for n in 0..64 {
+                let flags = flags_at(&header, &index, n);
+                assert_eq!(flags, entry_at(&header, &index, n).flags, "{layout:?} {n}");
+                marked += usize::from(flags & FLAG_DELETED != 0);
+            }
+            assert!(
+                (10..54).contains(&marked),
+                "{layout:?}: {marked} of 64 marked"
+            );
+        }
+    }
+
+    /// The count of deleted games `.gamefs/stats` tells follows a deletion, a restore, a
+    /// save and another program's change, though it is counted once and kept.
+    #[test]
+    fn the_deleted_count_follows_every_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = crate::testing::demo_db(dir.path());
+        let counted = |db: &ScidDatabase| {
+            let scanned = (0..db.game_count()).filter(|&n| db.deleted(n)).count() as u32;
+            assert_eq!(db.deleted_count(), scanned);
+            scanned
+        };
+        let reader = ScidDatabase::open(&base, false).unwrap();
+        assert_eq!(counted(&reader), 0);
+        let after_save = {
+            let db = ScidDatabase::open(&base, true).unwrap();
+            assert_eq!(counted(&db), 0);
+            db.set_deleted(0, true).unwrap();
+            db.set_deleted(2, true).unwrap();
+            assert_eq!(counted(&db), 2);
+            db.set_deleted(0, false).unwrap();
+            assert_eq!(counted(&db), 1);
+            let mut game = db.load(2).unwrap();
+            game.headers.round = "7".into();
+            assert!(db.replace(2, &game).unwrap());
+            let after_save = counted(&db);
+            db.set_deleted(1, true).unwrap();
+            assert_eq!(counted(&db), after_save + 1);
+            after_save
+        };
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert!(reader.reload_if_changed().unwrap());
+        assert_eq!(
+            counted(&reader),
+            after_save + 1,
+            "another program's deletion"
+        );
     }
 
     /// A read-only database compacted by another program (SCID writes new files and renames

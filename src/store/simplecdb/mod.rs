@@ -708,6 +708,10 @@ impl ChessStore for SimpleCdb {
         self.read().count
     }
 
+    fn deleted(&self, number: u32) -> bool {
+        self.read().entry(number).is_deleted()
+    }
+
     fn summary(&self, number: u32) -> GameSummary {
         let state = self.read();
         let e = state.entry(number);

@@ -17,6 +17,14 @@ fn split(v: u32, bits: u32) -> (u32, u32) {
     (v >> (32 - bits), v & (u32::MAX >> bits))
 }
 
+/// The bits of the plies count, above the flags in their word.
+const PLIES_BITS: u32 = 10;
+
+/// The flags of an entry alone (the deleted mark is one), without decoding the rest.
+pub fn decode_flags(e: &[u8; ENTRY_LEN]) -> u32 {
+    split(word(e, 28), PLIES_BITS).1
+}
+
 /// Decode an entry. The rating types are read as SCID 5 reads them since September 2024
 /// (White's in bits 5-7, Black's in bits 2-4 of the byte above the ECO code); SCID 5.0.x
 /// before that wrote Black's shifted by 3, see [`old_black_rating_type`].
@@ -27,7 +35,7 @@ pub fn decode(e: &[u8; ENTRY_LEN]) -> IndexEntry {
     let (chess960, round) = split(word(e, 16), 1);
     let (white_elo, date) = split(word(e, 20), 12);
     let (black_elo, event_date) = split(word(e, 24), 12);
-    let (plies, flags) = split(word(e, 28), 10);
+    let (plies, flags) = split(word(e, 28), PLIES_BITS);
     let (length, offset_high) = split(word(e, 32), 17);
     let (stored_line, matsig) = split(word(e, 40), 8);
     let (types, eco) = split(word(e, 44), 16);
@@ -82,7 +90,7 @@ pub fn encode(e: &IndexEntry) -> [u8; ENTRY_LEN] {
         pack(e.chess960.into(), 1, e.round),
         pack(e.white_elo.into(), 12, e.date),
         pack(e.black_elo.into(), 12, e.event_date_full.unwrap_or(0)),
-        pack(e.plies.into(), 10, e.flags),
+        pack(e.plies.into(), PLIES_BITS, e.flags),
         pack(e.length, 17, (e.offset >> 32) as u32),
         e.offset as u32,
         pack(e.stored_line.into(), 8, e.matsig),
