@@ -13,7 +13,7 @@
 
 use std::io::{BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::os::unix::fs::FileExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -247,7 +247,7 @@ pub fn write(
         sums.seek(SeekFrom::Start(0))?;
         std::io::copy(&mut BufReader::with_capacity(1 << 20, sums), &mut w)?;
         let file = w.into_inner().map_err(|e| e.into_error())?;
-        finish(file, sum_count, &tmp, path)
+        finish(file, sum_count, &tmp, path)?.keep()
     })();
     let _ = std::fs::remove_file(&sums_tmp);
     if result.is_err() {
@@ -262,17 +262,17 @@ type BucketSums = (Vec<u8>, u64);
 /// The entries a bucket's writer turns into bytes at a time.
 const CHUNK: usize = 1 << 16;
 
-/// Write the index of `games` with the entries of `buckets` and their sums to `path`,
-/// atomically, as [`write()`] does: each bucket read back, sorted and written at its place in
-/// the file, with its sums, on `threads` threads (a bucket's keys all come before the next
-/// bucket's, so no merge is needed).
+/// Write the index of `games` with the entries of `buckets` and their sums for `path`, as
+/// [`write()`] does: each bucket read back, sorted and written at its place in the file, with
+/// its sums, on `threads` threads (a bucket's keys all come before the next bucket's, so no
+/// merge is needed). The index is whole and readable, not yet kept ([`Written::keep`]).
 pub fn write_buckets(
     path: &Path,
     stamp: u64,
     games: &[GameRecord],
     buckets: &Buckets,
     threads: usize,
-) -> std::io::Result<()> {
+) -> std::io::Result<Written> {
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     let started = std::time::Instant::now();
     let sizes = buckets.sizes();
@@ -361,17 +361,61 @@ fn head(stamp: u64, games: &[GameRecord], entries: usize) -> Vec<u8> {
     b
 }
 
-/// Write the sum count into the index written to `tmp`, make it durable and rename it to
+/// Write the sum count into the index written to `tmp`, which is then whole, to be kept at
 /// `path`.
-fn finish(file: std::fs::File, sum_count: u64, tmp: &Path, path: &Path) -> std::io::Result<()> {
+fn finish(
+    file: std::fs::File,
+    sum_count: u64,
+    tmp: &Path,
+    path: &Path,
+) -> std::io::Result<Written> {
     file.write_all_at(&sum_count.to_le_bytes(), SUM_COUNT_AT)?;
-    let started = std::time::Instant::now();
-    file.sync_all()?;
-    log::info!(
-        "position index: made durable in {:.1} s",
-        started.elapsed().as_secs_f64()
-    );
-    std::fs::rename(tmp, path)
+    Ok(Written {
+        file,
+        tmp: tmp.to_path_buf(),
+        path: path.to_path_buf(),
+        kept: false,
+    })
+}
+
+/// An index written whole to its temporary file: readable there ([`Written::open`]), not yet
+/// durable nor in its place. A build answers from it first and keeps it then: making two
+/// gigabytes durable takes seconds, which the tree need not wait for. Removed when dropped
+/// unkept.
+pub struct Written {
+    file: std::fs::File,
+    tmp: PathBuf,
+    path: PathBuf,
+    kept: bool,
+}
+
+impl Written {
+    /// The index, mapped where it was written (the mapping stays valid when it is renamed).
+    pub fn open(&self) -> Option<IndexFile> {
+        IndexFile::open(&self.tmp)
+    }
+
+    /// Make the index durable, then rename it to its path (so a crash never leaves a torn
+    /// index there).
+    pub fn keep(mut self) -> std::io::Result<()> {
+        let started = std::time::Instant::now();
+        self.file.sync_all()?;
+        log::info!(
+            "position index: made durable in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+        std::fs::rename(&self.tmp, &self.path)?;
+        self.kept = true;
+        Ok(())
+    }
+}
+
+impl Drop for Written {
+    fn drop(&mut self) {
+        if !self.kept {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 /// A mapped index file.
@@ -623,7 +667,10 @@ mod tests {
             w.flush().unwrap();
         }
         drop(writers);
-        write_buckets(&from_buckets, 5, &games, &buckets, 3).unwrap();
+        write_buckets(&from_buckets, 5, &games, &buckets, 3)
+            .unwrap()
+            .keep()
+            .unwrap();
         let (a, b) = (
             std::fs::read(&in_order).unwrap(),
             std::fs::read(&from_buckets).unwrap(),

@@ -112,6 +112,11 @@ impl PositionIndex {
         } else if !self.build(coll, threads, stop, stamp, true) {
             return;
         }
+        self.set_ready();
+    }
+
+    /// Say the index is ready, to those waiting for it too.
+    fn set_ready(&self) {
         *self.ready.lock().unwrap_or_else(|p| p.into_inner()) = true;
         self.ready_signal.notify_all();
     }
@@ -217,17 +222,22 @@ impl PositionIndex {
         if let (Some(buckets), Some(path)) = (&spilled, self.path.as_deref()) {
             if !spill_failed.load(Ordering::Relaxed) {
                 let written = file::write_buckets(path, stamp, &games, buckets, threads);
-                match written.map(|()| IndexFile::open(path)) {
-                    Ok(Some(f)) => {
+                match written.map(|w| (w.open(), w)) {
+                    Ok((Some(f), written)) => {
                         log::info!(
                             "position index: {count} games, {} positions reached, built in {:.1} s",
                             f.entry_count(),
                             started.elapsed().as_secs_f64()
                         );
                         *self.file.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(f));
+                        // It answers now; kept for the next mount once durable.
+                        self.set_ready();
+                        if let Err(e) = written.keep() {
+                            log::warn!("cannot keep the position index in {}: {e}", path.display());
+                        }
                         return true;
                     }
-                    Ok(None) => log::warn!("position index: {} unreadable", path.display()),
+                    Ok((None, _)) => log::warn!("position index: {} unreadable", path.display()),
                     Err(e) => {
                         log::warn!("cannot keep the position index in {}: {e}", path.display())
                     }
@@ -665,8 +675,10 @@ mod tests {
         }
     }
 
+    /// An index written but not renamed into its place answers from the file it was
+    /// written to, which is then gone from the folder (the next mount builds it again).
     #[test]
-    fn an_index_that_cannot_be_kept_is_built_again_in_memory() {
+    fn an_index_that_cannot_be_kept_answers_and_leaves_nothing_behind() {
         let dir = tempfile::tempdir().unwrap();
         let base = crate::testing::demo_db(dir.path());
         let coll = ChessCollection::new(crate::store::open(&base, true).unwrap());
@@ -678,7 +690,7 @@ mod tests {
         let index = PositionIndex::new(Some(path.clone()));
         index.load_or_build(&coll, 2, &AtomicBool::new(false));
         assert!(index.wait_ready(Duration::ZERO));
-        assert!(index.file.read().unwrap().is_none(), "not kept");
+        assert!(path.is_dir(), "not kept");
         for pos in [Chess::default(), e4(), after_first("d4")] {
             let games = games_at(&index, &pos);
             assert!(!games.is_empty());
@@ -690,6 +702,27 @@ mod tests {
             .filter(|name| name.contains(".bucket-") || name.contains(".tmp"))
             .collect();
         assert!(left.is_empty(), "{left:?}");
+    }
+
+    /// An index whose file cannot be written (here a folder is in the way of the file it is
+    /// written to first) is built again in memory, and answers.
+    #[test]
+    fn an_index_that_cannot_be_written_is_built_again_in_memory() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = crate::testing::demo_db(dir.path());
+        let coll = ChessCollection::new(crate::store::open(&base, true).unwrap());
+        let path = dir.path().join("positions");
+        std::fs::create_dir(path.with_extension(format!("tmp{}", std::process::id()))).unwrap();
+        let index = PositionIndex::new(Some(path.clone()));
+        index.load_or_build(&coll, 2, &AtomicBool::new(false));
+        assert!(index.wait_ready(Duration::ZERO));
+        assert!(index.file.read().unwrap().is_none(), "held in memory");
+        assert!(!path.exists());
+        for pos in [Chess::default(), e4(), after_first("d4")] {
+            let games = games_at(&index, &pos);
+            assert!(!games.is_empty());
+            assert_eq!(games, recount(&coll, &pos), "{pos:?}");
+        }
     }
 
     /// A chess collection that calls `on_read` with itself and the game before reading a
