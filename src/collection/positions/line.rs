@@ -65,8 +65,18 @@ impl GameStats {
 pub struct GameLine {
     /// The game's result, ratings and year.
     pub stats: GameStats,
-    /// (position key, next move code), one per distinct position, ordered by key.
+    /// (position key, next move code), one per distinct position, in the order the game
+    /// first reaches them ([`GameLine::by_key`] orders them by key).
     pub steps: Vec<(u64, u16)>,
+}
+
+impl GameLine {
+    /// The line with its steps ordered by key, to be searched.
+    pub fn by_key(mut self) -> GameLine {
+        // Each key is once in the steps: no order among equals to keep.
+        self.steps.sort_unstable_by_key(|&(key, _)| key);
+        self
+    }
 }
 
 /// A [`GameVisitor`] that records a game's main line as a [`GameLine`].
@@ -77,18 +87,28 @@ pub struct LineRecorder {
     depth: u32,
     /// The key of the position the main line has reached.
     at: Option<u64>,
+    /// Where in the steps the positions since the last pawn move or capture begin: only
+    /// they can come again (none before has the same pawns and pieces), so a position is
+    /// looked for among them alone, as an engine looks for a repetition.
+    reversible_from: usize,
 }
 
 impl LineRecorder {
     /// The line recorded: the last position with [`END`], each position's first visit kept.
     pub fn finish(mut self) -> GameLine {
         if let Some(at) = self.at {
-            self.line.steps.push((at, END));
+            self.step(at, END);
         }
-        // A stable sort keeps each position's first visit first.
-        self.line.steps.sort_by_key(|&(key, _)| key);
-        self.line.steps.dedup_by_key(|&mut (key, _)| key);
         self.line
+    }
+
+    /// Record that the line plays `code` from the position with `key`, unless it was there
+    /// before.
+    fn step(&mut self, key: u64, code: u16) {
+        let steps = &mut self.line.steps;
+        if !steps[self.reversible_from..].iter().any(|&(k, _)| k == key) {
+            steps.push((key, code));
+        }
     }
 }
 
@@ -113,7 +133,12 @@ impl GameVisitor for LineRecorder {
             Ply::Null => (NULL_MOVE, position_key(after)),
         };
         debug_assert_eq!(to, position_key(after), "{ply:?}");
-        self.line.steps.push((from, code));
+        self.step(from, code);
+        if let Ply::Move(m) = ply
+            && (m.is_capture() || m.role() == shakmaty::Role::Pawn)
+        {
+            self.reversible_from = self.line.steps.len();
+        }
         self.at = Some(to);
         Ok(())
     }
@@ -157,6 +182,83 @@ mod tests {
         let start = position_key(&Chess::default());
         let first = line.steps.iter().find(|s| s.0 == start).unwrap();
         assert_eq!(first.1 & 63, u16::from(shakmaty::Square::G1));
+    }
+
+    /// Every position of a main line, with the move played there, each at its first visit,
+    /// found the plain way: all of them kept, the later visits dropped.
+    struct EveryPosition(Vec<(u64, u16)>, u32);
+
+    impl GameVisitor for EveryPosition {
+        fn begin(&mut self, _: &Headers, start: &StartPosition) -> Result<()> {
+            self.0.push((position_key(&start_position(start)?), END));
+            Ok(())
+        }
+        fn line_comment(&mut self, _: &str) -> Result<()> {
+            Ok(())
+        }
+        fn ply(&mut self, _: &Chess, ply: &Ply, after: &Chess, _: bool) -> Result<()> {
+            if self.1 == 0 {
+                self.0.last_mut().unwrap().1 = match ply {
+                    Ply::Move(m) => move_code(m),
+                    Ply::Null => NULL_MOVE,
+                };
+                self.0.push((position_key(after), END));
+            }
+            Ok(())
+        }
+        fn nag(&mut self, _: u8) -> Result<()> {
+            Ok(())
+        }
+        fn comment(&mut self, _: &str) -> Result<()> {
+            Ok(())
+        }
+        fn begin_variation(&mut self) -> Result<()> {
+            self.1 += 1;
+            Ok(())
+        }
+        fn end_variation(&mut self) -> Result<()> {
+            self.1 -= 1;
+            Ok(())
+        }
+    }
+
+    /// A position is looked for only among those since the last pawn move or capture: the
+    /// line is the one every position's first visit makes, on games with repetitions,
+    /// castling, en passant, promotions, null moves and set-up starts.
+    #[test]
+    fn only_positions_since_a_pawn_move_or_capture_can_come_again() {
+        let mut games = 0;
+        let mut repeated = 0;
+        for file in [
+            "fuzz-seed1000.pgn",
+            "long-games.pgn",
+            "special-moves.pgn",
+            "fen-starts.pgn",
+            "annotations.pgn",
+        ] {
+            let text =
+                std::fs::read(format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+            for game in crate::text::pgn_parse::games(&text).filter_map(|g| g.ok()) {
+                let mut rec = LineRecorder::default();
+                walk(&game, &mut rec).unwrap();
+                let mut every = EveryPosition(Vec::new(), 0);
+                walk(&game, &mut every).unwrap();
+                let mut seen = std::collections::HashSet::new();
+                let first: Vec<(u64, u16)> = every
+                    .0
+                    .iter()
+                    .copied()
+                    .filter(|s| seen.insert(s.0))
+                    .collect();
+                repeated += every.0.len() - first.len();
+                assert_eq!(rec.finish().steps, first, "{file}: {:?}", game.headers);
+                games += 1;
+            }
+        }
+        assert!(
+            games > 50 && repeated > 0,
+            "{games} games, {repeated} repeated positions"
+        );
     }
 
     #[test]

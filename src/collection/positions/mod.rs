@@ -305,7 +305,7 @@ impl PositionIndex {
     /// Game `n` changed (saved, imported, deleted, restored): replay it again into the
     /// overlay, so lookups see it as it is now.
     pub fn update(&self, coll: &dyn Collection, n: u32) {
-        let line = line_of(coll, n);
+        let line = line_of(coll, n).map(GameLine::by_key);
         self.overlay
             .write()
             .unwrap_or_else(|p| p.into_inner())
