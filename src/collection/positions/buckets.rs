@@ -96,17 +96,21 @@ impl Buckets {
             .collect()
     }
 
-    /// The entries of bucket `i`, sorted by key and game (a game is once at a key, so this is
-    /// [`Entry`]'s order); its file is emptied and removed, so that its pages, most of them
-    /// not yet on disk, are dropped rather than written (a build's buckets are as large as
-    /// its index, and both waiting to be written would hold the index's own writes back).
-    pub fn take_sorted(&self, i: usize) -> std::io::Result<Vec<Entry>> {
+    /// The entries of bucket `i` in `entries` (what it held before is dropped, its room
+    /// kept: a thread reuses one for every bucket it sorts, rather than have each bucket's
+    /// megabytes of fresh memory zeroed by the kernel), sorted by key and game (a game is
+    /// once at a key, so this is [`Entry`]'s order); its file is emptied and removed, so that
+    /// its pages, most of them not yet on disk, are dropped rather than written (a build's
+    /// buckets are as large as its index, and both waiting to be written would hold the
+    /// index's own writes back).
+    pub fn take_sorted(&self, i: usize, entries: &mut Vec<Entry>) -> std::io::Result<()> {
         // Read a piece at a time into entries of the bucket's known size: the bytes of a
         // whole bucket are never in memory beside its entries.
         let held = self.files[i].lock().unwrap_or_else(|p| p.into_inner()).1;
-        let mut entries = Vec::with_capacity(held);
+        entries.clear();
+        entries.reserve(held);
         let mut file = File::open(&self.paths[i])?;
-        let mut piece = vec![0u8; READ_ENTRIES * ENTRY];
+        let mut piece = [0u8; READ_ENTRIES * ENTRY];
         loop {
             let want = (held - entries.len()).min(READ_ENTRIES) * ENTRY;
             if want == 0 {
@@ -122,7 +126,7 @@ impl Buckets {
             .set_len(0);
         let _ = std::fs::remove_file(&self.paths[i]);
         entries.sort_unstable();
-        Ok(entries)
+        Ok(())
     }
 }
 
@@ -204,10 +208,11 @@ mod tests {
             let sizes = buckets.sizes();
             assert_eq!(sizes.iter().sum::<usize>(), all.len());
             let mut read = Vec::new();
+            let mut bucket = Vec::new();
             for (i, size) in sizes.into_iter().enumerate() {
-                let bucket = buckets.take_sorted(i).unwrap();
+                buckets.take_sorted(i, &mut bucket).unwrap();
                 assert_eq!(bucket.len(), size);
-                read.extend(bucket);
+                read.extend_from_slice(&bucket);
             }
             assert_eq!(read, all);
             drop(buckets);

@@ -290,16 +290,18 @@ pub fn write_buckets(
         let sums: Vec<Mutex<BucketSums>> = sizes.iter().map(|_| Mutex::default()).collect();
         let next = AtomicUsize::new(0);
         let work = || -> std::io::Result<()> {
+            // Reused for every bucket the thread takes.
+            let mut entries = Vec::new();
+            let mut bytes = Vec::with_capacity(CHUNK * ENTRY);
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= sizes.len() {
                     return Ok(());
                 }
-                let entries = buckets.take_sorted(i)?;
+                buckets.take_sorted(i, &mut entries)?;
                 let mut bucket_sums = Vec::new();
                 let mut count = 0;
                 let mut summing = Summing::new(games);
-                let mut bytes = Vec::with_capacity(CHUNK * ENTRY);
                 let mut at = starts[i];
                 for chunk in entries.chunks(CHUNK) {
                     bytes.clear();
