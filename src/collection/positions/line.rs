@@ -79,6 +79,11 @@ impl GameLine {
     }
 }
 
+/// The steps a line makes room for at its start: a long game's, so that most games' steps
+/// are one allocation rather than the eight doublings of a growing vector (an index build
+/// records every game of the database).
+const STEPS_AHEAD: usize = 256;
+
 /// A [`GameVisitor`] that records a game's main line as a [`GameLine`].
 #[derive(Default)]
 pub struct LineRecorder {
@@ -115,6 +120,7 @@ impl LineRecorder {
 impl GameVisitor for LineRecorder {
     fn begin(&mut self, headers: &Headers, start: &StartPosition) -> Result<()> {
         self.line.stats = GameStats::of(headers);
+        self.line.steps.reserve(STEPS_AHEAD);
         self.at = Some(position_key(&start_position(start)?));
         Ok(())
     }
