@@ -496,3 +496,23 @@ fn a_listing_read_a_few_entries_at_a_time_is_the_whole_listing() {
         }
     }
 }
+
+/// `.gamefs/stats` counts the games marked deleted as they are now: after an `rm` and after
+/// a restore (the count is kept between changes, not recounted on every read).
+#[test]
+fn the_stats_count_the_games_deleted_now() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = super::testing::demo_tree(dir.path(), true);
+    let deleted = |vfs: &super::Vfs| {
+        vfs.stats_text()
+            .lines()
+            .find(|l| l.starts_with("deleted:"))
+            .map(str::to_owned)
+    };
+    assert_eq!(deleted(&vfs).as_deref(), Some("deleted: 0"));
+    vfs.set_deleted(3, true).unwrap();
+    vfs.set_deleted(5, true).unwrap();
+    assert_eq!(deleted(&vfs).as_deref(), Some("deleted: 2"));
+    vfs.set_deleted(3, false).unwrap();
+    assert_eq!(deleted(&vfs).as_deref(), Some("deleted: 1"));
+}

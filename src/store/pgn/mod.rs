@@ -153,6 +153,11 @@ impl ChessStore for PgnFile {
         self.index.summary(number)
     }
 
+    fn deleted(&self, _number: u32) -> bool {
+        // A PGN file is read-only: nothing in it is marked deleted.
+        false
+    }
+
     fn name(&self, kind: NameKind, id: u32) -> Arc<str> {
         match self.index.names[kind as usize].get(id as usize) {
             Some(name) if id != UNKNOWN_NAME => name.into(),
