@@ -1254,6 +1254,44 @@ def wait_tree_ready(mnt, timeout=36000):
     return time.perf_counter() - t0
 
 
+def bench_all_pgn(args, db, runs):
+    """Figure 14: `grep -c` over the root's `all.pgn` (every game as one file) against
+    `gamefs export | grep -c` of the same database: the issue's "at export speed". The sizes
+    and the position index are made once by a first mount and kept, as after any earlier
+    mount; each run drops the caches and times both in turn."""
+    mnt = os.path.join(MNT, "m14")
+    pattern = "'^\\[Event '"
+    m = ForegroundMount(args.gamefs, db, mnt, "all.pgn: first mount, learning sizes", ro=True, keep_sizes=False)
+    try:
+        wait_sizes_known(mnt, int(tcl(TCL_COUNT, db).strip()), timeout=36000)
+        # The position index too, or every later mount would build it while grep reads.
+        wait_tree_ready(mnt)
+    finally:
+        m.close()
+    grep_all, exports, counts = [], [], set()
+    for _ in range(runs):
+        drop_caches()
+        t, out = timed(f"{q(args.gamefs)} export -q {q(db)} | grep -c {pattern}", timeout=36000)
+        exports.append(t)
+        counts.add(("export", out.strip()))
+        drop_caches()
+        m = ForegroundMount(args.gamefs, db, mnt, "all.pgn: grep -c", ro=True, opts=("lazy_sizes",),
+                            keep_sizes=True)
+        try:
+            t, out = timed(f"grep -c {pattern} {q(os.path.join(mnt, 'all.pgn'))}", timeout=36000)
+            grep_all.append(t)
+            counts.add(("all.pgn", out.strip()))
+        finally:
+            m.close()
+    found = {v for _, v in counts}
+    same = f"{found.pop()} games in both" if len(found) == 1 else f"DIFFERENT: {sorted(counts)}"
+    g, e = stat(grep_all), stat(exports)
+    ratio = g["median"] / e["median"]
+    row(14, f"`grep -c '^\\[Event ' all.pgn` at the root, caches dropped, sizes kept from an earlier mount ({same})",
+        g, e, f"{ratio:.2f}×", "≤ 1.1× (export speed)", ratio <= 1.1 and same.endswith("both"), key="all_pgn_grep",
+        peer_name="`gamefs export \\| grep -c`, caches dropped")
+
+
 def bench_tree(args, db, runs):
     """Figure 13: the position index (tree/, positions/) against `gamefs export` and SCID's
     board search + tree statistics. The build is timed on a mount with no kept index
@@ -1265,10 +1303,13 @@ def bench_tree(args, db, runs):
     warm, listing = {}, {"tree/games": [], "games": []}
     found = {}
     for _ in range(runs):
+        # Both read the database from disk: the cold reads of the run before dropped it.
+        drop_caches()
         exports.append(timed(f"{q(args.gamefs)} export -q -o /dev/null {q(db)}", timeout=36000)[0])
         for f in glob.glob(os.path.join(cache, "gamefs", "positions-*")):
             os.remove(f)
         sh("sync")
+        drop_caches()
         m = ForegroundMount(args.gamefs, db, mnt, "tree: the first mount, building the index", ro=True,
                             opts=("lazy_sizes",))
         try:
@@ -1380,7 +1421,7 @@ def main():
     ap.add_argument("--mode", required=True, help="quick, full, 1m or 10m: names the run's file")
     ap.add_argument("--no-append", action="store_true", help="print the table only: no run file")
     ap.add_argument("--label", default="", help="what the run's heading says after the mode (default: N games)")
-    ap.add_argument("--only", help="comma-separated figures to run (1-10, 13), for debugging")
+    ap.add_argument("--only", help="comma-separated figures to run (1-10, 13, 14), for debugging")
     args = ap.parse_args()
     DATA, MNT = os.path.abspath(args.data), os.path.abspath(args.mnt)
     os.makedirs(DATA, exist_ok=True)
@@ -1389,7 +1430,7 @@ def main():
     os.environ["XDG_CACHE_HOME"] = os.path.join(DATA, "xdg-cache")
     os.makedirs(MNT, exist_ok=True)
     # 10m: the figures that scale to ten million games (no export, no 100k import, no other formats)
-    default = {"2", "3", "4", "6", "9", "13", "7"} if args.mode == "10m" else {str(k) for k in range(1, 11)} | {"13"}
+    default = {"2", "3", "4", "6", "9", "13", "14", "7"} if args.mode == "10m" else {str(k) for k in range(1, 11)} | {"13", "14"}
     only = set(args.only.split(",")) if args.only else default
     n = args.games
     started = time.time()
@@ -1427,6 +1468,7 @@ def main():
             ("9", lambda: bench_ls_l(args, scid_db, args.runs, n, pgn)),
             ("10", lambda: bench_remount(args, scid_db, args.runs)),
             ("13", lambda: bench_tree(args, scid_db, args.runs)),
+            ("14", lambda: bench_all_pgn(args, scid_db, args.runs)),
             ("7", lambda: bench_rss(args, scid_db, args.runs)),
         ]
         for key, fn in steps:
