@@ -29,8 +29,8 @@ const READ_ENTRIES: usize = 4096;
 /// The most buckets: one open file each while the build runs.
 const MOST_BUCKETS: usize = 512;
 
-/// The buckets of one build, in files named after the index (`INDEX.bucket-PID-N`); removed
-/// when dropped.
+/// The buckets of one build, in files named after the index (`INDEX.bucket-PID-N-I`, apart
+/// from any other build's); removed when dropped.
 pub struct Buckets {
     /// Each bucket's file, and how many entries it holds.
     files: Vec<Mutex<(File, usize)>>,
@@ -50,9 +50,10 @@ impl Buckets {
             paths: Vec::with_capacity(count),
             shift: 64 - count.trailing_zeros(),
         };
+        let names = super::file::scratch_beside(index, "bucket");
         for i in 0..count {
-            let mut name = index.to_path_buf().into_os_string();
-            name.push(format!(".bucket-{}-{i}", std::process::id()));
+            let mut name = names.clone().into_os_string();
+            name.push(format!("-{i}"));
             let path = PathBuf::from(name);
             // Named before it is made, so that a failure half way removes what was made.
             buckets.paths.push(path.clone());

@@ -222,8 +222,8 @@ pub fn write(
     games: &[GameRecord],
     entries: impl ExactSizeIterator<Item = Entry>,
 ) -> std::io::Result<()> {
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    let sums_tmp = path.with_extension(format!("sums{}", std::process::id()));
+    let tmp = scratch_beside(path, "tmp");
+    let sums_tmp = scratch_beside(path, "sums");
     let result = (|| {
         let mut w = BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
         w.write_all(&head(stamp, games, entries.len()))?;
@@ -256,6 +256,20 @@ pub fn write(
     result
 }
 
+/// A file of one write of the index at `index`, `INDEX.WHAT-PID-N`: named apart from every
+/// other write's, those of this process included (a rebuild may run beside the first build,
+/// and each must not write into the other's files).
+pub fn scratch_beside(index: &Path, what: &str) -> PathBuf {
+    static WRITES: AtomicUsize = AtomicUsize::new(0);
+    let mut name = index.to_path_buf().into_os_string();
+    name.push(format!(
+        ".{what}-{}-{}",
+        std::process::id(),
+        WRITES.fetch_add(1, Ordering::Relaxed)
+    ));
+    PathBuf::from(name)
+}
+
 /// A bucket's sums as they are written to the file, and how many there are.
 type BucketSums = (Vec<u8>, u64);
 
@@ -273,7 +287,7 @@ pub fn write_buckets(
     buckets: &Buckets,
     threads: usize,
 ) -> std::io::Result<Written> {
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let tmp = scratch_beside(path, "tmp");
     let started = std::time::Instant::now();
     let sizes = buckets.sizes();
     let result = (|| {

@@ -704,24 +704,74 @@ mod tests {
         assert!(left.is_empty(), "{left:?}");
     }
 
-    /// An index whose file cannot be written (here a folder is in the way of the file it is
-    /// written to first) is built again in memory, and answers.
+    /// An index whose file cannot be written (here its folder is taken away while games are
+    /// replayed, so its buckets cannot be read back) is built again in memory, and answers.
     #[test]
     fn an_index_that_cannot_be_written_is_built_again_in_memory() {
         let dir = tempfile::tempdir().unwrap();
         let base = crate::testing::demo_db(dir.path());
-        let coll = ChessCollection::new(crate::store::open(&base, true).unwrap());
-        let path = dir.path().join("positions");
-        std::fs::create_dir(path.with_extension(format!("tmp{}", std::process::id()))).unwrap();
+        let folder = dir.path().join("cache");
+        std::fs::create_dir(&folder).unwrap();
+        let path = folder.join("positions");
+        let taken = AtomicBool::new(false);
+        let take_folder = |_: &ChessCollection, _| {
+            if !taken.swap(true, Ordering::SeqCst) {
+                std::fs::remove_dir_all(&folder).unwrap();
+            }
+        };
+        let coll = Hooked {
+            inner: ChessCollection::new(crate::store::open(&base, false).unwrap()),
+            on_read: &take_folder,
+            on_deleted: &|_| {},
+        };
         let index = PositionIndex::new(Some(path.clone()));
         index.load_or_build(&coll, 2, &AtomicBool::new(false));
+        assert!(taken.load(Ordering::SeqCst));
         assert!(index.wait_ready(Duration::ZERO));
         assert!(index.file.read().unwrap().is_none(), "held in memory");
-        assert!(!path.exists());
         for pos in [Chess::default(), e4(), after_first("d4")] {
             let games = games_at(&index, &pos);
             assert!(!games.is_empty());
-            assert_eq!(games, recount(&coll, &pos), "{pos:?}");
+            assert_eq!(games, recount(&coll.inner, &pos), "{pos:?}");
+        }
+    }
+
+    /// Two builds of one index at once in one process (a rebuild beside the first build)
+    /// write files of their own: each is kept in its file and finds what a recount finds.
+    #[test]
+    fn two_builds_of_one_index_at_once_keep_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = crate::testing::demo_db(dir.path());
+        let path = dir.path().join("positions");
+        // Both have made their buckets before either replays a game (a build that fails
+        // before reading a game lets the other go on after a while).
+        let arrived = AtomicU32::new(0);
+        let meet = |_: &ChessCollection, n| {
+            if n == 0 {
+                arrived.fetch_add(1, Ordering::SeqCst);
+                let start = std::time::Instant::now();
+                while arrived.load(Ordering::SeqCst) < 2 && start.elapsed() < Duration::from_secs(5)
+                {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+        };
+        let colls = [(); 2].map(|()| Hooked {
+            inner: ChessCollection::new(crate::store::open(&base, false).unwrap()),
+            on_read: &meet,
+            on_deleted: &|_| {},
+        });
+        let indexes = [(); 2].map(|()| PositionIndex::new(Some(path.clone())));
+        std::thread::scope(|s| {
+            for (index, coll) in indexes.iter().zip(&colls) {
+                s.spawn(move || index.load_or_build(coll, 1, &AtomicBool::new(false)));
+            }
+        });
+        for index in &indexes {
+            assert!(index.file.read().unwrap().is_some(), "kept in its file");
+            for pos in [Chess::default(), e4(), after_first("d4")] {
+                assert_eq!(games_at(index, &pos), recount(&colls[0].inner, &pos));
+            }
         }
     }
 
