@@ -331,6 +331,24 @@ impl Collection for ChessCollection {
         Ok(render_pgn(&*self.store, n)?.into_bytes())
     }
 
+    fn render_into(&self, n: u32, out: &mut Vec<u8>) -> Result<()> {
+        if let Some(text) = self.store.source_text(n) {
+            out.extend_from_slice(&text?);
+            return Ok(());
+        }
+        // The PGN writer writes a `String`; this thread's own one keeps its room from game to
+        // game, so a game costs a copy of its text, not an allocation.
+        thread_local! {
+            static RENDERED: RefCell<String> = const { RefCell::new(String::new()) };
+        }
+        RENDERED.with_borrow_mut(|text| {
+            text.clear();
+            render_pgn_into(&*self.store, n, text)?;
+            out.extend_from_slice(text.as_bytes());
+            Ok(())
+        })
+    }
+
     fn check(&self, n: u32) -> Result<()> {
         if self.store.source_len(n).is_some() {
             // Its file is the source's bytes: read its moves as a game, unless the store

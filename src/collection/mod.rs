@@ -166,6 +166,12 @@ pub trait Collection: Send + Sync {
     fn view_label(&self, view: usize, key: u32) -> String;
     /// The text of item `n`.
     fn render(&self, n: u32) -> Result<Vec<u8>>;
+    /// The text of item `n` appended to `out`: an all-file renders many items into one
+    /// buffer rather than one buffer each. On an error `out` is left as it was.
+    fn render_into(&self, n: u32, out: &mut Vec<u8>) -> Result<()> {
+        out.extend_from_slice(&self.render(n)?);
+        Ok(())
+    }
     /// Whether item `n` reads whole (`gamefs check`): it renders, and a text served as its
     /// source holds it (a PGN file's game whose moves do not replay fails here, not when its
     /// file is read).

@@ -315,6 +315,11 @@ impl Collection for UnionCollection {
         m.collection.render(local)
     }
 
+    fn render_into(&self, n: u32, out: &mut Vec<u8>) -> Result<()> {
+        let (m, local) = self.locate(n)?;
+        m.collection.render_into(local, out)
+    }
+
     fn check(&self, n: u32) -> Result<()> {
         let (m, local) = self.locate(n)?;
         m.collection.check(local)
