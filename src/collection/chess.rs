@@ -180,8 +180,8 @@ fn cut_short_game(read: pgn_parse::ReadGame) -> pgn_parse::ParseError {
 /// no move tree), or through the model for the rare stored game whose annotations come in an
 /// order the writer cannot take in one pass. The same bytes either way.
 pub fn render_pgn(store: &dyn ChessStore, number: u32) -> Result<String> {
-    // Room for most games' text at once, rather than the doublings of an empty string: an
-    // all-file renders every game of a folder.
+    // Room for most games' text at once, rather than the doublings of an empty string: a
+    // read of an all-file renders here every game not rendered ahead of it.
     let mut out = String::with_capacity(TEXT_AHEAD);
     render_pgn_into(store, number, &mut out)?;
     Ok(out)
