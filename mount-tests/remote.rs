@@ -345,6 +345,53 @@ fn a_prefix_of_many_objects_mounts_as_one_tree_as_the_same_local_folder_does() {
     );
     let players = listing(&m.join("players"));
     assert!(!players.is_empty());
+    drop(m);
+
+    // An object put under the prefix appears at the next mount (a new machine: an empty
+    // cache), indexed alone: the others load the indexes shared beside them.
+    std::fs::copy(
+        repo().join("tests/data/najdorf/najdorf.pgn"),
+        folder.join("c.pgn"),
+    )
+    .unwrap();
+    garage.put("shelf/c.pgn", std::fs::read(folder.join("c.pgn")).unwrap());
+    let local = {
+        let ldir = dir.path().join("local2");
+        std::fs::create_dir_all(&ldir).unwrap();
+        let m = Mount::new(&folder, &ldir, &["-o", "ro"]);
+        games_of(&m)
+    };
+    assert!(local.iter().any(|(n, _)| n.starts_with("c--")));
+    let log = dir.path().join("second.log");
+    let m = mount_remote(
+        &garage,
+        &format!("s3://{BUCKET}/shelf/"),
+        dir.path(),
+        &dir.path().join("cache-b"),
+        &["-o", &format!("log_file={},log_level=info", log.display())],
+    );
+    assert!(
+        games_of(&m) == local,
+        "names or bytes differ from the local folder's mount"
+    );
+    let said = std::fs::read_to_string(&log).unwrap();
+    let shared = |name: &str| {
+        said.contains(&format!(
+            "s3://{BUCKET}/shelf/{name}: using the index shared beside it"
+        ))
+    };
+    assert!(
+        shared("a.pgn") && shared("b.pgn.zst") && !shared("c.pgn"),
+        "{said}"
+    );
+    assert!(
+        garage
+            .keys("shelf")
+            .iter()
+            .any(|k| k == "shelf/c.pgn.gamefs-index"),
+        "{:?}",
+        garage.keys("shelf")
+    );
 }
 
 #[test]
