@@ -15,6 +15,10 @@
 #
 # The first mount is also measured from nginx on loopback (http://, when /usr/sbin/nginx is
 # there): a server that hands the file over faster than Garage, so what is left is gamefs's.
+# Beside it, two more: the local first mount while curl receives the object from nginx into
+# nothing (the floor: what receiving the bytes costs these cores, whoever receives them), and
+# the local and http:// first mounts with gamefs on core 0 and nginx on the other cores (as
+# with a server on another machine). REMOTE_ROUNDS=N repeats every row N times.
 #
 # Files are kept in target/remotebench/. Needs garage (contrib/dev/setup test), pzstd, curl,
 # fusermount3, bc; nginx (nginx-light) for the http:// columns.
@@ -123,8 +127,9 @@ read_games() {
 
 echo "Games: $games ($(basename "$pgn")), a Garage node on loopback; $reads games read at random."
 echo
-echo "| file | size | first mount, local | first mount, s3:// | download (curl) + local mount | remount, s3://, empty cache | random games, local | random games, s3://, empty cache | first mount, http:// (nginx) | download from nginx (curl) |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| file | size | first mount, local | first mount, s3:// | download (curl) + local mount | remount, s3://, empty cache | random games, local | random games, s3://, empty cache | first mount, http:// (nginx) | download from nginx (curl) | first mount, local, while curl receives it from nginx | first mount, local, gamefs on core 0 | first mount, http://, gamefs on core 0, nginx on the others |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+for round in $(seq "${REMOTE_ROUNDS:-1}"); do
 for f in "$pgn" "$pgn.zst"; do
     name=$(basename "$f")
     url=s3://games/$name
@@ -153,16 +158,40 @@ for f in "$pgn" "$pgn.zst"; do
     remount=$(secs "$gamefs" mount "$url" "$mnt")
     remote_random=$(secs read_games "$mnt/games" "$dir/random.txt")
     unmount "$url"
-    http_first=- http_download=-
+    http_first=- http_download=- floor=- local_pinned=- http_pinned=-
     if [ -n "$web" ]; then
+        web_url=http://127.0.0.1:$http/$name
         export XDG_CACHE_HOME=$dir/cache-http
         rm -rf "$XDG_CACHE_HOME"
-        http_first="$(secs "$gamefs" mount "http://127.0.0.1:$http/$name" "$mnt") s"
-        unmount "http://127.0.0.1:$http/$name"
+        http_first="$(secs "$gamefs" mount "$web_url" "$mnt") s"
+        unmount "$web_url"
         mkdir -p "$dir/dl"
-        http_download="$(secs curl -sf -o "$dir/dl/$name" "http://127.0.0.1:$http/$name") s"
+        http_download="$(secs curl -sf -o "$dir/dl/$name" "$web_url") s"
         rm -rf "$dir/dl"
+        # The floor: the local first mount while the object is received from nginx beside
+        # it (by curl, into nothing), on the same cores.
+        export XDG_CACHE_HOME=$dir/cache-floor
+        rm -rf "$XDG_CACHE_HOME"
+        curl -sf -o /dev/null "$web_url" &
+        receiving=$!
+        floor="$(secs "$gamefs" mount "$f" "$mnt") s"
+        wait $receiving
+        unmount "$f"
+        # As with the server on another machine: gamefs on core 0, nginx on the others.
+        if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
+            all=0-$(($(nproc) - 1))
+            for p in $web $(pgrep -P "$web"); do taskset -apc 1-$(($(nproc) - 1)) "$p" >/dev/null; done
+            for target in "$f" "$web_url"; do
+                export XDG_CACHE_HOME=$dir/cache-pinned
+                rm -rf "$XDG_CACHE_HOME"
+                took="$(secs taskset -c 0 "$gamefs" mount "$target" "$mnt") s"
+                unmount "$target"
+                if [ "$target" = "$f" ]; then local_pinned=$took; else http_pinned=$took; fi
+            done
+            for p in $web $(pgrep -P "$web"); do taskset -apc "$all" "$p" >/dev/null; done
+        fi
     fi
     size=$(du -mL "$f" | cut -f1)
-    echo "| $name | ${size} MB | ${local_first} s | ${remote_first} s | ${downloaded} s | ${remount} s | ${local_random} s | ${remote_random} s | ${http_first} | ${http_download} |"
+    echo "| $name | ${size} MB | ${local_first} s | ${remote_first} s | ${downloaded} s | ${remount} s | ${local_random} s | ${remote_random} s | ${http_first} | ${http_download} | ${floor} | ${local_pinned} | ${http_pinned} |"
+done
 done
