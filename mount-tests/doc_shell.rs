@@ -162,6 +162,21 @@ fusermount3 -u ~/twic"#,
         prints: &[],
     },
     Example {
+        page: "docs/guide/remote.md",
+        first: "gamefs mount s3://chess-archive/twic/ ~/twic",
+        servers: Servers::Remote,
+        before: r#"mkdir -p ~/.aws ~/twic
+printf '[default]\naws_access_key_id = %s\naws_secret_access_key = %s\n' "$KEY_ID" "$SECRET" > ~/.aws/credentials
+printf '[default]\nregion = us-east-1\nendpoint_url = http://minio.lan:9000\n' > ~/.aws/config"#,
+        instead: None,
+        after: r#"# Both objects under the prefix, as one tree.
+test "$(ls ~/twic/games | wc -l)" = $((2 * DEMO_GAMES))
+test "$(ls ~/twic/games/twic1501--* | wc -l)" = "$DEMO_GAMES"
+fusermount3 -u ~/twic"#,
+        cleanup: "",
+        prints: &["twic1500--0006 Morphy, Paul", "twic1501--0006 Morphy, Paul"],
+    },
+    Example {
         page: "docs/guide/sharing.md",
         first: "gamefs mount -o allow_other /srv/chess/club /srv/gamefs/club",
         servers: Servers::None,
@@ -388,6 +403,8 @@ fn start_remote(dir: &Path) -> Option<RemoteServers> {
         "lichess/lichess_db_standard_rated_2024-01.pgn.zst",
         zst,
     );
+    garage.put_in("chess-archive", "twic/twic1500.pgn", demo.clone());
+    garage.put_in("chess-archive", "twic/twic1501.pgn.gz", gz.clone());
     garage.put_in("games", "twic/twic1500.pgn", demo);
     let base = crate::fixtures::edge_db();
     for ext in ["si4", "sn4", "sg4"] {
