@@ -3,15 +3,14 @@
 //! Apache Arrow's `object_store` client (its signing, retries with backoff, timeouts).
 //!
 //! The object is read in blocks of [`BLOCK_BYTES`]: each fetched once, kept in memory (the
-//! last few) and on local disk within a bound (`block_cache`); a read that goes on
-//! from the block before has the blocks after it fetched ahead, in parallel, so reading in
-//! order streams the object. A whole pass over the object (an index build) is read as a
-//! [`Stream`] instead: long requests, received on the reading thread as they arrive, nothing
-//! kept. Every fetch names
-//! the version (ETag) seen when the object was opened, so a changed object fails its reads
-//! instead of mixing two versions. A read that
-//! fails after the retries fails with an I/O error and a log line, and the next read tries
-//! again: a server back up serves it.
+//! last few) and on local disk within a bound (`block_cache`); a read that goes on from the
+//! block before has the blocks after it fetched ahead, in parallel, so reading in order
+//! streams the object. A whole pass over the object (an index build) is read as a [`Stream`]
+//! instead: long requests, received on the reading thread as they arrive, nothing kept.
+//! Every fetch names the version (ETag) seen when the object was opened, so a changed object
+//! fails its reads instead of mixing two versions. A read that fails after the retries fails
+//! with an I/O error and a log line, and the next read tries again: a server back up serves
+//! it.
 
 use std::ops::Range;
 use std::path::Path;
