@@ -110,3 +110,85 @@ fn a_pgn_files_all_pgn_is_the_file() {
     let m = Mount::new(&pgn, dir.path(), &[]);
     assert!(std::fs::read(m.join("all.pgn")).unwrap() == std::fs::read(&pgn).unwrap());
 }
+
+/// `cat all.pgn` over and over while rsync saves games (real tools, through the kernel, at
+/// once): every read succeeds, and once the saves are done the root's all.pgn is the games
+/// as they are now, the texts rendered ahead before a save not served after it.
+#[test]
+fn all_pgn_read_while_rsync_saves_games_follows_the_saves() {
+    let dir = scratch("all-rsync");
+    // The demo's real games twelve times over: more than one piece rendered ahead.
+    let demo = std::fs::read(repo().join("contrib/sample/demo.pgn")).unwrap();
+    let many = dir.path().join("many.pgn");
+    std::fs::write(&many, demo.repeat(12)).unwrap();
+    let db = dir.path().join("db");
+    gamefs_ok([
+        "import".as_ref(),
+        db.as_os_str(),
+        many.as_os_str(),
+        "--create".as_ref(),
+        "-q".as_ref(),
+    ]);
+    let m = Mount::new(&db, dir.path(), &[]);
+    let all = m.join("all.pgn");
+    let first = std::fs::read(&all).unwrap();
+    assert!(
+        first == joined(&listing(&m.join("games"))),
+        "games/ in order"
+    );
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let reader = {
+        let (all, stop) = (all.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut reads = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) || reads < 3 {
+                let out = std::process::Command::new("cat")
+                    .arg(&all)
+                    .output()
+                    .unwrap();
+                assert!(
+                    out.status.success() && !out.stdout.is_empty(),
+                    "cat all.pgn while saving: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                reads += 1;
+            }
+            reads
+        })
+    };
+    // Games across the file, each saved by rsync with its event renamed.
+    let numbers = [3, 90, 200, 301, 355];
+    for (k, &number) in numbers.iter().enumerate() {
+        let game = m.game(number);
+        let text = std::fs::read_to_string(&game).unwrap();
+        let start = text.find("[Event \"").unwrap();
+        let end = start + text[start..].find('\n').unwrap();
+        let edited = dir.path().join(format!("edited{k}.pgn"));
+        let event = format!("[Event \"Saved while read {k}\"]");
+        std::fs::write(
+            &edited,
+            format!("{}{event}{}", &text[..start], &text[end..]),
+        )
+        .unwrap();
+        sh(
+            &m.path,
+            &format!("rsync '{}' '{}'", edited.display(), game.display()),
+        );
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let reads = reader.join().unwrap();
+    assert!(reads >= 3, "{reads} reads");
+    let games = listing(&m.join("games"));
+    assert_eq!(games.len(), 360);
+    eventually("all.pgn shows every save, as games/ does", || {
+        std::fs::read(&all).unwrap() == joined(&games)
+    });
+    let now = String::from_utf8(std::fs::read(&all).unwrap()).unwrap();
+    for k in 0..numbers.len() {
+        assert_eq!(
+            now.matches(&format!("Saved while read {k}\"")).count(),
+            1,
+            "save {k}"
+        );
+    }
+}
