@@ -305,15 +305,6 @@ impl Index {
         let codec = indexer.index.codec;
         let decoded = std::thread::scope(|s| {
             let decoding = s.spawn(move || {
-                let (mut members, mut lost, mut points) = (Vec::new(), Vec::new(), None);
-                let empty_block = || {
-                    let mut b = spare.try_recv().unwrap_or_else(|_| {
-                        Vec::with_capacity(room + block.min(BLOCK_BYTES) + (1 << 20))
-                    });
-                    b.clear();
-                    b.resize(room, 0);
-                    b
-                };
                 if codec == Codec::Plain {
                     // A remote object's text, read straight into the blocks (nothing to
                     // decode, so no buffer between: one copy of what the server sent).
@@ -327,6 +318,15 @@ impl Index {
                     );
                     return (result, Vec::new(), Vec::new(), None);
                 }
+                let (mut members, mut lost, mut points) = (Vec::new(), Vec::new(), None);
+                let empty_block = || {
+                    let mut b = spare.try_recv().unwrap_or_else(|_| {
+                        Vec::with_capacity(room + block.min(BLOCK_BYTES) + (1 << 20))
+                    });
+                    b.clear();
+                    b.resize(room, 0);
+                    b
+                };
                 let mut filling = empty_block();
                 let result = source::decode_from(
                     path,
