@@ -198,7 +198,9 @@ pub trait Collection: Send + Sync {
     ) -> Result<import::ImportReport>;
     /// Mark item `n` deleted, or bring it back.
     fn set_deleted(&self, n: u32, deleted: bool) -> Result<()>;
-    /// Notice changes another program made to a read-only database; true if re-read.
+    /// Notice changes another program made to the database, writable or read-only; true if
+    /// re-read since the last call (here, or by a change that caught up first: see
+    /// [`store::ChessStore::reload_if_changed`]).
     fn reload_if_changed(&self) -> Result<bool>;
     /// A digest of everything item `n`'s text is made of: equal digests, equal texts (see
     /// [`store::ChessStore::fingerprint`]). Sizes kept between mounts are keyed by it. None

@@ -177,8 +177,12 @@ pub trait ChessStore: Send + Sync {
     ) -> Result<Vec<u32>>;
     /// Set or clear the deleted mark of game `number`.
     fn set_deleted(&self, number: u32, deleted: bool) -> Result<()>;
-    /// Notice changes another program made to the files (read-only databases); true if the
-    /// index was re-read.
+    /// Notice changes another program made to the files since this store last read or wrote
+    /// them, on a writable database as on a read-only one; true when the state was re-read
+    /// since the last call (here, or by a change that caught up first: every change, replace,
+    /// append and delete, first takes in what another program wrote and then applies itself on
+    /// top, so a writable store never writes over bytes it did not write nor writes a file from
+    /// a stale picture of it; docs/SEMANTICS.md §10a).
     fn reload_if_changed(&self) -> Result<bool>;
     /// A digest of everything game `number`'s text is made of (its index fields, the names
     /// it uses, its record's bytes): two equal digests mean the same text, whatever changed
