@@ -3,7 +3,9 @@
 //! that say which file.
 
 use std::fs::File;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::blob::{self, Blob};
@@ -23,6 +25,40 @@ pub fn with_ext(base: &Path, ext: &str) -> PathBuf {
     s.push(".");
     s.push(ext);
     PathBuf::from(s)
+}
+
+/// What tells one version of a database file from another without reading it: its length,
+/// modification time and inode (a file another program replaced by a rename is another
+/// inode). A writable store compares the stamps of its files before every change, to take in
+/// what another program wrote first (docs/SEMANTICS.md §10a).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FileStamp {
+    /// The length in bytes.
+    pub len: u64,
+    /// The modification time, where the file system tells it.
+    pub modified: Option<SystemTime>,
+    /// The inode number (0 for a file that cannot be looked at, or a remote object).
+    pub inode: u64,
+}
+
+impl FileStamp {
+    /// The stamp of the file at `path` now; all zero when it cannot be looked at (missing, or
+    /// a remote object).
+    pub fn of(path: &Path) -> FileStamp {
+        std::fs::metadata(path).map_or_else(
+            |_| FileStamp::default(),
+            |m| FileStamp {
+                len: m.len(),
+                modified: m.modified().ok(),
+                inode: m.ino(),
+            },
+        )
+    }
+
+    /// The stamps of each of `paths`, in order.
+    pub fn of_all<const N: usize>(paths: &[PathBuf; N]) -> [FileStamp; N] {
+        std::array::from_fn(|i| FileStamp::of(&paths[i]))
+    }
 }
 
 /// The whole file (or remote object) at `path`.

@@ -6,7 +6,9 @@
 
 use std::collections::HashSet;
 use std::ffi::OsStr;
+use std::sync::Arc;
 
+use super::acknowledged::MAX_WATCHED_IMPORT;
 use super::scratch::{Content, ScratchKind};
 use super::status::Counters;
 use super::{Node, Vfs, View, lock};
@@ -62,10 +64,14 @@ impl Vfs {
         text: &[u8],
         done_with: DoneWith<'_>,
     ) -> Result<()> {
-        let result = match target {
-            Target::Game(n) => self.save_game(n, text),
-            Target::Import => self.import(name, text, done_with),
-        };
+        // Another program's changes first, so this one lands on top of them (SEMANTICS §10a).
+        let result = self
+            .take_in_outside_changes()
+            .and_then(|_| match target {
+                Target::Game(n) => self.save_game(n, text),
+                Target::Import => self.import(name, text, done_with),
+            });
+        self.show_changes_caught_up();
         if let Err(e) = &result {
             Counters::bump(&self.counters.rejected, 1);
             let shown = name.to_string_lossy();
@@ -85,6 +91,7 @@ impl Vfs {
         lock(&self.hidden).remove(&n);
         if changed {
             self.states.changed(n);
+            self.watch(n, Arc::from(text), false);
         }
         if changed || was_deleted {
             Counters::bump(&self.counters.saves, 1);
@@ -113,6 +120,11 @@ impl Vfs {
         }
         Counters::bump(&self.counters.imported, numbers.len() as u64);
         self.added(numbers);
+        for &n in numbers.iter().take(MAX_WATCHED_IMPORT) {
+            if let Ok(text) = self.coll.render(n) {
+                self.watch(n, Arc::from(text), true);
+            }
+        }
         if report.skipped.is_empty() && report.changed.is_empty() {
             return Ok(());
         }
@@ -186,11 +198,30 @@ impl Vfs {
             let text = self.text(n)?;
             lock(&self.orphans).insert(n, text);
         }
+        self.take_in_outside_changes()?;
         let _changing = self.cache.changing();
-        self.coll.set_deleted(n, deleted)?;
+        let result = self.coll.set_deleted(n, deleted);
+        self.show_changes_caught_up();
+        result?;
         Counters::bump(&self.counters.deletions, 1);
         self.changed(n, Some(before));
         Ok(())
+    }
+
+    /// A change that took in another program's writes inside the collection (they came
+    /// between the tree's look and the change) has the tree show them now.
+    fn show_changes_caught_up(&self) {
+        if let Err(e) = self.take_in_outside_changes() {
+            log::error!("{e}");
+        }
+    }
+
+    /// Watch item `n`, just stored as `text` (`added` by an import), for another program
+    /// writing over it.
+    fn watch(&self, n: u32, text: Arc<[u8]>, added: bool) {
+        if let Some(fingerprint) = self.coll.fingerprint(n) {
+            lock(&self.acknowledged).record(n, fingerprint, (self.game_name(n), added), text);
+        }
     }
 
     /// Refuse changes on a read-only mount.
@@ -254,7 +285,7 @@ impl Vfs {
 
     /// Keep refused text readable under `.gamefs/rejected/<name>` (a big text in a temporary
     /// file, like any big scratch file; in memory if even that fails).
-    fn keep_rejected(&self, name: &OsStr, text: &[u8]) {
+    pub(super) fn keep_rejected(&self, name: &OsStr, text: &[u8]) {
         let content = Content::from_bytes(text).unwrap_or_else(|e| {
             log::warn!("keeping the refused text of {name:?} in memory: {e}");
             Content::Memory(text.to_vec())

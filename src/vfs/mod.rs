@@ -7,6 +7,7 @@
 //! symlinks into `games/`, and `.gamefs/` reports errors. The write side is in `write` and
 //! `commit`; docs/SEMANTICS.md says what each operation does to the database.
 
+pub(crate) mod acknowledged;
 pub(crate) mod broken;
 pub(crate) mod cache;
 pub(crate) mod commit;
@@ -257,6 +258,8 @@ pub struct Vfs {
     next_fh: AtomicU64,
     /// When the database files were last checked for outside changes (seconds since the epoch).
     last_check: AtomicU64,
+    /// The saves this mount acknowledged, watched for another program writing over them.
+    acknowledged: Mutex<acknowledged::Acknowledged>,
     errors: ErrorLog,
     /// Items known to be unreadable (logged once).
     broken: Broken,
@@ -302,6 +305,7 @@ impl Vfs {
             orphans: Mutex::default(),
             next_fh: AtomicU64::new(1),
             last_check: AtomicU64::new(0),
+            acknowledged: Mutex::default(),
             errors: ErrorLog::default(),
             broken: Broken::default(),
             counters: Counters::default(),
@@ -567,8 +571,9 @@ impl Vfs {
         }
     }
 
-    /// At most once a second, on listing the root or `games/`: if another program (SCID)
-    /// changed a read-only database, show its new state.
+    /// At most once a second (on listing the root or `games/`, on opening a game): if
+    /// another program (SCID) changed the database, show its new state
+    /// ([`take_in_outside_changes`](Self::take_in_outside_changes)).
     /// Returns true when the tree changed.
     fn notice_outside_changes(&self) -> bool {
         let now = SystemTime::now()
@@ -581,28 +586,78 @@ impl Vfs {
         {
             return false;
         }
-        match self.coll.reload_if_changed() {
-            Ok(true) => {
-                self.numbering
-                    .store(numbering_of(&*self.coll), Ordering::Relaxed);
-                self.states.reloaded(self.coll.info().modified);
-                self.cache.clear();
-                self.reset_views();
-                self.note_problems();
-                self.positions_outside_change();
-                let mut stale = vec![Node::Root, Node::Games, Node::Deleted];
-                stale.extend(self.view_indexes().map(Node::ViewRoot));
-                stale.push(Node::AllGames);
-                // Any game may have been replaced in place: the kernel's copies must go too.
-                stale.extend((0..self.coll.count()).map(Node::Game));
-                self.invalidate(&stale, &[]);
-                true
-            }
-            Ok(false) => false,
-            Err(e) => {
-                log::error!("{e}");
-                false
-            }
+        self.take_in_outside_changes().unwrap_or_else(|e| {
+            log::error!("{e}");
+            false
+        })
+    }
+
+    /// If another program changed the database since the collection last read or wrote it,
+    /// show its new state: numbers, views, sizes, times, positions, the kernel's cached
+    /// names and pages; and report every save of this mount that it wrote over
+    /// (docs/SEMANTICS.md §10a). Every change through the mount calls it first and after,
+    /// whatever the time (a few `stat` calls when nothing changed). Returns true when the
+    /// tree changed.
+    fn take_in_outside_changes(&self) -> Result<bool> {
+        if !self.coll.reload_if_changed()? {
+            return Ok(false);
+        }
+        self.numbering
+            .store(numbering_of(&*self.coll), Ordering::Relaxed);
+        self.states.reloaded(self.coll.info().modified);
+        self.cache.clear();
+        self.reset_views();
+        self.note_problems();
+        self.positions_outside_change();
+        let mut stale = vec![Node::Root, Node::Games, Node::Deleted];
+        stale.extend(self.view_indexes().map(Node::ViewRoot));
+        stale.push(Node::AllGames);
+        // Any game may have been replaced in place: the kernel's copies must go too.
+        stale.extend((0..self.coll.count()).map(Node::Game));
+        self.invalidate(&stale, &[]);
+        self.report_saves_written_over();
+        Ok(true)
+    }
+
+    /// The acknowledged saves of this mount that no longer read as they were stored (another
+    /// program wrote over them, or changed them since): each is said in the log and
+    /// `.gamefs/errors`, and its text kept in `.gamefs/rejected/` under its name.
+    fn report_saves_written_over(&self) {
+        let count = self.coll.count();
+        let lost = lock(&self.acknowledged).written_over(&|n| {
+            (n < count).then(|| self.coll.fingerprint(n)).flatten()
+        });
+        for (n, save) in lost {
+            // A game a save added is given back under its name without its number, which
+            // may be another program's game now: copied back into the items folder, it is
+            // added again rather than written over that game.
+            let rest = save.name.trim_start_matches(|c: char| c.is_ascii_digit());
+            let kept_as = match rest.chars().next() {
+                Some(' ' | '.') if save.added && rest.len() < save.name.len() => {
+                    format!("added{rest}")
+                }
+                _ => save.name.clone(),
+            };
+            let when = status::format_utc(
+                save.at
+                    .duration_since(SystemTime::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs()),
+            );
+            let now = if n < count {
+                format!("it now reads as {}", self.game_name(n))
+            } else {
+                "the database no longer has it".to_owned()
+            };
+            self.errors.record(
+                &save.name,
+                &format!(
+                    "{} saved through the mount at {when} was written over or changed by \
+                     another program since ({now}); the text saved is kept in \
+                     .gamefs/rejected/{kept_as}",
+                    self.coll.item_label(n),
+                ),
+            );
+            self.keep_rejected(std::ffi::OsStr::new(&kept_as), &save.text);
         }
     }
 

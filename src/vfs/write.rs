@@ -87,6 +87,8 @@ impl Vfs {
         }
         match node {
             Node::Game(n) => {
+                // At most once a second: another program's change shows at the next open.
+                self.notice_outside_changes();
                 if mode.write {
                     if self.coll.deleted(n) {
                         return Err(deleted_games_are_read_only());

@@ -403,14 +403,30 @@ impl Collection for UnionCollection {
     }
 
     fn reload_if_changed(&self) -> Result<bool> {
+        // Every member is looked at, even after one fails: another program's changes to the
+        // others still show.
         let mut any = false;
+        let mut first_error = None;
         for (k, m) in self.members.iter().enumerate() {
-            if m.collection.reload_if_changed()? {
-                self.member_changed(k);
-                any = true;
+            match m.collection.reload_if_changed() {
+                Ok(true) => {
+                    self.member_changed(k);
+                    any = true;
+                }
+                Ok(false) => {}
+                Err(e) => {
+                    first_error.get_or_insert(e.context(&m.name));
+                }
             }
         }
-        Ok(any)
+        match first_error {
+            Some(e) if !any => Err(e),
+            Some(e) => {
+                log::error!("{e}");
+                Ok(true)
+            }
+            None => Ok(any),
+        }
     }
 
     fn fingerprint(&self, n: u32) -> Option<u64> {

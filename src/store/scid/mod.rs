@@ -26,10 +26,12 @@ pub(crate) mod scan;
 pub(crate) mod stored_lines;
 pub mod v5;
 pub mod writer;
+mod written;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::SystemTime;
 
 use entry::{FLAG_DELETED, IndexEntry};
@@ -45,7 +47,7 @@ use crate::store::Each;
 use crate::store::blob::{self, Blob};
 use crate::store::damage::{Damage, Problem, UNKNOWN_NAME};
 pub use crate::store::files::with_ext;
-use crate::store::files::{self, open_blob, open_file, read_file};
+use crate::store::files::{self, FileStamp, open_blob, open_file, read_file};
 use crate::store::{
     ChessStore, GameSummary, NameKind, StoreInfo, check_game_number, check_readable_game, eco_text,
     in_game,
@@ -71,8 +73,16 @@ pub struct ScidDatabase {
     /// The game file as open now (replaced when another program replaces the file under a
     /// read-only database, as SCID's compaction does).
     games: RwLock<Arc<GameFile>>,
-    /// The index file, open for writing (and locked) when the database is writable.
-    index_file: Option<File>,
+    /// The index file, open for writing (and locked) when the database is writable; opened
+    /// again when another program replaced the file (a compaction renames new files in).
+    index_file: RwLock<Option<Arc<File>>>,
+    /// Opened for writing: the index file above is there.
+    writable: bool,
+    /// A change took in another program's writes first (docs/SEMANTICS.md §10a): the next
+    /// [`ScidDatabase::reload_if_changed`] says so, for the tree to show them.
+    caught_up: AtomicBool,
+    /// The entries this open wrote, to mend those another program writes over.
+    written: Mutex<written::Written>,
 }
 
 /// An open game file and its read-ahead.
@@ -112,8 +122,10 @@ struct State {
     freqs: Option<[Vec<u32>; 4]>,
     games_len: u64,
     modified: SystemTime,
-    /// Sizes and times of the index and name files when read, to notice outside changes.
-    stamp: Stamp,
+    /// The stamps of the index, name and game files as this state last read or wrote them,
+    /// to notice another program's changes; `None` when a write of ours may have met one
+    /// (the next look re-reads).
+    stamp: Option<Stamp>,
     /// SCID 5's append-only name file: what is written of it and what is still to append.
     name_log: Option<NameLog>,
     /// How many games carry the deleted mark, counted at the first ask since the state last
@@ -131,12 +143,8 @@ struct NameLog {
     on_disk: [u32; 4],
 }
 
-/// What identifies a version of the index and name files without reading them.
-type Stamp = [(u64, Option<SystemTime>); 2];
-
-fn stamp(paths: &[PathBuf; 3]) -> Stamp {
-    [0, 1].map(|i| std::fs::metadata(&paths[i]).map_or((0, None), |m| (m.len(), m.modified().ok())))
-}
+/// What identifies a version of the index, name and game files without reading them.
+type Stamp = [FileStamp; 3];
 
 /// The base path of a SCID database given as its base or any of its three files (SCID 4's or
 /// SCID 5's).
@@ -194,14 +202,8 @@ impl ScidDatabase {
     pub fn open(path: &Path, writable: bool) -> Result<ScidDatabase> {
         let base = base_path(path);
         let paths = paths_of(&base, layout_at(path).unwrap_or(Layout::V400));
-        let index_file = if writable {
-            let f = open_file(&paths[0], true)?;
-            writer::lock(&f, &paths[0])?;
-            Some(f)
-        } else {
-            None
-        };
-        let state = read_state(&paths, index_file.as_ref())?;
+        let index_file = writable.then(|| open_index(&paths[0])).transpose()?;
+        let state = read_state(&paths, index_file.as_deref(), true)?;
         let games = open_blob(&paths[2], writable)?;
         let format = match state.header.layout {
             Layout::V5 => "SCID 5".to_owned(),
@@ -212,7 +214,10 @@ impl ScidDatabase {
             state: RwLock::new(state),
             paths,
             games: RwLock::new(GameFile::new(games)),
-            index_file,
+            index_file: RwLock::new(index_file),
+            writable,
+            caught_up: AtomicBool::new(false),
+            written: Mutex::default(),
         })
     }
 
@@ -225,6 +230,11 @@ impl ScidDatabase {
         let mut state = self.state.write().unwrap_or_else(|p| p.into_inner());
         state.deleted_count.take();
         state
+    }
+
+    /// The entries this open wrote.
+    fn written(&self) -> std::sync::MutexGuard<'_, written::Written> {
+        self.written.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// The game file as open now.
@@ -290,25 +300,129 @@ impl ScidDatabase {
         Ok(buf)
     }
 
-    /// Re-read the index and names if another program (SCID) changed them since we read
-    /// them; only for databases open read-only (a writable one is locked and ours).
-    /// Returns whether anything changed.
+    /// Re-read the index and names if another program (SCID) changed the files since this
+    /// store last read or wrote them, writable or not. Returns whether the state was re-read
+    /// since the last call (here, or by a change that caught up first).
     pub fn reload_if_changed(&self) -> Result<bool> {
-        if self.index_file.is_some() || stamp(&self.paths) == self.read().stamp {
-            return Ok(false);
+        let caught_up = self.caught_up.swap(false, Ordering::AcqRel);
+        if self.read().stamp == Some(FileStamp::of_all(&self.paths)) {
+            return Ok(caught_up);
         }
-        let fresh = read_state(&self.paths, None)?;
-        // The game file may have been replaced too (a compaction writes new files): read
-        // from the one there now.
-        let games = open_blob(&self.paths[2], false)?;
+        let mut state = self.write();
+        self.catch_up(&mut state)?;
+        self.caught_up.store(false, Ordering::Release);
+        Ok(true)
+    }
+
+    /// Take in what another program wrote since `state` was read or last written by us
+    /// (docs/SEMANTICS.md §10a): re-read index, names and game file when their stamps differ,
+    /// reopening (and locking) an index file that was replaced. Every change calls it first,
+    /// under the state's write lock, so a save lands on top of the other program's games and
+    /// names, at the game file's real end, and never writes a file from a stale picture.
+    fn catch_up(&self, state: &mut State) -> Result<()> {
+        let now = FileStamp::of_all(&self.paths);
+        if state.stamp == Some(now) {
+            return Ok(());
+        }
+        let index_file = if self.writable {
+            let mut slot = self.index_file.write().unwrap_or_else(|p| p.into_inner());
+            let open = slot.as_ref().expect("a writable database has its index file");
+            if fstat_inode(open) != Some(now[0].inode) {
+                log::warn!(
+                    "{} was replaced by another program: opening the new file",
+                    self.paths[0].display()
+                );
+                *slot = Some(open_index(&self.paths[0])?);
+            }
+            slot.clone()
+        } else {
+            None
+        };
+        let fresh = read_state(&self.paths, index_file.as_deref(), false)?;
+        // The game file may have been replaced too (a compaction writes new files), or written
+        // over where our read-ahead holds old bytes: read from the one there now.
+        let games = open_blob(&self.paths[2], self.writable)?;
         *self.games.write().unwrap_or_else(|p| p.into_inner()) = GameFile::new(games);
         log::info!(
             "{} changed outside gamefs: {} games now",
             self.paths[0].display(),
             fresh.header.num_games
         );
-        *self.write() = fresh;
-        Ok(true)
+        *state = fresh;
+        self.caught_up.store(true, Ordering::Release);
+        if self.writable {
+            if self.mend_written_over(state)? {
+                *state = read_state(&self.paths, index_file.as_deref(), false)?;
+            }
+            state.damage.refuse_writing(&self.paths[0], "game")?;
+        }
+        Ok(())
+    }
+
+    /// Mend the entries this open wrote that another program wrote over from a stale picture
+    /// (see [`written`]): each is put back to its newest earlier version that still reads as
+    /// it did, or a game this open appended is left out of the end of the index. Returns
+    /// whether anything was written.
+    fn mend_written_over(&self, state: &mut State) -> Result<bool> {
+        let mends = {
+            let record = |e: &IndexEntry| self.read_record(0, e, state.games_len).ok();
+            self.written().to_mend(
+                state.header.num_games,
+                &|n| state.entry(n),
+                &|v| v.holds(&state.names, &record),
+            )
+        };
+        for (number, mend) in mends.iter().rev() {
+            let game = number + 1;
+            match mend {
+                written::Mend::PutBack(entry) => {
+                    log::warn!(
+                        "{}: game {game}, saved through the mount, was written over by another \
+                         program; its entry is put back as it was before that save",
+                        self.paths[0].display()
+                    );
+                    self.write_entry(state, *number, entry)?;
+                }
+                written::Mend::LeaveOut if game == state.header.num_games => {
+                    log::warn!(
+                        "{}: game {game}, added through the mount, was written over by another \
+                         program; it is left out of the index",
+                        self.paths[0].display()
+                    );
+                    self.cut_count(state, *number)?;
+                }
+                written::Mend::LeaveOut => log::warn!(
+                    "{}: game {game}, added through the mount, was written over by another \
+                     program and cannot be left out (games follow it)",
+                    self.paths[0].display()
+                ),
+            }
+        }
+        Ok(!mends.is_empty())
+    }
+
+    /// Leave the games from `first` on out of the index: SCID 4's header count is set to it,
+    /// SCID 5's index (which is its entries) cut after it.
+    fn cut_count(&self, state: &State, first: u32) -> Result<()> {
+        let index = self.index_file()?;
+        match state.header.layout {
+            Layout::V5 => {
+                let at = state.header.layout.entry_len() as u64 * u64::from(first);
+                index
+                    .set_len(at)
+                    .and_then(|()| index.sync_all())
+                    .map_err(|e| Error::io(format!("cutting {}", self.paths[0].display()), e))
+            }
+            _ => writer::write_synced(&index, &self.paths[0], 14, &first.to_be_bytes()[1..]),
+        }
+    }
+
+    /// After a change of ours: the files' stamps as they are now, which the next look compares
+    /// with. When the game file's length is not the one we wrote, another program wrote at the
+    /// same time: no stamp is kept, so the next look re-reads.
+    fn restamp(&self, state: &mut State) {
+        let now = FileStamp::of_all(&self.paths);
+        state.stamp = (now[2].len == state.games_len).then_some(now);
     }
 
     /// Number of names in the `kind` dictionary.
@@ -385,9 +499,11 @@ impl ScidDatabase {
         headers
     }
 
-    fn index_file(&self) -> Result<&File> {
+    fn index_file(&self) -> Result<Arc<File>> {
         self.index_file
-            .as_ref()
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
             .ok_or_else(|| Error::new(ErrorKind::ReadOnly, "the database is open read-only"))
     }
 
@@ -480,7 +596,7 @@ impl ScidDatabase {
         let layout = state.header.layout;
         let at = layout.header_len() + layout.entry_len() * number as usize;
         let bytes = encode_entry(layout, entry);
-        writer::write_synced(self.index_file()?, &self.paths[0], at as u64, &bytes)?;
+        writer::write_synced(&*self.index_file()?, &self.paths[0], at as u64, &bytes)?;
         if state.index.len() < at + bytes.len() {
             state.index.resize(at + bytes.len(), 0);
         }
@@ -523,12 +639,25 @@ impl ScidDatabase {
     }
 }
 
+/// The index file at `path`, open for writing and locked (one writer per database).
+fn open_index(path: &Path) -> Result<Arc<File>> {
+    let f = open_file(path, true)?;
+    writer::lock(&f, path)?;
+    Ok(Arc::new(f))
+}
+
+/// The inode of an open file, to tell whether its path still leads to it.
+fn fstat_inode(f: &File) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    f.metadata().ok().map(|m| m.ino())
+}
+
 /// Read the index, names and game file size of the database at `paths` into a fresh state,
-/// finding what is wrong (see `scan`). With `writable` (the locked index file), a damaged
-/// database is refused, and an interrupted save's count is repaired.
-fn read_state(paths: &[PathBuf; 3], writable: Option<&File>) -> Result<State> {
+/// finding what is wrong (see `scan`). With `writable` (the locked index file), an interrupted
+/// save's count is repaired, and with `refuse_damage` too a damaged database is refused.
+fn read_state(paths: &[PathBuf; 3], writable: Option<&File>, refuse_damage: bool) -> Result<State> {
     let [si4, sn4, sg4] = paths;
-    let stamp = stamp(paths);
+    let stamp = FileStamp::of_all(paths);
     let mut index = read_file(si4)?;
     let v5 = si4.extension().is_some_and(|e| e == "si5");
     let (mut header, names, name_damage, name_log) = if v5 {
@@ -584,7 +713,9 @@ fn read_state(paths: &[PathBuf; 3], writable: Option<&File>) -> Result<State> {
     damage.sort();
     header.num_games = shape.shown();
     if let Some(f) = writable {
-        damage.refuse_writing(si4, "game")?;
+        if refuse_damage {
+            damage.refuse_writing(si4, "game")?;
+        }
         if repair {
             log::warn!(
                 "{}: the header counts {} games but {present} entries are present (an interrupted \
@@ -605,7 +736,12 @@ fn read_state(paths: &[PathBuf; 3], writable: Option<&File>) -> Result<State> {
         freqs: None,
         games_len,
         modified: newest_mtime(paths),
-        stamp,
+        // A repair wrote the index: its stamp is taken again.
+        stamp: Some(if repair && writable.is_some() {
+            FileStamp::of_all(paths)
+        } else {
+            stamp
+        }),
         name_log,
         deleted_count: Default::default(),
     })
@@ -873,28 +1009,35 @@ impl ChessStore for ScidDatabase {
     }
 
     fn writable(&self) -> bool {
-        self.index_file.is_some()
+        self.writable
     }
 
     fn replace(&self, number: u32, game: &ChessGame) -> Result<bool> {
         self.index_file()?;
         let mut state = self.write();
+        self.catch_up(&mut state)?;
         check_game_number(number, state.header.num_games)?;
         let undo = Self::undo_point(&state);
         // Until the index entry is written nothing refers to what this save adds: a failure
         // (a refused game, a full disk) is undone completely.
-        let staged = (|| -> Result<Option<IndexEntry>> {
+        let staged = (|| -> Result<Option<(IndexEntry, Option<written::Version>, written::Version)>> {
             let old = state.entry(number);
+            let old_record = self.read_record(number, &old, state.games_len);
+            let before = old_record
+                .as_ref()
+                .ok()
+                .map(|r| written::Version::of(&old, &state.names, r));
             let (record, mut entry) = self.prepare(&mut state, game, old.flags)?;
             entry.offset = old.offset;
             let unchanged = IndexEntry {
                 flags: old.flags & !FLAG_DELETED,
                 ..old
             };
-            if entry == unchanged && self.read_record(number, &old, state.games_len)? == record {
+            if entry == unchanged && old_record? == record {
                 return Ok(None);
             }
             entry.offset = self.append_record(&mut state, &record)?;
+            let ours = written::Version::of(&entry, &state.names, &record);
             writer::sync(self.game_file().file(), &self.paths[2])?;
             // An edit that keeps the game's names (moves, comments, dates, results) leaves
             // every name's count, and so the name file, as it was: rewriting it (2 MiB at ten
@@ -905,18 +1048,26 @@ impl ChessStore for ScidDatabase {
                 state.count_refs(&entry, 1);
                 self.write_names(&mut state)?;
             }
-            Ok(Some(entry))
+            Ok(Some((entry, before, ours)))
         })();
-        let entry = match staged {
-            Ok(Some(entry)) => entry,
+        let (entry, before, ours) = match staged {
+            Ok(Some(staged)) => staged,
             Ok(None) => return Ok(false),
             Err(e) => {
                 self.undo(&mut state, &undo);
+                self.restamp(&mut state);
                 return Err(e);
             }
         };
-        self.write_entry(&mut state, number, &entry)
-            .inspect_err(|_| state.freqs = None)?;
+        let written = self
+            .write_entry(&mut state, number, &entry)
+            .inspect_err(|_| state.freqs = None);
+        self.restamp(&mut state);
+        written?;
+        // An old record that cannot be read gives no version to put back: not watched.
+        if let Some(before) = before {
+            self.written().wrote(number, Some(before), ours);
+        }
         Ok(true)
     }
 
@@ -925,13 +1076,17 @@ impl ChessStore for ScidDatabase {
         games: &mut dyn Iterator<Item = Result<ChessGame>>,
         mut each: Option<Each<'_>>,
     ) -> Result<Vec<u32>> {
-        let index_file = self.index_file()?;
+        self.index_file()?;
         let mut state = self.write();
+        self.catch_up(&mut state)?;
+        // Taken after the catch-up, which may have opened a replaced index file again.
+        let index_file = &*self.index_file()?;
         let first = state.header.num_games;
         let layout = state.header.layout;
         // After the counted entries (bytes beyond them are leftovers, overwritten).
         let at = (layout.header_len() + layout.entry_len() * first as usize) as u64;
         let undo = Self::undo_point(&state);
+        let mut appended = Vec::new();
         // Records, the index space they need, then names: until the header count changes
         // nothing refers to them, and a failure (a refused game, a full disk) is undone.
         let staged = (|| -> Result<writer::Chunks> {
@@ -939,6 +1094,7 @@ impl ChessStore for ScidDatabase {
             // half again the memory).
             let mut bytes = writer::Chunks::default();
             let mut records = writer::RecordBuffer::new(state.games_len, layout.max_game_file());
+            appended.clear();
             for (i, game) in games.enumerate() {
                 let context = |e: Error| e.context(format_args!("game {} of the text", i + 1));
                 let added = (bytes.len() / layout.entry_len()) as u64;
@@ -987,6 +1143,9 @@ impl ChessStore for ScidDatabase {
                     .map_err(context)?;
                 entry.offset = records.append(self.game_file().file(), &self.paths[2], &record)?;
                 state.games_len = records.file_len();
+                if appended.len() < written::MAX_WATCHED {
+                    appended.push(written::Version::of(&entry, &state.names, &record));
+                }
                 // Counted now: an undo forgets the counts (they are recounted from the index).
                 state.count_refs(&entry, 1);
                 bytes.extend_from_slice(&encode_entry(layout, &entry));
@@ -1005,6 +1164,7 @@ impl ChessStore for ScidDatabase {
             Ok(bytes) => bytes,
             Err(e) => {
                 self.undo(&mut state, &undo);
+                self.restamp(&mut state);
                 return Err(e);
             }
         };
@@ -1027,6 +1187,7 @@ impl ChessStore for ScidDatabase {
                 writer::cut_back(self.game_file().file(), &self.paths[2], undo.games_len);
                 state.games_len = undo.games_len;
             }
+            self.restamp(&mut state);
             return Err(e);
         }
         if layout != Layout::V5 {
@@ -1037,6 +1198,11 @@ impl ChessStore for ScidDatabase {
         state.header.num_games = count;
         state.present = count;
         state.modified = SystemTime::now();
+        self.restamp(&mut state);
+        let mut watched = self.written();
+        for (number, version) in (first..).zip(appended) {
+            watched.wrote(number, None, version);
+        }
         Ok((first..count).collect())
     }
 
@@ -1047,13 +1213,18 @@ impl ChessStore for ScidDatabase {
     fn set_deleted(&self, number: u32, deleted: bool) -> Result<()> {
         self.index_file()?;
         let mut state = self.write();
+        self.catch_up(&mut state)?;
         check_game_number(number, state.header.num_games)?;
         let mut entry = state.entry(number);
         if entry.is_deleted() == deleted {
             return Ok(());
         }
         entry.flags ^= FLAG_DELETED;
-        self.write_entry(&mut state, number, &entry)
+        let written = self.write_entry(&mut state, number, &entry);
+        self.restamp(&mut state);
+        written?;
+        self.written().marked(number, &entry);
+        Ok(())
     }
 }
 
