@@ -21,6 +21,7 @@ mod handles;
 mod harness;
 mod hostile;
 mod nfs;
+mod other_writers;
 mod pgnfile;
 mod positions;
 mod posix;

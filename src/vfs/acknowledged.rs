@@ -130,7 +130,13 @@ mod tests {
         let mut acks = Acknowledged::default();
         acks.record(3, 30, ("0004 a.pgn".into(), false), text("three"));
         acks.record(5, 50, ("0006 b.pgn".into(), false), text("five"));
-        let lost = acks.written_over(&|n| if n == 5 { Some(51) } else { Some(n as u64 * 10) });
+        let lost = acks.written_over(&|n| {
+            if n == 5 {
+                Some(51)
+            } else {
+                Some(n as u64 * 10)
+            }
+        });
         assert_eq!(lost.len(), 1);
         assert_eq!((lost[0].0, &*lost[0].1.text), (5, &b"five"[..]));
         assert!(acks.written_over(&|_| None).iter().all(|(n, _)| *n == 3));

@@ -65,12 +65,10 @@ impl Vfs {
         done_with: DoneWith<'_>,
     ) -> Result<()> {
         // Another program's changes first, so this one lands on top of them (SEMANTICS §10a).
-        let result = self
-            .take_in_outside_changes()
-            .and_then(|_| match target {
-                Target::Game(n) => self.save_game(n, text),
-                Target::Import => self.import(name, text, done_with),
-            });
+        let result = self.take_in_outside_changes().and_then(|_| match target {
+            Target::Game(n) => self.save_game(n, text),
+            Target::Import => self.import(name, text, done_with),
+        });
         self.show_changes_caught_up();
         if let Err(e) = &result {
             Counters::bump(&self.counters.rejected, 1);

@@ -624,9 +624,8 @@ impl Vfs {
     /// `.gamefs/errors`, and its text kept in `.gamefs/rejected/` under its name.
     fn report_saves_written_over(&self) {
         let count = self.coll.count();
-        let lost = lock(&self.acknowledged).written_over(&|n| {
-            (n < count).then(|| self.coll.fingerprint(n)).flatten()
-        });
+        let lost = lock(&self.acknowledged)
+            .written_over(&|n| (n < count).then(|| self.coll.fingerprint(n)).flatten());
         for (n, save) in lost {
             // A game a save added is given back under its name without its number, which
             // may be another program's game now: copied back into the items folder, it is

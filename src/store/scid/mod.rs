@@ -326,7 +326,9 @@ impl ScidDatabase {
         }
         let index_file = if self.writable {
             let mut slot = self.index_file.write().unwrap_or_else(|p| p.into_inner());
-            let open = slot.as_ref().expect("a writable database has its index file");
+            let open = slot
+                .as_ref()
+                .expect("a writable database has its index file");
             if fstat_inode(open) != Some(now[0].inode) {
                 log::warn!(
                     "{} was replaced by another program: opening the new file",
@@ -366,11 +368,10 @@ impl ScidDatabase {
     fn mend_written_over(&self, state: &mut State) -> Result<bool> {
         let mends = {
             let record = |e: &IndexEntry| self.read_record(0, e, state.games_len).ok();
-            self.written().to_mend(
-                state.header.num_games,
-                &|n| state.entry(n),
-                &|v| v.holds(&state.names, &record),
-            )
+            self.written()
+                .to_mend(state.header.num_games, &|n| state.entry(n), &|v| {
+                    v.holds(&state.names, &record)
+                })
         };
         for (number, mend) in mends.iter().rev() {
             let game = number + 1;
@@ -1020,36 +1021,37 @@ impl ChessStore for ScidDatabase {
         let undo = Self::undo_point(&state);
         // Until the index entry is written nothing refers to what this save adds: a failure
         // (a refused game, a full disk) is undone completely.
-        let staged = (|| -> Result<Option<(IndexEntry, Option<written::Version>, written::Version)>> {
-            let old = state.entry(number);
-            let old_record = self.read_record(number, &old, state.games_len);
-            let before = old_record
-                .as_ref()
-                .ok()
-                .map(|r| written::Version::of(&old, &state.names, r));
-            let (record, mut entry) = self.prepare(&mut state, game, old.flags)?;
-            entry.offset = old.offset;
-            let unchanged = IndexEntry {
-                flags: old.flags & !FLAG_DELETED,
-                ..old
-            };
-            if entry == unchanged && old_record? == record {
-                return Ok(None);
-            }
-            entry.offset = self.append_record(&mut state, &record)?;
-            let ours = written::Version::of(&entry, &state.names, &record);
-            writer::sync(self.game_file().file(), &self.paths[2])?;
-            // An edit that keeps the game's names (moves, comments, dates, results) leaves
-            // every name's count, and so the name file, as it was: rewriting it (2 MiB at ten
-            // million games) and counting every entry's names after a mount were most of
-            // such a save's time.
-            if name_fields(&old) != name_fields(&entry) {
-                state.count_refs(&old, -1);
-                state.count_refs(&entry, 1);
-                self.write_names(&mut state)?;
-            }
-            Ok(Some((entry, before, ours)))
-        })();
+        let staged =
+            (|| -> Result<Option<(IndexEntry, Option<written::Version>, written::Version)>> {
+                let old = state.entry(number);
+                let old_record = self.read_record(number, &old, state.games_len);
+                let before = old_record
+                    .as_ref()
+                    .ok()
+                    .map(|r| written::Version::of(&old, &state.names, r));
+                let (record, mut entry) = self.prepare(&mut state, game, old.flags)?;
+                entry.offset = old.offset;
+                let unchanged = IndexEntry {
+                    flags: old.flags & !FLAG_DELETED,
+                    ..old
+                };
+                if entry == unchanged && old_record? == record {
+                    return Ok(None);
+                }
+                entry.offset = self.append_record(&mut state, &record)?;
+                let ours = written::Version::of(&entry, &state.names, &record);
+                writer::sync(self.game_file().file(), &self.paths[2])?;
+                // An edit that keeps the game's names (moves, comments, dates, results) leaves
+                // every name's count, and so the name file, as it was: rewriting it (2 MiB at ten
+                // million games) and counting every entry's names after a mount were most of
+                // such a save's time.
+                if name_fields(&old) != name_fields(&entry) {
+                    state.count_refs(&old, -1);
+                    state.count_refs(&entry, 1);
+                    self.write_names(&mut state)?;
+                }
+                Ok(Some((entry, before, ours)))
+            })();
         let (entry, before, ours) = match staged {
             Ok(Some(staged)) => staged,
             Ok(None) => return Ok(false),

@@ -170,7 +170,13 @@ mod tests {
         w.wrote(2, Some(version(11, b"a")), version(21, b"b"));
         let mends = w.to_mend(
             10,
-            &|n| if n == 1 { version(99, b"x").entry } else { version(21, b"b").entry },
+            &|n| {
+                if n == 1 {
+                    version(99, b"x").entry
+                } else {
+                    version(21, b"b").entry
+                }
+            },
             &|_| true,
         );
         assert!(mends.is_empty());
