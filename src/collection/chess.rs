@@ -32,6 +32,8 @@ pub fn append_pgn(
     let report = RefCell::new(ImportReport::default());
     // The place of the game the store took last: what it says of a game is of that one.
     let last = RefCell::new((0, 0, 0..0));
+    // Where each game given to the store stands in the text (a refused one taken out again).
+    let given = RefCell::new(Vec::new());
     // A bulk import reads odd text as the format's own importer does; all or nothing keeps
     // the exact reading of saves.
     let reading = match (on_bad, store.format()) {
@@ -98,6 +100,7 @@ pub fn append_pgn(
                                 cut_from: read.cut.is_some().then(|| read.text.clone()),
                             });
                         }
+                        given.borrow_mut().push(read.text.clone());
                         *last.borrow_mut() = (read.number, read.line, read.text);
                         Some(Ok(read.game))
                     }
@@ -124,6 +127,7 @@ pub fn append_pgn(
                         fit: true,
                         refused: &mut |e: Error| {
                             let (number, line, text) = last.borrow().clone();
+                            given.borrow_mut().pop();
                             let mut report = report.borrow_mut();
                             // Fitted first, then still refused: it was not stored.
                             if report.changed.last().is_some_and(|c| c.number == number) {
@@ -156,7 +160,14 @@ pub fn append_pgn(
             }
         },
     )?;
+    let texts = given.into_inner();
+    debug_assert_eq!(texts.len(), numbers.len());
     Ok(ImportReport {
+        texts: if texts.len() == numbers.len() {
+            texts
+        } else {
+            Vec::new()
+        },
         numbers,
         ..report.into_inner()
     })

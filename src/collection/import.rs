@@ -50,6 +50,10 @@ pub struct ChangedGame {
 pub struct ImportReport {
     /// The numbers the stored games got, in text order.
     pub numbers: Vec<u32>,
+    /// Where each stored game stands in the text, in the order of `numbers` (empty when the
+    /// collection does not tell): what the mount gives back of a game another program wrote
+    /// over (docs/SEMANTICS.md §10a).
+    pub texts: Vec<Range<usize>>,
     /// The games left out, in text order.
     pub skipped: Vec<SkippedGame>,
     /// The games stored with changes, in text order.

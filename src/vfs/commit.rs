@@ -118,10 +118,16 @@ impl Vfs {
         }
         Counters::bump(&self.counters.imported, numbers.len() as u64);
         self.added(numbers);
-        for &n in numbers.iter().take(MAX_WATCHED_IMPORT) {
-            if let Ok(text) = self.coll.render(n) {
-                self.watch(n, Arc::from(text), true);
-            }
+        // Each game as the text gave it (rendered where the collection does not tell).
+        for (i, &n) in numbers.iter().enumerate().take(MAX_WATCHED_IMPORT) {
+            let game = match report.texts.get(i).and_then(|r| text.get(r.clone())) {
+                Some(game) => Arc::from(game),
+                None => match self.coll.render(n) {
+                    Ok(rendered) => Arc::from(rendered),
+                    Err(_) => continue,
+                },
+            };
+            self.watch(n, game, true);
         }
         if report.skipped.is_empty() && report.changed.is_empty() {
             return Ok(());
