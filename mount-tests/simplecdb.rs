@@ -292,3 +292,104 @@ fn pgn2dcgs_input_copied_in_gives_pgn2dcgs_bytes() {
         }
     }
 }
+
+/// Another program appending `white`'s game to the database `db` (base path) while a
+/// writable mount holds its lock. No other program writes the format, so the project's own
+/// writer stands in: it appends to a copy of the files, whose bytes are then written over
+/// the database's files in place, as the format's own tools write them.
+fn another_program_appends(db: &Path, white: &str) {
+    use gamefs::store::ChessStore;
+    use gamefs::store::simplecdb::SimpleCdb;
+    use std::os::unix::fs::FileExt;
+    let dir = tempfile::tempdir_in(db.parent().unwrap()).unwrap();
+    let copy = dir.path().join("other");
+    for ext in FILES {
+        std::fs::copy(db.with_extension(ext), copy.with_extension(ext)).unwrap();
+    }
+    let text = format!(
+        "[Event \"Their event\"]\n[Site \"Their site\"]\n[White \"{white}\"]\n\
+         [Black \"Other, Bob\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n"
+    );
+    let game = gamefs::text::pgn_parse::one_game(text.as_bytes()).unwrap();
+    SimpleCdb::open(&copy, true, false)
+        .unwrap()
+        .append(&mut std::iter::once(Ok(game)))
+        .unwrap();
+    for ext in FILES {
+        let bytes = std::fs::read(copy.with_extension(ext)).unwrap();
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(db.with_extension(ext))
+            .unwrap();
+        f.write_all_at(&bytes, 0).unwrap();
+        f.set_len(bytes.len() as u64).unwrap();
+    }
+}
+
+/// Another program writing the database of a writable mount (docs/SEMANTICS.md §10a): the
+/// mount shows its game after a listing of `games/`, and saves through the mount (`sed -i`,
+/// `cp` of a new game), made right after another of its appends, keep its games whole.
+#[test]
+fn another_programs_games_are_shown_and_kept_by_saves() {
+    let dir = scratch("scdb-other");
+    let db = golden_copy(dir.path());
+    let m = Mount::new(&db, dir.path(), &[]);
+    assert_eq!(listing(&m.join("games")).len(), 300);
+    another_program_appends(&db, "Other, Ann");
+    crate::harness::eventually("the mount shows their game", || {
+        listing(&m.join("games")).len() == 301
+    });
+    assert!(
+        m.game(301)
+            .to_str()
+            .unwrap()
+            .contains("Other, Ann - Other, Bob")
+    );
+    assert!(
+        std::fs::read_to_string(m.game(301))
+            .unwrap()
+            .contains("4. Qxf7# 1-0")
+    );
+
+    // Their next game, then at once a sed -i and a new game copied in through the mount.
+    let game = m.game(5);
+    another_program_appends(&db, "Other, Cy");
+    sh(
+        &m.path,
+        &format!(
+            "sed -i 's/^\\[Round \"[^\"]*\"\\]/[Round \"42\"]/' '{}'",
+            game.display()
+        ),
+    );
+    let pgn = dir.path().join("new.pgn");
+    std::fs::write(&pgn, "[Event \"Imported\"]\n[White \"New, One\"]\n[Black \"New, Two\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n").unwrap();
+    sh(&m.path, &format!("cp '{}' games/", pgn.display()));
+    let names: Vec<String> = listing(&m.join("games"))
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 303, "{:?}", &names[298..]);
+    assert!(
+        names[301].starts_with("0302 Other, Cy - Other, Bob"),
+        "{}",
+        names[301]
+    );
+    assert!(
+        names[302].starts_with("0303 New, One - New, Two"),
+        "{}",
+        names[302]
+    );
+    assert!(
+        std::fs::read_to_string(m.game(5))
+            .unwrap()
+            .contains("[Round \"42\"]")
+    );
+    drop(m);
+    let exported = export(&db);
+    assert_eq!(exported.matches("[Event \"Their event\"]").count(), 2);
+    for want in ["Other, Ann", "Other, Cy", "New, One", "[Round \"42\"]"] {
+        assert!(exported.contains(want), "{want}");
+    }
+    let check = gamefs_ok([Path::new("check"), db.as_path()]);
+    assert!(!check.contains("damaged"), "{check}");
+}

@@ -595,3 +595,242 @@ fn files_replaced_under_a_reader_are_read_once_noticed() {
         assert_eq!(reader.load(n).unwrap(), want.load(n).unwrap(), "game {n}");
     }
 }
+
+// ---- another program writing the same files (docs/SEMANTICS.md §10a) ------------------
+
+/// Another program writing database `base` while a store has it open. No other program writes
+/// the format, so the project's own writer stands in: `change` is applied through a writable
+/// open of a copy of the files (the one-writer lock keeps a second handle on the files
+/// themselves out), whose bytes then land on the originals: written over the same files in
+/// place, as the format's own tools write, or, with `rename`, renamed over them (new files,
+/// as an atomic replace leaves).
+fn another_program(base: &Path, rename: bool, change: impl FnOnce(&SimpleCdb)) {
+    use std::os::unix::fs::FileExt;
+    // Times apart from the store's own last write, whatever the clock's tick.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let dir = tempfile::tempdir_in(base.parent().unwrap()).unwrap();
+    let copy = dir.path().join("other");
+    for ext in EXTENSIONS {
+        std::fs::copy(
+            simplecdb::with_ext(base, ext),
+            simplecdb::with_ext(&copy, ext),
+        )
+        .unwrap();
+    }
+    change(&open(&copy, true, false));
+    for ext in EXTENSIONS {
+        let (from, to) = (
+            simplecdb::with_ext(&copy, ext),
+            simplecdb::with_ext(base, ext),
+        );
+        if rename {
+            std::fs::rename(&from, &to).unwrap();
+        } else {
+            let bytes = std::fs::read(&from).unwrap();
+            let f = std::fs::OpenOptions::new().write(true).open(&to).unwrap();
+            f.write_all_at(&bytes, 0).unwrap();
+            f.set_len(bytes.len() as u64).unwrap();
+        }
+    }
+}
+
+/// The names and moves of a game, as stored.
+fn seen(db: &SimpleCdb, n: u32) -> (String, String, String, String, Line) {
+    let g = db.load(n).unwrap();
+    let h = g.headers;
+    (h.white, h.black, h.site, h.event, g.moves)
+}
+
+const THEIRS: &str = "[Event \"Their event\"]\n[Site \"Their site\"]\n[White \"Other, Ann\"]\n\
+                      [Black \"Other, Bob\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n";
+
+/// Another program appends a game (new names, a new record, a new entry) while the database
+/// is open for writing; then every kind of change through the open store catches up first:
+/// their game stays whole, names included, and this store's changes land after their bytes
+/// (on the code before, the replace wrote its record and names over theirs, the import its
+/// entry over theirs).
+#[test]
+fn changes_catch_up_with_another_programs_appends() {
+    let (_d, base) = copy_of("edge");
+    let db = open(&base, true, false);
+    let count = db.game_count();
+    another_program(&base, false, |other| {
+        other
+            .append(&mut std::iter::once(Ok(game_from_pgn(THEIRS))))
+            .unwrap();
+    });
+    let theirs = seen(&open(&base, false, false), count);
+    assert_eq!(theirs.0, "Other, Ann");
+
+    // A replace with a new name: its record and name records go after theirs.
+    let mut mine = db.load(1).unwrap();
+    mine.headers.white = "Mine, Carl".into();
+    mine.moves.moves.truncate(2);
+    assert!(db.replace(1, &mine).unwrap());
+    assert_eq!(db.game_count(), count + 1, "their game is seen");
+    assert_eq!(seen(&db, count), theirs);
+    // An import: its entry after theirs, reusing their name record.
+    let ours = game_from_pgn("[White \"Mine, Dora\"]\n[Black \"Other, Bob\"]\n\n1. d4 d5 *\n");
+    assert_eq!(
+        db.append(&mut std::iter::once(Ok(ours.clone()))).unwrap(),
+        vec![count + 1]
+    );
+    assert!(db.reload_if_changed().unwrap(), "the catch-up is told once");
+    assert!(
+        !db.reload_if_changed().unwrap(),
+        "its own writes are no change"
+    );
+
+    // Another append by them, then a delete and a restore here.
+    another_program(&base, false, |other| {
+        let mut g = game_from_pgn(THEIRS);
+        g.headers.white = "Other, Cy".into();
+        other.append(&mut std::iter::once(Ok(g))).unwrap();
+        other.set_deleted(0, true).unwrap();
+    });
+    db.set_deleted(2, true).unwrap();
+    assert!(
+        db.summary(0).deleted,
+        "their delete mark is seen, not undone"
+    );
+    db.set_deleted(0, false).unwrap();
+    assert!(db.reload_if_changed().unwrap());
+
+    drop(db);
+    let fresh = open(&base, false, false);
+    assert!(fresh.problems().is_empty(), "{:?}", fresh.problems());
+    assert_eq!(fresh.game_count(), count + 3);
+    assert_eq!(seen(&fresh, count), theirs, "their first game is intact");
+    assert_eq!(fresh.load(1).unwrap().headers.white, "Mine, Carl");
+    assert_eq!(fresh.load(1).unwrap().moves, mine.moves);
+    let (white, black, _, _, moves) = seen(&fresh, count + 1);
+    assert_eq!(
+        (white.as_str(), black.as_str()),
+        ("Mine, Dora", "Other, Bob")
+    );
+    assert_eq!(moves, ours.moves);
+    assert_eq!(seen(&fresh, count + 2).0, "Other, Cy");
+    assert!(fresh.summary(2).deleted && !fresh.summary(0).deleted);
+    for n in 0..fresh.game_count() {
+        fresh.load(n).unwrap();
+    }
+}
+
+/// A writable store notices another program's writes by itself too (`reload_if_changed`,
+/// which the tree calls on a listing), and only those: its own saves are no change.
+#[test]
+fn a_writable_store_notices_another_programs_writes() {
+    let (_d, base) = copy_of("edge");
+    let db = open(&base, true, false);
+    let count = db.game_count();
+    assert!(!db.reload_if_changed().unwrap());
+    let mut g = db.load(0).unwrap();
+    g.moves.moves.truncate(1);
+    assert!(db.replace(0, &g).unwrap());
+    db.append(&mut std::iter::once(Ok(game_from_pgn(THEIRS))))
+        .unwrap();
+    db.set_deleted(1, true).unwrap();
+    assert!(!db.reload_if_changed().unwrap(), "its own writes");
+    another_program(&base, false, |other| {
+        other
+            .append(&mut std::iter::once(Ok(game_from_pgn(THEIRS))))
+            .unwrap();
+    });
+    assert!(db.reload_if_changed().unwrap());
+    assert_eq!(db.game_count(), count + 2);
+    assert_eq!(seen(&db, count + 1).0, "Other, Ann");
+    assert!(!db.reload_if_changed().unwrap());
+    // A change of theirs in place (same lengths: a delete mark) is seen by its time.
+    another_program(&base, false, |other| other.set_deleted(3, true).unwrap());
+    assert!(db.reload_if_changed().unwrap());
+    assert!(db.summary(3).deleted);
+}
+
+/// Another program replacing the files (new files renamed over the old ones) while the
+/// database is open for writing: the store reopens them, so its next save goes into the new
+/// files, not the old ones no name refers to any more; and the one-writer lock moves to the
+/// new index file.
+#[test]
+fn files_replaced_under_a_writer_are_reopened() {
+    let (_d, base) = copy_of("edge");
+    let db = open(&base, true, false);
+    let count = db.game_count();
+    another_program(&base, true, |other| {
+        other
+            .append(&mut std::iter::once(Ok(game_from_pgn(THEIRS))))
+            .unwrap();
+    });
+    let ours = game_from_pgn("[White \"Mine, Dora\"]\n[Black \"Other, Bob\"]\n\n1. d4 d5 *\n");
+    assert_eq!(
+        db.append(&mut std::iter::once(Ok(ours))).unwrap(),
+        vec![count + 1]
+    );
+    let mut g = db.load(2).unwrap();
+    g.headers.site = "Somewhere new".into();
+    assert!(db.replace(2, &g).unwrap());
+    let e = SimpleCdb::open(&base, true, false).err().unwrap();
+    assert_eq!(e.kind(), ErrorKind::Busy, "the new index file is locked");
+    drop(db);
+    let fresh = open(&base, false, false);
+    assert_eq!(fresh.game_count(), count + 2);
+    assert_eq!(seen(&fresh, count).0, "Other, Ann");
+    assert_eq!(seen(&fresh, count + 1).0, "Mine, Dora");
+    assert_eq!(fresh.load(2).unwrap().headers.site, "Somewhere new");
+    assert!(
+        SimpleCdb::open(&base, true, false).is_ok(),
+        "unlocked on drop"
+    );
+}
+
+/// Part of an entry another program was writing (an interrupted append) is what a writable
+/// open ignores and the next append overwrites: a catch-up does the same.
+#[test]
+fn a_catch_up_repairs_as_a_writable_open_does() {
+    use std::io::Write;
+    let (_d, base) = copy_of("edge");
+    let db = open(&base, true, false);
+    let count = db.game_count();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(simplecdb::with_ext(&base, "dci"))
+        .unwrap()
+        .write_all(&[0u8; 20])
+        .unwrap();
+    assert!(db.reload_if_changed().unwrap());
+    assert_eq!(db.game_count(), count);
+    db.append(&mut std::iter::once(Ok(game_from_pgn(THEIRS))))
+        .unwrap();
+    drop(db);
+    let fresh = open(&base, false, false);
+    assert!(fresh.problems().is_empty(), "{:?}", fresh.problems());
+    assert_eq!(seen(&fresh, count).0, "Other, Ann");
+}
+
+/// What issue 50 was: another program appends a game while the database is open for
+/// writing, then a save and an import go through the open store. Their game must read as
+/// they wrote it and ours as we wrote them (on the code before, the save's record and name
+/// went over their record and name, and the import's entry over their entry).
+#[test]
+fn another_programs_game_is_not_written_over() {
+    let (_d, base) = copy_of("edge");
+    let db = open(&base, true, false);
+    let count = db.game_count();
+    another_program(&base, false, |other| {
+        other
+            .append(&mut std::iter::once(Ok(game_from_pgn(THEIRS))))
+            .unwrap();
+    });
+    let theirs = seen(&open(&base, false, false), count);
+    let mut mine = db.load(1).unwrap();
+    mine.headers.white = "Mine, Carl".into();
+    assert!(db.replace(1, &mine).unwrap());
+    let ours = game_from_pgn("[White \"Mine, Dora\"]\n[Black \"B\"]\n\n1. d4 d5 *\n");
+    db.append(&mut std::iter::once(Ok(ours.clone()))).unwrap();
+    drop(db);
+    let fresh = open(&base, false, false);
+    assert_eq!(seen(&fresh, count), theirs, "their game as they wrote it");
+    assert_eq!(fresh.load(1).unwrap().headers.white, "Mine, Carl");
+    assert_eq!(fresh.game_count(), count + 2, "our import after their game");
+    assert_eq!(seen(&fresh, count + 1).0, "Mine, Dora");
+}

@@ -146,6 +146,24 @@ pub fn total_size(base: &Path, exts: &[&str]) -> u64 {
         .sum()
 }
 
+impl FileStamp {
+    /// A stamp that no file has: what a store keeps for a file that is not what its own
+    /// writes made it (another program wrote it at the same time), so the next look at the
+    /// files re-reads them instead of taking that program's bytes for its own
+    /// (docs/SEMANTICS.md §10a).
+    pub const UNKNOWN: FileStamp = FileStamp {
+        len: u64::MAX,
+        modified: None,
+        inode: 0,
+    };
+}
+
+/// The inode number of an open file, if it can be told (`fstat`): compared with the one at
+/// its path, it says whether another program replaced the file under the handle.
+pub fn inode_of(file: &File) -> Option<u64> {
+    file.metadata().ok().map(|m| m.ino())
+}
+
 /// The user's cache folder for gamefs (`$XDG_CACHE_HOME/gamefs`, else `$HOME/.cache/gamefs`):
 /// what gamefs keeps between runs to be quicker (game sizes, PGN file indexes), all of which
 /// can be deleted at any time.

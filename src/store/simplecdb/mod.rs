@@ -10,6 +10,12 @@
 //! names sorted and deduplicated, exactly as the reference writer pgn2dcg does in one run, so
 //! importing a PGN into an empty database gives pgn2dcg's bytes.
 //!
+//! The format's own tools take no lock, so another program may write the files while they are
+//! open, writable or not (docs/SEMANTICS.md §10a): every change first compares the files'
+//! stamps (length, time, inode) with those of the last read or write of its own and, when they
+//! differ, re-reads them (reopening a file replaced by a rename) and applies itself on top, at
+//! the files' real ends; [`SimpleCdb::reload_if_changed`] notices the same for the tree.
+//!
 //! What the format cannot hold (see [`fit`] and [`codec`]) is refused with a message naming
 //! the field, unless the database was opened lossy ([`crate::store::OpenOptions::lossy`]):
 //! then it is stored as the reference writer stores it and each loss is logged.
@@ -29,6 +35,7 @@ pub(crate) mod names;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::SystemTime;
 
@@ -42,7 +49,7 @@ use crate::game::{ChessGame, Headers};
 use crate::store::Each;
 use crate::store::blob::Blob;
 use crate::store::damage::{Damage, Extent, Problem, overlaps};
-use crate::store::files::{open_blob, open_file, read_file};
+use crate::store::files::{FileStamp, inode_of, open_blob, open_file, read_file};
 use crate::store::scid::writer;
 use crate::store::{
     ChessStore, GameSummary, NameKind, StoreInfo, check_game_number, check_readable_game, in_game,
@@ -87,16 +94,30 @@ fn name_file(kind: NameKind) -> Option<usize> {
 const NAME_FILE_OF: [usize; 4] = [0, 0, 1, 2];
 
 /// An open Simple Chess Database.
+///
+/// Another program may write the files while they are open, writable or not (the format's
+/// own tools take no lock): every change first catches up with what it wrote, and
+/// [`SimpleCdb::reload_if_changed`] notices it (docs/SEMANTICS.md §10a).
 pub struct SimpleCdb {
     paths: [PathBuf; 5],
     lossy: bool,
+    writable: bool,
     state: RwLock<State>,
-    /// The game file (read, and appended to when writable); replaced when another program
-    /// replaces the file under a read-only database.
+    /// The game file (read, and appended to when writable); reopened when another program
+    /// replaces the file.
     games: RwLock<Arc<Blob>>,
-    /// Index and name files open for writing (the index locked) when writable.
-    writers: Option<[File; 4]>,
+    /// Index and name files open for writing (the index locked) when writable; each reopened
+    /// (and the index locked again) when another program replaces it, so that a save never
+    /// writes into a file that is no longer the database's. Only changed under the state's
+    /// write lock.
+    writers: RwLock<Option<Writers>>,
+    /// A change caught up with another program's writes since [`SimpleCdb::reload_if_changed`]
+    /// last answered: its next answer is true, so the tree above refreshes its views.
+    caught_up: AtomicBool,
 }
+
+/// The index and the three name files, open for writing.
+type Writers = [Arc<File>; 4];
 
 /// What changes when games are saved.
 struct State {
@@ -111,20 +132,51 @@ struct State {
     damage: Damage,
 }
 
-type Stamp = [(u64, Option<SystemTime>); 5];
+/// The five files' stamps: what tells that another program wrote them (docs/SEMANTICS.md
+/// §10a).
+type Stamp = [FileStamp; 5];
 
 fn stamp(paths: &[PathBuf; 5]) -> Stamp {
-    std::array::from_fn(|i| {
-        std::fs::metadata(&paths[i]).map_or((0, None), |m| (m.len(), m.modified().ok()))
-    })
+    FileStamp::of_all(paths)
 }
 
 fn newest_mtime(stamp: &Stamp) -> SystemTime {
     stamp
         .iter()
-        .filter_map(|s| s.1)
+        .filter_map(|s| s.modified)
         .max()
         .unwrap_or(SystemTime::UNIX_EPOCH)
+}
+
+/// Forget the stamp of each file whose open handle is not the file at its path now (another
+/// program replaced it between the stamp and the open): the next look re-reads and reopens.
+fn check_handles(stamp: &mut Stamp, writers: Option<&Writers>, games: &Blob) {
+    if let Some(writers) = writers {
+        for (i, f) in writers.iter().enumerate() {
+            if inode_of(f) != Some(stamp[i].inode) {
+                stamp[i] = FileStamp::UNKNOWN;
+            }
+        }
+    }
+    if let Some(f) = games.local_file()
+        && inode_of(f) != Some(stamp[DCG].inode)
+    {
+        stamp[DCG] = FileStamp::UNKNOWN;
+    }
+}
+
+/// Give each empty file of a writable database its magic: pgn2dcg leaves empty files behind
+/// when it aborts, and appends need the magic first.
+fn repair_empty(paths: &[PathBuf; 5], writers: &Writers, games: &Blob) -> Result<()> {
+    for (i, f) in writers.iter().enumerate().skip(1) {
+        if f.metadata().is_ok_and(|m| m.len() == 0) {
+            writer::write_synced(f, &paths[i], 0, MAGIC[i])?;
+        }
+    }
+    if games.len()? == 0 {
+        writer::write_synced(writable_file(games), &paths[DCG], 0, MAGIC[DCG])?;
+    }
+    Ok(())
 }
 
 /// Read the index and names (and the game file's size) into a fresh state, finding what is
@@ -345,13 +397,13 @@ impl SimpleCdb {
         let base = base_path(path);
         let paths = EXTENSIONS.map(|ext| with_ext(&base, ext));
         let writers = if writable {
-            let files: [File; 4] = [
-                open_file(&paths[0], true)?,
-                open_file(&paths[1], true)?,
-                open_file(&paths[2], true)?,
-                open_file(&paths[3], true)?,
+            let files: Writers = [
+                Arc::new(open_file(&paths[0], true)?),
+                Arc::new(open_file(&paths[1], true)?),
+                Arc::new(open_file(&paths[2], true)?),
+                Arc::new(open_file(&paths[3], true)?),
             ];
-            writer::lock(&files[0], &paths[0])?;
+            writer::lock(&files[DCI], &paths[DCI])?;
             Some(files)
         } else {
             None
@@ -369,25 +421,19 @@ impl SimpleCdb {
                 ),
             ));
         }
-        let mut state = read_state(&paths, &games, writable)?;
         if let Some(files) = &writers {
-            // pgn2dcg leaves empty files when it aborts; appends need the magic first.
-            for (i, f) in files.iter().enumerate().skip(1) {
-                if f.metadata().is_ok_and(|m| m.len() == 0) {
-                    writer::write_synced(f, &paths[i], 0, MAGIC[i])?;
-                }
-            }
-            if games_len == 0 {
-                writer::write_synced(writable_file(&games), &paths[DCG], 0, MAGIC[DCG])?;
-                state.games_len = MAGIC[DCG].len() as u64;
-            }
+            repair_empty(&paths, files, &games)?;
         }
+        let mut state = read_state(&paths, &games, writable)?;
+        check_handles(&mut state.stamp, writers.as_ref(), &games);
         Ok(SimpleCdb {
             paths,
             lossy,
+            writable,
             state: RwLock::new(state),
             games: RwLock::new(Arc::new(games)),
-            writers,
+            writers: RwLock::new(writers),
+            caught_up: AtomicBool::new(false),
         })
     }
 
@@ -399,10 +445,103 @@ impl SimpleCdb {
         self.state.write().unwrap_or_else(|p| p.into_inner())
     }
 
-    fn writers(&self) -> Result<&[File; 4]> {
+    /// The files open for writing (as reopened by the last catch-up), or the read-only error.
+    fn writers(&self) -> Result<Writers> {
         self.writers
-            .as_ref()
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
             .ok_or_else(|| Error::new(ErrorKind::ReadOnly, "the database is open read-only"))
+    }
+
+    /// Apply change `f` to the database (docs/SEMANTICS.md §10a): under the write lock, first
+    /// catch up with what another program wrote since this store last read or wrote the files
+    /// (re-read them, reopening any file it replaced), so `f` works on the files as they are
+    /// and appends at their real ends; then stamp the files as `f` left them.
+    fn change<T>(&self, f: impl FnOnce(&mut State, &Writers) -> Result<T>) -> Result<T> {
+        self.writers()?;
+        let mut state = self.write();
+        if stamp(&self.paths) != state.stamp {
+            self.reread(&mut state)?;
+            self.caught_up.store(true, Ordering::SeqCst);
+        }
+        let writers = self.writers()?;
+        let before = state.stamp;
+        let result = f(&mut state, &writers);
+        self.restamp(&mut state, &before);
+        result
+    }
+
+    /// After a change's own writes, take the files' stamps (so they are not taken for another
+    /// program's writes), but only where a file is as long as this store's state says it must
+    /// be and still the same file: otherwise another program wrote it at the same time, and
+    /// the stamp is left unknown so that the next look re-reads it (docs/SEMANTICS.md §10a).
+    fn restamp(&self, state: &mut State, before: &Stamp) {
+        let now = stamp(&self.paths);
+        if now == *before {
+            return;
+        }
+        let ends = [
+            state.index.len() as u64,
+            state.names[0].end(),
+            state.names[1].end(),
+            state.names[2].end(),
+            state.games_len,
+        ];
+        for i in 0..5 {
+            // A file may hold more than the state (a cut record after its last whole one,
+            // which the next append overwrites).
+            let expected = ends[i].max(before[i].len);
+            state.stamp[i] = if now[i] == before[i] {
+                before[i]
+            } else if now[i].len == expected && now[i].inode == before[i].inode {
+                now[i]
+            } else {
+                FileStamp::UNKNOWN
+            };
+        }
+    }
+
+    /// Re-read the files into `state` as an open does (a writable store with a writable
+    /// open's repair rules), first reopening each file that is no longer the one at its path
+    /// (another program replaced it: a writable store never writes into a file that is not
+    /// the database's, and the one-writer lock moves to the new index file). Nothing changes
+    /// when it fails (a damaged file, the lock held by another gamefs).
+    fn reread(&self, state: &mut State) -> Result<()> {
+        let now = stamp(&self.paths);
+        let current = self.game_file();
+        let games = match current.local_file().and_then(inode_of) {
+            Some(ino) if ino == now[DCG].inode => current,
+            _ => Arc::new(open_blob(&self.paths[DCG], self.writable)?),
+        };
+        let writers = match self.writers() {
+            Err(_) => None,
+            Ok(old) => {
+                let mut files = old.clone();
+                for (i, f) in files.iter_mut().enumerate() {
+                    if inode_of(f) != Some(now[i].inode) {
+                        let new = open_file(&self.paths[i], true)?;
+                        if i == DCI {
+                            writer::lock(&new, &self.paths[DCI])?;
+                        }
+                        *f = Arc::new(new);
+                    }
+                }
+                repair_empty(&self.paths, &files, &games)?;
+                Some(files)
+            }
+        };
+        let mut fresh = read_state(&self.paths, &games, self.writable)?;
+        check_handles(&mut fresh.stamp, writers.as_ref(), &games);
+        log::info!(
+            "{} changed outside gamefs: {} games now",
+            self.paths[DCI].display(),
+            fresh.count
+        );
+        *state = fresh;
+        *self.games.write().unwrap_or_else(|p| p.into_inner()) = games;
+        *self.writers.write().unwrap_or_else(|p| p.into_inner()) = writers;
+        Ok(())
     }
 
     /// True when saves store what they can and log losses instead of refusing.
@@ -615,23 +754,22 @@ impl SimpleCdb {
         Ok(offset)
     }
 
-    /// Re-read the files if another program changed them (read-only databases only; a
-    /// writable one is locked and ours). Returns whether anything changed.
+    /// Re-read the files if another program changed them since this store last read or
+    /// wrote them, writable or not (the format's own tools take no lock; docs/SEMANTICS.md
+    /// §10a): a few `stat` calls when nothing changed. True when the state was re-read since
+    /// the last call, here or by a change that caught up first.
     pub fn reload_if_changed(&self) -> Result<bool> {
-        if self.writers.is_some() || stamp(&self.paths) == self.read().stamp {
-            return Ok(false);
+        let mut reloaded = false;
+        if stamp(&self.paths) != self.read().stamp {
+            let mut state = self.write();
+            // A change may have caught up in the meantime (and said so below).
+            if stamp(&self.paths) != state.stamp {
+                self.reread(&mut state)?;
+                reloaded = true;
+            }
         }
-        // The game file may have been replaced too: read from the one there now.
-        let games = open_blob(&self.paths[DCG], false)?;
-        let fresh = read_state(&self.paths, &games, false)?;
-        *self.games.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(games);
-        log::info!(
-            "{} changed outside gamefs: {} games now",
-            self.paths[DCI].display(),
-            fresh.count
-        );
-        *self.write() = fresh;
-        Ok(true)
+        let caught_up = self.caught_up.swap(false, Ordering::SeqCst);
+        Ok(reloaded || caught_up)
     }
 }
 
@@ -772,72 +910,73 @@ impl ChessStore for SimpleCdb {
     }
 
     fn writable(&self) -> bool {
-        self.writers.is_some()
+        self.writable
     }
 
     fn replace(&self, number: u32, game: &ChessGame) -> Result<bool> {
-        let writers = self.writers()?;
-        let mut state = self.write();
-        check_game_number(number, state.count)?;
-        let p = self.prepare(game, &format_args!("game {}", number + 1), true)?;
-        let old = state.entry(number);
-        // Unchanged when the headers read the same and the stored moves, read and encoded
-        // again, give the same bytes (another writer's raw comment whitespace is not a change).
-        if state.headers(&old) == p.stored
-            && let Ok((_, body)) = self.read_body(number, &old, state.games_len)
-            && let Ok((start, moves)) = codec::decode_body(&body)
-            && let Ok((again, _)) = codec::encode_body(&start, &moves)
-            && codec::encode_record(&again).is_ok_and(|r| r == p.record)
-        {
-            return Ok(false);
-        }
-        // A name that reads the same keeps its old reference (a duplicate record, or ref 0
-        // versus a record of spaces), so only what really changed is written.
-        let old_refs = [old.white, old.black, old.site, old.event];
-        let new_texts = [
-            &p.stored.white,
-            &p.stored.black,
-            &p.stored.site,
-            &p.stored.event,
-        ];
-        let keep: [bool; 4] = std::array::from_fn(|i| {
-            *state.names[NAME_FILE_OF[i]].text(old_refs[i]) == **new_texts[i]
-        });
-        // Until the entry is rewritten nothing refers to the new record and names: a failure
-        // (a full disk) is undone.
-        let undo = Self::undo_point(&state);
-        let staged = (|| -> Result<(u64, [u32; 4])> {
-            let offset = self.append_record(&mut state, &p.record)?;
-            writer::sync(writable_file(&self.game_file()), &self.paths[DCG])?;
-            Ok((
-                offset,
-                self.place_names(&mut state, &[&p.fitted], &[keep])?[0],
-            ))
-        })();
-        let (offset, mut refs) = staged.inspect_err(|_| self.undo(&mut state, &undo))?;
-        for i in 0..4 {
-            if keep[i] {
-                refs[i] = old_refs[i];
+        // Another program's games first, then this change on top (docs/SEMANTICS.md §10a).
+        self.change(|state, writers| {
+            check_game_number(number, state.count)?;
+            let p = self.prepare(game, &format_args!("game {}", number + 1), true)?;
+            let old = state.entry(number);
+            // Unchanged when the headers read the same and the stored moves, read and encoded
+            // again, give the same bytes (another writer's raw comment whitespace is not a change).
+            if state.headers(&old) == p.stored
+                && let Ok((_, body)) = self.read_body(number, &old, state.games_len)
+                && let Ok((start, moves)) = codec::decode_body(&body)
+                && let Ok((again, _)) = codec::encode_body(&start, &moves)
+                && codec::encode_record(&again).is_ok_and(|r| r == p.record)
+            {
+                return Ok(false);
             }
-        }
-        let entry = entry_of(&p.fitted, refs, offset);
-        let old_bytes = old.encode();
-        let new_bytes = entry.encode();
-        let at = entry_at(number);
-        if let (Some(first), Some(last)) = (
-            (0..ENTRY_LEN).find(|&i| old_bytes[i] != new_bytes[i]),
-            (0..ENTRY_LEN).rfind(|&i| old_bytes[i] != new_bytes[i]),
-        ) {
-            writer::write_synced(
-                &writers[DCI],
-                &self.paths[DCI],
-                (at + first) as u64,
-                &new_bytes[first..=last],
-            )?;
-            state.index[at..at + ENTRY_LEN].copy_from_slice(&new_bytes);
-        }
-        state.modified = SystemTime::now();
-        Ok(true)
+            // A name that reads the same keeps its old reference (a duplicate record, or ref 0
+            // versus a record of spaces), so only what really changed is written.
+            let old_refs = [old.white, old.black, old.site, old.event];
+            let new_texts = [
+                &p.stored.white,
+                &p.stored.black,
+                &p.stored.site,
+                &p.stored.event,
+            ];
+            let keep: [bool; 4] = std::array::from_fn(|i| {
+                *state.names[NAME_FILE_OF[i]].text(old_refs[i]) == **new_texts[i]
+            });
+            // Until the entry is rewritten nothing refers to the new record and names: a failure
+            // (a full disk) is undone.
+            let undo = Self::undo_point(state);
+            let staged = (|| -> Result<(u64, [u32; 4])> {
+                let offset = self.append_record(&mut *state, &p.record)?;
+                writer::sync(writable_file(&self.game_file()), &self.paths[DCG])?;
+                Ok((
+                    offset,
+                    self.place_names(&mut *state, &[&p.fitted], &[keep])?[0],
+                ))
+            })();
+            let (offset, mut refs) = staged.inspect_err(|_| self.undo(&mut *state, &undo))?;
+            for i in 0..4 {
+                if keep[i] {
+                    refs[i] = old_refs[i];
+                }
+            }
+            let entry = entry_of(&p.fitted, refs, offset);
+            let old_bytes = old.encode();
+            let new_bytes = entry.encode();
+            let at = entry_at(number);
+            if let (Some(first), Some(last)) = (
+                (0..ENTRY_LEN).find(|&i| old_bytes[i] != new_bytes[i]),
+                (0..ENTRY_LEN).rfind(|&i| old_bytes[i] != new_bytes[i]),
+            ) {
+                writer::write_synced(
+                    &writers[DCI],
+                    &self.paths[DCI],
+                    (at + first) as u64,
+                    &new_bytes[first..=last],
+                )?;
+                state.index[at..at + ENTRY_LEN].copy_from_slice(&new_bytes);
+            }
+            state.modified = SystemTime::now();
+            Ok(true)
+        })
     }
 
     fn append_each(
@@ -845,98 +984,101 @@ impl ChessStore for SimpleCdb {
         games: &mut dyn Iterator<Item = Result<ChessGame>>,
         mut each: Option<Each<'_>>,
     ) -> Result<Vec<u32>> {
-        let writers = self.writers()?;
-        let mut state = self.write();
-        let first = state.count;
-        let at = state.index.len() as u64;
-        let undo = Self::undo_point(&state);
-        // Records, the index space they need, then names: until the entries are written
-        // nothing refers to them, and a failure (a refused game, a full disk) is undone.
-        let staged = (|| -> Result<Vec<u8>> {
-            let mut prepared: Vec<(Fitted, u64)> = Vec::new();
-            for (i, game) in games.enumerate() {
-                let what = match each {
-                    // The caller knows which game of its text this is.
-                    Some(_) => "this game".to_owned(),
-                    None => format!("game {} of the text", i + 1),
-                };
-                let context = |e: Error| e.context(&what);
-                if u64::from(first) + prepared.len() as u64 >= u64::from(u32::MAX) {
-                    return Err(Error::new(ErrorKind::TooLarge, "too many games"));
-                }
-                // Judged one by one, the losses go to the caller's report, not the log.
-                let log_losses = each.is_none();
-                let this = game.and_then(|g| self.prepare(&g, &what, log_losses));
-                let p = match (this, each.as_mut()) {
-                    (Ok(p), Some(each)) => {
-                        if !p.losses.is_empty() {
-                            (each.changed)(p.losses.clone());
+        // Another program's games first, then this change on top (docs/SEMANTICS.md §10a).
+        self.change(|state, writers| {
+            let first = state.count;
+            let at = state.index.len() as u64;
+            let undo = Self::undo_point(state);
+            // Records, the index space they need, then names: until the entries are written
+            // nothing refers to them, and a failure (a refused game, a full disk) is undone.
+            let staged = (|| -> Result<Vec<u8>> {
+                let mut prepared: Vec<(Fitted, u64)> = Vec::new();
+                for (i, game) in games.enumerate() {
+                    let what = match each {
+                        // The caller knows which game of its text this is.
+                        Some(_) => "this game".to_owned(),
+                        None => format!("game {} of the text", i + 1),
+                    };
+                    let context = |e: Error| e.context(&what);
+                    if u64::from(first) + prepared.len() as u64 >= u64::from(u32::MAX) {
+                        return Err(Error::new(ErrorKind::TooLarge, "too many games"));
+                    }
+                    // Judged one by one, the losses go to the caller's report, not the log.
+                    let log_losses = each.is_none();
+                    let this = game.and_then(|g| self.prepare(&g, &what, log_losses));
+                    let p = match (this, each.as_mut()) {
+                        (Ok(p), Some(each)) => {
+                            if !p.losses.is_empty() {
+                                (each.changed)(p.losses.clone());
+                            }
+                            p
                         }
-                        p
-                    }
-                    (Ok(p), None) => p,
-                    (Err(e), Some(each)) => {
-                        // The caller knows which game of its text this was.
-                        (each.refused)(e);
-                        continue;
-                    }
-                    (Err(e), None) => return Err(context(e)),
-                };
-                let offset = self.append_record(&mut state, &p.record)?;
-                prepared.push((p.fitted, offset));
-            }
-            if prepared.is_empty() {
+                        (Ok(p), None) => p,
+                        (Err(e), Some(each)) => {
+                            // The caller knows which game of its text this was.
+                            (each.refused)(e);
+                            continue;
+                        }
+                        (Err(e), None) => return Err(context(e)),
+                    };
+                    let offset = self.append_record(&mut *state, &p.record)?;
+                    prepared.push((p.fitted, offset));
+                }
+                if prepared.is_empty() {
+                    return Ok(Vec::new());
+                }
+                writer::sync(writable_file(&self.game_file()), &self.paths[DCG])?;
+                writer::reserve(
+                    &writers[DCI],
+                    &self.paths[DCI],
+                    at,
+                    (prepared.len() * ENTRY_LEN) as u64,
+                )?;
+                let fitted: Vec<&Fitted> = prepared.iter().map(|(f, _)| f).collect();
+                let refs =
+                    self.place_names(&mut *state, &fitted, &vec![[false; 4]; fitted.len()])?;
+                let mut bytes = Vec::with_capacity(prepared.len() * ENTRY_LEN);
+                for ((f, offset), r) in prepared.iter().zip(refs) {
+                    bytes.extend(entry_of(f, r, *offset).encode());
+                }
+                Ok(bytes)
+            })();
+            let bytes = staged.inspect_err(|_| self.undo(&mut *state, &undo))?;
+            if bytes.is_empty() {
                 return Ok(Vec::new());
             }
-            writer::sync(writable_file(&self.game_file()), &self.paths[DCG])?;
-            writer::reserve(
-                &writers[DCI],
-                &self.paths[DCI],
-                at,
-                (prepared.len() * ENTRY_LEN) as u64,
-            )?;
-            let fitted: Vec<&Fitted> = prepared.iter().map(|(f, _)| f).collect();
-            let refs = self.place_names(&mut state, &fitted, &vec![[false; 4]; fitted.len()])?;
-            let mut bytes = Vec::with_capacity(prepared.len() * ENTRY_LEN);
-            for ((f, offset), r) in prepared.iter().zip(refs) {
-                bytes.extend(entry_of(f, r, *offset).encode());
+            if let Err(e) = writer::write_synced(&writers[DCI], &self.paths[DCI], at, &bytes) {
+                // Drop the partial entries; the new names stay (unused, which readers accept).
+                writer::cut_back(&writers[DCI], &self.paths[DCI], at);
+                writer::cut_back(
+                    writable_file(&self.game_file()),
+                    &self.paths[DCG],
+                    undo.games_len,
+                );
+                state.games_len = undo.games_len;
+                return Err(e);
             }
-            Ok(bytes)
-        })();
-        let bytes = staged.inspect_err(|_| self.undo(&mut state, &undo))?;
-        if bytes.is_empty() {
-            return Ok(Vec::new());
-        }
-        if let Err(e) = writer::write_synced(&writers[DCI], &self.paths[DCI], at, &bytes) {
-            // Drop the partial entries; the new names stay (unused, which readers accept).
-            writer::cut_back(&writers[DCI], &self.paths[DCI], at);
-            writer::cut_back(
-                writable_file(&self.game_file()),
-                &self.paths[DCG],
-                undo.games_len,
-            );
-            state.games_len = undo.games_len;
-            return Err(e);
-        }
-        state.count = first + (bytes.len() / ENTRY_LEN) as u32;
-        state.index.extend(bytes);
-        state.modified = SystemTime::now();
-        Ok((first..state.count).collect())
+            state.count = first + (bytes.len() / ENTRY_LEN) as u32;
+            state.index.extend(bytes);
+            state.modified = SystemTime::now();
+            Ok((first..state.count).collect())
+        })
     }
 
     fn set_deleted(&self, number: u32, deleted: bool) -> Result<()> {
-        let writers = self.writers()?;
-        let mut state = self.write();
-        check_game_number(number, state.count)?;
-        if state.entry(number).is_deleted() == deleted {
-            return Ok(());
-        }
-        let status = if deleted { STATUS_DELETED } else { 0 };
-        let at = entry_at(number);
-        writer::write_synced(&writers[DCI], &self.paths[DCI], at as u64, &[status])?;
-        state.index[at] = status;
-        state.modified = SystemTime::now();
-        Ok(())
+        // Another program's games first, then this change on top (docs/SEMANTICS.md §10a).
+        self.change(|state, writers| {
+            check_game_number(number, state.count)?;
+            if state.entry(number).is_deleted() == deleted {
+                return Ok(());
+            }
+            let status = if deleted { STATUS_DELETED } else { 0 };
+            let at = entry_at(number);
+            writer::write_synced(&writers[DCI], &self.paths[DCI], at as u64, &[status])?;
+            state.index[at] = status;
+            state.modified = SystemTime::now();
+            Ok(())
+        })
     }
 
     fn reload_if_changed(&self) -> Result<bool> {
