@@ -141,3 +141,115 @@ fn explicit_file_paths_as_mount_options() {
     assert_eq!(listing(&m.join("positions")).len(), 5);
     assert_eq!(listing(&m.join("scores/fuego_chinese/6")).len(), 1);
 }
+
+/// A record of `rows` with `to_play`, as another program (Cook's tools) appends it: the id
+/// the zobrist table of `db` gives the board, encoded by the project's encoder.
+fn their_record(
+    db: &Path,
+    rows: &[&str; 9],
+    to_play: gamefs::game::go::Color,
+) -> (String, Vec<u8>) {
+    use gamefs::game::go::Board;
+    use gamefs::store::go9x9::Go9Database;
+    use gamefs::store::go9x9::records::{RawId, encode_position};
+    let cells: [u8; 81] = rows.concat().into_bytes().try_into().unwrap();
+    let board = Board::from_ascii(&cells).unwrap();
+    // A read-only open takes no lock: the mount holds it.
+    let id = Go9Database::open(db, false)
+        .unwrap()
+        .id_for(&board, to_play)
+        .unwrap();
+    let raw = RawId {
+        hash: id.hash.to_be_bytes(),
+        tiebreak: id.tiebreak,
+        to_play,
+    };
+    (id.file_name(), encode_position(&raw, &board, None))
+}
+
+fn append_to(file: &Path, bytes: &[u8]) {
+    use std::io::Write;
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(file)
+        .unwrap()
+        .write_all(bytes)
+        .unwrap();
+}
+
+/// Another program appending positions to the database of a writable mount
+/// (docs/SEMANTICS.md §10a): the mount shows the new position after a listing of
+/// `positions/`, and a position copied in and a removal through the mount, made right after
+/// another append, keep every one of its records.
+#[test]
+fn another_programs_positions_are_shown_and_kept() {
+    use gamefs::game::go::Color;
+    let dir = scratch("go-other");
+    let db = example_db(dir.path());
+    let file = db.join("positions.dat");
+    let m = Mount::new(&db, dir.path(), &[]);
+    assert_eq!(listing(&m.join("positions")).len(), 5);
+    let (first, record) = their_record(
+        &db,
+        &[
+            "#........",
+            ".#.......",
+            "..#......",
+            ".........",
+            "....O....",
+            ".........",
+            ".........",
+            ".........",
+            "........O",
+        ],
+        Color::Black,
+    );
+    append_to(&file, &record);
+    crate::harness::eventually("the mount shows their position", || {
+        listing(&m.join("positions")).len() == 6
+    });
+    assert!(m.join("positions").join(&first).exists());
+    let text = std::fs::read_to_string(m.join("positions").join(&first)).unwrap();
+    assert!(text.contains("PL[B]"), "{text}");
+
+    // Their next position, then at once a new position copied in and a removal.
+    let (second, record) = their_record(
+        &db,
+        &[
+            "O........",
+            "O........",
+            "O........",
+            ".........",
+            "....#....",
+            ".........",
+            ".........",
+            ".........",
+            ".........",
+        ],
+        Color::White,
+    );
+    append_to(&file, &record);
+    let new = dir.path().join("new.sgf");
+    std::fs::write(&new, "(;FF[4]GM[1]SZ[9]AB[dd][ee][ff]AW[cc]PL[W])").unwrap();
+    sh(&m.path, &format!("cp '{}' positions/", new.display()));
+    std::fs::remove_file(m.join("positions/31846ceb8015dc92-0-W.sgf")).unwrap();
+    let names: Vec<String> = listing(&m.join("positions"))
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 7, "{names:?}");
+    assert!(
+        names.contains(&first) && names.contains(&second),
+        "{names:?}"
+    );
+    drop(m);
+    let ids: Vec<String> = gamefs::store::go9x9::Go9Database::open(&db, false)
+        .unwrap()
+        .positions()
+        .iter()
+        .map(|p| p.id.file_name())
+        .collect();
+    assert_eq!(ids.len(), 7, "{ids:?}");
+    assert!(ids.contains(&first) && ids.contains(&second), "{ids:?}");
+    assert!(!ids.contains(&"31846ceb8015dc92-0-W.sgf".to_owned()));
+}

@@ -322,18 +322,266 @@ fn one_writer_at_a_time_and_read_only_refuses_writes() {
     );
 }
 
+// ---- another program writing the files (docs/SEMANTICS.md §10a) ------------------------
+
+/// Append `bytes` to `file` as another program (Cook's tools) does, a little later than the
+/// store's own last write, whatever the clock's tick.
+fn append_as_another_program(file: &Path, bytes: &[u8]) {
+    use std::io::Write;
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(file)
+        .unwrap()
+        .write_all(bytes)
+        .unwrap();
+}
+
+/// Replace `file` with `bytes` as an atomic rewrite does (a new file renamed over it).
+fn replace_as_another_program(file: &Path, bytes: &[u8]) {
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let tmp = file.with_extension("other-tmp");
+    std::fs::write(&tmp, bytes).unwrap();
+    std::fs::rename(&tmp, file).unwrap();
+}
+
+fn id(text: &str) -> PositionId {
+    text.parse().unwrap()
+}
+
+fn ids(db: &Go9Database) -> Vec<String> {
+    db.positions().iter().map(|p| p.id.to_string()).collect()
+}
+
+/// Another program appends a record to the position file of a database open for writing:
+/// the next save takes it in first and appends after it, nothing is written over (before,
+/// the save was refused with Busy), and the store says once that it re-read the file.
 #[test]
-fn a_file_changed_behind_our_back_is_not_overwritten() {
+fn a_save_catches_up_with_another_programs_append() {
     let dir = empty_db();
     let db = writable(dir.path());
     db.save(&pos(one_stone(), Color::Black), None).unwrap();
+    assert!(
+        !db.reload_if_changed().unwrap(),
+        "its own save is no change"
+    );
     let file = dir.path().join("positions.dat");
-    let mut bytes = std::fs::read(&file).unwrap();
-    bytes.extend(record(H2, 0, Color::Black, &two_stones()));
-    std::fs::write(&file, &bytes).unwrap();
-    let e = db.save(&pos(two_stones(), Color::White), None).unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::Busy);
-    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+    append_as_another_program(&file, &record(H2, 0, Color::Black, &two_stones()));
+    let theirs = std::fs::read(&file).unwrap();
+    let s = db.save(&pos(two_stones(), Color::White), None).unwrap();
+    assert!(s.appended);
+    let after = std::fs::read(&file).unwrap();
+    assert_eq!(after[..theirs.len()], theirs[..], "their record kept");
+    assert_eq!(
+        after[theirs.len()..],
+        record(H2, 0, Color::White, &two_stones())
+    );
+    assert_eq!(db.len(), 3);
+    assert!(db.reload_if_changed().unwrap(), "the catch-up is told once");
+    assert!(!db.reload_if_changed().unwrap());
+    // Their position is known: saving it again appends nothing.
+    let again = db.save(&pos(two_stones(), Color::Black), None).unwrap();
+    assert_eq!(
+        (again.id, again.appended),
+        (id("161229a425c1a6ab-0-B"), false)
+    );
+    drop(db);
+    let db = Go9Database::open(dir.path(), false).unwrap();
+    assert_eq!(
+        ids(&db),
+        [
+            "31846ceb8015dc92-0-B",
+            "161229a425c1a6ab-0-B",
+            "161229a425c1a6ab-0-W"
+        ]
+    );
+}
+
+/// A removal and a replacement rewrite the file from what it holds now: another program's
+/// records appended meanwhile stay.
+#[test]
+fn removals_and_replacements_keep_another_programs_records() {
+    let dir = empty_db();
+    let db = writable(dir.path());
+    let file = dir.path().join("positions.dat");
+    let mine = db.save(&pos(one_stone(), Color::Black), None).unwrap().id;
+    append_as_another_program(&file, &record(H2, 0, Color::Black, &two_stones()));
+    db.remove(&mine).unwrap();
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        record(H2, 0, Color::Black, &two_stones())
+    );
+    append_as_another_program(&file, &record(H1, 0, Color::White, &one_stone()));
+    let s = db
+        .save(
+            &pos(two_stones(), Color::White),
+            Some(&id("161229a425c1a6ab-0-B")),
+        )
+        .unwrap();
+    assert!(s.appended);
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        [
+            record(H1, 0, Color::White, &one_stone()),
+            record(H2, 0, Color::White, &two_stones())
+        ]
+        .concat()
+    );
+    assert!(db.reload_if_changed().unwrap());
+    assert_eq!(ids(&db), ["31846ceb8015dc92-0-W", "161229a425c1a6ab-0-W"]);
+}
+
+/// Another program replacing the position file (a new file renamed over it): the store
+/// reads the new file, and its next save appends to it, not to the old one.
+#[test]
+fn a_replaced_position_file_is_read_and_appended_to() {
+    let dir = empty_db();
+    let db = writable(dir.path());
+    let file = dir.path().join("positions.dat");
+    db.save(&pos(two_stones(), Color::Black), None).unwrap();
+    replace_as_another_program(&file, &record(H1, 0, Color::White, &one_stone()));
+    assert!(
+        db.save(&pos(one_stone(), Color::Black), None)
+            .unwrap()
+            .appended
+    );
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        [
+            record(H1, 0, Color::White, &one_stone()),
+            record(H1, 0, Color::Black, &one_stone())
+        ]
+        .concat()
+    );
+    assert!(
+        !db.contains(&id("161229a425c1a6ab-0-B")),
+        "gone with the old file"
+    );
+    assert_eq!(db.len(), 2);
+}
+
+/// A read-only store notices another program's appends too (before, never).
+#[test]
+fn a_read_only_store_notices_appends() {
+    let dir = empty_db();
+    let file = dir.path().join("positions.dat");
+    std::fs::write(&file, record(H1, 0, Color::White, &one_stone())).unwrap();
+    let db = Go9Database::open(dir.path(), false).unwrap();
+    assert!(!db.reload_if_changed().unwrap());
+    append_as_another_program(&file, &record(H2, 0, Color::Black, &two_stones()));
+    assert!(db.reload_if_changed().unwrap());
+    assert!(!db.reload_if_changed().unwrap());
+    assert_eq!(ids(&db), ["31846ceb8015dc92-0-W", "161229a425c1a6ab-0-B"]);
+    // Scored files are re-read as well (a scoring program appends its scores).
+    let scored = dir.path().join("fuego_chinese.dat");
+    write_scores(&scored, &[]);
+    let db = Go9Database::open(dir.path(), false).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    write_scores(&scored, &[(id("161229a425c1a6ab-0-B"), 6, 90)]);
+    assert!(db.reload_if_changed().unwrap());
+    assert_eq!(db.scores_of(&id("161229a425c1a6ab-0-B"))[0].score, 6);
+}
+
+/// The collection over a store another program writes: positions new to the mount get the
+/// next numbers, in file order, after what a save or import of the mount's own took; the
+/// others keep theirs; a position no longer in the file is gone. Item numbers stay stable for
+/// the life of the mount.
+#[test]
+fn the_collection_numbers_another_programs_positions_and_keeps_the_others() {
+    use gamefs::collection::go::GoCollection;
+    let dir = empty_db();
+    let file = dir.path().join("positions.dat");
+    let db = writable(dir.path());
+    db.save(&pos(one_stone(), Color::Black), None).unwrap();
+    let coll = GoCollection::new(db);
+    assert!(!coll.reload_if_changed().unwrap());
+    append_as_another_program(&file, &record(H2, 0, Color::Black, &two_stones()));
+    assert!(coll.reload_if_changed().unwrap());
+    assert!(!coll.reload_if_changed().unwrap());
+    assert_eq!(coll.count(), 2);
+    assert_eq!(coll.file_name(1), "161229a425c1a6ab-0-B.sgf");
+    assert_eq!(coll.item_named(b"161229a425c1a6ab-0-B.sgf"), Some(1));
+
+    // Another append, then an import here: ours gets its number first, theirs the next.
+    append_as_another_program(&file, &record(H1, 0, Color::White, &one_stone()));
+    let text = sgf::render(&pos(two_stones(), Color::White));
+    let report = coll
+        .import(text.as_bytes(), Default::default(), &|_| {})
+        .unwrap();
+    assert_eq!(report.numbers, [2]);
+    assert_eq!(coll.count(), 4);
+    assert_eq!(coll.file_name(2), "161229a425c1a6ab-0-W.sgf");
+    assert_eq!(coll.file_name(3), "31846ceb8015dc92-0-W.sgf");
+    assert!(coll.reload_if_changed().unwrap(), "the tree is told");
+    assert!(!coll.reload_if_changed().unwrap());
+
+    // A save of position 1 after another append (a record of position 0's board, turned:
+    // the same position again, which shows once): position 1 keeps its number.
+    let turned = one_stone().transformed(Symmetry::ALL[1]);
+    append_as_another_program(&file, &record(H1, 0, Color::Black, &turned));
+    assert_eq!(std::fs::read(&file).unwrap().len(), 5 * 92);
+    let edited = sgf::render(&pos(two_stones(), Color::Black)).replace("AB[", "AB[aa]["); // one more black stone
+    assert!(coll.save(1, edited.as_bytes()).unwrap());
+    assert!(!coll.deleted(1));
+    assert_ne!(coll.file_name(1), "161229a425c1a6ab-0-B.sgf");
+    assert_eq!(
+        coll.count(),
+        4,
+        "their record of position 0 is no new position"
+    );
+    assert!(coll.reload_if_changed().unwrap());
+
+    // Another program rewrites the file without position 0 (both its records): gone; the
+    // others keep their numbers.
+    let names: Vec<String> = (0..4).map(|n| coll.file_name(n)).collect();
+    let zero = record(H1, 0, Color::Black, &one_stone());
+    let kept: Vec<u8> = std::fs::read(&file)
+        .unwrap()
+        .chunks(92)
+        .filter(|r| r[..10] != zero[..10])
+        .flatten()
+        .copied()
+        .collect();
+    assert_eq!(kept.len(), 3 * 92);
+    replace_as_another_program(&file, &kept);
+    assert!(coll.reload_if_changed().unwrap());
+    assert_eq!(coll.count(), 4);
+    assert!(coll.deleted(0));
+    assert_eq!(coll.item_named(names[0].as_bytes()), None);
+    for n in 1..4 {
+        assert!(!coll.deleted(n), "{n}");
+        assert_eq!(coll.file_name(n), names[n as usize]);
+        assert_eq!(coll.item_named(names[n as usize].as_bytes()), Some(n));
+        coll.render(n).unwrap();
+    }
+}
+
+/// On a read-only mount of a damaged file, positions another program appends get numbers
+/// after the damaged records, which keep theirs.
+#[test]
+fn damaged_records_keep_their_numbers_when_positions_are_appended() {
+    use gamefs::collection::go::GoCollection;
+    let dir = empty_db();
+    let file = dir.path().join("positions.dat");
+    let mut bad = record(H2, 0, Color::White, &two_stones());
+    bad[0] ^= 1;
+    std::fs::write(
+        &file,
+        [record(H1, 0, Color::White, &one_stone()), bad].concat(),
+    )
+    .unwrap();
+    let coll = GoCollection::new(Go9Database::open(dir.path(), false).unwrap());
+    assert_eq!(coll.count(), 2);
+    assert_eq!(coll.file_name(1), "damaged-record-2.sgf");
+    append_as_another_program(&file, &record(H2, 0, Color::Black, &two_stones()));
+    assert!(coll.reload_if_changed().unwrap());
+    assert_eq!(coll.count(), 3);
+    assert_eq!(coll.file_name(1), "damaged-record-2.sgf");
+    assert_eq!(coll.render(1).unwrap_err().errno(), libc::EIO);
+    assert_eq!(coll.file_name(2), "161229a425c1a6ab-0-B.sgf");
+    coll.render(2).unwrap();
+    assert_eq!(coll.problems().len(), 1);
+    assert_eq!(coll.problems()[0].item, Some(1));
 }
 
 #[test]

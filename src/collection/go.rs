@@ -7,9 +7,17 @@
 //! delete mark). A damaged record of the position file, whose PositionID cannot be trusted,
 //! is shown after them as `damaged-record-N.sgf` (N its number in the file), which reads as
 //! an I/O error and belongs to no view.
+//!
+//! Another program may write the files during the mount (Cook's tools append positions; a
+//! rewrite replaces the file): when the store re-reads them ([`Go9Database::reload_if_changed`],
+//! or a save that caught up first), positions new to the mount get the next numbers, in file
+//! order, positions still there keep theirs, and positions no longer there are gone, as a
+//! removed position is (docs/SEMANTICS.md §10a). Damaged records are matched by their name
+//! the same way.
 
-use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 
 use super::Collection;
 use super::import::{ImportReport, OnBadGame};
@@ -27,6 +35,24 @@ struct Slot {
     removed: bool,
 }
 
+/// A damaged record of the position file, shown as a file that cannot be read.
+#[derive(Clone, Debug)]
+struct DamagedItem {
+    /// Its file name ([`damaged_name`]).
+    name: String,
+    /// What is wrong with it.
+    problem: String,
+    /// No longer in the file (another program rewrote it).
+    gone: bool,
+}
+
+/// What an item number stands for.
+#[derive(Clone, Debug)]
+enum Item {
+    Position(Slot),
+    Damaged(DamagedItem),
+}
+
 /// The file name of a damaged record (`number` 1-based in its file).
 fn damaged_name(number: usize) -> String {
     format!("damaged-record-{number}.sgf")
@@ -37,41 +63,128 @@ pub struct GoCollection {
     db: Go9Database,
     programs: Vec<Arc<str>>,
     slots: RwLock<Slots>,
-    damaged: Damaged,
+    /// Held by each change and each re-read, so that what a change numbers and what a
+    /// re-read numbers never cross.
+    changes: Mutex<()>,
+    /// A change found that the store had caught up with another program's writes (and the
+    /// items were numbered again): the next [`Collection::reload_if_changed`] answers true.
+    caught_up: AtomicBool,
 }
 
+/// Every item number: the positions read at open in file order, then the damaged records,
+/// then whatever was added since (saves, imports, other programs' positions).
 #[derive(Default)]
 struct Slots {
-    items: Vec<Slot>,
+    items: Vec<Item>,
+    /// The number of each position in the file.
     by_id: HashMap<PositionId, u32>,
-}
-
-/// The damaged records, numbered after the positions read at open (a damaged database is
-/// read-only, so no position is added after them).
-#[derive(Default)]
-struct Damaged {
-    /// The first item number of a damaged record.
-    first: u32,
-    /// File name and problem of each.
-    items: Vec<(String, String)>,
-}
-
-impl Damaged {
-    fn get(&self, n: u32) -> Option<&(String, String)> {
-        self.items.get(n.checked_sub(self.first)? as usize)
-    }
+    /// The number of each damaged record's name, in the file or gone.
+    by_damaged: HashMap<String, u32>,
 }
 
 impl Slots {
     fn push(&mut self, summary: PositionSummary) -> u32 {
         let n = self.items.len() as u32;
         self.by_id.insert(summary.id, n);
-        self.items.push(Slot {
+        self.items.push(Item::Position(Slot {
             summary,
             removed: false,
-        });
+        }));
         n
     }
+
+    fn push_damaged(&mut self, name: String, problem: String) {
+        let n = self.items.len() as u32;
+        self.by_damaged.insert(name.clone(), n);
+        self.items.push(Item::Damaged(DamagedItem {
+            name,
+            problem,
+            gone: false,
+        }));
+    }
+
+    fn damaged(&self, n: u32) -> Option<&DamagedItem> {
+        match self.items.get(n as usize)? {
+            Item::Damaged(d) => Some(d),
+            Item::Position(_) => None,
+        }
+    }
+
+    fn position(&self, n: u32) -> Option<&Slot> {
+        match self.items.get(n as usize)? {
+            Item::Position(s) => Some(s),
+            Item::Damaged(_) => None,
+        }
+    }
+
+    fn position_mut(&mut self, n: u32) -> Option<&mut Slot> {
+        match self.items.get_mut(n as usize)? {
+            Item::Position(s) => Some(s),
+            Item::Damaged(_) => None,
+        }
+    }
+
+    /// Number the store's positions and damaged records as they are now: new ones after the
+    /// last number, those still there keep theirs, the others are gone (docs/SEMANTICS.md
+    /// §10a: item numbers stay stable for the life of a mount).
+    fn sync(&mut self, positions: Vec<PositionSummary>, damaged: Vec<(String, String)>) {
+        let present: HashSet<PositionId> = positions.iter().map(|p| p.id).collect();
+        let gone: Vec<u32> = self
+            .by_id
+            .iter()
+            .filter(|(id, _)| !present.contains(id))
+            .map(|(_, &n)| n)
+            .collect();
+        for n in gone {
+            if let Some(slot) = self.position_mut(n) {
+                slot.removed = true;
+                let id = slot.summary.id;
+                self.by_id.remove(&id);
+            }
+        }
+        for summary in positions {
+            match self.by_id.get(&summary.id).copied() {
+                // Its scores may have changed too.
+                Some(n) => {
+                    if let Some(slot) = self.position_mut(n) {
+                        slot.summary = summary;
+                    }
+                }
+                None => {
+                    self.push(summary);
+                }
+            }
+        }
+        let now: HashMap<&str, &str> = damaged
+            .iter()
+            .map(|(name, problem)| (name.as_str(), problem.as_str()))
+            .collect();
+        for item in &mut self.items {
+            if let Item::Damaged(d) = item {
+                match now.get(d.name.as_str()) {
+                    Some(problem) => {
+                        d.problem = (*problem).to_owned();
+                        d.gone = false;
+                    }
+                    None => d.gone = true,
+                }
+            }
+        }
+        for (name, problem) in damaged {
+            if !self.by_damaged.contains_key(&name) {
+                self.push_damaged(name, problem);
+            }
+        }
+    }
+}
+
+/// The damaged records of `db` as file names and problems.
+fn damaged_items(db: &Go9Database) -> Vec<(String, String)> {
+    let file = db.paths().positions.display().to_string();
+    db.damaged()
+        .iter()
+        .map(|d| (damaged_name(d.number), d.describe(&file)))
+        .collect()
 }
 
 impl GoCollection {
@@ -81,25 +194,34 @@ impl GoCollection {
         let mut slots = Slots {
             items: Vec::with_capacity(positions.len()),
             by_id: HashMap::with_capacity(positions.len()),
+            by_damaged: HashMap::new(),
         };
         for summary in positions {
             slots.push(summary);
         }
-        let file = db.paths().positions.display().to_string();
-        let damaged = Damaged {
-            first: slots.items.len() as u32,
-            items: db
-                .damaged()
-                .iter()
-                .map(|d| (damaged_name(d.number), d.describe(&file)))
-                .collect(),
-        };
+        for (name, problem) in damaged_items(&db) {
+            slots.push_damaged(name, problem);
+        }
         GoCollection {
             programs: db.programs(),
             db,
             slots: RwLock::new(slots),
-            damaged,
+            changes: Mutex::new(()),
+            caught_up: AtomicBool::new(false),
         }
+    }
+
+    fn slots(&self) -> std::sync::RwLockReadGuard<'_, Slots> {
+        self.slots.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn slots_mut(&self) -> std::sync::RwLockWriteGuard<'_, Slots> {
+        self.slots.write().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Taken by every change and re-read (see [`GoCollection::changes`]).
+    fn lock_changes(&self) -> std::sync::MutexGuard<'_, ()> {
+        self.changes.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     fn slot(&self, n: u32) -> Option<Slot> {
@@ -108,12 +230,12 @@ impl GoCollection {
 
     /// `f` of position `n`'s slot, without copying it (a listing asks for every name).
     fn with_slot<T>(&self, n: u32, f: impl FnOnce(&Slot) -> T) -> Option<T> {
-        self.slots
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .items
-            .get(n as usize)
-            .map(f)
+        self.slots().position(n).map(f)
+    }
+
+    /// Damaged record `n`'s file name and problem, if `n` is one.
+    fn damaged(&self, n: u32) -> Option<DamagedItem> {
+        self.slots().damaged(n).cloned()
     }
 
     fn live_id(&self, n: u32) -> Result<PositionId> {
@@ -130,20 +252,58 @@ impl GoCollection {
     /// `id` is the same position.
     fn set(&self, n: u32, id: PositionId) {
         let summary = self.db.summary(&id);
-        let mut slots = self.slots.write().unwrap_or_else(|p| p.into_inner());
-        let old = slots.items[n as usize].summary.id;
-        slots.by_id.remove(&old);
+        let mut slots = self.slots_mut();
+        let Some(old) = slots.position(n).map(|s| s.summary.id) else {
+            return;
+        };
+        if slots.by_id.get(&old) == Some(&n) {
+            slots.by_id.remove(&old);
+        }
         match (summary, slots.by_id.get(&id).copied()) {
             (Some(summary), None) => {
                 slots.by_id.insert(id, n);
-                slots.items[n as usize] = Slot {
-                    summary,
-                    removed: false,
-                };
+                if let Some(slot) = slots.position_mut(n) {
+                    *slot = Slot {
+                        summary,
+                        removed: false,
+                    };
+                }
             }
             // The saved board was already in the file under another number: this number goes.
-            _ => slots.items[n as usize].removed = true,
+            _ => {
+                if let Some(slot) = slots.position_mut(n) {
+                    slot.removed = true;
+                }
+            }
         }
+    }
+
+    /// Number what the store holds now (another program's positions; docs/SEMANTICS.md
+    /// §10a).
+    fn resync(&self) {
+        let positions = self.db.positions();
+        let damaged = damaged_items(&self.db);
+        self.slots_mut().sync(positions, damaged);
+    }
+
+    /// After a change (successful or not): if the store caught up with another program's
+    /// writes on the way, number what it found and tell the tree at its next look.
+    fn absorb(&self) {
+        match self.db.reload_if_changed() {
+            Ok(true) => {
+                self.resync();
+                self.caught_up.store(true, Ordering::SeqCst);
+            }
+            Ok(false) => {}
+            // The tree's next look re-reads and reports it.
+            Err(e) => log::debug!("{e}"),
+        }
+    }
+
+    /// The result of change `r` after [`GoCollection::absorb`].
+    fn absorbed<T>(&self, r: Result<T>) -> Result<T> {
+        self.absorb();
+        r
     }
 }
 
@@ -169,25 +329,23 @@ impl Collection for GoCollection {
     }
 
     fn count(&self) -> u32 {
-        let positions = self
-            .slots
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .items
-            .len() as u32;
-        positions.max(self.damaged.first) + self.damaged.items.len() as u32
+        self.slots().items.len() as u32
     }
 
     fn deleted(&self, n: u32) -> bool {
-        self.damaged.get(n).is_none() && self.with_slot(n, |s| s.removed).unwrap_or(true)
+        match self.slots().items.get(n as usize) {
+            Some(Item::Position(s)) => s.removed,
+            Some(Item::Damaged(d)) => d.gone,
+            None => true,
+        }
     }
 
     fn file_name(&self, n: u32) -> String {
-        if let Some((name, _)) = self.damaged.get(n) {
-            return name.clone();
+        match self.slots().items.get(n as usize) {
+            Some(Item::Position(s)) => s.summary.id.file_name(),
+            Some(Item::Damaged(d)) => d.name.clone(),
+            None => String::new(),
         }
-        self.with_slot(n, |s| s.summary.id.file_name())
-            .unwrap_or_default()
     }
 
     fn item_label(&self, n: u32) -> String {
@@ -205,28 +363,28 @@ impl Collection for GoCollection {
                 unreadable: false,
             })
             .collect();
-        for (i, (_, problem)) in self.damaged.items.iter().enumerate() {
-            problems.push(Problem {
-                item: Some(self.damaged.first + i as u32),
-                message: problem.clone(),
-                unreadable: true,
-            });
+        for (n, item) in self.slots().items.iter().enumerate() {
+            if let Item::Damaged(d) = item
+                && !d.gone
+            {
+                problems.push(Problem {
+                    item: Some(n as u32),
+                    message: d.problem.clone(),
+                    unreadable: true,
+                });
+            }
         }
         problems
     }
 
     fn item_named(&self, name: &[u8]) -> Option<u32> {
         let name = std::str::from_utf8(name).ok()?;
-        if let Some(i) = self.damaged.items.iter().position(|(n, _)| n == name) {
-            return Some(self.damaged.first + i as u32);
+        let slots = self.slots();
+        if let Some(&n) = slots.by_damaged.get(name) {
+            return slots.damaged(n).is_some_and(|d| !d.gone).then_some(n);
         }
         let id = PositionId::from_file_name(name)?;
-        self.slots
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .by_id
-            .get(&id)
-            .copied()
+        slots.by_id.get(&id).copied()
     }
 
     fn views(&self) -> Vec<String> {
@@ -266,22 +424,28 @@ impl Collection for GoCollection {
     }
 
     fn render(&self, n: u32) -> Result<Vec<u8>> {
-        if let Some((_, problem)) = self.damaged.get(n) {
-            return Err(Error::corrupt_record(problem.clone()));
+        if let Some(d) = self.damaged(n).filter(|d| !d.gone) {
+            return Err(Error::corrupt_record(d.problem));
         }
         let id = self.live_id(n)?;
         Ok(sgf::render(&self.db.load(&id)?).into_bytes())
     }
 
     fn save(&self, n: u32, text: &[u8]) -> Result<bool> {
+        let _changes = self.lock_changes();
         let old = self.live_id(n)?;
         let parsed = sgf_parse::parse(text).map_err(Error::from)?;
-        let saved = self.db.save(&parsed.position, Some(&old))?;
+        // The store takes in another program's positions first (docs/SEMANTICS.md §10a);
+        // they are numbered after this save has its number.
+        let saved = match self.db.save(&parsed.position, Some(&old)) {
+            Ok(saved) => saved,
+            Err(e) => return self.absorbed(Err(e)),
+        };
         if saved.id == old && !saved.appended && saved.removed.is_none() {
-            return Ok(false);
+            return self.absorbed(Ok(false));
         }
         self.set(n, saved.id);
-        Ok(true)
+        self.absorbed(Ok(true))
     }
 
     fn import(
@@ -303,21 +467,36 @@ impl Collection for GoCollection {
                 "removed positions cannot be restored (the format has no delete mark)",
             ));
         }
+        let _changes = self.lock_changes();
         let id = self.live_id(n)?;
-        self.db.remove(&id)?;
-        let mut slots = self.slots.write().unwrap_or_else(|p| p.into_inner());
-        slots.by_id.remove(&id);
-        slots.items[n as usize].removed = true;
-        Ok(())
+        if let Err(e) = self.db.remove(&id) {
+            return self.absorbed(Err(e));
+        }
+        {
+            let mut slots = self.slots_mut();
+            slots.by_id.remove(&id);
+            if let Some(slot) = slots.position_mut(n) {
+                slot.removed = true;
+            }
+        }
+        self.absorbed(Ok(()))
     }
 
+    /// Notice another program's writes to the files (docs/SEMANTICS.md §10a), or a change
+    /// that caught up with them: new positions get the next numbers, the others keep theirs.
     fn reload_if_changed(&self) -> Result<bool> {
-        Ok(false)
+        let _changes = self.lock_changes();
+        let reloaded = self.db.reload_if_changed()?;
+        if reloaded {
+            self.resync();
+        }
+        let caught_up = self.caught_up.swap(false, Ordering::SeqCst);
+        Ok(reloaded || caught_up)
     }
 
     fn fingerprint(&self, n: u32) -> Option<u64> {
         use std::hash::{Hash, Hasher};
-        if self.damaged.get(n).is_some() {
+        if self.damaged(n).is_some() {
             return None;
         }
         let position = self.db.load(&self.live_id(n).ok()?).ok()?;
@@ -332,29 +511,24 @@ impl Collection for GoCollection {
 impl GoCollection {
     /// Store the one position of an SGF `text`; its number, new or already there.
     fn import_position(&self, text: &[u8]) -> Result<Vec<u32>> {
+        let _changes = self.lock_changes();
         let parsed = sgf_parse::parse(text).map_err(Error::from)?;
-        let saved = self.db.save(&parsed.position, None)?;
-        let existing = self
-            .slots
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .by_id
-            .get(&saved.id)
-            .copied();
+        // As for a save: another program's positions are numbered after this one.
+        let saved = match self.db.save(&parsed.position, None) {
+            Ok(saved) => saved,
+            Err(e) => return self.absorbed(Err(e)),
+        };
+        let existing = self.slots().by_id.get(&saved.id).copied();
         if let Some(n) = existing {
-            return Ok(vec![n]);
+            return self.absorbed(Ok(vec![n]));
         }
-        let summary = self.db.summary(&saved.id).ok_or_else(|| {
-            Error::new(
+        let Some(summary) = self.db.summary(&saved.id) else {
+            return self.absorbed(Err(Error::new(
                 ErrorKind::Io,
                 format!("position {} vanished after saving", saved.id),
-            )
-        })?;
-        Ok(vec![
-            self.slots
-                .write()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(summary),
-        ])
+            )));
+        };
+        let n = self.slots_mut().push(summary);
+        self.absorbed(Ok(vec![n]))
     }
 }

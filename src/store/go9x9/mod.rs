@@ -43,6 +43,15 @@
 //! (old records out, new record at the end). Scored files are never written: their records
 //! stay keyed by id, so a removed and re-added position gets its scores back. One writer per
 //! database: a writable open takes an advisory lock on the directory.
+//!
+//! # Other programs
+//!
+//! Cook's tools append to the position file and the scored files without a lock, so the
+//! files may change while they are open, writable or not (docs/SEMANTICS.md §10a): every
+//! save and removal first re-reads them if their stamps (length, time, inode) changed since
+//! this store last read or wrote them, then applies itself on top (appending at the file's
+//! real end, or rewriting it from what it holds now); [`Go9Database::reload_if_changed`]
+//! notices the same for the views.
 
 pub mod ascii;
 pub mod records;
@@ -52,6 +61,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::SystemTime;
 
@@ -61,6 +71,7 @@ use crate::game::go::{
 };
 use crate::store::StoreInfo;
 use crate::store::damage::Damage;
+use crate::store::files::{FileStamp, inode_of};
 use crate::store::scid::writer::{cut_back, lock, replace_file, sync};
 use records::{DamagedRecord, PositionRecord, RawId};
 
@@ -90,9 +101,10 @@ pub struct Go9Options {
 }
 
 /// Byte order of the stored hashes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum HashOrder {
     /// Most significant byte first (the published display order; what gamefs writes).
+    #[default]
     BigEndian,
     /// Least significant byte first (accepted when a file's hashes only match that way).
     LittleEndian,
@@ -176,9 +188,21 @@ struct State {
     /// Records by canonical hash (to find boards that share one). Only a save needs it, so
     /// it is built at the first one rather than when a big file is opened.
     by_hash: OnceLock<HashMap<u64, Vec<usize>>>,
+    /// Byte order of the stored hashes (the one more of the file's records match).
+    hash_order: HashOrder,
     /// Length of the position file as we last wrote or read it.
     file_len: u64,
     modified: Option<SystemTime>,
+    /// The stamps of the position file and then of each scored file (in the order of
+    /// [`Go9Paths::scored`]) when this store last read or wrote them: a difference is another
+    /// program's write (docs/SEMANTICS.md §10a).
+    stamp: Vec<FileStamp>,
+    /// program/ruleset → id → (score, confidence).
+    scores: BTreeMap<Arc<str>, HashMap<PositionId, (u8, u8)>>,
+    /// The position file's records that cannot be read, in file order.
+    damaged: Vec<DamagedRecord>,
+    /// The scored files' records that cannot be read, one line each.
+    score_problems: Vec<String>,
 }
 
 impl State {
@@ -227,17 +251,16 @@ impl State {
 pub struct Go9Database {
     paths: Go9Paths,
     table: ZobristTable,
-    hash_order: HashOrder,
+    trust_hashes: bool,
     writable: bool,
-    /// The directory handle holding the one-writer lock (kept open while writable).
+    /// The directory handle holding the one-writer lock (kept open while writable; the
+    /// directory is never replaced, so the lock stays valid whatever other programs do to
+    /// the files in it).
     _lock: Option<File>,
-    /// program/ruleset → id → (score, confidence).
-    scores: BTreeMap<Arc<str>, HashMap<PositionId, (u8, u8)>>,
     state: RwLock<State>,
-    /// The position file's records that cannot be read, in file order.
-    damaged: Vec<DamagedRecord>,
-    /// The scored files' records that cannot be read, one line each.
-    score_problems: Vec<String>,
+    /// A save or removal caught up with another program's writes since
+    /// [`Go9Database::reload_if_changed`] last answered: its next answer is true.
+    caught_up: AtomicBool,
 }
 
 fn io_err(what: &str, path: &Path, e: std::io::Error) -> Error {
@@ -336,6 +359,126 @@ fn read_up_to(f: &File, buf: &mut [u8]) -> std::io::Result<usize> {
     Ok(n)
 }
 
+/// The stamps of the position file and then of each scored file, now (one `stat` each).
+fn stamp(paths: &Go9Paths) -> Vec<FileStamp> {
+    std::iter::once(&paths.positions)
+        .chain(paths.scored.iter().map(|(_, p)| p))
+        .map(|p| FileStamp::of(p))
+        .collect()
+}
+
+/// Read the position file and the scored files into a fresh state: every record checked
+/// against the table (unless `trust_hashes`), the damaged ones listed. The stamps are taken
+/// first, so a write after them is seen at the next look rather than taken for read.
+fn read_state(paths: &Go9Paths, table: &ZobristTable, trust_hashes: bool) -> Result<State> {
+    let stamp = stamp(paths);
+    let positions = &paths.positions;
+    let name = positions.display().to_string();
+    let bytes = std::fs::read(positions).map_err(|e| io_err("reading", positions, e))?;
+    let (raw, mut damaged) = records::read_positions(&bytes);
+    let (hash_order, raw) = if trust_hashes {
+        (HashOrder::BigEndian, raw)
+    } else {
+        let (order, good, wrong) = check_hashes(table, raw, &name)?;
+        damaged.extend(wrong);
+        damaged.sort_by_key(|d| d.offset);
+        (order, good)
+    };
+    let mut scores: BTreeMap<Arc<str>, HashMap<PositionId, (u8, u8)>> = BTreeMap::new();
+    let mut score_problems: Vec<String> = Vec::new();
+    for (program, path) in &paths.scored {
+        let bytes = std::fs::read(path).map_err(|e| io_err("reading", path, e))?;
+        let (recs, swapped, bad) = records::read_scores(&bytes);
+        let file = path.display().to_string();
+        score_problems.extend(bad.iter().map(|d| d.describe(&file)));
+        if swapped {
+            log::info!(
+                "{}: confidence is stored before score; read accordingly",
+                path.display()
+            );
+        }
+        let map = scores.entry(program.clone()).or_default();
+        for r in recs {
+            let id = PositionId {
+                hash: hash_order.decode(r.id.hash),
+                tiebreak: r.id.tiebreak,
+                to_play: r.id.to_play,
+            };
+            map.insert(id, (r.score, r.confidence));
+        }
+    }
+    let mut state = State {
+        records: raw
+            .iter()
+            .map(|r| Record {
+                id: PositionId {
+                    hash: hash_order.decode(r.id.hash),
+                    tiebreak: r.id.tiebreak,
+                    to_play: r.id.to_play,
+                },
+                board: r.board,
+                extra: r.extra,
+            })
+            .collect(),
+        hash_order,
+        file_len: bytes.len() as u64,
+        modified: stamp[0].modified,
+        stamp,
+        scores,
+        damaged,
+        score_problems,
+        ..State::default()
+    };
+    state.rebuild();
+    Ok(state)
+}
+
+/// Refuse to write a damaged database (a rewrite would drop the damaged records): the
+/// read-only error naming the first problem.
+fn refuse_damaged(paths: &Go9Paths, s: &State) -> Result<()> {
+    let name = paths.positions.display().to_string();
+    let mut damage = Damage::default();
+    for problem in s.damaged.iter().map(|d| d.describe(&name)) {
+        damage.database(problem);
+    }
+    for problem in &s.score_problems {
+        damage.database(problem.clone());
+    }
+    damage.refuse_writing(&paths.dir, "position")
+}
+
+/// The scores of `id` in `s`, one per program/ruleset that scored it, sorted by program.
+fn scores_in(s: &State, id: &PositionId) -> Vec<Score> {
+    s.scores
+        .iter()
+        .filter_map(|(program, map)| {
+            map.get(id).map(|&(score, confidence)| Score {
+                program: program.clone(),
+                score,
+                confidence,
+            })
+        })
+        .collect()
+}
+
+fn summary_of(s: &State, r: &Record) -> PositionSummary {
+    PositionSummary {
+        id: r.id,
+        black: r.board.count(Color::Black) as u8,
+        white: r.board.count(Color::White) as u8,
+        scores: scores_in(s, &r.id),
+    }
+}
+
+fn encode(order: HashOrder, r: &Record) -> Vec<u8> {
+    let raw = RawId {
+        hash: order.encode(r.id.hash),
+        tiebreak: r.id.tiebreak,
+        to_play: r.id.to_play,
+    };
+    records::encode_position(&raw, &r.board, r.extra.as_ref())
+}
+
 impl Go9Database {
     /// Open the database in directory `dir` (files recognised as the module documentation
     /// says), for reading or also for writing.
@@ -413,43 +556,8 @@ impl Go9Database {
                 .map_err(|e| io_err("syncing", &dir, e))?;
         }
 
-        let name = positions.display().to_string();
-        let bytes = std::fs::read(&positions).map_err(|e| io_err("reading", &positions, e))?;
-        let modified = std::fs::metadata(&positions)
-            .and_then(|m| m.modified())
-            .ok();
-        let (raw, mut damaged) = records::read_positions(&bytes);
-        let (hash_order, raw) = if options.trust_hashes {
-            (HashOrder::BigEndian, raw)
-        } else {
-            let (order, good, wrong) = check_hashes(&table, raw, &name)?;
-            damaged.extend(wrong);
-            damaged.sort_by_key(|d| d.offset);
-            (order, good)
-        };
-        let mut state = State {
-            records: raw
-                .iter()
-                .map(|r| Record {
-                    id: PositionId {
-                        hash: hash_order.decode(r.id.hash),
-                        tiebreak: r.id.tiebreak,
-                        to_play: r.id.to_play,
-                    },
-                    board: r.board,
-                    extra: r.extra,
-                })
-                .collect(),
-            file_len: bytes.len() as u64,
-            modified,
-            ..State::default()
-        };
-        state.rebuild();
-
         let scored_paths = options.scored.clone().unwrap_or(scanned);
         let mut scored = Vec::new();
-        let mut scores = BTreeMap::new();
-        let mut score_problems: Vec<String> = Vec::new();
         for path in scored_paths {
             let program: Arc<str> = program_of(&path)
                 .or_else(|| path.file_stem().and_then(|s| s.to_str()).map(str::to_owned))
@@ -464,54 +572,27 @@ impl Go9Database {
                     )
                 })?
                 .into();
-            let bytes = std::fs::read(&path).map_err(|e| io_err("reading", &path, e))?;
-            let (recs, swapped, bad) = records::read_scores(&bytes);
-            let file = path.display().to_string();
-            score_problems.extend(bad.iter().map(|d| d.describe(&file)));
-            if swapped {
-                log::info!(
-                    "{}: confidence is stored before score; read accordingly",
-                    path.display()
-                );
-            }
-            let map: &mut HashMap<PositionId, (u8, u8)> =
-                scores.entry(program.clone()).or_default();
-            for r in recs {
-                let id = PositionId {
-                    hash: hash_order.decode(r.id.hash),
-                    tiebreak: r.id.tiebreak,
-                    to_play: r.id.to_play,
-                };
-                map.insert(id, (r.score, r.confidence));
-            }
             scored.push((program, path));
         }
-        if options.writable {
-            let mut damage = Damage::default();
-            for problem in damaged.iter().map(|d| d.describe(&name)) {
-                damage.database(problem);
-            }
-            for problem in &score_problems {
-                damage.database(problem.clone());
-            }
-            damage.refuse_writing(&dir, "position")?;
-        }
         scored.sort();
+        let paths = Go9Paths {
+            dir,
+            positions,
+            zobrist: zobrist_path,
+            scored,
+        };
+        let state = read_state(&paths, &table, options.trust_hashes)?;
+        if options.writable {
+            refuse_damaged(&paths, &state)?;
+        }
         Ok(Go9Database {
-            paths: Go9Paths {
-                dir,
-                positions,
-                zobrist: zobrist_path,
-                scored,
-            },
+            paths,
             table,
-            hash_order,
+            trust_hashes: options.trust_hashes,
             writable: options.writable,
             _lock: lock_file,
-            scores,
             state: RwLock::new(state),
-            damaged,
-            score_problems,
+            caught_up: AtomicBool::new(false),
         })
     }
 
@@ -535,7 +616,7 @@ impl Go9Database {
 
     /// Byte order of the position file's hashes.
     pub fn hash_order(&self) -> HashOrder {
-        self.hash_order
+        self.read().hash_order
     }
 
     /// True when opened for writing.
@@ -556,7 +637,7 @@ impl Go9Database {
         StoreInfo {
             format: format!(
                 "9x9 Go position database ({} hashes)",
-                match self.hash_order {
+                match self.hash_order() {
                     HashOrder::BigEndian => "big-endian",
                     HashOrder::LittleEndian => "little-endian",
                 }
@@ -567,15 +648,15 @@ impl Go9Database {
     }
 
     /// The position file's records that cannot be read (damaged, or cut short), in file
-    /// order: each is shown as an unreadable file.
-    pub fn damaged(&self) -> &[DamagedRecord] {
-        &self.damaged
+    /// order, as last read: each is shown as an unreadable file.
+    pub fn damaged(&self) -> Vec<DamagedRecord> {
+        self.read().damaged.clone()
     }
 
     /// The scored files' records that cannot be read, one line each naming file, record and
-    /// byte (their scores are not shown).
-    pub fn score_problems(&self) -> &[String] {
-        &self.score_problems
+    /// byte (their scores are not shown), as last read.
+    pub fn score_problems(&self) -> Vec<String> {
+        self.read().score_problems.clone()
     }
 
     /// The program/ruleset names of the scored files, sorted (the `scores/<name>/` views).
@@ -595,25 +676,7 @@ impl Go9Database {
 
     /// The scores of `id`, one per program/ruleset that scored it, sorted by program.
     pub fn scores_of(&self, id: &PositionId) -> Vec<Score> {
-        self.scores
-            .iter()
-            .filter_map(|(program, map)| {
-                map.get(id).map(|&(score, confidence)| Score {
-                    program: program.clone(),
-                    score,
-                    confidence,
-                })
-            })
-            .collect()
-    }
-
-    fn summary_of(&self, r: &Record) -> PositionSummary {
-        PositionSummary {
-            id: r.id,
-            black: r.board.count(Color::Black) as u8,
-            white: r.board.count(Color::White) as u8,
-            scores: self.scores_of(&r.id),
-        }
+        scores_in(&self.read(), id)
     }
 
     /// Every position, in file order, once each: what the directory views are built from.
@@ -621,14 +684,14 @@ impl Go9Database {
         let s = self.read();
         s.order
             .iter()
-            .map(|&i| self.summary_of(&s.records[i]))
+            .map(|&i| summary_of(&s, &s.records[i]))
             .collect()
     }
 
     /// The summary of one position, if it is in the file.
     pub fn summary(&self, id: &PositionId) -> Option<PositionSummary> {
         let s = self.read();
-        s.index.get(id).map(|&i| self.summary_of(&s.records[i]))
+        s.index.get(id).map(|&i| summary_of(&s, &s.records[i]))
     }
 
     /// True when `id` is in the position file.
@@ -649,7 +712,7 @@ impl Go9Database {
             board: r.board,
             to_play: r.id.to_play,
             id: Some(r.id),
-            scores: self.scores_of(id),
+            scores: scores_in(&s, id),
             extra: r.extra,
         })
     }
@@ -717,40 +780,105 @@ impl Go9Database {
         }
     }
 
-    /// Refuse a changed file (another program wrote it while we hold the lock).
-    fn check_unchanged(&self, s: &State) -> Result<()> {
-        let p = &self.paths.positions;
-        let len = match std::fs::metadata(p) {
-            Ok(m) => m.len(),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
-            Err(e) => return Err(io_err("reading the size of", p, e)),
-        };
-        if len != s.file_len {
-            return Err(Error::new(
-                ErrorKind::Busy,
-                format!(
-                    "{} changed behind gamefs's back ({} bytes, expected {}): reopen the database",
-                    p.display(),
-                    len,
-                    s.file_len
-                ),
-            ));
+    /// Re-read the files into `s` (a writable store refuses a damaged file, as a writable open
+    /// does; nothing changes then).
+    fn reread(&self, s: &mut State) -> Result<()> {
+        let fresh = read_state(&self.paths, &self.table, self.trust_hashes)?;
+        if self.writable {
+            refuse_damaged(&self.paths, &fresh)?;
         }
+        self.log_reread(&fresh);
+        *s = fresh;
         Ok(())
     }
 
-    fn encode(&self, r: &Record) -> Vec<u8> {
-        let raw = RawId {
-            hash: self.hash_order.encode(r.id.hash),
-            tiebreak: r.id.tiebreak,
-            to_play: r.id.to_play,
+    fn log_reread(&self, fresh: &State) {
+        log::info!(
+            "{} changed outside gamefs: {} positions now",
+            self.paths.positions.display(),
+            fresh.order.len()
+        );
+    }
+
+    /// Re-read the files if another program changed them since this store last read or
+    /// wrote them, writable or not (Cook's tools append without a lock; docs/SEMANTICS.md
+    /// §10a): a few `stat` calls when nothing changed. True when the state was re-read since
+    /// the last call, here or by a save or removal that caught up first.
+    pub fn reload_if_changed(&self) -> Result<bool> {
+        let mut reloaded = false;
+        if stamp(&self.paths) != self.read().stamp {
+            if self.writable {
+                let mut s = self.write();
+                // A change may have caught up in the meantime (and said so below).
+                if stamp(&self.paths) != s.stamp {
+                    self.reread(&mut s)?;
+                    reloaded = true;
+                }
+            } else {
+                // Nothing else changes the state of a read-only store: read without
+                // holding up the readers.
+                let fresh = read_state(&self.paths, &self.table, self.trust_hashes)?;
+                self.log_reread(&fresh);
+                *self.write() = fresh;
+                reloaded = true;
+            }
+        }
+        let caught_up = self.caught_up.swap(false, Ordering::SeqCst);
+        Ok(reloaded || caught_up)
+    }
+
+    /// Catch up before a change (docs/SEMANTICS.md §10a): re-read the files if their stamps
+    /// changed since this store last read or wrote them, and open the position file, checked
+    /// to be the very file just read and as long, so that an append lands at its real end and
+    /// a rewrite drops nothing another program added (that program may write between the look
+    /// and the open: then look again).
+    fn catch_up(&self, s: &mut State) -> Result<File> {
+        let p = &self.paths.positions;
+        for _ in 0..3 {
+            if stamp(&self.paths) != s.stamp {
+                self.reread(s)?;
+                self.caught_up.store(true, Ordering::SeqCst);
+            }
+            let f = File::options()
+                .write(true)
+                .open(p)
+                .map_err(|e| io_err("opening", p, e))?;
+            let len = f
+                .metadata()
+                .map_err(|e| io_err("reading the size of", p, e))?
+                .len();
+            if inode_of(&f) == Some(s.stamp[0].inode) && len == s.file_len {
+                return Ok(f);
+            }
+            s.stamp[0] = FileStamp::UNKNOWN;
+        }
+        Err(Error::new(
+            ErrorKind::Busy,
+            format!(
+                "{} keeps changing while gamefs saves (another program is writing it): try again",
+                p.display()
+            ),
+        ))
+    }
+
+    /// After this store's own write of the position file, take its stamp, so the write is not
+    /// taken for another program's; but when the file is not as long as this write made it
+    /// (or, with `same_file`, is no longer the file written), another program wrote it at the
+    /// same time: leave a stamp no file has, so the next look re-reads it (docs/SEMANTICS.md
+    /// §10a).
+    fn restamp(&self, s: &mut State, same_file: bool) {
+        let now = FileStamp::of(&self.paths.positions);
+        s.stamp[0] = if now.len == s.file_len && (!same_file || now.inode == s.stamp[0].inode) {
+            now
+        } else {
+            FileStamp::UNKNOWN
         };
-        records::encode_position(&raw, &r.board, r.extra.as_ref())
     }
 
     /// Save `position` (its board and player): append it as a new 92-byte record, or, with
     /// `replacing`, put it in place of that position (one atomic rewrite of the file). A
-    /// position already in the file is not appended again.
+    /// position already in the file is not appended again. What another program wrote to the
+    /// files is read first, and the save applies on top of it (docs/SEMANTICS.md §10a).
     ///
     /// Scores are written by scoring programs, not by hand: when `position.scores` is not
     /// empty it must equal the stored scores of the position the text came from
@@ -765,15 +893,18 @@ impl Go9Database {
                 format!("not a legal stone layout: {dead}"),
             ));
         }
-        if !position.scores.is_empty() {
-            let Some(reference) = replacing.or(position.id.as_ref()) else {
-                return Err(Error::new(
-                    ErrorKind::InvalidInput,
-                    "the text states scores but names no position (GFID): scores are written \
-                     by scoring programs and cannot be added by hand",
-                ));
-            };
-            let stored = self.scores_of(reference);
+        let reference = replacing.or(position.id.as_ref());
+        if !position.scores.is_empty() && reference.is_none() {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                "the text states scores but names no position (GFID): scores are written \
+                 by scoring programs and cannot be added by hand",
+            ));
+        }
+        let mut s = self.write();
+        let file = self.catch_up(&mut s)?;
+        if let Some(reference) = reference.filter(|_| !position.scores.is_empty()) {
+            let stored = scores_in(&s, reference);
             if stored != position.scores {
                 let show = |v: &[Score]| {
                     if v.is_empty() {
@@ -796,7 +927,6 @@ impl Go9Database {
                 ));
             }
         }
-        let mut s = self.write();
         if let Some(old) = replacing
             && !s.index.contains_key(old)
         {
@@ -820,7 +950,6 @@ impl Go9Database {
                 removed: None,
             });
         }
-        self.check_unchanged(&s)?;
         let record = Record {
             id,
             board: position.board,
@@ -828,27 +957,23 @@ impl Go9Database {
         };
         match replacing {
             None => {
-                let bytes = self.encode(&record);
+                let bytes = encode(s.hash_order, &record);
                 let p = &self.paths.positions;
-                let f = File::options()
-                    .write(true)
-                    .create(true)
-                    .truncate(false)
-                    .open(p)
-                    .map_err(|e| io_err("opening", p, e))?;
-                let written = f
+                let written = file
                     .write_all_at(&bytes, s.file_len)
                     .map_err(|e| io_err("writing", p, e))
-                    .and_then(|()| sync(&f, p));
+                    .and_then(|()| sync(&file, p));
                 if let Err(e) = written {
                     // A part of the record (a full disk) would make the file's length no
                     // multiple of the record size: cut it off again.
-                    cut_back(&f, p, s.file_len);
+                    cut_back(&file, p, s.file_len);
+                    self.restamp(&mut s, true);
                     return Err(e);
                 }
                 s.file_len += bytes.len() as u64;
                 s.push(record);
                 s.modified = Some(SystemTime::now());
+                self.restamp(&mut s, true);
                 Ok(Saved {
                     id,
                     appended: true,
@@ -872,27 +997,32 @@ impl Go9Database {
     }
 
     fn rewrite(&self, s: &mut State, records: Vec<Record>) -> Result<()> {
-        let bytes: Vec<u8> = records.iter().flat_map(|r| self.encode(r)).collect();
+        let bytes: Vec<u8> = records
+            .iter()
+            .flat_map(|r| encode(s.hash_order, r))
+            .collect();
         replace_file(&self.paths.positions, &bytes)?;
         s.file_len = bytes.len() as u64;
         s.records = records;
         s.modified = Some(SystemTime::now());
         s.rebuild();
+        self.restamp(s, false);
         Ok(())
     }
 
-    /// Remove position `id` (every record of it) by rewriting the position file atomically.
-    /// Its scores stay in the scored files.
+    /// Remove position `id` (every record of it) by rewriting the position file atomically,
+    /// from the file as it is now: what another program wrote is read first and kept
+    /// (docs/SEMANTICS.md §10a). Its scores stay in the scored files.
     pub fn remove(&self, id: &PositionId) -> Result<()> {
         self.check_writable()?;
         let mut s = self.write();
+        self.catch_up(&mut s)?;
         if !s.index.contains_key(id) {
             return Err(Error::new(
                 ErrorKind::NotFound,
                 format!("no position {id} in the database"),
             ));
         }
-        self.check_unchanged(&s)?;
         let kept = s.records.iter().filter(|r| r.id != *id).cloned().collect();
         self.rewrite(&mut s, kept)
     }
