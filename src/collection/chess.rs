@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use super::Collection;
-use super::import::{ChangedGame, ImportReport, OnBadGame, SkippedGame};
+use super::import::{ChangedGame, ImportReport, OnBadGame, SkippedGame, TEXTS_TOLD};
 use crate::collection::naming::{game_file_name, game_number_of, number_width};
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::{ChessStore, Each, Format, GameSummary, NameKind, Problem, StoreInfo, eco_text};
@@ -32,8 +32,9 @@ pub fn append_pgn(
     let report = RefCell::new(ImportReport::default());
     // The place of the game the store took last: what it says of a game is of that one.
     let last = RefCell::new((0, 0, 0..0));
-    // Where each game given to the store stands in the text (a refused one taken out again).
-    let given = RefCell::new(Vec::new());
+    // Where each of the first games given to the store stands in the text (a refused one
+    // taken out again), and whether the last one given was placed.
+    let given = RefCell::new((Vec::new(), false));
     // A bulk import reads odd text as the format's own importer does; all or nothing keeps
     // the exact reading of saves.
     let reading = match (on_bad, store.format()) {
@@ -100,7 +101,11 @@ pub fn append_pgn(
                                 cut_from: read.cut.is_some().then(|| read.text.clone()),
                             });
                         }
-                        given.borrow_mut().push(read.text.clone());
+                        let (placed, last_placed) = &mut *given.borrow_mut();
+                        *last_placed = placed.len() < TEXTS_TOLD;
+                        if *last_placed {
+                            placed.push(read.text.clone());
+                        }
                         *last.borrow_mut() = (read.number, read.line, read.text);
                         Some(Ok(read.game))
                     }
@@ -127,7 +132,9 @@ pub fn append_pgn(
                         fit: true,
                         refused: &mut |e: Error| {
                             let (number, line, text) = last.borrow().clone();
-                            given.borrow_mut().pop();
+                            if let (placed, true) = &mut *given.borrow_mut() {
+                                placed.pop();
+                            }
                             let mut report = report.borrow_mut();
                             // Fitted first, then still refused: it was not stored.
                             if report.changed.last().is_some_and(|c| c.number == number) {
@@ -160,10 +167,9 @@ pub fn append_pgn(
             }
         },
     )?;
-    let texts = given.into_inner();
-    debug_assert_eq!(texts.len(), numbers.len());
+    let (texts, _) = given.into_inner();
     Ok(ImportReport {
-        texts: if texts.len() == numbers.len() {
+        texts: if texts.len() == numbers.len().min(TEXTS_TOLD) {
             texts
         } else {
             Vec::new()

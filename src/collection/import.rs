@@ -45,14 +45,19 @@ pub struct ChangedGame {
     pub cut_from: Option<Range<usize>>,
 }
 
+/// How many stored games of one import [`ImportReport::texts`] places in the text at most (and
+/// the mount watches for other programs writing over them): a file of many tiny games must not
+/// grow the process with the file.
+pub const TEXTS_TOLD: usize = 10_000;
+
 /// What an import of one text did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ImportReport {
     /// The numbers the stored games got, in text order.
     pub numbers: Vec<u32>,
-    /// Where each stored game stands in the text, in the order of `numbers` (empty when the
-    /// collection does not tell): what the mount gives back of a game another program wrote
-    /// over (docs/SEMANTICS.md §10a).
+    /// Where each of the first [`TEXTS_TOLD`] stored games stands in the text, in the order
+    /// of `numbers` (empty when the collection does not tell): what the mount gives back of a
+    /// game another program wrote over (docs/SEMANTICS.md §10a).
     pub texts: Vec<Range<usize>>,
     /// The games left out, in text order.
     pub skipped: Vec<SkippedGame>,
@@ -119,6 +124,7 @@ mod tests {
         let text = b"game one\n\ngame two\n\ngame three\n\n";
         let report = ImportReport {
             numbers: vec![0, 1],
+            texts: vec![0..10, 10..20],
             skipped: vec![SkippedGame {
                 number: 3,
                 line: 5,

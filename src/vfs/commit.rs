@@ -6,9 +6,8 @@
 
 use std::collections::HashSet;
 use std::ffi::OsStr;
-use std::sync::Arc;
+use std::ops::Range;
 
-use super::acknowledged::MAX_WATCHED_IMPORT;
 use super::scratch::{Content, ScratchKind};
 use super::status::Counters;
 use super::{Node, Vfs, View, lock};
@@ -18,6 +17,10 @@ use crate::text::{DoneWith, keep_all};
 /// Added to a copied file's name for the report of the games an import left out of it, kept
 /// beside their text in `.gamefs/rejected/`.
 const REPORT_SUFFIX: &str = ".report.txt";
+
+/// Reads a part of a saved text again after an import let it go: from the scratch file's
+/// bytes, not through its map, so the map's pages stay gone (`None` when it cannot).
+pub(crate) type ReadAgain<'a> = &'a dyn Fn(Range<usize>) -> Option<Vec<u8>>;
 
 /// What a `.pgn` text saved under some name is meant to become.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,22 +55,28 @@ impl Vfs {
 
     /// Save `text` (saved under `name`) to `target`. Refused text is reported and kept.
     pub fn commit(&self, target: Target, name: &OsStr, text: &[u8]) -> Result<()> {
-        self.commit_letting_go(target, name, text, &keep_all)
+        self.commit_letting_go(
+            target,
+            name,
+            text,
+            (&keep_all, &|r| text.get(r).map(<[u8]>::to_vec)),
+        )
     }
 
     /// [`commit`](Self::commit), telling `done_with` the parts of an imported text not needed
-    /// in memory now (a big copied file is mapped; its pages can go as it is parsed).
+    /// in memory now (a big copied file is mapped; its pages can go as it is parsed), and
+    /// reading the games it watches with `read_again`.
     pub fn commit_letting_go(
         &self,
         target: Target,
         name: &OsStr,
         text: &[u8],
-        done_with: DoneWith<'_>,
+        (done_with, read_again): (DoneWith<'_>, ReadAgain<'_>),
     ) -> Result<()> {
         // Another program's changes first, so this one lands on top of them (SEMANTICS §10a).
         let result = self.take_in_outside_changes().and_then(|_| match target {
             Target::Game(n) => self.save_game(n, text),
-            Target::Import => self.import(name, text, done_with),
+            Target::Import => self.import(name, text, (done_with, read_again)),
         });
         self.show_changes_caught_up();
         if let Err(e) = &result {
@@ -89,7 +98,7 @@ impl Vfs {
         lock(&self.hidden).remove(&n);
         if changed {
             self.states.changed(n);
-            self.watch(n, Arc::from(text), false);
+            self.watch(n, text, false);
         }
         if changed || was_deleted {
             Counters::bump(&self.counters.saves, 1);
@@ -101,7 +110,12 @@ impl Vfs {
     /// Import the games of `text`, saved under `name`: those the format cannot hold are left
     /// out (unless the mount is strict), their reasons go to `.gamefs/errors`, and their texts
     /// and the report of every game left out to `.gamefs/rejected/`.
-    fn import(&self, name: &OsStr, text: &[u8], done_with: DoneWith<'_>) -> Result<()> {
+    fn import(
+        &self,
+        name: &OsStr,
+        text: &[u8],
+        (done_with, read_again): (DoneWith<'_>, ReadAgain<'_>),
+    ) -> Result<()> {
         self.check_writable()?;
         if text.iter().all(u8::is_ascii_whitespace) {
             return Ok(());
@@ -119,15 +133,18 @@ impl Vfs {
         Counters::bump(&self.counters.imported, numbers.len() as u64);
         self.added(numbers);
         // Each game as the text gave it (rendered where the collection does not tell).
-        for (i, &n) in numbers.iter().enumerate().take(MAX_WATCHED_IMPORT) {
-            let game = match report.texts.get(i).and_then(|r| text.get(r.clone())) {
-                Some(game) => Arc::from(game),
+        for (i, &n) in numbers
+            .iter()
+            .enumerate()
+            .take(crate::collection::import::TEXTS_TOLD)
+        {
+            match report.texts.get(i).and_then(|r| read_again(r.clone())) {
+                Some(game) => self.watch(n, &game, true),
                 None => match self.coll.render(n) {
-                    Ok(rendered) => Arc::from(rendered),
+                    Ok(rendered) => self.watch(n, &rendered, true),
                     Err(_) => continue,
                 },
-            };
-            self.watch(n, game, true);
+            }
         }
         if report.skipped.is_empty() && report.changed.is_empty() {
             return Ok(());
@@ -222,9 +239,16 @@ impl Vfs {
 
     /// Watch item `n`, just stored as `text` (`added` by an import), for another program
     /// writing over it.
-    fn watch(&self, n: u32, text: Arc<[u8]>, added: bool) {
-        if let Some(fingerprint) = self.coll.fingerprint(n) {
-            lock(&self.acknowledged).record(n, fingerprint, (self.game_name(n), added), text);
+    fn watch(&self, n: u32, text: &[u8], added: bool) {
+        let Some(fingerprint) = self.coll.fingerprint(n) else {
+            return;
+        };
+        let name = self.game_name(n);
+        if let Err(e) = lock(&self.acknowledged).record(n, fingerprint, (name, added), text) {
+            log::warn!(
+                "{}: not watched for other programs' writes: {e}",
+                self.game_name(n)
+            );
         }
     }
 

@@ -626,7 +626,7 @@ impl Vfs {
         let count = self.coll.count();
         let lost = lock(&self.acknowledged)
             .written_over(&|n| (n < count).then(|| self.coll.fingerprint(n)).flatten());
-        for (n, save) in lost {
+        for (n, save, text) in lost {
             // A game a save added is given back under its name without its number, which
             // may be another program's game now: copied back into the items folder, it is
             // added again rather than written over that game.
@@ -656,7 +656,7 @@ impl Vfs {
                     self.coll.item_label(n),
                 ),
             );
-            self.keep_rejected(std::ffi::OsStr::new(&kept_as), &save.text);
+            self.keep_rejected(std::ffi::OsStr::new(&kept_as), &text);
         }
     }
 

@@ -125,7 +125,11 @@ impl Vfs {
         }
         let parsed = ParsedText::new(&text, from);
         let let_go = |r| parsed.parsed(r);
-        self.commit_letting_go(target, name, part, &let_go)?;
+        let read_again = |r: std::ops::Range<usize>| {
+            let at = (from + r.start) as u64;
+            content.read_at(at, u32::try_from(r.len()).ok()?).ok()
+        };
+        self.commit_letting_go(target, name, part, (&let_go, &read_again))?;
         Ok(Some(text.len() as u64))
     }
 

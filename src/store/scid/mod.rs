@@ -369,7 +369,7 @@ impl ScidDatabase {
         let mends = {
             let record = |e: &IndexEntry| self.read_record(0, e, state.games_len).ok();
             self.written()
-                .to_mend(state.header.num_games, &|n| state.entry(n), &|v| {
+                .take_to_mend(state.header.num_games, &|n| state.entry(n), &|v| {
                     v.holds(&state.names, &record)
                 })
         };
@@ -1396,5 +1396,87 @@ mod tests {
         assert_eq!(std::fs::read(&si4).unwrap()[14..17], [0, 0, 3], "read-only");
         assert_eq!(ScidDatabase::open(&base, true).unwrap().game_count(), 1);
         assert_eq!(std::fs::read(&si4).unwrap()[14..17], [0, 0, 1], "repaired");
+    }
+
+    /// A copy of the database at `base` in `dir`, changed by `change` through a writable open
+    /// of its own: what another program writes (its files, to lay over the original).
+    fn changed_copy(base: &Path, dir: &Path, change: impl FnOnce(&ScidDatabase)) -> PathBuf {
+        let copy = dir.join("other");
+        for ext in EXTENSIONS {
+            std::fs::copy(with_ext(base, ext), with_ext(&copy, ext)).unwrap();
+        }
+        change(&ScidDatabase::open(&copy, true).unwrap());
+        copy
+    }
+
+    fn game_named(event: &str) -> ChessGame {
+        let text = format!(
+            "[Event \"{event}\"]\n[White \"Other, Writer\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n"
+        );
+        crate::text::pgn_parse::one_game(text.as_bytes()).unwrap()
+    }
+
+    /// Another program appends a game (its record at the end of the game file, its names in
+    /// the name file) while the database is open for writing here: the next change takes it
+    /// in first and lands on top, so both are kept (docs/SEMANTICS.md §10a). The old store
+    /// appended at its own idea of the end, over the other record, and wrote its stale names.
+    #[test]
+    fn a_change_takes_in_another_programs_append_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = crate::testing::demo_db(dir.path());
+        let db = ScidDatabase::open(&base, true).unwrap();
+        let count = db.game_count();
+        let other = changed_copy(&base, dir.path(), |o| {
+            o.append(&mut std::iter::once(Ok(game_named("Other program"))))
+                .unwrap();
+        });
+        // The other program writes the same files in place.
+        for ext in EXTENSIONS {
+            std::fs::write(
+                with_ext(&base, ext),
+                std::fs::read(with_ext(&other, ext)).unwrap(),
+            )
+            .unwrap();
+        }
+        let mut ours = db.load(3).unwrap();
+        ours.headers.event = "Ours".into();
+        ours.headers.white = "New, Name".into();
+        assert!(db.replace(3, &ours).unwrap());
+        assert!(db.reload_if_changed().unwrap(), "the tree is told");
+        assert!(!db.reload_if_changed().unwrap(), "once");
+        drop(db);
+        let fresh = ScidDatabase::open(&base, false).unwrap();
+        assert_eq!(fresh.game_count(), count + 1);
+        assert_eq!(fresh.load(count).unwrap().headers.event, "Other program");
+        assert_eq!(fresh.load(count).unwrap().headers.white, "Other, Writer");
+        assert_eq!(fresh.load(3).unwrap().headers.white, "New, Name");
+        assert!(fresh.problems().is_empty(), "{:?}", fresh.problems());
+    }
+
+    /// Another program replaces the files by renaming new ones over them (SCID's compaction):
+    /// the writable open takes the new index file, locks it and writes there.
+    #[test]
+    fn files_replaced_under_a_writable_open_are_opened_and_locked_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = crate::testing::demo_db(dir.path());
+        let db = ScidDatabase::open(&base, true).unwrap();
+        let count = db.game_count();
+        let other = changed_copy(&base, dir.path(), |o| o.set_deleted(0, true).unwrap());
+        for ext in EXTENSIONS {
+            std::fs::rename(with_ext(&other, ext), with_ext(&base, ext)).unwrap();
+        }
+        db.set_deleted(1, true).unwrap();
+        let added = db
+            .append(&mut std::iter::once(Ok(game_named("After the rename"))))
+            .unwrap();
+        assert_eq!(added, vec![count]);
+        assert!(
+            ScidDatabase::open(&base, true).is_err(),
+            "the new index file is locked"
+        );
+        drop(db);
+        let fresh = ScidDatabase::open(&base, false).unwrap();
+        assert!(fresh.deleted(0) && fresh.deleted(1));
+        assert_eq!(fresh.load(count).unwrap().headers.event, "After the rename");
     }
 }

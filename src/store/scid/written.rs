@@ -36,7 +36,7 @@ impl Version {
     /// The version of `entry`, whose names are in `names` and whose record is `record`.
     pub(super) fn of(entry: &IndexEntry, names: &NameFile, record: &[u8]) -> Version {
         Version {
-            entry: entry.clone(),
+            entry: *entry,
             names: name_fields(entry).map(|(_, kind, id)| names.text(kind, id).to_owned()),
             record: xxhash_rust::xxh3::xxh3_64(record),
         }
@@ -93,7 +93,7 @@ impl Written {
     /// mark).
     pub(super) fn marked(&mut self, number: u32, entry: &IndexEntry) {
         if let Some(last) = self.games.get_mut(&number).and_then(|v| v.last_mut()) {
-            last.entry = entry.clone();
+            last.entry = *entry;
         }
     }
 
@@ -101,7 +101,7 @@ impl Written {
     /// (`entry_now`) but no longer reads so (`holds`), each with its mend, by game number.
     /// Games whose entry another program wrote since are forgotten: nothing of this open is
     /// left there. Games mended are forgotten too.
-    pub(super) fn to_mend(
+    pub(super) fn take_to_mend(
         &mut self,
         count: u32,
         entry_now: &dyn Fn(u32) -> IndexEntry,
@@ -126,7 +126,7 @@ impl Written {
                 .find(|v| holds(v));
             mends.push((
                 number,
-                earlier.map_or(Mend::LeaveOut, |v| Mend::PutBack(v.entry.clone())),
+                earlier.map_or(Mend::LeaveOut, |v| Mend::PutBack(v.entry)),
             ));
             false
         });
@@ -158,7 +158,7 @@ mod tests {
         w.wrote(4, None, version(30, b"c"));
         // The record at 30 was written over; 20's still reads.
         let alive = |v: &Version| v.entry.offset != 30;
-        let mends = w.to_mend(10, &|_| version(30, b"c").entry, &alive);
+        let mends = w.take_to_mend(10, &|_| version(30, b"c").entry, &alive);
         assert_eq!(mends, vec![(4, Mend::PutBack(version(20, b"b").entry))]);
         assert!(w.games.is_empty());
     }
@@ -168,7 +168,7 @@ mod tests {
         let mut w = Written::default();
         w.wrote(1, Some(version(10, b"a")), version(20, b"b"));
         w.wrote(2, Some(version(11, b"a")), version(21, b"b"));
-        let mends = w.to_mend(
+        let mends = w.take_to_mend(
             10,
             &|n| {
                 if n == 1 {
@@ -187,7 +187,7 @@ mod tests {
     fn a_game_appended_and_written_over_is_left_out() {
         let mut w = Written::default();
         w.wrote(7, None, version(50, b"z"));
-        let mends = w.to_mend(8, &|_| version(50, b"z").entry, &|_| false);
+        let mends = w.take_to_mend(8, &|_| version(50, b"z").entry, &|_| false);
         assert_eq!(mends, vec![(7, Mend::LeaveOut)]);
     }
 }
