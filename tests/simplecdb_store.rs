@@ -806,31 +806,3 @@ fn a_catch_up_repairs_as_a_writable_open_does() {
     assert!(fresh.problems().is_empty(), "{:?}", fresh.problems());
     assert_eq!(seen(&fresh, count).0, "Other, Ann");
 }
-
-/// What issue 50 was: another program appends a game while the database is open for
-/// writing, then a save and an import go through the open store. Their game must read as
-/// they wrote it and ours as we wrote them (on the code before, the save's record and name
-/// went over their record and name, and the import's entry over their entry).
-#[test]
-fn another_programs_game_is_not_written_over() {
-    let (_d, base) = copy_of("edge");
-    let db = open(&base, true, false);
-    let count = db.game_count();
-    another_program(&base, false, |other| {
-        other
-            .append(&mut std::iter::once(Ok(game_from_pgn(THEIRS))))
-            .unwrap();
-    });
-    let theirs = seen(&open(&base, false, false), count);
-    let mut mine = db.load(1).unwrap();
-    mine.headers.white = "Mine, Carl".into();
-    assert!(db.replace(1, &mine).unwrap());
-    let ours = game_from_pgn("[White \"Mine, Dora\"]\n[Black \"B\"]\n\n1. d4 d5 *\n");
-    db.append(&mut std::iter::once(Ok(ours.clone()))).unwrap();
-    drop(db);
-    let fresh = open(&base, false, false);
-    assert_eq!(seen(&fresh, count), theirs, "their game as they wrote it");
-    assert_eq!(fresh.load(1).unwrap().headers.white, "Mine, Carl");
-    assert_eq!(fresh.game_count(), count + 2, "our import after their game");
-    assert_eq!(seen(&fresh, count + 1).0, "Mine, Dora");
-}
