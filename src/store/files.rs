@@ -158,6 +158,29 @@ impl FileStamp {
     };
 }
 
+/// How long another program's files must have been left alone before a store takes them in
+/// to mend or write on top of them: a program writes a save as several writes (record, index
+/// entry, names), and what is read between them is half a save.
+const QUIET: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// The longest a store waits for another program's files to be left alone.
+const QUIET_AT_MOST: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Wait until none of `paths` was modified in the last 200 ms (2 s at most): another program
+/// that just wrote them has then most likely written its whole change (docs/SEMANTICS.md
+/// §10a).
+pub fn wait_until_quiet(paths: &[PathBuf]) {
+    let start = std::time::Instant::now();
+    loop {
+        let newest = paths.iter().filter_map(|p| FileStamp::of(p).modified).max();
+        let quiet = newest.is_none_or(|m| m.elapsed().is_ok_and(|age| age >= QUIET));
+        if quiet || start.elapsed() >= QUIET_AT_MOST {
+            return;
+        }
+        std::thread::sleep(QUIET / 4);
+    }
+}
+
 /// The inode number of an open file, if it can be told (`fstat`): compared with the one at
 /// its path, it says whether another program replaced the file under the handle.
 pub fn inode_of(file: &File) -> Option<u64> {

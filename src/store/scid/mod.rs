@@ -320,16 +320,18 @@ impl ScidDatabase {
     /// under the state's write lock, so a save lands on top of the other program's games and
     /// names, at the game file's real end, and never writes a file from a stale picture.
     fn catch_up(&self, state: &mut State) -> Result<()> {
-        let now = FileStamp::of_all(&self.paths);
-        if state.stamp == Some(now) {
+        if state.stamp == Some(FileStamp::of_all(&self.paths)) {
             return Ok(());
         }
+        // Not half of the other program's save: its record without its entry or names.
+        files::wait_until_quiet(&self.paths);
+        let now = FileStamp::of_all(&self.paths);
         let index_file = if self.writable {
             let mut slot = self.index_file.write().unwrap_or_else(|p| p.into_inner());
             let open = slot
                 .as_ref()
                 .expect("a writable database has its index file");
-            if fstat_inode(open) != Some(now[0].inode) {
+            if files::inode_of(open) != Some(now[0].inode) {
                 log::warn!(
                     "{} was replaced by another program: opening the new file",
                     self.paths[0].display()
@@ -645,12 +647,6 @@ fn open_index(path: &Path) -> Result<Arc<File>> {
     let f = open_file(path, true)?;
     writer::lock(&f, path)?;
     Ok(Arc::new(f))
-}
-
-/// The inode of an open file, to tell whether its path still leads to it.
-fn fstat_inode(f: &File) -> Option<u64> {
-    use std::os::unix::fs::MetadataExt;
-    f.metadata().ok().map(|m| m.ino())
 }
 
 /// Read the index, names and game file size of the database at `paths` into a fresh state,
