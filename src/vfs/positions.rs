@@ -62,6 +62,8 @@ pub(crate) struct Folder {
     games: OnceLock<Vec<u32>>,
     /// The names of its move folders (none past the depth).
     moves: Vec<String>,
+    /// Past the depth: no move folders, not even by name.
+    last: bool,
     tree_txt: Arc<[u8]>,
     fen: Arc<[u8]>,
 }
@@ -219,10 +221,11 @@ impl Positions {
             (place.position.clone(), place.plies)
         };
         let tree = PositionMoves::at(&index, &position);
-        let moves = if plies < self.depth {
-            tree.names().map(str::to_owned).collect()
-        } else {
+        let last = plies >= self.depth;
+        let moves = if last {
             Vec::new()
+        } else {
+            tree.names().map(str::to_owned).collect()
         };
         let folder = Arc::new(Folder {
             tree_txt: Arc::from(tree.text().into_bytes()),
@@ -232,6 +235,7 @@ impl Positions {
             index,
             tree,
             moves,
+            last,
         });
         lock(&self.folders).put(id, folder.clone());
         Ok(folder)
@@ -346,14 +350,17 @@ impl Vfs {
         }
         let positions = self.positions()?;
         let folder = positions.folder(id)?;
-        let Some(name) = folder.moves.iter().find(|n| n.as_bytes() == name) else {
+        let Ok(name) = std::str::from_utf8(name) else {
             return Ok(None);
         };
-        Ok(Some(Node::Position(positions.place(
-            Some(id),
-            name,
-            || folder.tree.after(name).unwrap_or_default(),
-        ))))
+        // Listed are the moves played here; found by name also any other legal move (or a
+        // null move) to a position games reach by another move order.
+        let board = if folder.last {
+            None
+        } else {
+            folder.tree.find(&folder.index, name)
+        };
+        Ok(board.map(|board| Node::Position(positions.place(Some(id), name, || board))))
     }
 
     /// The link `name` in position folder `id`'s `games/`.
@@ -719,6 +726,74 @@ mod tests {
             ["games", "tree.txt", "position.fen"]
         );
         assert!(at(&vfs, "tree/e4/e5/Nf3").is_err());
+    }
+
+    #[test]
+    fn a_move_no_game_played_here_is_found_when_games_reach_the_position_it_makes() {
+        let dir = tempfile::tempdir().unwrap();
+        let games = concat!(
+            "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 1-0\n\n",
+            "[White \"c\"]\n[Black \"d\"]\n[Result \"0-1\"]\n\n1. c4 e6 2. d4 d5 0-1\n\n",
+        );
+        let vfs = tree_of(dir.path(), games, 40);
+        // No game plays 2...Nf6 after 1.c4 e6 2.d4, but game 1 reaches the position it makes.
+        assert_eq!(
+            names(&vfs, "tree/c4/e6/d4"),
+            ["games", "tree.txt", "position.fen", "d5"]
+        );
+        let by_c4 = "tree/c4/e6/d4/Nf6/Nc3";
+        let by_d4 = "tree/d4/Nf6/c4/e6/Nc3";
+        assert_eq!(names(&vfs, &format!("{by_c4}/games")), [vfs.game_name(0)]);
+        // The same table (the FENs differ in the halfmove clock).
+        let table = |path: &str| {
+            let text = text(&vfs, &format!("{path}/tree.txt"));
+            text.split("FEN:").next().unwrap().to_owned()
+        };
+        assert!(table(by_c4).contains(" 1: Bb4 "), "{}", table(by_c4));
+        assert_eq!(table(by_c4), table(by_d4));
+        assert_eq!(names(&vfs, by_c4), names(&vfs, by_d4));
+        // A legal move to a position no game reaches, an illegal one, a SAN without its sign.
+        for path in [
+            "tree/c4/e6/d4/Nc6",
+            "tree/c4/e6/d4/e4",
+            "tree/d4/Nf6/c4/e6/Bg5+",
+        ] {
+            assert_eq!(
+                at(&vfs, path).unwrap_err().kind(),
+                ErrorKind::NotFound,
+                "{path}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_null_move_leads_to_the_same_board_with_the_other_side_to_move() {
+        let dir = tempfile::tempdir().unwrap();
+        let games = concat!(
+            "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 -- 2. d4 e5 1-0\n\n",
+            "[White \"c\"]\n[Black \"d\"]\n[Result \"0-1\"]\n\n1. e4 e5 2. Nf3 0-1\n\n",
+        );
+        let vfs = tree_of(dir.path(), games, 40);
+        assert!(names(&vfs, "tree/e4").contains(&"--".to_owned()));
+        assert_eq!(names(&vfs, "tree/e4/--/games"), [vfs.game_name(0)]);
+        let fen = text(&vfs, "tree/e4/--/position.fen");
+        assert!(
+            fen.starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w "),
+            "{fen}"
+        );
+        assert_eq!(
+            names(&vfs, "tree/e4/--"),
+            ["games", "tree.txt", "position.fen", "d4"]
+        );
+        assert_eq!(names(&vfs, "tree/e4/--/d4/e5/games"), [vfs.game_name(0)]);
+        // No game passes after 1.d4 or 1.e4 e5.
+        for path in ["tree/e4/e5/--", "tree/--"] {
+            assert_eq!(
+                at(&vfs, path).unwrap_err().kind(),
+                ErrorKind::NotFound,
+                "{path}"
+            );
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Position};
 
 use super::board::Board;
-use super::key::{END, NULL_MOVE, move_of, position_key};
+use super::key::{END, NULL_MOVE, move_code, move_of, position_key};
 use super::openings::opening;
 use super::table::{MoveStats, Row, table};
 use super::{PositionIndex, Reach};
@@ -56,6 +56,28 @@ impl PositionMoves {
     pub fn after(&self, name: &str) -> Option<Board> {
         let m = self.moves.iter().find(|m| m.san == name && m.code != END)?;
         after(&self.board.0, m.code).map(Board)
+    }
+
+    /// The position after the move named `name` as a folder is looked up by name: a move
+    /// played here, or any other legal move (SAN with its check or mate sign, as
+    /// [`PositionMoves::names`] would name it) or null move (`--`) that leads to a position
+    /// games of `index` reach (by another move order).
+    pub fn find(&self, index: &PositionIndex, name: &str) -> Option<Board> {
+        if let Some(board) = self.after(name) {
+            return Some(board);
+        }
+        let pos = &self.board.0;
+        let code = if name == "--" {
+            NULL_MOVE
+        } else {
+            let m = name.parse::<SanPlus>().ok()?.san.to_move(pos).ok()?;
+            if SanPlus::from_move(pos.clone(), m).to_string() != name {
+                return None;
+            }
+            move_code(&m)
+        };
+        let next = after(pos, code)?;
+        (!index.moves_at(position_key(&next)).is_empty()).then_some(Board(next))
     }
 
     /// The text of `tree.txt` ([`PositionTree::text`]).
@@ -139,8 +161,12 @@ fn named(pos: &Chess, sums: Vec<(u16, MoveStats)>) -> Vec<TreeMove> {
     moves
 }
 
-/// The position after move `code` from `pos`, if it is a legal move there.
+/// The position after move `code` from `pos`, if it is a legal move there (a null move: the
+/// same board with the other side to move, unless it is in check).
 fn after(pos: &Chess, code: u16) -> Option<Chess> {
+    if code == NULL_MOVE {
+        return pos.clone().swap_turn().ok();
+    }
     let m = move_of(pos, code)?;
     let mut pos = pos.clone();
     pos.play_unchecked(m);
