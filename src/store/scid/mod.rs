@@ -342,6 +342,9 @@ impl ScidDatabase {
         } else {
             None
         };
+        if self.writable && state.header.layout == Layout::V5 {
+            self.mend_names_written_over()?;
+        }
         let fresh = read_state(&self.paths, index_file.as_deref(), false)?;
         // The game file may have been replaced too (a compaction writes new files), or written
         // over where our read-ahead holds old bytes: read from the one there now.
@@ -363,11 +366,58 @@ impl ScidDatabase {
         Ok(())
     }
 
+    /// Cut off what is left of the SCID 5 name records this open appended after another
+    /// program appended shorter ones over them from its stale idea of the file's end (see
+    /// [`written`]): that tail starts in the middle of a record, and SCID 5 refuses the whole
+    /// file. The entries that named what is cut are mended with the rest.
+    fn mend_names_written_over(&self) -> Result<()> {
+        let path = &self.paths[1];
+        let bytes = read_file(path)?;
+        let whole = v5::names::whole_len(&bytes);
+        let Some(cut) = self.written().names_cut(&bytes, whole) else {
+            return Ok(());
+        };
+        log::warn!(
+            "{}: names added through the mount were written over by another program; what is \
+             left of them from byte {cut} on is cut off",
+            path.display()
+        );
+        let file = open_file(path, true)?;
+        file.set_len(cut as u64)
+            .and_then(|()| file.sync_all())
+            .map_err(|e| Error::io(format!("cutting {}", path.display()), e))
+    }
+
     /// Mend the entries this open wrote that another program wrote over from a stale picture
     /// (see [`written`]): each is put back to its newest earlier version that still reads as
     /// it did, or a game this open appended is left out of the end of the index. Returns
     /// whether anything was written.
     fn mend_written_over(&self, state: &mut State) -> Result<bool> {
+        // SCID 4's count, written from a stale picture, can leave out games this open
+        // appended: their entries stay after the count, and SCID refuses such an index. They
+        // are cut off (the tree reports them with their texts).
+        let layout = state.header.layout;
+        let body = state.index.len().saturating_sub(layout.header_len());
+        let whole = u32::try_from(body / layout.entry_len()).unwrap_or(u32::MAX);
+        let count = state.header.num_games;
+        let beyond = layout != Layout::V5
+            && body.is_multiple_of(layout.entry_len())
+            && self
+                .written()
+                .wrote_all(count..whole, &|n| entry_at(&state.header, &state.index, n));
+        if beyond {
+            let games = if whole == count + 1 {
+                format!("game {whole}")
+            } else {
+                format!("games {} to {whole}", count + 1)
+            };
+            log::warn!(
+                "{}: {games}, added through the mount, beyond the count another program wrote, \
+                 left out of the index",
+                self.paths[0].display(),
+            );
+            self.cut_count(state, count)?;
+        }
         let mends = {
             let record = |e: &IndexEntry| self.read_record(0, e, state.games_len).ok();
             self.written()
@@ -375,6 +425,8 @@ impl ScidDatabase {
                     v.holds(&state.names, &record)
                 })
         };
+        // Games left out from the end, the last first: the count each cut leaves.
+        let mut count = count;
         for (number, mend) in mends.iter().rev() {
             let game = number + 1;
             match mend {
@@ -386,13 +438,14 @@ impl ScidDatabase {
                     );
                     self.write_entry(state, *number, entry)?;
                 }
-                written::Mend::LeaveOut if game == state.header.num_games => {
+                written::Mend::LeaveOut if game == count => {
                     log::warn!(
                         "{}: game {game}, added through the mount, was written over by another \
                          program; it is left out of the index",
                         self.paths[0].display()
                     );
                     self.cut_count(state, *number)?;
+                    count = *number;
                 }
                 written::Mend::LeaveOut => log::warn!(
                     "{}: game {game}, added through the mount, was written over by another \
@@ -401,21 +454,23 @@ impl ScidDatabase {
                 ),
             }
         }
-        Ok(!mends.is_empty())
+        Ok(beyond || !mends.is_empty())
     }
 
-    /// Leave the games from `first` on out of the index: SCID 4's header count is set to it,
-    /// SCID 5's index (which is its entries) cut after it.
+    /// Leave the games from `first` on out of the index: its entries are cut off, and SCID 4's
+    /// header count set to `first` after that (SCID refuses an index with entries beyond its
+    /// count; one counting entries it lacks is what an interrupted save leaves, which SCID
+    /// opens and a writable open repairs).
     fn cut_count(&self, state: &State, first: u32) -> Result<()> {
         let index = self.index_file()?;
-        match state.header.layout {
-            Layout::V5 => {
-                let at = state.header.layout.entry_len() as u64 * u64::from(first);
-                index
-                    .set_len(at)
-                    .and_then(|()| index.sync_all())
-                    .map_err(|e| Error::io(format!("cutting {}", self.paths[0].display()), e))
-            }
+        let layout = state.header.layout;
+        let at = layout.header_len() as u64 + layout.entry_len() as u64 * u64::from(first);
+        index
+            .set_len(at)
+            .and_then(|()| index.sync_all())
+            .map_err(|e| Error::io(format!("cutting {}", self.paths[0].display()), e))?;
+        match layout {
+            Layout::V5 => Ok(()),
             _ => writer::write_synced(&index, &self.paths[0], 14, &first.to_be_bytes()[1..]),
         }
     }
@@ -582,7 +637,8 @@ impl ScidDatabase {
     fn write_names(&self, state: &mut State) -> Result<()> {
         if let Some(log) = &mut state.name_log {
             if !log.pending.is_empty() {
-                writer::append_synced(&self.paths[1], &log.pending)?;
+                let at = writer::append_synced(&self.paths[1], &log.pending)?;
+                self.written().appended_names(at, &log.pending);
                 log.pending.clear();
             }
             log.on_disk = NameKind::ALL.map(|k| state.names.count(k));

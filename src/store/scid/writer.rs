@@ -187,8 +187,9 @@ pub fn write_synced(file: &File, path: &Path, offset: u64, bytes: &[u8]) -> Resu
 }
 
 /// Append `bytes` to the file at `path` and make them durable; a write that fails part way
-/// is cut off again, so the file never ends in half of what was appended.
-pub fn append_synced(path: &Path, bytes: &[u8]) -> Result<()> {
+/// is cut off again, so the file never ends in half of what was appended. Returns the offset
+/// they were appended at (the file's length before).
+pub fn append_synced(path: &Path, bytes: &[u8]) -> Result<u64> {
     let file = std::fs::OpenOptions::new()
         .append(true)
         .open(path)
@@ -204,7 +205,7 @@ pub fn append_synced(path: &Path, bytes: &[u8]) -> Result<()> {
     if written.is_err() {
         cut_back(&file, path, len);
     }
-    written
+    written.map(|()| len)
 }
 
 /// Make everything written to `file` durable.

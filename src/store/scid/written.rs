@@ -11,6 +11,12 @@
 //! game that still reads as it did (the version the other program's picture holds), or
 //! drops a game it appended from the end of the index: the base is then as the other program
 //! believes it to be, which SCID opens, and the tree gives the save's text back to the user.
+//!
+//! SCID 5 appends to its .sn5 at its own idea of the file's end too, over the name records
+//! gamefs appended meanwhile: when its records are the shorter, the rest of gamefs's follows
+//! them, cut in the middle of a record, and neither SCID 5 nor gamefs can read the file. The
+//! bytes this open appended are kept for that: a file that breaks where the rest of it is
+//! all theirs is cut there ([`Written::names_cut`]).
 
 use std::collections::HashMap;
 
@@ -21,6 +27,10 @@ use super::scan::name_fields;
 /// How many games one open watches at most (a bulk import beyond it is not watched: the other
 /// program's stale count leaves its games out as a whole).
 pub(super) const MAX_WATCHED: usize = 100_000;
+
+/// How many bytes of SCID 5 name records one open keeps at most (names appended beyond it are
+/// not watched).
+const MAX_NAME_BYTES: usize = 16 << 20;
 
 /// One version of a game's index entry: the entry, the names it meant and a digest of its
 /// record, which together say whether it still reads as it did.
@@ -73,6 +83,10 @@ pub(super) enum Mend {
 #[derive(Debug, Default)]
 pub(super) struct Written {
     games: HashMap<u32, Vec<Version>>,
+    /// The SCID 5 name records this open appended, each with the offset it went to.
+    names: Vec<(u64, Vec<u8>)>,
+    /// Their bytes, all together.
+    name_bytes: usize,
 }
 
 impl Written {
@@ -87,6 +101,58 @@ impl Written {
         }
         self.games
             .insert(number, before.into_iter().chain([ours]).collect());
+    }
+
+    /// SCID 5 name records `bytes` were appended to the .sn5 at offset `at`.
+    pub(super) fn appended_names(&mut self, at: u64, bytes: &[u8]) {
+        if self.name_bytes + bytes.len() <= MAX_NAME_BYTES {
+            self.name_bytes += bytes.len();
+            self.names.push((at, bytes.to_vec()));
+        }
+    }
+
+    /// Where to cut an .sn5 file whose bytes are `file` and whose first `whole` bytes are
+    /// whole records: when the rest is what this open appended at those offsets (the tail of
+    /// its records that another program wrote shorter ones over), its start, and the records
+    /// kept are forgotten from there on; otherwise `None` (nothing wrong, or damage not ours).
+    pub(super) fn names_cut(&mut self, file: &[u8], whole: usize) -> Option<usize> {
+        let mut at = whole;
+        while at < file.len() {
+            let (offset, bytes) = self.names.iter().find(|(offset, bytes)| {
+                usize::try_from(*offset).is_ok_and(|o| (o..o + bytes.len()).contains(&at))
+            })?;
+            let from = at - *offset as usize;
+            let len = (bytes.len() - from).min(file.len() - at);
+            if file[at..at + len] != bytes[from..from + len] {
+                return None;
+            }
+            at += len;
+        }
+        if whole == file.len() {
+            return None;
+        }
+        self.names.retain_mut(|(offset, bytes)| {
+            bytes.truncate((whole as u64).saturating_sub(*offset) as usize);
+            !bytes.is_empty()
+        });
+        Some(whole)
+    }
+
+    /// True when games `numbers` (not empty) all have the entry this open wrote last
+    /// (`entry_now` gives the entry now): games it appended, beyond the count another
+    /// program wrote from its stale picture.
+    pub(super) fn wrote_all(
+        &self,
+        numbers: std::ops::Range<u32>,
+        entry_now: &dyn Fn(u32) -> IndexEntry,
+    ) -> bool {
+        !numbers.is_empty()
+            && numbers.into_iter().all(|n| {
+                self.games
+                    .get(&n)
+                    .and_then(|v| v.last())
+                    .is_some_and(|v| v.entry == entry_now(n))
+            })
     }
 
     /// Game `number`'s entry as written last was changed in place to `entry` (its deleted
@@ -181,6 +247,40 @@ mod tests {
         );
         assert!(mends.is_empty());
         assert_eq!(w.games.keys().copied().collect::<Vec<_>>(), vec![2]);
+    }
+
+    #[test]
+    fn a_name_file_is_cut_only_where_the_rest_is_this_opens_tail() {
+        let mut w = Written::default();
+        w.appended_names(4, b"ourAB");
+        w.appended_names(9, b"ourCD");
+        // Another program wrote "xy" at 4: the rest of ours follows it.
+        let file = b"oldsxyrABourCD";
+        assert_eq!(w.names_cut(file, 6), Some(6));
+        assert_eq!(w.names, vec![(4, b"ou".to_vec())]);
+        // A break in bytes that are not ours, or nothing broken: no cut.
+        let mut w = Written::default();
+        w.appended_names(4, b"ourAB");
+        assert_eq!(w.names_cut(b"oldsxyrAz", 6), None);
+        assert_eq!(w.names_cut(b"oldsxyrABmore", 6), None);
+        assert_eq!(w.names_cut(b"oldsourAB", 9), None);
+        assert_eq!(
+            w.names_cut(b"oldsxyzAB", 3),
+            None,
+            "the break is before ours"
+        );
+    }
+
+    #[test]
+    fn games_beyond_a_count_are_all_this_opens_or_not() {
+        let mut w = Written::default();
+        w.wrote(5, None, version(50, b""));
+        w.wrote(6, None, version(60, b""));
+        let now = |n: u32| version(u64::from(n) * 10, b"").entry;
+        assert!(w.wrote_all(5..7, &now));
+        assert!(!w.wrote_all(5..8, &now), "game 8 is not this open's");
+        assert!(!w.wrote_all(6..6, &now));
+        assert!(!w.wrote_all(5..7, &|n| version(u64::from(n), b"").entry));
     }
 
     #[test]

@@ -68,6 +68,14 @@ pub fn records(bytes: &[u8]) -> impl Iterator<Item = Result<(u8, &[u8]), String>
     })
 }
 
+/// How many bytes from the start of an .sn5 file's `bytes` are whole records of known types:
+/// all of them when nothing is wrong, else the byte where the first damage starts.
+pub fn whole_len(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    while at < bytes.len() && read_record(bytes, &mut at).is_ok() {}
+    at
+}
+
 /// The record at `*at` of `bytes`, moving `*at` past it.
 fn read_record<'a>(bytes: &'a [u8], at: &mut usize) -> Result<(u8, &'a [u8]), String> {
     let (value, len) = varint(&bytes[*at..]).ok_or("a name's length is cut short")?;
@@ -153,5 +161,12 @@ mod tests {
         assert!(damage[0].contains("type 5"), "{damage:?}");
         assert!(!parse(&[0x80]).1.is_empty());
         assert!(parse(&[]).1.is_empty(), "a new database's empty name file");
+        assert_eq!(whole_len(&bytes), bytes.len());
+        assert_eq!(
+            whole_len(&bytes[..bytes.len() - 1]),
+            2,
+            "the second record cut short"
+        );
+        assert_eq!(whole_len(&[0, 2 << 3 | 5, b'x', b'y']), 1);
     }
 }
