@@ -128,6 +128,10 @@ struct State {
     stamp: Option<Stamp>,
     /// SCID 5's append-only name file: what is written of it and what is still to append.
     name_log: Option<NameLog>,
+    /// The name file read without damage. Only then are the entries this open wrote judged
+    /// by it: another program may be half-way through writing it (SCID 4 truncates its .sn4
+    /// and writes it again).
+    names_whole: bool,
     /// How many games carry the deleted mark, counted at the first ask since the state last
     /// changed ([`ScidDatabase::write`] forgets it): `.gamefs/stats` tells it on every read.
     deleted_count: std::sync::OnceLock<u32>,
@@ -358,7 +362,11 @@ impl ScidDatabase {
         *state = fresh;
         self.caught_up.store(true, Ordering::Release);
         if self.writable {
-            if self.mend_written_over(state)? {
+            if !state.names_whole {
+                // Perhaps read half-written: nothing of this open is judged by it (every entry
+                // would seem written over, and be forgotten), and the next look reads again.
+                state.stamp = None;
+            } else if self.mend_written_over(state)? {
                 *state = read_state(&self.paths, index_file.as_deref(), false)?;
             }
             state.damage.refuse_writing(&self.paths[0], "game")?;
@@ -747,6 +755,7 @@ fn read_state(paths: &[PathBuf; 3], writable: Option<&File>, refuse_damage: bool
     if !repair {
         shape.report(&mut damage, si4);
     }
+    let names_whole = name_damage.is_empty();
     for m in name_damage {
         damage.database(format!("{}: {m}", sn4.display()));
     }
@@ -796,6 +805,7 @@ fn read_state(paths: &[PathBuf; 3], writable: Option<&File>, refuse_damage: bool
             stamp
         }),
         name_log,
+        names_whole,
         deleted_count: Default::default(),
     })
 }
@@ -1383,6 +1393,44 @@ mod tests {
             after, before,
             "every game not deleted, read from the new game file"
         );
+    }
+
+    /// Another program writing from a stale picture over a save, seen half-way (SCID 4 has
+    /// truncated its name file to write it again): the save is judged only once the name
+    /// file reads whole, and then put back as before it.
+    #[test]
+    fn a_save_is_not_judged_by_a_name_file_read_half_written() {
+        use std::os::unix::fs::FileExt;
+        let dir = tempfile::tempdir().unwrap();
+        let base = crate::testing::demo_db(dir.path());
+        let sn4 = with_ext(&base, "sn4");
+        let db = ScidDatabase::open(&base, true).unwrap();
+        let before = db.load(2).unwrap();
+        let mut game = before.clone();
+        game.headers.white = "Someone, New".to_owned();
+        assert!(db.replace(2, &game).unwrap());
+        let names = std::fs::read(&sn4).unwrap();
+        // The other program appends its record over the save's, and truncates the name file.
+        let saved = db.entry(2);
+        let games = std::fs::OpenOptions::new()
+            .write(true)
+            .open(with_ext(&base, "sg4"))
+            .unwrap();
+        games
+            .write_all_at(&vec![0xEE; saved.length as usize], saved.offset)
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(&sn4, b"").unwrap();
+        assert!(
+            db.reload_if_changed().is_err(),
+            "the name file is damaged now"
+        );
+        assert_eq!(db.entry(2), saved, "nothing is mended from it");
+        // It writes the name file again (as it was: its picture has the same names).
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(&sn4, &names).unwrap();
+        assert!(db.reload_if_changed().unwrap());
+        assert_eq!(db.load(2).unwrap(), before, "the save is put back");
     }
 
     /// A save that keeps the game's names leaves the name file alone, as it is still exact
