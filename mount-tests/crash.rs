@@ -24,6 +24,15 @@
 //! durability. The database is kept from round to round, so damage would accumulate.
 //! `GAMEFS_CRASH_KILLS` sets the number of rounds (default 25; 1000 for a long run),
 //! `GAMEFS_CRASH_SEED` the random seed (printed on every run).
+//!
+//! The variant with another writer (docs/SEMANTICS.md §10a): between kills SCID's own program
+//! (a `tkscid` script of Debian's SCID 4) adds a game and replaces one, while gamefs is down
+//! (even rounds) or while it is mounted, before the worker saves (odd rounds). The checks
+//! take SCID's changes in as acknowledged, and each round SCID also counts the games itself
+//! and `gamefs check -q` passes: after SCID's change, at the end, and after every kill but
+//! for one thing a kill can leave, counted (`interrupted_name_files`): a name file that
+//! already counts the names of the save in flight. `GAMEFS_CRASH_KILLS` sets its rounds too
+//! (default 6).
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -31,7 +40,10 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::harness::{Mount, force_unmount, repo, run_with_timeout, scid_import, scratch};
+use crate::harness::{
+    Mount, eventually, force_unmount, gamefs, listing, repo, run_with_timeout, scid_import, scratch,
+};
+use crate::tkscid::{SITE, Scid, Step, pgn};
 use gamefs::testing::Rng;
 
 /// The worker: saves through the mount at `argv[1]` until something fails, printing
@@ -170,6 +182,10 @@ struct Tally {
     /// Rounds that found a `.sn4.gamefs-tmp` left by a killed name-file write (harmless:
     /// the next save overwrites it).
     leftover_temp_files: usize,
+    /// With SCID (whose checks run `gamefs check`): kills between a save's name file and its
+    /// index entry, which leave the name file counting the lost save's names (see
+    /// `only_interrupted_name_file`).
+    interrupted_name_files: usize,
 }
 
 fn env_number(name: &str, default: u64) -> u64 {
@@ -366,11 +382,19 @@ fn keep_failure(db: &Path, round: usize) -> PathBuf {
     dir
 }
 
-/// A mount, the worker started on it, and after a random delay a SIGKILL of gamefs, the
-/// connection aborted and the mount detached; returns the worker's lines.
-fn kill_round(db: &Path, dir: &Path, round: usize, rng: &mut Rng) -> Vec<String> {
+/// A mount, `before_worker` run on it, the worker started on it, and after a random delay a
+/// SIGKILL of gamefs, the connection aborted and the mount detached; returns the worker's
+/// lines.
+fn kill_round(
+    db: &Path,
+    dir: &Path,
+    round: usize,
+    rng: &mut Rng,
+    before_worker: &mut dyn FnMut(&Mount),
+) -> Vec<String> {
     let mut mount = Mount::new(db, dir, &[]);
     let connection = fuse_connection(&mount.path).expect("the mount is in mountinfo");
+    before_worker(&mount);
     let (mut worker, lines) = start_worker(
         &mount.path,
         rng.next_u64() % 1_000_000,
@@ -432,14 +456,100 @@ fn operations(lines: &[String]) -> (Vec<Op>, Option<Op>) {
 /// (c): gamefs mounts the database and lists `games` games (live and deleted).
 fn check_gamefs_lists(db: &Path, dir: &Path, games: usize, when: &str) {
     let mount = Mount::new(db, dir, &[]);
-    let listed = std::fs::read_dir(mount.join("games")).unwrap().count()
-        + std::fs::read_dir(mount.join(".deleted")).unwrap().count();
-    assert_eq!(listed, games, "{when}: gamefs lists every game");
+    assert_eq!(
+        listed_games(&mount),
+        games,
+        "{when}: gamefs lists every game"
+    );
+}
+
+/// SCID's change of round `round` on `db`: a game added and game `replace` replaced; `model`
+/// takes it in.
+fn scid_writes(db: &Path, dir: &Path, round: usize, replace: usize, model: &mut Vec<Game>) {
+    let [added, replaced] = ["add", "replace"].map(|what| format!("scid k{round} {what}"));
+    let count = Scid::four().change(
+        dir,
+        "scid-round",
+        &[
+            Step::Add(pgn(&added, "Scid, Anna", "Scid, Bob")),
+            Step::Replace(replace, pgn(&replaced, "Scid, Carl", "Scid, Dora")),
+        ],
+        db,
+    );
+    let game = |event: String| Game {
+        event,
+        site: SITE.into(),
+        deleted: false,
+    };
+    model.push(game(added));
+    model[replace - 1] = game(replaced);
+    assert_eq!(count, model.len(), "round {round}: SCID's count");
+}
+
+/// What `gamefs check -q` says of `db` when it fails.
+fn gamefs_check(db: &Path) -> Option<String> {
+    let check = run_with_timeout(
+        Command::new(gamefs()).arg("check").arg("-q").arg(db),
+        Duration::from_secs(60),
+    );
+    (!check.status.success()).then(|| {
+        format!(
+            "gamefs check -q failed ({}):\n{}{}",
+            check.status,
+            String::from_utf8_lossy(&check.stdout),
+            String::from_utf8_lossy(&check.stderr)
+        )
+    })
+}
+
+/// True when all `gamefs check` says is what a kill between a save's name file and its index
+/// entry leaves (docs/DESIGN.md rule 7 orders them so): the name file already counts the
+/// names of the save whose entry was never written. SCID reads it, and the next save that
+/// changes names, or SCID's next save, writes it as SCID does.
+fn only_interrupted_name_file(said: &str) -> bool {
+    let mut problems = said
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty() && !l.starts_with("note:"));
+    problems.next().is_some()
+        && problems.next().is_none()
+        && said.contains("the name file is not sorted and counted as SCID writes it")
+}
+
+/// A game of `model` that is not deleted (for SCID to replace), at random.
+fn live_game(model: &[Game], rng: &mut Rng) -> usize {
+    let live: Vec<usize> = (1..=model.len())
+        .filter(|&n| !model[n - 1].deleted)
+        .collect();
+    live[rng.next_u64() as usize % live.len()]
+}
+
+/// The games of `mount` (live and deleted).
+fn listed_games(mount: &Mount) -> usize {
+    listing(&mount.join("games")).len() + listing(&mount.join(".deleted")).len()
 }
 
 #[test]
 fn kill_9_during_saves_never_loses_an_acknowledged_save() {
-    let kills = env_number("GAMEFS_CRASH_KILLS", 25) as usize;
+    kill_loop(
+        "crash",
+        env_number("GAMEFS_CRASH_KILLS", 25) as usize,
+        false,
+    );
+}
+
+#[test]
+fn kill_9_during_saves_with_scid_writing_between_kills_loses_nothing_of_either() {
+    kill_loop(
+        "crash-scid",
+        env_number("GAMEFS_CRASH_KILLS", 6) as usize,
+        true,
+    );
+}
+
+/// `kills` rounds of the worker saving and gamefs killed, each checked (see the module's
+/// comment); with `scid`, SCID writes between kills and the checks take it in.
+fn kill_loop(name: &str, kills: usize, scid: bool) {
     let seed = env_number(
         "GAMEFS_CRASH_SEED",
         std::time::SystemTime::now()
@@ -447,9 +557,9 @@ fn kill_9_during_saves_never_loses_an_acknowledged_save() {
             .unwrap()
             .as_nanos() as u64,
     );
-    eprintln!("crash test: {kills} kills, GAMEFS_CRASH_SEED={seed}");
+    eprintln!("{name} test: {kills} kills, GAMEFS_CRASH_SEED={seed}");
     let mut rng = Rng(seed | 1);
-    let dir = scratch("crash");
+    let dir = scratch(name);
     let db = dir.path().join("db");
     scid_import(&[&repo().join("contrib/sample/demo.pgn")], &db);
     let first = scid_view(&db, dir.path());
@@ -458,7 +568,33 @@ fn kill_9_during_saves_never_loses_an_acknowledged_save() {
     let mut t = Tally::default();
     let started = Instant::now();
     for round in 0..kills {
-        let lines = kill_round(&db, dir.path(), round, &mut rng);
+        let replace = scid.then(|| live_game(&model, &mut rng));
+        let mounted = round % 2 == 1;
+        if let Some(replace) = replace
+            && !mounted
+        {
+            scid_writes(&db, dir.path(), round, replace, &mut model);
+            // SCID's save wrote the name file too: nothing a kill left is reported now.
+            if let Some(said) = gamefs_check(&db) {
+                panic!("round {round}, after SCID's change: {said}");
+            }
+        }
+        let lines = kill_round(&db, dir.path(), round, &mut rng, &mut |mount| {
+            let Some(replace) = replace.filter(|_| mounted) else {
+                return;
+            };
+            scid_writes(&db, dir.path(), round, replace, &mut model);
+            // The worker starts once the mount shows SCID's change (it looks at most once a
+            // second): it saves from what it reads.
+            eventually("the mount shows SCID's games", || {
+                listed_games(mount) == model.len()
+            });
+            let file = mount.game(replace);
+            eventually("the mount shows SCID's replacement", || {
+                std::fs::read_to_string(&file)
+                    .is_ok_and(|t| t.contains(&format!("[Event \"scid k{round} replace\"]")))
+            });
+        });
         let (acked, in_flight) = operations(&lines);
         t.kills += 1;
         t.acknowledged += acked.len();
@@ -498,8 +634,9 @@ fn kill_9_during_saves_never_loses_an_acknowledged_save() {
         if let Some(op) = &in_flight {
             op.apply(&mut with_flight);
         }
+        let in_flight_lost = in_flight.is_some() && view.games == model;
         if view.games == model {
-            t.in_flight_lost += usize::from(in_flight.is_some());
+            t.in_flight_lost += usize::from(in_flight_lost);
         } else if view.games == with_flight {
             t.in_flight_done += 1;
             model = with_flight;
@@ -524,11 +661,39 @@ fn kill_9_during_saves_never_loses_an_acknowledged_save() {
                 &t,
             );
         }
+        if scid {
+            // SCID counts the games itself, and `gamefs check` finds nothing wrong.
+            let counted = Scid::four().games(dir.path(), &db).len();
+            if counted != model.len() {
+                fail(format!("SCID counts {counted} games"), &t);
+            }
+            match gamefs_check(&db) {
+                None => {}
+                Some(said) if in_flight_lost && only_interrupted_name_file(&said) => {
+                    t.interrupted_name_files += 1;
+                }
+                Some(said) => fail(said, &t),
+            }
+        }
     }
     // (c) for the last kill (every other round's mount checked the one before).
     check_gamefs_lists(&db, dir.path(), model.len(), "after the last kill");
+    if scid {
+        // SCID's last change, and everything holds: SCID's export, `gamefs check`.
+        let replace = live_game(&model, &mut rng);
+        scid_writes(&db, dir.path(), kills, replace, &mut model);
+        let view = scid_view(&db, dir.path());
+        view.check().expect("SCID reads the database at the end");
+        assert!(
+            view.games == model,
+            "at the end, SCID's export is not the model"
+        );
+        if let Some(said) = gamefs_check(&db) {
+            panic!("at the end: {said}");
+        }
+    }
     eprintln!(
-        "crash test: {t:?}; {} games now; {:.1} s",
+        "{name} test: {t:?}; {} games now; {:.1} s",
         model.len(),
         started.elapsed().as_secs_f64()
     );

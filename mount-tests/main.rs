@@ -32,5 +32,6 @@ mod scid5;
 mod simplecdb;
 mod sys;
 mod times;
+mod tkscid;
 mod tree;
 mod union;

@@ -23,7 +23,7 @@ fn file(base: &Path, ext: &str) -> PathBuf {
 }
 
 /// A private copy of golden set `name` in `dir`.
-fn golden_copy(name: &str, dir: &Path) -> PathBuf {
+pub(crate) fn golden_copy(name: &str, dir: &Path) -> PathBuf {
     let base = dir.join(name);
     for ext in EXTS {
         std::fs::copy(file(&golden().join(name), ext), file(&base, ext)).unwrap();
