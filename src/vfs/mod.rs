@@ -120,6 +120,10 @@ pub struct VfsOptions {
     pub tree_depth: u32,
     /// Where the position index is kept (`None`: in memory only).
     pub position_index: Option<std::path::PathBuf>,
+    /// `tree/` and `positions/` are made, over a position index (`-o tree=off`: false).
+    pub tree: bool,
+    /// The most the kept indexes of the position index's folder take (`-o cache_max`).
+    pub cache_max: u64,
 }
 
 impl Default for VfsOptions {
@@ -133,6 +137,8 @@ impl Default for VfsOptions {
             on_bad: OnBadGame::default(),
             tree_depth: positions::DEFAULT_TREE_DEPTH,
             position_index: None,
+            tree: true,
+            cache_max: crate::store::cache_folder::DEFAULT_MAX,
         }
     }
 }
@@ -313,7 +319,7 @@ impl Vfs {
             invalidator: OnceLock::new(),
             numbering: AtomicU32::new(numbering_of(&*coll)),
             mount_generation: inode::mount_generation(),
-            positions: coll.has_positions().then(|| {
+            positions: (coll.has_positions() && options.tree).then(|| {
                 let index = crate::collection::positions::PositionIndex::new(
                     options.position_index.clone(),
                 );

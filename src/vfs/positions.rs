@@ -242,8 +242,15 @@ impl Positions {
     }
 
     /// Build the index (or map the kept one) on `threads` threads until `stop`.
-    pub(crate) fn build(&self, coll: &dyn Collection, threads: usize, stop: &AtomicBool) {
-        self.index().load_or_build(coll, threads, stop);
+    pub(crate) fn build(
+        &self,
+        coll: &dyn Collection,
+        threads: usize,
+        stop: &AtomicBool,
+        before_build: impl FnOnce(),
+    ) {
+        self.index()
+            .load_or_build_after(coll, threads, stop, before_build);
         self.forget_folders();
     }
 
@@ -315,12 +322,21 @@ impl Vfs {
 
     /// `tree` or `positions` in the root, when the mount has positions.
     pub(super) fn positions_root_child(&self, name: &[u8]) -> Option<Node> {
-        self.positions.as_ref()?;
-        match name {
-            b"tree" => Some(Node::Position(0)),
-            b"positions" => Some(Node::PositionsRoot),
-            _ => None,
+        let node = match name {
+            b"tree" => Node::Position(0),
+            b"positions" => Node::PositionsRoot,
+            _ => return None,
+        };
+        if self.positions.is_none() {
+            if !self.options.tree && self.coll.has_positions() {
+                log::info!(
+                    "{}/: none, the mount was made with -o tree=off (no position index)",
+                    String::from_utf8_lossy(name)
+                );
+            }
+            return None;
         }
+        Some(node)
     }
 
     /// The folder `name` in `positions/`: the position its FEN names (ENOENT, logged, when
@@ -515,9 +531,23 @@ impl Vfs {
 
     /// Build the position index (or map the kept one) on `threads` threads until `stop`;
     /// nothing for a collection without positions.
-    pub fn build_positions(&self, threads: usize, stop: &AtomicBool) {
+    /// A build waits for `before_build` to return.
+    pub fn build_positions(&self, threads: usize, stop: &AtomicBool, before_build: impl FnOnce()) {
         if let Some(positions) = &self.positions {
-            positions.build(&*self.coll, threads, stop);
+            positions.build(&*self.coll, threads, stop, before_build);
+            self.trim_cache_folder();
+        }
+    }
+
+    /// Keep the cache folder of the position index within `-o cache_max`, this mount's index
+    /// aside.
+    fn trim_cache_folder(&self) {
+        let Some(positions) = &self.positions else {
+            return;
+        };
+        let index = positions.index();
+        if let Some((path, dir)) = index.path().and_then(|p| Some((p, p.parent()?))) {
+            crate::store::cache_folder::trim(dir, self.options.cache_max, &[path]);
         }
     }
 
@@ -538,6 +568,7 @@ impl Vfs {
         if let Err(e) = index.persist(&*self.coll) {
             log::warn!("cannot keep the position index: {e}");
         }
+        self.trim_cache_folder();
     }
 
     /// Stop building the position index (the first build, `build`, and any rebuild) and wait
@@ -559,7 +590,11 @@ impl Vfs {
     /// The `.gamefs/stats` lines of the position index.
     pub(super) fn positions_stats(&self) -> String {
         let Some(positions) = &self.positions else {
-            return String::new();
+            return if self.coll.has_positions() {
+                "position_index: off\n".into()
+            } else {
+                String::new()
+            };
         };
         let index = positions.index();
         let (done, total) = index.progress();
@@ -568,19 +603,38 @@ impl Vfs {
         } else {
             "building"
         };
-        format!("position_index: {state}\npositions_games_indexed: {done}/{total}\n")
+        let on_disk = index
+            .path()
+            .and_then(|p| std::fs::metadata(p).ok())
+            .map_or(0, |m| m.len());
+        format!(
+            "position_index: {state}\npositions_games_indexed: {done}/{total}\n\
+             position_index_bytes: {on_disk}\nposition_index_bytes_per_game: {}\n",
+            on_disk / u64::from(total.max(1))
+        )
     }
 }
 
 /// Start building the position index of `vfs` in the background on `threads` threads (on
-/// idle cores); [`Vfs::stop_positions`] stops it.
-pub fn start_building(vfs: Arc<Vfs>, threads: usize) -> Option<std::thread::JoinHandle<()>> {
+/// idle cores), once `after` has ended (the learning of sizes right after the mount, so the
+/// first listing does not share its cores with the build; a kept index is taken at once);
+/// [`Vfs::stop_positions`] stops it.
+pub fn start_building(
+    vfs: Arc<Vfs>,
+    threads: usize,
+    after: Option<Arc<super::size_fill::Ended>>,
+) -> Option<std::thread::JoinHandle<()>> {
     let stop = vfs.positions.as_ref()?.stop.clone();
     let spawned = std::thread::Builder::new()
         .name("gamefs-positions".into())
         .spawn(move || {
             super::size_fill::lower_priority();
-            vfs.build_positions(threads, &stop);
+            vfs.build_positions(threads, &stop, || {
+                if let Some(after) = after {
+                    log::info!("position index: built once every game's size is known");
+                    after.wait(&stop);
+                }
+            });
         });
     spawned
         .inspect_err(|e| log::warn!("cannot build the position index: {e}"))
@@ -614,7 +668,7 @@ mod tests {
             ..VfsOptions::default()
         };
         let vfs = Vfs::new(Arc::new(ChessCollection::new(db)), options);
-        vfs.build_positions(2, &AtomicBool::new(false));
+        vfs.build_positions(2, &AtomicBool::new(false), || ());
         vfs
     }
 

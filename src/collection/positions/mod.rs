@@ -97,6 +97,19 @@ impl PositionIndex {
     /// build it with `threads` threads (until `stop` is set) and keep it; then the index is
     /// ready.
     pub fn load_or_build(&self, coll: &dyn Collection, threads: usize, stop: &AtomicBool) {
+        self.load_or_build_after(coll, threads, stop, || ());
+    }
+
+    /// [`load_or_build`](Self::load_or_build), but a build starts only once `before_build`
+    /// returns (the mount lets the first listing's work go first); loading a kept index does
+    /// not wait.
+    pub fn load_or_build_after(
+        &self,
+        coll: &dyn Collection,
+        threads: usize,
+        stop: &AtomicBool,
+        before_build: impl FnOnce(),
+    ) {
         let count = coll.count();
         self.total.store(count, Ordering::Relaxed);
         let stamp = stamp_of(&coll.info().files);
@@ -107,10 +120,16 @@ impl PositionIndex {
             .filter(|f| f.stamp() == stamp && f.game_count() == count);
         if let Some(f) = kept {
             log::info!("position index of {count} games kept from an earlier mount");
+            if let Some(path) = &self.path {
+                crate::store::cache_folder::mark_used(path);
+            }
             self.done.store(count, Ordering::Relaxed);
             *self.file.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(f));
-        } else if !self.build(coll, threads, stop, stamp, true) {
-            return;
+        } else {
+            before_build();
+            if stop.load(Ordering::Relaxed) || !self.build(coll, threads, stop, stamp, true) {
+                return;
+            }
         }
         self.set_ready();
     }
