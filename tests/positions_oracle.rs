@@ -90,7 +90,7 @@ fn the_index_equals_scids_board_search_and_tree_and_a_python_chess_recount() {
         if !seen.insert(position_key(&pos)) {
             continue;
         }
-        let tree = PositionTree::at(&index, pos);
+        let tree = PositionTree::at(&index, &*coll, pos);
         if d < depth {
             for m in &tree.moves {
                 if let Some(next) = tree.after(m.code) {
@@ -130,7 +130,7 @@ fn the_index_equals_scids_board_search_and_tree_and_a_python_chess_recount() {
             pos = play(&pos, &node.ply).unwrap();
         }
         if seen.insert(position_key(&pos)) {
-            trees.push(PositionTree::at(&index, pos));
+            trees.push(PositionTree::at(&index, &*coll, pos));
             deeper += 1;
         }
     }

@@ -81,6 +81,10 @@ pub fn trim(dir: &Path, max: u64, in_use: &[&Path]) -> Vec<PathBuf> {
             break;
         }
         if std::fs::remove_file(&path).is_ok() {
+            // What goes with it: the changes of its last mount (`INDEX.changes`).
+            let mut changes = path.clone().into_os_string();
+            changes.push(".changes");
+            let _ = std::fs::remove_file(changes);
             log::info!(
                 "cache folder past its limit ({} MiB, -o cache_max): dropped the position \
                  index {} ({} MiB), the least recently used; its database builds it again \

@@ -325,6 +325,7 @@ impl Vfs {
                 );
                 Arc::new(positions::Positions::new(
                     Arc::new(index),
+                    coll.clone(),
                     options.tree_depth,
                 ))
             }),

@@ -56,6 +56,8 @@ pub(crate) struct Folder {
     /// The position, and the index its games are found in (once asked for).
     board: Board,
     index: Arc<PositionIndex>,
+    /// The games indexed.
+    coll: Arc<dyn Collection>,
     /// The games that reach it, ascending: found when first asked for (a `tree.txt` needs
     /// only the sums per move, which the index reads in a few pages however many games
     /// reach the position).
@@ -72,7 +74,7 @@ impl Folder {
     /// The games that reach the position, ascending.
     fn games(&self) -> &[u32] {
         self.games
-            .get_or_init(|| self.index.games_at(self.board.key()))
+            .get_or_init(|| self.index.games_at(&*self.coll, &self.board))
     }
 }
 
@@ -81,6 +83,8 @@ pub(crate) struct Positions {
     /// The index; replaced whole when another program changed the database.
     index: RwLock<Arc<PositionIndex>>,
     depth: u32,
+    /// The games indexed.
+    coll: Arc<dyn Collection>,
     places: Mutex<Places>,
     folders: Mutex<lru::LruCache<u32, Arc<Folder>>>,
     /// An import of many games at once left the index behind: it is built anew when the
@@ -98,8 +102,13 @@ pub(crate) struct Positions {
 const CHANGED_AT_ONCE_MOST: usize = if cfg!(test) { 2 } else { 10_000 };
 
 impl Positions {
-    /// The positions of a mount over `index`, with move folders `depth` plies deep.
-    pub(crate) fn new(index: Arc<PositionIndex>, depth: u32) -> Positions {
+    /// The positions of the games of `coll` over their `index`, with move folders `depth`
+    /// plies deep.
+    pub(crate) fn new(
+        index: Arc<PositionIndex>,
+        coll: Arc<dyn Collection>,
+        depth: u32,
+    ) -> Positions {
         let tree = Place {
             position: Board::start(),
             parent: None,
@@ -109,6 +118,7 @@ impl Positions {
         Positions {
             index: RwLock::new(index),
             depth,
+            coll,
             places: Mutex::new((vec![tree], HashMap::new())),
             folders: Mutex::new(lru::LruCache::new(
                 std::num::NonZeroUsize::new(KEPT_FOLDERS).expect("not zero"),
@@ -220,7 +230,7 @@ impl Positions {
                 .ok_or_else(|| Error::new(ErrorKind::NotFound, "no such position folder"))?;
             (place.position.clone(), place.plies)
         };
-        let tree = PositionMoves::at(&index, &position);
+        let tree = PositionMoves::at(&index, &*self.coll, &position);
         let last = plies >= self.depth;
         let moves = if last {
             Vec::new()
@@ -233,6 +243,7 @@ impl Positions {
             games: OnceLock::new(),
             board: position,
             index,
+            coll: self.coll.clone(),
             tree,
             moves,
             last,
@@ -374,7 +385,7 @@ impl Vfs {
         let board = if folder.last {
             None
         } else {
-            folder.tree.find(&folder.index, name)
+            folder.tree.find(&folder.index, &*folder.coll, name)
         };
         Ok(board.map(|board| Node::Position(positions.place(Some(id), name, || board))))
     }
@@ -560,9 +571,7 @@ impl Vfs {
         let index = positions.index();
         if positions.stale.load(Ordering::Acquire) {
             // Behind the database: the next mount builds it anew.
-            if let Some(path) = index.path() {
-                let _ = std::fs::remove_file(path);
-            }
+            index.forget_kept();
             return;
         }
         if let Err(e) = index.persist(&*self.coll) {

@@ -11,6 +11,7 @@ use super::key::{END, NULL_MOVE, move_code, move_of, position_key};
 use super::openings::opening;
 use super::table::{MoveStats, Row, table};
 use super::{PositionIndex, Reach};
+use crate::collection::Collection;
 
 /// A move played from a position, with the games that play it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,10 +35,10 @@ pub struct PositionMoves {
 }
 
 impl PositionMoves {
-    /// The moves played from `board` in the games of `index`.
-    pub fn at(index: &PositionIndex, board: &Board) -> PositionMoves {
+    /// The moves played from `board` in the games of `coll`, found with its `index`.
+    pub fn at(index: &PositionIndex, coll: &dyn Collection, board: &Board) -> PositionMoves {
         PositionMoves {
-            moves: named(&board.0, index.moves_at(board.key())),
+            moves: named(&board.0, index.moves_at(coll, board)),
             board: board.clone(),
         }
     }
@@ -61,8 +62,8 @@ impl PositionMoves {
     /// The position after the move named `name` as a folder is looked up by name: a move
     /// played here, or any other legal move (SAN with its check or mate sign, as
     /// [`PositionMoves::names`] would name it) or null move (`--`) that leads to a position
-    /// games of `index` reach (by another move order).
-    pub fn find(&self, index: &PositionIndex, name: &str) -> Option<Board> {
+    /// games of `coll` reach (by another move order), found with its `index`.
+    pub fn find(&self, index: &PositionIndex, coll: &dyn Collection, name: &str) -> Option<Board> {
         if let Some(board) = self.after(name) {
             return Some(board);
         }
@@ -76,8 +77,8 @@ impl PositionMoves {
             }
             move_code(&m)
         };
-        let next = after(pos, code)?;
-        (!index.moves_at(position_key(&next)).is_empty()).then_some(Board(next))
+        let next = Board(after(pos, code)?);
+        (!index.moves_at(coll, &next).is_empty()).then_some(next)
     }
 
     /// The text of `tree.txt` ([`PositionTree::text`]).
@@ -103,12 +104,12 @@ pub struct PositionTree {
 }
 
 impl PositionTree {
-    /// The tree at `position` from `index`.
-    pub fn at(index: &PositionIndex, position: Chess) -> PositionTree {
+    /// The tree at `position` of the games of `coll`, from its `index`.
+    pub fn at(index: &PositionIndex, coll: &dyn Collection, position: Chess) -> PositionTree {
         let board = Board(position);
         PositionTree {
-            games: index.games_at(board.key()),
-            moves: PositionMoves::at(index, &board).moves,
+            games: index.games_at(coll, &board),
+            moves: PositionMoves::at(index, coll, &board).moves,
             position: board.0,
         }
     }
