@@ -517,18 +517,27 @@ impl PositionIndex {
             return known;
         }
         let target = signature::Target::of(&board.0);
+        let started = std::time::Instant::now();
+        let replayed = AtomicU32::new(0);
         let found = (0..f.game_count())
             .into_par_iter()
             .filter(|n| !overlay.contains_key(n))
-            .filter(|&n| {
-                let g = f.game(n);
-                g.stats.is_some() && g.signature.may_reach(&target)
-            })
+            .filter(|&n| f.may_reach(n, key, &target))
             .find_map_any(|n| {
+                replayed.fetch_add(1, Ordering::Relaxed);
                 let line = line_of(coll, n)?;
                 let &(_, next) = line.steps.iter().find(|s| s.0 == key)?;
                 Some((n, next, line))
             });
+        log::debug!(
+            "position {}: {} games replayed in {:.1} ms, {}",
+            board.fen(),
+            replayed.load(Ordering::Relaxed),
+            started.elapsed().as_secs_f64() * 1000.0,
+            found
+                .as_ref()
+                .map_or("none reaches it".into(), |f| format!("game {} does", f.0))
+        );
         let mut known = self.unlisted_known();
         match found {
             Some((n, next, line)) => {
