@@ -612,10 +612,7 @@ impl Vfs {
         } else {
             "building"
         };
-        let on_disk = index
-            .path()
-            .and_then(|p| std::fs::metadata(p).ok())
-            .map_or(0, |m| m.len());
+        let on_disk = index.bytes_on_disk();
         format!(
             "position_index: {state}\npositions_games_indexed: {done}/{total}\n\
              position_index_bytes: {on_disk}\nposition_index_bytes_per_game: {}\n",

@@ -751,6 +751,11 @@ impl IndexFile {
         self.games
     }
 
+    /// The bytes of the file.
+    pub fn bytes(&self) -> usize {
+        self.map.len()
+    }
+
     /// The number of positions listed: those at least two games reach.
     pub fn listed_count(&self) -> usize {
         self.listed
