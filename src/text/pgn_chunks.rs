@@ -352,8 +352,9 @@ impl Iterator for InOrder<'_> {
             }
             match self.current.next() {
                 // A game kept cut short ended where its stepping over the rest ended, which
-                // may run past the chunk's end: read again, as a refused one.
-                Some(Ok(game)) if game.cut.is_some() => return Some(self.read_again(game.text)),
+                // may run past the chunk's end: read again, as a refused one (any game
+                // salvaged: they are few).
+                Some(Ok(game)) if game.salvaged => return Some(self.read_again(game.text)),
                 Some(Ok(game)) => {
                     self.chunk.yielded += 1;
                     return Some(Ok(self.placed(game)));
