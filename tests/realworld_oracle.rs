@@ -222,6 +222,34 @@ const KEEPS: &[Keeps] = &[
         mended: &["$1\n\n[Event \"Open\"]\n[Site \"Leiden\"]\n$2"],
         strict: Some("line 14, column 5: an annotation (NAG) must follow a move"),
     },
+    Keeps {
+        file: "tag-unclosed.pgn",
+        games: 5,
+        reported: &[
+            "game 1, line 1: stored with changes: line 6: column 1: the value of tag Black is not closed on its line: read on to the ']' on line 7, as SCID reads it: \"Smith, J. [Result \"1-0\"",
+            "game 3, line 25: stored with changes: line 31: column 1: the value of tag Black is not closed on its line: read on to the ']' on line 35",
+            "line 49: tag White read as SCID reads it (not as PGN writes a tag): \"Jones, Alan\"",
+        ],
+        mended: &[
+            "[Black \"Smith, J.\n[Result",
+            "[Annotator \"Smith, J.\n",
+            "[Black \"Brown, Kate\n",
+            "[Site \"Utrecht,\nNetherlands\"]",
+        ],
+        strict: Some(
+            "line 6, column 8: the value of tag Black is not closed with '\"' on its line",
+        ),
+    },
+    Keeps {
+        file: "tag-nameless.pgn",
+        games: 3,
+        reported: &[
+            "game 1, line 1: stored with changes: line 5: column 1: \"[ \"Belgium\"]\" names no tag: dropped, as SCID's import drops it",
+            "line 21: column 1: \"[%clk 1:30:00]\" names no tag",
+        ],
+        mended: &["[ \"Belgium\"]", "[\"Round\" \"4.3\"]", "[[Round \"4.4\"]"],
+        strict: Some("line 5, column 3: a tag needs a name after '['"),
+    },
 ];
 
 /// The broken games SCID's import keeps in part (illegal and unreadable moves, HTML in the

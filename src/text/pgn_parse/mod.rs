@@ -461,7 +461,9 @@ fn read_tags<'a>(
         if lx.at.offset - game_start > MAX_GAME_BYTES {
             return Err(game_too_large(lx.at));
         }
-        tags.push(parse_tag(lx)?);
+        if let Some(tag) = parse_tag(lx)? {
+            tags.push(tag);
+        }
         first = false;
     }
 }

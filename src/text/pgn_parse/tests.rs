@@ -1609,6 +1609,80 @@ fn comments_and_nags_among_the_tags_stay_with_their_game() {
 }
 
 #[test]
+fn a_tag_value_not_closed_on_its_line_reads_on_to_the_next_bracket() {
+    let text = "[Black \"Smith, J.\n[Result \"0-1\"]\n[White \"Jones\"\n]\n\n1. e4 1-0\n";
+    let read = read_as(text, Reading::AsScid);
+    let h = &read.game.headers;
+    assert_eq!(h.black, "Smith, J. [Result \"0-1");
+    assert_eq!((&*h.white, h.result), ("Jones", GameResult::WhiteWins));
+    assert!(read.salvaged);
+    assert_eq!(
+        read.changes[0],
+        (
+            1,
+            "column 1: the value of tag Black is not closed on its line: read on to the ']' \
+             on line 2, as SCID reads it: \"Smith, J. [Result \"0-1\""
+                .to_string()
+        )
+    );
+    // SCID 5 keeps the line break.
+    let read = read_as(text, Reading::AsScid5);
+    assert_eq!(read.game.headers.black, "Smith, J.\n[Result \"0-1");
+    // A `]` on the next line closes the tag: read, nothing taken in.
+    let read = read_as("[White \"Jones\"\n]\n[\nEvent \"E\"]\n*", Reading::AsScid);
+    assert_eq!(
+        (&*read.game.headers.white, &*read.game.headers.event),
+        ("Jones", "E")
+    );
+    assert!(!read.salvaged);
+    // No `]` after it: the value runs to the text's end, and the game has no moves.
+    let read = read_as("[Black \"Smith\n\n1. e4 e5 *\n", Reading::AsScid);
+    assert_eq!(read.game.headers.black, "Smith 1. e4 e5 *");
+    assert!(read.salvaged && read.game.moves.moves.is_empty() && !read.ended);
+    // The value takes in the next game's first tag, and its other tags and moves are this
+    // game's, as SCID reads them.
+    let text = "[Event \"A\"]\n[Black \"Smith\n\n1. c4 1/2-1/2\n\n[Event \"B\"]\n[Round \"2\"]\n\n1. d4 0-1\n";
+    let read = read_as(text, Reading::AsScid);
+    assert_eq!(read.game.headers.black, "Smith 1. c4 1/2-1/2 [Event \"B");
+    assert_eq!(
+        (&*read.game.headers.round, read.game.moves.moves.len()),
+        ("2", 1)
+    );
+    // So does a part of the text read on its own that stops inside it.
+    crate::fuzzing::pgn_in_chunks(text.as_bytes(), 16, Reading::AsScid, false);
+    crate::fuzzing::pgn_in_chunks(text.as_bytes(), 16, Reading::AsScid, true);
+    crate::fuzzing::pgn_kept_cut_in_chunks(text.as_bytes(), 16, Reading::AsScid5);
+    // A save, `--strict` and pgn2dcg's reading refuse it as before.
+    refused(
+        "[Black \"Smith, J.\n[Result \"0-1\"]\n*",
+        1,
+        8,
+        "the value of tag Black is not closed with '\"' on its line",
+    );
+    let pgn2dcg = Games::new(b"[Black \"Smith\n*")
+        .reading(Reading::AsPgn2dcg)
+        .next();
+    assert!(matches!(pgn2dcg, Some(Err(_))));
+}
+
+#[test]
+fn a_tag_with_no_name_is_dropped_as_scid_drops_it() {
+    let text = "[Event \"E\"]\n[ \"Belgium\"]\n[]\n[%clk 1:30:00]\n[[Round \"4\"]\n\n1. e4 *";
+    for reading in [Reading::AsScid, Reading::AsScid5] {
+        let read = read_as(text, reading);
+        assert_eq!(read.game.headers.event, "E");
+        assert!(read.game.headers.round.is_empty() && read.game.headers.extra.is_empty());
+        assert!(read.salvaged);
+        assert_eq!(read.changes.len(), 4, "{:?}", read.changes);
+        assert_eq!(
+            read.changes[0].1,
+            "column 1: \"[ \"Belgium\"]\" names no tag: dropped, as SCID's import drops it"
+        );
+    }
+    refused(text, 2, 3, "a tag needs a name after '['");
+}
+
+#[test]
 fn tag_values_with_quotes_inside_read_as_scid_reads_them() {
     let text = "[Site \"Leningrad \"living pieces\"\"]\n[Event \"Open]\n\n1. e4 *\n";
     let read = Games::new(text.as_bytes())
