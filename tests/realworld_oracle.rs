@@ -19,10 +19,6 @@ use common::{import_both, pgn_files, realworld_corpus, repo, scid_files_differ, 
 /// (docs/guide/importing.md, "Where gamefs differs from SCID's import on purpose").
 const SCID_DIFFERS: &[(&str, &str)] = &[
     (
-        "python-chess/anastasian-lewis.pgn",
-        "SCID plays a null move (Z0) while in check; gamefs cuts the game there",
-    ),
-    (
         "python-chess/utf8-bom.pgn",
         "SCID reads the byte-order mark as a game of its own (\"Failed to parse the move: ï\")",
     ),
@@ -106,8 +102,9 @@ fn real_world_files_import_as_scid_imports_them() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // 193 before games SCID keeps cut short were kept so (issue 38), 204 before NAGs before
-    // a line's first move were dropped as SCID drops them (issue 55).
-    assert!(identical >= 206, "{identical} identical");
+    // a line's first move were dropped and `Z0` read as a null move as SCID reads them
+    // (issue 55).
+    assert!(identical >= 207, "{identical} identical");
 }
 
 /// A file of tests/data/scid-keeps/ (tests/data/README.md) and what importing it gives.
@@ -249,6 +246,16 @@ const KEEPS: &[Keeps] = &[
         ],
         mended: &["[ \"Belgium\"]", "[\"Round\" \"4.3\"]", "[[Round \"4.4\"]"],
         strict: Some("line 5, column 3: a tag needs a name after '['"),
+    },
+    Keeps {
+        file: "null-moves.pgn",
+        games: 2,
+        reported: &[
+            "game 1, line 1: stored with changes: line 11: column 7: \"Z0\" read as a null move (--), as SCID reads it",
+            "line 24: column 60: \"--+\" read as a null move",
+        ],
+        mended: &["41... Z0 42. Ke2", "13. Qc2 null 14. Rc1 Z0+"],
+        strict: Some("line 11, column 7: illegal move 41... Z0 in position"),
     },
 ];
 
@@ -417,5 +424,5 @@ fn real_world_files_import_as_scid5_imports_them() {
         "differ from SCID 5's import: {failures:?}"
     );
     // 193 before games SCID 5 keeps cut short were kept so (issue 38), 204 before issue 55.
-    assert!(identical >= 206, "{identical} identical");
+    assert!(identical >= 207, "{identical} identical");
 }

@@ -310,13 +310,14 @@ fn without_move_number(word: &[u8]) -> &[u8] {
 /// Whether a movetext word may be one [`handle_word`] takes, by its first character after a
 /// move number: a move (a file, a piece, castling, a pawn, and what shakmaty's SAN reading
 /// also takes: a pawn capture without its file `xd5`, a rank `3xe4`, the null move `Z0`), a
-/// null move (`--`), a symbol (`!?`, `+-`, `=`), or nothing. Cheap, and false for most words
-/// of text that is no PGN; never false for a word a reading takes (the `pgn` fuzz target
-/// checks that skimming refuses no game reading takes).
+/// null move (`--`, and `null` as SCID reads it), a symbol (`!?`, `+-`, `=`), or nothing.
+/// Cheap, and false for most words of text that is no PGN; never false for a word a reading
+/// takes (the `pgn` fuzz target checks that skimming refuses no game reading takes).
 fn could_be_a_move(word: &[u8]) -> bool {
     let rest = without_move_number(word);
     match rest.first() {
         None => true,
+        Some(b'n') => rest.starts_with(b"null"),
         Some(&b) => {
             matches!(
                 b,
@@ -1095,6 +1096,19 @@ pub(super) fn handle_word(
             }
         })?)
     };
+    if reading.as_scid() && scid_null_move(san_text) && !frame.pos.is_check() {
+        push_move(frame, Ply::Null);
+        if san_text != b"--" {
+            lx.salvaged(at, || {
+                Some(format!(
+                    "column {}: \"{}\" read as a null move (--), as SCID reads it",
+                    at.col,
+                    decode(san_text)
+                ))
+            });
+        }
+        return Ok(suffix_nag.map_or(Ok(()), |n| add_nag(frame, n, at, lx))?);
+    }
     // `exd6ep` (en passant marked), `Nh3++` (double check): the move is the same.
     let san_text = san_text
         .strip_suffix(b"ep")
@@ -1177,6 +1191,18 @@ pub(super) fn handle_word(
         add_nag(frame, n, at, lx)?;
     }
     Ok(())
+}
+
+/// Whether `san` is a null move as SCID's import reads one (`Position::ParseMove`): `--`, `Z0`
+/// (as ChessBase writes it) or `null`, with any `+` and `#` after it. Only in a position that
+/// is not in check: SCID 5 refuses it there, SCID 4 plays it (docs/guide/importing.md, where
+/// gamefs differs).
+fn scid_null_move(san: &[u8]) -> bool {
+    let end = san
+        .iter()
+        .rposition(|&b| b != b'+' && b != b'#')
+        .map_or(0, |i| i + 1);
+    matches!(&san[..end], b"--" | b"Z0" | b"null")
 }
 
 /// A move written in coordinates (`e2e4`, `e7e8q`, `e1g1` for castling), as UCI engines and

@@ -1683,6 +1683,39 @@ fn a_tag_with_no_name_is_dropped_as_scid_drops_it() {
 }
 
 #[test]
+fn null_moves_read_as_scid_reads_them() {
+    let text = "1. e4 e5 2. Nf3 Z0 3. Bc4 null 4. Z0+ --+ 5. d3 Z0! (5... Nc6) 6. c3 Z0 $2 *";
+    for reading in [Reading::AsScid, Reading::AsScid5] {
+        let read = read_as(text, reading);
+        let moves = &read.game.moves.moves;
+        let nulls: Vec<usize> = (0..moves.len())
+            .filter(|&i| moves[i].ply == Ply::Null)
+            .collect();
+        assert_eq!(nulls, [3, 5, 6, 7, 9, 11]);
+        assert_eq!((&moves[9].nags, &moves[11].nags), (&vec![1], &vec![2]));
+        assert!(read.salvaged);
+        assert_eq!(read.changes.len(), 6, "{:?}", read.changes);
+        assert_eq!(
+            read.changes[0].1,
+            "column 17: \"Z0\" read as a null move (--), as SCID reads it"
+        );
+    }
+    // `--` is every reading's null move: nothing said.
+    assert!(
+        read_as("1. e4 -- 2. d4 *", Reading::AsScid)
+            .changes
+            .is_empty()
+    );
+    // In check, the null move is the illegal move it was (SCID 5 cuts the game there).
+    let games = kept_cut("1. e4 f5 2. Qh5+ Z0 3. Qxe8# *");
+    let cut = games[0].as_ref().unwrap().cut.as_ref().unwrap();
+    assert!(cut.reason.starts_with("illegal move 2... Z0"), "{cut:?}");
+    // A save and `--strict` refuse it as before.
+    refused(text, 1, 17, "illegal move 2... Z0 in position");
+    refused("1. e4 null *", 1, 7, "\"null\" is not a move");
+}
+
+#[test]
 fn tag_values_with_quotes_inside_read_as_scid_reads_them() {
     let text = "[Site \"Leningrad \"living pieces\"\"]\n[Event \"Open]\n\n1. e4 *\n";
     let read = Games::new(text.as_bytes())
