@@ -354,9 +354,10 @@ fn bad_text_is_refused_and_kept() {
         "the game is as it was"
     );
     // cp reports the failure too, for a text nothing of which can be stored (a game cut at an
-    // illegal move is kept up to it, as SCID's import keeps it: README "Importing").
+    // illegal move is kept up to it, and a NAG before the first move dropped, as SCID's import
+    // does: README "Importing"; a null move in check is left out).
     let src = w._dir.path().join("broken.pgn");
-    std::fs::write(&src, "[Event \"x\"]\n\n$1 1. e4 e5 *\n").unwrap();
+    std::fs::write(&src, "[Event \"x\"]\n\n1. e4 f5 2. Qh5+ -- 3. Qxe8# *\n").unwrap();
     let out = Command::new("cp")
         .arg(&src)
         .arg(w.mount.join("games/broken.pgn"))

@@ -26,10 +26,6 @@ const SCID_DIFFERS: &[(&str, &str)] = &[
         "pychess/lang__de__eco.pgn",
         "SCID plays 5... O-O with the bishop still on f8 (games 354, 355); gamefs cuts the game there",
     ),
-    (
-        "python-chess/anastasian-lewis.pgn",
-        "SCID plays a null move (Z0) while in check; gamefs cuts the game there",
-    ),
 ];
 
 /// Every PGN file of the corpus with its name there (`source/file.pgn`), sorted.
@@ -105,18 +101,36 @@ fn real_world_files_import_as_scid_imports_them() {
         files.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // 193 before games SCID keeps cut short were kept so (issue 38).
-    assert!(identical >= 204, "{identical} identical");
+    // 193 before games SCID keeps cut short were kept so (issue 38), 204 before NAGs before
+    // a line's first move were dropped and `Z0` read as a null move as SCID reads them
+    // (issue 55).
+    assert!(identical >= 207, "{identical} identical");
 }
 
-/// The broken games of tests/data/scid-keeps/ (tests/data/README.md): the games SCID 4.7.4's
-/// `sc_import` stores of each file (counted by it), and, per game kept cut short, its place
-/// in the report and what the report says was dropped.
-const KEEPS: &[(&str, usize, &[&str])] = &[
-    (
-        "illegal-moves.pgn",
-        8,
-        &[
+/// A file of tests/data/scid-keeps/ (tests/data/README.md) and what importing it gives.
+struct Keeps {
+    /// The file's name.
+    file: &'static str,
+    /// The games SCID 4.7.4's `sc_import` stores of it (counted by it).
+    games: usize,
+    /// What the report says: per game kept cut short or salvaged, its place and what was
+    /// dropped or read otherwise.
+    reported: &'static [&'static str],
+    /// Text of the games salvaged but not cut (a NAG or a tag dropped, a tag value read on
+    /// past its line, a null move written `Z0`), one for each, as the file has it: the
+    /// rejects hold them.
+    mended: &'static [&'static str],
+    /// Why `gamefs import --strict` refuses the file (as a save from an editor refuses such a
+    /// game), if it does.
+    strict: Option<&'static str>,
+}
+
+/// The broken games of tests/data/scid-keeps/.
+const KEEPS: &[Keeps] = &[
+    Keeps {
+        file: "illegal-moves.pgn",
+        games: 8,
+        reported: &[
             "game 2, line 11: stored with changes: line 19: column 34: illegal move 3... Ke3",
             "dropped \"Ke3 4. Ba4 Nf6 {dropped} 5. O-O\"",
             "game 3, line 21: stored with changes: line 29: column 44: \"@Nf3\" is not a move",
@@ -126,53 +140,146 @@ const KEEPS: &[(&str, usize, &[&str])] = &[
             "dropped \"Nf6 { a star in a comment: * } 6... Be7\"",
             "game 7, line 61: stored with changes: line 69: column 34: illegal move 4. Bxc7",
         ],
-    ),
-    (
-        "html-movetext.pgn",
-        8,
-        &[
+        mended: &[],
+        strict: Some("line 19, column 34: illegal move 3... Ke3"),
+    },
+    Keeps {
+        file: "html-movetext.pgn",
+        games: 8,
+        reported: &[
             "game 2, line 11: stored with changes: line 19: column 21: \"br\" is not a move",
             "dropped \"br> 3. Bb5 a6 4. Ba4 Nf6<br> 5. O-O Be7\"",
             "game 3, line 21: stored with changes: line 21: column 16: \"/p\" is not a move",
             "game 6, line 34: stored with changes: line 42: column 10: \"br/\" is not a move",
         ],
-    ),
-    (
-        "html-page.pgn",
-        5,
-        &[
+        mended: &[],
+        strict: Some("line 19, column 17: \"Nc6<br>\" is not a move"),
+    },
+    Keeps {
+        file: "html-page.pgn",
+        games: 5,
+        reported: &[
             "game 1, line 1: stored with changes: line 1: column 2:",
             "game 5, line 36: stored with changes: line 36: column 2: \"/pre\" is not a move",
         ],
-    ),
-    (
-        "tag-quotes.pgn",
-        6,
-        &[
+        mended: &[],
+        strict: Some("line 1, column 1: \"!DOCTYPE\" is not an annotation"),
+    },
+    Keeps {
+        file: "tag-quotes.pgn",
+        games: 6,
+        reported: &[
             "line 12: tag Site read as SCID reads it (not as PGN writes a tag): \"Leningrad \"living pieces\"\"",
             "line 50: tag Opening read as SCID reads it",
         ],
-    ),
-    (
-        "broadcast-tags.pgn",
-        1,
-        &["line 25: tag Board given twice: the last value kept, in the first one's place"],
-    ),
-    ("control-bytes.pgn", 4, &[]),
+        mended: &[],
+        strict: Some("line 12, column 19: expected ']' to close tag Site"),
+    },
+    Keeps {
+        file: "broadcast-tags.pgn",
+        games: 1,
+        reported: &[
+            "line 25: tag Board given twice: the last value kept, in the first one's place",
+        ],
+        mended: &[],
+        strict: Some("line 14, column 1: tag Event appears twice"),
+    },
+    Keeps {
+        file: "control-bytes.pgn",
+        games: 4,
+        reported: &[],
+        mended: &[],
+        strict: None,
+    },
+    Keeps {
+        file: "nag-before-move.pgn",
+        games: 3,
+        reported: &[
+            "game 1, line 1: stored with changes: line 12: column 9: NAG $142 before the first move of its line dropped, as SCID's import drops it",
+            "game 2, line 19: stored with changes: line 27: column 1: NAG $5 before the first move",
+            "line 39: column 13: NAG $14 before the first move of its line dropped",
+        ],
+        mended: &[
+            "($142 12... exd4",
+            "$5 1. d4 Nf6",
+            "{ Notes by the club's trainer. } $142 1. c4",
+        ],
+        strict: Some(
+            "line 12, column 9: an annotation (NAG) must follow a move, but this line has no move yet",
+        ),
+    },
+    Keeps {
+        file: "between-tags.pgn",
+        games: 2,
+        reported: &[
+            "game 1, line 1: stored with changes: line 3: column 1: a comment between the game's tags kept before its first move",
+            "game 2, line 14: stored with changes: line 14: column 5: NAG $1 before the game's tags dropped",
+            "line 18: column 1: NAG $2 between the game's tags dropped",
+        ],
+        mended: &["$1\n\n[Event \"Open\"]\n[Site \"Leiden\"]\n$2"],
+        strict: Some("line 14, column 5: an annotation (NAG) must follow a move"),
+    },
+    Keeps {
+        file: "tag-unclosed.pgn",
+        games: 5,
+        reported: &[
+            "game 1, line 1: stored with changes: line 6: column 1: the value of tag Black is not closed on its line: read on to the ']' on line 7, as SCID reads it: \"Smith, J. [Result \"1-0\"",
+            "game 3, line 25: stored with changes: line 31: column 1: the value of tag Black is not closed on its line: read on to the ']' on line 35",
+            "line 49: tag White read as SCID reads it (not as PGN writes a tag): \"Jones, Alan\"",
+        ],
+        mended: &[
+            "[Black \"Smith, J.\n[Result",
+            "[Annotator \"Smith, J.\n",
+            "[Black \"Brown, Kate\n",
+            "[Site \"Utrecht,\nNetherlands\"]",
+        ],
+        strict: Some(
+            "line 6, column 8: the value of tag Black is not closed with '\"' on its line",
+        ),
+    },
+    Keeps {
+        file: "tag-nameless.pgn",
+        games: 3,
+        reported: &[
+            "game 1, line 1: stored with changes: line 5: column 1: \"[ \"Belgium\"]\" names no tag: dropped, as SCID's import drops it",
+            "line 21: column 1: \"[%clk 1:30:00]\" names no tag",
+        ],
+        mended: &["[ \"Belgium\"]", "[\"Round\" \"4.3\"]", "[[Round \"4.4\"]"],
+        strict: Some("line 5, column 3: a tag needs a name after '['"),
+    },
+    Keeps {
+        file: "null-moves.pgn",
+        games: 2,
+        reported: &[
+            "game 1, line 1: stored with changes: line 11: column 7: \"Z0\" read as a null move (--), as SCID reads it",
+            "line 24: column 60: \"--+\" read as a null move",
+        ],
+        mended: &["41... Z0 42. Ke2", "13. Qc2 null 14. Rc1 Z0+"],
+        strict: Some("line 11, column 7: illegal move 41... Z0 in position"),
+    },
 ];
 
 /// The broken games SCID's import keeps in part (illegal and unreadable moves, HTML in the
 /// movetext, a PGN file inside an HTML page, quotes inside tag values, a broadcast's tags
-/// without moves with tags given twice, control bytes in names), imported by `gamefs import`
-/// and by `sc_import`: as many games kept as SCID keeps, byte-identical databases, each cut
-/// game named in the report with the line and column of the cut and what was dropped, and its
-/// text in the rejects.
+/// without moves with tags given twice, control bytes in names, NAGs before a line's first
+/// move, comments and NAGs among the tags, tag values not closed on their line, tags with no
+/// name, null moves written `Z0`), imported by `gamefs import` and by `sc_import`: as many
+/// games kept as SCID keeps, byte-identical databases, each cut or salvaged game named in the
+/// report with the line and column of what was dropped or read otherwise, and its text in
+/// the rejects.
 #[test]
 fn broken_games_are_kept_as_scid_keeps_them() {
     let dir = repo().join("tests/data/scid-keeps");
     let files = pgn_files(&dir);
     assert_eq!(files.len(), KEEPS.len(), "{files:?}");
-    for (name, games, reported) in KEEPS {
+    for Keeps {
+        file: name,
+        games,
+        reported,
+        mended,
+        strict,
+    } in KEEPS
+    {
         let file = dir.join(name);
         let work = work_dir(&format!("keeps-{name}"));
         let both = import_both(work.path(), std::slice::from_ref(&file));
@@ -213,11 +320,34 @@ fn broken_games_are_kept_as_scid_keeps_them() {
                 both.rejects
             );
         }
+        // Each game salvaged is there too.
+        for text in *mended {
+            assert!(
+                both.rejects.contains(text),
+                "{name}: the rejects hold the game salvaged at {text:?}:\n{}",
+                both.rejects
+            );
+        }
         assert_eq!(
             both.rejects.is_empty(),
-            cut.is_empty(),
-            "{name}: the rejects hold the games cut, and only those"
+            cut.is_empty() && mended.is_empty(),
+            "{name}: the rejects hold the games cut or salvaged, and only those"
         );
+        // `--strict` reads as a save does: such a game is refused, with its place and reason.
+        let out = common::output(
+            Command::new(env!("CARGO_BIN_EXE_gamefs"))
+                .args(["import", "-q", "--strict", "--create"])
+                .arg(work.path().join("strict"))
+                .arg(&file),
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        match strict {
+            Some(why) => assert!(
+                out.status.code() == Some(1) && stderr.contains(why),
+                "{name}: --strict refuses it ({why}): {stderr}"
+            ),
+            None => assert!(out.status.success(), "{name}: --strict takes it: {stderr}"),
+        }
     }
 }
 
@@ -255,7 +385,7 @@ fn scid5_import_both(tkscid: &std::ffi::OsStr, dir: &Path, file: &Path) -> (bool
 #[test]
 fn broken_games_are_kept_as_scid5_keeps_them() {
     let Some(tkscid) = scid5() else { return };
-    for (name, _, _) in KEEPS {
+    for Keeps { file: name, .. } in KEEPS {
         let file = repo().join("tests/data/scid-keeps").join(name);
         let dir = work_dir(&format!("keeps5-{name}"));
         let (same, status) = scid5_import_both(&tkscid, dir.path(), &file);
@@ -293,6 +423,6 @@ fn real_world_files_import_as_scid5_imports_them() {
         failures.is_empty(),
         "differ from SCID 5's import: {failures:?}"
     );
-    // 193 before games SCID 5 keeps cut short were kept so (issue 38).
-    assert!(identical >= 204, "{identical} identical");
+    // 193 before games SCID 5 keeps cut short were kept so (issue 38), 204 before issue 55.
+    assert!(identical >= 207, "{identical} identical");
 }

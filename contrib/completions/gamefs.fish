@@ -62,7 +62,7 @@ complete -c gamefs -n "__fish_gamefs_using_subcommand create" -s h -l help -d 'P
 complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l format -d 'The format to create with --create (default: from the path\'s extension, else SCID)' -r -f -a "scid\t'SCID 4: .si4, .sn4, .sg4'
 scid5\t'SCID 5: .si5, .sn5, .sg5'
 simplecdb\t'Simple Chess Database: .dci, .dcn, .dcs, .dce, .dcg'"
-complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l rejects -d 'Write the text of every game left out, and of every game stored cut short (SCID keeps the moves before a bad one), as it was in the input, to this file (created, or replaced): a PGN file to mend and import again' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l rejects -d 'Write the text of every game left out, and of every game stored cut short or salvaged (SCID keeps the moves before a bad one, drops a NAG before a line\'s first move, …), as it was in the input, to this file (created, or replaced): a PGN file to mend and import again' -r -F
 complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l report -d 'Write the report of every game left out (file, game, line, reason) to this file (default: a new file under $XDG_STATE_HOME/gamefs/, named in the summary line)' -r -F
 complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand import" -l create -d 'Create the database first if it does not exist'

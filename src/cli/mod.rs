@@ -338,9 +338,10 @@ pub(crate) struct ImportArgs {
     /// left out and reported, and the others stored).
     #[arg(long)]
     pub strict: bool,
-    /// Write the text of every game left out, and of every game stored cut short (SCID keeps
-    /// the moves before a bad one), as it was in the input, to this file (created, or
-    /// replaced): a PGN file to mend and import again.
+    /// Write the text of every game left out, and of every game stored cut short or salvaged
+    /// (SCID keeps the moves before a bad one, drops a NAG before a line's first move, …), as
+    /// it was in the input, to this file (created, or replaced): a PGN file to mend and import
+    /// again.
     #[arg(long, value_name = "FILE")]
     pub rejects: Option<PathBuf>,
     /// Write the report of every game left out (file, game, line, reason) to this file

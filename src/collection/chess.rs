@@ -85,7 +85,7 @@ pub fn append_pgn(
                 progress(count);
                 match g {
                     Ok(read) => {
-                        if !read.changes.is_empty() || read.cut.is_some() {
+                        if !read.changes.is_empty() || read.salvaged {
                             let mut changes: Vec<String> = read
                                 .changes
                                 .iter()
@@ -98,7 +98,7 @@ pub fn append_pgn(
                                 number: read.number,
                                 line: read.line,
                                 changes,
-                                cut_from: read.cut.is_some().then(|| read.text.clone()),
+                                to_mend: read.salvaged.then(|| read.text.clone()),
                             });
                         }
                         let (placed, last_placed) = &mut *given.borrow_mut();
@@ -158,7 +158,7 @@ pub fn append_pgn(
                                     number,
                                     line,
                                     changes,
-                                    cut_from: None,
+                                    to_mend: None,
                                 }),
                             }
                         },

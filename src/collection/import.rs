@@ -40,9 +40,11 @@ pub struct ChangedGame {
     pub line: u32,
     /// What was dropped or changed, one phrase each.
     pub changes: Vec<String>,
-    /// Its bytes in the text when it was kept cut short (as SCID's import keeps a game whose
-    /// moves stop reading): they go to the rejects too, for the user to mend.
-    pub cut_from: Option<Range<usize>>,
+    /// Its bytes in the text when what was stored is not all it says (kept cut short, as
+    /// SCID's import keeps a game whose moves stop reading, or otherwise salvaged: a NAG no
+    /// move holds, a tag with no name, …; `ReadGame::salvaged`): they go to the rejects too,
+    /// for the user to mend.
+    pub to_mend: Option<Range<usize>>,
 }
 
 /// How many stored games of one import [`ImportReport::texts`] places in the text at most (and
@@ -85,12 +87,12 @@ impl ImportReport {
             .map(|s| format!("game {}, line {}: {}", s.number, s.line, s.reason))
     }
 
-    /// Whether any game's text goes to the rejects: a game left out, or kept cut short.
+    /// Whether any game's text goes to the rejects: a game left out, or salvaged.
     pub fn has_rejected_text(&self) -> bool {
-        !self.skipped.is_empty() || self.changed.iter().any(|c| c.cut_from.is_some())
+        !self.skipped.is_empty() || self.changed.iter().any(|c| c.to_mend.is_some())
     }
 
-    /// The texts of the games left out and of those kept cut short, in text order, each
+    /// The texts of the games left out and of those salvaged, in text order, each
     /// ending in a blank line: a PGN file to mend and import again.
     pub fn rejected_text(&self, text: &[u8]) -> Vec<u8> {
         let mut games: Vec<(u32, &Range<usize>)> = self
@@ -100,7 +102,7 @@ impl ImportReport {
             .chain(
                 self.changed
                     .iter()
-                    .filter_map(|c| Some((c.number, c.cut_from.as_ref()?))),
+                    .filter_map(|c| Some((c.number, c.to_mend.as_ref()?))),
             )
             .collect();
         games.sort_by_key(|(number, _)| *number);
@@ -137,13 +139,13 @@ mod tests {
                     number: 1,
                     line: 1,
                     changes: vec!["cut".into()],
-                    cut_from: Some(0..10),
+                    to_mend: Some(0..10),
                 },
                 ChangedGame {
                     number: 2,
                     line: 3,
                     changes: vec!["fitted".into()],
-                    cut_from: None,
+                    to_mend: None,
                 },
             ],
         };

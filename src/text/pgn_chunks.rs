@@ -351,9 +351,10 @@ impl Iterator for InOrder<'_> {
                 return item;
             }
             match self.current.next() {
-                // A game kept cut short ended where its stepping over the rest ended, which
-                // may run past the chunk's end: read again, as a refused one.
-                Some(Ok(game)) if game.cut.is_some() => return Some(self.read_again(game.text)),
+                // A game kept cut short ended where its stepping over the rest ended, and a
+                // tag value read on to the next `]` where that was: either may run past the
+                // chunk's end. Read again, as a refused one (any game salvaged: they are few).
+                Some(Ok(game)) if game.salvaged => return Some(self.read_again(game.text)),
                 Some(Ok(game)) => {
                     self.chunk.yielded += 1;
                     return Some(Ok(self.placed(game)));
@@ -504,7 +505,9 @@ fn boundary_from(text: &[u8], from: usize) -> usize {
 /// text before it ends with a result (`1-0`, `0-1`, `1/2-1/2`, `*`) standing alone, on a line
 /// that is not a tag (`[`) or escape (`%`) line. Read in movetext, such a result ends the game
 /// and the next one starts at `at`; read inside a comment, the comment is unclosed in the
-/// chunk, which the chunk's parser refuses (and the game is read again in the whole text).
+/// chunk, which the chunk's parser refuses (and the game is read again in the whole text);
+/// read inside a tag value SCID's reading reads on past its line, the value runs to the
+/// chunk's end, and the game is salvaged ([`ReadGame::salvaged`]: read again too).
 pub(crate) fn is_game_boundary(text: &[u8], at: usize) -> bool {
     if text.get(at) != Some(&b'[') || at < 2 || text[at - 1] != b'\n' {
         return false;

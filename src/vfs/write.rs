@@ -1086,4 +1086,41 @@ mod tests {
             b"[Event \"x\"]\n\n1. e5 *\n"
         );
     }
+
+    /// What a bulk import salvages as SCID's import does (issue 55) an editor's save refuses,
+    /// saying where and why, as before: the save keeps what its user wrote, or nothing.
+    #[test]
+    fn a_save_refuses_what_an_import_salvages() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = demo_tree(dir.path(), true);
+        let ino = Node::Game(4).ino();
+        let files = |ext: &str| std::fs::read(dir.path().join(format!("db.{ext}"))).unwrap();
+        let before = (files("si4"), files("sg4"));
+        for (text, message) in [
+            (
+                "[Event \"x\"]\n\n1. e4 e5 2. Nf3 ($142 2. d4) Nc6 *\n",
+                "line 3, column 18: an annotation (NAG) must follow a move, but this line has no move yet",
+            ),
+            (
+                "[Black \"Smith, J.\n[Result \"1-0\"]\n\n1. e4 1-0\n",
+                "line 1, column 8: the value of tag Black is not closed with '\"' on its line",
+            ),
+            (
+                "[ \"x\"]\n[Event \"x\"]\n\n1. e4 *\n",
+                "line 1, column 3: a tag needs a name after '['",
+            ),
+            (
+                "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Z0 3. Bc4 *\n",
+                "line 3, column 17: illegal move 2... Z0 in position",
+            ),
+        ] {
+            let w = vfs.open(ino, WRITE_NEW).unwrap();
+            vfs.write(ino, w.fh, 0, text.as_bytes(), CALLER).unwrap();
+            let err = vfs.flush(ino, w.fh, CALLER).unwrap_err();
+            vfs.release(ino, w.fh);
+            assert_eq!(err.kind(), crate::error::ErrorKind::InvalidInput, "{text}");
+            assert!(err.message().contains(message), "{text}: {err}");
+            assert_eq!(before, (files("si4"), files("sg4")), "{text}");
+        }
+    }
 }

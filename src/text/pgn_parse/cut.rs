@@ -41,7 +41,7 @@ const EXCERPT_CHARS: usize = 60;
 
 /// `"…"`: `bytes` with each run of white space one space, its first [`EXCERPT_CHARS`]
 /// characters quoted, and how many bytes there are when that is not all of them.
-fn excerpt(bytes: &[u8]) -> String {
+pub(super) fn excerpt(bytes: &[u8]) -> String {
     let text = decode(bytes);
     let words: Vec<&str> = text.split_whitespace().collect();
     let one_line = words.join(" ");
@@ -66,6 +66,7 @@ pub(super) fn cut_at(
     let marker = step_over_rest(lx);
     let end = marker.map_or(lx.at.offset, |(_, at)| at.offset).max(from);
     let end = from + lx.text[from..end].trim_ascii_end().len();
+    lx.salvaged = true;
     lx.cut = Some(Cut {
         line: error.line,
         column: error.column,

@@ -30,6 +30,9 @@ pub(super) struct Lexer<'a> {
     pub(super) keep_cut: bool,
     /// Where the game being read was cut short, if it was.
     pub(super) cut: Option<Cut>,
+    /// Whether reading the game being read dropped or displaced some of its text as SCID's
+    /// import does ([`ReadGame::salvaged`]).
+    pub(super) salvaged: bool,
 }
 
 impl Lexer<'_> {
@@ -42,6 +45,15 @@ impl Lexer<'_> {
         {
             self.changes.push((at.line, what));
         }
+    }
+
+    /// Note, as [`Lexer::changed`] does, a change that drops or displaces some of the game's
+    /// text as SCID's import does (a NAG no move holds, a tag with no name, a tag value read
+    /// on past its line, a null move written `Z0`): the game is [`ReadGame::salvaged`], said
+    /// or not.
+    pub(super) fn salvaged(&mut self, at: Pos, what: impl FnOnce() -> Option<String>) {
+        self.salvaged = true;
+        self.changed(at, what);
     }
 }
 
@@ -75,6 +87,7 @@ impl<'a> Lexer<'a> {
             tags: Vec::new(),
             keep_cut: false,
             cut: None,
+            salvaged: false,
         }
     }
 

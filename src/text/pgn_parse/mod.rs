@@ -132,6 +132,11 @@ impl Reading {
     fn loose(self) -> bool {
         self != Reading::Exact
     }
+
+    /// Whether text is read as SCID's import reads it (SCID 4's or SCID 5's).
+    fn as_scid(self) -> bool {
+        matches!(self, Reading::AsScid | Reading::AsScid5)
+    }
 }
 
 /// A game read from a text, with where it stands there (for reports about it).
@@ -153,6 +158,13 @@ pub struct ReadGame {
     /// Where its movetext stopped reading and what was dropped, when it was kept cut short
     /// ([`Games::keeping_cut_games`]).
     pub cut: Option<Cut>,
+    /// Whether reading it as SCID's import reads it dropped or displaced some of its text
+    /// (kept cut short, a NAG before a line's first move, a tag with no name, a tag value read
+    /// on past its line, a null move written `Z0`): what was stored is not all its text says,
+    /// so a bulk import keeps its text for the user to mend too. Said also when skimming,
+    /// where no change is said: a reading of part of a text that may have stopped at the
+    /// part's end (a tag value read on to the next `]`) is read again in the whole text.
+    pub salvaged: bool,
 }
 
 /// The games of a PGN text one by one, each with its place ([`games`] without the places).
@@ -200,8 +212,8 @@ impl<'a> Games<'a> {
     /// game's [`ReadGame::cut`] says where and what was dropped. `<`, `>` and `*` end a move,
     /// as SCID's lexer takes them (`Nc6<br>` is `Nc6` and `br`, `a5*` is `a5` and the game's
     /// end); a variation still open at the game's end, and a comment never closed, are kept
-    /// as SCID keeps them. What SCID's import reads past (a NAG before any move, a null move
-    /// in check, …) and a game too large for a record are refused all the same. For a bulk
+    /// as SCID keeps them. What SCID's import reads past (a null move `--` in check, a NAG
+    /// `$0`, …) and a game too large for a record are refused all the same. For a bulk
     /// import into SCID; saves and skimming never keep a cut game.
     pub fn keeping_cut_games(mut self, keep: bool) -> Games<'a> {
         self.lx.keep_cut = keep;
@@ -309,6 +321,7 @@ impl Iterator for Games<'_> {
         let mut in_movetext = false;
         self.lx.changes.clear();
         self.lx.cut = None;
+        self.lx.salvaged = false;
         match parse_game(&mut self.lx, &mut in_movetext, self.skim) {
             Ok(game) => Some(Ok(ReadGame {
                 game,
@@ -318,6 +331,7 @@ impl Iterator for Games<'_> {
                 changes: std::mem::take(&mut self.lx.changes),
                 ended: self.lx.ended,
                 cut: self.lx.cut.take(),
+                salvaged: self.lx.salvaged,
             })),
             Err(mut e) => {
                 e.game = self.game;
@@ -407,11 +421,12 @@ fn parse_game(
     skim: bool,
 ) -> Result<ChessGame, ParseError> {
     let game_start = lx.at.offset;
-    let before_tags = comments_before_tags(lx)?;
+    // The comments before and between the tags, which go before the first move.
+    let mut among: Option<String> = None;
     // The lexer's list, which has room for the tags of the games before.
     let mut tags = std::mem::take(&mut lx.tags);
     tags.clear();
-    let read = read_tags(lx, &mut tags, game_start);
+    let read = read_tags(lx, &mut tags, game_start, &mut among);
     let read = read.and_then(|()| interpret_tags(tags.drain(..), lx, !skim));
     lx.tags = tags;
     let tags = read?;
@@ -422,22 +437,23 @@ fn parse_game(
         parse_movetext(lx, tags.position.clone(), game_start)?
     };
     lx.ended = marker.is_some();
-    if let Some((text, at)) = before_tags {
-        lx.changed(at, || {
-            Some("a comment before the game's tags kept as its first comment".into())
-        });
+    if let Some(text) = among {
         line.comment = Some(text + line.comment.as_deref().unwrap_or(""));
     }
     finish_game(tags, line, marker, lx)
 }
 
-/// The game's tag pairs, into `tags`.
+/// The game's tag pairs, into `tags`, and the comments before and between them, into
+/// `among` ([`among_tags`]).
 fn read_tags<'a>(
     lx: &mut Lexer<'a>,
     tags: &mut Vec<RawTag<'a>>,
     game_start: usize,
+    among: &mut Option<String>,
 ) -> Result<(), ParseError> {
+    let mut first = true;
     loop {
+        among_tags(lx, among, first);
         lx.skip_space();
         if lx.peek() != Some(b'[') {
             return Ok(());
@@ -445,30 +461,104 @@ fn read_tags<'a>(
         if lx.at.offset - game_start > MAX_GAME_BYTES {
             return Err(game_too_large(lx.at));
         }
-        tags.push(parse_tag(lx)?);
+        if let Some(tag) = parse_tag(lx)? {
+            tags.push(tag);
+        }
+        first = false;
     }
 }
 
-/// With [`Reading::AsScid`], the comments before a game's tags (often what a program wrote
-/// after the previous game's end): SCID gives them to this game, before its first move.
-fn comments_before_tags(lx: &mut Lexer<'_>) -> Result<Option<(String, Pos)>, ParseError> {
-    if !lx.reading.loose() {
-        return Ok(None);
+/// What stands before a game's `first` tag or between two, as a loose reading takes it when
+/// a tag follows: comments (often what a program wrote after the previous game's end), which
+/// SCID's import gives the game before its first move (into `among`); and read as SCID reads
+/// it, comments between tags too, and NAGs and suffix annotations (`$1`, `!?`), which SCID
+/// drops (its `Game::AddNag` gives them to the game's start, which its records do not keep).
+/// Each is noted. When no tag follows, or they do not read, the lexer is left where it was:
+/// the movetext reads them.
+fn among_tags(lx: &mut Lexer<'_>, among: &mut Option<String>, first: bool) {
+    if !lx.reading.loose() || !(first || lx.reading.as_scid()) {
+        return;
     }
-    let mut found: Option<(String, Pos)> = None;
-    loop {
+    lx.skip_space();
+    if lx.peek() == Some(b'[') {
+        // The next tag, as nearly always: nothing to look at.
+        return;
+    }
+    let (start, noted) = (lx.at, lx.changes.len());
+    let mut comments: Vec<(String, Pos)> = Vec::new();
+    let mut nags: Vec<(u8, Pos)> = Vec::new();
+    // Where a token that is no comment or NAG stands (after the white space before it).
+    let stopped = loop {
         lx.skip_space();
         let at = lx.at;
-        let raw = match lx.peek() {
-            Some(b'{') => lx.brace_comment()?.into(),
+        match lx.peek() {
+            Some(b'[') => break None,
+            Some(b'{') => match lx.brace_comment() {
+                Ok(raw) => match comment_as_read(raw, at, lx.reading) {
+                    Ok(text) => comments.push((text, at)),
+                    Err(_) => break Some(at),
+                },
+                Err(_) => break Some(at),
+            },
             Some(b';') => {
                 lx.bump();
-                line_comment(lx, at)?
+                match line_comment(lx, at).and_then(|raw| comment_as_read(&raw, at, lx.reading)) {
+                    Ok(text) => comments.push((text, at)),
+                    Err(_) => break Some(at),
+                }
             }
-            _ => return Ok(found.filter(|(text, _)| !text.is_empty())),
+            Some(b'$') if lx.reading.as_scid() => {
+                lx.bump();
+                let digits = lx.take_while(|b| b.is_ascii_digit());
+                match nag_number(digits).filter(|&n| n > 0) {
+                    Some(n) => nags.push((n, at)),
+                    None => break Some(at),
+                }
+            }
+            Some(b'!' | b'?') if lx.reading.as_scid() => {
+                let suffix = lx.take_while(|b| b == b'!' || b == b'?');
+                match symbol_nag(suffix).filter(|&n| n <= 6) {
+                    Some(n) => nags.push((n, at)),
+                    None => break Some(at),
+                }
+            }
+            _ => break Some(at),
+        }
+    };
+    if let Some(at) = stopped {
+        // No tag after them: the lexer goes back to that token when nothing was read before
+        // it (most games' first move: the white space need not be read again), else to where
+        // it started, for the movetext to read it all.
+        lx.at = match comments.is_empty() && nags.is_empty() {
+            true => at,
+            false => start,
         };
-        let text = comment_as_read(&raw, at, lx.reading)?;
-        found.get_or_insert((String::new(), at)).0.push_str(&text);
+        lx.changes.truncate(noted);
+        return;
+    }
+    let place = if first { "before" } else { "between" };
+    let mut kept = comments
+        .into_iter()
+        .filter(|(text, _)| !text.is_empty())
+        .peekable();
+    if let Some(&(_, at)) = kept.peek() {
+        lx.changed(at, || {
+            Some(format!(
+                "column {}: a comment {place} the game's tags kept before its first move",
+                at.col
+            ))
+        });
+    }
+    for (text, _) in kept {
+        among.get_or_insert_with(String::new).push_str(&text);
+    }
+    for (nag, at) in nags {
+        lx.salvaged(at, || {
+            Some(format!(
+                "column {}: NAG ${nag} {place} the game's tags dropped, as SCID's import drops it",
+                at.col
+            ))
+        });
     }
 }
 
@@ -521,9 +611,7 @@ fn finish_game(
             });
             headers.result = tag;
         }
-        (Some((tag, _)), Some((end, end_at)))
-            if tag != end && matches!(lx.reading, Reading::AsScid | Reading::AsScid5) =>
-        {
+        (Some((tag, _)), Some((end, end_at))) if tag != end && lx.reading.as_scid() => {
             // SCID takes the game's end over the tag.
             lx.changed(end_at, || {
                 Some(format!(

@@ -210,16 +210,9 @@ fn read_moves(
                         invalid(at, "'$' must be followed by a NAG number".to_string()).into(),
                     );
                 }
-                let n = if digits.len() > 3 {
-                    u32::MAX
-                } else {
-                    digits
-                        .iter()
-                        .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'))
-                };
-                let n = u8::try_from(n)
-                    .map_err(|_| invalid(at, format!("NAG ${} is above $255", decode(digits))))?;
-                add_nag(top, n, at)?;
+                let n = nag_number(digits)
+                    .ok_or_else(|| invalid(at, format!("NAG ${} is above $255", decode(digits))))?;
+                add_nag(top, n, at, lx)?;
             }
             b'}' | b']' => {
                 lx.bump();
@@ -268,7 +261,7 @@ fn read_moves(
                     break Some((r, at));
                 }
                 let plies = top.line.moves.len();
-                handle_word(top, word, at, lx.reading)?;
+                handle_word(top, word, at, lx)?;
                 if top.line.moves.len() > plies {
                     count_node(at)?;
                 }
@@ -276,6 +269,19 @@ fn read_moves(
         }
     };
     Ok(marker)
+}
+
+/// The NAG the digits after a `$` give, `None` above $255.
+pub(super) fn nag_number(digits: &[u8]) -> Option<u8> {
+    if digits.len() > 3 {
+        return None;
+    }
+    u8::try_from(
+        digits
+            .iter()
+            .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0')),
+    )
+    .ok()
 }
 
 /// The error of termination marker `r` at `at`, inside a variation.
@@ -304,13 +310,14 @@ fn without_move_number(word: &[u8]) -> &[u8] {
 /// Whether a movetext word may be one [`handle_word`] takes, by its first character after a
 /// move number: a move (a file, a piece, castling, a pawn, and what shakmaty's SAN reading
 /// also takes: a pawn capture without its file `xd5`, a rank `3xe4`, the null move `Z0`), a
-/// null move (`--`), a symbol (`!?`, `+-`, `=`), or nothing. Cheap, and false for most words
-/// of text that is no PGN; never false for a word a reading takes (the `pgn` fuzz target
-/// checks that skimming refuses no game reading takes).
+/// null move (`--`, and `null` as SCID reads it), a symbol (`!?`, `+-`, `=`), or nothing.
+/// Cheap, and false for most words of text that is no PGN; never false for a word a reading
+/// takes (the `pgn` fuzz target checks that skimming refuses no game reading takes).
 fn could_be_a_move(word: &[u8]) -> bool {
     let rest = without_move_number(word);
     match rest.first() {
         None => true,
+        Some(b'n') => rest.starts_with(b"null"),
         Some(&b) => {
             matches!(
                 b,
@@ -976,7 +983,16 @@ pub(super) fn add_comment(
     Ok(())
 }
 
-pub(super) fn add_nag(frame: &mut Frame, nag: u8, at: Pos) -> Result<(), ParseError> {
+/// NAG `nag`, found at `at`, to the line's last move. Before the line's first move (a variation
+/// opened with Chess Informant's "better is", `($142 38... b5)`, or the game's first move) no
+/// move holds it: refused, or as SCID's import reads it dropped, as SCID drops it (its
+/// `Game::AddNag` gives it to the line's start, which its records do not keep).
+pub(super) fn add_nag(
+    frame: &mut Frame,
+    nag: u8,
+    at: Pos,
+    lx: &mut Lexer<'_>,
+) -> Result<(), ParseError> {
     if nag == 0 {
         return Err(invalid(
             at,
@@ -984,6 +1000,15 @@ pub(super) fn add_nag(frame: &mut Frame, nag: u8, at: Pos) -> Result<(), ParseEr
         ));
     }
     let Some(node) = frame.line.moves.last_mut() else {
+        if lx.reading.as_scid() {
+            lx.salvaged(at, || {
+                Some(format!(
+                    "column {}: NAG ${nag} before the first move of its line dropped, as SCID's import drops it",
+                    at.col
+                ))
+            });
+            return Ok(());
+        }
         return Err(invalid(
             at,
             "an annotation (NAG) must follow a move, but this line has no move yet".to_string(),
@@ -1019,8 +1044,9 @@ pub(super) fn handle_word(
     frame: &mut Frame,
     word: &[u8],
     at: Pos,
-    reading: Reading,
+    lx: &mut Lexer<'_>,
 ) -> Result<(), Stop> {
+    let reading = lx.reading;
     let rest = without_move_number(word);
     if rest.is_empty() {
         return Ok(());
@@ -1041,7 +1067,7 @@ pub(super) fn handle_word(
         return Ok(());
     }
     if let Some(n) = symbol_nag(rest) {
-        return Ok(add_nag(frame, n, at)?);
+        return Ok(add_nag(frame, n, at, lx)?);
     }
     if rest == b"e.p." {
         return Ok(());
@@ -1070,6 +1096,19 @@ pub(super) fn handle_word(
             }
         })?)
     };
+    if reading.as_scid() && scid_null_move(san_text) && !frame.pos.is_check() {
+        push_move(frame, Ply::Null);
+        if san_text != b"--" {
+            lx.salvaged(at, || {
+                Some(format!(
+                    "column {}: \"{}\" read as a null move (--), as SCID reads it",
+                    at.col,
+                    decode(san_text)
+                ))
+            });
+        }
+        return Ok(suffix_nag.map_or(Ok(()), |n| add_nag(frame, n, at, lx))?);
+    }
     // `exd6ep` (en passant marked), `Nh3++` (double check): the move is the same.
     let san_text = san_text
         .strip_suffix(b"ep")
@@ -1080,7 +1119,7 @@ pub(super) fn handle_word(
         .map_or(san_text, |t| &san_text[..t.len() + 1]);
     if let Some(m) = coordinate_move(san_text, &frame.pos) {
         push_move(frame, Ply::Move(m));
-        return Ok(suffix_nag.map_or(Ok(()), |n| add_nag(frame, n, at))?);
+        return Ok(suffix_nag.map_or(Ok(()), |n| add_nag(frame, n, at, lx))?);
     }
     let castles_with_zeros = san_text.starts_with(b"0-0") || san_text.starts_with(b"o-o");
     let san_bytes: std::borrow::Cow<[u8]> = if castles_with_zeros {
@@ -1149,9 +1188,21 @@ pub(super) fn handle_word(
     };
     push_move(frame, Ply::Move(m));
     if let Some(n) = suffix_nag {
-        add_nag(frame, n, at)?;
+        add_nag(frame, n, at, lx)?;
     }
     Ok(())
+}
+
+/// Whether `san` is a null move as SCID's import reads one (`Position::ParseMove`): `--`, `Z0`
+/// (as ChessBase writes it) or `null`, with any `+` and `#` after it. Only in a position that
+/// is not in check: SCID 5 refuses it there, SCID 4 plays it (docs/guide/importing.md, where
+/// gamefs differs).
+fn scid_null_move(san: &[u8]) -> bool {
+    let end = san
+        .iter()
+        .rposition(|&b| b != b'+' && b != b'#')
+        .map_or(0, |i| i + 1);
+    matches!(&san[..end], b"--" | b"Z0" | b"null")
 }
 
 /// A move written in coordinates (`e2e4`, `e7e8q`, `e1g1` for castling), as UCI engines and

@@ -29,19 +29,17 @@ pub(super) struct RawTag<'a> {
 
 /// `[Name "value"]`, at its `[`. Read as SCID reads it ([`Reading::AsScid`],
 /// [`Reading::AsScid5`]), a tag that does not read so is read SCID's way
-/// ([`super::scid_tag::scid_tag`]: `[Site "Leningrad "living pieces""]`) when it can be.
-pub(super) fn parse_tag<'a>(lx: &mut Lexer<'a>) -> Result<RawTag<'a>, ParseError> {
+/// ([`super::scid_tag::scid_tag`]: `[Site "Leningrad "living pieces""]`, `[Black "Smith, J.`
+/// on to the next `]`), and `None` when it names no tag (`[ "x"]`: dropped, as SCID drops it).
+pub(super) fn parse_tag<'a>(lx: &mut Lexer<'a>) -> Result<Option<RawTag<'a>>, ParseError> {
     let at = lx.at;
     match exact_tag(lx) {
-        Err(e) if matches!(lx.reading, Reading::AsScid | Reading::AsScid5) => {
-            let failed_at = lx.at;
+        Ok(tag) => Ok(Some(tag)),
+        Err(_) if lx.reading.as_scid() => {
             lx.at = at;
-            super::scid_tag::scid_tag(lx).ok_or_else(|| {
-                lx.at = failed_at;
-                e
-            })
+            super::scid_tag::scid_tag(lx)
         }
-        read => read,
+        Err(e) => Err(e),
     }
 }
 
@@ -238,10 +236,11 @@ fn tag_value<'a>(lx: &mut Lexer<'a>, at: Pos, name: &'a str) -> Result<RawTag<'a
 
 /// A tag value's bytes (unescaped) as the database keeps them: decoded (UTF-8, else Latin-1),
 /// with its control characters as SCID's import leaves them. SCID 4 (and a save) turns a tab,
-/// vertical tab or carriage return into a space, or drops it beside white space or at an end
-/// (`pgn::normalize`), and keeps every other control byte (`0x06` in a real collection's
-/// name); SCID 5 keeps them all; pgn2dcg's reading makes each a space. NUL and the C1 controls
-/// (Latin-1 bytes 0x80–0x9F) become spaces in every reading.
+/// vertical tab, carriage return or line feed (in a value SCID reads on past its line) into a
+/// space, or drops it beside white space or at an end (`pgn::normalize`), and keeps every
+/// other control byte (`0x06` in a real collection's name); SCID 5 keeps them all; pgn2dcg's
+/// reading makes each a space. NUL and the C1 controls (Latin-1 bytes 0x80–0x9F) become
+/// spaces in every reading.
 pub(super) fn value_text(raw: &[u8], reading: Reading) -> String {
     let text = decode(raw);
     if !text.chars().any(char::is_control) {
@@ -252,7 +251,9 @@ pub(super) fn value_text(raw: &[u8], reading: Reading) -> String {
     for (i, &c) in chars.iter().enumerate() {
         let kept = match c {
             '\0' => false,
-            '\t' | '\r' | '\u{0B}' if matches!(reading, Reading::Exact | Reading::AsScid) => {
+            '\t' | '\r' | '\u{0B}' | '\n'
+                if matches!(reading, Reading::Exact | Reading::AsScid) =>
+            {
                 let beside_space = out.is_empty()
                     || i + 1 == chars.len()
                     || out.ends_with(' ')

@@ -1503,9 +1503,216 @@ fn html_between_moves_reads_as_scid_reads_it() {
 
 #[test]
 fn what_scid_reads_on_past_is_still_refused() {
-    // A NAG before any move: SCID reads on, so the game is not cut.
-    let games = kept_cut("[Event \"E\"]\n\n$1 1. e4 *\n");
+    // A null move in check: SCID 4 plays it and reads on, so the game is not cut.
+    let games = kept_cut("[Event \"E\"]\n\n1. e4 f5 2. Qh5+ -- 3. Qxe8# *\n");
     assert!(games[0].is_err());
+}
+
+/// The game `text` holds as `reading` reads it, whole, with its changes.
+fn read_as(text: &str, reading: Reading) -> ReadGame {
+    let mut games = Games::new(text.as_bytes()).reading(reading);
+    let read = games
+        .next()
+        .expect("a game")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(games.next().is_none(), "one game in {text:?}");
+    read
+}
+
+#[test]
+fn a_nag_before_a_lines_first_move_is_dropped_as_scid_drops_it() {
+    // Chess Informant's "better is" opening a variation, a NAG before the game's first move,
+    // symbols at a variation's start, a comment after one.
+    let text = "$5 1. e4 e5 2. Nf3 ($142 2. d4 exd4) (+= {plan} 2. c4) (!? 2. Bc4) Nc6 *";
+    for reading in [Reading::AsScid, Reading::AsScid5] {
+        let read = read_as(text, reading);
+        let moves = &read.game.moves.moves;
+        assert_eq!(moves.len(), 4);
+        assert!(moves.iter().all(|m| m.nags.is_empty()));
+        let variations = &moves[2].variations;
+        assert_eq!(variations.len(), 3);
+        assert_eq!(variations[1].comment.as_deref(), Some("plan"));
+        assert!(variations.iter().all(|v| v.moves[0].nags.is_empty()));
+        assert!(read.salvaged && read.cut.is_none());
+        let changes: Vec<String> = read
+            .changes
+            .iter()
+            .map(|(l, w)| format!("{l}:{w}"))
+            .collect();
+        assert_eq!(
+            changes,
+            [
+                "1:column 1: NAG $5 before the first move of its line dropped, as SCID's import drops it",
+                "1:column 21: NAG $142 before the first move of its line dropped, as SCID's import drops it",
+                "1:column 39: NAG $14 before the first move of its line dropped, as SCID's import drops it",
+                "1:column 57: NAG $5 before the first move of its line dropped, as SCID's import drops it",
+            ]
+        );
+    }
+    // A save, pgn2dcg's reading and `--strict` refuse it as before.
+    refused(
+        text,
+        1,
+        1,
+        "an annotation (NAG) must follow a move, but this line has no move yet",
+    );
+    let pgn2dcg = Games::new(text.as_bytes())
+        .reading(Reading::AsPgn2dcg)
+        .next();
+    assert!(matches!(pgn2dcg, Some(Err(_))));
+}
+
+#[test]
+fn comments_and_nags_among_the_tags_stay_with_their_game() {
+    let text = "[Event \"E\"]\n{Notes} ; by the club\n$1\n[Site \"S\"]\n!\n[Round \"1\"]\n\n\
+                {Pre} 1. e4 *\n\n[Event \"F\"]\n\n1. d4 1-0 $2\n\n[Event \"G\"]\n\n1. c4 *\n";
+    let games: Vec<ReadGame> = Games::new(text.as_bytes())
+        .reading(Reading::AsScid)
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(games.len(), 3);
+    let g = &games[0].game;
+    assert_eq!(
+        (&*g.headers.event, &*g.headers.site, &*g.headers.round),
+        ("E", "S", "1")
+    );
+    assert_eq!(g.moves.comment.as_deref(), Some("Notesby the clubPre"));
+    let changes: Vec<&str> = games[0].changes.iter().map(|(_, w)| w.as_str()).collect();
+    assert_eq!(
+        changes,
+        [
+            "column 1: a comment between the game's tags kept before its first move",
+            "column 1: NAG $1 between the game's tags dropped, as SCID's import drops it",
+            "column 1: NAG $1 between the game's tags dropped, as SCID's import drops it",
+        ]
+    );
+    assert!(games[0].salvaged);
+    // A NAG after a game's end: before the next one's tags, dropped.
+    assert_eq!(games[2].game.headers.event, "G");
+    assert!(
+        games[2].salvaged
+            && games[2].changes[0]
+                .1
+                .contains("NAG $2 before the game's tags")
+    );
+    // A comment after the tags is the first comment, as always; nothing is said.
+    let read = read_as("[Event \"E\"]\n{Pre}\n1. e4 *", Reading::AsScid);
+    assert!(read.changes.is_empty() && !read.salvaged);
+    // A save refuses them (the first comment ends the tags there).
+    refused(text, 2, 9, "a second comment before the first move");
+    refused(
+        "[Event \"E\"]\n$1\n[Site \"S\"]\n*",
+        2,
+        1,
+        "must follow a move",
+    );
+}
+
+#[test]
+fn a_tag_value_not_closed_on_its_line_reads_on_to_the_next_bracket() {
+    let text = "[Black \"Smith, J.\n[Result \"0-1\"]\n[White \"Jones\"\n]\n\n1. e4 1-0\n";
+    let read = read_as(text, Reading::AsScid);
+    let h = &read.game.headers;
+    assert_eq!(h.black, "Smith, J. [Result \"0-1");
+    assert_eq!((&*h.white, h.result), ("Jones", GameResult::WhiteWins));
+    assert!(read.salvaged);
+    assert_eq!(
+        read.changes[0],
+        (
+            1,
+            "column 1: the value of tag Black is not closed on its line: read on to the ']' \
+             on line 2, as SCID reads it: \"Smith, J. [Result \"0-1\""
+                .to_string()
+        )
+    );
+    // SCID 5 keeps the line break.
+    let read = read_as(text, Reading::AsScid5);
+    assert_eq!(read.game.headers.black, "Smith, J.\n[Result \"0-1");
+    // A `]` on the next line closes the tag: read, nothing taken in.
+    let read = read_as("[White \"Jones\"\n]\n[\nEvent \"E\"]\n*", Reading::AsScid);
+    assert_eq!(
+        (&*read.game.headers.white, &*read.game.headers.event),
+        ("Jones", "E")
+    );
+    assert!(!read.salvaged);
+    // No `]` after it: the value runs to the text's end, and the game has no moves.
+    let read = read_as("[Black \"Smith\n\n1. e4 e5 *\n", Reading::AsScid);
+    assert_eq!(read.game.headers.black, "Smith 1. e4 e5 *");
+    assert!(read.salvaged && read.game.moves.moves.is_empty() && !read.ended);
+    // The value takes in the next game's first tag, and its other tags and moves are this
+    // game's, as SCID reads them.
+    let text = "[Event \"A\"]\n[Black \"Smith\n\n1. c4 1/2-1/2\n\n[Event \"B\"]\n[Round \"2\"]\n\n1. d4 0-1\n";
+    let read = read_as(text, Reading::AsScid);
+    assert_eq!(read.game.headers.black, "Smith 1. c4 1/2-1/2 [Event \"B");
+    assert_eq!(
+        (&*read.game.headers.round, read.game.moves.moves.len()),
+        ("2", 1)
+    );
+    // So does a part of the text read on its own that stops inside it.
+    crate::fuzzing::pgn_in_chunks(text.as_bytes(), 16, Reading::AsScid, false);
+    crate::fuzzing::pgn_in_chunks(text.as_bytes(), 16, Reading::AsScid, true);
+    crate::fuzzing::pgn_kept_cut_in_chunks(text.as_bytes(), 16, Reading::AsScid5);
+    // A save, `--strict` and pgn2dcg's reading refuse it as before.
+    refused(
+        "[Black \"Smith, J.\n[Result \"0-1\"]\n*",
+        1,
+        8,
+        "the value of tag Black is not closed with '\"' on its line",
+    );
+    let pgn2dcg = Games::new(b"[Black \"Smith\n*")
+        .reading(Reading::AsPgn2dcg)
+        .next();
+    assert!(matches!(pgn2dcg, Some(Err(_))));
+}
+
+#[test]
+fn a_tag_with_no_name_is_dropped_as_scid_drops_it() {
+    let text = "[Event \"E\"]\n[ \"Belgium\"]\n[]\n[%clk 1:30:00]\n[[Round \"4\"]\n\n1. e4 *";
+    for reading in [Reading::AsScid, Reading::AsScid5] {
+        let read = read_as(text, reading);
+        assert_eq!(read.game.headers.event, "E");
+        assert!(read.game.headers.round.is_empty() && read.game.headers.extra.is_empty());
+        assert!(read.salvaged);
+        assert_eq!(read.changes.len(), 4, "{:?}", read.changes);
+        assert_eq!(
+            read.changes[0].1,
+            "column 1: \"[ \"Belgium\"]\" names no tag: dropped, as SCID's import drops it"
+        );
+    }
+    refused(text, 2, 3, "a tag needs a name after '['");
+}
+
+#[test]
+fn null_moves_read_as_scid_reads_them() {
+    let text = "1. e4 e5 2. Nf3 Z0 3. Bc4 null 4. Z0+ --+ 5. d3 Z0! (5... Nc6) 6. c3 Z0 $2 *";
+    for reading in [Reading::AsScid, Reading::AsScid5] {
+        let read = read_as(text, reading);
+        let moves = &read.game.moves.moves;
+        let nulls: Vec<usize> = (0..moves.len())
+            .filter(|&i| moves[i].ply == Ply::Null)
+            .collect();
+        assert_eq!(nulls, [3, 5, 6, 7, 9, 11]);
+        assert_eq!((&moves[9].nags, &moves[11].nags), (&vec![1], &vec![2]));
+        assert!(read.salvaged);
+        assert_eq!(read.changes.len(), 6, "{:?}", read.changes);
+        assert_eq!(
+            read.changes[0].1,
+            "column 17: \"Z0\" read as a null move (--), as SCID reads it"
+        );
+    }
+    // `--` is every reading's null move: nothing said.
+    assert!(
+        read_as("1. e4 -- 2. d4 *", Reading::AsScid)
+            .changes
+            .is_empty()
+    );
+    // In check, the null move is the illegal move it was (SCID 5 cuts the game there).
+    let games = kept_cut("1. e4 f5 2. Qh5+ Z0 3. Qxe8# *");
+    let cut = games[0].as_ref().unwrap().cut.as_ref().unwrap();
+    assert!(cut.reason.starts_with("illegal move 2... Z0"), "{cut:?}");
+    // A save and `--strict` refuse it as before.
+    refused(text, 1, 17, "illegal move 2... Z0 in position");
+    refused("1. e4 null *", 1, 7, "\"null\" is not a move");
 }
 
 #[test]
