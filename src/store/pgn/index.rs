@@ -45,8 +45,9 @@ const HELD_ROOM_BYTES: usize = 256 << 10;
 /// How many bytes of the file's start and end a kept index remembers, to tell a file that
 /// grew (the same start, and the old end still there) from one rewritten.
 const EDGE_BYTES: usize = 4096;
-/// The start of a kept index file (its layout's version in the last byte).
-const MAGIC: &[u8; 8] = b"GFPGNIX6";
+/// The start of a kept index file (its layout's version in the last byte; 7: games split as
+/// the reading that takes the constructs SCID salvages splits them).
+const MAGIC: &[u8; 8] = b"GFPGNIX7";
 /// The name an index shared for every machine has beside a remote object (its key and this).
 pub const SHARED_SUFFIX: &str = ".gamefs-index";
 
