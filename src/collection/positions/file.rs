@@ -777,8 +777,12 @@ impl IndexFile {
         if n >= self.games {
             return false;
         }
+        // The filter's bits first: most games stop there, before their record is read.
+        if !self.in_filter(n, key) {
+            return false;
+        }
         let g = self.game(n);
-        g.stats.is_some() && self.in_filter(n, key) && g.signature.may_reach(target)
+        g.stats.is_some() && g.signature.may_reach(target)
     }
 
     /// True when game `n`'s filter may hold position `key` (game `n` is in the file).

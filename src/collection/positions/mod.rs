@@ -522,8 +522,7 @@ impl PositionIndex {
         let found = search_pool().install(|| {
             (0..f.game_count())
                 .into_par_iter()
-                .filter(|n| !overlay.contains_key(n))
-                .filter(|&n| f.may_reach(n, key, &target))
+                .filter(|&n| f.may_reach(n, key, &target) && !overlay.contains_key(&n))
                 .find_map_any(|n| {
                     replayed.fetch_add(1, Ordering::Relaxed);
                     let line = line_of(coll, n)?;
