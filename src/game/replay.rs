@@ -53,13 +53,28 @@ pub fn play(pos: &Chess, ply: &Ply) -> Result<Chess> {
             next.play_unchecked(*m);
             Ok(next)
         }
-        Ply::Null => pos.clone().swap_turn().map_err(|_| {
+        Ply::Null => null_move(pos).ok_or_else(|| {
             Error::new(
                 ErrorKind::InvalidInput,
                 "a null move is not possible while in check",
             )
         }),
     }
+}
+
+/// The position after a null move in `pos`: the same board with the other side to move (no
+/// en passant), the move number one more after Black's, as after any move of Black's (so
+/// the move after it is numbered as SCID numbers it: `2. Nf3 -- 3. Bc4`); `None` in check.
+pub fn null_move(pos: &Chess) -> Option<Chess> {
+    let black = pos.turn() == shakmaty::Color::Black;
+    let mode = pos.castles().mode();
+    let passed = pos.clone().swap_turn().ok()?;
+    if !black {
+        return Some(passed);
+    }
+    let mut setup = passed.to_setup(EnPassantMode::Legal);
+    setup.fullmoves = setup.fullmoves.saturating_add(1);
+    Some(<Chess as shakmaty::FromSetup>::from_setup(setup, mode).unwrap_or(passed))
 }
 
 /// Play `ply` on `pos` in place, as [`play`] does (the hot path of decoders: no copy).
@@ -84,6 +99,25 @@ pub fn fen_of(pos: &Chess) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_move_after_blacks_null_move_has_the_next_number_as_scid_writes_it() {
+        let pgn = "[Result \"*\"]\n\n1. e4 e5 2. Nf3 -- 3. Bc4 Nc6 4. -- Nf6 5. d3 *\n";
+        let game = crate::text::pgn_parse::one_game(pgn.as_bytes()).unwrap();
+        let text = crate::text::pgn::render(&game).unwrap();
+        assert!(
+            text.contains("1. e4 e5 2. Nf3 -- 3. Bc4 Nc6 4. -- Nf6 5. d3 *"),
+            "{text}"
+        );
+        let after = null_move(&Chess::default()).unwrap();
+        assert_eq!(
+            after.fullmoves().get(),
+            1,
+            "White's null move: still move 1"
+        );
+        let again = null_move(&after).unwrap();
+        assert_eq!(again.fullmoves().get(), 2, "Black's: move 2");
+    }
     use shakmaty::{Move, Role, Square};
 
     #[test]

@@ -166,7 +166,7 @@ fn named(pos: &Chess, sums: Vec<(u16, MoveStats)>) -> Vec<TreeMove> {
 /// same board with the other side to move, unless it is in check).
 fn after(pos: &Chess, code: u16) -> Option<Chess> {
     if code == NULL_MOVE {
-        return pos.clone().swap_turn().ok();
+        return crate::game::replay::null_move(pos);
     }
     let m = move_of(pos, code)?;
     let mut pos = pos.clone();
