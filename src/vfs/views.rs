@@ -1,7 +1,12 @@
 //! The grouped views of a collection (`players/`, `events/`, … for chess), built from the index
 //! alone the first time a view is visited.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use super::inode::View;
+use super::lock;
+use super::slices::Side;
 use crate::collection::Collection;
 use crate::collection::naming::UniqueNames;
 
@@ -86,10 +91,18 @@ fn group_by_key(mut pairs: Vec<(u32, u32)>) -> Grouped {
 /// All groups of one view, findable by folder name and by key.
 #[derive(Debug, Default)]
 pub(crate) struct ViewTable {
+    /// The view's index in the collection.
+    view: usize,
     grouped: Grouped,
     /// Group k's folder name is name k.
     names: UniqueNames,
+    /// The items of a group on one side ([`ViewTable::side`]), found when first asked for:
+    /// they go with the table when the items change.
+    sides: Mutex<SideItems>,
 }
+
+/// The items of groups on one side, by group key and side.
+type SideItems = HashMap<(u32, Side), Arc<[u32]>>;
 
 impl ViewTable {
     /// Group the live items of `collection` for `view`.
@@ -103,7 +116,12 @@ impl ViewTable {
             names.push(&collection.view_label(v, key));
         }
         names.shrink_to_fit();
-        ViewTable { grouped, names }
+        ViewTable {
+            view: v,
+            grouped,
+            names,
+            sides: Mutex::default(),
+        }
     }
 
     /// How many groups there are.
@@ -142,6 +160,36 @@ impl ViewTable {
             .binary_search(&key)
             .ok()
             .map(|k| self.group(k))
+    }
+
+    /// The items of group `key` where it is `side`'s (a player's games with that colour), in
+    /// a view that has sides ([`Collection::view_has_sides`]: an item's first key is White's,
+    /// its last Black's), ascending; `None` when there is no such group.
+    pub(crate) fn side(
+        &self,
+        key: u32,
+        side: Side,
+        collection: &dyn Collection,
+    ) -> Option<Arc<[u32]>> {
+        if let Some(items) = lock(&self.sides).get(&(key, side)) {
+            return Some(items.clone());
+        }
+        let group = self.by_key(key)?;
+        let items: Arc<[u32]> = group
+            .games
+            .iter()
+            .copied()
+            .filter(|&n| {
+                let keys = collection.view_keys(self.view, n);
+                let on_side = match side {
+                    Side::White => keys.first(),
+                    Side::Black => keys.last(),
+                };
+                on_side == Some(&key)
+            })
+            .collect();
+        lock(&self.sides).insert((key, side), items.clone());
+        Some(items)
     }
 }
 

@@ -19,6 +19,7 @@ pub mod file;
 pub mod key;
 pub mod line;
 pub mod openings;
+pub mod slice;
 pub mod table;
 pub mod tree;
 

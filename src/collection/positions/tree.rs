@@ -9,6 +9,7 @@ use shakmaty::{Chess, Color, Position};
 use super::board::Board;
 use super::key::{END, NULL_MOVE, move_code, move_of, position_key};
 use super::openings::opening;
+use super::slice::Slice;
 use super::table::{MoveStats, Row, table};
 use super::{PositionIndex, Reach};
 
@@ -36,8 +37,14 @@ pub struct PositionMoves {
 impl PositionMoves {
     /// The moves played from `board` in the games of `index`.
     pub fn at(index: &PositionIndex, board: &Board) -> PositionMoves {
+        PositionMoves::of(board, index.moves_at(board.key()))
+    }
+
+    /// The moves of `sums` (each move's sums by its code: [`Slice::moves_at`]) played from
+    /// `board`.
+    pub fn of(board: &Board, sums: Vec<(u16, MoveStats)>) -> PositionMoves {
         PositionMoves {
-            moves: named(&board.0, index.moves_at(board.key())),
+            moves: named(&board.0, sums),
             board: board.clone(),
         }
     }
@@ -61,8 +68,8 @@ impl PositionMoves {
     /// The position after the move named `name` as a folder is looked up by name: a move
     /// played here, or any other legal move (SAN with its check or mate sign, as
     /// [`PositionMoves::names`] would name it) or null move (`--`) that leads to a position
-    /// games of `index` reach (by another move order).
-    pub fn find(&self, index: &PositionIndex, name: &str) -> Option<Board> {
+    /// games of `slice` of `index` reach (by another move order).
+    pub fn find(&self, index: &PositionIndex, slice: &Slice, name: &str) -> Option<Board> {
         if let Some(board) = self.after(name) {
             return Some(board);
         }
@@ -77,7 +84,9 @@ impl PositionMoves {
             move_code(&m)
         };
         let next = after(pos, code)?;
-        (!index.moves_at(position_key(&next)).is_empty()).then_some(Board(next))
+        slice
+            .reaches(index, position_key(&next))
+            .then_some(Board(next))
     }
 
     /// The text of `tree.txt` ([`PositionTree::text`]).
