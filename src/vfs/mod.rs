@@ -406,10 +406,8 @@ impl Vfs {
             | Node::PositionGames(id)
             | Node::TreeText(id)
             | Node::FenText(id)
-            | Node::AllOfPosition(id) => self.positions.as_ref().is_some_and(|p| p.exists(id)),
-            Node::PositionLink(id, n) => {
-                n < self.coll.count() && self.positions.as_ref().is_some_and(|p| p.exists(id))
-            }
+            | Node::AllOfPosition(id) => self.position_exists(id),
+            Node::PositionLink(id, n) => n < self.coll.count() && self.position_exists(id),
             Node::Scratch(id) => {
                 let scratch = lock(&self.scratch);
                 if scratch.get(id).is_some() {

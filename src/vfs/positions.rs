@@ -233,9 +233,9 @@ impl Positions {
         (nodes, names)
     }
 
-    /// True when folder `id` was made.
-    pub(crate) fn exists(&self, id: u32) -> bool {
-        (id as usize) < lock(&self.places).0.len()
+    /// The folder of games whose tree folder `id` is in, when folder `id` was made.
+    pub(crate) fn slice_of(&self, id: u32) -> Option<SliceId> {
+        lock(&self.places).0.get(id as usize).map(|p| p.slice)
     }
 
     /// The folder holding folder `id`: another position folder, a `positions/`, or the folder
@@ -385,6 +385,13 @@ impl Vfs {
             positions.rebuild(self.coll.clone(), super::cores(), false);
         }
         Ok(positions)
+    }
+
+    /// True when position folder `id` was made and the folder of games whose tree it is in
+    /// is there now (a player's tree goes with the player's last game).
+    pub(super) fn position_exists(&self, id: u32) -> bool {
+        let slice = self.positions.as_ref().and_then(|p| p.slice_of(id));
+        slice.is_some_and(|slice| self.slice_exists(slice))
     }
 
     /// The contents of position folder `id`, its slice's games as they are now.
