@@ -22,9 +22,9 @@ fn names(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn transpositions_meet_in_one_folder_and_a_save_moves_its_game() {
-    let dir = scratch("positions-scid");
+/// [`GAMES`] in a new SCID database in a scratch folder called after `name`, mounted.
+fn mounted_games(name: &str) -> (tempfile::TempDir, Mount) {
+    let dir = scratch(name);
     let pgn = dir.path().join("games.pgn");
     std::fs::write(&pgn, GAMES).unwrap();
     let db = dir.path().join("db");
@@ -35,6 +35,12 @@ fn transpositions_meet_in_one_folder_and_a_save_moves_its_game() {
         pgn.as_os_str(),
     ]);
     let m = Mount::new(&db, dir.path(), &[]);
+    (dir, m)
+}
+
+#[test]
+fn transpositions_meet_in_one_folder_and_a_save_moves_its_game() {
+    let (_dir, m) = mounted_games("positions-scid");
     let by_e4 = m.join("tree/e4/e5/Nf3/Nc6");
     let by_nf3 = m.join("tree/Nf3/Nc6/e4/e5");
     assert_eq!(names(&by_e4.join("games")).len(), 2);
@@ -116,17 +122,7 @@ fn a_pgn_file_has_a_tree_and_fen_lookups_find_set_up_and_deep_positions() {
 
 #[test]
 fn a_save_moves_a_game_out_of_one_players_tree_and_into_anothers() {
-    let dir = scratch("positions-slices");
-    let pgn = dir.path().join("games.pgn");
-    std::fs::write(&pgn, GAMES).unwrap();
-    let db = dir.path().join("db");
-    gamefs_ok([
-        "import".as_ref(),
-        "--create".as_ref(),
-        db.as_os_str(),
-        pgn.as_os_str(),
-    ]);
-    let m = Mount::new(&db, dir.path(), &[]);
+    let (_dir, m) = mounted_games("positions-slices");
     // Game 1 is a's as White (1.e4), game 2 c's as White (1.Nf3 then 2.e4).
     let a = m.join("players/a");
     assert_eq!(

@@ -82,6 +82,22 @@ fn scid_made_database(dir: &Path) -> PathBuf {
     common::scid_import(dir, "scid", &pgns)
 }
 
+/// A random position of `game`'s main line past ply `depth` (none when it is no longer),
+/// by replaying its moves as gamefs exports them. SCID keeps a filter's ply in a byte:
+/// positions past ply 250 are not taken.
+fn deeper_position(game: &gamefs::game::ChessGame, depth: usize, rng: &mut Rng) -> Option<Chess> {
+    let plies = game.moves.moves.len();
+    if plies <= depth + 1 {
+        return None;
+    }
+    let stop = depth + 1 + rng.below(plies.min(250) - depth - 1);
+    let mut pos = start_position(&game.start).unwrap();
+    for node in &game.moves.moves[..stop] {
+        pos = play(&pos, &node.ply).unwrap();
+    }
+    Some(pos)
+}
+
 #[test]
 fn the_index_equals_scids_board_search_and_tree_and_a_python_chess_recount() {
     let dir = common::work_dir("positions");
@@ -131,17 +147,9 @@ fn the_index_equals_scids_board_search_and_tree_and_a_python_chess_recount() {
     let mut rng = Rng(39);
     let mut deeper = 0;
     while deeper < 200 {
-        let game = rng.pick(&games);
-        let plies = game.moves.moves.len();
-        // SCID keeps a filter's ply in a byte: positions past ply 254 are left out.
-        if plies <= depth + 1 {
+        let Some(pos) = deeper_position(rng.pick(&games), depth, &mut rng) else {
             continue;
-        }
-        let stop = depth + 1 + rng.below(plies.min(250) - depth - 1);
-        let mut pos = start_position(&game.start).unwrap();
-        for node in &game.moves.moves[..stop] {
-            pos = play(&pos, &node.ply).unwrap();
-        }
+        };
         if seen.insert(position_key(&pos)) {
             trees.push(PositionTree::at(&index, pos));
             deeper += 1;
@@ -412,16 +420,9 @@ fn the_trees_of_players_events_and_years_equal_scids_board_search_and_header_sea
             let Some(Ok(game)) = gamefs::text::pgn_parse::games(&text).next() else {
                 continue;
             };
-            let plies = game.moves.moves.len();
-            // SCID keeps a filter's ply in a byte: positions past ply 254 are left out.
-            if plies <= depth + 1 {
+            let Some(pos) = deeper_position(&game, depth, &mut rng) else {
                 continue;
-            }
-            let stop = depth + 1 + rng.below(plies.min(250) - depth - 1);
-            let mut pos = start_position(&game.start).unwrap();
-            for node in &game.moves.moves[..stop] {
-                pos = play(&pos, &node.ply).unwrap();
-            }
+            };
             let fen = fen(&pos);
             let board: String = fen.split(' ').take(2).collect::<Vec<_>>().join(" ");
             if seen.insert(board) {
