@@ -86,8 +86,6 @@ pub(crate) struct Folder {
     games: OnceLock<Vec<u32>>,
     /// The names of its move folders (none past the depth).
     moves: Vec<String>,
-    /// Past the depth: no move folders, not even by name.
-    last: bool,
     tree_txt: Arc<[u8]>,
     fen: Arc<[u8]>,
 }
@@ -249,17 +247,9 @@ impl Positions {
         })
     }
 
-    /// The contents of folder `id`, waiting for the index if it is being built; the games
-    /// of its slice are `games_of` it.
-    pub(crate) fn folder(
-        &self,
-        id: u32,
-        games_of: &dyn Fn(SliceId) -> Slice,
-    ) -> Result<Arc<Folder>> {
-        if let Some(f) = lock(&self.folders).get(&id) {
-            return Ok(f.clone());
-        }
-        let forgotten = self.forgotten.load(Ordering::Acquire);
+    /// The index, once it is ready: waited for while it is being built, at most
+    /// [`WAIT_FOR_INDEX`] (then EBUSY).
+    fn ready_index(&self) -> Result<Arc<PositionIndex>> {
         let index = self.index();
         if !index.wait_ready(WAIT_FOR_INDEX) {
             let (done, total) = index.progress();
@@ -271,18 +261,40 @@ impl Positions {
                 ),
             ));
         }
-        let (position, plies, slice) = {
-            let places = lock(&self.places);
-            let place = places
-                .0
-                .get(id as usize)
-                .ok_or_else(|| Error::new(ErrorKind::NotFound, "no such position folder"))?;
-            (place.position.clone(), place.plies, place.slice)
-        };
+        Ok(index)
+    }
+
+    /// Folder `id`'s position, whether it is past the depth (no move folders, not even by
+    /// name), and the folder of games whose tree it is in.
+    fn place_of(&self, id: u32) -> Result<(Board, bool, SliceId)> {
+        let places = lock(&self.places);
+        let place = places
+            .0
+            .get(id as usize)
+            .ok_or_else(|| Error::new(ErrorKind::NotFound, "no such position folder"))?;
+        Ok((
+            place.position.clone(),
+            place.plies >= self.depth,
+            place.slice,
+        ))
+    }
+
+    /// The contents of folder `id`, waiting for the index if it is being built; the games
+    /// of its slice are `games_of` it.
+    pub(crate) fn folder(
+        &self,
+        id: u32,
+        games_of: &dyn Fn(SliceId) -> Slice,
+    ) -> Result<Arc<Folder>> {
+        if let Some(f) = lock(&self.folders).get(&id) {
+            return Ok(f.clone());
+        }
+        let forgotten = self.forgotten.load(Ordering::Acquire);
+        let index = self.ready_index()?;
+        let (position, last, slice) = self.place_of(id)?;
         let slice = games_of(slice);
         let (sums, games) = slice.moves_at(&index, position.key());
         let tree = PositionMoves::of(&position, sums);
-        let last = plies >= self.depth;
         let moves = if last {
             Vec::new()
         } else {
@@ -297,7 +309,6 @@ impl Positions {
             slice,
             tree,
             moves,
-            last,
         });
         let mut folders = lock(&self.folders);
         // Made from the games as they were before a change: answers this call, kept for none.
@@ -449,21 +460,25 @@ impl Vfs {
             b"position.fen" => return Ok(Some(Node::FenText(id))),
             _ => {}
         }
-        let folder = self.position_folder(id)?;
         let Ok(name) = std::str::from_utf8(name) else {
             return Ok(None);
         };
         // Listed are the moves played here; found by name also any other legal move (or a
-        // null move) to a position games reach by another move order.
-        let board = if folder.last {
+        // null move) to a position games reach by another move order: either way, a move to
+        // a position the folder's games reach. Only that position is looked up: a folder of
+        // a player's games would find its moves here among every game reaching it.
+        let positions = self.positions()?;
+        let index = positions.ready_index()?;
+        let (position, last, slice) = positions.place_of(id)?;
+        let found = if last {
             None
         } else {
-            folder.tree.find(&folder.index, &folder.slice, name)
+            PositionMoves::find(&position, &index, &self.slice_games(slice), name)
         };
-        let Some(board) = board else {
+        let Some(board) = found else {
             return Ok(None);
         };
-        let id = self.positions()?.place(Up::Move(id), name, 0, || board)?;
+        let id = positions.place(Up::Move(id), name, 0, || board)?;
         Ok(Some(Node::Position(id)))
     }
 

@@ -80,17 +80,12 @@ impl SliceId {
 impl Vfs {
     /// The games of the folder of `slice` as they are now (none when it is gone).
     pub(super) fn slice_games(&self, slice: SliceId) -> Slice {
-        match slice {
-            SliceId::All => Slice::All,
-            SliceId::Group(v, key) => {
-                let view = self.view(v);
-                Slice::of(view.by_key(key).map_or(&[][..], |g| g.games))
-            }
-            SliceId::Side(v, key, side) => Slice::of(
-                self.side_games(v, key, side)
-                    .unwrap_or_else(|| Arc::from([])),
-            ),
-        }
+        let games = match slice {
+            SliceId::All => return Slice::All,
+            SliceId::Group(v, key) => self.view(v).items(key, None, &*self.coll),
+            SliceId::Side(v, key, side) => self.side_games(v, key, side),
+        };
+        Slice::of(games.unwrap_or_else(|| Arc::from([])))
     }
 
     /// The items of group `key` of view `v` where it is `side`'s, ascending; `None` when the
@@ -99,7 +94,7 @@ impl Vfs {
         if !self.has_sides(v) {
             return None;
         }
-        self.view(v).side(key, side, &*self.coll)
+        self.view(v).items(key, Some(side), &*self.coll)
     }
 
     /// True when view `v` is one of the players of both sides (its groups have `white/` and

@@ -96,13 +96,13 @@ pub(crate) struct ViewTable {
     grouped: Grouped,
     /// Group k's folder name is name k.
     names: UniqueNames,
-    /// The items of a group on one side ([`ViewTable::side`]), found when first asked for:
+    /// The items of groups as arrays ([`ViewTable::items`]), made when first asked for:
     /// they go with the table when the items change.
-    sides: Mutex<SideItems>,
+    slices: Mutex<GroupItems>,
 }
 
-/// The items of groups on one side, by group key and side.
-type SideItems = HashMap<(u32, Side), Arc<[u32]>>;
+/// The items of groups, all or on one side, by group key and side.
+type GroupItems = HashMap<(u32, Option<Side>), Arc<[u32]>>;
 
 impl ViewTable {
     /// Group the live items of `collection` for `view`.
@@ -120,7 +120,7 @@ impl ViewTable {
             view: v,
             grouped,
             names,
-            sides: Mutex::default(),
+            slices: Mutex::default(),
         }
     }
 
@@ -162,33 +162,38 @@ impl ViewTable {
             .map(|k| self.group(k))
     }
 
-    /// The items of group `key` where it is `side`'s (a player's games with that colour), in
-    /// a view that has sides ([`Collection::view_has_sides`]: an item's first key is White's,
-    /// its last Black's), ascending; `None` when there is no such group.
-    pub(crate) fn side(
+    /// The items of group `key`, ascending, as one array shared with the trees made of
+    /// them: all of them, or with `side` those where the group is that side's (a player's
+    /// games with that colour) in a view that has sides ([`Collection::view_has_sides`]: an
+    /// item's first key is White's, its last Black's). Made when first asked for and kept
+    /// with the table; `None` when there is no such group.
+    pub(crate) fn items(
         &self,
         key: u32,
-        side: Side,
+        side: Option<Side>,
         collection: &dyn Collection,
     ) -> Option<Arc<[u32]>> {
-        if let Some(items) = lock(&self.sides).get(&(key, side)) {
+        if let Some(items) = lock(&self.slices).get(&(key, side)) {
             return Some(items.clone());
         }
         let group = self.by_key(key)?;
-        let items: Arc<[u32]> = group
-            .games
-            .iter()
-            .copied()
-            .filter(|&n| {
-                let keys = collection.view_keys(self.view, n);
-                let on_side = match side {
-                    Side::White => keys.first(),
-                    Side::Black => keys.last(),
-                };
-                on_side == Some(&key)
-            })
-            .collect();
-        lock(&self.sides).insert((key, side), items.clone());
+        let items: Arc<[u32]> = match side {
+            None => group.games.into(),
+            Some(side) => group
+                .games
+                .iter()
+                .copied()
+                .filter(|&n| {
+                    let keys = collection.view_keys(self.view, n);
+                    let on_side = match side {
+                        Side::White => keys.first(),
+                        Side::Black => keys.last(),
+                    };
+                    on_side == Some(&key)
+                })
+                .collect(),
+        };
+        lock(&self.slices).insert((key, side), items.clone());
         Some(items)
     }
 }

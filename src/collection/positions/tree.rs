@@ -65,15 +65,13 @@ impl PositionMoves {
         after(&self.board.0, m.code).map(Board)
     }
 
-    /// The position after the move named `name` as a folder is looked up by name: a move
-    /// played here, or any other legal move (SAN with its check or mate sign, as
-    /// [`PositionMoves::names`] would name it) or null move (`--`) that leads to a position
-    /// games of `slice` of `index` reach (by another move order).
-    pub fn find(&self, index: &PositionIndex, slice: &Slice, name: &str) -> Option<Board> {
-        if let Some(board) = self.after(name) {
-            return Some(board);
-        }
-        let pos = &self.board.0;
+    /// The position after the move named `name` from `board`, as a folder is looked up by
+    /// name: a legal move (SAN with its check or mate sign, as [`PositionMoves::names`] names
+    /// it) or null move (`--`) to a position games of `slice` of `index` reach, whether they
+    /// play it here or reach it by another move order. Only that position is looked up, not
+    /// `board`'s moves (which a slice finds among every game reaching `board`).
+    pub fn find(board: &Board, index: &PositionIndex, slice: &Slice, name: &str) -> Option<Board> {
+        let pos = &board.0;
         let code = if name == "--" {
             NULL_MOVE
         } else {
