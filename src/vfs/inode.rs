@@ -57,8 +57,9 @@ pub enum Node {
     AllOfGroup(View, u32),
     /// `positions/`: positions found by FEN (found by name, never listed).
     PositionsRoot,
-    /// A position folder (`tree/` is 0, its move folders and `positions/FEN/` are numbered as
-    /// first looked up during the mount).
+    /// A position folder (the root's `tree/` is 0; its move folders, `positions/FEN/` and the
+    /// trees of the other folders of games, each with its folder, are numbered as first looked
+    /// up during the mount).
     Position(u32),
     /// A position folder's `games/`.
     PositionGames(u32),
