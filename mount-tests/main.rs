@@ -20,6 +20,7 @@ mod go9;
 mod handles;
 mod harness;
 mod hostile;
+mod index_options;
 mod nfs;
 mod other_writers;
 mod pgnfile;

@@ -119,7 +119,7 @@ fn the_index_equals_scids_board_search_and_tree_and_a_python_chess_recount() {
         if !seen.insert(position_key(&pos)) {
             continue;
         }
-        let tree = PositionTree::at(&index, pos);
+        let tree = PositionTree::at(&index, &*coll, pos);
         if d < depth {
             for m in &tree.moves {
                 if let Some(next) = tree.after(m.code) {
@@ -151,7 +151,7 @@ fn the_index_equals_scids_board_search_and_tree_and_a_python_chess_recount() {
             continue;
         };
         if seen.insert(position_key(&pos)) {
-            trees.push(PositionTree::at(&index, pos));
+            trees.push(PositionTree::at(&index, &*coll, pos));
             deeper += 1;
         }
     }
@@ -327,7 +327,7 @@ fn the_trees_of_players_events_and_years_equal_scids_board_search_and_header_sea
         ..VfsOptions::default()
     };
     let vfs = Vfs::new(coll.clone(), options);
-    vfs.build_positions(2, &AtomicBool::new(false));
+    vfs.build_positions(2, &AtomicBool::new(false), || ());
 
     // The groups of a view with the most games, as (folder, name in the database), those
     // named as SCID names nothing (`?`, empty) left out.

@@ -260,8 +260,8 @@ def fmt_s(st, unit="s"):
         return f"{f(st['median'])} ({g(st['min'])}–{g(st['max'])})"
     if unit in ("ms", "µs"):
         return f"{st['median']:.1f} {unit} ({st['min']:.1f}–{st['max']:.1f})"
-    if unit == "MiB":
-        return f"{st['median']:.0f} MiB"
+    if unit in ("MiB", "B"):
+        return f"{st['median']:.0f} {unit}"
     return str(st)
 
 
@@ -1299,7 +1299,7 @@ def bench_tree(args, db, runs):
     read warm on that mount and cold (caches dropped) on a mount of the kept index."""
     mnt = os.path.join(MNT, "m13")
     cache = os.environ["XDG_CACHE_HOME"]
-    builds, exports, hwm_build, hwm_kept, cold = [], [], [], [], {}
+    builds, exports, hwm_build, hwm_kept, cold, index_bytes = [], [], [], [], {}, []
     warm, listing = {}, {"tree/games": [], "games": []}
     found = {}
     for _ in range(runs):
@@ -1314,6 +1314,9 @@ def bench_tree(args, db, runs):
                             opts=("lazy_sizes",))
         try:
             builds.append(wait_tree_ready(mnt))
+            stats = open(os.path.join(mnt, ".gamefs", "stats")).read()
+            per_game = re.search(r"^position_index_bytes_per_game: (\d+)", stats, re.M)
+            index_bytes.append(int(per_game.group(1)) if per_game else 0)
             pid = daemon_pid(mnt)
             hwm_build.append(vm_hwm(pid) / 1024 if pid else 0)
             positions = tree_positions(mnt)
@@ -1343,6 +1346,13 @@ def bench_tree(args, db, runs):
     ratio = g["median"] / e["median"]
     row(13, "position index built after the first mount (`-r -o lazy_sizes`), against `gamefs export -q -o /dev/null`",
         g, e, f"{ratio:.2f}×", "≤ 2× export", ratio <= 2, key="tree_build", peer_name="`gamefs export`")
+    scid_bytes = sum(os.path.getsize(db + ext) for ext in (".si4", ".sg4", ".sn4"))
+    per_game = stat(index_bytes)
+    scid_per_game = scid_bytes / max(1, int(tcl(TCL_COUNT, db).strip()))
+    row(13, "position index on disk, bytes a game (`.gamefs/stats`), against the SCID database of the same games",
+        per_game, stat([scid_per_game]), f"{per_game['median'] / scid_per_game:.2f}×", "≤ 150 B and ≤ SCID's",
+        per_game["median"] <= 150 and per_game["median"] <= scid_per_game, unit="B", key="tree_index_bytes",
+        peer_name="the SCID database (si4 + sg4 + sn4)")
     added = stat([b - k for b, k in zip(hwm_build, hwm_kept)])
     row(13, "memory the build adds: peak (VmHWM) of the building mount less that of a mount of the kept index",
         added, None, "—", "≤ 100 MB", added["median"] <= 100 / 1.048576, unit="MiB", key="tree_build_memory")

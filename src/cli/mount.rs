@@ -181,7 +181,13 @@ pub(crate) fn prepare_and_serve(
     if let Some(depth) = parsed.tree_depth {
         vfs_options.tree_depth = depth;
     }
-    vfs_options.position_index = PositionIndex::kept_at(&coll.info().files);
+    vfs_options.tree = !parsed.tree_off;
+    if let Some(max) = parsed.cache_max {
+        vfs_options.cache_max = max;
+    }
+    if vfs_options.tree {
+        vfs_options.position_index = PositionIndex::kept_at(&coll.info().files);
+    }
     let writable = coll.writable();
     let vfs = Arc::new(Vfs::new(coll, vfs_options));
     let kept_file = restore_kept(&vfs);
@@ -215,9 +221,13 @@ pub(crate) fn prepare_and_serve(
             keep_games(&vfs_done, kept_done.as_ref());
         })
     });
-    // The position index (tree/, positions/) is built on every core in the background, or
-    // mapped from an earlier mount's.
-    let position_build = gamefs::vfs::positions::start_building(vfs.clone(), cores);
+    // The position index (tree/, positions/) is mapped from an earlier mount's, or built on
+    // every core in the background once the sizes are learnt (the first listing first).
+    let position_build = gamefs::vfs::positions::start_building(
+        vfs.clone(),
+        cores,
+        fill.as_ref().map(SizeFill::ended),
+    );
     loop {
         match super::signals::wait(&signals) {
             libc::SIGUSR1 => break,

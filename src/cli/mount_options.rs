@@ -59,6 +59,10 @@ pub(crate) enum Effect {
     LazySizes,
     /// How deep `tree/` has move folders.
     TreeDepth,
+    /// Whether `tree/` and `positions/` are built (`tree=off`: no position index).
+    Tree,
+    /// The most the cache folder's kept indexes take.
+    CacheMax,
     /// Read by the logging setup before mounting (`log_file=`, `log_level=`).
     Logging,
     /// A folder mounted as one: the database new games go to.
@@ -180,6 +184,18 @@ pub(crate) const MOUNT_OPTIONS: &[MountWord] = &[
         "N",
         Effect::TreeDepth,
         "tree/ has a folder per move down to N plies (default 40)",
+    ),
+    value(
+        "tree",
+        "on|off",
+        Effect::Tree,
+        "off: no tree/ nor positions/, and no position index built or kept (default on)",
+    ),
+    value(
+        "cache_max",
+        "SIZE",
+        Effect::CacheMax,
+        "the most the kept indexes of ~/.cache/gamefs take (500M, 20G; default 10G): the least recently used go first",
     ),
     value("log_file", "FILE", Effect::Logging, "write the log to FILE"),
     value(
@@ -380,6 +396,10 @@ pub(crate) struct ParsedOptions {
     pub lazy_sizes: bool,
     /// `-o tree_depth=N`: how many plies deep `tree/` has move folders.
     pub tree_depth: Option<u32>,
+    /// `-o tree=off`: no position index, no `tree/` nor `positions/`.
+    pub tree_off: bool,
+    /// `-o cache_max=SIZE`: the most the cache folder's kept indexes take, in bytes.
+    pub cache_max: Option<u64>,
     /// `-o into=NAME`: a folder mounted as one stores new games in its database NAME.
     pub into: Option<String>,
     /// `-o positions=`, `-o zobrist=`, `-o scored=`: a Go database's files, named.
@@ -448,6 +468,18 @@ pub(crate) fn parse(lists: &[String], read_only_flag: bool) -> Result<ParsedOpti
                     .parse()
                     .map_err(|_| format!("-o {item}: tree_depth takes a number of plies"))?;
                 p.tree_depth = Some(depth);
+            }
+            Effect::Tree => {
+                p.tree_off = match value {
+                    "on" | "1" | "yes" => false,
+                    "off" | "0" | "no" => true,
+                    _ => return Err(format!("-o {item}: tree takes on or off")),
+                }
+            }
+            Effect::CacheMax => {
+                p.cache_max = Some(gamefs::store::cache_folder::parse_size(value).ok_or_else(
+                    || format!("-o {item}: cache_max takes a size (bytes, or 500M, 20G, 1T)"),
+                )?)
             }
             Effect::Into => p.into = Some(value.to_owned()),
             Effect::GoPositions => p.go_files.positions = Some(PathBuf::from(value)),
@@ -519,6 +551,16 @@ mod tests {
             assert!(parsed(&item).is_ok(), "{item}");
             assert!(help.contains(&w.spelled()), "{} not in help", w.spelled());
         }
+    }
+
+    #[test]
+    fn tree_and_cache_max_take_their_values() {
+        assert!(parsed("tree=off").unwrap().tree_off);
+        assert!(!parsed("tree=on").unwrap().tree_off);
+        assert!(parsed("tree=maybe").is_err());
+        assert_eq!(parsed("cache_max=20G").unwrap().cache_max, Some(20 << 30));
+        assert!(parsed("cache_max=lots").is_err());
+        assert_eq!(parsed("tree_depth=3").unwrap().tree_depth, Some(3));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! decoded into a [`ChessGame`] only when someone reads that game.
 
 pub mod blob;
+pub mod cache_folder;
 pub mod charset;
 pub mod convert;
 pub mod damage;

@@ -122,6 +122,10 @@ pub struct VfsOptions {
     pub tree_depth: u32,
     /// Where the position index is kept (`None`: in memory only).
     pub position_index: Option<std::path::PathBuf>,
+    /// `tree/` and `positions/` are made, over a position index (`-o tree=off`: false).
+    pub tree: bool,
+    /// The most the kept indexes of the position index's folder take (`-o cache_max`).
+    pub cache_max: u64,
 }
 
 impl Default for VfsOptions {
@@ -135,6 +139,8 @@ impl Default for VfsOptions {
             on_bad: OnBadGame::default(),
             tree_depth: positions::DEFAULT_TREE_DEPTH,
             position_index: None,
+            tree: true,
+            cache_max: crate::store::cache_folder::DEFAULT_MAX,
         }
     }
 }
@@ -315,12 +321,13 @@ impl Vfs {
             invalidator: OnceLock::new(),
             numbering: AtomicU32::new(numbering_of(&*coll)),
             mount_generation: inode::mount_generation(),
-            positions: coll.has_positions().then(|| {
+            positions: (coll.has_positions() && options.tree).then(|| {
                 let index = crate::collection::positions::PositionIndex::new(
                     options.position_index.clone(),
                 );
                 Arc::new(positions::Positions::new(
                     Arc::new(index),
+                    coll.clone(),
                     options.tree_depth,
                 ))
             }),

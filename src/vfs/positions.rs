@@ -79,6 +79,8 @@ pub(crate) struct Folder {
     /// for).
     board: Board,
     index: Arc<PositionIndex>,
+    /// The games indexed.
+    coll: Arc<dyn Collection>,
     slice: Slice,
     /// The games that reach it, ascending: those of every game found when first asked for
     /// (a `tree.txt` needs only the sums per move, which the index reads in a few pages
@@ -94,7 +96,7 @@ impl Folder {
     /// The games that reach the position, ascending.
     fn games(&self) -> &[u32] {
         self.games
-            .get_or_init(|| self.slice.games_at(&self.index, self.board.key()))
+            .get_or_init(|| self.slice.games_at(&self.index, &*self.coll, &self.board))
     }
 }
 
@@ -103,6 +105,8 @@ pub(crate) struct Positions {
     /// The index; replaced whole when another program changed the database.
     index: RwLock<Arc<PositionIndex>>,
     depth: u32,
+    /// The games indexed.
+    coll: Arc<dyn Collection>,
     places: Mutex<Places>,
     folders: Mutex<lru::LruCache<u32, Arc<Folder>>>,
     /// Counts the times the folders made were forgotten: a folder made from the games as
@@ -123,8 +127,13 @@ pub(crate) struct Positions {
 const CHANGED_AT_ONCE_MOST: usize = if cfg!(test) { 2 } else { 10_000 };
 
 impl Positions {
-    /// The positions of a mount over `index`, with move folders `depth` plies deep.
-    pub(crate) fn new(index: Arc<PositionIndex>, depth: u32) -> Positions {
+    /// The positions of the games of `coll` over their `index`, with move folders `depth`
+    /// plies deep.
+    pub(crate) fn new(
+        index: Arc<PositionIndex>,
+        coll: Arc<dyn Collection>,
+        depth: u32,
+    ) -> Positions {
         let root = Up::Tree(SliceId::All);
         let tree = Place {
             position: Board::start(),
@@ -136,6 +145,7 @@ impl Positions {
         Positions {
             index: RwLock::new(index),
             depth,
+            coll,
             places: Mutex::new((vec![tree], HashMap::from([((root, "tree".to_owned()), 0)]))),
             folders: Mutex::new(lru::LruCache::new(
                 std::num::NonZeroUsize::new(KEPT_FOLDERS).expect("not zero"),
@@ -293,7 +303,7 @@ impl Positions {
         let index = self.ready_index()?;
         let (position, last, slice) = self.place_of(id)?;
         let slice = games_of(slice);
-        let (sums, games) = slice.moves_at(&index, position.key());
+        let (sums, games) = slice.moves_at(&index, &*self.coll, &position);
         let tree = PositionMoves::of(&position, sums);
         let moves = if last {
             Vec::new()
@@ -306,6 +316,7 @@ impl Positions {
             games: games.map(OnceLock::from).unwrap_or_default(),
             board: position,
             index,
+            coll: self.coll.clone(),
             slice,
             tree,
             moves,
@@ -319,8 +330,15 @@ impl Positions {
     }
 
     /// Build the index (or map the kept one) on `threads` threads until `stop`.
-    pub(crate) fn build(&self, coll: &dyn Collection, threads: usize, stop: &AtomicBool) {
-        self.index().load_or_build(coll, threads, stop);
+    pub(crate) fn build(
+        &self,
+        coll: &dyn Collection,
+        threads: usize,
+        stop: &AtomicBool,
+        before_build: impl FnOnce(),
+    ) {
+        self.index()
+            .load_or_build_after(coll, threads, stop, before_build);
         self.forget_folders();
     }
 
@@ -418,6 +436,15 @@ impl Vfs {
         name: &[u8],
     ) -> Result<Option<Node>> {
         let Some(positions) = &self.positions else {
+            if matches!(name, b"tree" | b"positions")
+                && !self.options.tree
+                && self.coll.has_positions()
+            {
+                log::info!(
+                    "{}/: none, the mount was made with -o tree=off (no position index)",
+                    String::from_utf8_lossy(name)
+                );
+            }
             return Ok(None);
         };
         Ok(match name {
@@ -473,7 +500,13 @@ impl Vfs {
         let found = if last {
             None
         } else {
-            PositionMoves::find(&position, &index, &self.slice_games(slice), name)
+            PositionMoves::find(
+                &position,
+                &index,
+                &*self.coll,
+                &self.slice_games(slice),
+                name,
+            )
         };
         let Some(board) = found else {
             return Ok(None);
@@ -636,9 +669,23 @@ impl Vfs {
 
     /// Build the position index (or map the kept one) on `threads` threads until `stop`;
     /// nothing for a collection without positions.
-    pub fn build_positions(&self, threads: usize, stop: &AtomicBool) {
+    /// A build waits for `before_build` to return.
+    pub fn build_positions(&self, threads: usize, stop: &AtomicBool, before_build: impl FnOnce()) {
         if let Some(positions) = &self.positions {
-            positions.build(&*self.coll, threads, stop);
+            positions.build(&*self.coll, threads, stop, before_build);
+            self.trim_cache_folder();
+        }
+    }
+
+    /// Keep the cache folder of the position index within `-o cache_max`, this mount's index
+    /// aside.
+    fn trim_cache_folder(&self) {
+        let Some(positions) = &self.positions else {
+            return;
+        };
+        let index = positions.index();
+        if let Some((path, dir)) = index.path().and_then(|p| Some((p, p.parent()?))) {
+            crate::store::cache_folder::trim(dir, self.options.cache_max, &[path]);
         }
     }
 
@@ -651,14 +698,13 @@ impl Vfs {
         let index = positions.index();
         if positions.stale.load(Ordering::Acquire) {
             // Behind the database: the next mount builds it anew.
-            if let Some(path) = index.path() {
-                let _ = std::fs::remove_file(path);
-            }
+            index.forget_kept();
             return;
         }
         if let Err(e) = index.persist(&*self.coll) {
             log::warn!("cannot keep the position index: {e}");
         }
+        self.trim_cache_folder();
     }
 
     /// Stop building the position index (the first build, `build`, and any rebuild) and wait
@@ -680,7 +726,11 @@ impl Vfs {
     /// The `.gamefs/stats` lines of the position index.
     pub(super) fn positions_stats(&self) -> String {
         let Some(positions) = &self.positions else {
-            return String::new();
+            return if self.coll.has_positions() {
+                "position_index: off\n".into()
+            } else {
+                String::new()
+            };
         };
         let index = positions.index();
         let (done, total) = index.progress();
@@ -689,19 +739,38 @@ impl Vfs {
         } else {
             "building"
         };
-        format!("position_index: {state}\npositions_games_indexed: {done}/{total}\n")
+        let on_disk = index
+            .path()
+            .and_then(|p| std::fs::metadata(p).ok())
+            .map_or(0, |m| m.len());
+        format!(
+            "position_index: {state}\npositions_games_indexed: {done}/{total}\n\
+             position_index_bytes: {on_disk}\nposition_index_bytes_per_game: {}\n",
+            on_disk / u64::from(total.max(1))
+        )
     }
 }
 
 /// Start building the position index of `vfs` in the background on `threads` threads (on
-/// idle cores); [`Vfs::stop_positions`] stops it.
-pub fn start_building(vfs: Arc<Vfs>, threads: usize) -> Option<std::thread::JoinHandle<()>> {
+/// idle cores), once `after` has ended (the learning of sizes right after the mount, so the
+/// first listing does not share its cores with the build; a kept index is taken at once);
+/// [`Vfs::stop_positions`] stops it.
+pub fn start_building(
+    vfs: Arc<Vfs>,
+    threads: usize,
+    after: Option<Arc<super::size_fill::Ended>>,
+) -> Option<std::thread::JoinHandle<()>> {
     let stop = vfs.positions.as_ref()?.stop.clone();
     let spawned = std::thread::Builder::new()
         .name("gamefs-positions".into())
         .spawn(move || {
             super::size_fill::lower_priority();
-            vfs.build_positions(threads, &stop);
+            vfs.build_positions(threads, &stop, || {
+                if let Some(after) = after {
+                    log::info!("position index: built once every game's size is known");
+                    after.wait(&stop);
+                }
+            });
         });
     spawned
         .inspect_err(|e| log::warn!("cannot build the position index: {e}"))

@@ -6,8 +6,9 @@
 //! their sizes; requests from the kernel go first: the threads run only on idle cores.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use super::Vfs;
 
@@ -18,6 +19,34 @@ const BATCH: u32 = 256;
 pub struct SizeFill {
     stop: Arc<AtomicBool>,
     threads: Vec<JoinHandle<()>>,
+    ended: Arc<Ended>,
+}
+
+/// Set when every thread of a [`SizeFill`] has ended (done or stopped): work that would slow
+/// the first listing down (building the position index on the same cores) waits for it.
+#[derive(Default)]
+pub struct Ended {
+    ended: Mutex<bool>,
+    signal: Condvar,
+}
+
+impl Ended {
+    /// Wait until the fill has ended or `stop` is set.
+    pub fn wait(&self, stop: &AtomicBool) {
+        let mut ended = self.ended.lock().unwrap_or_else(|p| p.into_inner());
+        while !*ended && !stop.load(Ordering::Relaxed) {
+            ended = self
+                .signal
+                .wait_timeout(ended, Duration::from_millis(200))
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
+        }
+    }
+
+    fn set(&self) {
+        *self.ended.lock().unwrap_or_else(|p| p.into_inner()) = true;
+        self.signal.notify_all();
+    }
 }
 
 impl SizeFill {
@@ -29,10 +58,11 @@ impl SizeFill {
         let count = threads.max(1);
         let running = Arc::new(AtomicUsize::new(count));
         let done = Arc::new(Mutex::new(Some(done)));
+        let ended = Arc::new(Ended::default());
         let threads = (0..count)
             .map(|_| {
                 let (vfs, stop, next) = (vfs.clone(), stop.clone(), next.clone());
-                let (running, done) = (running.clone(), done.clone());
+                let (running, done, ended) = (running.clone(), done.clone(), ended.clone());
                 std::thread::Builder::new()
                     .name("gamefs-sizes".into())
                     .spawn(move || {
@@ -45,11 +75,23 @@ impl SizeFill {
                                 done();
                             }
                         }
+                        if last {
+                            ended.set();
+                        }
                     })
                     .expect("a thread")
             })
             .collect();
-        SizeFill { stop, threads }
+        SizeFill {
+            stop,
+            threads,
+            ended,
+        }
+    }
+
+    /// What is set when the fill has ended.
+    pub fn ended(&self) -> Arc<Ended> {
+        self.ended.clone()
     }
 
     /// Wait until every size is learnt (or the fill was stopped).

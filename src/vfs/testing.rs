@@ -121,7 +121,7 @@ pub(crate) fn tree_of(dir: &Path, pgn: &str, depth: u32) -> Vfs {
         ..VfsOptions::default()
     };
     let vfs = Vfs::new(Arc::new(ChessCollection::new(db)), options);
-    vfs.build_positions(2, &std::sync::atomic::AtomicBool::new(false));
+    vfs.build_positions(2, &std::sync::atomic::AtomicBool::new(false), || ());
     vfs
 }
 

@@ -32,7 +32,7 @@ fn tree_over(
             ..VfsOptions::default()
         },
     );
-    vfs.build_positions(2, &AtomicBool::new(false));
+    vfs.build_positions(2, &AtomicBool::new(false), || ());
     vfs
 }
 

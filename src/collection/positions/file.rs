@@ -1,40 +1,58 @@
-//! The position index on disk: every (position, game, next move) of a database, sorted by
-//! position, in one file in the user's cache folder, mapped and searched in place (the page
-//! cache holds what is read; the mount's own memory holds none of it).
+//! The position index on disk, in one file in the user's cache folder, mapped and searched in
+//! place (the page cache holds what is read; the mount's own memory holds none of it).
 //!
-//! Layout, little-endian: the magic `GFPOSIX2`; the stamp of the database files the index was
-//! built from (8 bytes); the game count (4), the entry count (8) and the sum count (8); per
-//! game 16 bytes (its fingerprint, 8; its result, 1; 1 when indexed, else 0; White's and
-//! Black's rating and the year, 2 each); then the entries, 14 bytes each (position key 8,
-//! game 4, next move 2), sorted by key and game; then the sums, [`SUM`] bytes each
+//! It keeps a record per game and, for every position at least two games reach, their list:
+//! the games, ascending, with the move each plays there. A position only one game reaches
+//! (most positions of most games, past the opening) is not listed: the record of each game
+//! keeps its [`Signature`] and a filter of its own positions, which rule out nearly every
+//! game for a position, and the few games left are replayed (`super::PositionIndex::reach`). So the file takes tens of bytes a
+//! game where a list of every (position, game) took over a thousand.
+//!
+//! Layout, little-endian: the magic `GFPOSIX3`; the stamp of the database files the index was
+//! built from (8 bytes); the game count (4), the count of listed positions (8), of sums (8)
+//! and the bytes of the lists (8); per game [`GAME`] bytes (its result, 1; 1 when indexed,
+//! else 0; White's and Black's rating and the year, 2 each; its signature: the emptied home
+//! squares, 8, their count, 1, its final material, 2; a spare byte; its [`Filters`] of the
+//! positions only it reaches, 32); per listed position 16
+//! bytes (its key and where its list starts), sorted by key; the sums, [`SUM`] bytes each
 //! ([`Sum::to_bytes`]), sorted by key and move: for every position at least [`SUMS_FROM`]
 //! games reach, the sums of SCID's tree statistics per move played there, so its table is
-//! read in a few pages, however many games reach it (the start position: all of them).
+//! read in a few pages, however many games reach it (the start position: all of them); then
+//! the lists ([`encode_list`]).
 
-use std::io::{BufReader, BufWriter, Seek, SeekFrom, Write};
+use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use memmap2::Mmap;
 
 use super::buckets::Buckets;
 use super::line::GameStats;
+use super::signature::{Signature, Target};
 use super::table::{MoveStats, count_move};
 
-const MAGIC: &[u8; 8] = b"GFPOSIX2";
-const HEADER: usize = 8 + 8 + 4 + 8 + 8;
-/// Where the sum count lies in the header.
-const SUM_COUNT_AT: u64 = 8 + 8 + 4 + 8;
-const GAME: usize = 16;
-/// The bytes of one entry on disk.
+const MAGIC: &[u8; 8] = b"GFPOSIX3";
+const HEADER: usize = 8 + 8 + 4 + 8 + 8 + 8;
+/// The bytes of a game's record before its filter.
+const RECORD: usize = 20;
+/// The 64-bit words of a game's filter of the positions only it reaches ([`Filters`]).
+const FILTER_WORDS: usize = 4;
+/// The bytes of one game's record, its filter included.
+pub const GAME: usize = RECORD + 8 * FILTER_WORDS;
+/// The bytes of one listed position in the directory.
+const LISTED: usize = 16;
+/// The bytes of one entry of a build's buckets.
 pub const ENTRY: usize = 14;
 /// The bytes of one sum on disk.
 pub const SUM: usize = 8 + 2 + 4 * 4 + 8 + 8 + 4 + 8 + 4;
-/// The games a position needs for its sums to be kept: below, its entries are read (fewer
-/// than this many pages), above, its sums.
+/// The games a position needs for its sums to be kept: below, its list is read, above, its
+/// sums.
 pub const SUMS_FROM: usize = if cfg!(test) { 2 } else { 64 };
+/// The games of a list between two marks of where they are (a game's move is found by
+/// decoding at most this many).
+const BLOCK: usize = 64;
 
 /// The sums of the games that reach a position and play one move there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,102 +105,51 @@ impl Sum {
     }
 }
 
-/// The sums of one position as the entries go by: kept when at least [`SUMS_FROM`] indexed
-/// games reach it. A game's statistics are looked up only once that many games reach the
-/// position (most positions are reached by one game, and a lookup per entry would be a cache
-/// miss per entry); from then on each entry is counted as it comes, so the memory stays a few
-/// entries however many games reach a position (the start position: all of them).
-struct Summing<'a> {
-    games: &'a [GameRecord],
-    key: u64,
-    /// The first [`SUMS_FROM`] games reaching the position, with their next move: once
-    /// there are that many they are counted in `moves`, and so is every game after them.
-    reach: Vec<(u32, u16)>,
-    /// The indexed games counted in `moves`.
-    indexed: usize,
-    moves: Vec<(u16, MoveStats)>,
-}
-
-impl<'a> Summing<'a> {
-    /// Sums of the entries of `games`.
-    fn new(games: &'a [GameRecord]) -> Summing<'a> {
-        Summing {
-            games,
-            key: 0,
-            reach: Vec::with_capacity(SUMS_FROM),
-            indexed: 0,
-            moves: Vec::new(),
-        }
-    }
-
-    /// Count entry `e`; write the sums of the position before to `out` when `e` is of
-    /// another, and say how many were written.
-    fn add(&mut self, e: &Entry, out: &mut impl Write) -> std::io::Result<u64> {
-        let written = if e.key != self.key {
-            self.flush(out)?
-        } else {
-            0
-        };
-        self.key = e.key;
-        if self.reach.len() == SUMS_FROM {
-            self.count(e.game, e.next);
-        } else {
-            self.reach.push((e.game, e.next));
-            if self.reach.len() == SUMS_FROM {
-                for i in 0..SUMS_FROM {
-                    let (game, next) = self.reach[i];
-                    self.count(game, next);
-                }
-            }
-        }
-        Ok(written)
-    }
-
-    /// Count game `game`, which plays `next` at the position, if it is indexed.
-    fn count(&mut self, game: u32, next: u16) {
-        if let Some(stats) = self.games.get(game as usize).and_then(|g| g.stats) {
-            self.indexed += 1;
-            count_move(&mut self.moves, next, &stats);
-        }
-    }
-
-    /// Write the sums of the position gathered (if enough indexed games reach it) and start
-    /// afresh; how many were written.
-    fn flush(&mut self, out: &mut impl Write) -> std::io::Result<u64> {
-        let mut written = 0;
-        if self.indexed >= SUMS_FROM {
-            self.moves.sort_unstable_by_key(|m| m.0);
-            for &(next, stats) in &self.moves {
-                let sum = Sum {
-                    key: self.key,
-                    next,
-                    stats,
-                };
-                out.write_all(&sum.to_bytes())?;
-                written += 1;
-            }
-        }
-        self.reach.clear();
-        self.indexed = 0;
-        self.moves.clear();
-        Ok(written)
-    }
-}
-
 /// One game as the file keeps it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GameRecord {
-    /// The game's fingerprint when it was indexed (0: none).
-    pub fingerprint: u64,
     /// Its statistics; `None` when it is not in the index (deleted, unreadable).
     pub stats: Option<GameStats>,
+    /// What rules out the positions it does not reach.
+    pub signature: Signature,
 }
 
-// A million games' records in 16 MB: the result is an enum, so `Option<GameStats>` needs no
-// room of its own.
-const _: () = assert!(std::mem::size_of::<GameRecord>() == 16);
+impl GameRecord {
+    /// The record's bytes on disk (its filter aside).
+    fn to_bytes(self) -> [u8; RECORD] {
+        let s = self.stats.unwrap_or_default();
+        let mut b = [0u8; RECORD];
+        b[0] = s.result_code();
+        b[1] = u8::from(self.stats.is_some());
+        b[2..4].copy_from_slice(&s.white_elo.to_le_bytes());
+        b[4..6].copy_from_slice(&s.black_elo.to_le_bytes());
+        b[6..8].copy_from_slice(&s.year.to_le_bytes());
+        b[8..16].copy_from_slice(&self.signature.emptied.to_le_bytes());
+        b[16] = self.signature.count;
+        b[17..19].copy_from_slice(&self.signature.material.to_le_bytes());
+        b
+    }
 
-/// One entry: a game reaches position `key` and plays `next` there.
+    /// The record whose bytes on disk start `b` (its filter aside).
+    fn from_bytes(b: &[u8; RECORD]) -> GameRecord {
+        let u16_at = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
+        GameRecord {
+            stats: (b[1] != 0).then(|| GameStats {
+                result: GameStats::result_of_code(b[0]),
+                white_elo: u16_at(2),
+                black_elo: u16_at(4),
+                year: u16_at(6),
+            }),
+            signature: Signature {
+                emptied: u64::from_le_bytes(b[8..16].try_into().expect("8 bytes")),
+                count: b[16],
+                material: u16_at(17),
+            },
+        }
+    }
+}
+
+/// One entry of a build: a game reaches position `key` and plays `next` there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Entry {
     /// The position's key.
@@ -194,7 +161,7 @@ pub struct Entry {
 }
 
 impl Entry {
-    /// The entry's bytes on disk.
+    /// The entry's bytes in a bucket.
     pub fn to_bytes(&self) -> [u8; ENTRY] {
         let mut b = [0u8; ENTRY];
         b[..8].copy_from_slice(&self.key.to_le_bytes());
@@ -203,7 +170,7 @@ impl Entry {
         b
     }
 
-    /// The entry whose bytes on disk start `b` (at least [`ENTRY`] bytes).
+    /// The entry whose bytes in a bucket start `b` (at least [`ENTRY`] bytes).
     pub fn from_bytes(b: &[u8]) -> Entry {
         Entry {
             key: u64::from_le_bytes(b[..8].try_into().expect("8 bytes")),
@@ -213,46 +180,455 @@ impl Entry {
     }
 }
 
-/// Write the index of `games` with `entries` (sorted by key and game) and their sums to
-/// `path`, atomically (a temporary file renamed over it). The sums are gathered beside it in
-/// a second temporary file as the entries go by, then copied after them.
+/// Each game's filter of the positions only it reaches, filled as a build finds them: a
+/// Bloom filter of [`FILTER_WORDS`] words, three bits a position (taken from its key, itself a
+/// hash). A search for a position no list holds replays only the games whose signature and
+/// filter both let it through: with some 30 positions of its own a game lets through about 3
+/// in 100 positions it does not reach.
+pub struct Filters(Vec<std::sync::atomic::AtomicU64>);
+
+impl Filters {
+    /// Empty filters for `games` games.
+    pub fn new(games: usize) -> Filters {
+        Filters(
+            (0..games * FILTER_WORDS)
+                .map(|_| std::sync::atomic::AtomicU64::new(0))
+                .collect(),
+        )
+    }
+
+    /// Put position `key` in the filter of game `game`.
+    fn add(&self, game: u32, key: u64) {
+        for bit in filter_bits(key) {
+            if let Some(w) = self.0.get(game as usize * FILTER_WORDS + bit / 64) {
+                w.fetch_or(1 << (bit % 64), Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The words of game `game`'s filter.
+    fn words(&self, game: usize) -> [u64; FILTER_WORDS] {
+        std::array::from_fn(|i| {
+            self.0
+                .get(game * FILTER_WORDS + i)
+                .map_or(0, |w| w.load(Ordering::Relaxed))
+        })
+    }
+}
+
+/// The bits of a filter that position `key` sets.
+fn filter_bits(key: u64) -> [usize; 3] {
+    let bits = (FILTER_WORDS * 64) as u64;
+    [key >> 56, key >> 48, key >> 40].map(|b| (b % bits) as usize)
+}
+
+/// Append `v` to `out` in LEB128 (7 bits a byte, the lowest first).
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// The LEB128 number at `*at` of `b`, `*at` moved past it; `None` past the end.
+fn get_varint(b: &[u8], at: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let byte = *b.get(*at)?;
+        *at += 1;
+        v |= u64::from(byte & 0x7f) << shift;
+        if byte < 0x80 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// Append the list of one position, the games that reach it ascending (at least two) with the
+/// move each plays there, to `out`: their count; the moves played, once each (a count less
+/// one, then two bytes a move); when there are several, a byte per game naming its move among
+/// them; where the list is longer than [`BLOCK`], for each block of games after the first, its
+/// first game and where its games start (4 bytes each); then the games, each block's first as
+/// it is and the others as the difference from the game before.
+pub fn encode_list(reach: &[(u32, u16)], out: &mut Vec<u8>) {
+    put_varint(out, reach.len() as u64);
+    let mut moves: Vec<u16> = reach.iter().map(|r| r.1).collect();
+    moves.sort_unstable();
+    moves.dedup();
+    // A position has at most 218 legal moves, and the end of a game.
+    let moves = &moves[..moves.len().min(256)];
+    out.push((moves.len() - 1) as u8);
+    for m in moves {
+        out.extend_from_slice(&m.to_le_bytes());
+    }
+    if moves.len() > 1 {
+        out.extend(
+            reach
+                .iter()
+                .map(|r| moves.binary_search(&r.1).unwrap_or(0) as u8),
+        );
+    }
+    let mut games = Vec::with_capacity(reach.len() * 2);
+    let mut marks = Vec::new();
+    for (b, block) in reach.chunks(BLOCK).enumerate() {
+        if b > 0 {
+            marks.push((block[0].0, games.len() as u32));
+        }
+        let mut before = None;
+        for &(game, _) in block {
+            put_varint(&mut games, u64::from(game - before.unwrap_or(0)));
+            before = Some(game);
+        }
+    }
+    for (game, at) in marks {
+        out.extend_from_slice(&game.to_le_bytes());
+        out.extend_from_slice(&at.to_le_bytes());
+    }
+    out.extend_from_slice(&games);
+}
+
+/// A list read from the file ([`encode_list`]).
+struct List<'a> {
+    count: usize,
+    moves: &'a [u8],
+    /// The byte per game naming its move; empty when one move is played.
+    which: &'a [u8],
+    marks: &'a [u8],
+    games: &'a [u8],
+}
+
+impl<'a> List<'a> {
+    /// The list whose bytes start `b`; `None` when they are not one.
+    fn read(b: &'a [u8]) -> Option<List<'a>> {
+        let mut at = 0;
+        let count = usize::try_from(get_varint(b, &mut at)?).ok()?;
+        let moves = usize::from(*b.get(at)?) + 1;
+        at += 1;
+        let moves_bytes = b.get(at..at + 2 * moves)?;
+        at += 2 * moves;
+        let which_len = if moves > 1 { count } else { 0 };
+        let which = b.get(at..at.checked_add(which_len)?)?;
+        at += which_len;
+        let marks_len = count.div_ceil(BLOCK).saturating_sub(1) * 8;
+        let marks = b.get(at..at.checked_add(marks_len)?)?;
+        at += marks_len;
+        Some(List {
+            count,
+            moves: moves_bytes,
+            which,
+            marks,
+            games: b.get(at..)?,
+        })
+    }
+
+    /// The move of game `i` of the list.
+    fn move_of(&self, i: usize) -> u16 {
+        let m = self.which.get(i).map_or(0, |&w| usize::from(w));
+        self.moves
+            .get(2 * m..2 * m + 2)
+            .map_or(0, |b| u16::from_le_bytes([b[0], b[1]]))
+    }
+
+    /// The games of block `b`, from game `b * BLOCK` of the list, with their moves.
+    fn block(&self, b: usize) -> impl Iterator<Item = (u32, u16)> + '_ {
+        let start = if b == 0 {
+            0
+        } else {
+            self.marks
+                .get((b - 1) * 8 + 4..(b - 1) * 8 + 8)
+                .map_or(usize::MAX, |m| {
+                    u32::from_le_bytes(m.try_into().expect("4 bytes")) as usize
+                })
+        };
+        let first = b * BLOCK;
+        let len = self.count.saturating_sub(first).min(BLOCK);
+        let mut at = start;
+        let mut game = 0u32;
+        (0..len).map_while(move |i| {
+            let d = get_varint(self.games, &mut at)?;
+            game = if i == 0 { d as u32 } else { game + d as u32 };
+            Some((game, self.move_of(first + i)))
+        })
+    }
+
+    /// Every game of the list with its move, ascending.
+    fn all(&self) -> impl Iterator<Item = (u32, u16)> + '_ {
+        (0..self.count.div_ceil(BLOCK)).flat_map(|b| self.block(b))
+    }
+
+    /// The move game `game` plays, if it is in the list.
+    fn find(&self, game: u32) -> Option<u16> {
+        let blocks = self.count.div_ceil(BLOCK);
+        // The last block whose first game is not above `game`.
+        let first_of = |b: usize| {
+            self.marks
+                .get((b - 1) * 8..(b - 1) * 8 + 4)
+                .map_or(u32::MAX, |m| u32::from_le_bytes(m.try_into().expect("4")))
+        };
+        let b = (1..blocks).take_while(|&b| first_of(b) <= game).count();
+        self.block(b).find(|&(g, _)| g == game).map(|(_, m)| m)
+    }
+}
+
+/// What one run of sorted entries (a bucket, or all of them) makes of the file: the
+/// directory of its listed positions (each list's start counted from the run's first list),
+/// its sums and its lists.
+#[derive(Default)]
+struct Part {
+    listed: Vec<u8>,
+    sums: Vec<u8>,
+    sum_count: u64,
+    lists: Vec<u8>,
+}
+
+impl Part {
+    /// The part of `entries` (sorted by key and game), whose games are `games`; the positions
+    /// one game reaches alone go in its filter.
+    fn of(
+        entries: impl IntoIterator<Item = Entry>,
+        games: &[GameRecord],
+        filters: &Filters,
+    ) -> Part {
+        let mut part = Part::default();
+        let mut run: Vec<(u32, u16)> = Vec::new();
+        let mut key = None;
+        for e in entries {
+            if key != Some(e.key) {
+                if let Some(k) = key {
+                    part.add(k, &run, games, filters);
+                }
+                key = Some(e.key);
+                run.clear();
+            }
+            run.push((e.game, e.next));
+        }
+        if let Some(k) = key {
+            part.add(k, &run, games, filters);
+        }
+        part
+    }
+
+    /// Add the position `key` that the games of `run` reach, if they are at least two; else
+    /// put it in its game's filter.
+    fn add(&mut self, key: u64, run: &[(u32, u16)], games: &[GameRecord], filters: &Filters) {
+        if let [(game, _)] = run {
+            filters.add(*game, key);
+            return;
+        }
+        self.listed.extend_from_slice(&key.to_le_bytes());
+        self.listed
+            .extend_from_slice(&(self.lists.len() as u64).to_le_bytes());
+        encode_list(run, &mut self.lists);
+        if run.len() >= SUMS_FROM {
+            let mut moves: Vec<(u16, MoveStats)> = Vec::new();
+            let mut indexed = 0;
+            for &(game, next) in run {
+                if let Some(stats) = games.get(game as usize).and_then(|g| g.stats) {
+                    indexed += 1;
+                    count_move(&mut moves, next, &stats);
+                }
+            }
+            if indexed >= SUMS_FROM {
+                moves.sort_unstable_by_key(|m| m.0);
+                for (next, stats) in moves {
+                    let sum = Sum { key, next, stats };
+                    self.sums.extend_from_slice(&sum.to_bytes());
+                    self.sum_count += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Where a part was put aside in the scratch file of a build: at `at`, its directory, sums
+/// and lists one after the other.
+#[derive(Clone, Copy, Default)]
+struct PartAt {
+    at: u64,
+    listed: u64,
+    sums: u64,
+    sum_count: u64,
+    lists: u64,
+}
+
+/// Write the index of `games` with `entries` (sorted by key and game) to `path`, atomically (a
+/// temporary file renamed over it).
 pub fn write(
     path: &Path,
     stamp: u64,
     games: &[GameRecord],
-    entries: impl ExactSizeIterator<Item = Entry>,
+    entries: impl IntoIterator<Item = Entry>,
 ) -> std::io::Result<()> {
-    let tmp = scratch_beside(path, "tmp");
-    let sums_tmp = scratch_beside(path, "sums");
+    let filters = Filters::new(games.len());
+    let part = Part::of(entries, games, &filters);
+    let parts = scratch_beside(path, "parts");
     let result = (|| {
-        let mut w = BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
-        w.write_all(&head(stamp, games, entries.len()))?;
-        let mut sums = BufWriter::with_capacity(
-            1 << 20,
-            std::fs::File::options()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .open(&sums_tmp)?,
-        );
-        let mut summing = Summing::new(games);
-        let mut sum_count = 0;
-        for e in entries {
-            w.write_all(&e.to_bytes())?;
-            sum_count += summing.add(&e, &mut sums)?;
-        }
-        sum_count += summing.flush(&mut sums)?;
-        let mut sums = sums.into_inner().map_err(|e| e.into_error())?;
-        sums.seek(SeekFrom::Start(0))?;
-        std::io::copy(&mut BufReader::with_capacity(1 << 20, sums), &mut w)?;
-        let file = w.into_inner().map_err(|e| e.into_error())?;
-        finish(file, sum_count, &tmp, path)?.keep()
+        let scratch = std::fs::File::options()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&parts)?;
+        let at = put_aside(&scratch, &AtomicU64::new(0), &part)?;
+        assemble(path, stamp, games, &filters, &scratch, &[at])?.keep()
     })();
-    let _ = std::fs::remove_file(&sums_tmp);
+    let _ = std::fs::remove_file(&parts);
+    result
+}
+
+/// Put `part` aside in `scratch` at the next free place (`end`); where it is.
+fn put_aside(scratch: &std::fs::File, end: &AtomicU64, part: &Part) -> std::io::Result<PartAt> {
+    let len = (part.listed.len() + part.sums.len() + part.lists.len()) as u64;
+    let at = end.fetch_add(len, Ordering::Relaxed);
+    let mut bytes = Vec::with_capacity(len as usize);
+    bytes.extend_from_slice(&part.listed);
+    bytes.extend_from_slice(&part.sums);
+    bytes.extend_from_slice(&part.lists);
+    scratch.write_all_at(&bytes, at)?;
+    Ok(PartAt {
+        at,
+        listed: part.listed.len() as u64,
+        sums: part.sums.len() as u64,
+        sum_count: part.sum_count,
+        lists: part.lists.len() as u64,
+    })
+}
+
+/// The bytes a part copied at a time.
+const COPY_BYTES: usize = 1 << 20;
+
+/// Write the index file of `games` from the `parts` put aside in `scratch` (in key order):
+/// the header and records, each part's directory with its lists' starts moved to where its
+/// lists go, the sums, the lists. Whole and readable, not yet kept ([`Written::keep`]).
+fn assemble(
+    path: &Path,
+    stamp: u64,
+    games: &[GameRecord],
+    filters: &Filters,
+    scratch: &std::fs::File,
+    parts: &[PartAt],
+) -> std::io::Result<Written> {
+    let tmp = scratch_beside(path, "tmp");
+    let result = (|| {
+        let file = std::fs::File::create(&tmp)?;
+        let mut w = std::io::BufWriter::with_capacity(COPY_BYTES, &file);
+        let listed: u64 = parts.iter().map(|p| p.listed).sum::<u64>() / LISTED as u64;
+        let sums: u64 = parts.iter().map(|p| p.sum_count).sum();
+        let lists: u64 = parts.iter().map(|p| p.lists).sum();
+        w.write_all(MAGIC)?;
+        w.write_all(&stamp.to_le_bytes())?;
+        w.write_all(&(games.len() as u32).to_le_bytes())?;
+        w.write_all(&listed.to_le_bytes())?;
+        w.write_all(&sums.to_le_bytes())?;
+        w.write_all(&lists.to_le_bytes())?;
+        for (n, g) in games.iter().enumerate() {
+            w.write_all(&g.to_bytes())?;
+            for word in filters.words(n) {
+                w.write_all(&word.to_le_bytes())?;
+            }
+        }
+        let read = |at: u64, len: u64, each: &mut dyn FnMut(&mut [u8]) -> std::io::Result<()>| {
+            let mut buf = vec![0u8; COPY_BYTES];
+            let mut done = 0;
+            while done < len {
+                // Whole directory entries at a time.
+                let n = (len - done).min((COPY_BYTES / LISTED * LISTED) as u64) as usize;
+                scratch.read_exact_at(&mut buf[..n], at + done)?;
+                each(&mut buf[..n])?;
+                done += n as u64;
+            }
+            Ok::<(), std::io::Error>(())
+        };
+        let mut lists_before = 0u64;
+        for p in parts {
+            read(p.at, p.listed, &mut |b| {
+                for e in b.chunks_exact_mut(LISTED) {
+                    let start = u64::from_le_bytes(e[8..].try_into().expect("8 bytes"));
+                    e[8..].copy_from_slice(&(start + lists_before).to_le_bytes());
+                }
+                w.write_all(b)
+            })?;
+            lists_before += p.lists;
+        }
+        for p in parts {
+            read(p.at + p.listed, p.sums, &mut |b| w.write_all(b))?;
+        }
+        for p in parts {
+            read(p.at + p.listed + p.sums, p.lists, &mut |b| w.write_all(b))?;
+        }
+        w.flush()?;
+        drop(w);
+        Ok(Written {
+            file,
+            tmp: tmp.clone(),
+            path: path.to_path_buf(),
+            kept: false,
+        })
+    })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
+    result
+}
+
+/// Write the index of `games` with the entries of `buckets` for `path`, as [`write()`] does:
+/// each bucket read back and sorted, its listed positions, sums and lists put aside, on
+/// `threads` threads (a bucket's keys all come before the next bucket's, so no merge is
+/// needed), then the parts in order. The index is whole and readable, not yet kept
+/// ([`Written::keep`]).
+pub fn write_buckets(
+    path: &Path,
+    stamp: u64,
+    games: &[GameRecord],
+    buckets: &Buckets,
+    threads: usize,
+) -> std::io::Result<Written> {
+    let started = std::time::Instant::now();
+    let count = buckets.count();
+    let parts_path = scratch_beside(path, "parts");
+    let result = (|| {
+        let scratch = std::fs::File::options()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&parts_path)?;
+        let end = AtomicU64::new(0);
+        let filters = Filters::new(games.len());
+        let parts: Vec<Mutex<PartAt>> = (0..count).map(|_| Mutex::default()).collect();
+        let next = AtomicUsize::new(0);
+        let work = || -> std::io::Result<()> {
+            // Reused for every bucket the thread takes.
+            let mut entries = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= count {
+                    return Ok(());
+                }
+                buckets.take_sorted(i, &mut entries)?;
+                let part = Part::of(entries.iter().copied(), games, &filters);
+                *parts[i].lock().unwrap_or_else(|p| p.into_inner()) =
+                    put_aside(&scratch, &end, &part)?;
+            }
+        };
+        std::thread::scope(|s| {
+            let workers: Vec<_> = (0..threads.max(1)).map(|_| s.spawn(work)).collect();
+            workers
+                .into_iter()
+                .try_for_each(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+        })?;
+        let parts: Vec<PartAt> = parts
+            .into_iter()
+            .map(|p| p.into_inner().unwrap_or_else(|p| p.into_inner()))
+            .collect();
+        log::info!(
+            "position index: {count} buckets sorted in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+        assemble(path, stamp, games, &filters, &scratch, &parts)
+    })();
+    let _ = std::fs::remove_file(&parts_path);
     result
 }
 
@@ -268,130 +644,6 @@ pub fn scratch_beside(index: &Path, what: &str) -> PathBuf {
         WRITES.fetch_add(1, Ordering::Relaxed)
     ));
     PathBuf::from(name)
-}
-
-/// A bucket's sums as they are written to the file, and how many there are.
-type BucketSums = (Vec<u8>, u64);
-
-/// The entries a bucket's writer turns into bytes at a time.
-const CHUNK: usize = 1 << 16;
-
-/// Write the index of `games` with the entries of `buckets` and their sums for `path`, as
-/// [`write()`] does: each bucket read back, sorted and written at its place in the file, with
-/// its sums, on `threads` threads (a bucket's keys all come before the next bucket's, so no
-/// merge is needed). The index is whole and readable, not yet kept ([`Written::keep`]).
-pub fn write_buckets(
-    path: &Path,
-    stamp: u64,
-    games: &[GameRecord],
-    buckets: &Buckets,
-    threads: usize,
-) -> std::io::Result<Written> {
-    let tmp = scratch_beside(path, "tmp");
-    let started = std::time::Instant::now();
-    let sizes = buckets.sizes();
-    let result = (|| {
-        let file = std::fs::File::create(&tmp)?;
-        let head = head(stamp, games, sizes.iter().sum());
-        file.write_all_at(&head, 0)?;
-        let mut starts = Vec::with_capacity(sizes.len());
-        let mut at = head.len() as u64;
-        for &size in &sizes {
-            starts.push(at);
-            at += (size * ENTRY) as u64;
-        }
-        // Each bucket's sums and their count, in bucket order once all are written.
-        let sums: Vec<Mutex<BucketSums>> = sizes.iter().map(|_| Mutex::default()).collect();
-        let next = AtomicUsize::new(0);
-        let work = || -> std::io::Result<()> {
-            // Reused for every bucket the thread takes.
-            let mut entries = Vec::new();
-            let mut bytes = Vec::with_capacity(CHUNK * ENTRY);
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= sizes.len() {
-                    return Ok(());
-                }
-                buckets.take_sorted(i, &mut entries)?;
-                let mut bucket_sums = Vec::new();
-                let mut count = 0;
-                let mut summing = Summing::new(games);
-                let mut at = starts[i];
-                for chunk in entries.chunks(CHUNK) {
-                    bytes.clear();
-                    for e in chunk {
-                        bytes.extend_from_slice(&e.to_bytes());
-                        count += summing.add(e, &mut bucket_sums)?;
-                    }
-                    file.write_all_at(&bytes, at)?;
-                    at += bytes.len() as u64;
-                }
-                count += summing.flush(&mut bucket_sums)?;
-                *sums[i].lock().unwrap_or_else(|p| p.into_inner()) = (bucket_sums, count);
-            }
-        };
-        std::thread::scope(|s| {
-            let workers: Vec<_> = (0..threads.max(1)).map(|_| s.spawn(work)).collect();
-            workers
-                .into_iter()
-                .try_for_each(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-        })?;
-        log::info!(
-            "position index: {} buckets sorted and written in {:.1} s",
-            sizes.len(),
-            started.elapsed().as_secs_f64()
-        );
-        let mut sum_count = 0;
-        for bucket in sums {
-            let (bytes, count) = bucket.into_inner().unwrap_or_else(|p| p.into_inner());
-            file.write_all_at(&bytes, at)?;
-            at += bytes.len() as u64;
-            sum_count += count;
-        }
-        finish(file, sum_count, &tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
-/// The start of an index file: its header (the sum count left 0: [`finish`] writes it) and
-/// the records of `games`.
-fn head(stamp: u64, games: &[GameRecord], entries: usize) -> Vec<u8> {
-    let mut b = Vec::with_capacity(HEADER + games.len() * GAME);
-    b.extend_from_slice(MAGIC);
-    b.extend_from_slice(&stamp.to_le_bytes());
-    b.extend_from_slice(&(games.len() as u32).to_le_bytes());
-    b.extend_from_slice(&(entries as u64).to_le_bytes());
-    b.extend_from_slice(&0u64.to_le_bytes());
-    for g in games {
-        let s = g.stats.unwrap_or_default();
-        b.extend_from_slice(&g.fingerprint.to_le_bytes());
-        b.push(s.result_code());
-        b.push(u8::from(g.stats.is_some()));
-        b.extend_from_slice(&s.white_elo.to_le_bytes());
-        b.extend_from_slice(&s.black_elo.to_le_bytes());
-        b.extend_from_slice(&s.year.to_le_bytes());
-    }
-    b
-}
-
-/// Write the sum count into the index written to `tmp`, which is then whole, to be kept at
-/// `path`.
-fn finish(
-    file: std::fs::File,
-    sum_count: u64,
-    tmp: &Path,
-    path: &Path,
-) -> std::io::Result<Written> {
-    file.write_all_at(&sum_count.to_le_bytes(), SUM_COUNT_AT)?;
-    Ok(Written {
-        file,
-        tmp: tmp.to_path_buf(),
-        path: path.to_path_buf(),
-        kept: false,
-    })
 }
 
 /// An index written whole to its temporary file: readable there ([`Written::open`]), not yet
@@ -439,8 +691,9 @@ pub struct IndexFile {
     map: Mmap,
     stamp: u64,
     games: u32,
-    entries: usize,
+    listed: usize,
     sums: usize,
+    lists: usize,
 }
 
 impl IndexFile {
@@ -455,14 +708,17 @@ impl IndexFile {
         if &head[..8] != MAGIC {
             return None;
         }
+        let u64_at = |i: usize| -> Option<usize> {
+            usize::try_from(u64::from_le_bytes(head[i..i + 8].try_into().ok()?)).ok()
+        };
         let stamp = u64::from_le_bytes(head[8..16].try_into().ok()?);
         let games = u32::from_le_bytes(head[16..20].try_into().ok()?);
-        let entries = usize::try_from(u64::from_le_bytes(head[20..28].try_into().ok()?)).ok()?;
-        let sums = usize::try_from(u64::from_le_bytes(head[28..36].try_into().ok()?)).ok()?;
+        let (listed, sums, lists) = (u64_at(20)?, u64_at(28)?, u64_at(36)?);
         let want = HEADER
             .checked_add((games as usize).checked_mul(GAME)?)?
-            .checked_add(entries.checked_mul(ENTRY)?)?
-            .checked_add(sums.checked_mul(SUM)?)?;
+            .checked_add(listed.checked_mul(LISTED)?)?
+            .checked_add(sums.checked_mul(SUM)?)?
+            .checked_add(lists)?;
         if map.len() != want {
             return None;
         }
@@ -470,19 +726,17 @@ impl IndexFile {
             map,
             stamp,
             games,
-            entries,
+            listed,
             sums,
+            lists,
         };
-        // Entries and sums are looked up at random: a page read where it is touched, not the
-        // kernel's read-ahead around it; a run of entries read in order asks for its pages
-        // itself (`find`, `read_all`). The games' records keep the read-ahead: a position's
-        // games are read in ascending order. (A 10-ply line looked up cold at 1M: 190-292 ms
-        // with read-ahead everywhere, 45-61 ms so; `tree/e4/games` listed cold: 159-196 ms,
-        // 116-168 ms so, and 302-328 ms with the records read at random too.)
+        // The directory, sums and lists are looked up at random: a page read where it is
+        // touched, not the kernel's read-ahead around it. The games' records keep the
+        // read-ahead: they are read in order, by a search and by a position's games.
         let _ = file.map.advise_range(
             memmap2::Advice::Random,
-            file.entry_at(0),
-            entries * ENTRY + sums * SUM,
+            file.listed_at(0),
+            listed * LISTED + sums * SUM + lists,
         );
         Some(file)
     }
@@ -497,9 +751,9 @@ impl IndexFile {
         self.games
     }
 
-    /// The number of entries.
-    pub fn entry_count(&self) -> usize {
-        self.entries
+    /// The number of positions listed: those at least two games reach.
+    pub fn listed_count(&self) -> usize {
+        self.listed
     }
 
     /// Game `n` as the file keeps it.
@@ -508,81 +762,88 @@ impl IndexFile {
             return GameRecord::default();
         }
         let at = HEADER + n as usize * GAME;
-        let b = &self.map[at..at + GAME];
-        let u16_at = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
-        GameRecord {
-            fingerprint: u64::from_le_bytes(b[..8].try_into().expect("8 bytes")),
-            stats: (b[9] != 0).then(|| GameStats {
-                result: GameStats::result_of_code(b[8]),
-                white_elo: u16_at(10),
-                black_elo: u16_at(12),
-                year: u16_at(14),
-            }),
-        }
+        GameRecord::from_bytes(self.map[at..at + RECORD].try_into().expect("RECORD bytes"))
     }
 
-    /// Entry `i`.
-    pub fn entry(&self, i: usize) -> Entry {
-        let at = self.entry_at(i);
-        Entry::from_bytes(&self.map[at..at + ENTRY])
+    /// False when game `n`'s record tells it does not reach position `key` (`target`): it is
+    /// not indexed, its signature rules the position out, or the position is not in its
+    /// filter.
+    pub fn may_reach(&self, n: u32, key: u64, target: &Target) -> bool {
+        if n >= self.games {
+            return false;
+        }
+        let g = self.game(n);
+        g.stats.is_some() && self.in_filter(n, key) && g.signature.may_reach(target)
+    }
+
+    /// True when game `n`'s filter may hold position `key` (game `n` is in the file).
+    fn in_filter(&self, n: u32, key: u64) -> bool {
+        let filter = HEADER + n as usize * GAME + RECORD;
+        filter_bits(key)
+            .iter()
+            .all(|&bit| self.map[filter + bit / 8] & (1 << (bit % 8)) != 0)
+    }
+
+    /// Where listed position `i` is in the file.
+    fn listed_at(&self, i: usize) -> usize {
+        HEADER + self.games as usize * GAME + i * LISTED
+    }
+
+    /// Listed position `i`: its key and where its list starts among the lists.
+    fn listed(&self, i: usize) -> (u64, usize) {
+        let at = self.listed_at(i);
+        let b = &self.map[at..at + LISTED];
+        (
+            u64::from_le_bytes(b[..8].try_into().expect("8 bytes")),
+            usize::try_from(u64::from_le_bytes(b[8..].try_into().expect("8 bytes")))
+                .unwrap_or(usize::MAX),
+        )
+    }
+
+    /// The list of position `key`, if at least two games reach it.
+    fn list(&self, key: u64) -> Option<List<'_>> {
+        let i = first_not_below(self.listed, |i| (self.listed(i).0, 0), (key, 0));
+        if i >= self.listed || self.listed(i).0 != key {
+            return None;
+        }
+        let lists_at = self.listed_at(self.listed) + self.sums * SUM;
+        let start = lists_at.checked_add(self.listed(i).1)?;
+        let end = if i + 1 < self.listed {
+            lists_at.checked_add(self.listed(i + 1).1)?
+        } else {
+            lists_at + self.lists
+        };
+        List::read(self.map.get(start..end)?)
+    }
+
+    /// The games that reach position `key` with the move each plays there, ascending, when
+    /// at least two games reach it; `None` when fewer do (at most one: found by
+    /// [`may_reach`](Self::may_reach)).
+    pub fn find(&self, key: u64) -> Option<Vec<(u32, u16)>> {
+        let list = self.list(key)?;
+        if list.count > ENTRIES_READ_AHEAD {
+            let at = list.games.as_ptr() as usize - self.map.as_ptr() as usize;
+            let _ = self
+                .map
+                .advise_range(memmap2::Advice::WillNeed, at, list.games.len());
+        }
+        Some(list.all().collect())
+    }
+
+    /// The move game `game` plays at position `key`, if the position is listed and the game
+    /// reaches it.
+    pub fn find_game(&self, key: u64, game: u32) -> Option<u16> {
+        self.list(key)?.find(game)
     }
 
     /// Sum `i`.
     fn sum(&self, i: usize) -> Sum {
-        let at = HEADER + self.games as usize * GAME + self.entries * ENTRY + i * SUM;
+        let at = self.listed_at(self.listed) + i * SUM;
         Sum::from_bytes(&self.map[at..at + SUM])
     }
 
-    /// The entries of position `key`, games ascending (their pages asked for at once when
-    /// they are many).
-    pub fn find(&self, key: u64) -> impl Iterator<Item = Entry> + '_ {
-        let lo = first_not_below(self.entries, |i| (self.entry(i).key, 0), (key, 0));
-        let hi = match key.checked_add(1) {
-            Some(next) => first_not_below(self.entries, |i| (self.entry(i).key, 0), (next, 0)),
-            None => self.entries,
-        };
-        if hi - lo > ENTRIES_READ_AHEAD {
-            let _ = self.map.advise_range(
-                memmap2::Advice::WillNeed,
-                self.entry_at(lo),
-                (hi - lo) * ENTRY,
-            );
-        }
-        (lo..hi).map(|i| self.entry(i))
-    }
-
-    /// Every entry in order (their pages read ahead as they are read).
-    pub fn read_all(&self) -> impl Iterator<Item = Entry> + '_ {
-        let _ = self.map.advise_range(
-            memmap2::Advice::Sequential,
-            self.entry_at(0),
-            self.entries * ENTRY,
-        );
-        (0..self.entries).map(|i| self.entry(i))
-    }
-
-    /// Where entry `i` is in the file.
-    fn entry_at(&self, i: usize) -> usize {
-        HEADER + self.games as usize * GAME + i * ENTRY
-    }
-
-    /// The entry of game `game` at position `key`, if the game reaches it.
-    pub fn find_game(&self, key: u64, game: u32) -> Option<Entry> {
-        let at = first_not_below(
-            self.entries,
-            |i| {
-                let e = self.entry(i);
-                (e.key, e.game)
-            },
-            (key, game),
-        );
-        (at < self.entries)
-            .then(|| self.entry(at))
-            .filter(|e| e.key == key && e.game == game)
-    }
-
     /// The sums of position `key` per move played there, moves ascending; `None` when it
-    /// has none (fewer than [`SUMS_FROM`] games reach it: [`IndexFile::find`] its entries).
+    /// has none (fewer than [`SUMS_FROM`] games reach it: [`IndexFile::find`] its games).
     pub fn sums(&self, key: u64) -> Option<Vec<(u16, MoveStats)>> {
         let lo = first_not_below(self.sums, |i| (self.sum(i).key, 0), (key, 0));
         let sums: Vec<(u16, MoveStats)> = (lo..self.sums)
@@ -594,8 +855,7 @@ impl IndexFile {
     }
 }
 
-/// The entries of one position past which its pages are asked for at once (a page holds
-/// 256).
+/// The games of one position past which the pages of its list are asked for at once.
 const ENTRIES_READ_AHEAD: usize = 1024;
 
 /// The first of `len` items ascending by `at` whose value is not below `want`. The keys are
@@ -635,19 +895,32 @@ fn first_not_below(len: usize, at: impl Fn(usize) -> (u64, u32), want: (u64, u32
 mod tests {
     use super::*;
 
+    fn stats(result: u8, year: u16) -> GameStats {
+        GameStats {
+            result: GameStats::result_of_code(result),
+            white_elo: 2500,
+            black_elo: 2400,
+            year,
+        }
+    }
+
     #[test]
     fn an_index_written_from_buckets_on_many_threads_is_the_one_written_in_order() {
         let dir = tempfile::tempdir().unwrap();
         let mut rng = crate::testing::Rng(11);
         let games: Vec<GameRecord> = (0..500)
             .map(|n| GameRecord {
-                fingerprint: n,
                 stats: (n % 7 != 0).then(|| GameStats {
                     result: GameStats::result_of_code(rng.below(4) as u8),
                     white_elo: rng.below(2800) as u16,
                     black_elo: rng.below(2800) as u16,
                     year: 1900 + rng.below(120) as u16,
                 }),
+                signature: Signature {
+                    emptied: rng.next_u64(),
+                    count: rng.below(17) as u8,
+                    material: rng.below(1 << 16) as u16,
+                },
             })
             .collect();
         // Keys spread over the buckets, a few of them reached by many games (sums).
@@ -657,7 +930,7 @@ mod tests {
                 key: if rng.below(3) == 0 {
                     common[rng.below(40)]
                 } else {
-                    rng.next_u64()
+                    rng.next_u64() >> rng.below(2)
                 },
                 game: rng.below(500) as u32,
                 next: rng.below(30) as u16,
@@ -666,7 +939,7 @@ mod tests {
         entries.sort_unstable();
         entries.dedup_by_key(|e| (e.key, e.game));
         let in_order = dir.path().join("in-order");
-        write(&in_order, 5, &games, entries.clone().into_iter()).unwrap();
+        write(&in_order, 5, &games, entries.clone()).unwrap();
         let from_buckets = dir.path().join("from-buckets");
         // A build of this many games has 32 buckets.
         let buckets = Buckets::beside(&from_buckets, 100_000).unwrap();
@@ -693,34 +966,46 @@ mod tests {
         );
         assert!(a == b, "the two files differ");
         let f = IndexFile::open(&from_buckets).unwrap();
-        assert_eq!(f.entry_count(), entries.len());
+        // Every position two games reach is listed with its games, the others are not.
+        let mut listed = 0;
+        for run in entries.chunk_by(|a, b| a.key == b.key) {
+            let want: Vec<(u32, u16)> = run.iter().map(|e| (e.game, e.next)).collect();
+            if run.len() >= 2 {
+                listed += 1;
+                assert_eq!(f.find(run[0].key), Some(want.clone()));
+                for &(game, next) in &want {
+                    assert_eq!(f.find_game(run[0].key, game), Some(next));
+                }
+            } else {
+                assert_eq!(f.find(run[0].key), None);
+                assert!(f.in_filter(run[0].game, run[0].key), "{:?}", run[0]);
+            }
+        }
+        assert_eq!(f.listed_count(), listed);
         assert!(f.sums(common[0]).is_some());
+        for n in 0..500 {
+            assert_eq!(f.game(n), games[n as usize]);
+        }
     }
 
     #[test]
     fn positions_with_enough_games_keep_their_sums_per_move() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("index");
-        let stats = |result, year| GameStats {
-            result: GameStats::result_of_code(result),
-            white_elo: 2500,
-            black_elo: 2400,
-            year,
-        };
         let games: Vec<GameRecord> = [stats(1, 1990), stats(3, 2000), stats(2, 0)]
             .into_iter()
             .map(|s| GameRecord {
-                fingerprint: 0,
                 stats: Some(s),
+                signature: Signature::default(),
             })
             .collect();
-        // Position 1: three games, two moves; position 2: one game (below SUMS_FROM).
+        // Position 1: three games, two moves; position 2: one game (not listed).
         let entries = [(1, 0, 7), (1, 1, 9), (1, 2, 7), (2, 1, 4)].map(|(key, game, next)| Entry {
             key,
             game,
             next,
         });
-        write(&path, 1, &games, entries.into_iter()).unwrap();
+        write(&path, 1, &games, entries).unwrap();
         let f = IndexFile::open(&path).unwrap();
         let mut seven = MoveStats::default();
         seven.add(&stats(1, 1990));
@@ -730,6 +1015,7 @@ mod tests {
         assert_eq!(f.sums(1), Some(vec![(7, seven), (9, nine)]));
         assert_eq!(f.sums(2), None);
         assert_eq!(f.sums(3), None);
+        assert_eq!(f.find(2), None);
         let sum = Sum {
             key: 1,
             next: 7,
@@ -739,53 +1025,42 @@ mod tests {
     }
 
     #[test]
-    fn written_entries_are_found_by_key() {
+    fn long_lists_find_each_game_and_a_cut_file_is_no_index() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("index");
-        let games = vec![
-            GameRecord {
-                fingerprint: 7,
-                stats: Some(GameStats {
-                    result: crate::game::GameResult::WhiteWins,
-                    white_elo: 2500,
-                    black_elo: 2400,
-                    year: 1999,
-                }),
-            },
-            GameRecord::default(),
-        ];
-        let mut entries = vec![
-            Entry {
-                key: 5,
-                game: 0,
-                next: 1,
-            },
-            Entry {
-                key: 3,
-                game: 0,
-                next: 2,
-            },
-            Entry {
-                key: 5,
-                game: 1,
-                next: 3,
-            },
-        ];
+        let games = vec![GameRecord::default(); 100_000];
+        // One position reached by every third game, with three moves; one by two games.
+        let mut entries: Vec<Entry> = (0..100_000)
+            .step_by(3)
+            .map(|game| Entry {
+                key: 9,
+                game,
+                next: (game % 5) as u16 % 3,
+            })
+            .collect();
+        entries.extend([(4, 7), (4, 99_999)].map(|(key, game)| Entry { key, game, next: 1 }));
         entries.sort();
-        write(&path, 42, &games, entries.clone().into_iter()).unwrap();
+        write(&path, 42, &games, entries.clone()).unwrap();
         let f = IndexFile::open(&path).unwrap();
-        assert_eq!((f.stamp(), f.game_count(), f.entry_count()), (42, 2, 3));
-        assert_eq!(f.game(0), games[0]);
-        assert_eq!(f.game(1), games[1]);
-        assert_eq!(f.find(5).collect::<Vec<_>>(), entries[1..].to_vec());
-        assert_eq!(f.find(3).count(), 1);
-        assert_eq!(f.find(4).count(), 0);
-        assert_eq!(f.find(9).count(), 0);
-        assert_eq!(f.find_game(5, 1), Some(entries[2]));
-        assert_eq!(f.find_game(5, 2), None);
-        assert_eq!(f.find_game(4, 0), None);
-        assert_eq!(f.find_game(9, 0), None);
-        std::fs::write(&path, b"GFPOSIX2 short").unwrap();
+        assert_eq!(
+            (f.stamp(), f.game_count(), f.listed_count()),
+            (42, 100_000, 2)
+        );
+        let nine: Vec<(u32, u16)> = entries[2..].iter().map(|e| (e.game, e.next)).collect();
+        assert_eq!(f.find(9), Some(nine));
+        for game in [0, 3, 63 * 3, 64 * 3, 65 * 3, 99_999] {
+            assert_eq!(f.find_game(9, game), Some((game % 5) as u16 % 3), "{game}");
+        }
+        for game in [1, 2, 64 * 3 + 1, 100_000] {
+            assert_eq!(f.find_game(9, game), None, "{game}");
+        }
+        assert_eq!(f.find(4), Some(vec![(7, 1), (99_999, 1)]));
+        assert_eq!(f.find(5), None);
+        assert_eq!(f.find(u64::MAX), None);
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+        assert!(IndexFile::open(&path).is_none());
+        std::fs::write(&path, b"GFPOSIX3 short").unwrap();
         assert!(IndexFile::open(&path).is_none());
     }
 

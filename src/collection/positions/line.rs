@@ -5,6 +5,7 @@
 use shakmaty::Chess;
 
 use super::key::{END, NULL_MOVE, key_after, move_code, position_key};
+use super::signature::{Signature, SignatureRecorder};
 use crate::error::Result;
 use crate::game::GameResult;
 use crate::game::chess::{Headers, Ply, StartPosition};
@@ -68,6 +69,8 @@ pub struct GameLine {
     /// (position key, next move code), one per distinct position, in the order the game
     /// first reaches them ([`GameLine::by_key`] orders them by key).
     pub steps: Vec<(u64, u16)>,
+    /// What tells the positions it cannot reach, unread.
+    pub signature: Signature,
 }
 
 impl GameLine {
@@ -96,6 +99,7 @@ pub struct LineRecorder {
     /// they can come again (none before has the same pawns and pieces), so a position is
     /// looked for among them alone, as an engine looks for a repetition.
     reversible_from: usize,
+    signature: SignatureRecorder,
 }
 
 impl LineRecorder {
@@ -104,6 +108,7 @@ impl LineRecorder {
         if let Some(at) = self.at {
             self.step(at, END);
         }
+        self.line.signature = self.signature.finish();
         self.line
     }
 
@@ -121,7 +126,9 @@ impl GameVisitor for LineRecorder {
     fn begin(&mut self, headers: &Headers, start: &StartPosition) -> Result<()> {
         self.line.stats = GameStats::of(headers);
         self.line.steps.reserve(STEPS_AHEAD);
-        self.at = Some(position_key(&start_position(start)?));
+        let start = start_position(start)?;
+        self.at = Some(position_key(&start));
+        self.signature = SignatureRecorder::start(&start);
         Ok(())
     }
 
@@ -146,6 +153,7 @@ impl GameVisitor for LineRecorder {
             self.reversible_from = self.line.steps.len();
         }
         self.at = Some(to);
+        self.signature.reached(after);
         Ok(())
     }
 

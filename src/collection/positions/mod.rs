@@ -15,10 +15,12 @@
 
 pub mod board;
 pub mod buckets;
+pub mod changes;
 pub mod file;
 pub mod key;
 pub mod line;
 pub mod openings;
+pub mod signature;
 pub mod slice;
 pub mod table;
 pub mod tree;
@@ -31,6 +33,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::Duration;
 
+use board::Board;
 use file::{Entry, GameRecord, IndexFile};
 use line::{GameLine, GameStats};
 use table::MoveStats;
@@ -64,12 +67,28 @@ pub struct PositionIndex {
     total: AtomicU32,
     ready: Mutex<bool>,
     ready_signal: Condvar,
+    /// What the file says of positions it does not list, as found: the one game of the file
+    /// that reaches each (with its move there), or none. The file never changes, so neither
+    /// do these; a game changed since is left out where they are used, as the file's lists'
+    /// games are.
+    unlisted: Mutex<lru::LruCache<u64, Option<(u32, u16)>>>,
 }
+
+/// Unlisted positions whose game is remembered ([`PositionIndex::unlisted`]): a game's whole
+/// line is remembered when it is found, so walking down the tree along it costs no search.
+const UNLISTED_KEPT: usize = 1 << 16;
+
+/// Changed games past which a mount keeps no changes beside the index file at unmount (the
+/// next mount builds the index again rather than read them all).
+const MOST_KEPT_CHANGES: usize = 100_000;
 
 impl PositionIndex {
     /// An index kept at `path` (none: in memory only), not loaded yet.
     pub fn new(path: Option<PathBuf>) -> PositionIndex {
         PositionIndex {
+            unlisted: Mutex::new(lru::LruCache::new(
+                std::num::NonZeroUsize::new(UNLISTED_KEPT).expect("not zero"),
+            )),
             path,
             file: RwLock::default(),
             overlay: RwLock::default(),
@@ -98,22 +117,62 @@ impl PositionIndex {
     /// build it with `threads` threads (until `stop` is set) and keep it; then the index is
     /// ready.
     pub fn load_or_build(&self, coll: &dyn Collection, threads: usize, stop: &AtomicBool) {
+        self.load_or_build_after(coll, threads, stop, || ());
+    }
+
+    /// [`load_or_build`](Self::load_or_build), but a build starts only once `before_build`
+    /// returns (the mount lets the first listing's work go first); loading a kept index does
+    /// not wait.
+    pub fn load_or_build_after(
+        &self,
+        coll: &dyn Collection,
+        threads: usize,
+        stop: &AtomicBool,
+        before_build: impl FnOnce(),
+    ) {
         let count = coll.count();
         self.total.store(count, Ordering::Relaxed);
         let stamp = stamp_of(&coll.info().files);
-        let kept = self
-            .path
-            .as_deref()
-            .and_then(IndexFile::open)
-            .filter(|f| f.stamp() == stamp && f.game_count() == count);
-        if let Some(f) = kept {
-            log::info!("position index of {count} games kept from an earlier mount");
+        if let Some((f, changed)) = self.kept(stamp, count) {
+            log::info!(
+                "position index of {count} games kept from an earlier mount ({} changed since \
+                 it was built)",
+                changed.len()
+            );
+            if let Some(path) = &self.path {
+                crate::store::cache_folder::mark_used(path);
+            }
             self.done.store(count, Ordering::Relaxed);
+            *self.overlay.write().unwrap_or_else(|p| p.into_inner()) = changed;
             *self.file.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(f));
-        } else if !self.build(coll, threads, stop, stamp, true) {
-            return;
+        } else {
+            before_build();
+            if stop.load(Ordering::Relaxed) || !self.build(coll, threads, stop, stamp, true) {
+                return;
+            }
         }
         self.set_ready();
+    }
+
+    /// The kept index file and the games changed over it, if together they are the database
+    /// files stamped `stamp` with `count` games.
+    fn kept(&self, stamp: u64, count: u32) -> Option<(IndexFile, HashMap<u32, Option<GameLine>>)> {
+        let path = self.path.as_deref()?;
+        let f = IndexFile::open(path)?;
+        if f.stamp() == stamp && f.game_count() == count {
+            return Some((f, HashMap::new()));
+        }
+        let changed = changes::read(&changes::beside(path), f.stamp(), stamp, count)?;
+        Some((f, changed))
+    }
+
+    /// Remove the kept index and its changes: they are behind the database (the next mount
+    /// builds it anew).
+    pub fn forget_kept(&self) {
+        if let Some(path) = &self.path {
+            let _ = std::fs::remove_file(path);
+            let _ = std::fs::remove_file(changes::beside(path));
+        }
     }
 
     /// Say the index is ready, to those waiting for it too.
@@ -185,7 +244,10 @@ impl PositionIndex {
                                         None => {}
                                     }
                                 }
-                                record.stats = line.map(|l| l.stats);
+                                *record = GameRecord {
+                                    stats: line.as_ref().map(|l| l.stats),
+                                    signature: line.map(|l| l.signature).unwrap_or_default(),
+                                };
                             }
                             self.done.fetch_add(batch.len() as u32, Ordering::Relaxed);
                         }
@@ -226,10 +288,13 @@ impl PositionIndex {
                 match written.map(|w| (w.open(), w)) {
                     Ok((Some(f), written)) => {
                         log::info!(
-                            "position index: {count} games, {} positions reached, built in {:.1} s",
-                            f.entry_count(),
+                            "position index: {count} games, {} positions shared by two games \
+                             or more, built in {:.1} s",
+                            f.listed_count(),
                             started.elapsed().as_secs_f64()
                         );
+                        // An earlier mount's changes go over the file this one replaces.
+                        let _ = std::fs::remove_file(changes::beside(path));
                         *self.file.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(f));
                         // It answers now; kept for the next mount once durable.
                         self.set_ready();
@@ -265,6 +330,7 @@ impl PositionIndex {
                 let line = g.stats.map(|stats| GameLine {
                     stats,
                     steps: Vec::new(),
+                    signature: g.signature,
                 });
                 (n as u32, line)
             })
@@ -329,9 +395,10 @@ impl PositionIndex {
         }
     }
 
-    /// Keep the index as the database is now, for the next mount: the file with the overlay
-    /// merged in, stamped with the database files' state now (nothing when nothing changed,
-    /// the index is not ready, or it is kept nowhere).
+    /// Keep the index as the database is now, for the next mount: the file as it is, and the
+    /// games this mount changed beside it ([`changes`]), stamped with the database files' state
+    /// now (nothing when nothing changed, the index is not ready, or it is kept nowhere; the
+    /// kept index removed when it was held in memory or too many games changed).
     pub fn persist(&self, coll: &dyn Collection) -> std::io::Result<()> {
         let Some(path) = self.path.as_deref() else {
             return Ok(());
@@ -342,65 +409,41 @@ impl PositionIndex {
         let stamp = stamp_of(&coll.info().files);
         let file = self.file.read().unwrap_or_else(|p| p.into_inner()).clone();
         let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
-        if overlay.is_empty() && file.as_ref().is_some_and(|f| f.stamp() == stamp) {
-            return Ok(());
-        }
-        let count = coll.count();
-        let mut games: Vec<GameRecord> = (0..count)
-            .map(|n| file.as_ref().map(|f| f.game(n)).unwrap_or_default())
-            .collect();
-        let mut changed: Vec<Entry> = Vec::new();
-        for (&n, line) in overlay.iter() {
-            if let Some(g) = games.get_mut(n as usize) {
-                *g = GameRecord {
-                    fingerprint: 0,
-                    stats: line.as_ref().map(|l| l.stats),
-                };
-            }
-            if let Some(line) = line {
-                changed.extend(
-                    line.steps
-                        .iter()
-                        .map(|&(key, next)| Entry { key, game: n, next }),
-                );
+        match file {
+            Some(f) if overlay.is_empty() && f.stamp() == stamp => Ok(()),
+            Some(f) if overlay.len() <= MOST_KEPT_CHANGES => changes::write(
+                &changes::beside(path),
+                f.stamp(),
+                stamp,
+                coll.count(),
+                &overlay,
+            ),
+            _ => {
+                self.forget_kept();
+                Ok(())
             }
         }
-        changed.sort_unstable();
-        let kept = |e: &Entry| e.game < count && !overlay.contains_key(&e.game);
-        let total = file
-            .as_ref()
-            .map_or(0, |f| f.read_all().filter(|e| kept(e)).count())
-            + changed.len();
-        let merged = MergedEntries {
-            old: file
-                .as_ref()
-                .map(|f| Box::new(f.read_all().filter(kept)) as Box<dyn Iterator<Item = Entry>>)
-                .unwrap_or_else(|| Box::new(std::iter::empty()))
-                .peekable(),
-            new: changed.into_iter().peekable(),
-            left: total,
-        };
-        file::write(path, stamp, &games, merged)
     }
 
-    /// The games that reach position `key`, ascending.
-    pub fn games_at(&self, key: u64) -> Vec<u32> {
-        self.reach(key).iter().map(|r| r.game).collect()
+    /// The games of `coll` (the collection indexed) that reach position `board`, ascending.
+    pub fn games_at(&self, coll: &dyn Collection, board: &Board) -> Vec<u32> {
+        self.reach(coll, board).iter().map(|r| r.game).collect()
     }
 
-    /// The sums of the games that reach position `key` for each move they play there, by
+    /// The sums of the games of `coll` that reach position `board` for each move they play there, by
     /// move code (in no order). Where the file keeps the position's sums (a position many
     /// games reach: the start, all of them) they are read in a few pages, the games changed
-    /// since taken out as the file counted them; else the file's few entries are summed. The
+    /// since taken out as the file counted them; else the games found are summed. The
     /// overlay's games count as they are now.
-    pub fn moves_at(&self, key: u64) -> Vec<(u16, MoveStats)> {
+    pub fn moves_at(&self, coll: &dyn Collection, board: &Board) -> Vec<(u16, MoveStats)> {
+        let key = board.key();
         let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
         let file = self.file.read().unwrap_or_else(|p| p.into_inner()).clone();
         let mut sums = match file.as_deref().map(|f| (f, f.sums(key))) {
             Some((f, Some(mut sums))) => {
                 for &game in overlay.keys() {
-                    if let (Some(e), Some(stats)) = (f.find_game(key, game), f.game(game).stats)
-                        && let Some((_, s)) = sums.iter_mut().find(|(code, _)| *code == e.next)
+                    if let (Some(next), Some(stats)) = (f.find_game(key, game), f.game(game).stats)
+                        && let Some((_, s)) = sums.iter_mut().find(|(code, _)| *code == next)
                     {
                         s.remove(&stats);
                     }
@@ -408,7 +451,7 @@ impl PositionIndex {
                 sums.retain(|(_, s)| s.games > 0);
                 sums
             }
-            Some((f, None)) => sums_of(&file_reach(f, &overlay, key)),
+            Some((f, None)) => sums_of(&self.file_reach(coll, f, &overlay, board)),
             None => Vec::new(),
         };
         for r in overlay_reach(&overlay, key) {
@@ -417,36 +460,104 @@ impl PositionIndex {
         sums
     }
 
-    /// Every game that reaches position `key`, games ascending, with its next move.
-    pub fn reach(&self, key: u64) -> Vec<Reach> {
+    /// Every game of `coll` that reaches position `board`, games ascending, with its next
+    /// move.
+    pub fn reach(&self, coll: &dyn Collection, board: &Board) -> Vec<Reach> {
         let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
         let file = self.file.read().unwrap_or_else(|p| p.into_inner()).clone();
         let mut out = file
             .as_deref()
-            .map(|f| file_reach(f, &overlay, key))
+            .map(|f| self.file_reach(coll, f, &overlay, board))
             .unwrap_or_default();
-        let changed = overlay_reach(&overlay, key);
+        let changed = overlay_reach(&overlay, board.key());
         if !changed.is_empty() {
             out.extend(changed);
             out.sort_unstable_by_key(|r| r.game);
         }
         out
     }
-}
 
-/// The games of file `f` that reach position `key` as the file has them, those of the
-/// `overlay` left out.
-fn file_reach(f: &IndexFile, overlay: &HashMap<u32, Option<GameLine>>, key: u64) -> Vec<Reach> {
-    f.find(key)
-        .filter(|e| !overlay.contains_key(&e.game))
-        .filter_map(|e| {
-            f.game(e.game).stats.map(|stats| Reach {
-                game: e.game,
-                next: e.next,
-                stats,
-            })
-        })
-        .collect()
+    /// The games of file `f` that reach position `board` as the file has them, those of the
+    /// `overlay` left out: its list, or where it lists none, the one game found by its
+    /// signature and a replay.
+    fn file_reach(
+        &self,
+        coll: &dyn Collection,
+        f: &IndexFile,
+        overlay: &HashMap<u32, Option<GameLine>>,
+        board: &Board,
+    ) -> Vec<Reach> {
+        let found = match f.find(board.key()) {
+            Some(list) => list,
+            None => self
+                .unlisted_reach(coll, f, overlay, board)
+                .into_iter()
+                .collect(),
+        };
+        found
+            .into_iter()
+            .filter(|(game, _)| !overlay.contains_key(game))
+            .filter_map(|(game, next)| f.game(game).stats.map(|stats| Reach { game, next, stats }))
+            .collect()
+    }
+
+    /// The one game of file `f` that reaches position `board`, which the file does not list,
+    /// with its move there, if one does (and is not in the `overlay`): the games whose
+    /// signature does not rule the position out are replayed, on every core, until one
+    /// reaches it. That game's other positions are remembered with it.
+    fn unlisted_reach(
+        &self,
+        coll: &dyn Collection,
+        f: &IndexFile,
+        overlay: &HashMap<u32, Option<GameLine>>,
+        board: &Board,
+    ) -> Option<(u32, u16)> {
+        use rayon::prelude::*;
+        let key = board.key();
+        if let Some(&known) = self.unlisted_known().get(&key) {
+            return known;
+        }
+        let target = signature::Target::of(&board.0);
+        let started = std::time::Instant::now();
+        let replayed = AtomicU32::new(0);
+        let found = (0..f.game_count())
+            .into_par_iter()
+            .filter(|n| !overlay.contains_key(n))
+            .filter(|&n| f.may_reach(n, key, &target))
+            .find_map_any(|n| {
+                replayed.fetch_add(1, Ordering::Relaxed);
+                let line = line_of(coll, n)?;
+                let &(_, next) = line.steps.iter().find(|s| s.0 == key)?;
+                Some((n, next, line))
+            });
+        log::debug!(
+            "position {}: {} games replayed in {:.1} ms, {}",
+            board.fen(),
+            replayed.load(Ordering::Relaxed),
+            started.elapsed().as_secs_f64() * 1000.0,
+            found
+                .as_ref()
+                .map_or("none reaches it".into(), |f| format!("game {} does", f.0))
+        );
+        let mut known = self.unlisted_known();
+        match found {
+            Some((n, next, line)) => {
+                for &(k, nx) in &line.steps {
+                    known.put(k, Some((n, nx)));
+                }
+                Some((n, next))
+            }
+            None => {
+                known.put(key, None);
+                None
+            }
+        }
+    }
+
+    /// The unlisted positions found so far.
+    fn unlisted_known(&self) -> std::sync::MutexGuard<'_, lru::LruCache<u64, Option<(u32, u16)>>> {
+        self.unlisted.lock().unwrap_or_else(|p| p.into_inner())
+    }
 }
 
 /// The games of the `overlay` that reach position `key` as they are now.
@@ -472,41 +583,6 @@ pub fn sums_of(reach: &[Reach]) -> Vec<(u16, MoveStats)> {
         table::count_move(&mut sums, r.next, &r.stats);
     }
     sums
-}
-
-/// Two sorted runs of entries merged into one, with its length known.
-struct MergedEntries<A: Iterator<Item = Entry>, B: Iterator<Item = Entry>> {
-    old: std::iter::Peekable<A>,
-    new: std::iter::Peekable<B>,
-    left: usize,
-}
-
-impl<A: Iterator<Item = Entry>, B: Iterator<Item = Entry>> Iterator for MergedEntries<A, B> {
-    type Item = Entry;
-
-    fn next(&mut self) -> Option<Entry> {
-        let take_old = match (self.old.peek(), self.new.peek()) {
-            (Some(a), Some(b)) => a <= b,
-            (Some(_), None) => true,
-            (None, _) => false,
-        };
-        let e = if take_old {
-            self.old.next()
-        } else {
-            self.new.next()
-        }?;
-        self.left = self.left.saturating_sub(1);
-        Some(e)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.left, Some(self.left))
-    }
-}
-
-impl<A: Iterator<Item = Entry>, B: Iterator<Item = Entry>> ExactSizeIterator
-    for MergedEntries<A, B>
-{
 }
 
 /// Game `n`'s line, or `None` when it is out of the index: deleted, or unreadable (logged).
@@ -597,9 +673,9 @@ mod tests {
     }
 
     /// The games `index` finds at `pos`.
-    fn games_at(index: &PositionIndex, pos: &Chess) -> Vec<u32> {
+    fn games_at(index: &PositionIndex, coll: &dyn Collection, pos: &Chess) -> Vec<u32> {
         index
-            .reach(key::position_key(pos))
+            .reach(coll, &Board::from(pos.clone()))
             .iter()
             .map(|r| r.game)
             .collect()
@@ -620,9 +696,9 @@ mod tests {
         // The sums per move, as kept (or summed from the entries where not kept), equal the
         // sums of the games found.
         let sums_agree = |index: &PositionIndex, pos: &Chess| {
-            let key = key::position_key(pos);
-            let mut kept = index.moves_at(key);
-            let mut summed = sums_of(&index.reach(key));
+            let board = Board::from(pos.clone());
+            let mut kept = index.moves_at(&coll, &board);
+            let mut summed = sums_of(&index.reach(&coll, &board));
             kept.sort_unstable_by_key(|m| m.0);
             summed.sort_unstable_by_key(|m| m.0);
             assert_eq!(kept, summed, "{pos:?}");
@@ -632,9 +708,9 @@ mod tests {
             file.sums(key::position_key(pos)).is_some()
         };
         let start = Chess::default();
-        assert_eq!(games(&index, &start), recount(&coll, &start));
-        assert!(!games(&index, &e4()).is_empty());
-        assert_eq!(games(&index, &e4()), recount(&coll, &e4()));
+        assert_eq!(games(&index, &coll, &start), recount(&coll, &start));
+        assert!(!games(&index, &coll, &e4()).is_empty());
+        assert_eq!(games(&index, &coll, &e4()), recount(&coll, &e4()));
         assert!(kept_sums(&index, &start) && kept_sums(&index, &e4()));
         sums_agree(&index, &start);
         sums_agree(&index, &e4());
@@ -643,21 +719,21 @@ mod tests {
         let again = PositionIndex::new(Some(path));
         again.load_or_build(&coll, 1, &AtomicBool::new(true));
         assert!(again.is_ready(), "kept, not rebuilt (the stop flag is set)");
-        assert_eq!(games(&again, &e4()), games(&index, &e4()));
+        assert_eq!(games(&again, &coll, &e4()), games(&index, &coll, &e4()));
 
         // A game saved with another opening leaves 1.e4 and reaches 1.d4's position.
-        let n = games(&index, &e4())[0];
+        let n = games(&index, &coll, &e4())[0];
         coll.save(
             n,
             b"[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. d4 d5 1-0\n",
         )
         .unwrap();
         index.update(&coll, n);
-        assert!(!games(&index, &e4()).contains(&n));
-        assert_eq!(games(&index, &e4()), recount(&coll, &e4()));
+        assert!(!games(&index, &coll, &e4()).contains(&n));
+        assert_eq!(games(&index, &coll, &e4()), recount(&coll, &e4()));
         let d4 = after_first("d4");
-        assert!(games(&index, &d4).contains(&n));
-        assert_eq!(games(&index, &d4), recount(&coll, &d4));
+        assert!(games(&index, &coll, &d4).contains(&n));
+        assert_eq!(games(&index, &coll, &d4), recount(&coll, &d4));
         // The kept sums follow the save: the game leaves 1.e4's and joins 1.d4's.
         for pos in [&start, &e4(), &d4] {
             sums_agree(&index, pos);
@@ -668,9 +744,9 @@ mod tests {
         let after = PositionIndex::new(index.path().map(Path::to_path_buf));
         after.load_or_build(&coll, 1, &AtomicBool::new(true));
         assert!(after.is_ready(), "kept, not rebuilt");
-        assert_eq!(games(&after, &d4), recount(&coll, &d4));
-        assert_eq!(games(&after, &e4()), recount(&coll, &e4()));
-        assert_eq!(games(&after, &start), recount(&coll, &start));
+        assert_eq!(games(&after, &coll, &d4), recount(&coll, &d4));
+        assert_eq!(games(&after, &coll, &e4()), recount(&coll, &e4()));
+        assert_eq!(games(&after, &coll, &start), recount(&coll, &start));
         for pos in [&start, &e4(), &d4] {
             sums_agree(&after, pos);
         }
@@ -693,7 +769,7 @@ mod tests {
         assert!(index.wait_ready(Duration::ZERO));
         assert!(path.is_dir(), "not kept");
         for pos in [Chess::default(), e4(), after_first("d4")] {
-            let games = games_at(&index, &pos);
+            let games = games_at(&index, &coll, &pos);
             assert!(!games.is_empty());
             assert_eq!(games, recount(&coll, &pos), "{pos:?}");
         }
@@ -731,7 +807,7 @@ mod tests {
         assert!(index.wait_ready(Duration::ZERO));
         assert!(index.file.read().unwrap().is_none(), "held in memory");
         for pos in [Chess::default(), e4(), after_first("d4")] {
-            let games = games_at(&index, &pos);
+            let games = games_at(&index, &coll, &pos);
             assert!(!games.is_empty());
             assert_eq!(games, recount(&coll.inner, &pos), "{pos:?}");
         }
@@ -771,7 +847,10 @@ mod tests {
         for index in &indexes {
             assert!(index.file.read().unwrap().is_some(), "kept in its file");
             for pos in [Chess::default(), e4(), after_first("d4")] {
-                assert_eq!(games_at(index, &pos), recount(&colls[0].inner, &pos));
+                assert_eq!(
+                    games_at(index, &colls[0], &pos),
+                    recount(&colls[0].inner, &pos)
+                );
             }
         }
     }
@@ -884,7 +963,7 @@ mod tests {
                 let mut want = recount(&coll.inner, &pos);
                 want.retain(|&n| n != game);
                 assert!(!want.is_empty());
-                assert_eq!(games_at(&index, &pos), want, "{pos:?}");
+                assert_eq!(games_at(&index, &coll, &pos), want, "{pos:?}");
             }
         }
     }
@@ -931,12 +1010,12 @@ mod tests {
             for pos in [Chess::default(), e4(), d4.clone()] {
                 let want = recount(&coll.inner, &pos);
                 assert_eq!(
-                    games_at(&index, &pos),
+                    games_at(&index, &coll, &pos),
                     want,
                     "{pos:?} kept {kept} rebuilt {rebuilt}"
                 );
             }
-            assert!(games_at(&index, &d4).contains(&saved));
+            assert!(games_at(&index, &coll, &d4).contains(&saved));
         }
     }
 
@@ -966,7 +1045,7 @@ mod tests {
         assert!(index.wait_ready(Duration::ZERO));
         for pos in [Chess::default(), e4(), after_first("d4")] {
             let want = recount(&coll.inner, &pos);
-            assert_eq!(games_at(&index, &pos), want, "{pos:?}");
+            assert_eq!(games_at(&index, &coll, &pos), want, "{pos:?}");
         }
         assert!(
             index.file.read().unwrap().is_none(),

@@ -7,8 +7,10 @@
 
 use std::sync::Arc;
 
+use super::board::Board;
 use super::table::MoveStats;
 use super::{PositionIndex, Reach, sums_of};
+use crate::collection::Collection;
 
 /// The games a tree counts (see the module's documentation).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -28,29 +30,30 @@ impl Slice {
         Slice::Only(games)
     }
 
-    /// The games of the slice that reach position `key`, ascending, each with the move it
-    /// plays there.
-    pub fn reach(&self, index: &PositionIndex, key: u64) -> Vec<Reach> {
-        let mut reach = index.reach(key);
+    /// The games of the slice (of `coll`, found with its `index`) that reach position
+    /// `board`, ascending, each with the move it plays there.
+    pub fn reach(&self, index: &PositionIndex, coll: &dyn Collection, board: &Board) -> Vec<Reach> {
+        let mut reach = index.reach(coll, board);
         if let Slice::Only(games) = self {
             keep_among(&mut reach, games);
         }
         reach
     }
 
-    /// The sums of the slice's games that reach position `key` for each move they play
+    /// The sums of the slice's games that reach position `board` for each move they play
     /// there, by move code (in no order), and those games (ascending) when finding the sums
     /// found them: a slice's are found on the way; every game's sums are read from the sums
     /// the index keeps, without its games ([`PositionIndex::moves_at`]).
     pub fn moves_at(
         &self,
         index: &PositionIndex,
-        key: u64,
+        coll: &dyn Collection,
+        board: &Board,
     ) -> (Vec<(u16, MoveStats)>, Option<Vec<u32>>) {
         match self {
-            Slice::All => (index.moves_at(key), None),
+            Slice::All => (index.moves_at(coll, board), None),
             Slice::Only(_) => {
-                let reach = self.reach(index, key);
+                let reach = self.reach(index, coll, board);
                 (
                     sums_of(&reach),
                     Some(reach.iter().map(|r| r.game).collect()),
@@ -59,19 +62,28 @@ impl Slice {
         }
     }
 
-    /// The games of the slice that reach position `key`, ascending.
-    pub fn games_at(&self, index: &PositionIndex, key: u64) -> Vec<u32> {
+    /// The games of the slice that reach position `board`, ascending.
+    pub fn games_at(
+        &self,
+        index: &PositionIndex,
+        coll: &dyn Collection,
+        board: &Board,
+    ) -> Vec<u32> {
         match self {
-            Slice::All => index.games_at(key),
-            Slice::Only(_) => self.reach(index, key).iter().map(|r| r.game).collect(),
+            Slice::All => index.games_at(coll, board),
+            Slice::Only(_) => self
+                .reach(index, coll, board)
+                .iter()
+                .map(|r| r.game)
+                .collect(),
         }
     }
 
-    /// True when a game of the slice reaches position `key`.
-    pub fn reaches(&self, index: &PositionIndex, key: u64) -> bool {
+    /// True when a game of the slice reaches position `board`.
+    pub fn reaches(&self, index: &PositionIndex, coll: &dyn Collection, board: &Board) -> bool {
         match self {
-            Slice::All => !index.moves_at(key).is_empty(),
-            Slice::Only(_) => !self.reach(index, key).is_empty(),
+            Slice::All => !index.moves_at(coll, board).is_empty(),
+            Slice::Only(_) => !self.reach(index, coll, board).is_empty(),
         }
     }
 }

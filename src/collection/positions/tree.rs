@@ -12,6 +12,7 @@ use super::openings::opening;
 use super::slice::Slice;
 use super::table::{MoveStats, Row, table};
 use super::{PositionIndex, Reach};
+use crate::collection::Collection;
 
 /// A move played from a position, with the games that play it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,9 +36,9 @@ pub struct PositionMoves {
 }
 
 impl PositionMoves {
-    /// The moves played from `board` in the games of `index`.
-    pub fn at(index: &PositionIndex, board: &Board) -> PositionMoves {
-        PositionMoves::of(board, index.moves_at(board.key()))
+    /// The moves played from `board` in the games of `coll`, found with its `index`.
+    pub fn at(index: &PositionIndex, coll: &dyn Collection, board: &Board) -> PositionMoves {
+        PositionMoves::of(board, index.moves_at(coll, board))
     }
 
     /// The moves of `sums` (each move's sums by its code: [`Slice::moves_at`]) played from
@@ -67,10 +68,17 @@ impl PositionMoves {
 
     /// The position after the move named `name` from `board`, as a folder is looked up by
     /// name: a legal move (SAN with its check or mate sign, as [`PositionMoves::names`] names
-    /// it) or null move (`--`) to a position games of `slice` of `index` reach, whether they
-    /// play it here or reach it by another move order. Only that position is looked up, not
-    /// `board`'s moves (which a slice finds among every game reaching `board`).
-    pub fn find(board: &Board, index: &PositionIndex, slice: &Slice, name: &str) -> Option<Board> {
+    /// it) or null move (`--`) to a position games of `slice` of `coll` reach (found with its
+    /// `index`), whether they play it here or reach it by another move order. Only that
+    /// position is looked up, not `board`'s moves (which a slice finds among every game
+    /// reaching `board`).
+    pub fn find(
+        board: &Board,
+        index: &PositionIndex,
+        coll: &dyn Collection,
+        slice: &Slice,
+        name: &str,
+    ) -> Option<Board> {
         let pos = &board.0;
         let code = if name == "--" {
             NULL_MOVE
@@ -81,10 +89,8 @@ impl PositionMoves {
             }
             move_code(&m)
         };
-        let next = after(pos, code)?;
-        slice
-            .reaches(index, position_key(&next))
-            .then_some(Board(next))
+        let next = Board(after(pos, code)?);
+        slice.reaches(index, coll, &next).then_some(next)
     }
 
     /// The text of `tree.txt` ([`PositionTree::text`]).
@@ -110,12 +116,12 @@ pub struct PositionTree {
 }
 
 impl PositionTree {
-    /// The tree at `position` from `index`.
-    pub fn at(index: &PositionIndex, position: Chess) -> PositionTree {
+    /// The tree at `position` of the games of `coll`, from its `index`.
+    pub fn at(index: &PositionIndex, coll: &dyn Collection, position: Chess) -> PositionTree {
         let board = Board(position);
         PositionTree {
-            games: index.games_at(board.key()),
-            moves: PositionMoves::at(index, &board).moves,
+            games: index.games_at(coll, &board),
+            moves: PositionMoves::at(index, coll, &board).moves,
             position: board.0,
         }
     }
