@@ -1,9 +1,10 @@
 //! The games a tree is made of: every game of the index (the mount's `tree/`), or a slice of
 //! them, a sorted set of game numbers (a player's, an event's, a player's as White), whose
 //! tree's counts and statistics are SCID's board search ANDed with the matching header search
-//! (docs/SEMANTICS.md §17). A slice's tree is found through the index's query API alone
-//! ([`PositionIndex::reach`]), the games outside the slice left out: the index is one for the
-//! whole database, whatever folder its tree is looked at from.
+//! (docs/SEMANTICS.md §17). A slice's tree is found through the index's query API
+//! ([`PositionIndex::reach_among`]), the games outside the slice left out before their records
+//! are read: the index is one for the whole database, whatever folder its tree is looked at
+//! from, and keeps no sums for a slice.
 
 use std::sync::Arc;
 
@@ -33,11 +34,10 @@ impl Slice {
     /// The games of the slice (of `coll`, found with its `index`) that reach position
     /// `board`, ascending, each with the move it plays there.
     pub fn reach(&self, index: &PositionIndex, coll: &dyn Collection, board: &Board) -> Vec<Reach> {
-        let mut reach = index.reach(coll, board);
-        if let Slice::Only(games) = self {
-            keep_among(&mut reach, games);
+        match self {
+            Slice::All => index.reach(coll, board),
+            Slice::Only(games) => index.reach_among(coll, board, games),
         }
-        reach
     }
 
     /// The sums of the slice's games that reach position `board` for each move they play
@@ -88,36 +88,44 @@ impl Slice {
     }
 }
 
-/// Keep of `reach` (games ascending) the games of `games` (ascending), walking both once:
-/// a position a million games reach is sifted for a player's few thousand in one pass.
-fn keep_among(reach: &mut Vec<Reach>, games: &[u32]) {
-    let mut i = 0;
-    reach.retain(|r| {
-        while i < games.len() && games[i] < r.game {
-            i += 1;
-        }
-        games.get(i) == Some(&r.game)
-    });
-}
-
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::AtomicBool;
+
     use super::*;
-    use crate::collection::positions::line::GameStats;
+    use crate::collection::chess::ChessCollection;
 
     #[test]
-    fn a_slice_keeps_its_own_games_in_order() {
-        let mut reach: Vec<Reach> = [1, 2, 5, 7, 9, 12]
-            .map(|game| Reach {
-                game,
-                next: 0,
-                stats: GameStats::default(),
-            })
-            .to_vec();
-        keep_among(&mut reach, &[0, 2, 3, 9, 12, 40]);
-        let games: Vec<u32> = reach.iter().map(|r| r.game).collect();
-        assert_eq!(games, [2, 9, 12]);
-        keep_among(&mut reach, &[]);
-        assert!(reach.is_empty());
+    fn a_slice_finds_what_every_games_reach_finds_among_its_games() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = crate::testing::demo_db(dir.path());
+        let coll = ChessCollection::new(crate::store::open(&base, true).unwrap());
+        let index = PositionIndex::new(Some(dir.path().join("positions")));
+        index.load_or_build(&coll, 2, &AtomicBool::new(false));
+        let start = Board::start();
+        let every = index.reach(&coll, &start);
+        let odd: Vec<u32> = (0..coll.count()).filter(|n| n % 2 == 1).collect();
+        // A game saved since the index was built counts as it is now (the overlay).
+        coll.save(
+            odd[0],
+            b"[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. d4 d5 1-0\n",
+        )
+        .unwrap();
+        index.update(&coll, odd[0]);
+        let now = index.reach(&coll, &start);
+        assert_ne!(now, every, "the save changed a move at the start");
+        let slice = Slice::of(odd.clone());
+        let want: Vec<Reach> = now.into_iter().filter(|r| r.game % 2 == 1).collect();
+        assert!(!want.is_empty());
+        assert_eq!(slice.reach(&index, &coll, &start), want);
+        assert_eq!(
+            slice.games_at(&index, &coll, &start),
+            want.iter().map(|r| r.game).collect::<Vec<_>>()
+        );
+        let (sums, games) = slice.moves_at(&index, &coll, &start);
+        assert_eq!(sums, sums_of(&want));
+        assert_eq!(games.unwrap().len(), want.len());
+        assert!(slice.reaches(&index, &coll, &start));
+        assert!(!Slice::of(Vec::new()).reaches(&index, &coll, &start));
     }
 }
