@@ -1,6 +1,8 @@
 //! `tree/` and `positions/FEN/` through the kernel: transpositions meet in one folder, a save
 //! moves its game between folders, a PGN file mount has a tree, FEN lookups find set-up
-//! positions and positions past the tree's depth, and walks of the whole mount stay out.
+//! positions and positions past the tree's depth, and walks of the whole mount stay out; the
+//! trees of a player's folder and of its `white/` and `black/` follow a save that moves a
+//! game from one player to another.
 
 use std::path::Path;
 
@@ -20,9 +22,9 @@ fn names(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn transpositions_meet_in_one_folder_and_a_save_moves_its_game() {
-    let dir = scratch("positions-scid");
+/// [`GAMES`] in a new SCID database in a scratch folder called after `name`, mounted.
+fn mounted_games(name: &str) -> (tempfile::TempDir, Mount) {
+    let dir = scratch(name);
     let pgn = dir.path().join("games.pgn");
     std::fs::write(&pgn, GAMES).unwrap();
     let db = dir.path().join("db");
@@ -33,6 +35,12 @@ fn transpositions_meet_in_one_folder_and_a_save_moves_its_game() {
         pgn.as_os_str(),
     ]);
     let m = Mount::new(&db, dir.path(), &[]);
+    (dir, m)
+}
+
+#[test]
+fn transpositions_meet_in_one_folder_and_a_save_moves_its_game() {
+    let (_dir, m) = mounted_games("positions-scid");
     let by_e4 = m.join("tree/e4/e5/Nf3/Nc6");
     let by_nf3 = m.join("tree/Nf3/Nc6/e4/e5");
     assert_eq!(names(&by_e4.join("games")).len(), 2);
@@ -110,4 +118,57 @@ fn a_pgn_file_has_a_tree_and_fen_lookups_find_set_up_and_deep_positions() {
     assert_eq!(bad.raw_os_error(), Some(libc::ENOENT));
     let stats = std::fs::read_to_string(m.join(".gamefs/stats")).unwrap();
     assert!(stats.contains("position_index: ready"), "{stats}");
+}
+
+#[test]
+fn a_save_moves_a_game_out_of_one_players_tree_and_into_anothers() {
+    let (_dir, m) = mounted_games("positions-slices");
+    // Game 1 is a's as White (1.e4), game 2 c's as White (1.Nf3 then 2.e4).
+    let a = m.join("players/a");
+    assert_eq!(
+        names(&a.join("white/tree")),
+        ["e4", "games", "position.fen", "tree.txt"]
+    );
+    assert_eq!(names(&a.join("white/tree/e4/e5/Nf3/Nc6/games")).len(), 1);
+    assert!(names(&a.join("black")).is_empty(), "a never had Black");
+    let tree = std::fs::read_to_string(a.join("tree/tree.txt")).unwrap();
+    assert!(
+        tree.contains("TOTAL:                 1:100.0%  100.0%"),
+        "{tree}"
+    );
+    // Found by name, not listed: walks of the player's folder see its games only.
+    assert_eq!(names(&a).len(), 1);
+    let walked = sh(
+        &m.path,
+        "find players -name tree -o -name white -o -name black -o -name positions | wc -l",
+    );
+    assert_eq!(walked.trim(), "0");
+    // c's tree as White: 1.Nf3 only (other games play 1.e4).
+    let c = m.join("players/c/white/tree");
+    assert_eq!(names(&c.join("Nf3/Nc6/e4/e5/games")).len(), 1);
+    assert!(!c.join("e4").exists());
+    let all = std::fs::read_to_string(c.join("Nf3/all.pgn")).unwrap();
+    assert_eq!(all, std::fs::read_to_string(m.game(2)).unwrap());
+
+    // Game 1 saved with c as White: it leaves a's trees and enters c's at once.
+    let saved = "[White \"c\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n";
+    std::fs::write(m.game(1), saved).unwrap();
+    eventually("game 1 is in c's tree as White", || {
+        c.join("e4").exists() && names(&c.join("e4/e5/Nf3/Nc6/games")).len() == 2
+    });
+    eventually("a's folder is gone", || !a.exists());
+    eventually("a's tree is gone with it", || {
+        !m.join("players/a/white/tree/e4").exists()
+    });
+    assert_eq!(names(&c.join("Nf3/Nc6/e4/e5/games")).len(), 2);
+    let tree = std::fs::read_to_string(c.join("tree.txt")).unwrap();
+    assert!(
+        tree.contains("TOTAL:                 2:100.0%   50.0%"),
+        "{tree}"
+    );
+    // Through its symlinks, the game as saved.
+    let linked = sh(&c, "cat e4/games/* | grep -c '^\\[White \"c\"'");
+    assert_eq!(linked.trim(), "1");
+    // b kept it, as Black.
+    assert_eq!(names(&m.join("players/b/black/tree/e4/e5/games")).len(), 1);
 }

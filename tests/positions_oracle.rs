@@ -6,12 +6,18 @@
 //! `GAMEFS_TREE_ORACLE_DEPTH` plies (default 12) and 200 random deeper positions, the games
 //! the index finds and the tree table it makes equal what SCID's board search (Exact, without
 //! variations) and `sc_tree stats` say, and an independent recount with python-chess.
+//!
+//! The trees of folders of games (slices: a player's games as White, as Black and both, an
+//! event's, a year's), read through the tree (`players/NAME/white/tree/…`) for every position
+//! to `GAMEFS_SLICE_ORACLE_DEPTH` plies (default 10) and 100 deeper positions found by FEN in
+//! the folders' `positions/`, equal SCID's board search ANDed with the matching header search
+//! (`sc_search header -filter AND -white "\"NAME\""`, `-date`, …) and `sc_tree stats`.
 #![cfg(feature = "oracle-tests")]
 
 mod common;
 
 use std::collections::{HashSet, VecDeque};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
@@ -20,6 +26,7 @@ use gamefs::collection::positions::key::position_key;
 use gamefs::collection::positions::tree::{PositionTree, fen};
 use gamefs::game::replay::{play, start_position};
 use gamefs::testing::Rng;
+use gamefs::vfs::{Node, Vfs, VfsOptions};
 use shakmaty::Chess;
 
 /// The answers of one oracle per position, split at its `@@ N` lines.
@@ -53,15 +60,15 @@ fn normalized(table: &str) -> Vec<String> {
     rows
 }
 
-#[test]
-fn the_index_equals_scids_board_search_and_tree_and_a_python_chess_recount() {
-    let dir = common::work_dir("positions");
+/// A database made by SCID itself (`sc_base import`, in `dir`) from part of the real-world
+/// corpus, generated random games and the edge-case files.
+fn scid_made_database(dir: &Path) -> PathBuf {
     let corpus = common::realworld_corpus();
     let mut pgns: Vec<PathBuf> = ["tcec", "pgn-toys-lichess", "python-chess", "chessx"]
         .iter()
         .flat_map(|d| common::pgn_files(&corpus.join(d)))
         .collect();
-    let generated = dir.path().join("generated.pgn");
+    let generated = dir.join("generated.pgn");
     common::run(
         common::tool("contrib/tools/gen_test_pgn.py")
             .args(["fuzz", "200"])
@@ -72,7 +79,29 @@ fn the_index_equals_scids_board_search_and_tree_and_a_python_chess_recount() {
     for f in ["special-moves.pgn", "fen-starts.pgn", "long-games.pgn"] {
         pgns.push(common::repo().join("tests/data").join(f));
     }
-    let base = common::scid_import(dir.path(), "scid", &pgns);
+    common::scid_import(dir, "scid", &pgns)
+}
+
+/// A random position of `game`'s main line past ply `depth` (none when it is no longer),
+/// by replaying its moves as gamefs exports them. SCID keeps a filter's ply in a byte:
+/// positions past ply 250 are not taken.
+fn deeper_position(game: &gamefs::game::ChessGame, depth: usize, rng: &mut Rng) -> Option<Chess> {
+    let plies = game.moves.moves.len();
+    if plies <= depth + 1 {
+        return None;
+    }
+    let stop = depth + 1 + rng.below(plies.min(250) - depth - 1);
+    let mut pos = start_position(&game.start).unwrap();
+    for node in &game.moves.moves[..stop] {
+        pos = play(&pos, &node.ply).unwrap();
+    }
+    Some(pos)
+}
+
+#[test]
+fn the_index_equals_scids_board_search_and_tree_and_a_python_chess_recount() {
+    let dir = common::work_dir("positions");
+    let base = scid_made_database(dir.path());
     let coll = gamefs::collection::open(&base, &gamefs::store::OpenOptions::default()).unwrap();
     let index = PositionIndex::new(Some(dir.path().join("positions")));
     index.load_or_build(&*coll, 2, &AtomicBool::new(false));
@@ -118,17 +147,9 @@ fn the_index_equals_scids_board_search_and_tree_and_a_python_chess_recount() {
     let mut rng = Rng(39);
     let mut deeper = 0;
     while deeper < 200 {
-        let game = rng.pick(&games);
-        let plies = game.moves.moves.len();
-        // SCID keeps a filter's ply in a byte: positions past ply 254 are left out.
-        if plies <= depth + 1 {
+        let Some(pos) = deeper_position(rng.pick(&games), depth, &mut rng) else {
             continue;
-        }
-        let stop = depth + 1 + rng.below(plies.min(250) - depth - 1);
-        let mut pos = start_position(&game.start).unwrap();
-        for node in &game.moves.moves[..stop] {
-            pos = play(&pos, &node.ply).unwrap();
-        }
+        };
         if seen.insert(position_key(&pos)) {
             trees.push(PositionTree::at(&index, &*coll, pos));
             deeper += 1;
@@ -199,4 +220,265 @@ fn the_index_equals_scids_board_search_and_tree_and_a_python_chess_recount() {
         coll.count()
     );
     assert_eq!(reached, trees.len(), "every position is reached by a game");
+}
+
+/// The inode of `path` (`/`-separated, from the root) in `vfs`.
+fn at(vfs: &Vfs, path: &str) -> u64 {
+    let mut ino = Node::Root.ino();
+    for part in path.split('/') {
+        ino = vfs
+            .lookup(ino, std::ffi::OsStr::new(part))
+            .unwrap_or_else(|e| panic!("{path}: {e}"))
+            .ino;
+    }
+    ino
+}
+
+/// The entries of folder `path` of `vfs` (`.` and `..` left out), with their inodes.
+fn entries(vfs: &Vfs, path: &str) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    vfs.readdir(at(vfs, path), 0, &mut |e| {
+        out.push((e.name.to_string_lossy().into_owned(), e.ino));
+        false
+    })
+    .unwrap();
+    out.retain(|(name, _)| name != "." && name != "..");
+    out
+}
+
+/// The text of file `path` of `vfs`.
+fn read(vfs: &Vfs, path: &str) -> String {
+    String::from_utf8(vfs.read(at(vfs, path), 0, 1 << 24).unwrap()).unwrap()
+}
+
+/// The game numbers (1-based, as SCID numbers them) of the games in folder `path`.
+fn game_numbers(vfs: &Vfs, path: &str) -> Vec<u32> {
+    entries(vfs, path)
+        .iter()
+        .map(|(name, _)| {
+            let digits: String = name.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().unwrap()
+        })
+        .collect()
+}
+
+/// SCID's tree table for a `tree.txt`: its table, the ECO column (which SCID leaves empty
+/// with no ECO book loaded) left out.
+fn without_eco(tree_txt: &str) -> String {
+    let table = tree_txt.split("\nFEN:").next().unwrap_or("");
+    let is_eco = |t: &str| {
+        let b = t.as_bytes();
+        b.len() == 3 && (b'A'..=b'E').contains(&b[0]) && b[1..].iter().all(u8::is_ascii_digit)
+    };
+    table
+        .lines()
+        .map(|l| match l.as_bytes() {
+            [_, _, b':', b' ', ..] => {
+                let mut tokens: Vec<&str> = l[4..].split_whitespace().collect();
+                if tokens.len() > 1 && is_eco(tokens[1]) {
+                    tokens.remove(1);
+                }
+                format!("{}{}", &l[..4], tokens.join(" "))
+            }
+            _ => l.split_whitespace().collect::<Vec<_>>().join(" "),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A table's rows as [`normalized`] has them, each row's words one space apart.
+fn tokens(table: &str) -> Vec<String> {
+    let mut rows: Vec<String> = normalized(table)
+        .iter()
+        .map(|row| row.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// One position of a slice's tree as the mount shows it.
+struct Shown {
+    /// Its folder in the mount.
+    path: String,
+    fen: String,
+    /// Its `games/` (1-based numbers).
+    games: Vec<u32>,
+    /// Its `tree.txt`'s table without the ECO column.
+    table: String,
+}
+
+/// The position folder `path` of `vfs`.
+fn shown(vfs: &Vfs, path: String) -> Shown {
+    Shown {
+        fen: read(vfs, &format!("{path}/position.fen")).trim().to_owned(),
+        games: game_numbers(vfs, &format!("{path}/games")),
+        table: without_eco(&read(vfs, &format!("{path}/tree.txt"))),
+        path,
+    }
+}
+
+#[test]
+fn the_trees_of_players_events_and_years_equal_scids_board_search_and_header_search() {
+    let dir = common::work_dir("slices");
+    let base = scid_made_database(dir.path());
+    let coll = gamefs::collection::open(&base, &gamefs::store::OpenOptions::default()).unwrap();
+    let options = VfsOptions {
+        position_index: Some(dir.path().join("positions")),
+        ..VfsOptions::default()
+    };
+    let vfs = Vfs::new(coll.clone(), options);
+    vfs.build_positions(2, &AtomicBool::new(false), || ());
+
+    // The groups of a view with the most games, as (folder, name in the database), those
+    // named as SCID names nothing (`?`, empty) left out.
+    let biggest = |view: &str, take: usize| -> Vec<(String, String)> {
+        let mut groups: Vec<(usize, String, String)> = entries(&vfs, view)
+            .into_iter()
+            .filter_map(|(folder, ino)| {
+                let Some(Node::Group(v, key)) = Node::from_ino(ino) else {
+                    panic!("{view}/{folder} is no group");
+                };
+                let label = coll.view_label(usize::from(v.0), key);
+                let count = entries(&vfs, &format!("{view}/{folder}")).len();
+                let named = !label.is_empty() && label != "?" && !label.contains('"');
+                named.then_some((count, folder, label))
+            })
+            .collect();
+        groups.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        groups
+            .into_iter()
+            .take(take)
+            .map(|(_, f, l)| (f, l))
+            .collect()
+    };
+    // (folder of games, SCID's header search field and value)
+    let mut slices: Vec<(String, &str, String)> = Vec::new();
+    for (i, (folder, name)) in biggest("players", 4).into_iter().enumerate() {
+        slices.push((format!("players/{folder}/white"), "white", name.clone()));
+        slices.push((format!("players/{folder}/black"), "black", name.clone()));
+        if i == 0 {
+            slices.push((format!("players/{folder}"), "player", name));
+        }
+    }
+    for (folder, name) in biggest("events", 2) {
+        slices.push((format!("events/{folder}"), "event", name));
+    }
+    for (folder, year) in biggest("years", 3)
+        .into_iter()
+        .filter(|(f, _)| f != "unknown")
+        .take(2)
+    {
+        slices.push((
+            format!("years/{folder}"),
+            "date",
+            format!("{year}.??.?? {year}.12.31"),
+        ));
+    }
+
+    let depth: usize = std::env::var("GAMEFS_SLICE_ORACLE_DEPTH")
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .unwrap_or(10);
+    let deeper_each = 100usize.div_ceil(slices.len());
+    let mut rng = Rng(51);
+    let (mut positions, mut deeper_in_all) = (0, 0);
+    for (folder, field, value) in &slices {
+        // Every position of its tree to the depth, each once (transpositions meet).
+        let mut seen = HashSet::new();
+        let mut found = Vec::new();
+        let mut queue = VecDeque::from([(format!("{folder}/tree"), 0)]);
+        while let Some((path, d)) = queue.pop_front() {
+            let position = shown(&vfs, path);
+            let board: String = position
+                .fen
+                .split(' ')
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ");
+            if !seen.insert(board) {
+                continue;
+            }
+            if d < depth {
+                for (name, _) in entries(&vfs, &position.path) {
+                    if !["games", "tree.txt", "position.fen"].contains(&name.as_str()) {
+                        queue.push_back((format!("{}/{name}", position.path), d + 1));
+                    }
+                }
+            }
+            found.push(position);
+        }
+        let in_tree = found.len();
+        // Deeper positions of the folder's games, found by FEN in its positions/.
+        let games: Vec<u32> = game_numbers(&vfs, folder);
+        let mut deeper = 0;
+        for _ in 0..deeper_each * 50 {
+            if deeper == deeper_each {
+                break;
+            }
+            let n = *rng.pick(&games) - 1;
+            let text = vfs.text(n).unwrap();
+            let Some(Ok(game)) = gamefs::text::pgn_parse::games(&text).next() else {
+                continue;
+            };
+            let Some(pos) = deeper_position(&game, depth, &mut rng) else {
+                continue;
+            };
+            let fen = fen(&pos);
+            let board: String = fen.split(' ').take(2).collect::<Vec<_>>().join(" ");
+            if seen.insert(board) {
+                let name = fen.replace('/', ":").replace(' ', "_");
+                found.push(shown(&vfs, format!("{folder}/positions/{name}")));
+                deeper += 1;
+            }
+        }
+        assert!(in_tree > 20, "{folder}: {in_tree} positions in its tree");
+        assert!(deeper > 0, "{folder}: no deeper positions");
+        let fens: String = found.iter().map(|p| format!("{}\n", p.fen)).collect();
+        let fen_file = dir.path().join("slice.fen");
+        std::fs::write(&fen_file, fens).unwrap();
+        let scid = common::run(
+            Command::new("/usr/games/tkscid")
+                .arg(common::repo().join("tests/oracle/positions_scid.tcl"))
+                .arg(&base)
+                .arg(&fen_file)
+                .arg(field)
+                .arg(value),
+        );
+        let scid = sections(&String::from_utf8_lossy(&scid.stdout));
+        assert_eq!(
+            scid.len(),
+            found.len(),
+            "{folder}: SCID answered every position"
+        );
+        for (position, scid) in found.iter().zip(&scid) {
+            let (scid_games, scid_table) = scid.split_once('\n').unwrap_or((scid, ""));
+            let games: Vec<String> = position.games.iter().map(u32::to_string).collect();
+            assert_eq!(
+                format!("games: {}", games.join(" ")),
+                scid_games,
+                "SCID's board search AND header search -{field} {value:?}, {}",
+                position.path
+            );
+            assert_eq!(
+                tokens(&position.table),
+                tokens(scid_table),
+                "SCID's tree for -{field} {value:?}, {}:\nours:\n{}\nSCID:\n{scid_table}",
+                position.path,
+                position.table
+            );
+            assert!(!position.games.is_empty(), "{}: reached", position.path);
+        }
+        eprintln!(
+            "{folder}: {} positions equal SCID's (-{field} {value:?}): {in_tree} of its tree to \
+             depth {depth}, {deeper} deeper",
+            found.len()
+        );
+        positions += found.len();
+        deeper_in_all += deeper;
+    }
+    assert!(deeper_in_all >= 100, "{deeper_in_all} deeper positions");
+    eprintln!(
+        "{positions} positions of {} folders of games equal SCID's",
+        slices.len()
+    );
 }

@@ -330,6 +330,11 @@ impl Collection for ChessCollection {
         out
     }
 
+    fn view_has_sides(&self, view: usize) -> bool {
+        // `group_keys`: White's name, then Black's.
+        view == 0
+    }
+
     fn view_label(&self, view: usize, key: u32) -> String {
         match view {
             0 => self.store.name(NameKind::Player, key).to_string(),

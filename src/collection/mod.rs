@@ -164,6 +164,14 @@ pub trait Collection: Send + Sync {
     }
     /// The folder label of group `key` of view `view`, before it is made safe.
     fn view_label(&self, view: usize, key: u32) -> String;
+    /// True when view `view` groups items by the players of both sides (chess's `players/`):
+    /// [`view_keys`](Collection::view_keys) then gives White's group first and Black's
+    /// second (one group when they are the same), and each group folder has the games of
+    /// each colour apart (`white/`, `black/`).
+    fn view_has_sides(&self, view: usize) -> bool {
+        let _ = view;
+        false
+    }
     /// The text of item `n`.
     fn render(&self, n: u32) -> Result<Vec<u8>>;
     /// The text of item `n` appended to `out`: an all-file renders many items into one

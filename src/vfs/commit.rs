@@ -9,6 +9,7 @@ use std::ffi::OsStr;
 use std::ops::Range;
 
 use super::scratch::{Content, ScratchKind};
+use super::slices::Side;
 use super::status::Counters;
 use super::{Node, Vfs, View, lock};
 use crate::error::{Error, ErrorKind, Result};
@@ -201,11 +202,9 @@ impl Vfs {
         for &n in numbers {
             self.cache.invalidate(n);
             self.states.changed(n);
-            inodes.extend(
-                self.groups_of(n)
-                    .into_iter()
-                    .flat_map(|(v, k)| [Node::Group(v, k), Node::AllOfGroup(v, k)]),
-            );
+            for (v, key) in self.groups_of(n) {
+                inodes.extend(self.group_nodes(v, key, None));
+            }
         }
         self.invalidate(&inodes.into_iter().collect::<Vec<_>>(), &[]);
     }
@@ -279,14 +278,30 @@ impl Vfs {
             .collect()
     }
 
+    /// The nodes of group `key` of view `v` whose listing or contents change when its items
+    /// do: the folder, its `all.pgn`, its side folders and theirs, and with `item` the links
+    /// to it. (Its trees are position folders: [`Vfs::positions_changed`].)
+    fn group_nodes(&self, v: View, key: u32, item: Option<u32>) -> Vec<Node> {
+        let mut nodes = vec![Node::Group(v, key), Node::AllOfGroup(v, key)];
+        nodes.extend(item.map(|n| Node::Link(v, key, n)));
+        if self.has_sides(v) {
+            for side in Side::BOTH {
+                nodes.extend([Node::SideGroup(v, key, side), Node::AllOfSide(v, key, side)]);
+                nodes.extend(item.map(|n| Node::SideLink(v, key, side, n)));
+            }
+        }
+        nodes
+    }
+
     /// Item `n` changed (it was `before`, or is new): drop cached text and views here and in
     /// the kernel.
     fn changed(&self, n: u32, before: Option<Before>) {
         self.cache.invalidate(n);
+        // The views first: the position folders made anew take their slices' games from them.
+        self.reset_views();
         self.positions_changed(&[n]);
         self.broken.forget(n);
         lock(&self.saved).insert(n);
-        self.reset_views();
         let mut inodes = vec![
             Node::Game(n),
             Node::Root,
@@ -304,9 +319,7 @@ impl Vfs {
             names.push((Node::Deleted.ino(), old));
         }
         for (v, key) in groups {
-            inodes.push(Node::Group(v, key));
-            inodes.push(Node::Link(v, key, n));
-            inodes.push(Node::AllOfGroup(v, key));
+            inodes.extend(self.group_nodes(v, key, Some(n)));
         }
         self.invalidate(&inodes, &names);
     }

@@ -151,6 +151,7 @@ impl Vfs {
         match folder {
             Node::Root => Some(Node::AllGames),
             Node::Group(v, key) => Some(Node::AllOfGroup(v, key)),
+            Node::SideGroup(v, key, side) => Some(Node::AllOfSide(v, key, side)),
             Node::Position(id) => Some(Node::AllOfPosition(id)),
             _ => None,
         }
@@ -165,6 +166,10 @@ impl Vfs {
                 .view(v)
                 .by_key(key)
                 .map(|g| g.games.to_vec())
+                .unwrap_or_default(),
+            Node::AllOfSide(v, key, side) => self
+                .side_games(v, key, side)
+                .map(|games| games.to_vec())
                 .unwrap_or_default(),
             _ => Vec::new(),
         }

@@ -8,6 +8,8 @@
 
 use std::path::Path;
 
+use super::slices::{Side, SliceId};
+
 /// One grouped view of the collection (its index in `Collection::views`): a folder of group
 /// folders holding symlinks to the items.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -55,8 +57,9 @@ pub enum Node {
     AllOfGroup(View, u32),
     /// `positions/`: positions found by FEN (found by name, never listed).
     PositionsRoot,
-    /// A position folder (`tree/` is 0, its move folders and `positions/FEN/` are numbered as
-    /// first looked up during the mount).
+    /// A position folder (the root's `tree/` is 0; its move folders, `positions/FEN/` and the
+    /// trees of the other folders of games, each with its folder, are numbered as first looked
+    /// up during the mount).
     Position(u32),
     /// A position folder's `games/`.
     PositionGames(u32),
@@ -68,6 +71,16 @@ pub enum Node {
     FenText(u32),
     /// A position folder's `all.pgn`: its games as one file (found by name, not listed).
     AllOfPosition(u32),
+    /// A group folder's games with one colour (`players/NAME/white/`), in a view whose groups
+    /// are the players of both sides (found by name, not listed).
+    SideGroup(View, u32, Side),
+    /// A symlink in a side folder pointing at an item (view, key, side, item).
+    SideLink(View, u32, Side, u32),
+    /// A side folder's `all.pgn` (found by name, not listed).
+    AllOfSide(View, u32, Side),
+    /// `positions/` in a group or side folder: positions found by FEN among the folder's games
+    /// (found by name, never listed; the root's is [`Node::PositionsRoot`]).
+    SlicePositions(SliceId),
 }
 
 const TAG_SHIFT: u32 = 48;
@@ -83,11 +96,29 @@ const TAG_ALL_OF_POSITION: u64 = 8;
 const TAG_GROUP: u64 = 16; // 16..32, one per view
 const TAG_LINK: u64 = 32; // 32..48, one per view
 const TAG_ALL_OF_GROUP: u64 = 48; // 48..64, one per view
+const TAG_SIDE_GROUP: u64 = 64; // 64..96, two per view (White, Black)
+const TAG_SIDE_LINK: u64 = 96; // 96..128, two per view
+const TAG_ALL_OF_SIDE: u64 = 128; // 128..160, two per view
+const TAG_SLICE_POSITIONS: u64 = 160; // 160..208, three per view (the group, White, Black)
+const TAG_END: u64 = 208;
 const GAME_BITS: u32 = 24;
 const FIRST_VIEW_ROOT: u64 = 32; // 32..48
 const FIRST_VIEW_PARENT: u64 = 48; // 48..64
 
 impl Node {
+    /// True for a folder's `all.pgn`: its games as one file, read-only, following the games.
+    pub fn is_all_file(self) -> bool {
+        matches!(
+            self,
+            Node::AllGames | Node::AllOfGroup(..) | Node::AllOfSide(..) | Node::AllOfPosition(_)
+        )
+    }
+
+    /// True for a view's link to a game (in a group folder or a side folder).
+    pub fn is_view_link(self) -> bool {
+        matches!(self, Node::Link(..) | Node::SideLink(..))
+    }
+
     /// The node's inode number.
     pub fn ino(self) -> u64 {
         match self {
@@ -124,6 +155,22 @@ impl Node {
                     | u64::from(key) << GAME_BITS
                     | u64::from(n)
             }
+            Node::SideGroup(v, key, side) => side_tag(TAG_SIDE_GROUP, v, side) | u64::from(key),
+            Node::AllOfSide(v, key, side) => side_tag(TAG_ALL_OF_SIDE, v, side) | u64::from(key),
+            Node::SideLink(v, key, side, n) => {
+                side_tag(TAG_SIDE_LINK, v, side) | u64::from(key) << GAME_BITS | u64::from(n)
+            }
+            Node::SlicePositions(slice) => match slice {
+                // Never made: the root's is `PositionsRoot`.
+                SliceId::All => Node::PositionsRoot.ino(),
+                SliceId::Group(v, key) => {
+                    (TAG_SLICE_POSITIONS + 3 * u64::from(v.0)) << TAG_SHIFT | u64::from(key)
+                }
+                SliceId::Side(v, key, side) => {
+                    (TAG_SLICE_POSITIONS + 3 * u64::from(v.0) + 1 + side as u64) << TAG_SHIFT
+                        | u64::from(key)
+                }
+            },
         }
     }
 
@@ -134,7 +181,14 @@ impl Node {
     /// `mount` for scratch files (their numbers start again with every mount).
     pub fn generation(self, numbering: u32, mount: u32) -> u32 {
         match self {
-            Node::Game(_) | Node::Group(..) | Node::Link(..) | Node::AllOfGroup(..) => numbering,
+            Node::Game(_)
+            | Node::Group(..)
+            | Node::Link(..)
+            | Node::AllOfGroup(..)
+            | Node::SideGroup(..)
+            | Node::SideLink(..)
+            | Node::AllOfSide(..)
+            | Node::SlicePositions(_) => numbering,
             // Position folders are numbered anew by every mount.
             Node::Scratch(_)
             | Node::Position(_)
@@ -194,9 +248,50 @@ impl Node {
                 u32::try_from(payload >> GAME_BITS).ok()?,
                 (payload & ((1 << GAME_BITS) - 1)) as u32,
             )),
+            t @ TAG_SIDE_GROUP..TAG_SIDE_LINK => {
+                let (v, side) = view_and_side(t - TAG_SIDE_GROUP);
+                Some(Node::SideGroup(v, u32::try_from(payload).ok()?, side))
+            }
+            t @ TAG_SIDE_LINK..TAG_ALL_OF_SIDE => {
+                let (v, side) = view_and_side(t - TAG_SIDE_LINK);
+                Some(Node::SideLink(
+                    v,
+                    u32::try_from(payload >> GAME_BITS).ok()?,
+                    side,
+                    (payload & ((1 << GAME_BITS) - 1)) as u32,
+                ))
+            }
+            t @ TAG_ALL_OF_SIDE..TAG_SLICE_POSITIONS => {
+                let (v, side) = view_and_side(t - TAG_ALL_OF_SIDE);
+                Some(Node::AllOfSide(v, u32::try_from(payload).ok()?, side))
+            }
+            t @ TAG_SLICE_POSITIONS..TAG_END => {
+                let t = t - TAG_SLICE_POSITIONS;
+                let (v, key) = (View((t / 3) as u8), u32::try_from(payload).ok()?);
+                Some(Node::SlicePositions(match t % 3 {
+                    0 => SliceId::Group(v, key),
+                    1 => SliceId::Side(v, key, Side::White),
+                    _ => SliceId::Side(v, key, Side::Black),
+                }))
+            }
             _ => None,
         }
     }
+}
+
+/// The tag bits of a node of view `v`'s side folders: two tags per view from `base`.
+fn side_tag(base: u64, v: View, side: Side) -> u64 {
+    (base + 2 * u64::from(v.0) + side as u64) << TAG_SHIFT
+}
+
+/// The view and side a tag's offset from its base stands for ([`side_tag`]).
+fn view_and_side(offset: u64) -> (View, Side) {
+    let side = if offset.is_multiple_of(2) {
+        Side::White
+    } else {
+        Side::Black
+    };
+    (View((offset / 2) as u8), side)
 }
 
 /// The numbering generation of a database whose index (the file that numbers the items) is
@@ -271,6 +366,16 @@ mod tests {
             nodes.push(Node::Link(v, 0, 0));
             nodes.push(Node::AllOfGroup(v, 0));
             nodes.push(Node::AllOfGroup(v, 1_048_574));
+            for side in [Side::White, Side::Black] {
+                nodes.push(Node::SideGroup(v, 0, side));
+                nodes.push(Node::SideGroup(v, 1_048_574, side));
+                nodes.push(Node::SideLink(v, 1_048_574, side, 16_777_213));
+                nodes.push(Node::SideLink(v, 0, side, 0));
+                nodes.push(Node::AllOfSide(v, 7, side));
+                nodes.push(Node::SlicePositions(SliceId::Side(v, 7, side)));
+            }
+            nodes.push(Node::SlicePositions(SliceId::Group(v, 0)));
+            nodes.push(Node::SlicePositions(SliceId::Group(v, u32::MAX)));
         }
         let mut inos = std::collections::HashSet::new();
         for n in &nodes {

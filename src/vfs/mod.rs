@@ -22,6 +22,7 @@ mod posix_tests;
 pub(crate) mod saving;
 pub(crate) mod scratch;
 pub mod size_fill;
+pub mod slices;
 pub(crate) mod space;
 pub(crate) mod status;
 #[cfg(test)]
@@ -43,6 +44,7 @@ use broken::Broken;
 use cache::TextCache;
 pub use inode::{Node, View};
 use scratch::{ScratchKind, ScratchStore};
+use slices::SliceId;
 use status::{Counters, ErrorLog, Snapshots};
 use views::ViewTable;
 
@@ -399,15 +401,20 @@ impl Vfs {
             Node::ViewRoot(v) | Node::ViewParent(v) => usize::from(v.0) < self.view_paths.len(),
             Node::Group(v, key) | Node::AllOfGroup(v, key) => self.view(v).by_key(key).is_some(),
             Node::Link(v, key, n) => self.group_has(v, key, n),
+            Node::SideGroup(v, key, side) | Node::AllOfSide(v, key, side) => {
+                self.slice_exists(SliceId::Side(v, key, side))
+            }
+            Node::SideLink(v, key, side, n) => self
+                .side_games(v, key, side)
+                .is_some_and(|games| games.binary_search(&n).is_ok()),
             Node::PositionsRoot => self.positions.is_some(),
+            Node::SlicePositions(slice) => self.positions.is_some() && self.slice_exists(slice),
             Node::Position(id)
             | Node::PositionGames(id)
             | Node::TreeText(id)
             | Node::FenText(id)
-            | Node::AllOfPosition(id) => self.positions.as_ref().is_some_and(|p| p.exists(id)),
-            Node::PositionLink(id, n) => {
-                n < self.coll.count() && self.positions.as_ref().is_some_and(|p| p.exists(id))
-            }
+            | Node::AllOfPosition(id) => self.position_exists(id),
+            Node::PositionLink(id, n) => n < self.coll.count() && self.position_exists(id),
             Node::Scratch(id) => {
                 let scratch = lock(&self.scratch);
                 if scratch.get(id).is_some() {
@@ -465,8 +472,10 @@ impl Vfs {
             }
             Node::ViewRoot(v) => self.view_parent_of(v).unwrap_or(Node::Root),
             Node::Group(v, _) => Node::ViewRoot(v),
+            Node::SideGroup(v, key, _) => Node::Group(v, key),
             Node::Rejected => Node::Status,
             Node::PositionsRoot => Node::Root,
+            Node::SlicePositions(slice) => slice.folder(),
             Node::Position(id) => self
                 .positions
                 .as_ref()
@@ -484,6 +493,8 @@ impl Vfs {
             | Node::PositionLink(..)
             | Node::TreeText(_)
             | Node::FenText(_)
+            | Node::SideLink(..)
+            | Node::AllOfSide(..)
             | Node::Scratch(_) => {
                 return Err(Error::new(ErrorKind::NotADirectory, "not a folder"));
             }
@@ -518,11 +529,15 @@ impl Vfs {
         {
             return Ok(Some(all));
         }
+        if let Some(slice) = SliceId::of_folder(parent_node)
+            && let Some(found) = self.slice_child(slice, name.as_bytes())?
+        {
+            return Ok(Some(found));
+        }
         Ok(match parent_node {
-            Node::Root => self
-                .root_child(name)
-                .or_else(|| self.positions_root_child(name.as_bytes())),
-            Node::PositionsRoot => self.position_by_fen(name.as_bytes())?,
+            Node::Root => self.root_child(name),
+            Node::PositionsRoot => self.position_by_fen(SliceId::All, name.as_bytes())?,
+            Node::SlicePositions(slice) => self.position_by_fen(slice, name.as_bytes())?,
             Node::Position(id) => self.position_child(id, name.as_bytes())?,
             Node::PositionGames(id) => self.position_game_child(id, name.as_bytes())?,
             Node::Games => self.game_named(name, false),
@@ -536,6 +551,7 @@ impl Vfs {
                 .item_named(name.as_bytes())
                 .filter(|&n| self.group_has(v, key, n))
                 .map(|n| Node::Link(v, key, n)),
+            Node::SideGroup(v, key, side) => self.side_child(v, key, side, name.as_bytes()),
             Node::Status => match name.to_str() {
                 Some("errors") => Some(Node::StatusErrors),
                 Some("README") => Some(Node::StatusReadme),
@@ -565,9 +581,11 @@ impl Vfs {
     /// The target of a symlink: for view links a relative path into `games/`.
     pub fn readlink(&self, ino: u64) -> Result<Vec<u8>> {
         match self.node(ino)? {
-            Node::Link(v, _, n) => {
-                let up = "../".repeat(self.view_paths[usize::from(v.0)].split('/').count() + 1);
-                Ok(format!("{up}{}/{}", self.coll.items_folder(), self.game_name(n)).into_bytes())
+            Node::Link(v, key, n) => {
+                Ok(self.link_to_game(self.slice_depth(SliceId::Group(v, key)), n))
+            }
+            Node::SideLink(v, key, side, n) => {
+                Ok(self.link_to_game(self.slice_depth(SliceId::Side(v, key, side)), n))
             }
             Node::PositionLink(id, n) => self.position_link_target(id, n),
             Node::Scratch(id) => match lock(&self.scratch).get(id).map(|f| &f.kind) {
@@ -695,7 +713,10 @@ impl Vfs {
             Node::Group(v, _) => Node::ViewRoot(v),
             Node::ViewRoot(v) => self.view_parent_of(v).unwrap_or(Node::Root),
             Node::Rejected => Node::Status,
-            n @ (Node::Position(_) | Node::PositionGames(_)) => self.parent_folder(n)?,
+            n @ (Node::Position(_)
+            | Node::PositionGames(_)
+            | Node::SideGroup(..)
+            | Node::SlicePositions(_)) => self.parent_folder(n)?,
             n if is_dir(n) => Node::Root,
             _ => return Err(Error::new(ErrorKind::NotADirectory, "not a folder")),
         };
@@ -771,18 +792,12 @@ impl Vfs {
                     i as u64 + 3,
                 ))
             }),
-            Node::Group(v, key) => self.view(v).by_key(key).is_some_and(|g| {
-                g.games
-                    .iter()
-                    .enumerate()
-                    .skip(from as usize)
-                    .any(|(i, &n)| {
-                        add(self.entry(
-                            Node::Link(v, key, n),
-                            self.game_name(n).into(),
-                            i as u64 + 3,
-                        ))
-                    })
+            Node::Group(v, key) => self
+                .view(v)
+                .by_key(key)
+                .is_some_and(|g| self.list_links(g.games, from, |n| Node::Link(v, key, n), add)),
+            Node::SideGroup(v, key, side) => self.side_games(v, key, side).is_some_and(|games| {
+                self.list_links(&games, from, |n| Node::SideLink(v, key, side, n), add)
             }),
             Node::PositionsRoot | Node::Position(_) | Node::PositionGames(_) => {
                 self.list_positions(node, from, add)
@@ -823,9 +838,7 @@ impl Vfs {
                 Some(content) => content.read_at(offset, size),
                 None => Ok(Vec::new()),
             },
-            all @ (Node::AllGames | Node::AllOfGroup(..) | Node::AllOfPosition(_)) => {
-                self.read_all(all, offset, size)
-            }
+            all if all.is_all_file() => self.read_all(all, offset, size),
             n @ (Node::TreeText(_) | Node::FenText(_)) => Ok(slice(&self.position_text(n)?)),
             n @ (Node::StatusErrors | Node::StatusReadme | Node::StatusStats) => {
                 match self.status_snapshots.last(ino) {
@@ -1149,12 +1162,12 @@ impl Vfs {
                 };
                 attr.nlink = 1;
             }
-            Node::AllGames | Node::AllOfGroup(..) | Node::AllOfPosition(_) => {
+            all if all.is_all_file() => {
                 attr.size = self.all_layout(node).size();
                 // Its size follows every save of its games: trusted a second at most.
                 (attr.perm, attr.nlink, attr.ttl_secs) = (0o444, 1, 1);
             }
-            Node::Link(..) | Node::PositionLink(..) => {
+            Node::Link(..) | Node::SideLink(..) | Node::PositionLink(..) => {
                 attr.size = self.readlink(node.ino()).map_or(0, |t| t.len() as u64);
                 (attr.perm, attr.nlink) = (0o777, 1);
             }
@@ -1165,7 +1178,9 @@ impl Vfs {
             // How many move folders a position has is not known without making its tree:
             // 1 tells `find` so (it then counts no subfolders by the link count).
             Node::Position(_) => (attr.perm, attr.nlink) = (0o555, 1),
-            Node::PositionsRoot | Node::PositionGames(_) => attr.perm = 0o555,
+            Node::PositionsRoot | Node::SlicePositions(_) | Node::PositionGames(_) => {
+                attr.perm = 0o555;
+            }
 
             Node::StatusErrors | Node::StatusReadme | Node::StatusStats => {
                 let (text, taken) = self.status_snapshot(node);
@@ -1196,6 +1211,7 @@ impl Vfs {
         if matches!(
             node,
             Node::PositionsRoot
+                | Node::SlicePositions(_)
                 | Node::Position(_)
                 | Node::PositionGames(_)
                 | Node::PositionLink(..)
@@ -1287,10 +1303,11 @@ fn kind_of(node: Node) -> FileKind {
         | Node::AllGames
         | Node::AllOfGroup(..)
         | Node::AllOfPosition(_)
+        | Node::AllOfSide(..)
         | Node::TreeText(_)
         | Node::FenText(_)
         | Node::Scratch(_) => FileKind::RegularFile,
-        Node::Link(..) | Node::PositionLink(..) => FileKind::Symlink,
+        Node::Link(..) | Node::SideLink(..) | Node::PositionLink(..) => FileKind::Symlink,
         _ => FileKind::Directory,
     }
 }

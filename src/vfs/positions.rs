@@ -5,24 +5,30 @@
 //! opening), `position.fen`, and one folder per move played there, named by its SAN with
 //! check and mate signs, down to `-o tree_depth` plies. `positions/` finds any position by its
 //! FEN, with `:` standing for `/` (a name cannot hold `/`) and `_` for a space. Neither `tree/`
-//! nor `positions/` is listed at the root, so walks of the whole mount (`find`, `du`,
-//! `grep -r`, `updatedb`, backups) never descend into the tree; they are found by name.
+//! nor `positions/` is listed, so walks of the whole mount (`find`, `du`, `grep -r`,
+//! `updatedb`, backups) never descend into the tree; they are found by name.
+//!
+//! Every folder of games has them: the root over every game, and each group folder of a view
+//! and side folder (`players/NAME/white/`) over its own games, a [`SliceId`] whose games
+//! ([`Slice`]) the folder's tree counts ([`super::slices`]). There is one index for all.
 //!
 //! Position folders get numbers as they are first looked up (a table of the folders visited
-//! during the mount): the same path gives the same folder, and the number names the node.
-//! Until the index is ready (built in the background after the mount, progress in
-//! `.gamefs/stats`), a position folder's contents wait for it, at most
+//! during the mount, each with the slice it belongs to): the same path gives the same folder,
+//! and the number names the node. Until the index is ready (built in the background after the
+//! mount, progress in `.gamefs/stats`), a position folder's contents wait for it, at most
 //! [`WAIT_FOR_INDEX`]; then EBUSY.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Duration;
 
+use super::slices::SliceId;
 use super::{DirEntry, Node, Vfs, lock};
 use crate::collection::Collection;
 use crate::collection::positions::PositionIndex;
 use crate::collection::positions::board::Board;
+use crate::collection::positions::slice::Slice;
 use crate::collection::positions::tree::PositionMoves;
 use crate::error::{Error, ErrorKind, Result};
 
@@ -35,37 +41,53 @@ pub const DEFAULT_TREE_DEPTH: u32 = 40;
 /// Position folders kept made (their tree, names and texts) for the next lookups.
 const KEPT_FOLDERS: usize = 256;
 
+/// The most position folders a mount numbers: a link in a position folder's `games/` holds
+/// the folder's number in 24 bits of its inode number ([`Node::PositionLink`]).
+const MOST_PLACES: usize = 1 << 24;
+
+/// What a position folder hangs from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Up {
+    /// It is the `tree/` of a folder of games.
+    Tree(SliceId),
+    /// It is found by FEN in the `positions/` of a folder of games.
+    Fen(SliceId),
+    /// It is a move folder of position folder `id`.
+    Move(u32),
+}
+
 /// One position folder of the mount.
 struct Place {
     position: Board,
-    /// The folder holding it: another position folder, or `positions/` (`None`).
-    parent: Option<u32>,
-    /// Path components from the mount's root (`tree` is 1, `positions/FEN` 2).
+    up: Up,
+    /// The folder of games whose tree it is in.
+    slice: SliceId,
+    /// Path components from the mount's root (the root's `tree` is 1, `positions/FEN` 2).
     level: u32,
     /// Plies from the position its walk started at (`tree/` or `positions/FEN/`).
     plies: u32,
 }
 
 /// The position folders made: by number, and the number of each (parent, name).
-type Places = (Vec<Place>, HashMap<(Option<u32>, String), u32>);
+type Places = (Vec<Place>, HashMap<(Up, String), u32>);
 
-/// A position folder's contents, made once per state of the index.
+/// A position folder's contents, made once per state of the index and the games.
 pub(crate) struct Folder {
     /// The moves played from the position.
     tree: PositionMoves,
-    /// The position, and the index its games are found in (once asked for).
+    /// The position, the index its games are found in and the games counted (once asked
+    /// for).
     board: Board,
     index: Arc<PositionIndex>,
     /// The games indexed.
     coll: Arc<dyn Collection>,
-    /// The games that reach it, ascending: found when first asked for (a `tree.txt` needs
-    /// only the sums per move, which the index reads in a few pages however many games
-    /// reach the position).
+    slice: Slice,
+    /// The games that reach it, ascending: those of every game found when first asked for
+    /// (a `tree.txt` needs only the sums per move, which the index reads in a few pages
+    /// however many games reach the position), a slice's found with its sums.
     games: OnceLock<Vec<u32>>,
     /// The names of its move folders (none past the depth).
     moves: Vec<String>,
-    /// Past the depth: no move folders, not even by name.
-    last: bool,
     tree_txt: Arc<[u8]>,
     fen: Arc<[u8]>,
 }
@@ -74,7 +96,7 @@ impl Folder {
     /// The games that reach the position, ascending.
     fn games(&self) -> &[u32] {
         self.games
-            .get_or_init(|| self.index.games_at(&*self.coll, &self.board))
+            .get_or_init(|| self.slice.games_at(&self.index, &*self.coll, &self.board))
     }
 }
 
@@ -87,6 +109,9 @@ pub(crate) struct Positions {
     coll: Arc<dyn Collection>,
     places: Mutex<Places>,
     folders: Mutex<lru::LruCache<u32, Arc<Folder>>>,
+    /// Counts the times the folders made were forgotten: a folder made from the games as
+    /// they were before is not kept.
+    forgotten: AtomicU64,
     /// An import of many games at once left the index behind: it is built anew when the
     /// positions are next looked at (not held game by game in memory).
     stale: AtomicBool,
@@ -109,9 +134,11 @@ impl Positions {
         coll: Arc<dyn Collection>,
         depth: u32,
     ) -> Positions {
+        let root = Up::Tree(SliceId::All);
         let tree = Place {
             position: Board::start(),
-            parent: None,
+            up: root,
+            slice: SliceId::All,
             level: 1,
             plies: 0,
         };
@@ -119,10 +146,11 @@ impl Positions {
             index: RwLock::new(index),
             depth,
             coll,
-            places: Mutex::new((vec![tree], HashMap::new())),
+            places: Mutex::new((vec![tree], HashMap::from([((root, "tree".to_owned()), 0)]))),
             folders: Mutex::new(lru::LruCache::new(
                 std::num::NonZeroUsize::new(KEPT_FOLDERS).expect("not zero"),
             )),
+            forgotten: AtomicU64::new(0),
             stale: AtomicBool::new(false),
             stop: Arc::new(AtomicBool::new(false)),
             rebuilds: Mutex::default(),
@@ -136,37 +164,56 @@ impl Positions {
 
     /// Forget the folders made: the games changed.
     pub(crate) fn forget_folders(&self) {
-        lock(&self.folders).clear();
+        let mut folders = lock(&self.folders);
+        self.forgotten.fetch_add(1, Ordering::AcqRel);
+        folders.clear();
     }
 
-    /// The number of the folder `name` in folder `parent` (`None`: `positions/`), made now
-    /// for `position` if it is new.
-    fn place(&self, parent: Option<u32>, name: &str, position: impl FnOnce() -> Board) -> u32 {
+    /// The number of the folder `name` hanging from `up`, made now for `position` if it is
+    /// new; `level`: its path components from the root, for a folder that is no move folder.
+    /// ENOSPC past [`MOST_PLACES`] folders in one mount.
+    fn place(
+        &self,
+        up: Up,
+        name: &str,
+        level: u32,
+        position: impl FnOnce() -> Board,
+    ) -> Result<u32> {
         let mut places = lock(&self.places);
-        let key = (parent, name.to_owned());
+        let key = (up, name.to_owned());
         if let Some(&id) = places.1.get(&key) {
-            return id;
+            return Ok(id);
         }
-        let (level, plies) = match parent {
-            Some(p) => (
-                places.0[p as usize].level + 1,
-                places.0[p as usize].plies + 1,
-            ),
-            None => (2, 0),
+        if places.0.len() >= MOST_PLACES {
+            return Err(Error::new(
+                ErrorKind::NoSpace,
+                format!(
+                    "{MOST_PLACES} position folders were looked into during this mount, the most \
+                     one mount numbers; mount again to look into more"
+                ),
+            ));
+        }
+        let (slice, level, plies) = match up {
+            Up::Move(p) => {
+                let parent = &places.0[p as usize];
+                (parent.slice, parent.level + 1, parent.plies + 1)
+            }
+            Up::Tree(slice) | Up::Fen(slice) => (slice, level, 0),
         };
         let id = places.0.len() as u32;
         places.0.push(Place {
             position: position(),
-            parent,
+            up,
+            slice,
             level,
             plies,
         });
         places.1.insert(key, id);
-        id
+        Ok(id)
     }
 
     /// What the kernel may hold of the folders made: their nodes, and their names in their
-    /// folders (by the folder's inode number).
+    /// folders (by the folder's inode number; a `tree` is always there).
     fn made(&self) -> (Vec<Node>, Vec<(u64, String)>) {
         let places = lock(&self.places);
         let mut nodes = Vec::with_capacity(places.0.len() * 4);
@@ -182,35 +229,37 @@ impl Positions {
         let names = places
             .1
             .keys()
-            .map(|(parent, name)| {
-                let folder = parent.map_or(Node::PositionsRoot, Node::Position);
-                (folder.ino(), name.clone())
+            .filter_map(|(up, name)| {
+                let folder = match *up {
+                    Up::Tree(_) => return None,
+                    Up::Fen(slice) => positions_folder(slice),
+                    Up::Move(p) => Node::Position(p),
+                };
+                Some((folder.ino(), name.clone()))
             })
             .collect();
         (nodes, names)
     }
 
-    /// True when folder `id` was made.
-    pub(crate) fn exists(&self, id: u32) -> bool {
-        (id as usize) < lock(&self.places).0.len()
+    /// The folder of games whose tree folder `id` is in, when folder `id` was made.
+    pub(crate) fn slice_of(&self, id: u32) -> Option<SliceId> {
+        lock(&self.places).0.get(id as usize).map(|p| p.slice)
     }
 
-    /// The folder holding folder `id`: another position folder, or `positions/` (`None`);
-    /// `tree/` (0) is in the root.
+    /// The folder holding folder `id`: another position folder, a `positions/`, or the folder
+    /// of games whose `tree/` it is.
     pub(crate) fn parent(&self, id: u32) -> Option<Node> {
-        if id == 0 {
-            return Some(Node::Root);
-        }
         let places = lock(&self.places);
-        let place = places.0.get(id as usize)?;
-        Some(place.parent.map_or(Node::PositionsRoot, Node::Position))
+        Some(match places.0.get(id as usize)?.up {
+            Up::Tree(slice) => slice.folder(),
+            Up::Fen(slice) => positions_folder(slice),
+            Up::Move(p) => Node::Position(p),
+        })
     }
 
-    /// The contents of folder `id`, waiting for the index if it is being built.
-    pub(crate) fn folder(&self, id: u32) -> Result<Arc<Folder>> {
-        if let Some(f) = lock(&self.folders).get(&id) {
-            return Ok(f.clone());
-        }
+    /// The index, once it is ready: waited for while it is being built, at most
+    /// [`WAIT_FOR_INDEX`] (then EBUSY).
+    fn ready_index(&self) -> Result<Arc<PositionIndex>> {
         let index = self.index();
         if !index.wait_ready(WAIT_FOR_INDEX) {
             let (done, total) = index.progress();
@@ -222,16 +271,40 @@ impl Positions {
                 ),
             ));
         }
-        let (position, plies) = {
-            let places = lock(&self.places);
-            let place = places
-                .0
-                .get(id as usize)
-                .ok_or_else(|| Error::new(ErrorKind::NotFound, "no such position folder"))?;
-            (place.position.clone(), place.plies)
-        };
-        let tree = PositionMoves::at(&index, &*self.coll, &position);
-        let last = plies >= self.depth;
+        Ok(index)
+    }
+
+    /// Folder `id`'s position, whether it is past the depth (no move folders, not even by
+    /// name), and the folder of games whose tree it is in.
+    fn place_of(&self, id: u32) -> Result<(Board, bool, SliceId)> {
+        let places = lock(&self.places);
+        let place = places
+            .0
+            .get(id as usize)
+            .ok_or_else(|| Error::new(ErrorKind::NotFound, "no such position folder"))?;
+        Ok((
+            place.position.clone(),
+            place.plies >= self.depth,
+            place.slice,
+        ))
+    }
+
+    /// The contents of folder `id`, waiting for the index if it is being built; the games
+    /// of its slice are `games_of` it.
+    pub(crate) fn folder(
+        &self,
+        id: u32,
+        games_of: &dyn Fn(SliceId) -> Slice,
+    ) -> Result<Arc<Folder>> {
+        if let Some(f) = lock(&self.folders).get(&id) {
+            return Ok(f.clone());
+        }
+        let forgotten = self.forgotten.load(Ordering::Acquire);
+        let index = self.ready_index()?;
+        let (position, last, slice) = self.place_of(id)?;
+        let slice = games_of(slice);
+        let (sums, games) = slice.moves_at(&index, &*self.coll, &position);
+        let tree = PositionMoves::of(&position, sums);
         let moves = if last {
             Vec::new()
         } else {
@@ -240,15 +313,19 @@ impl Positions {
         let folder = Arc::new(Folder {
             tree_txt: Arc::from(tree.text().into_bytes()),
             fen: Arc::from(format!("{}\n", tree.fen()).into_bytes()),
-            games: OnceLock::new(),
+            games: games.map(OnceLock::from).unwrap_or_default(),
             board: position,
             index,
             coll: self.coll.clone(),
+            slice,
             tree,
             moves,
-            last,
         });
-        lock(&self.folders).put(id, folder.clone());
+        let mut folders = lock(&self.folders);
+        // Made from the games as they were before a change: answers this call, kept for none.
+        if self.forgotten.load(Ordering::Acquire) == forgotten {
+            folders.put(id, folder.clone());
+        }
         Ok(folder)
     }
 
@@ -318,6 +395,14 @@ fn position_named(name: &str) -> Result<Board> {
     Board::from_fen(fen.trim())
 }
 
+/// The `positions/` folder of the folder of games of `slice`.
+pub(super) fn positions_folder(slice: SliceId) -> Node {
+    match slice {
+        SliceId::All => Node::PositionsRoot,
+        slice => Node::SlicePositions(slice),
+    }
+}
+
 impl Vfs {
     /// The positions of the mount, for a collection of chess games.
     fn positions(&self) -> Result<&Positions> {
@@ -331,32 +416,59 @@ impl Vfs {
         Ok(positions)
     }
 
-    /// `tree` or `positions` in the root, when the mount has positions.
-    pub(super) fn positions_root_child(&self, name: &[u8]) -> Option<Node> {
-        let node = match name {
-            b"tree" => Node::Position(0),
-            b"positions" => Node::PositionsRoot,
-            _ => return None,
-        };
-        if self.positions.is_none() {
-            if !self.options.tree && self.coll.has_positions() {
+    /// True when position folder `id` was made and the folder of games whose tree it is in
+    /// is there now (a player's tree goes with the player's last game).
+    pub(super) fn position_exists(&self, id: u32) -> bool {
+        let slice = self.positions.as_ref().and_then(|p| p.slice_of(id));
+        slice.is_some_and(|slice| self.slice_exists(slice))
+    }
+
+    /// The contents of position folder `id`, its slice's games as they are now.
+    fn position_folder(&self, id: u32) -> Result<Arc<Folder>> {
+        self.positions()?
+            .folder(id, &|slice| self.slice_games(slice))
+    }
+
+    /// `tree` or `positions` in the folder of games of `slice`, when the mount has positions.
+    pub(super) fn slice_positions_child(
+        &self,
+        slice: SliceId,
+        name: &[u8],
+    ) -> Result<Option<Node>> {
+        let Some(positions) = &self.positions else {
+            if matches!(name, b"tree" | b"positions")
+                && !self.options.tree
+                && self.coll.has_positions()
+            {
                 log::info!(
                     "{}/: none, the mount was made with -o tree=off (no position index)",
                     String::from_utf8_lossy(name)
                 );
             }
-            return None;
-        }
-        Some(node)
+            return Ok(None);
+        };
+        Ok(match name {
+            b"tree" => {
+                let level = self.slice_depth(slice) + 1;
+                let id = positions.place(Up::Tree(slice), "tree", level, Board::start)?;
+                Some(Node::Position(id))
+            }
+            b"positions" => Some(positions_folder(slice)),
+            _ => None,
+        })
     }
 
-    /// The folder `name` in `positions/`: the position its FEN names (ENOENT, logged, when
-    /// it names none).
-    pub(super) fn position_by_fen(&self, name: &[u8]) -> Result<Option<Node>> {
+    /// The folder `name` in the `positions/` of the folder of games of `slice`: the position
+    /// its FEN names (ENOENT, logged, when it names none).
+    pub(super) fn position_by_fen(&self, slice: SliceId, name: &[u8]) -> Result<Option<Node>> {
         let positions = self.positions()?;
         let text = String::from_utf8_lossy(name);
         match position_named(&text) {
-            Ok(pos) => Ok(Some(Node::Position(positions.place(None, &text, || pos)))),
+            Ok(pos) => {
+                let level = self.slice_depth(slice) + 2;
+                let id = positions.place(Up::Fen(slice), &text, level, || pos)?;
+                Ok(Some(Node::Position(id)))
+            }
             Err(e) => {
                 log::warn!("positions/{text}: not a position: {}", e.message());
                 Err(Error::new(
@@ -375,24 +487,37 @@ impl Vfs {
             b"position.fen" => return Ok(Some(Node::FenText(id))),
             _ => {}
         }
-        let positions = self.positions()?;
-        let folder = positions.folder(id)?;
         let Ok(name) = std::str::from_utf8(name) else {
             return Ok(None);
         };
         // Listed are the moves played here; found by name also any other legal move (or a
-        // null move) to a position games reach by another move order.
-        let board = if folder.last {
+        // null move) to a position games reach by another move order: either way, a move to
+        // a position the folder's games reach. Only that position is looked up: a folder of
+        // a player's games would find its moves here among every game reaching it.
+        let positions = self.positions()?;
+        let index = positions.ready_index()?;
+        let (position, last, slice) = positions.place_of(id)?;
+        let found = if last {
             None
         } else {
-            folder.tree.find(&folder.index, &*folder.coll, name)
+            PositionMoves::find(
+                &position,
+                &index,
+                &*self.coll,
+                &self.slice_games(slice),
+                name,
+            )
         };
-        Ok(board.map(|board| Node::Position(positions.place(Some(id), name, || board))))
+        let Some(board) = found else {
+            return Ok(None);
+        };
+        let id = positions.place(Up::Move(id), name, 0, || board)?;
+        Ok(Some(Node::Position(id)))
     }
 
     /// The link `name` in position folder `id`'s `games/`.
     pub(super) fn position_game_child(&self, id: u32, name: &[u8]) -> Result<Option<Node>> {
-        let folder = self.positions()?.folder(id)?;
+        let folder = self.position_folder(id)?;
         Ok(self
             .coll
             .item_named(name)
@@ -400,7 +525,7 @@ impl Vfs {
             .map(|n| Node::PositionLink(id, n)))
     }
 
-    /// Hand the entries of a position folder, its `games/` or `positions/` (none: found by
+    /// Hand the entries of a position folder, its `games/` or a `positions/` (none: found by
     /// name only) after position `from` to `add`, made only as it takes them; whether `add`
     /// said it was full. A folder that cannot be made now (the index is being built) lists
     /// nothing; the lookups of its entries say why.
@@ -416,7 +541,7 @@ impl Vfs {
         let from = usize::try_from(from).unwrap_or(usize::MAX);
         match node {
             Node::Position(id) => {
-                let Ok(folder) = positions.folder(id) else {
+                let Ok(folder) = self.position_folder(id) else {
                     return false;
                 };
                 let mut entries = vec![
@@ -425,9 +550,12 @@ impl Vfs {
                     (Node::FenText(id), "position.fen".to_owned()),
                 ];
                 for name in &folder.moves {
-                    let child = positions.place(Some(id), name, || {
+                    let made = positions.place(Up::Move(id), name, 0, || {
                         folder.tree.after(name).unwrap_or_default()
                     });
+                    let Ok(child) = made else {
+                        break;
+                    };
                     entries.push((Node::Position(child), name.clone()));
                 }
                 entries
@@ -437,7 +565,7 @@ impl Vfs {
                     .any(|(i, (n, name))| add(self.entry(n, name.into(), i as u64 + 3)))
             }
             Node::PositionGames(id) => {
-                let Ok(folder) = positions.folder(id) else {
+                let Ok(folder) = self.position_folder(id) else {
                     return false;
                 };
                 let shown = self.shown_games();
@@ -463,7 +591,7 @@ impl Vfs {
     /// The games of position folder `id` shown in its `games/`, in order (none when it
     /// cannot be made now).
     pub(super) fn position_games(&self, id: u32) -> Vec<u32> {
-        let Ok(folder) = self.positions().and_then(|p| p.folder(id)) else {
+        let Ok(folder) = self.position_folder(id) else {
             return Vec::new();
         };
         let shown = self.shown_games();
@@ -493,16 +621,15 @@ impl Vfs {
                 .map(|p| p.level)
                 .ok_or_else(|| Error::new(ErrorKind::NotFound, "no such position folder"))?
         };
-        let up = "../".repeat(level as usize + 1);
-        Ok(format!("{up}{}/{}", self.coll.items_folder(), self.game_name(n)).into_bytes())
+        // The link is in the folder's `games/`.
+        Ok(self.link_to_game(level + 1, n))
     }
 
     /// The text of `tree.txt` or `position.fen` of a position folder.
     pub(super) fn position_text(&self, node: Node) -> Result<Arc<[u8]>> {
-        let positions = self.positions()?;
         match node {
-            Node::TreeText(id) => Ok(positions.folder(id)?.tree_txt.clone()),
-            Node::FenText(id) => Ok(positions.folder(id)?.fen.clone()),
+            Node::TreeText(id) => Ok(self.position_folder(id)?.tree_txt.clone()),
+            Node::FenText(id) => Ok(self.position_folder(id)?.fen.clone()),
             _ => Err(Error::new(ErrorKind::InvalidInput, "not a position file")),
         }
     }
@@ -650,33 +777,10 @@ pub fn start_building(
 #[cfg(test)]
 mod tests {
     use std::ffi::OsStr;
-    use std::path::Path;
 
     use super::*;
-    use crate::collection::chess::ChessCollection;
-    use crate::error::Error as GameError;
-    use crate::store::{self, Format};
-    use crate::vfs::testing::{CALLER, WRITE_NEW, at, names, text};
-    use crate::vfs::{FileKind, VfsOptions};
-
-    /// A writable tree over a new SCID database of the games of `pgn`, its index built.
-    fn tree_of(dir: &Path, pgn: &str, depth: u32) -> Vfs {
-        let base = dir.join("db");
-        store::create(&base, Format::Scid).unwrap();
-        let db = store::open(&base, true).unwrap();
-        db.append(
-            &mut crate::text::pgn_parse::games(pgn.as_bytes()).map(|g| g.map_err(GameError::from)),
-        )
-        .unwrap();
-        let options = VfsOptions {
-            tree_depth: depth,
-            position_index: Some(dir.join("positions")),
-            ..VfsOptions::default()
-        };
-        let vfs = Vfs::new(Arc::new(ChessCollection::new(db)), options);
-        vfs.build_positions(2, &AtomicBool::new(false), || ());
-        vfs
-    }
+    use crate::vfs::FileKind;
+    use crate::vfs::testing::{CALLER, WRITE_NEW, at, names, text, tree_of};
 
     /// The node at `path` from the root.
     const GAMES: &str = concat!(

@@ -104,6 +104,27 @@ pub(crate) fn go_tree(dir: &Path, sgfs: &[&str]) -> Vfs {
     Vfs::new(Arc::new(GoCollection::new(db)), VfsOptions::default())
 }
 
+/// A writable tree over a new SCID database in `dir` of the games of `pgn`, with move folders
+/// `depth` plies deep, its position index built.
+pub(crate) fn tree_of(dir: &Path, pgn: &str, depth: u32) -> Vfs {
+    let base = dir.join("db");
+    store::create(&base, store::Format::Scid).unwrap();
+    let db = store::open(&base, true).unwrap();
+    db.append(
+        &mut crate::text::pgn_parse::games(pgn.as_bytes())
+            .map(|g| g.map_err(crate::error::Error::from)),
+    )
+    .unwrap();
+    let options = VfsOptions {
+        tree_depth: depth,
+        position_index: Some(dir.join("positions")),
+        ..VfsOptions::default()
+    };
+    let vfs = Vfs::new(Arc::new(ChessCollection::new(db)), options);
+    vfs.build_positions(2, &std::sync::atomic::AtomicBool::new(false), || ());
+    vfs
+}
+
 /// A writable [`demo_tree`] in a fresh directory, with one game's inode and text: where each
 /// save test starts.
 pub(crate) struct GameUnderTest {

@@ -80,6 +80,17 @@ fn one_games_folder_and_merged_views_over_every_member() {
         )
     };
     assert_eq!(e4(&vfs), e4(&alone("db")) + e4(&alone("later.pgn")));
+    // A player's colours hold his games of both members, trees included.
+    assert_eq!(names(&vfs, "players/Réti, Richard/white"), reti);
+    assert!(names(&vfs, "players/Réti, Richard/black").is_empty());
+    let adams = "players/Adams, Edwin Ziegler/white/tree/e4/e5/Nf3/games";
+    assert_eq!(
+        names(&vfs, adams),
+        [
+            "db--0018 Adams, Edwin Ziegler - Torre, Carlos 1920.pgn",
+            "later--0004 Adams, Edwin Ziegler - Torre, Carlos 1920.pgn",
+        ]
+    );
     let stats = text(&vfs, ".gamefs/stats");
     assert!(stats.contains("\nmember db: "), "{stats}");
     assert!(stats.contains("\nmember later: "), "{stats}");

@@ -1,7 +1,12 @@
 //! The grouped views of a collection (`players/`, `events/`, … for chess), built from the index
 //! alone the first time a view is visited.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use super::inode::View;
+use super::lock;
+use super::slices::Side;
 use crate::collection::Collection;
 use crate::collection::naming::UniqueNames;
 
@@ -86,10 +91,18 @@ fn group_by_key(mut pairs: Vec<(u32, u32)>) -> Grouped {
 /// All groups of one view, findable by folder name and by key.
 #[derive(Debug, Default)]
 pub(crate) struct ViewTable {
+    /// The view's index in the collection.
+    view: usize,
     grouped: Grouped,
     /// Group k's folder name is name k.
     names: UniqueNames,
+    /// The items of groups as arrays ([`ViewTable::items`]), made when first asked for:
+    /// they go with the table when the items change.
+    slices: Mutex<GroupItems>,
 }
+
+/// The items of groups, all or on one side, by group key and side.
+type GroupItems = HashMap<(u32, Option<Side>), Arc<[u32]>>;
 
 impl ViewTable {
     /// Group the live items of `collection` for `view`.
@@ -103,7 +116,12 @@ impl ViewTable {
             names.push(&collection.view_label(v, key));
         }
         names.shrink_to_fit();
-        ViewTable { grouped, names }
+        ViewTable {
+            view: v,
+            grouped,
+            names,
+            slices: Mutex::default(),
+        }
     }
 
     /// How many groups there are.
@@ -142,6 +160,41 @@ impl ViewTable {
             .binary_search(&key)
             .ok()
             .map(|k| self.group(k))
+    }
+
+    /// The items of group `key`, ascending, as one array shared with the trees made of
+    /// them: all of them, or with `side` those where the group is that side's (a player's
+    /// games with that colour) in a view that has sides ([`Collection::view_has_sides`]: an
+    /// item's first key is White's, its last Black's). Made when first asked for and kept
+    /// with the table; `None` when there is no such group.
+    pub(crate) fn items(
+        &self,
+        key: u32,
+        side: Option<Side>,
+        collection: &dyn Collection,
+    ) -> Option<Arc<[u32]>> {
+        if let Some(items) = lock(&self.slices).get(&(key, side)) {
+            return Some(items.clone());
+        }
+        let group = self.by_key(key)?;
+        let items: Arc<[u32]> = match side {
+            None => group.games.into(),
+            Some(side) => group
+                .games
+                .iter()
+                .copied()
+                .filter(|&n| {
+                    let keys = collection.view_keys(self.view, n);
+                    let on_side = match side {
+                        Side::White => keys.first(),
+                        Side::Black => keys.last(),
+                    };
+                    on_side == Some(&key)
+                })
+                .collect(),
+        };
+        lock(&self.slices).insert((key, side), items.clone());
+        Some(items)
     }
 }
 

@@ -42,6 +42,11 @@ pub struct RenameFlags {
     pub exchange: bool,
 }
 
+/// A game or a link to one: a rename never replaces it.
+fn is_game_or_link(n: Node) -> bool {
+    matches!(n, Node::Game(_)) || n.is_view_link()
+}
+
 fn invalid(message: &str) -> Error {
     Error::new(ErrorKind::InvalidInput, message)
 }
@@ -130,18 +135,14 @@ impl Vfs {
                 }
                 Ok(self.handle(node, mode, false, true))
             }
-            Node::Link(..) => Ok(self.handle(node, mode, true, false)),
-            Node::AllGames | Node::AllOfGroup(..) | Node::AllOfPosition(_) if mode.write => {
-                Err(Error::new(
-                    ErrorKind::PermissionDenied,
-                    "all.pgn follows the folder's games: save the games themselves",
-                ))
-            }
+            link if link.is_view_link() => Ok(self.handle(node, mode, true, false)),
+            all if all.is_all_file() && mode.write => Err(Error::new(
+                ErrorKind::PermissionDenied,
+                "all.pgn follows the folder's games: save the games themselves",
+            )),
             // Read straight from gamefs: a save elsewhere changes its size at any time, and
             // a read must not be cut at a size the kernel cached before it.
-            Node::AllGames | Node::AllOfGroup(..) | Node::AllOfPosition(_) => {
-                Ok(self.handle(node, mode, false, true))
-            }
+            all if all.is_all_file() => Ok(self.handle(node, mode, false, true)),
             Node::TreeText(_) | Node::FenText(_) => {
                 if mode.write {
                     return Err(positions_are_read_only());
@@ -270,11 +271,13 @@ impl Vfs {
         match self.node(parent)? {
             Node::Deleted => Err(not_permitted(".deleted/ only holds deleted games")),
             Node::Status => Err(not_permitted(".gamefs/ holds only status files")),
-            Node::PositionsRoot | Node::Position(_) | Node::PositionGames(_) => {
-                Err(positions_are_read_only())
-            }
+            Node::PositionsRoot
+            | Node::SlicePositions(_)
+            | Node::Position(_)
+            | Node::PositionGames(_) => Err(positions_are_read_only()),
             Node::Game(_)
             | Node::Link(..)
+            | Node::SideLink(..)
             | Node::Scratch(_)
             | Node::StatusErrors
             | Node::StatusReadme
@@ -565,15 +568,13 @@ impl Vfs {
             }
             Some(Node::Game(n)) if self.node(parent)? == Node::Games => self.set_deleted(n, true),
             Some(Node::Game(_)) => Err(not_permitted("deleted games stay until `gamefs compact`")),
-            Some(Node::Link(..)) => Err(not_permitted(
+            Some(link) if link.is_view_link() => Err(not_permitted(
                 "view links follow the games; rm the game in games/ instead",
             )),
             Some(Node::StatusErrors | Node::StatusReadme | Node::StatusStats) => Err(
                 not_permitted("the status files of .gamefs/ cannot be removed"),
             ),
-            Some(Node::AllGames | Node::AllOfGroup(..) | Node::AllOfPosition(_)) => {
-                Err(all_files_are_read_only())
-            }
+            Some(all) if all.is_all_file() => Err(all_files_are_read_only()),
             Some(Node::PositionLink(..) | Node::TreeText(_) | Node::FenText(_)) => {
                 Err(positions_are_read_only())
             }
@@ -608,12 +609,10 @@ impl Vfs {
             .child(parent, name)?
             .ok_or_else(|| Error::new(ErrorKind::NotFound, "no such file"))?;
         let target = self.child(new_parent, new_name)?;
-        if [Some(source), target].into_iter().any(|n| {
-            matches!(
-                n,
-                Some(Node::AllGames | Node::AllOfGroup(..) | Node::AllOfPosition(_))
-            )
-        }) {
+        if [Some(source), target]
+            .into_iter()
+            .any(|n| n.is_some_and(Node::is_all_file))
+        {
             return Err(all_files_are_read_only());
         }
         if flags.noreplace && target.is_some() {
@@ -636,7 +635,7 @@ impl Vfs {
         match source {
             Node::Scratch(id) => self.rename_scratch(id, new_parent, new_name, target),
             Node::Game(n) => self.rename_game(n, to_parent, new_parent, new_name, target),
-            Node::Link(..) => Err(not_permitted("view links cannot be moved")),
+            link if link.is_view_link() => Err(not_permitted("view links cannot be moved")),
             _ => Err(not_permitted("folders cannot be renamed")),
         }
     }
@@ -666,9 +665,7 @@ impl Vfs {
                 }
                 Ok(())
             }
-            (_, _, Some(Node::Game(_) | Node::Link(..))) => {
-                Err(not_permitted("cannot replace that"))
-            }
+            (_, _, Some(n)) if is_game_or_link(n) => Err(not_permitted("cannot replace that")),
             (_, _, Some(n)) if !matches!(n, Node::Scratch(_)) => {
                 Err(Error::new(ErrorKind::IsADirectory, "is a folder"))
             }
@@ -700,7 +697,7 @@ impl Vfs {
             // To a scratch name: the text is kept there and the game steps aside until a file
             // of its name is written again (the editors' backup dance).
             (_, None) if !deleted => {
-                if matches!(target, Some(Node::Game(_) | Node::Link(..))) {
+                if target.is_some_and(is_game_or_link) {
                     return Err(not_permitted("cannot replace that"));
                 }
                 self.check_scratch_parent(new_parent)?;

@@ -21,6 +21,7 @@ pub mod key;
 pub mod line;
 pub mod openings;
 pub mod signature;
+pub mod slice;
 pub mod table;
 pub mod tree;
 
@@ -450,7 +451,7 @@ impl PositionIndex {
                 sums.retain(|(_, s)| s.games > 0);
                 sums
             }
-            Some((f, None)) => sums_of(&self.file_reach(coll, f, &overlay, board)),
+            Some((f, None)) => sums_of(&self.file_reach(coll, f, &overlay, board, &|_| true)),
             None => Vec::new(),
         };
         for r in overlay_reach(&overlay, key) {
@@ -462,13 +463,33 @@ impl PositionIndex {
     /// Every game of `coll` that reaches position `board`, games ascending, with its next
     /// move.
     pub fn reach(&self, coll: &dyn Collection, board: &Board) -> Vec<Reach> {
+        self.reach_where(coll, board, &|_| true)
+    }
+
+    /// The games of `coll` among `games` (ascending: a folder's, such as a player's) that
+    /// reach position `board`, ascending, with their next moves: [`PositionIndex::reach`]
+    /// with the other games left out before their records are read, so a position every
+    /// game reaches costs its list and the records of these games only.
+    pub fn reach_among(&self, coll: &dyn Collection, board: &Board, games: &[u32]) -> Vec<Reach> {
+        self.reach_where(coll, board, &|game| games.binary_search(&game).is_ok())
+    }
+
+    /// The games of `coll` that reach position `board` and that `keep` keeps, ascending, with
+    /// their next moves.
+    fn reach_where(
+        &self,
+        coll: &dyn Collection,
+        board: &Board,
+        keep: &dyn Fn(u32) -> bool,
+    ) -> Vec<Reach> {
         let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
         let file = self.file.read().unwrap_or_else(|p| p.into_inner()).clone();
         let mut out = file
             .as_deref()
-            .map(|f| self.file_reach(coll, f, &overlay, board))
+            .map(|f| self.file_reach(coll, f, &overlay, board, keep))
             .unwrap_or_default();
-        let changed = overlay_reach(&overlay, board.key());
+        let mut changed = overlay_reach(&overlay, board.key());
+        changed.retain(|r| keep(r.game));
         if !changed.is_empty() {
             out.extend(changed);
             out.sort_unstable_by_key(|r| r.game);
@@ -476,15 +497,16 @@ impl PositionIndex {
         out
     }
 
-    /// The games of file `f` that reach position `board` as the file has them, those of the
-    /// `overlay` left out: its list, or where it lists none, the one game found by its
-    /// signature and a replay.
+    /// The games of file `f` that reach position `board` as the file has them and that
+    /// `keep` keeps, those of the `overlay` left out: its list, or where it lists none, the
+    /// one game found by its signature and a replay.
     fn file_reach(
         &self,
         coll: &dyn Collection,
         f: &IndexFile,
         overlay: &HashMap<u32, Option<GameLine>>,
         board: &Board,
+        keep: &dyn Fn(u32) -> bool,
     ) -> Vec<Reach> {
         let found = match f.find(board.key()) {
             Some(list) => list,
@@ -495,7 +517,7 @@ impl PositionIndex {
         };
         found
             .into_iter()
-            .filter(|(game, _)| !overlay.contains_key(game))
+            .filter(|&(game, _)| keep(game) && !overlay.contains_key(&game))
             .filter_map(|(game, next)| f.game(game).stats.map(|stats| Reach { game, next, stats }))
             .collect()
     }

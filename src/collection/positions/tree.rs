@@ -9,6 +9,7 @@ use shakmaty::{Chess, Color, Position};
 use super::board::Board;
 use super::key::{END, NULL_MOVE, move_code, move_of, position_key};
 use super::openings::opening;
+use super::slice::Slice;
 use super::table::{MoveStats, Row, table};
 use super::{PositionIndex, Reach};
 use crate::collection::Collection;
@@ -37,8 +38,14 @@ pub struct PositionMoves {
 impl PositionMoves {
     /// The moves played from `board` in the games of `coll`, found with its `index`.
     pub fn at(index: &PositionIndex, coll: &dyn Collection, board: &Board) -> PositionMoves {
+        PositionMoves::of(board, index.moves_at(coll, board))
+    }
+
+    /// The moves of `sums` (each move's sums by its code: [`Slice::moves_at`]) played from
+    /// `board`.
+    pub fn of(board: &Board, sums: Vec<(u16, MoveStats)>) -> PositionMoves {
         PositionMoves {
-            moves: named(&board.0, index.moves_at(coll, board)),
+            moves: named(&board.0, sums),
             board: board.clone(),
         }
     }
@@ -59,15 +66,20 @@ impl PositionMoves {
         after(&self.board.0, m.code).map(Board)
     }
 
-    /// The position after the move named `name` as a folder is looked up by name: a move
-    /// played here, or any other legal move (SAN with its check or mate sign, as
-    /// [`PositionMoves::names`] would name it) or null move (`--`) that leads to a position
-    /// games of `coll` reach (by another move order), found with its `index`.
-    pub fn find(&self, index: &PositionIndex, coll: &dyn Collection, name: &str) -> Option<Board> {
-        if let Some(board) = self.after(name) {
-            return Some(board);
-        }
-        let pos = &self.board.0;
+    /// The position after the move named `name` from `board`, as a folder is looked up by
+    /// name: a legal move (SAN with its check or mate sign, as [`PositionMoves::names`] names
+    /// it) or null move (`--`) to a position games of `slice` of `coll` reach (found with its
+    /// `index`), whether they play it here or reach it by another move order. Only that
+    /// position is looked up, not `board`'s moves (which a slice finds among every game
+    /// reaching `board`).
+    pub fn find(
+        board: &Board,
+        index: &PositionIndex,
+        coll: &dyn Collection,
+        slice: &Slice,
+        name: &str,
+    ) -> Option<Board> {
+        let pos = &board.0;
         let code = if name == "--" {
             NULL_MOVE
         } else {
@@ -78,7 +90,7 @@ impl PositionMoves {
             move_code(&m)
         };
         let next = Board(after(pos, code)?);
-        (!index.moves_at(coll, &next).is_empty()).then_some(next)
+        slice.reaches(index, coll, &next).then_some(next)
     }
 
     /// The text of `tree.txt` ([`PositionTree::text`]).

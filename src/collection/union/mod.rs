@@ -310,6 +310,11 @@ impl Collection for UnionCollection {
         self.groups(view).label(key).to_owned()
     }
 
+    fn view_has_sides(&self, view: usize) -> bool {
+        // Each member's keys mapped in their order (`view_keys`).
+        self.members[0].collection.view_has_sides(view)
+    }
+
     fn render(&self, n: u32) -> Result<Vec<u8>> {
         let (m, local) = self.locate(n)?;
         m.collection.render(local)
