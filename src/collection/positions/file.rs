@@ -8,12 +8,13 @@
 //! game for a position, and the few games left are replayed (`super::PositionIndex::reach`). So the file takes tens of bytes a
 //! game where a list of every (position, game) took over a thousand.
 //!
-//! Layout, little-endian: the magic `GFPOSIX3`; the stamp of the database files the index was
+//! Layout, little-endian: the magic `GFPOSIX4`; the stamp of the database files the index was
 //! built from (8 bytes); the game count (4), the count of listed positions (8), of sums (8)
-//! and the bytes of the lists (8); per game [`GAME`] bytes (its result, 1; 1 when indexed,
-//! else 0; White's and Black's rating and the year, 2 each; its signature: the emptied home
-//! squares, 8, their count, 1, its final material, 2; a spare byte; its [`Filters`] of the
-//! positions only it reaches, 32); per listed position 16
+//! and the bytes of the lists (8); per game its statistics (its result, 1; 1 when indexed,
+//! else 0; White's and Black's rating and the year, 2 each), then per game what a search
+//! reads of it (its signature: the emptied home squares, 8, their count, 1, its final
+//! material, 2; a spare byte; its [`Filters`] of the positions only it reaches, 32); per
+//! listed position 16
 //! bytes (its key and where its list starts), sorted by key; the sums, [`SUM`] bytes each
 //! ([`Sum::to_bytes`]), sorted by key and move: for every position at least [`SUMS_FROM`]
 //! games reach, the sums of SCID's tree statistics per move played there, so its table is
@@ -33,14 +34,20 @@ use super::line::GameStats;
 use super::signature::{Signature, Target};
 use super::table::{MoveStats, count_move};
 
-const MAGIC: &[u8; 8] = b"GFPOSIX3";
+const MAGIC: &[u8; 8] = b"GFPOSIX4";
 const HEADER: usize = 8 + 8 + 4 + 8 + 8 + 8;
-/// The bytes of a game's record before its filter.
-const RECORD: usize = 20;
+/// The bytes of a game's statistics (result, 1; 1 when indexed, else 0; ratings and year, 2
+/// each), kept together for every game so that the statistics of many games read few pages.
+const STATS: usize = 8;
+/// The bytes of a game's signature (emptied home squares, 8; their count, 1; final material,
+/// 2; a spare byte), before its filter.
+const SIGNATURE: usize = 12;
+/// The bytes of what a search reads of a game: its signature and filter.
+const SEARCH: usize = SIGNATURE + 8 * FILTER_WORDS;
 /// The 64-bit words of a game's filter of the positions only it reaches ([`Filters`]).
 const FILTER_WORDS: usize = 4;
-/// The bytes of one game's record, its filter included.
-pub const GAME: usize = RECORD + 8 * FILTER_WORDS;
+/// The bytes of one game's record: its statistics, signature and filter.
+pub const GAME: usize = STATS + SEARCH;
 /// The bytes of one listed position in the directory.
 const LISTED: usize = 16;
 /// The bytes of one entry of a build's buckets.
@@ -115,36 +122,44 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// The record's bytes on disk (its filter aside).
-    fn to_bytes(self) -> [u8; RECORD] {
+    /// The bytes on disk of its statistics.
+    fn stats_bytes(self) -> [u8; STATS] {
         let s = self.stats.unwrap_or_default();
-        let mut b = [0u8; RECORD];
+        let mut b = [0u8; STATS];
         b[0] = s.result_code();
         b[1] = u8::from(self.stats.is_some());
         b[2..4].copy_from_slice(&s.white_elo.to_le_bytes());
         b[4..6].copy_from_slice(&s.black_elo.to_le_bytes());
         b[6..8].copy_from_slice(&s.year.to_le_bytes());
-        b[8..16].copy_from_slice(&self.signature.emptied.to_le_bytes());
-        b[16] = self.signature.count;
-        b[17..19].copy_from_slice(&self.signature.material.to_le_bytes());
         b
     }
 
-    /// The record whose bytes on disk start `b` (its filter aside).
-    fn from_bytes(b: &[u8; RECORD]) -> GameRecord {
+    /// The bytes on disk of its signature.
+    fn signature_bytes(self) -> [u8; SIGNATURE] {
+        let mut b = [0u8; SIGNATURE];
+        b[..8].copy_from_slice(&self.signature.emptied.to_le_bytes());
+        b[8] = self.signature.count;
+        b[9..11].copy_from_slice(&self.signature.material.to_le_bytes());
+        b
+    }
+
+    /// The statistics whose bytes on disk are `b`.
+    fn stats_from(b: &[u8]) -> Option<GameStats> {
         let u16_at = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
-        GameRecord {
-            stats: (b[1] != 0).then(|| GameStats {
-                result: GameStats::result_of_code(b[0]),
-                white_elo: u16_at(2),
-                black_elo: u16_at(4),
-                year: u16_at(6),
-            }),
-            signature: Signature {
-                emptied: u64::from_le_bytes(b[8..16].try_into().expect("8 bytes")),
-                count: b[16],
-                material: u16_at(17),
-            },
+        (b[1] != 0).then(|| GameStats {
+            result: GameStats::result_of_code(b[0]),
+            white_elo: u16_at(2),
+            black_elo: u16_at(4),
+            year: u16_at(6),
+        })
+    }
+
+    /// The signature whose bytes on disk start `b`.
+    fn signature_from(b: &[u8]) -> Signature {
+        Signature {
+            emptied: u64::from_le_bytes(b[..8].try_into().expect("8 bytes")),
+            count: b[8],
+            material: u16::from_le_bytes([b[9], b[10]]),
         }
     }
 }
@@ -522,8 +537,11 @@ fn assemble(
         w.write_all(&listed.to_le_bytes())?;
         w.write_all(&sums.to_le_bytes())?;
         w.write_all(&lists.to_le_bytes())?;
+        for g in games {
+            w.write_all(&g.stats_bytes())?;
+        }
         for (n, g) in games.iter().enumerate() {
-            w.write_all(&g.to_bytes())?;
+            w.write_all(&g.signature_bytes())?;
             for word in filters.words(n) {
                 w.write_all(&word.to_le_bytes())?;
             }
@@ -763,11 +781,29 @@ impl IndexFile {
 
     /// Game `n` as the file keeps it.
     pub fn game(&self, n: u32) -> GameRecord {
-        if n >= self.games {
-            return GameRecord::default();
+        GameRecord {
+            stats: self.stats(n),
+            signature: if n < self.games {
+                let at = self.search_at(n);
+                GameRecord::signature_from(&self.map[at..at + SIGNATURE])
+            } else {
+                Signature::default()
+            },
         }
-        let at = HEADER + n as usize * GAME;
-        GameRecord::from_bytes(self.map[at..at + RECORD].try_into().expect("RECORD bytes"))
+    }
+
+    /// Game `n`'s statistics; `None` when it is not indexed.
+    pub fn stats(&self, n: u32) -> Option<GameStats> {
+        if n >= self.games {
+            return None;
+        }
+        let at = HEADER + n as usize * STATS;
+        GameRecord::stats_from(&self.map[at..at + STATS])
+    }
+
+    /// Where game `n`'s signature and filter are in the file.
+    fn search_at(&self, n: u32) -> usize {
+        HEADER + self.games as usize * STATS + n as usize * SEARCH
     }
 
     /// False when game `n`'s record tells it does not reach position `key` (`target`): it is
@@ -787,7 +823,7 @@ impl IndexFile {
 
     /// True when game `n`'s filter may hold position `key` (game `n` is in the file).
     fn in_filter(&self, n: u32, key: u64) -> bool {
-        let filter = HEADER + n as usize * GAME + RECORD;
+        let filter = self.search_at(n) + SIGNATURE;
         filter_bits(key)
             .iter()
             .all(|&bit| self.map[filter + bit / 8] & (1 << (bit % 8)) != 0)
@@ -1069,7 +1105,7 @@ mod tests {
         let bytes = std::fs::read(&path).unwrap();
         std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
         assert!(IndexFile::open(&path).is_none());
-        std::fs::write(&path, b"GFPOSIX3 short").unwrap();
+        std::fs::write(&path, b"GFPOSIX4 short").unwrap();
         assert!(IndexFile::open(&path).is_none());
     }
 

@@ -442,7 +442,7 @@ impl PositionIndex {
         let mut sums = match file.as_deref().map(|f| (f, f.sums(key))) {
             Some((f, Some(mut sums))) => {
                 for &game in overlay.keys() {
-                    if let (Some(next), Some(stats)) = (f.find_game(key, game), f.game(game).stats)
+                    if let (Some(next), Some(stats)) = (f.find_game(key, game), f.stats(game))
                         && let Some((_, s)) = sums.iter_mut().find(|(code, _)| *code == next)
                     {
                         s.remove(&stats);
@@ -518,7 +518,7 @@ impl PositionIndex {
         found
             .into_iter()
             .filter(|&(game, _)| keep(game) && !overlay.contains_key(&game))
-            .filter_map(|(game, next)| f.game(game).stats.map(|stats| Reach { game, next, stats }))
+            .filter_map(|(game, next)| f.stats(game).map(|stats| Reach { game, next, stats }))
             .collect()
     }
 
