@@ -155,6 +155,21 @@ impl Default for GameShape {
     }
 }
 
+/// The games of the files `names` of `tests/data/` that parse (for tests that go over real
+/// and generated games alike).
+pub fn test_data_games(names: &[&str]) -> Vec<crate::game::ChessGame> {
+    names
+        .iter()
+        .flat_map(|name| {
+            let text = std::fs::read(format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR")))
+                .unwrap_or_else(|e| panic!("tests/data/{name}: {e}"));
+            crate::text::pgn_parse::games(&text)
+                .filter_map(|g| g.ok())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// Words that PGN readers trip over (braces, brackets, `%` escapes, results, move numbers,
 /// control and non-ASCII characters), joined by spaces.
 pub fn tricky_text(rng: &mut Rng) -> String {

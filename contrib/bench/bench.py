@@ -1203,14 +1203,18 @@ def bench_rss(args, db, runs):
 # SCID's answer for each position named on the command line (moves in SAN joined by "/", "-"
 # for the start): board search (Exact, no variations) then tree statistics, timed in-process,
 # `runs` passes in one process (the first cold, the others warm).
+# argv: the base, the passes, White's name whose games alone count (`-`: every game), then
+# the lines of moves.
 TCL_TREE = TCL_OPEN + r"""
 set runs [lindex $argv 1]
+set white [lindex $argv 2]
 for {set r 0} {$r < $runs} {incr r} {
-    foreach line [lrange $argv 2 end] {
+    foreach line [lrange $argv 3 end] {
         sc_game new
         if {$line ne "-"} { foreach m [split $line /] { sc_move addSan $m } }
         set t0 [clock microseconds]
         sc_search board RESET E false false
+        if {$white ne "-"} { sc_search header -filter AND -white "\"$white\"" }
         sc_tree stats $b dbfilter
         set t [expr {[clock microseconds] - $t0}]
         puts "$r $line $t [sc_filter count]"
@@ -1218,6 +1222,37 @@ for {set r 0} {$r < $runs} {incr r} {
 }
 exit 0
 """
+
+
+
+
+def scid_tree_times(out):
+    """SCID's answers to the tree script (`TCL_TREE`): per line of moves, the
+    times of the passes after the first (cold) one, in seconds, and the games it found."""
+    times, found = {}, {}
+    for line in out.strip().splitlines():
+        r, moves, micros, count = line.split()
+        found[moves] = count
+        if int(r) > 0:
+            times.setdefault(moves, []).append(int(micros) / 1e6)
+    return times, found
+
+
+def tree_txt_rows(num, shown, warm, cold, found, scid, scid_found, peer_name, key):
+    """The rows of `tree.txt` reads: for each position `shown[p]` (its path), read warm (beside
+    SCID's time for it) and cold; `key(p, "warm" or "cold")` names the figure in the raw
+    figures."""
+    ms = lambda xs: stat([x * 1000 for x in xs])  # noqa: E731
+    for p, path in shown.items():
+        g, sc = ms(warm[p]), ms(scid[p])
+        speed = sc["median"] / g["median"]
+        same = "same as SCID" if found[p] == scid_found.get(p) else f"SCID finds {scid_found.get(p)}"
+        row(num, f"`{path}/tree.txt` read, warm ({found[p]} games; {same})", g, sc,
+            f"{speed:.1f}× faster" if speed >= 1 else f"{1 / speed:.2f}× slower", "≥ 10× faster", speed >= 10,
+            unit="ms", peer_name=peer_name, key=key(p, "warm"))
+        c = ms(cold[p])
+        row(num, f"`{path}/tree.txt` read, cold (caches dropped, a new mount of the kept index)", c, None, "—",
+            "< 100 ms", c["median"] < 100, unit="ms", key=key(p, "cold"))
 
 
 def tree_positions(mnt, plies=10):
@@ -1252,6 +1287,46 @@ def wait_tree_ready(mnt, timeout=36000):
             raise RuntimeError(f"the position index not ready after {timeout} s")
         time.sleep(0.05)
     return time.perf_counter() - t0
+
+
+def bench_slice_tree(args, db, runs):
+    """Figure 15: the tree of one player's games as White (`players/NAME/white/tree/`) against
+    SCID's board search ANDed with its header search (`-white NAME`) and tree statistics: each
+    `tree.txt` read warm on a mount of the kept index, and cold (caches dropped, a new mount
+    of it)."""
+    mnt = os.path.join(MNT, "m15")
+    side = os.path.join("players", PLAYER, "white")
+    lines = ["-", "e4", "e4/c5", "d4"]
+    path = lambda line: os.path.join(side, "tree", *([] if line == "-" else line.split("/")))  # noqa: E731
+    warm, cold, found = {}, {}, {}
+    m = ForegroundMount(args.gamefs, db, mnt, "slice tree: building or mapping the index", ro=True,
+                        opts=("lazy_sizes",))
+    try:
+        wait_tree_ready(mnt)
+    finally:
+        m.close()
+    for _ in range(runs):
+        m = ForegroundMount(args.gamefs, db, mnt, "slice tree: a mount of the kept index", ro=True,
+                            opts=("lazy_sizes",), keep_sizes=True)
+        try:
+            wait_tree_ready(mnt)
+            for line in lines:
+                p = os.path.join(mnt, path(line), "tree.txt")
+                drop_caches()
+                t, text = read_timed(p)
+                cold.setdefault(line, []).append(t)
+                warm.setdefault(line, []).append(read_timed(p)[0])
+                total = re.search(r"^TOTAL:\s+(\d+)", text, re.M)
+                found[line] = total.group(1) if total else "0"
+        finally:
+            m.close()
+    script = tcl_file("tree.tcl", TCL_TREE)
+    out = sh(f"tkscid {q(script)} {q(db)} {runs + 1} {q(PLAYER)} " + " ".join(q(v) for v in warm),
+             timeout=36000)
+    scid, scid_found = scid_tree_times(out)
+    tree_txt_rows(15, {line: path(line) for line in warm}, warm, cold, found, scid, scid_found,
+                  "SCID `sc_search board` AND `sc_search header -white` + `sc_tree stats` (in-process, warm)",
+                  lambda line, kind: f"slice_tree_txt_{kind}_{line}")
 
 
 def bench_all_pgn(args, db, runs):
@@ -1359,25 +1434,14 @@ def bench_tree(args, db, runs):
     # SCID: the same positions, `runs` + 1 passes in one process; the first (cold) is left out.
     lines = {p: "-" if p == "tree" else p[len("tree/"):] for p in positions}
     script = tcl_file("tree.tcl", TCL_TREE)
-    out = sh(f"tkscid {q(script)} {q(db)} {runs + 1} " + " ".join(q(v) for v in lines.values()), timeout=36000)
-    scid, scid_found = {}, {}
-    for line in out.strip().splitlines():
-        r, moves, micros, count = line.split()
-        p = "tree" if moves == "-" else "tree/" + moves
-        scid_found[p] = count
-        if int(r) > 0:
-            scid.setdefault(p, []).append(int(micros) / 1e6)
-    ms = lambda xs: stat([x * 1000 for x in xs])  # noqa: E731
-    for p in positions:
-        g, s = ms(warm[p]), ms(scid[p])
-        speed = s["median"] / g["median"]
-        same = "same as SCID" if found[p] == scid_found.get(p) else f"SCID finds {scid_found.get(p)}"
-        row(13, f"`{p}/tree.txt` read, warm ({found[p]} games; {same})", g, s,
-            f"{speed:.1f}× faster" if speed >= 1 else f"{1 / speed:.2f}× slower", "≥ 10× faster", speed >= 10, unit="ms",
-            peer_name="SCID `sc_search board` + `sc_tree stats` (in-process, warm)", key=f"tree_txt_warm_{len(p.split('/')) - 1}")
-        c = ms(cold[p])
-        row(13, f"`{p}/tree.txt` read, cold (caches dropped, a new mount of the kept index)", c, None, "—",
-            "< 100 ms", c["median"] < 100, unit="ms", key=f"tree_txt_cold_{len(p.split('/')) - 1}")
+    out = sh(f"tkscid {q(script)} {q(db)} {runs + 1} - " + " ".join(q(v) for v in lines.values()), timeout=36000)
+    by_line, found_by_line = scid_tree_times(out)
+    path_of = lambda moves: "tree" if moves == "-" else "tree/" + moves  # noqa: E731
+    scid = {path_of(m): v for m, v in by_line.items()}
+    scid_found = {path_of(m): v for m, v in found_by_line.items()}
+    tree_txt_rows(13, {p: p for p in positions}, warm, cold, found, scid, scid_found,
+                  "SCID `sc_search board` + `sc_tree stats` (in-process, warm)",
+                  lambda p, kind: f"tree_txt_{kind}_{len(p.split('/')) - 1}")
     t, f = stat(listing["tree/games"]), stat(listing["games"])
     row(13, "`ls -f tree/games` against `ls -f games`, per entry", {k: (v * 1e6 if k != "runs" else v) for k, v in t.items()},
         {k: (v * 1e6 if k != "runs" else v) for k, v in f.items()}, f"{t['median'] / f['median']:.2f}×",
@@ -1431,7 +1495,7 @@ def main():
     ap.add_argument("--mode", required=True, help="quick, full, 1m or 10m: names the run's file")
     ap.add_argument("--no-append", action="store_true", help="print the table only: no run file")
     ap.add_argument("--label", default="", help="what the run's heading says after the mode (default: N games)")
-    ap.add_argument("--only", help="comma-separated figures to run (1-10, 13, 14), for debugging")
+    ap.add_argument("--only", help="comma-separated figures to run (1-10, 13-15), for debugging")
     args = ap.parse_args()
     DATA, MNT = os.path.abspath(args.data), os.path.abspath(args.mnt)
     os.makedirs(DATA, exist_ok=True)
@@ -1440,7 +1504,7 @@ def main():
     os.environ["XDG_CACHE_HOME"] = os.path.join(DATA, "xdg-cache")
     os.makedirs(MNT, exist_ok=True)
     # 10m: the figures that scale to ten million games (no export, no 100k import, no other formats)
-    default = {"2", "3", "4", "6", "9", "13", "14", "7"} if args.mode == "10m" else {str(k) for k in range(1, 11)} | {"13", "14"}
+    default = {"2", "3", "4", "6", "9", "13", "14", "15", "7"} if args.mode == "10m" else {str(k) for k in range(1, 11)} | {"13", "14", "15"}
     only = set(args.only.split(",")) if args.only else default
     n = args.games
     started = time.time()
@@ -1479,6 +1543,7 @@ def main():
             ("10", lambda: bench_remount(args, scid_db, args.runs)),
             ("13", lambda: bench_tree(args, scid_db, args.runs)),
             ("14", lambda: bench_all_pgn(args, scid_db, args.runs)),
+            ("15", lambda: bench_slice_tree(args, scid_db, args.runs)),
             ("7", lambda: bench_rss(args, scid_db, args.runs)),
         ]
         for key, fn in steps:

@@ -479,17 +479,22 @@ pub fn write(
     let part = Part::of(entries, games, &filters);
     let parts = scratch_beside(path, "parts");
     let result = (|| {
-        let scratch = std::fs::File::options()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&parts)?;
+        let scratch = scratch_file(&parts)?;
         let at = put_aside(&scratch, &AtomicU64::new(0), &part)?;
         assemble(path, stamp, games, &filters, &scratch, &[at])?.keep()
     })();
     let _ = std::fs::remove_file(&parts);
     result
+}
+
+/// A new, empty scratch file at `path` to put parts aside in and read them back from.
+fn scratch_file(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::File::options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(path)
 }
 
 /// Put `part` aside in `scratch` at the next free place (`end`); where it is.
@@ -606,12 +611,7 @@ pub fn write_buckets(
     let count = buckets.count();
     let parts_path = scratch_beside(path, "parts");
     let result = (|| {
-        let scratch = std::fs::File::options()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&parts_path)?;
+        let scratch = scratch_file(&parts_path)?;
         let end = AtomicU64::new(0);
         let filters = Filters::new(games.len());
         let parts: Vec<Mutex<PartAt>> = (0..count).map(|_| Mutex::default()).collect();

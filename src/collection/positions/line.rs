@@ -243,31 +243,27 @@ mod tests {
     fn only_positions_since_a_pawn_move_or_capture_can_come_again() {
         let mut games = 0;
         let mut repeated = 0;
-        for file in [
+        for game in crate::testing::test_data_games(&[
             "fuzz-seed1000.pgn",
             "long-games.pgn",
             "special-moves.pgn",
             "fen-starts.pgn",
             "annotations.pgn",
-        ] {
-            let text =
-                std::fs::read(format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-            for game in crate::text::pgn_parse::games(&text).filter_map(|g| g.ok()) {
-                let mut rec = LineRecorder::default();
-                walk(&game, &mut rec).unwrap();
-                let mut every = EveryPosition(Vec::new(), 0);
-                walk(&game, &mut every).unwrap();
-                let mut seen = std::collections::HashSet::new();
-                let first: Vec<(u64, u16)> = every
-                    .0
-                    .iter()
-                    .copied()
-                    .filter(|s| seen.insert(s.0))
-                    .collect();
-                repeated += every.0.len() - first.len();
-                assert_eq!(rec.finish().steps, first, "{file}: {:?}", game.headers);
-                games += 1;
-            }
+        ]) {
+            let mut rec = LineRecorder::default();
+            walk(&game, &mut rec).unwrap();
+            let mut every = EveryPosition(Vec::new(), 0);
+            walk(&game, &mut every).unwrap();
+            let mut seen = std::collections::HashSet::new();
+            let first: Vec<(u64, u16)> = every
+                .0
+                .iter()
+                .copied()
+                .filter(|s| seen.insert(s.0))
+                .collect();
+            repeated += every.0.len() - first.len();
+            assert_eq!(rec.finish().steps, first, "{:?}", game.headers);
+            games += 1;
         }
         assert!(
             games > 50 && repeated > 0,

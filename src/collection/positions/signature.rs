@@ -222,26 +222,25 @@ mod tests {
     /// the other games it is said to reach are few: the signature never wrongly skips a game.
     #[test]
     fn a_game_is_never_skipped_for_a_position_it_reaches_and_most_others_are() {
-        let mut lines: Vec<(Signature, Vec<Chess>)> = Vec::new();
-        for file in [
+        let games = crate::testing::test_data_games(&[
             "fuzz-seed1000.pgn",
             "long-games.pgn",
             "special-moves.pgn",
             "fen-starts.pgn",
             "najdorf/najdorf.pgn",
-        ] {
-            let text =
-                std::fs::read(format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-            for game in crate::text::pgn_parse::games(&text).filter_map(|g| g.ok()) {
+        ]);
+        let lines: Vec<(Signature, Vec<Chess>)> = games
+            .iter()
+            .map(|game| {
                 let mut every = Positions::default();
-                walk(&game, &mut every).unwrap();
+                walk(game, &mut every).unwrap();
                 let mut rec = SignatureRecorder::start(&every.0[0]);
                 for pos in &every.0[1..] {
                     rec.reached(pos);
                 }
-                lines.push((rec.finish(), every.0));
-            }
-        }
+                (rec.finish(), every.0)
+            })
+            .collect();
         let (mut asked, mut passed) = (0u64, 0u64);
         for (i, (signature, positions)) in lines.iter().enumerate() {
             for pos in positions {
