@@ -196,7 +196,7 @@ impl Entry {
 }
 
 /// Each game's filter of the positions only it reaches, filled as a build finds them: a
-/// Bloom filter of [`FILTER_WORDS`] words, three bits a position (taken from its key, itself a
+/// Bloom filter of four 64-bit words, three bits a position (taken from its key, itself a
 /// hash). A search for a position no list holds replays only the games whose signature and
 /// filter both let it through: with some 30 positions of its own a game lets through about 3
 /// in 100 positions it does not reach.
@@ -263,7 +263,7 @@ fn get_varint(b: &[u8], at: &mut usize) -> Option<u64> {
 /// Append the list of one position, the games that reach it ascending (at least two) with the
 /// move each plays there, to `out`: their count; the moves played, once each (a count less
 /// one, then two bytes a move); when there are several, a byte per game naming its move among
-/// them; where the list is longer than [`BLOCK`], for each block of games after the first, its
+/// them; where the list is longer than a block (64 games), for each block of games after the first, its
 /// first game and where its games start (4 bytes each); then the games, each block's first as
 /// it is and the others as the difference from the game before.
 pub fn encode_list(reach: &[(u32, u16)], out: &mut Vec<u8>) {

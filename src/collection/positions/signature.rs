@@ -16,12 +16,13 @@ use shakmaty::{Bitboard, Chess, Color, Position, Rank, Role};
 /// were emptied, and the material it ends with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Signature {
-    /// The home squares emptied, a nibble each, the first in the lowest ([`home_index`]);
-    /// those empty at the game's start first, in ascending order.
+    /// The home squares emptied, a nibble each (0-7: White's on files a-h, 8-15: Black's), the
+    /// first in the lowest; those empty at the game's start first, in ascending order.
     pub emptied: u64,
     /// How many home squares were emptied (0 to 16).
     pub count: u8,
-    /// The material at the game's end ([`Material::packed`]).
+    /// The material at the game's end: four nibbles, White's pawns and men, Black's pawns and
+    /// men.
     pub material: u16,
 }
 
