@@ -47,7 +47,7 @@ const SEARCH: usize = SIGNATURE + 8 * FILTER_WORDS;
 /// The 64-bit words of a game's filter of the positions only it reaches ([`Filters`]).
 const FILTER_WORDS: usize = 4;
 /// The bytes of one game's record: its statistics, signature and filter.
-pub const GAME: usize = STATS + SEARCH;
+const GAME: usize = STATS + SEARCH;
 /// The bytes of one listed position in the directory.
 const LISTED: usize = 16;
 /// The bytes of one entry of a build's buckets.
@@ -468,8 +468,9 @@ struct PartAt {
 }
 
 /// Write the index of `games` with `entries` (sorted by key and game) to `path`, atomically (a
-/// temporary file renamed over it).
-pub fn write(
+/// temporary file renamed over it): the index a build from buckets must equal (tests).
+#[cfg(test)]
+fn write(
     path: &Path,
     stamp: u64,
     games: &[GameRecord],
@@ -595,7 +596,7 @@ fn assemble(
     result
 }
 
-/// Write the index of `games` with the entries of `buckets` for `path`, as [`write()`] does:
+/// Write the index of `games` with the entries of `buckets` for `path`:
 /// each bucket read back and sorted, its listed positions, sums and lists put aside, on
 /// `threads` threads (a bucket's keys all come before the next bucket's, so no merge is
 /// needed), then the parts in order. The index is whole and readable, not yet kept

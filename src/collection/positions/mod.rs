@@ -437,10 +437,10 @@ impl PositionIndex {
     /// overlay's games count as they are now.
     pub fn moves_at(&self, coll: &dyn Collection, board: &Board) -> Vec<(u16, MoveStats)> {
         let key = board.key();
-        let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
         let file = self.file.read().unwrap_or_else(|p| p.into_inner()).clone();
         let mut sums = match file.as_deref().map(|f| (f, f.sums(key))) {
             Some((f, Some(mut sums))) => {
+                let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
                 for &game in overlay.keys() {
                     if let (Some(next), Some(stats)) = (f.find_game(key, game), f.stats(game))
                         && let Some((_, s)) = sums.iter_mut().find(|(code, _)| *code == next)
@@ -451,9 +451,10 @@ impl PositionIndex {
                 sums.retain(|(_, s)| s.games > 0);
                 sums
             }
-            Some((f, None)) => sums_of(&self.file_reach(coll, f, &overlay, board, &|_| true)),
+            Some((f, None)) => sums_of(&self.file_reach(coll, f, board, &|_| true)),
             None => Vec::new(),
         };
+        let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
         for r in overlay_reach(&overlay, key) {
             table::count_move(&mut sums, r.next, &r.stats);
         }
@@ -482,12 +483,12 @@ impl PositionIndex {
         board: &Board,
         keep: &dyn Fn(u32) -> bool,
     ) -> Vec<Reach> {
-        let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
         let file = self.file.read().unwrap_or_else(|p| p.into_inner()).clone();
         let mut out = file
             .as_deref()
-            .map(|f| self.file_reach(coll, f, &overlay, board, keep))
+            .map(|f| self.file_reach(coll, f, board, keep))
             .unwrap_or_default();
+        let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
         let mut changed = overlay_reach(&overlay, board.key());
         changed.retain(|r| keep(r.game));
         if !changed.is_empty() {
@@ -498,23 +499,21 @@ impl PositionIndex {
     }
 
     /// The games of file `f` that reach position `board` as the file has them and that
-    /// `keep` keeps, those of the `overlay` left out: its list, or where it lists none, the
-    /// one game found by its signature and a replay.
+    /// `keep` keeps, those changed since (in the overlay) left out: its list, or where it
+    /// lists none, the one game found by its signature and a replay. The overlay is not held
+    /// while games are replayed (seconds from a cold disk), so no save waits for a search.
     fn file_reach(
         &self,
         coll: &dyn Collection,
         f: &IndexFile,
-        overlay: &HashMap<u32, Option<GameLine>>,
         board: &Board,
         keep: &dyn Fn(u32) -> bool,
     ) -> Vec<Reach> {
         let found = match f.find(board.key()) {
             Some(list) => list,
-            None => self
-                .unlisted_reach(coll, f, overlay, board)
-                .into_iter()
-                .collect(),
+            None => self.unlisted_reach(coll, f, board).into_iter().collect(),
         };
+        let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
         found
             .into_iter()
             .filter(|&(game, _)| keep(game) && !overlay.contains_key(&game))
@@ -523,14 +522,15 @@ impl PositionIndex {
     }
 
     /// The one game of file `f` that reaches position `board`, which the file does not list,
-    /// with its move there, if one does (and is not in the `overlay`): the games whose
-    /// signature does not rule the position out are replayed, on every core, until one
-    /// reaches it. That game's other positions are remembered with it.
+    /// with its move there, if one does (and was not changed since: the games of the overlay
+    /// when the search starts are not replayed, their lines being no longer the file's; the
+    /// overlay only grows, so what is found stays true): the games whose signature does not
+    /// rule the position out are replayed, on every core, until one reaches it. That game's
+    /// other positions are remembered with it.
     fn unlisted_reach(
         &self,
         coll: &dyn Collection,
         f: &IndexFile,
-        overlay: &HashMap<u32, Option<GameLine>>,
         board: &Board,
     ) -> Option<(u32, u16)> {
         use rayon::prelude::*;
@@ -538,13 +538,20 @@ impl PositionIndex {
         if let Some(&known) = self.unlisted_known().get(&key) {
             return known;
         }
+        let changed: std::collections::HashSet<u32> = self
+            .overlay
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .keys()
+            .copied()
+            .collect();
         let target = signature::Target::of(&board.0);
         let started = std::time::Instant::now();
         let replayed = AtomicU32::new(0);
         let found = search_pool().install(|| {
             (0..f.game_count())
                 .into_par_iter()
-                .filter(|&n| f.may_reach(n, key, &target) && !overlay.contains_key(&n))
+                .filter(|&n| f.may_reach(n, key, &target) && !changed.contains(&n))
                 .find_map_any(|n| {
                     replayed.fetch_add(1, Ordering::Relaxed);
                     let line = line_of(coll, n)?;
