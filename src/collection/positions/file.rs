@@ -876,6 +876,23 @@ impl IndexFile {
         Some(list.all().collect())
     }
 
+    /// True when position `key` is listed: at least two games reach it.
+    pub fn lists(&self, key: u64) -> bool {
+        self.list(key).is_some()
+    }
+
+    /// The games of listed position `key` that play move `code` there, ascending; `None`
+    /// when the position is not listed.
+    pub fn games_playing(&self, key: u64, code: u16) -> Option<Vec<u32>> {
+        let list = self.list(key)?;
+        Some(
+            list.all()
+                .filter(|&(_, next)| next == code)
+                .map(|(game, _)| game)
+                .collect(),
+        )
+    }
+
     /// The move game `game` plays at position `key`, if the position is listed and the game
     /// reaches it.
     pub fn find_game(&self, key: u64, game: u32) -> Option<u16> {

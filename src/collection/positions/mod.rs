@@ -82,6 +82,11 @@ const UNLISTED_KEPT: usize = 1 << 16;
 /// next mount builds the index again rather than read them all).
 const MOST_KEPT_CHANGES: usize = 100_000;
 
+/// The games of a parent position replayed to find the one game that reaches a child
+/// position the file does not list ([`PositionIndex::follow_move`]): one, unless the game
+/// reaches the parent twice and plays the move on the second time.
+const FOLLOWED_MOST: usize = 4;
+
 impl PositionIndex {
     /// An index kept at `path` (none: in memory only), not loaded yet.
     pub fn new(path: Option<PathBuf>) -> PositionIndex {
@@ -568,17 +573,63 @@ impl PositionIndex {
                 .as_ref()
                 .map_or("none reaches it".into(), |f| format!("game {} does", f.0))
         );
-        let mut known = self.unlisted_known();
         match found {
             Some((n, next, line)) => {
-                for &(k, nx) in &line.steps {
-                    known.put(k, Some((n, nx)));
-                }
+                self.remember(n, &line);
                 Some((n, next))
             }
             None => {
-                known.put(key, None);
+                self.unlisted_known().put(key, None);
                 None
+            }
+        }
+    }
+
+    /// Remember the positions of game `n`'s `line` as found: a walk down that game's line
+    /// then finds each next position without a search.
+    fn remember(&self, n: u32, line: &GameLine) {
+        let mut known = self.unlisted_known();
+        for &(k, next) in &line.steps {
+            known.put(k, Some((n, next)));
+        }
+    }
+
+    /// Note that position `child` is the one move `code` makes from position `parent`, as a
+    /// walk down the tree folder by folder knows: when the file lists `parent` and not
+    /// `child`, the one game that reaches `child` (at most one: it is not listed) is among
+    /// the parent's games that play `code` there, so it is found by replaying those few
+    /// rather than searching every game whose record lets `child` through (at 1M random
+    /// games, a line one game reaches: seconds cold). Nothing is learnt otherwise, and the
+    /// search stays the answer for a position met without its parent (`positions/FEN/`).
+    pub fn follow_move(&self, coll: &dyn Collection, parent: &Board, code: u16, child: &Board) {
+        let key = child.key();
+        let file = self.file.read().unwrap_or_else(|p| p.into_inner()).clone();
+        let Some(f) = file.as_deref() else { return };
+        if f.lists(key) || self.unlisted_known().contains(&key) {
+            return;
+        }
+        let Some(players) = f.games_playing(parent.key(), code) else {
+            return;
+        };
+        let changed: Vec<u32> = {
+            let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
+            players
+                .iter()
+                .copied()
+                .filter(|n| overlay.contains_key(n))
+                .collect()
+        };
+        // More than a few would mean the child is listed after all: left to the search.
+        for n in players
+            .into_iter()
+            .filter(|n| !changed.contains(n))
+            .take(FOLLOWED_MOST)
+        {
+            if let Some(line) = line_of(coll, n)
+                && line.steps.iter().any(|s| s.0 == key)
+            {
+                self.remember(n, &line);
+                return;
             }
         }
     }
@@ -994,6 +1045,83 @@ mod tests {
         fn has_positions(&self) -> bool {
             true
         }
+    }
+
+    /// A walk down the tree along game `n`'s line: for each move, the position before, its
+    /// SAN and the position after.
+    fn walk(coll: &ChessCollection, n: u32) -> Vec<(Board, String, Board)> {
+        let game = coll.store().load(n).unwrap();
+        let mut at = crate::game::replay::start_position(&game.start).unwrap();
+        let mut steps = Vec::new();
+        for node in &game.moves.moves {
+            let crate::game::Ply::Move(m) = node.ply else {
+                break;
+            };
+            let san = shakmaty::san::SanPlus::from_move(at.clone(), m).to_string();
+            let next = crate::game::replay::play(&at, &node.ply).unwrap();
+            steps.push((Board::from(at), san, Board::from(next.clone())));
+            at = next;
+        }
+        steps
+    }
+
+    #[test]
+    fn a_walk_down_the_tree_finds_a_line_one_game_plays_from_its_parents_games() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = crate::testing::demo_db(dir.path());
+        let inner = ChessCollection::new(crate::store::open(&base, false).unwrap());
+        let reads = AtomicU32::new(0);
+        let count = |_: &ChessCollection, _| {
+            reads.fetch_add(1, Ordering::Relaxed);
+        };
+        let coll = Hooked {
+            inner,
+            on_read: &count,
+            on_deleted: &|_| {},
+        };
+        let path = dir.path().join("positions");
+        let built = PositionIndex::new(Some(path.clone()));
+        built.load_or_build(&coll, 2, &AtomicBool::new(false));
+        assert!(built.wait_ready(Duration::ZERO));
+        let file = built.file.read().unwrap().clone().unwrap();
+        let every = slice::Slice::All;
+        let mut searched_more = 0;
+        for n in 0..coll.count() {
+            let steps = walk(&coll.inner, n);
+            // The first position of the game's line that no other game reaches, after one
+            // that others do.
+            let Some((parent, san, child)) = steps
+                .into_iter()
+                .find(|(parent, _, child)| file.lists(parent.key()) && !file.lists(child.key()))
+            else {
+                continue;
+            };
+            // Searched for on a mount of the kept index, met without its parent:
+            let searched = PositionIndex::new(Some(path.clone()));
+            searched.load_or_build(&coll, 2, &AtomicBool::new(false));
+            reads.store(0, Ordering::Relaxed);
+            assert_eq!(games_at(&searched, &coll, &child.0), vec![n]);
+            let by_search = reads.load(Ordering::Relaxed);
+            // Walked to from its parent's folder:
+            let walked = PositionIndex::new(Some(path.clone()));
+            walked.load_or_build(&coll, 2, &AtomicBool::new(false));
+            reads.store(0, Ordering::Relaxed);
+            let found = tree::PositionMoves::find(&parent, &walked, &coll, &every, &san);
+            assert_eq!(
+                found.as_ref().map(Board::key),
+                Some(child.key()),
+                "game {n}: {san}"
+            );
+            assert_eq!(games_at(&walked, &coll, &child.0), vec![n]);
+            assert_eq!(
+                reads.load(Ordering::Relaxed),
+                1,
+                "game {n}: {san}: one game read"
+            );
+            searched_more += usize::from(by_search > 1);
+        }
+        // The walk spares reads the search makes.
+        assert!(searched_more > 0);
     }
 
     #[test]

@@ -90,6 +90,7 @@ impl PositionMoves {
             move_code(&m)
         };
         let next = Board(after(pos, code)?);
+        index.follow_move(coll, board, code, &next);
         slice.reaches(index, coll, &next).then_some(next)
     }
 
