@@ -372,17 +372,50 @@ impl<'a> List<'a> {
         (0..self.count.div_ceil(BLOCK)).flat_map(|b| self.block(b))
     }
 
+    /// The number of blocks of [`BLOCK`] games.
+    fn blocks(&self) -> usize {
+        self.count.div_ceil(BLOCK)
+    }
+
+    /// The first game of block `b` (at least 1), from its mark; past the last block, above
+    /// every game.
+    fn first_of(&self, b: usize) -> u32 {
+        self.marks
+            .get((b - 1) * 8..(b - 1) * 8 + 4)
+            .map_or(u32::MAX, |m| u32::from_le_bytes(m.try_into().expect("4")))
+    }
+
     /// The move game `game` plays, if it is in the list.
     fn find(&self, game: u32) -> Option<u16> {
-        let blocks = self.count.div_ceil(BLOCK);
         // The last block whose first game is not above `game`.
-        let first_of = |b: usize| {
-            self.marks
-                .get((b - 1) * 8..(b - 1) * 8 + 4)
-                .map_or(u32::MAX, |m| u32::from_le_bytes(m.try_into().expect("4")))
-        };
-        let b = (1..blocks).take_while(|&b| first_of(b) <= game).count();
+        let b = (1..self.blocks())
+            .take_while(|&b| self.first_of(b) <= game)
+            .count();
         self.block(b).find(|&(g, _)| g == game).map(|(_, m)| m)
+    }
+
+    /// The games of the list among `among` (ascending) with their moves, ascending: only
+    /// the blocks whose range holds one of them are read.
+    fn among(&self, among: &[u32]) -> Vec<(u32, u16)> {
+        let mut out = Vec::new();
+        let mut rest = among;
+        for b in 0..self.blocks() {
+            if rest.is_empty() {
+                break;
+            }
+            let here = rest.partition_point(|&g| g < self.first_of(b + 1));
+            let (mine, later) = rest.split_at(here);
+            rest = later;
+            let mut mine = mine.iter().peekable();
+            for (game, next) in self.block(b) {
+                while mine.next_if(|&&g| g < game).is_some() {}
+                let Some(&&g) = mine.peek() else { break };
+                if g == game {
+                    out.push((game, next));
+                }
+            }
+        }
+        out
     }
 }
 
@@ -868,12 +901,39 @@ impl IndexFile {
     pub fn find(&self, key: u64) -> Option<Vec<(u32, u16)>> {
         let list = self.list(key)?;
         if list.count > ENTRIES_READ_AHEAD {
-            let at = list.games.as_ptr() as usize - self.map.as_ptr() as usize;
-            let _ = self
-                .map
-                .advise_range(memmap2::Advice::WillNeed, at, list.games.len());
+            self.read_ahead(list.games);
         }
         Some(list.all().collect())
+    }
+
+    /// [`IndexFile::find`] among the games `among` only (ascending: a slice's), the blocks
+    /// of the list that hold none of them not read.
+    pub fn find_among(&self, key: u64, among: &[u32]) -> Option<Vec<(u32, u16)>> {
+        let list = self.list(key)?;
+        // Read ahead whole when most of its blocks are read.
+        if list.count > ENTRIES_READ_AHEAD && among.len() * 2 >= list.blocks() {
+            self.read_ahead(list.games);
+        }
+        Some(list.among(among))
+    }
+
+    /// Have the kernel read `bytes` of the map ahead, in one go: cold, far faster than the
+    /// page faults of reading them a piece at a time.
+    fn read_ahead(&self, bytes: &[u8]) {
+        let at = bytes.as_ptr() as usize - self.map.as_ptr() as usize;
+        let _ = self
+            .map
+            .advise_range(memmap2::Advice::WillNeed, at, bytes.len());
+    }
+
+    /// Have the kernel read every game's statistics ahead, for a question about `games`
+    /// games: when they are more than a game for each page of statistics, nearly every page
+    /// is read anyway, and one read ahead is far faster cold than a page fault each.
+    pub fn read_stats_ahead(&self, games: usize) {
+        let bytes = self.games as usize * STATS;
+        if games * STATS_PAGE >= bytes {
+            self.read_ahead(&self.map[HEADER..HEADER + bytes]);
+        }
     }
 
     /// True when position `key` is listed: at least two games reach it.
@@ -920,6 +980,8 @@ impl IndexFile {
 
 /// The games of one position past which the pages of its list are asked for at once.
 const ENTRIES_READ_AHEAD: usize = 1024;
+/// The bytes of a page of the map, as [`IndexFile::read_stats_ahead`] counts them.
+const STATS_PAGE: usize = 4096;
 
 /// The first of `len` items ascending by `at` whose value is not below `want`. The keys are
 /// hashes, spread evenly over the 64-bit range, so each step guesses where `want`'s key lies
@@ -1118,6 +1180,30 @@ mod tests {
             assert_eq!(f.find_game(9, game), None, "{game}");
         }
         assert_eq!(f.find(4), Some(vec![(7, 1), (99_999, 1)]));
+        // Among some games only: the list's games among them, whichever blocks they fall in.
+        let mut rng = crate::testing::Rng(0xA304);
+        for among in [
+            vec![],
+            vec![0],
+            vec![1, 2, 4],
+            (0..100_000).collect::<Vec<u32>>(),
+            vec![191, 192, 193, 194, 99_998, 99_999, 100_000, u32::MAX],
+            (0..3000).map(|_| rng.below(100_003) as u32).collect(),
+        ] {
+            let mut among = among;
+            among.sort_unstable();
+            among.dedup();
+            for key in [9, 4] {
+                let want: Vec<(u32, u16)> = f
+                    .find(key)
+                    .unwrap()
+                    .into_iter()
+                    .filter(|(g, _)| among.binary_search(g).is_ok())
+                    .collect();
+                assert_eq!(f.find_among(key, &among), Some(want), "{among:?}");
+            }
+            assert_eq!(f.find_among(5, &among), None);
+        }
         assert_eq!(f.find(5), None);
         assert_eq!(f.find(u64::MAX), None);
         let bytes = std::fs::read(&path).unwrap();

@@ -456,7 +456,7 @@ impl PositionIndex {
                 sums.retain(|(_, s)| s.games > 0);
                 sums
             }
-            Some((f, None)) => sums_of(&self.file_reach(coll, f, board, &|_| true)),
+            Some((f, None)) => sums_of(&self.file_reach(coll, f, board, None)),
             None => Vec::new(),
         };
         let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
@@ -469,7 +469,7 @@ impl PositionIndex {
     /// Every game of `coll` that reaches position `board`, games ascending, with its next
     /// move.
     pub fn reach(&self, coll: &dyn Collection, board: &Board) -> Vec<Reach> {
-        self.reach_where(coll, board, &|_| true)
+        self.reach_where(coll, board, None)
     }
 
     /// The games of `coll` among `games` (ascending: a folder's, such as a player's) that
@@ -477,25 +477,25 @@ impl PositionIndex {
     /// with the other games left out before their records are read, so a position every
     /// game reaches costs its list and the records of these games only.
     pub fn reach_among(&self, coll: &dyn Collection, board: &Board, games: &[u32]) -> Vec<Reach> {
-        self.reach_where(coll, board, &|game| games.binary_search(&game).is_ok())
+        self.reach_where(coll, board, Some(games))
     }
 
-    /// The games of `coll` that reach position `board` and that `keep` keeps, ascending, with
-    /// their next moves.
+    /// The games of `coll` that reach position `board` (those `among` only, ascending, when
+    /// given), ascending, with their next moves.
     fn reach_where(
         &self,
         coll: &dyn Collection,
         board: &Board,
-        keep: &dyn Fn(u32) -> bool,
+        among: Option<&[u32]>,
     ) -> Vec<Reach> {
         let file = self.file.read().unwrap_or_else(|p| p.into_inner()).clone();
         let mut out = file
             .as_deref()
-            .map(|f| self.file_reach(coll, f, board, keep))
+            .map(|f| self.file_reach(coll, f, board, among))
             .unwrap_or_default();
         let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
         let mut changed = overlay_reach(&overlay, board.key());
-        changed.retain(|r| keep(r.game));
+        changed.retain(|r| among.is_none_or(|games| games.binary_search(&r.game).is_ok()));
         if !changed.is_empty() {
             out.extend(changed);
             out.sort_unstable_by_key(|r| r.game);
@@ -503,25 +503,35 @@ impl PositionIndex {
         out
     }
 
-    /// The games of file `f` that reach position `board` as the file has them and that
-    /// `keep` keeps, those changed since (in the overlay) left out: its list, or where it
-    /// lists none, the one game found by its signature and a replay. The overlay is not held
-    /// while games are replayed (seconds from a cold disk), so no save waits for a search.
+    /// The games of file `f` that reach position `board` as the file has them (those `among`
+    /// only, when given), those changed since (in the overlay) left out: its list, or where
+    /// it lists none, the one game found by its signature and a replay. The overlay is not
+    /// held while games are replayed (seconds from a cold disk), so no save waits for a
+    /// search.
     fn file_reach(
         &self,
         coll: &dyn Collection,
         f: &IndexFile,
         board: &Board,
-        keep: &dyn Fn(u32) -> bool,
+        among: Option<&[u32]>,
     ) -> Vec<Reach> {
-        let found = match f.find(board.key()) {
-            Some(list) => list,
-            None => self.unlisted_reach(coll, f, board).into_iter().collect(),
+        let key = board.key();
+        let listed = match among {
+            Some(games) => f.find_among(key, games),
+            None => f.find(key),
         };
+        let found = match listed {
+            Some(list) => list,
+            None => self
+                .unlisted_reach(coll, f, board, among)
+                .into_iter()
+                .collect(),
+        };
+        f.read_stats_ahead(found.len());
         let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
         found
             .into_iter()
-            .filter(|&(game, _)| keep(game) && !overlay.contains_key(&game))
+            .filter(|&(game, _)| !overlay.contains_key(&game))
             .filter_map(|(game, next)| f.stats(game).map(|stats| Reach { game, next, stats }))
             .collect()
     }
@@ -529,19 +539,20 @@ impl PositionIndex {
     /// The one game of file `f` that reaches position `board`, which the file does not list,
     /// with its move there, if one does (and was not changed since: the games of the overlay
     /// when the search starts are not replayed, their lines being no longer the file's; the
-    /// overlay only grows, so what is found stays true): the games whose signature does not
-    /// rule the position out are replayed, on every core, until one reaches it. That game's
-    /// other positions are remembered with it.
+    /// overlay only grows, so what is found stays true): the games (those `among` only, when
+    /// given: a slice's) whose signature does not rule the position out are replayed, on
+    /// every core, until one reaches it. That game's other positions are remembered with it.
     fn unlisted_reach(
         &self,
         coll: &dyn Collection,
         f: &IndexFile,
         board: &Board,
+        among: Option<&[u32]>,
     ) -> Option<(u32, u16)> {
         use rayon::prelude::*;
         let key = board.key();
         if let Some(&known) = self.unlisted_known().get(&key) {
-            return known;
+            return known.filter(|&(n, _)| among.is_none_or(|g| g.binary_search(&n).is_ok()));
         }
         let changed: std::collections::HashSet<u32> = self
             .overlay
@@ -553,16 +564,18 @@ impl PositionIndex {
         let target = signature::Target::of(&board.0);
         let started = std::time::Instant::now();
         let replayed = AtomicU32::new(0);
-        let found = search_pool().install(|| {
-            (0..f.game_count())
-                .into_par_iter()
-                .filter(|&n| f.may_reach(n, key, &target) && !changed.contains(&n))
-                .find_map_any(|n| {
-                    replayed.fetch_add(1, Ordering::Relaxed);
-                    let line = line_of(coll, n)?;
-                    let &(_, next) = line.steps.iter().find(|s| s.0 == key)?;
-                    Some((n, next, line))
-                })
+        let reaches = |n: u32| {
+            if !f.may_reach(n, key, &target) || changed.contains(&n) {
+                return None;
+            }
+            replayed.fetch_add(1, Ordering::Relaxed);
+            let line = line_of(coll, n)?;
+            let &(_, next) = line.steps.iter().find(|s| s.0 == key)?;
+            Some((n, next, line))
+        };
+        let found = search_pool().install(|| match among {
+            Some(games) => games.par_iter().find_map_any(|&n| reaches(n)),
+            None => (0..f.game_count()).into_par_iter().find_map_any(reaches),
         });
         log::debug!(
             "position {}: {} games replayed in {:.1} ms, {}",
@@ -578,6 +591,8 @@ impl PositionIndex {
                 self.remember(n, &line);
                 Some((n, next))
             }
+            // Not found among some games only: another may reach it.
+            None if among.is_some() => None,
             None => {
                 self.unlisted_known().put(key, None);
                 None
