@@ -4,6 +4,7 @@
 //! (cheap, read once) answers [`GameSummary`] questions for directory views, and a record is
 //! decoded into a [`ChessGame`] only when someone reads that game.
 
+pub mod archive;
 pub mod blob;
 pub mod cache_folder;
 pub mod charset;
@@ -11,6 +12,7 @@ pub mod convert;
 pub mod damage;
 pub mod files;
 pub mod go9x9;
+pub mod location;
 pub mod name_list;
 pub mod pgn;
 pub mod scid;
@@ -325,6 +327,43 @@ pub fn compact(path: &std::path::Path) -> Result<CompactReport> {
 /// True when `path` names an existing database of a format gamefs knows.
 pub fn exists(path: &std::path::Path) -> bool {
     scid::looks_like(path) || simplecdb::looks_like(path)
+}
+
+/// The file extensions (lowercase) that start a database of several files: SCID 4's and
+/// SCID 5's index, a Simple Chess Database's index.
+const INDEX_EXTENSIONS: [&str; 3] = ["si4", "si5", "dci"];
+
+/// The length of the ending that makes a file named `name` a database to open: a PGN file's
+/// (`.pgn.zst`, [`pgn::ENDINGS`]) or the index file's of a database of several files (`.si4`,
+/// `.si5`, `.dci`), as written in the name; `None` for any other file, or a name that is its
+/// ending alone.
+pub fn database_ending(name: &str) -> Option<usize> {
+    let lower = name.to_ascii_lowercase();
+    let pgn = pgn::ENDINGS.iter().find(|e| lower.ends_with(*e));
+    let index = INDEX_EXTENSIONS
+        .iter()
+        .find(|e| lower.strip_suffix(*e).is_some_and(|s| s.ends_with('.')));
+    let len = pgn.map(|e| e.len()).or(index.map(|e| e.len() + 1))?;
+    (len < name.len()).then_some(len)
+}
+
+/// True when a file named `name` belongs to a database: a PGN file, or any file of a SCID 4,
+/// SCID 5 or Simple Chess Database (what an archive's unpacking keeps).
+pub fn is_database_file(name: &str) -> bool {
+    let ext = name
+        .rsplit('.')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    database_ending(name).is_some()
+        || (name.contains('.')
+            && [
+                &scid::EXTENSIONS[..],
+                &scid::v5::EXTENSIONS,
+                &simplecdb::EXTENSIONS,
+            ]
+            .iter()
+            .any(|exts| exts.contains(&ext.as_str())))
 }
 
 /// How to open a database: for writing, and whether saves may lose what the format cannot
