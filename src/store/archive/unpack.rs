@@ -34,9 +34,9 @@ pub struct MemberProblem {
 }
 
 impl MemberProblem {
-    /// As an error naming the member.
+    /// As an error, of its kind, saying why (the member is named beside it).
     pub fn to_error(&self) -> Error {
-        Error::new(self.kind, format!("{}: {}", self.member, self.why))
+        Error::new(self.kind, self.why.clone())
     }
 }
 
@@ -113,6 +113,9 @@ pub fn unpack_into(path: &Path, archives: &Path, bounds: Bounds) -> Result<Unpac
     if let Err(e) = unpacked {
         let _ = std::fs::remove_dir_all(&partial);
         return Err(e.context(path.display()));
+    }
+    for p in &problems {
+        log::warn!("{}: {}: {}", path.display(), p.member, p.why);
     }
     write_done(&partial, &version, &problems)?;
     let _ = std::fs::remove_dir_all(&dir);
@@ -245,7 +248,6 @@ impl Unpacker<'_> {
     /// Keep a problem of member `name`: `why`, of its kind.
     fn problem(&mut self, name: &str, why: Error) {
         let member = format!("{}{name}", self.prefix);
-        log::warn!("{member}: {why}");
         let kind = why.kind();
         let why = why.to_string();
         // A bound's message starts with the member's name: said once.
