@@ -234,7 +234,7 @@ fn a_folder_of_zips_is_one_tree_unpacked_once_and_again_only_where_a_zip_changed
 
 #[test]
 fn bad_archives_leave_out_only_what_is_bad_and_name_each_member_with_why() {
-    if !tools_present(&["/usr/bin/zip"], "zip") {
+    if !tools_present(&["/usr/bin/zip", "/usr/bin/7zz"], "zip 7zip") {
         return;
     }
     let dir = scratch("archive-bad");
@@ -248,6 +248,8 @@ fn bad_archives_leave_out_only_what_is_bad_and_name_each_member_with_why() {
          head -c $(( $(stat -c %s first.pgn) + $(stat -c %s later.pgn) / 2 )) ../whole.zip \
            > ../bad/cut.zip && \
          zip -q -P secret ../bad/locked.zip first.pgn && \
+         7zz a -bd -bso0 -psecret ../bad/locked.7z later.pgn && \
+         7zz a -bd -bso0 -psecret -mhe=on ../bad/hidden.7z later.pgn && \
          head -c 100000000 /dev/zero > bomb.pgn && zip -q ../bad/bomb.zip bomb.pgn && rm bomb.pgn",
     );
     // A name that climbs out of the archive, which `zip` does not write: Python's zipfile
@@ -268,6 +270,8 @@ fn bad_archives_leave_out_only_what_is_bad_and_name_each_member_with_why() {
         "cut.zip/later.pgn: not mounted: damaged or cut short",
         "cut.zip/the rest of the archive: not mounted: cut short",
         "locked.zip/first.pgn: not mounted: encrypted, not supported",
+        "locked.7z/later.pgn: not mounted: encrypted, not supported",
+        "hidden.7z: encrypted, not supported",
         "bomb.zip/bomb.pgn: not mounted: unpacks to more than 64 MiB",
         "likely zip bomb",
         "evil.zip/../evil.pgn: not mounted: its name leaves the archive",

@@ -50,18 +50,6 @@ pub struct Found {
 }
 
 impl Found {
-    /// Add the databases archive `path` holds ([`archive::unpack`]), or, when it does not
-    /// unpack, the archive as skipped.
-    fn add_archive(&mut self, path: &Path) {
-        match archive::unpack(path) {
-            Ok(unpacked) => self.add_unpacked(path, unpacked),
-            Err(e) => {
-                let name = path.file_name().unwrap_or_default().to_string_lossy();
-                self.skipped.push(MemberStats::skipped(&name, path, &e));
-            }
-        }
-    }
-
     /// Add the databases of archive `path`, `unpacked`, and its members left out, each named
     /// `ARCHIVE/MEMBER`.
     fn add_unpacked(&mut self, path: &Path, unpacked: archive::Unpacked) {
@@ -83,13 +71,26 @@ impl Found {
 /// The databases of folder `dir` ([`databases_in`]), with those of each archive in it
 /// unpacked ([`archive::unpack`]).
 pub fn databases_of_folder(dir: &Path) -> Result<Found> {
+    use rayon::prelude::*;
+    let paths = databases_in(dir)?;
+    // Archives are unpacked on every core, each on its own; what they hold keeps the
+    // folder's order.
+    let unpacked: Vec<Option<Result<archive::Unpacked>>> = paths
+        .par_iter()
+        .map(|p| archive::kind::of_path(p).map(|_| archive::unpack(p)))
+        .collect();
     let mut found = Found::default();
-    for path in databases_in(dir)? {
-        if archive::kind::of_path(&path).is_some() {
-            found.add_archive(&path);
-        } else {
-            found.paths.push(path);
-            found.unpacked.push(false);
+    for (path, unpacked) in paths.into_iter().zip(unpacked) {
+        match unpacked {
+            Some(Ok(unpacked)) => found.add_unpacked(&path, unpacked),
+            Some(Err(e)) => {
+                let name = path.file_name().unwrap_or_default().to_string_lossy();
+                found.skipped.push(MemberStats::skipped(&name, &path, &e));
+            }
+            None => {
+                found.paths.push(path);
+                found.unpacked.push(false);
+            }
         }
     }
     Ok(found)

@@ -19,7 +19,7 @@ pub(super) fn read(blob: &Arc<Blob>, codec: TarCodec, into: &mut dyn Members) ->
         TarCodec::Xz => Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(input)),
         TarCodec::Zstd => Box::new(
             zstd::stream::read::Decoder::with_buffer(input)
-                .map_err(|e| Error::io(format!("decoding {} (zstd)", blob.name()), e))?,
+                .map_err(|e| Error::io("decoding it (zstd)", e))?,
         ),
     };
     // The whole archive is the packed size each member is weighed against.
@@ -27,7 +27,7 @@ pub(super) fn read(blob: &Arc<Blob>, codec: TarCodec, into: &mut dyn Members) ->
     let mut archive = tar::Archive::new(decoded);
     let entries = archive
         .entries()
-        .map_err(|e| Error::io(format!("reading {} (tar)", blob.name()), e))?;
+        .map_err(|e| Error::io("reading it (tar)", e))?;
     for entry in entries {
         let mut entry = match entry {
             Ok(entry) => entry,

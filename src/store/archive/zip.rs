@@ -83,7 +83,7 @@ fn read_in_order(blob: &Arc<Blob>, into: &mut dyn Members, why: ZipError) -> Res
             Err(_) => {
                 return Err(Error::new(
                     ErrorKind::UnknownFormat,
-                    format!("{}: not a zip archive that reads ({why})", blob.name()),
+                    format!("not a zip archive that reads ({why})"),
                 ));
             }
         }
