@@ -8,18 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::harness::{Mount, listing, repo, scid_import, scratch, sh, tools_present};
-
-/// The demo games (contrib/sample/demo.pgn) numbered `from..=to` (1-based), as PGN text.
-fn demo_games(from: usize, to: usize) -> String {
-    let text = std::fs::read_to_string(repo().join("contrib/sample/demo.pgn")).unwrap();
-    let starts: Vec<usize> = text
-        .match_indices("[Event ")
-        .map(|(at, _)| at)
-        .chain([text.len()])
-        .collect();
-    text[starts[from - 1]..starts[to]].to_owned()
-}
+use crate::harness::{Mount, demo_games, listing, repo, scid_import, scratch, sh, tools_present};
 
 /// Each game file's name and bytes in folder `games`.
 fn games(games: &Path) -> Vec<(String, Vec<u8>)> {
