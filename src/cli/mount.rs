@@ -143,6 +143,9 @@ pub(crate) fn prepare_and_serve(
 ) -> Result<ExitCode, String> {
     let parsed = mount_options::parse(&opts.options, opts.read_only)?;
     gamefs::store::blob::settings::configure(parsed.remote.clone());
+    if let Some(max) = parsed.cache_max {
+        gamefs::store::archive::bounds::set_total(max);
+    }
     if !daemon::is_detached_child() {
         // Index a PGN file here, with a progress bar on the terminal, and keep the index:
         // the background process loads it at once. An archive is unpacked here first, so

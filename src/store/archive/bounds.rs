@@ -4,6 +4,7 @@
 
 use std::io::{Read, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::{Error, ErrorKind, Result};
 
@@ -22,12 +23,22 @@ pub struct Bounds {
     pub keep_free: u64,
 }
 
+/// The most one archive may unpack to: the cache folder's limit, as `-o cache_max` sets it.
+static TOTAL: AtomicU64 = AtomicU64::new(crate::store::cache_folder::DEFAULT_MAX);
+
+/// Let each archive unpacked from now on take at most `max` bytes (the cache folder's limit,
+/// `-o cache_max`), set once per process by the command line.
+pub fn set_total(max: u64) {
+    TOTAL.store(max, Ordering::Relaxed);
+}
+
 impl Default for Bounds {
-    /// The cache folder's default limit (10 GiB) in all; 200 bytes a packed byte past 64 MiB
-    /// (PGN packs 4-15 times; a zip bomb, a thousand times and more); 1 GiB left free.
+    /// The cache folder's limit (10 GiB unless [`set_total`] said otherwise) in all; 200
+    /// bytes a packed byte past 64 MiB (PGN packs 4-15 times; a zip bomb, a thousand times
+    /// and more); 1 GiB left free.
     fn default() -> Bounds {
         Bounds {
-            total: crate::store::cache_folder::DEFAULT_MAX,
+            total: TOTAL.load(Ordering::Relaxed),
             ratio: 200,
             ratio_from: 64 << 20,
             keep_free: 1 << 30,
@@ -105,7 +116,8 @@ impl Budget {
                     ErrorKind::TooLarge,
                     format!(
                         "{name}: the archive unpacks to more than {} MiB, the cache folder's \
-                         limit: refused (unpack it yourself and mount the folder)",
+                         limit (-o cache_max): refused (unpack it yourself and mount the \
+                         folder, or raise the limit)",
                         self.bounds.total >> 20
                     ),
                 )));

@@ -352,3 +352,133 @@ impl Members for Unpacker<'_> {
         self.problem(name, why);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// A `.tar.gz` at `path` of `members` (name, bytes), written whole; names are written
+    /// as given, `..` and all.
+    fn tar_gz(path: &Path, members: &[(&str, &[u8])]) {
+        let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        let mut tar = ::tar::Builder::new(gz);
+        for (name, bytes) in members {
+            let mut header = ::tar::Header::new_gnu();
+            header.set_size(bytes.len() as u64);
+            header.set_mode(0o644);
+            header.set_entry_type(::tar::EntryType::Regular);
+            let raw = &mut header.as_old_mut().name;
+            raw[..name.len()].copy_from_slice(name.as_bytes());
+            header.set_cksum();
+            tar.append(&header, *bytes).unwrap();
+        }
+        let bytes = tar.into_inner().unwrap().finish().unwrap();
+        std::fs::File::create(path)
+            .unwrap()
+            .write_all(&bytes)
+            .unwrap();
+    }
+
+    fn names(unpacked: &Unpacked) -> Vec<String> {
+        unpacked
+            .databases
+            .iter()
+            .map(|p| {
+                p.strip_prefix(&unpacked.folder)
+                    .unwrap()
+                    .display()
+                    .to_string()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_archive_is_unpacked_once_and_again_when_it_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("archives");
+        let archive = dir.path().join("games.tar.gz");
+        tar_gz(
+            &archive,
+            &[
+                ("a.pgn", b"[Event \"a\"]\n\n1. e4 *\n"),
+                ("notes.txt", b"left alone"),
+                ("db/club.si4", b"x"),
+                ("db/club.sn4", b"x"),
+            ],
+        );
+        let first = unpack_into(&archive, &cache, Bounds::default()).unwrap();
+        assert_eq!(names(&first), ["a.pgn", "db/club.si4"]);
+        assert!(first.folder.join("db/club.sn4").is_file());
+        assert!(!first.folder.join("notes.txt").exists());
+        assert!(first.problems.is_empty());
+        let done = first.folder.parent().unwrap().join(DONE_FILE);
+        let stamp = std::fs::metadata(&done).unwrap().modified().unwrap();
+        let again = unpack_into(&archive, &cache, Bounds::default()).unwrap();
+        assert_eq!(std::fs::metadata(&done).unwrap().modified().unwrap(), stamp);
+        assert_eq!(names(&again), names(&first));
+        // Changed: unpacked again, what it no longer holds gone.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        tar_gz(&archive, &[("b.pgn", b"[Event \"b\"]\n\n1. d4 *\n")]);
+        let changed = unpack_into(&archive, &cache, Bounds::default()).unwrap();
+        assert_eq!(names(&changed), ["b.pgn"]);
+    }
+
+    #[test]
+    fn names_leaving_a_tar_and_a_cut_short_tail_are_problems_and_the_rest_is_unpacked() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("archives");
+        let archive = dir.path().join("games.tar.gz");
+        let long = vec![b'x'; 300_000];
+        tar_gz(
+            &archive,
+            &[
+                ("../up.pgn", b"1. e4 *\n"),
+                ("a.pgn", b"1. e4 *\n"),
+                ("b.pgn", &long),
+            ],
+        );
+        // Cut in b.pgn's bytes (stored, so compressed data beyond a's).
+        let bytes = std::fs::read(&archive).unwrap();
+        let cut = dir.path().join("cut.tar.gz");
+        std::fs::write(&cut, &bytes[..bytes.len() - 200]).unwrap();
+        let unpacked = unpack_into(&cut, &cache, Bounds::default()).unwrap();
+        assert_eq!(names(&unpacked), ["a.pgn"]);
+        assert!(!dir.path().join("up.pgn").exists());
+        let problems: Vec<(&str, ErrorKind)> = unpacked
+            .problems
+            .iter()
+            .map(|p| (p.member.as_str(), p.kind))
+            .collect();
+        assert_eq!(problems[0], ("../up.pgn", ErrorKind::NotPermitted));
+        assert_eq!(problems[1].0, "b.pgn", "{:?}", unpacked.problems);
+        // Kept with their kinds for the next mount.
+        let again = unpack_into(&cut, &cache, Bounds::default()).unwrap();
+        assert_eq!(again.problems, unpacked.problems);
+    }
+
+    #[test]
+    fn archives_nested_too_deep_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut inner = dir.path().join("l0.tar.gz");
+        tar_gz(&inner, &[("a.pgn", b"1. e4 *\n")]);
+        for depth in 1..=4 {
+            let outer = dir.path().join(format!("l{depth}.tar.gz"));
+            let bytes = std::fs::read(&inner).unwrap();
+            let name = inner.file_name().unwrap().to_str().unwrap().to_owned();
+            tar_gz(&outer, &[(&name, &bytes)]);
+            inner = outer;
+        }
+        let cache = dir.path().join("archives");
+        let three = unpack_into(&dir.path().join("l3.tar.gz"), &cache, Bounds::default()).unwrap();
+        assert_eq!(names(&three), ["l2.tar.gz.d/l1.tar.gz.d/l0.tar.gz.d/a.pgn"]);
+        let four = unpack_into(&dir.path().join("l4.tar.gz"), &cache, Bounds::default()).unwrap();
+        assert!(four.databases.is_empty());
+        assert_eq!(four.problems.len(), 1);
+        assert_eq!(
+            four.problems[0].member,
+            "l3.tar.gz/l2.tar.gz/l1.tar.gz/l0.tar.gz"
+        );
+        assert_eq!(four.problems[0].kind, ErrorKind::TooLarge);
+    }
+}
