@@ -271,3 +271,39 @@ fn bad_archives_leave_out_only_what_is_bad_and_name_each_member_with_why() {
     assert!(!dir.path().join("evil.pgn").exists());
     assert!(!Path::new("/tmp/gamefs-evil.pgn").exists());
 }
+
+#[test]
+fn an_archive_on_a_web_server_mounts_as_the_same_archive_on_disk() {
+    if !tools_present(&["/usr/bin/zip", "/usr/sbin/nginx"], "zip nginx-light") {
+        return;
+    }
+    let dir = scratch("archive-remote");
+    let src = two_pgn_files(dir.path());
+    let www = dir.path().join("www");
+    std::fs::create_dir_all(&www).unwrap();
+    sh(
+        &src,
+        "zip -q ../www/games.zip first.pgn later.pgn && tar cJf ../www/games.tar.xz first.pgn",
+    );
+    let port = crate::harness::free_port();
+    let _server = crate::harness::start_nginx(
+        dir.path(),
+        port,
+        "access_log off;",
+        &format!("listen 127.0.0.1:{port};"),
+    );
+    for archive in ["games.zip", "games.tar.xz"] {
+        let local = {
+            let at = dir.path().join(format!("local-{archive}"));
+            std::fs::create_dir_all(&at).unwrap();
+            let m = Mount::new(&www.join(archive), &at, &[]);
+            games(&m.join("games"))
+        };
+        assert!(!local.is_empty());
+        let at = dir.path().join(format!("remote-{archive}"));
+        std::fs::create_dir_all(&at).unwrap();
+        let url = PathBuf::from(format!("http://127.0.0.1:{port}/{archive}"));
+        let m = Mount::new(&url, &at, &[]);
+        assert!(games(&m.join("games")) == local, "{archive}");
+    }
+}
