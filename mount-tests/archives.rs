@@ -307,3 +307,40 @@ fn an_archive_on_a_web_server_mounts_as_the_same_archive_on_disk() {
         assert!(games(&m.join("games")) == local, "{archive}");
     }
 }
+
+#[test]
+fn export_and_info_read_the_one_database_an_archive_holds_and_import_refuses_it() {
+    if !tools_present(&["/usr/bin/zip"], "zip") {
+        return;
+    }
+    let dir = scratch("archive-cli");
+    let src = two_pgn_files(dir.path());
+    sh(
+        &src,
+        "zip -q ../one.zip first.pgn && zip -q ../two.zip first.pgn later.pgn",
+    );
+    let cache = dir.path().join("cache");
+    let gamefs = |args: &[&str]| {
+        let mut cmd = std::process::Command::new(crate::harness::gamefs());
+        cmd.env("XDG_CACHE_HOME", &cache)
+            .current_dir(dir.path())
+            .args(args);
+        crate::harness::run_with_timeout(&mut cmd, std::time::Duration::from_secs(60))
+    };
+    let from_zip = gamefs(&["export", "one.zip"]);
+    let from_pgn = gamefs(&["export", "src/first.pgn"]);
+    assert!(from_zip.status.success(), "{from_zip:?}");
+    assert!(!from_zip.stdout.is_empty() && from_zip.stdout == from_pgn.stdout);
+    let two = gamefs(&["export", "two.zip"]);
+    let said = String::from_utf8_lossy(&two.stderr);
+    assert!(
+        !two.status.success() && said.contains("holds 2 databases"),
+        "{said}"
+    );
+    let import = gamefs(&["import", "one.zip", "src/later.pgn"]);
+    let said = String::from_utf8_lossy(&import.stderr);
+    assert!(
+        !import.status.success() && said.contains("an archive is only read"),
+        "{said}"
+    );
+}

@@ -410,6 +410,9 @@ pub fn open(path: &std::path::Path, writable: bool) -> Result<Arc<dyn ChessStore
 /// Chess Database by the magic bytes of its .dci. The message of a failure says what was
 /// looked for.
 pub fn open_with(path: &std::path::Path, options: &OpenOptions) -> Result<Arc<dyn ChessStore>> {
+    if let location::Location::Archive { path, .. } = location::Location::parse(path) {
+        return open_archived(&path, options);
+    }
     if blob::is_remote(path)
         && let Err(e) = blob::Blob::open(path)
         && (e.kind() != crate::error::ErrorKind::NotFound || path.extension().is_some())
@@ -446,6 +449,33 @@ pub fn open_with(path: &std::path::Path, options: &OpenOptions) -> Result<Arc<dy
             base.display()
         ),
     ))
+}
+
+/// The one database archive `path` holds ([`archive::unpack`]), read-only (`gamefs export`,
+/// `info`, `check` of a TWIC zip); an archive holding several is mounted, as one tree.
+fn open_archived(path: &std::path::Path, options: &OpenOptions) -> Result<Arc<dyn ChessStore>> {
+    if options.writable {
+        return Err(Error::new(
+            ErrorKind::ReadOnly,
+            format!(
+                "{}: an archive is only read (its databases are unpacked copies in the cache \
+                 folder); unpack it to write into what it holds",
+                path.display()
+            ),
+        ));
+    }
+    let unpacked = archive::unpack(path).map_err(|e| e.context(path.display()))?;
+    match unpacked.databases.as_slice() {
+        [only] => open_with(only, options),
+        databases => Err(Error::new(
+            ErrorKind::Unsupported,
+            format!(
+                "{}: holds {} databases, not one: mount it to see them as one tree",
+                path.display(),
+                databases.len()
+            ),
+        )),
+    }
 }
 
 #[cfg(test)]
