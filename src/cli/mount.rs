@@ -276,9 +276,16 @@ fn pgn_files_to_index(database: &Path, parsed: &ParsedOptions) -> Result<Vec<Pat
         }
         _ if gamefs::store::pgn::looks_like(database) => vec![database.to_path_buf()],
         _ if collection::is_folder_of_databases(database, &open_options(parsed, false)) => {
-            discover::databases_of_folder(database)
-                .map(|f| f.paths)
-                .unwrap_or_default()
+            let pb = super::database::spinner(
+                false,
+                &format!(
+                    "looking into {} (unpacking its archives)",
+                    database.display()
+                ),
+            );
+            let found = discover::databases_of_folder(database);
+            pb.finish_and_clear();
+            found.map(|f| f.paths).unwrap_or_default()
         }
         _ => Vec::new(),
     };

@@ -87,6 +87,7 @@ pub fn unpack_into(path: &Path, archives: &Path, bounds: Bounds) -> Result<Unpac
         log::debug!("{}: unpacked before, in {}", path.display(), dir.display());
         return Ok(found(&dir, problems));
     }
+    remove_abandoned(archives, hash);
     let partial = archives.join(format!("{hash:016x}.partial-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&partial);
     std::fs::create_dir_all(partial.join(FILES))
@@ -127,6 +128,24 @@ pub fn unpack_into(path: &Path, archives: &Path, bounds: Bounds) -> Result<Unpac
         }
     }
     Ok(found(&dir, problems))
+}
+
+/// Remove the unpackings of the archive of `hash` in `archives` that a process which is gone
+/// left unfinished (it crashed or was killed).
+fn remove_abandoned(archives: &Path, hash: u64) {
+    let Ok(entries) = std::fs::read_dir(archives) else {
+        return;
+    };
+    let prefix = format!("{hash:016x}.partial-");
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name.strip_prefix(&prefix) else {
+            continue;
+        };
+        if !Path::new("/proc").join(pid).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// What an unpacking's folder `dir` holds, with its `problems`.
@@ -407,7 +426,18 @@ mod tests {
                 ("db/club.sn4", b"x"),
             ],
         );
+        // What a killed process left half done (no such process now) is removed.
+        let hash = xxhash_rust::xxh3::xxh3_64(
+            archive
+                .canonicalize()
+                .unwrap()
+                .as_os_str()
+                .as_encoded_bytes(),
+        );
+        let abandoned = cache.join(format!("{hash:016x}.partial-4000000000"));
+        std::fs::create_dir_all(abandoned.join("files")).unwrap();
         let first = unpack_into(&archive, &cache, Bounds::default()).unwrap();
+        assert!(!abandoned.exists());
         assert_eq!(names(&first), ["a.pgn", "db/club.si4"]);
         assert!(first.folder.join("db/club.sn4").is_file());
         assert!(!first.folder.join("notes.txt").exists());
