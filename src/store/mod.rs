@@ -445,7 +445,7 @@ pub fn open_with(path: &std::path::Path, options: &OpenOptions) -> Result<Arc<dy
             "no database at {}: expected a SCID 4 database ({0}.si4, {0}.sn4, {0}.sg4), a \
              SCID 5 database ({0}.si5, {0}.sn5, {0}.sg5), a Simple Chess Database ({0}.dci \
              starting with SimpleCDbi, .dcn, .dcs, .dce, .dcg) or a PGN file (.pgn, .pgn.zst, \
-             .pgn.gz, .pgn.bz2)",
+             .pgn.gz, .pgn.bz2, .pgn.xz) or an archive holding one (.zip, .7z, .tar…)",
             base.display()
         ),
     ))

@@ -26,8 +26,8 @@ pub enum Kind {
     SevenZ,
     /// A tar archive, plain or compressed.
     Tar(TarCodec),
-    /// One file compressed by `xz` (`games.pgn.xz`): its one member is the name without
-    /// `.xz`.
+    /// One file compressed by `xz` (`club.si4.xz`; a `.pgn.xz` is read in place as a PGN
+    /// file): its one member is the name without `.xz`.
     Xz,
 }
 
@@ -49,9 +49,17 @@ const ENDINGS: [(&str, Kind); 13] = [
 ];
 
 /// The archive kind the name `name` ends with (compared ignoring case), and the length of
-/// that ending; `None` for a name no archive ending ends (a PGN file, a SCID file).
+/// that ending; `None` for a name no archive ending ends (a PGN file, `.pgn.xz` too, a SCID
+/// file).
 pub fn of_name(name: &str) -> Option<(Kind, usize)> {
     let lower = name.to_ascii_lowercase();
+    if crate::store::pgn::ENDINGS
+        .iter()
+        .any(|e| lower.ends_with(e))
+    {
+        // A PGN file compressed by xz is read in place, by its blocks.
+        return None;
+    }
     ENDINGS
         .iter()
         .find(|(ending, _)| lower.len() > ending.len() && lower.ends_with(ending))
@@ -89,7 +97,7 @@ mod tests {
         assert_eq!(of_name("A.TAR.GZ"), Some((Kind::Tar(TarCodec::Gzip), 7)));
         assert_eq!(of_name("x.tar.zst"), Some((Kind::Tar(TarCodec::Zstd), 8)));
         assert_eq!(of_name("x.tar"), Some((Kind::Tar(TarCodec::Plain), 4)));
-        assert_eq!(of_name("games.pgn.xz"), Some((Kind::Xz, 3)));
+        assert_eq!(of_name("club.si4.xz"), Some((Kind::Xz, 3)));
         assert_eq!(of_name("cb.7z"), Some((Kind::SevenZ, 3)));
         for not in [
             "games.pgn",
