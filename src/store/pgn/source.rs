@@ -218,6 +218,27 @@ pub(super) fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usi
     Ok(filled)
 }
 
+/// The records of `size` bytes kept as `bytes` (a file's blocks, with its index), each read
+/// back by `read`; `None` when `bytes` are no whole number of records or one does not read.
+pub(super) fn kept_records<T>(
+    bytes: &[u8],
+    size: usize,
+    read: impl Fn(&[u8]) -> Option<T>,
+) -> Option<Vec<T>> {
+    if !bytes.len().is_multiple_of(size) {
+        return None;
+    }
+    bytes.chunks_exact(size).map(read).collect()
+}
+
+/// The error of reading block `k` (0-based) of a file that has fewer.
+pub(super) fn no_block(k: usize) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!("no block {}", k + 1),
+    )
+}
+
 /// A member that does not decode, but whose end is known, so decoding goes on after it (a
 /// zstd frame: its header and block headers say where it ends).
 #[derive(Debug)]

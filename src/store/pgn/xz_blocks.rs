@@ -7,7 +7,7 @@
 use std::io::Read;
 use std::sync::Arc;
 
-use super::source::{Member, PIECE_BYTES, read_full};
+use super::source::{Member, PIECE_BYTES, kept_records, no_block, read_full};
 use crate::error::{Error, Result};
 use crate::store::blob::{Blob, Reader};
 
@@ -49,22 +49,16 @@ impl Blocks {
 
     /// The blocks kept as `bytes`; `None` when they do not read back.
     pub fn from_bytes(bytes: &[u8]) -> Option<Blocks> {
-        if !bytes.len().is_multiple_of(BLOCK_RECORD) {
-            return None;
-        }
-        let blocks = bytes
-            .chunks_exact(BLOCK_RECORD)
-            .map(|r| {
-                let v = |i: usize| u64::from_le_bytes(r[i * 8..i * 8 + 8].try_into().unwrap());
-                let block = Block {
-                    packed: v(0),
-                    unpadded: v(1),
-                    text: v(2),
-                    text_len: v(3),
-                };
-                (block.unpadded > 0).then_some(block)
-            })
-            .collect::<Option<Vec<_>>>()?;
+        let blocks = kept_records(bytes, BLOCK_RECORD, |r| {
+            let v = |i: usize| Some(u64::from_le_bytes(r[i * 8..i * 8 + 8].try_into().ok()?));
+            let block = Block {
+                packed: v(0)?,
+                unpadded: v(1)?,
+                text: v(2)?,
+                text_len: v(3)?,
+            };
+            (block.unpadded > 0).then_some(block)
+        })?;
         Some(Blocks(Arc::new(blocks)))
     }
 
@@ -86,12 +80,7 @@ impl Blocks {
 
     /// The text of block `k` of the xz file open as `file`, its check and sizes checked.
     pub fn read(&self, file: &Blob, k: usize) -> std::io::Result<Vec<u8>> {
-        let block = *self.0.get(k).ok_or_else(|| {
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                format!("no block {}", k + 1),
-            )
-        })?;
+        let block = *self.0.get(k).ok_or_else(|| no_block(k))?;
         let mut stream = vec![0; HEADER_BYTES as usize];
         file.read_exact_at(&mut stream, 0)?;
         let flags = [stream[6], stream[7]];
