@@ -424,3 +424,14 @@ http {{
         .arg(dir.join("nginx.conf"));
     Server::start(&mut cmd, port, &dir.join("nginx.log"))
 }
+
+/// The demo games (contrib/sample/demo.pgn) numbered `from..=to` (1-based), as PGN text.
+pub(crate) fn demo_games(from: usize, to: usize) -> String {
+    let text = std::fs::read_to_string(repo().join("contrib/sample/demo.pgn")).unwrap();
+    let starts: Vec<usize> = text
+        .match_indices("[Event ")
+        .map(|(at, _)| at)
+        .chain([text.len()])
+        .collect();
+    text[starts[from - 1]..starts[to]].to_owned()
+}

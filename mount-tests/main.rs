@@ -2,6 +2,7 @@
 //! Run with `cargo test --features mount-tests` (contrib/dev/test does), as root or with fusermount3.
 
 mod all_files;
+mod archives;
 mod bulk;
 mod cli;
 mod concurrency;

@@ -6,18 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::harness::{Mount, eventually, listing, repo, scid_import, scratch, sh};
-
-/// The demo games (contrib/sample/demo.pgn) numbered `from..=to` (1-based), as PGN text.
-fn demo_games(from: usize, to: usize) -> String {
-    let text = std::fs::read_to_string(repo().join("contrib/sample/demo.pgn")).unwrap();
-    let starts: Vec<usize> = text
-        .match_indices("[Event ")
-        .map(|(at, _)| at)
-        .chain([text.len()])
-        .collect();
-    text[starts[from - 1]..starts[to]].to_owned()
-}
+use crate::harness::{Mount, demo_games, eventually, listing, repo, scid_import, scratch, sh};
 
 /// A folder `dir/folder` holding `first.pgn` (demo games 1–14), `later.pgn.zst` (demo games
 /// 15–30, compressed with `zstd`) and `club`, a SCID database Debian's SCID made of

@@ -15,6 +15,7 @@ use gamefs::collection::positions::PositionIndex;
 use gamefs::collection::{self, Collection};
 use gamefs::fuse::{self, MountSettings};
 use gamefs::store::OpenOptions;
+use gamefs::store::location::Location;
 use gamefs::vfs::kept_games::KeptPlaces;
 use gamefs::vfs::size_fill::SizeFill;
 use gamefs::vfs::{Vfs, VfsOptions};
@@ -34,11 +35,9 @@ fn open_options(parsed: &ParsedOptions, writable: bool) -> OpenOptions {
 /// read-only with a warning, as mount(8) does for write-protected media.
 fn open_collection(database: &Path, parsed: &ParsedOptions) -> Result<Arc<dyn Collection>, String> {
     let options = |writable| open_options(parsed, writable);
-    // A PGN file and a remote object are only read: mounted read-only as with `-o ro` (`-o rw`
-    // is refused).
-    let read_only_format = (gamefs::store::blob::is_remote(database)
-        || gamefs::store::pgn::looks_like(database))
-        && !parsed.explicit_rw;
+    // A PGN file, a remote object and an archive are only read: mounted read-only as with
+    // `-o ro` (`-o rw` is refused).
+    let read_only_format = Location::parse(database).is_read_only() && !parsed.explicit_rw;
     if parsed.read_only || read_only_format {
         return collection::open(database, &options(false)).map_err(|e| e.to_string());
     }
@@ -144,18 +143,17 @@ pub(crate) fn prepare_and_serve(
 ) -> Result<ExitCode, String> {
     let parsed = mount_options::parse(&opts.options, opts.read_only)?;
     gamefs::store::blob::settings::configure(parsed.remote.clone());
+    if let Some(max) = parsed.cache_max {
+        gamefs::store::archive::bounds::set_total(max);
+    }
     if !daemon::is_detached_child() {
         // Index a PGN file here, with a progress bar on the terminal, and keep the index:
-        // the background process loads it at once.
-        if gamefs::store::pgn::looks_like(database) {
-            index_pgn_file(database)?;
-        } else if collection::is_folder_of_databases(database, &open_options(&parsed, false)) {
-            // Each PGN file of a folder mounted as one, the same way; one that fails is
-            // skipped by the mount, which says why.
-            for path in collection::union::discover::databases_in(database).unwrap_or_default() {
-                if gamefs::store::pgn::looks_like(&path) {
-                    let _ = index_pgn_file(&path);
-                }
+        // the background process loads it at once. An archive is unpacked here first, so
+        // that what it holds is indexed the same way and its errors are said here.
+        for path in pgn_files_to_index(database, &parsed)? {
+            let indexed = index_pgn_file(&path);
+            if path == database {
+                indexed?;
             }
         }
     }
@@ -261,6 +259,40 @@ pub(crate) fn prepare_and_serve(
     keep_games(&vfs, kept_file.as_ref());
     vfs.keep_positions();
     ended
+}
+
+/// The PGN files the mount of `database` opens, to index them before it: `database` itself,
+/// each of a folder mounted as one (one that fails is skipped by the mount, which says why),
+/// or each an archive holds (unpacked here, with a spinner; an archive that does not unpack
+/// is an error here).
+fn pgn_files_to_index(database: &Path, parsed: &ParsedOptions) -> Result<Vec<PathBuf>, String> {
+    use collection::union::discover;
+    let found = match Location::parse(database) {
+        Location::Archive { path, .. } => {
+            let pb = super::database::spinner(false, &format!("unpacking {}", path.display()));
+            let found = discover::databases_of_archive(&path);
+            pb.finish_and_clear();
+            found.map_err(|e| e.to_string())?.paths
+        }
+        _ if gamefs::store::pgn::looks_like(database) => vec![database.to_path_buf()],
+        _ if collection::is_folder_of_databases(database, &open_options(parsed, false)) => {
+            let pb = super::database::spinner(
+                false,
+                &format!(
+                    "looking into {} (unpacking its archives)",
+                    database.display()
+                ),
+            );
+            let found = discover::databases_of_folder(database);
+            pb.finish_and_clear();
+            found.map(|f| f.paths).unwrap_or_default()
+        }
+        _ => Vec::new(),
+    };
+    Ok(found
+        .into_iter()
+        .filter(|p| gamefs::store::pgn::looks_like(p))
+        .collect())
 }
 
 /// Index the PGN file at `path` (unless its index is kept and still true), showing how far

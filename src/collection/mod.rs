@@ -22,8 +22,13 @@ use crate::text::DoneWith;
 
 /// Open the database at `path` (any format gamefs knows, recognised by its files) as a
 /// collection, as `options` say (writable, lossy); a folder that is no database itself
-/// opens as the chess databases it holds, shown as one ([`union`]).
+/// opens as the chess databases it holds, shown as one ([`union`]), and an archive as the
+/// databases it holds, read-only ([`union::open_archive`]).
 pub fn open(path: &Path, options: &store::OpenOptions) -> Result<Arc<dyn Collection>> {
+    if let store::location::Location::Archive { path, .. } = store::location::Location::parse(path)
+    {
+        return union::open_archive(&path, options);
+    }
     if opens_as_go(path, options) {
         let go = &options.go_files;
         let db = store::go9x9::Go9Database::open_with(&store::go9x9::Go9Options {

@@ -4,6 +4,7 @@
 //! (cheap, read once) answers [`GameSummary`] questions for directory views, and a record is
 //! decoded into a [`ChessGame`] only when someone reads that game.
 
+pub mod archive;
 pub mod blob;
 pub mod cache_folder;
 pub mod charset;
@@ -11,6 +12,7 @@ pub mod convert;
 pub mod damage;
 pub mod files;
 pub mod go9x9;
+pub mod location;
 pub mod name_list;
 pub mod pgn;
 pub mod scid;
@@ -327,6 +329,43 @@ pub fn exists(path: &std::path::Path) -> bool {
     scid::looks_like(path) || simplecdb::looks_like(path)
 }
 
+/// The file extensions (lowercase) that start a database of several files: SCID 4's and
+/// SCID 5's index, a Simple Chess Database's index.
+const INDEX_EXTENSIONS: [&str; 3] = ["si4", "si5", "dci"];
+
+/// The length of the ending that makes a file named `name` a database to open: a PGN file's
+/// (`.pgn.zst`, [`pgn::ENDINGS`]) or the index file's of a database of several files (`.si4`,
+/// `.si5`, `.dci`), as written in the name; `None` for any other file, or a name that is its
+/// ending alone.
+pub fn database_ending(name: &str) -> Option<usize> {
+    let lower = name.to_ascii_lowercase();
+    let pgn = pgn::ENDINGS.iter().find(|e| lower.ends_with(*e));
+    let index = INDEX_EXTENSIONS
+        .iter()
+        .find(|e| lower.strip_suffix(*e).is_some_and(|s| s.ends_with('.')));
+    let len = pgn.map(|e| e.len()).or(index.map(|e| e.len() + 1))?;
+    (len < name.len()).then_some(len)
+}
+
+/// True when a file named `name` belongs to a database: a PGN file, or any file of a SCID 4,
+/// SCID 5 or Simple Chess Database (what an archive's unpacking keeps).
+pub fn is_database_file(name: &str) -> bool {
+    let ext = name
+        .rsplit('.')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    database_ending(name).is_some()
+        || (name.contains('.')
+            && [
+                &scid::EXTENSIONS[..],
+                &scid::v5::EXTENSIONS,
+                &simplecdb::EXTENSIONS,
+            ]
+            .iter()
+            .any(|exts| exts.contains(&ext.as_str())))
+}
+
 /// How to open a database: for writing, and whether saves may lose what the format cannot
 /// hold (logged) instead of being refused.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -371,6 +410,9 @@ pub fn open(path: &std::path::Path, writable: bool) -> Result<Arc<dyn ChessStore
 /// Chess Database by the magic bytes of its .dci. The message of a failure says what was
 /// looked for.
 pub fn open_with(path: &std::path::Path, options: &OpenOptions) -> Result<Arc<dyn ChessStore>> {
+    if let location::Location::Archive { path, .. } = location::Location::parse(path) {
+        return open_archived(&path, options);
+    }
     if blob::is_remote(path)
         && let Err(e) = blob::Blob::open(path)
         && (e.kind() != crate::error::ErrorKind::NotFound || path.extension().is_some())
@@ -403,10 +445,37 @@ pub fn open_with(path: &std::path::Path, options: &OpenOptions) -> Result<Arc<dy
             "no database at {}: expected a SCID 4 database ({0}.si4, {0}.sn4, {0}.sg4), a \
              SCID 5 database ({0}.si5, {0}.sn5, {0}.sg5), a Simple Chess Database ({0}.dci \
              starting with SimpleCDbi, .dcn, .dcs, .dce, .dcg) or a PGN file (.pgn, .pgn.zst, \
-             .pgn.gz, .pgn.bz2)",
+             .pgn.gz, .pgn.bz2, .pgn.xz) or an archive holding one (.zip, .7z, .tar…)",
             base.display()
         ),
     ))
+}
+
+/// The one database archive `path` holds ([`archive::unpack`]), read-only (`gamefs export`,
+/// `info`, `check` of a TWIC zip); an archive holding several is mounted, as one tree.
+fn open_archived(path: &std::path::Path, options: &OpenOptions) -> Result<Arc<dyn ChessStore>> {
+    if options.writable {
+        return Err(Error::new(
+            ErrorKind::ReadOnly,
+            format!(
+                "{}: an archive is only read (its databases are unpacked copies in the cache \
+                 folder); unpack it to write into what it holds",
+                path.display()
+            ),
+        ));
+    }
+    let unpacked = archive::unpack(path).map_err(|e| e.context(path.display()))?;
+    match unpacked.databases.as_slice() {
+        [only] => open_with(only, options),
+        databases => Err(Error::new(
+            ErrorKind::Unsupported,
+            format!(
+                "{}: holds {} databases, not one: mount it to see them as one tree",
+                path.display(),
+                databases.len()
+            ),
+        )),
+    }
 }
 
 #[cfg(test)]

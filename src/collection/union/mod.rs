@@ -22,7 +22,7 @@ mod open;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard};
 
-pub use open::open_folder;
+pub use open::{open_archive, open_folder};
 
 use super::import::{ImportReport, OnBadGame};
 use super::naming::{MEMBER_SEPARATOR, member_file_name};

@@ -1,46 +1,69 @@
-//! Opening a folder as one collection: each database in it opened as it opens alone, a file
-//! that does not open left out with a log line and a problem, not failing the mount.
+//! Opening a folder (or an archive) as one collection: each database in it opened as it
+//! opens alone, a file that does not open left out with a log line and a problem, not
+//! failing the mount.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use super::discover::{databases_in, member_names};
+use super::discover::{Found, databases_of_archive, databases_of_folder, member_names};
 use super::{Member, UnionCollection};
 use crate::collection::{Collection, MemberStats};
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::{self, OpenOptions};
 
-/// Open every database in folder `dir` ([`databases_in`]) as one collection, as `options`
-/// say: writable ones for writing (a PGN file is only read; a database we may not write is
-/// opened read-only with a warning), new games into the member `options.into` names. Fails
-/// when no database in it opens.
+/// Open every database in folder `dir` ([`databases_of_folder`]: those of its archives too)
+/// as one collection, as `options` say: writable ones for writing (a PGN file, or a database
+/// unpacked from an archive, is only read; a database we may not write is opened read-only
+/// with a warning), new games into the member `options.into` names. Fails when no database
+/// in it opens.
 pub fn open_folder(dir: &Path, options: &OpenOptions) -> Result<UnionCollection> {
-    let paths = databases_in(dir)?;
-    let names = member_names(&paths);
+    open_found(dir, databases_of_folder(dir)?, options)
+}
+
+/// Open the databases archive `path` holds ([`databases_of_archive`]), read-only: one alone,
+/// as it opens alone, when it is all the archive holds and no member was left out; else as
+/// one collection, as a folder of them.
+pub fn open_archive(path: &Path, options: &OpenOptions) -> Result<Arc<dyn Collection>> {
+    let found = databases_of_archive(path)?;
+    if let ([only], true) = (found.paths.as_slice(), found.skipped.is_empty()) {
+        return open_member(only, true, options);
+    }
+    Ok(Arc::new(open_found(path, found, options)?))
+}
+
+/// Open the databases `found` in `what` (a folder or an archive) as one collection.
+fn open_found(what: &Path, found: Found, options: &OpenOptions) -> Result<UnionCollection> {
+    let names = member_names(&found.paths);
     let mut members = Vec::new();
-    let mut skipped = Vec::new();
-    for (path, name) in paths.iter().zip(names) {
-        match open_member(path, options) {
+    let mut skipped = found.skipped;
+    let already_skipped = skipped.len();
+    for ((path, name), unpacked) in found.paths.iter().zip(names).zip(found.unpacked) {
+        match open_member(path, unpacked, options) {
             Ok(collection) => members.push(Member { name, collection }),
             Err(e) => skipped.push(MemberStats::skipped(&name, path, &e)),
         }
     }
     if members.is_empty() {
         let why = match skipped.first().and_then(|s| s.skipped.as_deref()) {
-            Some(first) => format!("none of its {} database(s) opens ({first})", skipped.len()),
+            Some(first) => format!(
+                "none of its {} database(s) opens ({}: {first})",
+                skipped.len(),
+                skipped[0].name
+            ),
             None => format!(
-                "it holds no chess database (a PGN file {}, or a SCID or Simple Chess \
-                 Database's .si4, .si5 or .dci)",
+                "it holds no chess database (a PGN file {}, a SCID or Simple Chess \
+                 Database's .si4, .si5 or .dci, or an archive holding one)",
                 store::pgn::ENDINGS.join(" ")
             ),
         };
         return Err(Error::new(
             ErrorKind::NotFound,
-            format!("{}: {why}", dir.display()),
+            format!("{}: {why}", what.display()),
         ));
     }
-    // Said once each here; when none opens, the error alone says it.
-    for s in &skipped {
+    // Said once each here; when none opens, the error alone says it. Archives' members
+    // were said as they were unpacked.
+    for s in &skipped[already_skipped..] {
         for file in &s.info.files {
             let why = s.skipped.as_deref().unwrap_or_default();
             log::warn!("{}: not mounted: {why}", file.display());
@@ -50,14 +73,15 @@ pub fn open_folder(dir: &Path, options: &OpenOptions) -> Result<UnionCollection>
         members,
         skipped,
         options.into.as_deref(),
-        &dir.display().to_string(),
+        &what.display().to_string(),
     )
 }
 
-/// Open the database at `path` for writing when `options` ask for it and its format is
-/// written (a PGN file never is); when writing it is refused to us, read-only, with a warning.
-fn open_member(path: &Path, options: &OpenOptions) -> Result<Arc<dyn Collection>> {
-    let writable = options.writable && !store::pgn::looks_like(path);
+/// Open the database at `path` for writing when `options` ask for it and it is written (a
+/// PGN file never is, nor one `unpacked` from an archive); when writing it is refused to us,
+/// read-only, with a warning.
+fn open_member(path: &Path, unpacked: bool, options: &OpenOptions) -> Result<Arc<dyn Collection>> {
+    let writable = options.writable && !unpacked && !store::pgn::looks_like(path);
     let with = |writable| OpenOptions {
         writable,
         lossy: options.lossy,

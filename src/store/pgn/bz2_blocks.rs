@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::sync_channel;
 
-use super::source::Member;
+use super::source::{Member, kept_records, no_block};
 use crate::error::{Error, Result};
 use crate::store::blob::Blob;
 use crate::text::input::Text;
@@ -59,31 +59,20 @@ impl Blocks {
 
     /// The blocks kept as `bytes`; `None` when they do not read back.
     pub fn from_bytes(bytes: &[u8]) -> Option<Blocks> {
-        if !bytes.len().is_multiple_of(BLOCK_RECORD) {
-            return None;
-        }
-        let blocks = bytes
-            .chunks_exact(BLOCK_RECORD)
-            .map(|r| {
-                let block = Block {
-                    start: u64::from_le_bytes(r[..8].try_into().ok()?),
-                    end: u64::from_le_bytes(r[8..16].try_into().ok()?),
-                    level: r[16],
-                };
-                (block.start < block.end && (1..=9).contains(&block.level)).then_some(block)
-            })
-            .collect::<Option<Vec<_>>>()?;
+        let blocks = kept_records(bytes, BLOCK_RECORD, |r| {
+            let block = Block {
+                start: u64::from_le_bytes(r[..8].try_into().ok()?),
+                end: u64::from_le_bytes(r[8..16].try_into().ok()?),
+                level: r[16],
+            };
+            (block.start < block.end && (1..=9).contains(&block.level)).then_some(block)
+        })?;
         Some(Blocks(Arc::new(blocks)))
     }
 
     /// The text of block `k` of the bzip2 file open as `file` (its CRC checked).
     pub fn read(&self, file: &Blob, k: usize) -> std::io::Result<Vec<u8>> {
-        let block = *self.0.get(k).ok_or_else(|| {
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                format!("no block {}", k + 1),
-            )
-        })?;
+        let block = *self.0.get(k).ok_or_else(|| no_block(k))?;
         let first = block.start / 8;
         let mut packed = vec![0; (block.end.div_ceil(8) - first) as usize];
         file.read_exact_at(&mut packed, first)?;

@@ -260,7 +260,7 @@ impl Index {
             },
             // Decoded again from its start, for the start points of the whole file (its text up
             // to the last game is not parsed again).
-            Codec::Gzip | Codec::Bzip2 => {
+            Codec::Gzip | Codec::Bzip2 | Codec::Xz => {
                 self.members.clear();
                 Member::default()
             }

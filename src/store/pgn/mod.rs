@@ -1,4 +1,5 @@
-//! A PGN file (plain, or compressed as `.zst`, `.gz` or `.bz2`) as a read-only database.
+//! A PGN file (plain, or compressed as `.zst`, `.gz`, `.bz2` or `.xz`) as a read-only
+//! database.
 //!
 //! The file is indexed once ([`index::Index`]: where each game starts, its header fields,
 //! the members of a compressed file) and the index kept in the user's cache folder. Each
@@ -13,6 +14,7 @@ pub mod games;
 pub mod gzip;
 pub mod index;
 pub mod source;
+pub mod xz_blocks;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -29,7 +31,7 @@ use index::{Index, Progress};
 use source::{Codec, Source, StartPoints};
 
 /// The endings of the file names mounted as PGN files (compared ignoring case).
-pub const ENDINGS: [&str; 4] = [".pgn", ".pgn.zst", ".pgn.gz", ".pgn.bz2"];
+pub const ENDINGS: [&str; 5] = [".pgn", ".pgn.zst", ".pgn.gz", ".pgn.bz2", ".pgn.xz"];
 
 /// True when `path` names a PGN file, plain or compressed: a file whose name ends in one of
 /// the [`ENDINGS`].
@@ -133,7 +135,7 @@ impl ChessStore for PgnFile {
                 self.index.members.len(),
                 match self.index.start_points {
                     Some(StartPoints::Gzip(_)) => "checkpoint",
-                    Some(StartPoints::Bzip2(_)) => "block",
+                    Some(StartPoints::Bzip2(_) | StartPoints::Xz(_)) => "block",
                     None => "member",
                 }
             ),
@@ -276,6 +278,35 @@ impl ChessStore for PgnFile {
 mod tests {
     use super::*;
     use std::io::Write;
+
+    #[test]
+    fn an_xz_file_of_several_blocks_is_read_a_block_at_a_time_and_one_block_from_its_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = index::tests::odd_text();
+        for (block, several) in [(4096, true), (1 << 30, false)] {
+            let path = dir.path().join(format!("g{block}.pgn.xz"));
+            std::fs::write(&path, xz_blocks::tests::in_blocks(&text, block)).unwrap();
+            let store = PgnFile::open_kept_in(&path, None, &|_, _| {}).unwrap();
+            let index = store.index();
+            assert_eq!(index.codec, Codec::Xz);
+            assert_eq!(
+                matches!(index.start_points, Some(StartPoints::Xz(_))),
+                several,
+                "{block}"
+            );
+            assert!(store.game_count() > 10);
+            for n in (0..store.game_count()).rev() {
+                let (start, end) = index.game_range(n);
+                let read = store.source_text(n).unwrap().unwrap();
+                assert!(read == text[start as usize..end as usize], "game {}", n + 1);
+            }
+            assert!(
+                store.info().format.contains("xz"),
+                "{}",
+                store.info().format
+            );
+        }
+    }
 
     #[test]
     fn a_frame_damaged_before_indexing_fails_only_the_games_that_touch_it() {

@@ -24,6 +24,7 @@ use lru::LruCache;
 
 use super::bz2_blocks::{self, Blocks};
 use super::gzip::{self, Checkpoints};
+use super::xz_blocks;
 use crate::error::{Error, Result};
 use crate::store::blob::{self, Blob, Reader, SharedReader};
 use crate::text::input::Text;
@@ -50,11 +51,19 @@ pub enum Codec {
     Gzip,
     /// bzip2 (`.bz2`).
     Bzip2,
+    /// xz (`.xz`).
+    Xz,
 }
 
 impl Codec {
     /// Every codec, in the order of their numbers in a kept index.
-    pub const ALL: [Codec; 4] = [Codec::Plain, Codec::Zstd, Codec::Gzip, Codec::Bzip2];
+    pub const ALL: [Codec; 5] = [
+        Codec::Plain,
+        Codec::Zstd,
+        Codec::Gzip,
+        Codec::Bzip2,
+        Codec::Xz,
+    ];
 
     /// The codec of a file starting with `head`, by its magic bytes.
     pub fn sniff(head: &[u8]) -> Codec {
@@ -64,6 +73,7 @@ impl Codec {
             [b, 0x2A, 0x4D, 0x18, ..] if b & 0xF0 == 0x50 => Codec::Zstd,
             [0x1F, 0x8B, ..] => Codec::Gzip,
             [b'B', b'Z', b'h', ..] => Codec::Bzip2,
+            [0xFD, b'7', b'z', b'X', b'Z', 0, ..] => Codec::Xz,
             _ => Codec::Plain,
         }
     }
@@ -75,6 +85,7 @@ impl Codec {
             Codec::Zstd => "zstd",
             Codec::Gzip => "gzip",
             Codec::Bzip2 => "bzip2",
+            Codec::Xz => "xz",
         }
     }
 
@@ -89,6 +100,7 @@ impl Codec {
             Codec::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(r)?.single_frame()),
             Codec::Gzip => Box::new(flate2::bufread::GzDecoder::new(r)),
             Codec::Bzip2 => Box::new(bzip2::bufread::BzDecoder::new(r)),
+            Codec::Xz => Box::new(liblzma::bufread::XzDecoder::new(r)),
         })
     }
 }
@@ -122,6 +134,8 @@ pub enum StartPoints {
     Gzip(Checkpoints),
     /// A bzip2 file's blocks.
     Bzip2(Blocks),
+    /// An xz file's blocks.
+    Xz(xz_blocks::Blocks),
 }
 
 impl StartPoints {
@@ -130,6 +144,7 @@ impl StartPoints {
         match self {
             StartPoints::Gzip(c) => c.to_bytes(),
             StartPoints::Bzip2(b) => b.to_bytes(),
+            StartPoints::Xz(b) => b.to_bytes(),
         }
     }
 
@@ -139,6 +154,7 @@ impl StartPoints {
         match codec {
             Codec::Gzip => Checkpoints::from_bytes(bytes).map(StartPoints::Gzip),
             Codec::Bzip2 => Blocks::from_bytes(bytes).map(StartPoints::Bzip2),
+            Codec::Xz => xz_blocks::Blocks::from_bytes(bytes).map(StartPoints::Xz),
             Codec::Plain | Codec::Zstd => None,
         }
     }
@@ -150,6 +166,7 @@ impl StartPoints {
         match self {
             StartPoints::Gzip(c) => c.read(file, k, len),
             StartPoints::Bzip2(b) => b.read(file, k),
+            StartPoints::Xz(b) => b.read(file, k),
         }
     }
 }
@@ -199,6 +216,27 @@ pub(super) fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usi
         }
     }
     Ok(filled)
+}
+
+/// The records of `size` bytes kept as `bytes` (a file's blocks, with its index), each read
+/// back by `read`; `None` when `bytes` are no whole number of records or one does not read.
+pub(super) fn kept_records<T>(
+    bytes: &[u8],
+    size: usize,
+    read: impl Fn(&[u8]) -> Option<T>,
+) -> Option<Vec<T>> {
+    if !bytes.len().is_multiple_of(size) {
+        return None;
+    }
+    bytes.chunks_exact(size).map(read).collect()
+}
+
+/// The error of reading block `k` (0-based) of a file that has fewer.
+pub(super) fn no_block(k: usize) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!("no block {}", k + 1),
+    )
 }
 
 /// A member that does not decode, but whose end is known, so decoding goes on after it (a
@@ -263,6 +301,16 @@ pub fn decode_from(
                         bz2_blocks::decode_blocks(path, &packed, threads, sink, member, progress)
                 {
                     keep(StartPoints::Bzip2(decoded?));
+                    return Ok(());
+                }
+            }
+            Codec::Xz => {
+                if let Some(decoded) =
+                    xz_blocks::decode_with_blocks(path, CACHED_MEMBER_BYTES, sink, progress)
+                {
+                    let decoded = decoded?;
+                    decoded.members().into_iter().for_each(member);
+                    keep(StartPoints::Xz(decoded));
                     return Ok(());
                 }
             }
@@ -880,7 +928,7 @@ impl Source {
         let member = self.members[m];
         let what = match self.packed.start_points {
             Some(StartPoints::Gzip(_)) => "checkpoint",
-            Some(StartPoints::Bzip2(_)) => "block",
+            Some(StartPoints::Bzip2(_) | StartPoints::Xz(_)) => "block",
             None => "member",
         };
         Error::corrupt_record(format!(
@@ -944,6 +992,11 @@ pub(crate) mod tests {
             }
             Codec::Bzip2 => {
                 let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+                e.write_all(part).unwrap();
+                e.finish().unwrap()
+            }
+            Codec::Xz => {
+                let mut e = liblzma::write::XzEncoder::new(Vec::new(), 1);
                 e.write_all(part).unwrap();
                 e.finish().unwrap()
             }

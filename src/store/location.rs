@@ -1,0 +1,95 @@
+//! Where a database's bytes are, as the user named them: read once from what was typed (a
+//! path or a URL), so the layers above ask the typed answer instead of parsing the text again.
+
+use std::path::{Path, PathBuf};
+
+use super::archive;
+use super::blob;
+
+/// Where the bytes of what the user named are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// A local file or folder.
+    Local(PathBuf),
+    /// An object (or, with a trailing `/`, a prefix of objects) in a bucket or on a web
+    /// server: `s3://…`, `https://…`.
+    Remote(PathBuf),
+    /// An archive, local or remote, whose databases are unpacked once into the cache folder
+    /// ([`archive::unpack`]).
+    Archive {
+        /// The archive's path or URL.
+        path: PathBuf,
+        /// Its format.
+        kind: archive::Kind,
+    },
+}
+
+impl Location {
+    /// Where `typed` (a path or a URL, as given on the command line) is. A name with an
+    /// archive's ending is an archive when it is a file (or a remote object), not a folder.
+    pub fn parse(typed: &Path) -> Location {
+        let remote = blob::is_remote(typed);
+        if let Some(kind) = archive::kind::of_path(typed)
+            && (remote || typed.is_file())
+        {
+            return Location::Archive {
+                path: typed.to_path_buf(),
+                kind,
+            };
+        }
+        if remote {
+            Location::Remote(typed.to_path_buf())
+        } else {
+            Location::Local(typed.to_path_buf())
+        }
+    }
+
+    /// The path or URL as given.
+    pub fn path(&self) -> &Path {
+        match self {
+            Location::Local(p) | Location::Remote(p) | Location::Archive { path: p, .. } => p,
+        }
+    }
+
+    /// True when what is there can only be read: a remote object (object stores do not
+    /// append), an archive (its databases are copies in the cache folder) or a PGN file.
+    pub fn is_read_only(&self) -> bool {
+        match self {
+            Location::Remote(_) | Location::Archive { .. } => true,
+            Location::Local(p) => super::pgn::looks_like(p),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_is_typed_is_read_once_as_a_local_remote_or_archive_location() {
+        let dir = tempfile::tempdir().unwrap();
+        let zip = dir.path().join("twic1500g.zip");
+        std::fs::write(&zip, b"PK").unwrap();
+        assert!(matches!(
+            Location::parse(&zip),
+            Location::Archive {
+                kind: archive::Kind::Zip,
+                ..
+            }
+        ));
+        assert!(Location::parse(&zip).is_read_only());
+        // A folder named like an archive is a folder.
+        let folder = dir.path().join("old.zip");
+        std::fs::create_dir(&folder).unwrap();
+        assert_eq!(Location::parse(&folder), Location::Local(folder.clone()));
+        assert!(matches!(
+            Location::parse(Path::new("s3://b/games.7z")),
+            Location::Archive { .. }
+        ));
+        assert_eq!(
+            Location::parse(Path::new("https://h/a.pgn")),
+            Location::Remote(PathBuf::from("https://h/a.pgn"))
+        );
+        assert!(!Location::parse(dir.path()).is_read_only());
+    }
+}
