@@ -669,13 +669,13 @@ pub fn write_buckets(
         let next = AtomicUsize::new(0);
         let work = || -> std::io::Result<()> {
             // Reused for every bucket the thread takes.
-            let mut entries = Vec::new();
+            let (mut entries, mut moved) = (Vec::new(), Vec::new());
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= count {
                     return Ok(());
                 }
-                buckets.take_sorted(i, &mut entries)?;
+                buckets.take_sorted(i, &mut entries, &mut moved)?;
                 let part = Part::of(&entries, games, &filters);
                 *parts[i].lock().unwrap_or_else(|p| p.into_inner()) =
                     put_aside(&scratch, &end, &part)?;
