@@ -144,7 +144,9 @@ const SORT_BITS: u32 = 16;
 /// Sort `entries`, whose keys share their top `fixed` bits (a bucket's), by key and game:
 /// by the next [`SORT_BITS`] bits of their keys first, counted and moved once through
 /// `scratch` (hashes spread evenly: some entries a bin), then each bin on its own. Several
-/// times faster than comparing the entries of a whole bucket.
+/// times faster than comparing the entries of a whole bucket; and than swapping each entry
+/// into its bin in place, whose every step waits for the entry it swaps out (at 1M games, the
+/// buckets sorted in 32 s rather than 8).
 fn sort_by_key_bits(entries: &mut Vec<Entry>, fixed: u32, scratch: &mut Vec<Entry>) {
     // A bucket's bits are at most the top nine.
     let bin = |e: &Entry| ((e.key << fixed.min(64 - SORT_BITS)) >> (64 - SORT_BITS)) as usize;
@@ -218,6 +220,29 @@ impl Drop for Buckets {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_sort_by_key_bits_is_the_sort_of_entries() {
+        let mut rng = crate::testing::Rng(0xB1A5);
+        let mut scratch = Vec::new();
+        // Keys sharing their top bits (a bucket's), spread or crowded in few bins, the same
+        // key for several games.
+        for (fixed, spread) in [(0, u64::MAX), (9, u64::MAX >> 9), (9, 0xFFFF), (5, 7)] {
+            let top = rng.next_u64() & !(u64::MAX >> fixed.max(1));
+            let top = if fixed == 0 { 0 } else { top };
+            let mut entries: Vec<Entry> = (0..200_000)
+                .map(|_| Entry {
+                    key: top | (rng.next_u64() & spread),
+                    game: rng.below(1000) as u32,
+                    next: rng.below(9) as u16,
+                })
+                .collect();
+            let mut want = entries.clone();
+            want.sort_unstable();
+            sort_by_key_bits(&mut entries, fixed, &mut scratch);
+            assert_eq!(entries, want, "{fixed} {spread:x}");
+        }
+    }
 
     #[test]
     fn buckets_in_order_are_every_entry_sorted() {
