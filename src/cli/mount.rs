@@ -151,7 +151,11 @@ pub(crate) fn prepare_and_serve(
         // the background process loads it at once. An archive is unpacked here first, so
         // that what it holds is indexed the same way and its errors are said here.
         let paths = pgn_files_to_index(database, &parsed)?;
-        for (path, indexed) in paths.iter().zip(index_pgn_files(&paths)) {
+        let kept_in = gamefs::store::files::cache_dir();
+        for (path, indexed) in paths
+            .iter()
+            .zip(index_pgn_files(&paths, kept_in.as_deref()))
+        {
             if path == database {
                 indexed?;
             }
@@ -295,11 +299,11 @@ fn pgn_files_to_index(database: &Path, parsed: &ParsedOptions) -> Result<Vec<Pat
         .collect())
 }
 
-/// Index the PGN files at `paths` (each unless its index is kept and still true) on every
-/// core, each on its own (a folder of a hundred small files, or the members of a hundred
+/// Index the PGN files at `paths` (each unless its index kept in `kept_in` is still true)
+/// and keep their indexes there, on every core, each on its own (a folder of a hundred small files, or the members of a hundred
 /// archives, is a hundred indexings of one core each), showing how far on a terminal; each
 /// file's outcome, in the same order.
-fn index_pgn_files(paths: &[PathBuf]) -> Vec<Result<(), String>> {
+fn index_pgn_files(paths: &[PathBuf], kept_in: Option<&Path>) -> Vec<Result<(), String>> {
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
     let total = paths
@@ -311,7 +315,6 @@ fn index_pgn_files(paths: &[PathBuf]) -> Vec<Result<(), String>> {
         _ => format!("indexing {} PGN files", paths.len()),
     };
     let pb = super::database::byte_progress(false, &what, total);
-    let kept_in = gamefs::store::files::cache_dir();
     let done = AtomicU64::new(0);
     let indexed = paths
         .par_iter()
@@ -323,7 +326,7 @@ fn index_pgn_files(paths: &[PathBuf]) -> Vec<Result<(), String>> {
                 let sum = done.fetch_add(now.saturating_sub(before), Relaxed);
                 pb.set_position(sum + now.saturating_sub(before));
             };
-            gamefs::store::pgn::index::Index::of_file(path, kept_in.as_deref(), &progress)
+            gamefs::store::pgn::index::Index::of_file(path, kept_in, &progress)
                 .map(drop)
                 .map_err(|e| e.to_string())
         })
@@ -373,5 +376,27 @@ fn lazy_unmount(mountpoint: &Path) {
             .arg("-uz")
             .arg(mountpoint)
             .status();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pgn_files_are_indexed_each_with_its_outcome_in_order_and_their_indexes_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let kept = dir.path().join("kept");
+        let game = |event: &str| format!("[Event \"{event}\"]\n\n1. e4 e5 *\n\n");
+        let a = dir.path().join("a.pgn");
+        let b = dir.path().join("b.pgn");
+        std::fs::write(&a, game("a") + &game("a2")).unwrap();
+        std::fs::write(&b, game("b")).unwrap();
+        let paths = [a, dir.path().join("missing.pgn"), b];
+        let outcomes = index_pgn_files(&paths, Some(&kept));
+        let ok: Vec<bool> = outcomes.iter().map(Result::is_ok).collect();
+        assert_eq!(ok, [true, false, true], "{outcomes:?}");
+        assert!(outcomes[1].as_ref().unwrap_err().contains("missing.pgn"));
+        assert_eq!(std::fs::read_dir(&kept).unwrap().count(), 2);
     }
 }
