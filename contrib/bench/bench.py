@@ -1508,7 +1508,19 @@ def bench_twic_zips(args, pgn, n, runs, reads=10):
     mnt = os.path.join(MNT, "m16")
     os.makedirs(mnt, exist_ok=True)
     count = f"for z in {q(zips)}/*.zip; do unzip -p \"$z\"; done | grep -c '^\\[Event '"
-    first, peer, remount, listed = [], [], [], 0
+    first, peer, remount = [], [], []
+
+    def mount_ls(what):
+        """Seconds from a mount of the zips, page cache dropped, to its `ls games/`; the names."""
+        drop_caches()
+        t0 = time.perf_counter()
+        m = ForegroundMount(args.gamefs, zips, mnt, f"a folder of zips: {what}", keep_sizes=True)
+        try:
+            names = sorted(os.listdir(os.path.join(mnt, "games")))
+            return time.perf_counter() - t0, names
+        finally:
+            m.close()
+
     read_gf, read_plain = [], []
     rnd = random.Random(16)
     for _ in range(runs):
@@ -1518,23 +1530,12 @@ def bench_twic_zips(args, pgn, n, runs, reads=10):
         if int(out.strip()) != games:
             raise RuntimeError(f"unzip | grep counted {out.strip()} games, not {games}")
         peer.append(t)
-        drop_caches()
-        t0 = time.perf_counter()
-        m = ForegroundMount(args.gamefs, zips, mnt, "a folder of zips: first mount", keep_sizes=True)
-        try:
-            names = sorted(os.listdir(os.path.join(mnt, "games")))
-            first.append(time.perf_counter() - t0)
-            listed = len(names)
-        finally:
-            m.close()
-        drop_caches()
-        t0 = time.perf_counter()
-        m = ForegroundMount(args.gamefs, zips, mnt, "a folder of zips: remount", keep_sizes=True)
-        try:
-            listed_again = len(os.listdir(os.path.join(mnt, "games")))
-            remount.append(time.perf_counter() - t0)
-        finally:
-            m.close()
+        t, names = mount_ls("first mount")
+        first.append(t)
+        listed = len(names)
+        t, again = mount_ls("remount")
+        remount.append(t)
+        listed_again = len(again)
         if listed != games or listed_again != games:
             raise RuntimeError(f"games/ of the zips lists {listed} then {listed_again} games, not {games}")
         # A random game of a random zip: its file in games/ (`twic1400--0001 …`), and its bytes
