@@ -1451,6 +1451,134 @@ def bench_tree(args, db, runs):
 # ------------------------------------------------------------------ main
 
 
+CORPUS_ONLY = {"16"}  # the figures that need the corpus only, not the databases made from it
+TWIC_ZIPS = 100  # figure 16: as many zips as a year and a bit of The Week in Chess
+TWIC_GAMES = 22_400  # ... of 224 games each (the issue's measure); fewer when the corpus is smaller
+
+
+def twic_zips(pgn, n):
+    """Figure 16's data (made once in DATA): the corpus's first games split into TWIC_ZIPS PGN
+    files (`pgn/twicNNNN.pgn`), each zipped as The Week in Chess publishes it
+    (`zips/twicNNNNg.zip`, deflated); returns the folder and, per file, its games' byte ranges."""
+    games = min(n, TWIC_GAMES)
+    per = games // TWIC_ZIPS
+    d = os.path.join(DATA, f"twic-zips-{games}")
+    ranges = []
+    done = os.path.join(d, "ranges.json")
+    if os.path.exists(done):
+        with open(done) as f:
+            return d, json.load(f)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(os.path.join(d, "pgn"))
+    os.makedirs(os.path.join(d, "zips"))
+    texts, cur = [], []
+    with open(pgn, "rb") as f:
+        for line in f:
+            if line.startswith(b"[Event ") and cur:
+                texts.append(b"".join(cur))
+                cur = []
+                if len(texts) == per * TWIC_ZIPS:
+                    break
+            cur.append(line)
+    if cur and len(texts) < per * TWIC_ZIPS:
+        texts.append(b"".join(cur))
+    for i in range(TWIC_ZIPS):
+        name = f"twic{1400 + i}"
+        at, spans = 0, []
+        with open(os.path.join(d, "pgn", name + ".pgn"), "wb") as out:
+            for text in texts[i * per:(i + 1) * per]:
+                out.write(text)
+                spans.append([at, len(text)])
+                at += len(text)
+        ranges.append([name, spans])
+        sh(f"cd {q(os.path.join(d, 'pgn'))} && zip -q {q(os.path.join(d, 'zips', name + 'g.zip'))} {q(name + '.pgn')}")
+    with open(done, "w") as f:
+        json.dump(ranges, f)
+    return d, ranges
+
+
+def bench_twic_zips(args, pgn, n, runs, reads=20):
+    """Figure 16 (issue 53): a folder of TWIC-like zips. The first mount (nothing unpacked or
+    indexed before) + `ls games/`, cold, against `unzip -p Z | grep -c '^\\[Event '` over the
+    same zips, cold; a random game's file read, cold, against the same game's bytes read from
+    the unpacked PGN file, cold; a remount + `ls games/`, cold."""
+    d, ranges = twic_zips(pgn, n)
+    zips, plain = os.path.join(d, "zips"), os.path.join(d, "pgn")
+    games = sum(len(spans) for _, spans in ranges)
+    mnt = os.path.join(MNT, "m16")
+    os.makedirs(mnt, exist_ok=True)
+    count = f"for z in {q(zips)}/*.zip; do unzip -p \"$z\"; done | grep -c '^\\[Event '"
+    first, peer, remount = [], [], []
+
+    def mount_ls(what):
+        """Seconds from a mount of the zips, page cache dropped, to its `ls games/`; the names."""
+        drop_caches()
+        t0 = time.perf_counter()
+        m = ForegroundMount(args.gamefs, zips, mnt, f"a folder of zips: {what}", keep_sizes=True)
+        try:
+            names = sorted(os.listdir(os.path.join(mnt, "games")))
+            return time.perf_counter() - t0, names
+        finally:
+            m.close()
+
+    read_gf, read_plain = [], []
+    rnd = random.Random(16)
+    for _ in range(runs):
+        forget_sizes()  # the kept unpackings and indexes too: a first mount
+        drop_caches()
+        t, out = timed(count)
+        if int(out.strip()) != games:
+            raise RuntimeError(f"unzip | grep counted {out.strip()} games, not {games}")
+        peer.append(t)
+        t, names = mount_ls("first mount")
+        first.append(t)
+        listed = len(names)
+        t, again = mount_ls("remount")
+        remount.append(t)
+        listed_again = len(again)
+        if listed != games or listed_again != games:
+            raise RuntimeError(f"games/ of the zips lists {listed} then {listed_again} games, not {games}")
+        # A random game of each of `reads` zips drawn at random: its file in games/
+        # (`twic1400--0001 …`), and its bytes in the unpacked PGN file, each read with the page
+        # cache dropped. On a mount that reads no game in the background (no size fill, no
+        # position index), and of another zip each time: what a daemon has mapped stays in
+        # memory when the page cache is dropped.
+        by_prefix = {}
+        for name in names:
+            by_prefix.setdefault(name.split(" ", 1)[0], name)
+        m = ForegroundMount(args.gamefs, zips, mnt, "a folder of zips: games read", keep_sizes=True,
+                            opts=("lazy_sizes", "tree=off"))
+        try:
+            os.listdir(os.path.join(mnt, "games"))
+            for member, spans in rnd.sample(ranges, min(reads, len(ranges))):
+                k = rnd.randrange(len(spans))
+                name = by_prefix[f"{member}--{k + 1:04}"]
+                drop_caches()
+                read_gf.append(read_timed(os.path.join(mnt, "games", name))[0])
+                drop_caches()
+                t0 = time.perf_counter()
+                with open(os.path.join(plain, member + ".pgn"), "rb") as f:
+                    f.seek(spans[k][0])
+                    f.read(spans[k][1])
+                read_plain.append(time.perf_counter() - t0)
+        finally:
+            m.close()
+    g, p = stat(first), stat(peer)
+    ratio = g["median"] / p["median"]
+    row(16, f"first mount + `ls games/` of a folder of {TWIC_ZIPS} zips ({games} games), cold",
+        g, p, f"{ratio:.2f}×", "≤ 1.3×", ratio <= 1.3, peer_name="`unzip -p` of each zip into `grep -c '^\\[Event '`",
+        key="twic_zips_first_mount")
+    g, p = stat(read_gf), stat(read_plain)
+    g, p = ({k: v * 1000 if k != "runs" else v for k, v in x.items()} for x in (g, p))
+    ratio = g["median"] / p["median"]
+    row(16, f"a random game's file read from the zips' mount, cold ({len(read_gf)} reads)", g, p, f"{ratio:.2f}×",
+        "≤ 2×", ratio <= 2, unit="ms", peer_name="the same game's bytes read from the unpacked PGN file",
+        key="twic_zips_game_read")
+    g = stat(remount)
+    row(16, "remount + `ls games/` of the zips, cold", g, None, "—", "< 1 s", g["median"] < 1,
+        key="twic_zips_remount")
+
+
 def hardware():
     cpu = "?"
     with open("/proc/cpuinfo") as f:
@@ -1495,7 +1623,7 @@ def main():
     ap.add_argument("--mode", required=True, help="quick, full, 1m or 10m: names the run's file")
     ap.add_argument("--no-append", action="store_true", help="print the table only: no run file")
     ap.add_argument("--label", default="", help="what the run's heading says after the mode (default: N games)")
-    ap.add_argument("--only", help="comma-separated figures to run (1-10, 13-15), for debugging")
+    ap.add_argument("--only", help="comma-separated figures to run (1-10, 13-16), for debugging")
     args = ap.parse_args()
     DATA, MNT = os.path.abspath(args.data), os.path.abspath(args.mnt)
     os.makedirs(DATA, exist_ok=True)
@@ -1504,7 +1632,7 @@ def main():
     os.environ["XDG_CACHE_HOME"] = os.path.join(DATA, "xdg-cache")
     os.makedirs(MNT, exist_ok=True)
     # 10m: the figures that scale to ten million games (no export, no 100k import, no other formats)
-    default = {"2", "3", "4", "6", "9", "13", "14", "15", "7"} if args.mode == "10m" else {str(k) for k in range(1, 11)} | {"13", "14", "15"}
+    default = {"2", "3", "4", "6", "9", "13", "14", "15", "7"} if args.mode == "10m" else {str(k) for k in range(1, 11)} | {"13", "14", "15", "16"}
     only = set(args.only.split(",")) if args.only else default
     n = args.games
     started = time.time()
@@ -1519,18 +1647,21 @@ def main():
             scid_db, gf_db, import_info = databases(
                 args, pgn, "db-" + re.sub(r"[^A-Za-z0-9.-]+", "-", os.path.basename(pgn)))
             n = int(tcl(TCL_COUNT, scid_db).strip())
+        elif only <= CORPUS_ONLY:  # no database needed: neither imported nor checked
+            pgn, gen_stats = corpus(args.gen, n, args.seed, args.repeat)
+            scid_db, gf_db, import_info = None, None, {}
         else:
             pgn, gen_stats = corpus(args.gen, n, args.seed, args.repeat)
             scid_db, gf_db, import_info = databases(
                 args, pgn, f"db-{n}" + ("" if args.seed == SEED else f"-s{args.seed}")
                 + ("" if args.repeat == 1 else f"-x{args.repeat}"))
-        ok, checks = verify(args, scid_db, gf_db, n)
+        ok, checks = verify(args, scid_db, gf_db, n) if scid_db else (True, {})
         for k, v in checks.items():
             log(f"check: {k}: {v}")
         if not ok:
             log("WARNING: the two imports do not hold the same games")
         ni = args.import_games or min(n, 100_000)
-        ipgn = pgn if ni == n else corpus(args.gen, ni, args.seed)[0]
+        ipgn = pgn if ni == n or "5" not in only else corpus(args.gen, ni, args.seed)[0]
         steps = [
             ("1", lambda: bench_export(args, scid_db, args.runs)),
             ("2", lambda: bench_mount_ls(args, scid_db, args.runs, n, pgn)),
@@ -1544,6 +1675,7 @@ def main():
             ("13", lambda: bench_tree(args, scid_db, args.runs)),
             ("14", lambda: bench_all_pgn(args, scid_db, args.runs)),
             ("15", lambda: bench_slice_tree(args, scid_db, args.runs)),
+            ("16", lambda: bench_twic_zips(args, pgn, n, args.runs)),
             ("7", lambda: bench_rss(args, scid_db, args.runs)),
         ]
         for key, fn in steps:
@@ -1562,7 +1694,7 @@ def main():
         unmount_all()
     wall = time.time() - started
     hw = hardware()
-    sizes = {ext: os.path.getsize(f"{scid_db}.{ext}") for ext in ("si4", "sn4", "sg4")}
+    sizes = {ext: os.path.getsize(f"{scid_db}.{ext}") if scid_db else 0 for ext in ("si4", "sn4", "sg4")}
     table = table_md()
     print(table)
     print(f"\n(wall time {wall / 60:.1f} min)")

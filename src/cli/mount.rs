@@ -150,8 +150,12 @@ pub(crate) fn prepare_and_serve(
         // Index a PGN file here, with a progress bar on the terminal, and keep the index:
         // the background process loads it at once. An archive is unpacked here first, so
         // that what it holds is indexed the same way and its errors are said here.
-        for path in pgn_files_to_index(database, &parsed)? {
-            let indexed = index_pgn_file(&path);
+        let paths = pgn_files_to_index(database, &parsed)?;
+        let kept_in = gamefs::store::files::cache_dir();
+        for (path, indexed) in paths
+            .iter()
+            .zip(index_pgn_files(&paths, kept_in.as_deref()))
+        {
             if path == database {
                 indexed?;
             }
@@ -295,18 +299,40 @@ fn pgn_files_to_index(database: &Path, parsed: &ParsedOptions) -> Result<Vec<Pat
         .collect())
 }
 
-/// Index the PGN file at `path` (unless its index is kept and still true), showing how far
-/// on a terminal.
-fn index_pgn_file(path: &Path) -> Result<(), String> {
-    let total = gamefs::store::files::file_len(path).unwrap_or(0);
-    let pb = super::database::byte_progress(false, &format!("indexing {}", path.display()), total);
-    let kept_in = gamefs::store::files::cache_dir();
-    let indexed =
-        gamefs::store::pgn::index::Index::of_file(path, kept_in.as_deref(), &|done, _| {
-            pb.set_position(done)
-        });
+/// Index the PGN files at `paths` (each unless its index kept in `kept_in` is still true)
+/// and keep their indexes there, on every core, each on its own (a folder of a hundred small files, or the members of a hundred
+/// archives, is a hundred indexings of one core each), showing how far on a terminal; each
+/// file's outcome, in the same order.
+fn index_pgn_files(paths: &[PathBuf], kept_in: Option<&Path>) -> Vec<Result<(), String>> {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    let total = paths
+        .iter()
+        .map(|p| gamefs::store::files::file_len(p).unwrap_or(0))
+        .sum();
+    let what = match paths {
+        [one] => format!("indexing {}", one.display()),
+        _ => format!("indexing {} PGN files", paths.len()),
+    };
+    let pb = super::database::byte_progress(false, &what, total);
+    let done = AtomicU64::new(0);
+    let indexed = paths
+        .par_iter()
+        .map(|path| {
+            // How far this file is, added to the bar's sum as it grows.
+            let mine = AtomicU64::new(0);
+            let progress = |now: u64, _| {
+                let before = mine.swap(now, Relaxed);
+                let sum = done.fetch_add(now.saturating_sub(before), Relaxed);
+                pb.set_position(sum + now.saturating_sub(before));
+            };
+            gamefs::store::pgn::index::Index::of_file(path, kept_in, &progress)
+                .map(drop)
+                .map_err(|e| e.to_string())
+        })
+        .collect();
     pb.finish_and_clear();
-    indexed.map(drop).map_err(|e| e.to_string())
+    indexed
 }
 
 /// Take what earlier mounts of this database (of each database of a folder) kept of its
@@ -350,5 +376,27 @@ fn lazy_unmount(mountpoint: &Path) {
             .arg("-uz")
             .arg(mountpoint)
             .status();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pgn_files_are_indexed_each_with_its_outcome_in_order_and_their_indexes_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let kept = dir.path().join("kept");
+        let game = |event: &str| format!("[Event \"{event}\"]\n\n1. e4 e5 *\n\n");
+        let a = dir.path().join("a.pgn");
+        let b = dir.path().join("b.pgn");
+        std::fs::write(&a, game("a") + &game("a2")).unwrap();
+        std::fs::write(&b, game("b")).unwrap();
+        let paths = [a, dir.path().join("missing.pgn"), b];
+        let outcomes = index_pgn_files(&paths, Some(&kept));
+        let ok: Vec<bool> = outcomes.iter().map(Result::is_ok).collect();
+        assert_eq!(ok, [true, false, true], "{outcomes:?}");
+        assert!(outcomes[1].as_ref().unwrap_err().contains("missing.pgn"));
+        assert_eq!(std::fs::read_dir(&kept).unwrap().count(), 2);
     }
 }
