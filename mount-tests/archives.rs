@@ -126,6 +126,10 @@ fn a_pgn_file_compressed_by_xz_or_alone_in_a_zip_mounts_as_that_file() {
         std::fs::create_dir_all(&at).unwrap();
         let m = Mount::new(&dir.path().join(archive), &at, &[]);
         assert!(games(&m.join("games")) == expected, "{archive}");
+        // Named in the stats as the user named it, not by its copy in the cache folder.
+        let stats = std::fs::read_to_string(m.join(".gamefs/stats")).unwrap();
+        let named = format!("database: {}\n", dir.path().join(archive).display());
+        assert!(stats.starts_with(&named), "{archive}: {stats}");
     }
 }
 

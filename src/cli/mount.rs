@@ -190,6 +190,9 @@ pub(crate) fn prepare_and_serve(
     if vfs_options.tree {
         vfs_options.position_index = PositionIndex::kept_at(&coll.info().files);
     }
+    if let Location::Archive { path, .. } = Location::parse(database) {
+        vfs_options.named = Some(path);
+    }
     let writable = coll.writable();
     let vfs = Arc::new(Vfs::new(coll, vfs_options));
     let kept_file = restore_kept(&vfs);

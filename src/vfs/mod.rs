@@ -126,6 +126,10 @@ pub struct VfsOptions {
     pub tree: bool,
     /// The most the kept indexes of the position index's folder take (`-o cache_max`).
     pub cache_max: u64,
+    /// What `.gamefs/stats` names the database when its files are not where the user named
+    /// it (an archive, whose databases are copies in the cache folder): the archive's path or
+    /// URL. `None`: the database's own files (or their folder) name it.
+    pub named: Option<std::path::PathBuf>,
 }
 
 impl Default for VfsOptions {
@@ -141,6 +145,7 @@ impl Default for VfsOptions {
             position_index: None,
             tree: true,
             cache_max: crate::store::cache_folder::DEFAULT_MAX,
+            named: None,
         }
     }
 }
@@ -910,9 +915,11 @@ impl Vfs {
         let c = &self.counters;
         let members = self.coll.members();
         // A folder mounted as one is named by the folder its databases are in.
-        let database = info.files.first().map(|p| match p.parent() {
-            Some(folder) if !members.is_empty() => folder,
-            _ => p,
+        let database = self.options.named.as_deref().or_else(|| {
+            info.files.first().map(|p| match p.parent() {
+                Some(folder) if !members.is_empty() => folder,
+                _ => p.as_path(),
+            })
         });
         let mut out = format!(
             "database: {}\nformat: {}\nwritable: {}\n{}: {count}\ndeleted: {deleted}\n",
