@@ -67,6 +67,7 @@ fn is_subcommand(word: &str) -> bool {
 
 fn main() -> ExitCode {
     no_transparent_huge_pages();
+    cli::signals::keep_from_worker_threads();
     let args = Cli::parse_from(arguments());
     // An export reuses the few buffers it holds, batch after batch: memory given back at once
     // would come back as fresh pages the kernel zeroes again.

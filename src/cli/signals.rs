@@ -43,3 +43,18 @@ pub(crate) fn die_of(sig: i32) -> ! {
     // A signal whose default action does not end the process: end it with the shell's status.
     std::process::exit(128 + sig)
 }
+
+/// Keep the stop signals and the mount's wake-up ([`block`]) from the worker threads of
+/// rayon's global pool, wherever it is first used: a pool started before a command blocks
+/// them for [`wait`] (the PGN files indexed, or a folder's databases opened, on every core
+/// before a mount) would otherwise be where the kernel may deliver a `kill`, whose default
+/// action then ends the process at once, unmounting nothing (seen: a stopped systemd service
+/// that never said `STOPPING=1`). Before the command blocks them, the main thread still takes
+/// them as it always did.
+pub(crate) fn keep_from_worker_threads() {
+    let _ = rayon::ThreadPoolBuilder::new()
+        .start_handler(|_| {
+            block(STOP.into_iter().chain([libc::SIGUSR1]));
+        })
+        .build_global();
+}
