@@ -33,11 +33,15 @@ fn open_options(parsed: &ParsedOptions, writable: bool) -> OpenOptions {
 /// Open the database for writing unless asked not to. When writing is impossible (the files
 /// are read-only to us, or an old version-300 database) and `-o rw` was not given, mount
 /// read-only with a warning, as mount(8) does for write-protected media.
-fn open_collection(database: &Path, parsed: &ParsedOptions) -> Result<Arc<dyn Collection>, String> {
+fn open_collection(
+    database: &Path,
+    location: &Location,
+    parsed: &ParsedOptions,
+) -> Result<Arc<dyn Collection>, String> {
     let options = |writable| open_options(parsed, writable);
     // A PGN file, a remote object and an archive are only read: mounted read-only as with
     // `-o ro` (`-o rw` is refused).
-    let read_only_format = Location::parse(database).is_read_only() && !parsed.explicit_rw;
+    let read_only_format = location.is_read_only() && !parsed.explicit_rw;
     if parsed.read_only || read_only_format {
         return collection::open(database, &options(false)).map_err(|e| e.to_string());
     }
@@ -142,6 +146,8 @@ pub(crate) fn prepare_and_serve(
     on_ready: impl FnOnce(&Path),
 ) -> Result<ExitCode, String> {
     let parsed = mount_options::parse(&opts.options, opts.read_only)?;
+    // What the user typed, read once.
+    let location = Location::parse(database);
     gamefs::store::blob::settings::configure(parsed.remote.clone());
     if let Some(max) = parsed.cache_max {
         gamefs::store::archive::bounds::set_total(max);
@@ -150,7 +156,7 @@ pub(crate) fn prepare_and_serve(
         // Index a PGN file here, with a progress bar on the terminal, and keep the index:
         // the background process loads it at once. An archive is unpacked here first, so
         // that what it holds is indexed the same way and its errors are said here.
-        let paths = pgn_files_to_index(database, &parsed)?;
+        let paths = pgn_files_to_index(database, &location, &parsed)?;
         let kept_in = gamefs::store::files::cache_dir();
         for (path, indexed) in paths
             .iter()
@@ -168,7 +174,7 @@ pub(crate) fn prepare_and_serve(
     }
     // Reading the index of a big database takes a moment: show it on a terminal.
     let pb = super::database::spinner(!opts.foreground, "reading the index");
-    let coll = daemon::forwarding_logs(|| open_collection(database, &parsed));
+    let coll = daemon::forwarding_logs(|| open_collection(database, &location, &parsed));
     pb.finish_and_clear();
     let coll = coll?;
     warn_if_damaged(database, &*coll);
@@ -190,8 +196,8 @@ pub(crate) fn prepare_and_serve(
     if vfs_options.tree {
         vfs_options.position_index = PositionIndex::kept_at(&coll.info().files);
     }
-    if let Location::Archive { path, .. } = Location::parse(database) {
-        vfs_options.named = Some(path);
+    if let Location::Archive { path, .. } = &location {
+        vfs_options.named = Some(path.clone());
     }
     let writable = coll.writable();
     let vfs = Arc::new(Vfs::new(coll, vfs_options));
@@ -272,12 +278,16 @@ pub(crate) fn prepare_and_serve(
 /// each of a folder mounted as one (one that fails is skipped by the mount, which says why),
 /// or each an archive holds (unpacked here, with a spinner; an archive that does not unpack
 /// is an error here).
-fn pgn_files_to_index(database: &Path, parsed: &ParsedOptions) -> Result<Vec<PathBuf>, String> {
+fn pgn_files_to_index(
+    database: &Path,
+    location: &Location,
+    parsed: &ParsedOptions,
+) -> Result<Vec<PathBuf>, String> {
     use collection::union::discover;
-    let found = match Location::parse(database) {
+    let found = match location {
         Location::Archive { path, .. } => {
             let pb = super::database::spinner(false, &format!("unpacking {}", path.display()));
-            let found = discover::databases_of_archive(&path);
+            let found = discover::databases_of_archive(path);
             pb.finish_and_clear();
             found.map_err(|e| e.to_string())?.paths
         }

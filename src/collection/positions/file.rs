@@ -417,7 +417,8 @@ impl<'a> List<'a> {
             if rest.is_empty() {
                 break;
             }
-            let here = rest.partition_point(|&g| g < self.first_of(b + 1));
+            let next_first = self.first_of(b + 1);
+            let here = rest.partition_point(|&g| g < next_first);
             let (mine, later) = rest.split_at(here);
             rest = later;
             let mut mine = mine.iter().peekable();
