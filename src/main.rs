@@ -65,8 +65,27 @@ fn is_subcommand(word: &str) -> bool {
     word == "help" || Cli::command().find_subcommand(word).is_some()
 }
 
+/// Raise this process's limit of open files to the most it may have: a build of the position
+/// index of millions of games keeps a file open per bucket (thousands), and many a desktop's
+/// limit is 1,024 until raised (as systemd advises programs to do for themselves).
+fn open_files_up_to_the_hard_limit() {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit read and write the one struct given, which lives here.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max
+        {
+            limit.rlim_cur = limit.rlim_max;
+            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        }
+    }
+}
+
 fn main() -> ExitCode {
     no_transparent_huge_pages();
+    open_files_up_to_the_hard_limit();
     cli::signals::keep_from_worker_threads();
     let args = Cli::parse_from(arguments());
     // An export reuses the few buffers it holds, batch after batch: memory given back at once

@@ -5,7 +5,7 @@
 //! a small buffer per bucket ([`BucketWriter`]) and appends a full buffer to its bucket's file
 //! beside the index; when every game is replayed, each bucket is read back and sorted on its
 //! own, on every core, and the buckets in order are the entries in order
-//! ([`super::file::write_buckets`]).
+//! ([`super::file::Building::finish`]).
 
 use std::fs::File;
 use std::io::{Read, Write};
@@ -14,9 +14,11 @@ use std::sync::Mutex;
 
 use super::file::{ENTRY, Entry};
 
-/// The bytes a build thread gathers for one bucket before it appends them to the bucket's
-/// file (with 512 buckets, 8 MB a thread).
-const BUFFER_BYTES: usize = 16 << 10;
+/// The bytes of a build thread's buffers, one per bucket (each gathers a bucket's entries
+/// before they are appended to its file): 8 MiB, whatever the number of buckets.
+const BUFFERS_BYTES: usize = 8 << 20;
+/// The most bytes of one buffer (with 512 buckets or fewer): a write per 16 KiB of entries.
+const MOST_BUFFER_BYTES: usize = 16 << 10;
 
 /// The entries a bucket is meant to hold (its memory when it is read back and sorted: some
 /// 9 MB), for a game of [`ENTRIES_PER_GAME`] entries.
@@ -26,8 +28,24 @@ const BUCKET_ENTRIES: usize = 1 << 19;
 const ENTRIES_PER_GAME: usize = 160;
 /// The entries read from a bucket's file at a time when it is sorted.
 const READ_ENTRIES: usize = 4096;
-/// The most buckets: one open file each while the build runs.
-const MOST_BUCKETS: usize = 512;
+/// The most buckets: one open file each while the build runs. At 10M games a bucket then
+/// holds some 400,000 entries (6 MB, twice over while it is sorted), as at 1M with 512.
+const MOST_BUCKETS: usize = 4096;
+
+/// The most buckets this process may keep open: a quarter of its limit of open files (the
+/// mount and the stores hold others), a power of two.
+fn most_buckets() -> usize {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the one struct given, which lives here.
+    let known = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0;
+    let open = if known { limit.rlim_cur } else { 1024 };
+    let quarter = usize::try_from(open / 4).unwrap_or(usize::MAX).max(1);
+    // The largest power of two not above it.
+    MOST_BUCKETS.min(1 << quarter.ilog2())
+}
 
 /// The buckets of one build, in files named after the index (`INDEX.bucket-PID-N-I`, apart
 /// from any other build's); removed when dropped.
@@ -44,7 +62,7 @@ impl Buckets {
     pub fn beside(index: &Path, games: u32) -> std::io::Result<Buckets> {
         let count = (games as usize * ENTRIES_PER_GAME / BUCKET_ENTRIES)
             .next_power_of_two()
-            .clamp(1, MOST_BUCKETS);
+            .clamp(1, most_buckets());
         let mut buckets = Buckets {
             files: Vec::with_capacity(count),
             paths: Vec::with_capacity(count),
@@ -77,6 +95,7 @@ impl Buckets {
     pub fn writer(&self) -> BucketWriter<'_> {
         BucketWriter {
             buckets: self,
+            buffer_bytes: (BUFFERS_BYTES / self.files.len()).min(MOST_BUFFER_BYTES),
             buffers: vec![Vec::new(); self.files.len()],
         }
     }
@@ -175,6 +194,8 @@ fn sort_by_key_bits(entries: &mut Vec<Entry>, fixed: u32, scratch: &mut Vec<Entr
 /// the bucket's file when full.
 pub struct BucketWriter<'a> {
     buckets: &'a Buckets,
+    /// The bytes a buffer gathers before they are written.
+    buffer_bytes: usize,
     buffers: Vec<Vec<u8>>,
 }
 
@@ -186,10 +207,10 @@ impl BucketWriter<'_> {
             let i = self.buckets.bucket_of(e.key);
             let buffer = &mut self.buffers[i];
             if buffer.capacity() == 0 {
-                buffer.reserve_exact(BUFFER_BYTES);
+                buffer.reserve_exact(self.buffer_bytes);
             }
             buffer.extend_from_slice(&e.to_bytes());
-            if buffer.len() >= BUFFER_BYTES {
+            if buffer.len() >= self.buffer_bytes {
                 self.buckets.append(i, buffer)?;
                 buffer.clear();
             }
@@ -242,6 +263,19 @@ mod tests {
             sort_by_key_bits(&mut entries, fixed, &mut scratch);
             assert_eq!(entries, want, "{fixed} {spread:x}");
         }
+    }
+
+    /// At ten million games there are eight times the buckets of a million, so that a
+    /// bucket sorted in memory stays as small, within the limit of open files.
+    #[test]
+    fn buckets_grow_with_the_games_within_the_open_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let index = dir.path().join("index");
+        let at_1m = Buckets::beside(&index, 1_000_000).unwrap().count();
+        let at_10m = Buckets::beside(&index, 10_000_000).unwrap().count();
+        assert_eq!(at_1m, 512.min(most_buckets()));
+        assert_eq!(at_10m, 4096.min(most_buckets()));
+        assert!(most_buckets().is_power_of_two());
     }
 
     #[test]

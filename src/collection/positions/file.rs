@@ -13,7 +13,7 @@
 //! and the bytes of the lists (8); per game its statistics (its result, 1; 1 when indexed,
 //! else 0; White's and Black's rating and the year, 2 each), then per game what a search
 //! reads of it (its signature: the emptied home squares, 8, their count, 1, its final
-//! material, 2; a spare byte; its [`Filters`] of the positions only it reaches, 32); per
+//! material, 2; a spare byte; its [`Filter`] of the positions its main line reaches, 32); per
 //! listed position 16
 //! bytes (its key and where its list starts), sorted by key; the sums, [`SUM`] bytes each
 //! ([`Sum::to_bytes`]), sorted by key and move: for every position at least [`SUMS_FROM`]
@@ -44,7 +44,7 @@ const STATS: usize = 8;
 const SIGNATURE: usize = 12;
 /// The bytes of what a search reads of a game: its signature and filter.
 const SEARCH: usize = SIGNATURE + 8 * FILTER_WORDS;
-/// The 64-bit words of a game's filter of the positions only it reaches ([`Filters`]).
+/// The 64-bit words of a game's [`Filter`].
 const FILTER_WORDS: usize = 4;
 /// The bytes of one game's record: its statistics, signature and filter.
 const GAME: usize = STATS + SEARCH;
@@ -119,6 +119,8 @@ pub struct GameRecord {
     pub stats: Option<GameStats>,
     /// What rules out the positions it does not reach.
     pub signature: Signature,
+    /// The positions its main line reaches, as a filter.
+    pub filter: Filter,
 }
 
 impl GameRecord {
@@ -134,12 +136,15 @@ impl GameRecord {
         b
     }
 
-    /// The bytes on disk of its signature.
-    fn signature_bytes(self) -> [u8; SIGNATURE] {
-        let mut b = [0u8; SIGNATURE];
+    /// The bytes on disk of what a search reads of it: its signature, then its filter.
+    fn search_bytes(self) -> [u8; SEARCH] {
+        let mut b = [0u8; SEARCH];
         b[..8].copy_from_slice(&self.signature.emptied.to_le_bytes());
         b[8] = self.signature.count;
         b[9..11].copy_from_slice(&self.signature.material.to_le_bytes());
+        for (i, word) in self.filter.0.iter().enumerate() {
+            b[SIGNATURE + 8 * i..SIGNATURE + 8 * i + 8].copy_from_slice(&word.to_le_bytes());
+        }
         b
     }
 
@@ -154,13 +159,18 @@ impl GameRecord {
         })
     }
 
-    /// The signature whose bytes on disk start `b`.
-    fn signature_from(b: &[u8]) -> Signature {
-        Signature {
+    /// The signature and filter whose bytes on disk are `b` ([`SEARCH`] bytes).
+    fn search_from(b: &[u8]) -> (Signature, Filter) {
+        let signature = Signature {
             emptied: u64::from_le_bytes(b[..8].try_into().expect("8 bytes")),
             count: b[8],
             material: u16::from_le_bytes([b[9], b[10]]),
-        }
+        };
+        let filter = Filter(std::array::from_fn(|i| {
+            let at = SIGNATURE + 8 * i;
+            u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+        }));
+        (signature, filter)
     }
 }
 
@@ -195,53 +205,33 @@ impl Entry {
     }
 }
 
-/// Each game's filter of the positions only it reaches, filled as a build finds them: a
-/// Bloom filter of four 64-bit words, three bits a position (taken from its key, itself a
-/// hash). A search for a position no list holds replays only the games whose signature and
-/// filter both let it through: with some 30 positions of its own a game lets through about 3
-/// in 100 positions it does not reach.
-pub struct Filters(Vec<std::sync::atomic::AtomicU64>);
+/// A game's filter of the positions its main line reaches: a Bloom filter of four 64-bit
+/// words, three bits a position (taken from its key, itself a hash). A search for a position
+/// no list holds replays only the games whose signature and filter both let it through. It is
+/// made from the game's own line as the game is replayed, so a build writes each game's
+/// record as it goes and holds none in memory; it holds the positions the game shares with
+/// others too (the lists answer for those): over 19,641 real games (tests/data), a position
+/// one game reaches has 141 others let through by their signatures, 41 by their filters too
+/// (32.6 where a filter held only the positions its game alone reaches, which a build can
+/// know only once every game is replayed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Filter([u64; FILTER_WORDS]);
 
-impl Filters {
-    /// Empty filters for `games` games.
-    pub fn new(games: usize) -> Filters {
-        Filters(
-            (0..games * FILTER_WORDS)
-                .map(|_| std::sync::atomic::AtomicU64::new(0))
-                .collect(),
-        )
+impl Filter {
+    /// The filter of the positions `keys`.
+    pub fn of(keys: impl IntoIterator<Item = u64>) -> Filter {
+        let mut filter = Filter::default();
+        for key in keys {
+            filter.add(key);
+        }
+        filter
     }
 
-    /// Put position `key` in the filter of game `game`.
-    fn add(&self, game: u32, key: u64) {
+    /// Put position `key` in the filter.
+    pub fn add(&mut self, key: u64) {
         for bit in filter_bits(key) {
-            if let Some(w) = self.0.get(game as usize * FILTER_WORDS + bit / 64) {
-                w.fetch_or(1 << (bit % 64), Ordering::Relaxed);
-            }
+            self.0[bit / 64] |= 1 << (bit % 64);
         }
-    }
-
-    /// Have the processor fetch game `game`'s filter ahead of [`Filters::add`]: a build
-    /// puts the positions of games in random order, each a cache miss otherwise.
-    fn fetch_ahead(&self, game: u32) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(w) = self.0.get(game as usize * FILTER_WORDS) {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            // SAFETY: every x86_64 processor has SSE, and a prefetch only hints at an
-            // address (here one in the filters): it reads and changes nothing.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(w.as_ptr().cast::<i8>().cast_const()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = game;
-    }
-
-    /// The words of game `game`'s filter.
-    fn words(&self, game: usize) -> [u64; FILTER_WORDS] {
-        std::array::from_fn(|i| {
-            self.0
-                .get(game * FILTER_WORDS + i)
-                .map_or(0, |w| w.load(Ordering::Relaxed))
-        })
     }
 }
 
@@ -446,47 +436,31 @@ struct Part {
 }
 
 impl Part {
-    /// The part of `entries` (sorted by key and game), whose games are `games`; the positions
-    /// one game reaches alone go in its filter.
-    fn of(entries: &[Entry], games: &[GameRecord], filters: &Filters) -> Part {
+    /// The part of `entries` (sorted by key and game); the sums of a position that many games
+    /// reach take their games' statistics from `stats`.
+    fn of(entries: &[Entry], stats: &mut StatsPages) -> std::io::Result<Part> {
         let mut part = Part::default();
-        let mut run: Vec<(u32, u16)> = Vec::new();
-        let mut key = None;
-        for (i, &e) in entries.iter().enumerate() {
-            if let Some(ahead) = entries.get(i + FETCH_AHEAD) {
-                filters.fetch_ahead(ahead.game);
+        for run in entries.chunk_by(|a, b| a.key == b.key) {
+            if run.len() >= 2 {
+                part.add(run, stats)?;
             }
-            if key != Some(e.key) {
-                if let Some(k) = key {
-                    part.add(k, &run, games, filters);
-                }
-                key = Some(e.key);
-                run.clear();
-            }
-            run.push((e.game, e.next));
         }
-        if let Some(k) = key {
-            part.add(k, &run, games, filters);
-        }
-        part
+        Ok(part)
     }
 
-    /// Add the position `key` that the games of `run` reach, if they are at least two; else
-    /// put it in its game's filter.
-    fn add(&mut self, key: u64, run: &[(u32, u16)], games: &[GameRecord], filters: &Filters) {
-        if let [(game, _)] = run {
-            filters.add(*game, key);
-            return;
-        }
+    /// List the position that the entries `run` (at least two, of one key) reach.
+    fn add(&mut self, run: &[Entry], stats: &mut StatsPages) -> std::io::Result<()> {
+        let key = run[0].key;
+        let reach: Vec<(u32, u16)> = run.iter().map(|e| (e.game, e.next)).collect();
         self.listed.extend_from_slice(&key.to_le_bytes());
         self.listed
             .extend_from_slice(&(self.lists.len() as u64).to_le_bytes());
-        encode_list(run, &mut self.lists);
-        if run.len() >= SUMS_FROM {
+        encode_list(&reach, &mut self.lists);
+        if reach.len() >= SUMS_FROM {
             let mut moves: Vec<(u16, MoveStats)> = Vec::new();
             let mut indexed = 0;
-            for &(game, next) in run {
-                if let Some(stats) = games.get(game as usize).and_then(|g| g.stats) {
+            for &(game, next) in &reach {
+                if let Some(stats) = stats.of(game)? {
                     indexed += 1;
                     count_move(&mut moves, next, &stats);
                 }
@@ -500,11 +474,9 @@ impl Part {
                 }
             }
         }
+        Ok(())
     }
 }
-
-/// The entries ahead of the one being read whose games' filters are fetched.
-const FETCH_AHEAD: usize = 16;
 
 /// Where a part was put aside in the scratch file of a build: at `at`, its directory, sums
 /// and lists one after the other.
@@ -517,8 +489,9 @@ struct PartAt {
     lists: u64,
 }
 
-/// Write the index of `games` with `entries` (sorted by key and game) to `path`, atomically (a
-/// temporary file renamed over it): the index a build from buckets must equal (tests).
+/// Write the index of `games` (their filters made from `entries`) with `entries` (sorted by
+/// key and game) to `path`, atomically (a temporary file renamed over it): the index a build
+/// from buckets must equal (tests).
 #[cfg(test)]
 fn write(
     path: &Path,
@@ -526,14 +499,15 @@ fn write(
     games: &[GameRecord],
     entries: impl IntoIterator<Item = Entry>,
 ) -> std::io::Result<()> {
-    let filters = Filters::new(games.len());
     let entries: Vec<Entry> = entries.into_iter().collect();
-    let part = Part::of(&entries, games, &filters);
+    let building = Building::create(path, games.len() as u32)?;
+    building.put(0, &tests::with_filters(games, &entries))?;
+    let part = Part::of(&entries, &mut building.stats_pages())?;
     let parts = scratch_beside(path, "parts");
     let result = (|| {
         let scratch = scratch_file(&parts)?;
         let at = put_aside(&scratch, &AtomicU64::new(0), &part)?;
-        assemble(path, stamp, games, &filters, &scratch, &[at])?.keep()
+        building.assemble(stamp, &scratch, &[at])?.keep()
     })();
     let _ = std::fs::remove_file(&parts);
     result
@@ -570,39 +544,135 @@ fn put_aside(scratch: &std::fs::File, end: &AtomicU64, part: &Part) -> std::io::
 /// The bytes a part copied at a time.
 const COPY_BYTES: usize = 1 << 20;
 
-/// Write the index file of `games` from the `parts` put aside in `scratch` (in key order):
-/// the header and records, each part's directory with its lists' starts moved to where its
-/// lists go, the sums, the lists. Whole and readable, not yet kept ([`Written::keep`]).
-fn assemble(
-    path: &Path,
-    stamp: u64,
-    games: &[GameRecord],
-    filters: &Filters,
-    scratch: &std::fs::File,
-    parts: &[PartAt],
-) -> std::io::Result<Written> {
-    let tmp = scratch_beside(path, "tmp");
-    let result = (|| {
-        let file = std::fs::File::create(&tmp)?;
-        let mut w = std::io::BufWriter::with_capacity(COPY_BYTES, &file);
+/// An index file being built: its temporary file, sized for its games' records, which the
+/// build threads write as they replay the games ([`Building::put`]), so that no game's record
+/// is held in memory (at 10M games, over 500 MB); the positions' directory, sums and lists
+/// follow them once the buckets are sorted ([`Building::finish`]).
+pub struct Building {
+    written: Written,
+    games: u32,
+}
+
+impl Building {
+    /// The temporary file of a build of `games` games of the index at `path`.
+    pub fn create(path: &Path, games: u32) -> std::io::Result<Building> {
+        let tmp = scratch_beside(path, "tmp");
+        let file = std::fs::File::options()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        let written = Written {
+            file,
+            tmp,
+            path: path.to_path_buf(),
+            kept: false,
+        };
+        written
+            .file
+            .set_len((HEADER + games as usize * GAME) as u64)?;
+        Ok(Building { written, games })
+    }
+
+    /// Write the records of games `first`, `first + 1`, … (`records`).
+    pub fn put(&self, first: u32, records: &[GameRecord]) -> std::io::Result<()> {
+        let (first, last) = (first as usize, first as usize + records.len());
+        if last > self.games as usize {
+            return Err(std::io::Error::other(format!(
+                "game {last} past the {} of the index",
+                self.games
+            )));
+        }
+        let stats: Vec<u8> = records.iter().flat_map(|r| r.stats_bytes()).collect();
+        let search: Vec<u8> = records.iter().flat_map(|r| r.search_bytes()).collect();
+        let file = &self.written.file;
+        file.write_all_at(&stats, (HEADER + first * STATS) as u64)?;
+        file.write_all_at(
+            &search,
+            (HEADER + self.games as usize * STATS + first * SEARCH) as u64,
+        )
+    }
+
+    /// A reader of the statistics [`put`](Self::put) wrote.
+    fn stats_pages(&self) -> StatsPages<'_> {
+        StatsPages::new(&self.written.file, self.games)
+    }
+
+    /// The index whole, from the entries of `buckets`: each bucket read back and sorted, its
+    /// listed positions, sums and lists put aside, on `threads` threads (a bucket's keys all
+    /// come before the next bucket's, so no merge is needed), then the parts in order after
+    /// the records. Readable, not yet kept ([`Written::keep`]).
+    pub fn finish(self, stamp: u64, buckets: &Buckets, threads: usize) -> std::io::Result<Written> {
+        let started = std::time::Instant::now();
+        let count = buckets.count();
+        let parts_path = scratch_beside(&self.written.path, "parts");
+        let result = (|| {
+            let scratch = scratch_file(&parts_path)?;
+            let end = AtomicU64::new(0);
+            let parts: Vec<Mutex<PartAt>> = (0..count).map(|_| Mutex::default()).collect();
+            let next = AtomicUsize::new(0);
+            let work = || -> std::io::Result<()> {
+                // Reused for every bucket the thread takes.
+                let (mut entries, mut moved) = (Vec::new(), Vec::new());
+                let mut stats = self.stats_pages();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= count {
+                        return Ok(());
+                    }
+                    buckets.take_sorted(i, &mut entries, &mut moved)?;
+                    let part = Part::of(&entries, &mut stats)?;
+                    *parts[i].lock().unwrap_or_else(|p| p.into_inner()) =
+                        put_aside(&scratch, &end, &part)?;
+                }
+            };
+            std::thread::scope(|s| {
+                let workers: Vec<_> = (0..threads.max(1)).map(|_| s.spawn(work)).collect();
+                workers
+                    .into_iter()
+                    .try_for_each(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            })?;
+            let parts: Vec<PartAt> = parts
+                .into_iter()
+                .map(|p| p.into_inner().unwrap_or_else(|p| p.into_inner()))
+                .collect();
+            log::info!(
+                "position index: {count} buckets sorted in {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
+            self.assemble(stamp, &scratch, &parts)
+        })();
+        let _ = std::fs::remove_file(&parts_path);
+        result
+    }
+
+    /// The index file from the `parts` put aside in `scratch` (in key order): the header,
+    /// then after the records each part's directory with its lists' starts moved to where
+    /// its lists go, the sums, the lists.
+    fn assemble(
+        self,
+        stamp: u64,
+        scratch: &std::fs::File,
+        parts: &[PartAt],
+    ) -> std::io::Result<Written> {
+        use std::io::{Seek, SeekFrom};
+        let file = &self.written.file;
         let listed: u64 = parts.iter().map(|p| p.listed).sum::<u64>() / LISTED as u64;
         let sums: u64 = parts.iter().map(|p| p.sum_count).sum();
         let lists: u64 = parts.iter().map(|p| p.lists).sum();
-        w.write_all(MAGIC)?;
-        w.write_all(&stamp.to_le_bytes())?;
-        w.write_all(&(games.len() as u32).to_le_bytes())?;
-        w.write_all(&listed.to_le_bytes())?;
-        w.write_all(&sums.to_le_bytes())?;
-        w.write_all(&lists.to_le_bytes())?;
-        for g in games {
-            w.write_all(&g.stats_bytes())?;
+        let mut head = Vec::with_capacity(HEADER);
+        head.extend_from_slice(MAGIC);
+        head.extend_from_slice(&stamp.to_le_bytes());
+        head.extend_from_slice(&self.games.to_le_bytes());
+        for n in [listed, sums, lists] {
+            head.extend_from_slice(&n.to_le_bytes());
         }
-        for (n, g) in games.iter().enumerate() {
-            w.write_all(&g.signature_bytes())?;
-            for word in filters.words(n) {
-                w.write_all(&word.to_le_bytes())?;
-            }
-        }
+        file.write_all_at(&head, 0)?;
+        let mut out = file;
+        out.seek(SeekFrom::Start(
+            (HEADER + self.games as usize * GAME) as u64,
+        ))?;
+        let mut w = std::io::BufWriter::with_capacity(COPY_BYTES, out);
         let read = |at: u64, len: u64, each: &mut dyn FnMut(&mut [u8]) -> std::io::Result<()>| {
             let mut buf = vec![0u8; COPY_BYTES];
             let mut done = 0;
@@ -634,72 +704,53 @@ fn assemble(
         }
         w.flush()?;
         drop(w);
-        Ok(Written {
-            file,
-            tmp: tmp.clone(),
-            path: path.to_path_buf(),
-            kept: false,
-        })
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+        Ok(self.written)
     }
-    result
 }
 
-/// Write the index of `games` with the entries of `buckets` for `path`:
-/// each bucket read back and sorted, its listed positions, sums and lists put aside, on
-/// `threads` threads (a bucket's keys all come before the next bucket's, so no merge is
-/// needed), then the parts in order. The index is whole and readable, not yet kept
-/// ([`Written::keep`]).
-pub fn write_buckets(
-    path: &Path,
-    stamp: u64,
-    games: &[GameRecord],
-    buckets: &Buckets,
-    threads: usize,
-) -> std::io::Result<Written> {
-    let started = std::time::Instant::now();
-    let count = buckets.count();
-    let parts_path = scratch_beside(path, "parts");
-    let result = (|| {
-        let scratch = scratch_file(&parts_path)?;
-        let end = AtomicU64::new(0);
-        let filters = Filters::new(games.len());
-        let parts: Vec<Mutex<PartAt>> = (0..count).map(|_| Mutex::default()).collect();
-        let next = AtomicUsize::new(0);
-        let work = || -> std::io::Result<()> {
-            // Reused for every bucket the thread takes.
-            let (mut entries, mut moved) = (Vec::new(), Vec::new());
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= count {
-                    return Ok(());
-                }
-                buckets.take_sorted(i, &mut entries, &mut moved)?;
-                let part = Part::of(&entries, games, &filters);
-                *parts[i].lock().unwrap_or_else(|p| p.into_inner()) =
-                    put_aside(&scratch, &end, &part)?;
-            }
-        };
-        std::thread::scope(|s| {
-            let workers: Vec<_> = (0..threads.max(1)).map(|_| s.spawn(work)).collect();
-            workers
-                .into_iter()
-                .try_for_each(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-        })?;
-        let parts: Vec<PartAt> = parts
-            .into_iter()
-            .map(|p| p.into_inner().unwrap_or_else(|p| p.into_inner()))
-            .collect();
-        log::info!(
-            "position index: {count} buckets sorted in {:.1} s",
-            started.elapsed().as_secs_f64()
-        );
-        assemble(path, stamp, games, &filters, &scratch, &parts)
-    })();
-    let _ = std::fs::remove_file(&parts_path);
-    result
+/// The statistics a build's records hold, read back a page at a time for the sums of the
+/// positions many games reach, through a few pages kept per thread (a list's games ascend, so
+/// most reads find their page kept): the build holds no game's statistics in memory.
+struct StatsPages<'a> {
+    file: &'a std::fs::File,
+    games: u32,
+    /// Each kept page: which (its number, plus one; 0: none) and its bytes.
+    kept: Vec<(u32, Vec<u8>)>,
+}
+
+/// The games whose statistics one page holds.
+const PAGE_GAMES: usize = STATS_PAGE / STATS;
+/// The pages [`StatsPages`] keeps (a megabyte).
+const PAGES_KEPT: usize = 256;
+
+impl StatsPages<'_> {
+    /// The statistics of the `games` games whose records `file` holds.
+    fn new(file: &std::fs::File, games: u32) -> StatsPages<'_> {
+        StatsPages {
+            file,
+            games,
+            kept: vec![(0, Vec::new()); PAGES_KEPT],
+        }
+    }
+
+    /// Game `game`'s statistics; `None` when it is not indexed.
+    fn of(&mut self, game: u32) -> std::io::Result<Option<GameStats>> {
+        if game >= self.games {
+            return Ok(None);
+        }
+        let page = game as usize / PAGE_GAMES;
+        let slot = &mut self.kept[page % PAGES_KEPT];
+        if slot.0 != page as u32 + 1 {
+            let first = page * PAGE_GAMES;
+            let len = (self.games as usize - first).min(PAGE_GAMES) * STATS;
+            slot.1.resize(len, 0);
+            self.file
+                .read_exact_at(&mut slot.1, (HEADER + first * STATS) as u64)?;
+            slot.0 = page as u32 + 1;
+        }
+        let at = (game as usize % PAGE_GAMES) * STATS;
+        Ok(GameRecord::stats_from(&slot.1[at..at + STATS]))
+    }
 }
 
 /// A file of one write of the index at `index`, `INDEX.WHAT-PID-N`: named apart from every
@@ -833,14 +884,16 @@ impl IndexFile {
 
     /// Game `n` as the file keeps it.
     pub fn game(&self, n: u32) -> GameRecord {
+        let (signature, filter) = if n < self.games {
+            let at = self.search_at(n);
+            GameRecord::search_from(&self.map[at..at + SEARCH])
+        } else {
+            Default::default()
+        };
         GameRecord {
             stats: self.stats(n),
-            signature: if n < self.games {
-                let at = self.search_at(n);
-                GameRecord::signature_from(&self.map[at..at + SIGNATURE])
-            } else {
-                Signature::default()
-            },
+            signature,
+            filter,
         }
     }
 
@@ -1038,6 +1091,15 @@ fn first_not_below(len: usize, at: impl Fn(usize) -> (u64, u32), want: (u64, u32
 mod tests {
     use super::*;
 
+    /// `games` with the filters of their positions among `entries`, as a build makes them.
+    pub(super) fn with_filters(games: &[GameRecord], entries: &[Entry]) -> Vec<GameRecord> {
+        let mut games = games.to_vec();
+        for e in entries {
+            games[e.game as usize].filter.add(e.key);
+        }
+        games
+    }
+
     fn stats(result: u8, year: u16) -> GameStats {
         GameStats {
             result: GameStats::result_of_code(result),
@@ -1064,6 +1126,7 @@ mod tests {
                     count: rng.below(17) as u8,
                     material: rng.below(1 << 16) as u16,
                 },
+                filter: Filter::default(),
             })
             .collect();
         // Keys spread over the buckets, a few of them reached by many games (sums).
@@ -1099,10 +1162,15 @@ mod tests {
             w.flush().unwrap();
         }
         drop(writers);
-        write_buckets(&from_buckets, 5, &games, &buckets, 3)
-            .unwrap()
-            .keep()
-            .unwrap();
+        let building = Building::create(&from_buckets, 500).unwrap();
+        let games = with_filters(&games, &entries);
+        // The records put as build threads put them: batches in any order.
+        for first in [300, 0, 100, 400, 200] {
+            building
+                .put(first, &games[first as usize..first as usize + 100])
+                .unwrap();
+        }
+        building.finish(5, &buckets, 3).unwrap().keep().unwrap();
         let (a, b) = (
             std::fs::read(&in_order).unwrap(),
             std::fs::read(&from_buckets).unwrap(),
@@ -1140,6 +1208,7 @@ mod tests {
             .map(|s| GameRecord {
                 stats: Some(s),
                 signature: Signature::default(),
+                filter: Filter::default(),
             })
             .collect();
         // Position 1: three games, two moves; position 2: one game (not listed).

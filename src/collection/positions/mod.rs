@@ -202,8 +202,10 @@ impl PositionIndex {
         let threads = threads.max(1);
         let started = std::time::Instant::now();
         self.done.store(0, Ordering::Relaxed);
+        // Spilled: the entries to buckets, the games' records straight to the index file.
         let spilled = self.path.as_deref().filter(|_| spill).and_then(|path| {
             buckets::Buckets::beside(path, count)
+                .and_then(|b| Ok((b, file::Building::create(path, count)?)))
                 .map_err(|e| log::warn!("position index: cannot write its buckets: {e}"))
                 .ok()
         });
@@ -212,25 +214,26 @@ impl PositionIndex {
             log::warn!("position index: cannot write its buckets: {e}; building it in memory");
             spill_failed.store(true, Ordering::Relaxed);
         };
-        // Every game's record, filled in place batch by batch (no copy per thread).
-        let mut games = vec![GameRecord::default(); count as usize];
-        let batches = Mutex::new(games.chunks_mut(BATCH as usize).enumerate());
-        let parts: Vec<Vec<Entry>> = std::thread::scope(|s| {
+        let next_batch = AtomicU32::new(0);
+        // In memory, each thread's batches of records and its entries.
+        type Held = (Vec<(u32, Vec<GameRecord>)>, Vec<Entry>);
+        let parts: Vec<Held> = std::thread::scope(|s| {
             let workers: Vec<_> = (0..threads)
                 .map(|_| {
                     s.spawn(|| {
-                        let mut writer = spilled.as_ref().map(buckets::Buckets::writer);
-                        // The entries held in memory when there are no buckets.
-                        let mut entries = Vec::new();
+                        let mut writer = spilled.as_ref().map(|(b, _)| b.writer());
+                        let mut held: Held = Default::default();
+                        let mut records = Vec::with_capacity(BATCH as usize);
                         loop {
-                            let next = batches.lock().unwrap_or_else(|p| p.into_inner()).next();
-                            let Some((i, batch)) = next else { break };
-                            if stop.load(Ordering::Relaxed) || spill_failed.load(Ordering::Relaxed)
+                            let first = next_batch.fetch_add(1, Ordering::Relaxed) * BATCH;
+                            if first >= count
+                                || stop.load(Ordering::Relaxed)
+                                || spill_failed.load(Ordering::Relaxed)
                             {
                                 break;
                             }
-                            let first = i as u32 * BATCH;
-                            for (n, record) in (first..).zip(batch.iter_mut()) {
+                            records.clear();
+                            for n in first..count.min(first + BATCH) {
                                 let line = line_of(coll, n);
                                 if let Some(line) = &line {
                                     let steps = line.steps.iter().map(|&(key, next)| Entry {
@@ -245,21 +248,35 @@ impl PositionIndex {
                                                 writer = None;
                                             }
                                         }
-                                        None if spilled.is_none() => entries.extend(steps),
+                                        None if spilled.is_none() => held.1.extend(steps),
                                         None => {}
                                     }
                                 }
-                                *record = GameRecord {
+                                records.push(GameRecord {
                                     stats: line.as_ref().map(|l| l.stats),
-                                    signature: line.map(|l| l.signature).unwrap_or_default(),
-                                };
+                                    signature: line
+                                        .as_ref()
+                                        .map(|l| l.signature)
+                                        .unwrap_or_default(),
+                                    filter: file::Filter::of(
+                                        line.iter().flat_map(|l| l.steps.iter().map(|s| s.0)),
+                                    ),
+                                });
                             }
-                            self.done.fetch_add(batch.len() as u32, Ordering::Relaxed);
+                            match &spilled {
+                                Some((_, building)) => {
+                                    if let Err(e) = building.put(first, &records) {
+                                        failed(e);
+                                    }
+                                }
+                                None => held.0.push((first, records.clone())),
+                            }
+                            self.done.fetch_add(records.len() as u32, Ordering::Relaxed);
                         }
                         if let Some(Err(e)) = writer.as_mut().map(buckets::BucketWriter::flush) {
                             failed(e);
                         }
-                        entries
+                        held
                     })
                 })
                 .collect();
@@ -279,7 +296,7 @@ impl PositionIndex {
                             "position index: a build thread failed (please report): {}; {then}",
                             crate::error::panic_message(&*panic),
                         );
-                        Vec::new()
+                        Default::default()
                     })
                 })
                 .collect()
@@ -287,9 +304,9 @@ impl PositionIndex {
         if stop.load(Ordering::Relaxed) {
             return false;
         }
-        if let (Some(buckets), Some(path)) = (&spilled, self.path.as_deref()) {
+        if let (Some((buckets, building)), Some(path)) = (spilled, self.path.as_deref()) {
             if !spill_failed.load(Ordering::Relaxed) {
-                let written = file::write_buckets(path, stamp, &games, buckets, threads);
+                let written = building.finish(stamp, &buckets, threads);
                 match written.map(|w| (w.open(), w)) {
                     Ok((Some(f), written)) => {
                         log::info!(
@@ -315,10 +332,17 @@ impl PositionIndex {
                 }
             }
             // Not kept, and the buckets are gone or short: the games again, into memory.
-            drop(spilled);
+            drop(buckets);
             return self.build(coll, threads, stop, stamp, false);
         }
-        let mut left: Vec<Entry> = parts.into_iter().flatten().collect();
+        let mut games = vec![GameRecord::default(); count as usize];
+        let mut left = Vec::new();
+        for (batches, entries) in parts {
+            for (first, records) in batches {
+                games[first as usize..first as usize + records.len()].copy_from_slice(&records);
+            }
+            left.extend(entries);
+        }
         left.sort_unstable();
         self.hold(games, left);
         true
