@@ -12,7 +12,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use super::file::{ENTRY, Entry};
+use super::file::Entry;
 
 /// The bytes of a build thread's buffers, one per bucket (each gathers a bucket's entries
 /// before they are appended to its file): 8 MiB, whatever the number of buckets.
@@ -26,8 +26,8 @@ const BUCKET_ENTRIES: usize = 1 << 19;
 /// The entries a game brings, about (a long game's main line; shorter ones make smaller
 /// buckets, which cost nothing).
 const ENTRIES_PER_GAME: usize = 160;
-/// The entries read from a bucket's file at a time when it is sorted.
-const READ_ENTRIES: usize = 4096;
+/// The bytes before each chunk of entries in a bucket's file: the chunk's length (4).
+const CHUNK_HEAD: usize = 4;
 /// The most buckets: one open file each while the build runs. At 10M games a bucket then
 /// holds some 400,000 entries (6 MB, twice over while it is sorted), as at 1M with 512.
 const MOST_BUCKETS: usize = 4096;
@@ -96,16 +96,24 @@ impl Buckets {
         BucketWriter {
             buckets: self,
             buffer_bytes: (BUFFERS_BYTES / self.files.len()).min(MOST_BUFFER_BYTES),
-            buffers: vec![Vec::new(); self.files.len()],
+            buffers: vec![(Vec::new(), 0, 0); self.files.len()],
         }
     }
 
-    /// Append the entries `bytes` to bucket `i`.
-    fn append(&self, i: usize, bytes: &[u8]) -> std::io::Result<()> {
+    /// Append the chunk of `entries` entries `bytes` (its head first) to bucket `i`.
+    fn append(&self, i: usize, bytes: &mut [u8], entries: usize) -> std::io::Result<()> {
+        let len = u32::try_from(bytes.len() - CHUNK_HEAD).expect("a chunk is small");
+        bytes[..CHUNK_HEAD].copy_from_slice(&len.to_le_bytes());
         let mut file = self.files[i].lock().unwrap_or_else(|p| p.into_inner());
         file.0.write_all(bytes)?;
-        file.1 += bytes.len() / ENTRY;
+        file.1 += entries;
         Ok(())
+    }
+
+    /// The top byte of the keys of bucket `i`, when its number tells it (256 buckets or
+    /// more): the entries then leave it out.
+    fn top_byte(&self, i: usize) -> Option<u8> {
+        (self.shift <= 56).then(|| ((i as u64) << self.shift >> 56) as u8)
     }
 
     /// How many entries each bucket holds.
@@ -136,14 +144,14 @@ impl Buckets {
         entries.clear();
         entries.reserve(held);
         let mut file = File::open(&self.paths[i])?;
-        let mut piece = [0u8; READ_ENTRIES * ENTRY];
-        loop {
-            let want = (held - entries.len()).min(READ_ENTRIES) * ENTRY;
-            if want == 0 {
-                break;
-            }
-            file.read_exact(&mut piece[..want])?;
-            entries.extend(piece[..want].chunks_exact(ENTRY).map(Entry::from_bytes));
+        let top = self.top_byte(i);
+        let mut chunk = Vec::new();
+        while entries.len() < held {
+            let mut head = [0u8; CHUNK_HEAD];
+            file.read_exact(&mut head)?;
+            chunk.resize(u32::from_le_bytes(head) as usize, 0);
+            file.read_exact(&mut chunk)?;
+            decode_chunk(&chunk, top, entries)?;
         }
         let _ = self.files[i]
             .lock()
@@ -190,13 +198,61 @@ fn sort_by_key_bits(entries: &mut Vec<Entry>, fixed: u32, scratch: &mut Vec<Entr
     std::mem::swap(entries, scratch);
 }
 
-/// One build thread's entries on their way to the buckets: a buffer per bucket, appended to
+/// Append entry `e` to a chunk of entries whose last game is `*last` (0 at its start): the
+/// difference of its game from that one (LEB128; a thread's games ascend, so it takes a
+/// byte), its key less the top byte where the bucket tells it (`top`), its move. Ten bytes an
+/// entry, where it is sixteen in memory: a build of 10M games writes some 15 GB of entries and
+/// reads them back, from the disk where they outgrow the page cache.
+fn encode_entry(e: &Entry, top: Option<u8>, last: &mut u32, out: &mut Vec<u8>) {
+    let mut d = e.game.wrapping_sub(*last);
+    *last = e.game;
+    while d >= 0x80 {
+        out.push(d as u8 | 0x80);
+        d >>= 7;
+    }
+    out.push(d as u8);
+    let key = e.key.to_le_bytes();
+    out.extend_from_slice(&key[..if top.is_some() { 7 } else { 8 }]);
+    out.extend_from_slice(&e.next.to_le_bytes());
+}
+
+/// The entries of one chunk ([`encode_entry`]) appended to `entries`.
+fn decode_chunk(chunk: &[u8], top: Option<u8>, entries: &mut Vec<Entry>) -> std::io::Result<()> {
+    let damaged = || std::io::Error::other("a bucket of the build is damaged");
+    let key_len = if top.is_some() { 7 } else { 8 };
+    let (mut at, mut game) = (0, 0u32);
+    while at < chunk.len() {
+        let mut d = 0u32;
+        for shift in (0..35).step_by(7) {
+            let byte = *chunk.get(at).ok_or_else(damaged)?;
+            at += 1;
+            d |= u32::from(byte & 0x7f) << shift;
+            if byte < 0x80 {
+                break;
+            }
+        }
+        game = game.wrapping_add(d);
+        let b = chunk.get(at..at + key_len + 2).ok_or_else(damaged)?;
+        at += key_len + 2;
+        let mut key = [top.unwrap_or(0); 8];
+        key[..key_len].copy_from_slice(&b[..key_len]);
+        entries.push(Entry {
+            key: u64::from_le_bytes(key),
+            game,
+            next: u16::from_le_bytes([b[key_len], b[key_len + 1]]),
+        });
+    }
+    Ok(())
+}
+
+/// One build thread's entries on their way to the buckets: a chunk per bucket, appended to
 /// the bucket's file when full.
 pub struct BucketWriter<'a> {
     buckets: &'a Buckets,
-    /// The bytes a buffer gathers before they are written.
+    /// The bytes a chunk gathers before it is written.
     buffer_bytes: usize,
-    buffers: Vec<Vec<u8>>,
+    /// Each bucket's chunk: its bytes (the head first), its entries, its last game.
+    buffers: Vec<(Vec<u8>, usize, u32)>,
 }
 
 impl BucketWriter<'_> {
@@ -205,25 +261,31 @@ impl BucketWriter<'_> {
     pub fn add(&mut self, entries: impl IntoIterator<Item = Entry>) -> std::io::Result<()> {
         for e in entries {
             let i = self.buckets.bucket_of(e.key);
-            let buffer = &mut self.buffers[i];
-            if buffer.capacity() == 0 {
-                buffer.reserve_exact(self.buffer_bytes);
+            let (buffer, held, last) = &mut self.buffers[i];
+            if buffer.is_empty() {
+                // An entry takes at most 15 bytes: the chunk never grows past its room.
+                buffer.reserve_exact(self.buffer_bytes + 16);
+                buffer.extend_from_slice(&[0; CHUNK_HEAD]);
+                *last = 0;
             }
-            buffer.extend_from_slice(&e.to_bytes());
+            encode_entry(&e, self.buckets.top_byte(i), last, buffer);
+            *held += 1;
             if buffer.len() >= self.buffer_bytes {
-                self.buckets.append(i, buffer)?;
+                self.buckets.append(i, buffer, *held)?;
                 buffer.clear();
+                *held = 0;
             }
         }
         Ok(())
     }
 
-    /// Write what every buffer holds.
+    /// Write what every chunk holds.
     pub fn flush(&mut self) -> std::io::Result<()> {
-        for (i, buffer) in self.buffers.iter_mut().enumerate() {
+        for (i, (buffer, held, _)) in self.buffers.iter_mut().enumerate() {
             if !buffer.is_empty() {
-                self.buckets.append(i, buffer)?;
+                self.buckets.append(i, buffer, *held)?;
                 buffer.clear();
+                *held = 0;
             }
         }
         Ok(())
@@ -282,16 +344,18 @@ mod tests {
     fn buckets_in_order_are_every_entry_sorted() {
         let dir = tempfile::tempdir().unwrap();
         let mut rng = crate::testing::Rng(7);
-        for games in [1, 100_000] {
+        // One bucket; 32 (each entry's whole key written); 1,024 (a key's top byte left out,
+        // as its bucket tells it).
+        for (games, count) in [(1, 1), (100_000, 32), (2_000_000, 1024.min(most_buckets()))] {
             let buckets = Buckets::beside(&dir.path().join("index"), games).unwrap();
-            assert_eq!(buckets.count(), if games == 1 { 1 } else { 32 });
+            assert_eq!(buckets.count(), count);
             let mut all = Vec::new();
             let mut writers = [buckets.writer(), buckets.writer()];
             for (i, size) in [0, 5, 1000, 1, 333, 70_000].into_iter().enumerate() {
                 let part: Vec<Entry> = (0..size)
                     .map(|_| Entry {
                         key: rng.next_u64(),
-                        game: rng.below(100) as u32,
+                        game: [rng.below(100) as u32, u32::MAX - rng.below(3) as u32][rng.below(2)],
                         next: rng.below(9) as u16,
                     })
                     .collect();

@@ -50,8 +50,6 @@ const FILTER_WORDS: usize = 4;
 const GAME: usize = STATS + SEARCH;
 /// The bytes of one listed position in the directory.
 const LISTED: usize = 16;
-/// The bytes of one entry of a build's buckets.
-pub const ENTRY: usize = 14;
 /// The bytes of one sum on disk.
 pub const SUM: usize = 8 + 2 + 4 * 4 + 8 + 8 + 4 + 8 + 4;
 /// The games a position needs for its sums to be kept: below, its list is read, above, its
@@ -183,26 +181,6 @@ pub struct Entry {
     pub game: u32,
     /// The code of the move played next.
     pub next: u16,
-}
-
-impl Entry {
-    /// The entry's bytes in a bucket.
-    pub fn to_bytes(&self) -> [u8; ENTRY] {
-        let mut b = [0u8; ENTRY];
-        b[..8].copy_from_slice(&self.key.to_le_bytes());
-        b[8..12].copy_from_slice(&self.game.to_le_bytes());
-        b[12..14].copy_from_slice(&self.next.to_le_bytes());
-        b
-    }
-
-    /// The entry whose bytes in a bucket start `b` (at least [`ENTRY`] bytes).
-    pub fn from_bytes(b: &[u8]) -> Entry {
-        Entry {
-            key: u64::from_le_bytes(b[..8].try_into().expect("8 bytes")),
-            game: u32::from_le_bytes(b[8..12].try_into().expect("4 bytes")),
-            next: u16::from_le_bytes([b[12], b[13]]),
-        }
-    }
 }
 
 /// A game's filter of the positions its main line reaches: a Bloom filter of four 64-bit
@@ -440,26 +418,32 @@ impl Part {
     /// reach take their games' statistics from `stats`.
     fn of(entries: &[Entry], stats: &mut StatsPages) -> std::io::Result<Part> {
         let mut part = Part::default();
+        let mut reach = Vec::new();
         for run in entries.chunk_by(|a, b| a.key == b.key) {
             if run.len() >= 2 {
-                part.add(run, stats)?;
+                reach.clear();
+                reach.extend(run.iter().map(|e| (e.game, e.next)));
+                part.add(run[0].key, &reach, stats)?;
             }
         }
         Ok(part)
     }
 
-    /// List the position that the entries `run` (at least two, of one key) reach.
-    fn add(&mut self, run: &[Entry], stats: &mut StatsPages) -> std::io::Result<()> {
-        let key = run[0].key;
-        let reach: Vec<(u32, u16)> = run.iter().map(|e| (e.game, e.next)).collect();
+    /// List position `key`, which the games of `reach` (at least two) reach.
+    fn add(
+        &mut self,
+        key: u64,
+        reach: &[(u32, u16)],
+        stats: &mut StatsPages,
+    ) -> std::io::Result<()> {
         self.listed.extend_from_slice(&key.to_le_bytes());
         self.listed
             .extend_from_slice(&(self.lists.len() as u64).to_le_bytes());
-        encode_list(&reach, &mut self.lists);
+        encode_list(reach, &mut self.lists);
         if reach.len() >= SUMS_FROM {
             let mut moves: Vec<(u16, MoveStats)> = Vec::new();
             let mut indexed = 0;
-            for &(game, next) in &reach {
+            for &(game, next) in reach {
                 if let Some(stats) = stats.of(game)? {
                     indexed += 1;
                     count_move(&mut moves, next, &stats);
@@ -673,18 +657,19 @@ impl Building {
             (HEADER + self.games as usize * GAME) as u64,
         ))?;
         let mut w = std::io::BufWriter::with_capacity(COPY_BYTES, out);
-        let read = |at: u64, len: u64, each: &mut dyn FnMut(&mut [u8]) -> std::io::Result<()>| {
-            let mut buf = vec![0u8; COPY_BYTES];
-            let mut done = 0;
-            while done < len {
-                // Whole directory entries at a time.
-                let n = (len - done).min((COPY_BYTES / LISTED * LISTED) as u64) as usize;
-                scratch.read_exact_at(&mut buf[..n], at + done)?;
-                each(&mut buf[..n])?;
-                done += n as u64;
-            }
-            Ok::<(), std::io::Error>(())
-        };
+        let mut buf = vec![0u8; COPY_BYTES];
+        let mut read =
+            |at: u64, len: u64, each: &mut dyn FnMut(&mut [u8]) -> std::io::Result<()>| {
+                let mut done = 0;
+                while done < len {
+                    // Whole directory entries at a time.
+                    let n = (len - done).min((COPY_BYTES / LISTED * LISTED) as u64) as usize;
+                    scratch.read_exact_at(&mut buf[..n], at + done)?;
+                    each(&mut buf[..n])?;
+                    done += n as u64;
+                }
+                Ok::<(), std::io::Error>(())
+            };
         let mut lists_before = 0u64;
         for p in parts {
             read(p.at, p.listed, &mut |b| {

@@ -37,6 +37,25 @@ fn home_pawns(pos: &Chess) -> u16 {
     (((white >> 8) & 0xff) | (((black >> 48) & 0xff) << 8)) as u16
 }
 
+/// Where the men of a position stand: each side's, and the pawns.
+#[derive(Clone, Copy, Debug, Default)]
+struct Men {
+    white: Bitboard,
+    black: Bitboard,
+    pawns: Bitboard,
+}
+
+impl Men {
+    fn of(pos: &Chess) -> Men {
+        let board = pos.board();
+        Men {
+            white: board.by_color(Color::White),
+            black: board.by_color(Color::Black),
+            pawns: board.by_role(Role::Pawn),
+        }
+    }
+}
+
 /// The pawns and men (pawns and pieces, kings included) of each side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Material {
@@ -48,14 +67,16 @@ struct Material {
 
 impl Material {
     fn of(pos: &Chess) -> Material {
-        let board = pos.board();
+        Material::of_men(Men::of(pos))
+    }
+
+    fn of_men(men: Men) -> Material {
         let count = |color: Color, pawns: bool| {
-            let side = board.by_color(color);
-            let set = if pawns {
-                side & board.by_role(Role::Pawn)
-            } else {
-                side
+            let side = match color {
+                Color::White => men.white,
+                Color::Black => men.black,
             };
+            let set = if pawns { side & men.pawns } else { side };
             set.count() as u8
         };
         Material {
@@ -100,7 +121,10 @@ impl Material {
 pub struct SignatureRecorder {
     signature: Signature,
     home: u16,
-    last: Material,
+    /// The men of the position last reached: its material is counted once, when the game
+    /// ends, not at every move (an index build records some 150 million positions at a
+    /// million games).
+    last: Men,
 }
 
 impl SignatureRecorder {
@@ -127,12 +151,12 @@ impl SignatureRecorder {
             }
         }
         self.home = home;
-        self.last = Material::of(pos);
+        self.last = Men::of(pos);
     }
 
     /// The signature of the game played.
     pub fn finish(mut self) -> Signature {
-        self.signature.material = self.last.packed();
+        self.signature.material = Material::of_men(self.last).packed();
         self.signature
     }
 }
