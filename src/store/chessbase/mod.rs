@@ -3,11 +3,13 @@
 //! The .cbh file numbers the entries ([`headers`]); chess games among them are the games of
 //! the mount, numbered in order, and guiding texts (pages of text) are left out. A game's
 //! moves are decoded from the .cbg file when it is read ([`moves`]); names come from the
-//! entity files ([`entities`]). What gamefs does not show yet (annotations, guiding texts,
+//! entity files ([`entities`]); texts, symbols, coloured squares and arrows from the .cba
+//! file ([`annotations`]). What gamefs does not show yet (other annotations, guiding texts,
 //! teams) is said once per kind among the database's problems, so `.gamefs/errors` and
 //! `gamefs check` tell it; nothing is left out silently. Writing is refused: `gamefs convert`
 //! makes a SCID copy to write into. The byte layouts: docs/formats/chessbase.md.
 
+mod annotations;
 mod entities;
 mod headers;
 pub mod moves;
@@ -79,6 +81,8 @@ pub struct ChessBase {
     event_dates: Vec<crate::game::PartialDate>,
     annotators: Vec<Arc<str>>,
     games: Blob,
+    /// The .cba file, when there is one.
+    annotations: Option<Blob>,
     damage: Damage,
 }
 
@@ -108,8 +112,15 @@ impl ChessBase {
         let games_path = with_ext(&base, "cbg");
         let games = Blob::open(&games_path).map_err(|e| e.context(games_path.display()))?;
         let games_len = games.len()?;
+        let cba_path = with_ext(&base, "cba");
+        let annotations = match Blob::open(&cba_path) {
+            Ok(blob) => Some(blob),
+            Err(e) if e.kind() == ErrorKind::NotFound => None,
+            Err(e) => return Err(e.context(cba_path.display())),
+        };
+        let mut annotated = 0u32;
         let mut damage = Damage::default();
-        if (cbh.len() - RECORD_LEN) % RECORD_LEN != 0 {
+        if !(cbh.len() - RECORD_LEN).is_multiple_of(RECORD_LEN) {
             damage.database(format!(
                 "{}: {} bytes after the last whole record are left out",
                 cbh_path.display(),
@@ -166,9 +177,12 @@ impl ChessBase {
                 }
             }
             for (k, &(bits, _)) in headers::ANNOTATION_KINDS.iter().enumerate() {
-                if entry.flags & bits != 0 && entry.annotations_at != 0 {
+                if entry.flags & bits & !annotations::SHOWN != 0 && entry.annotations_at != 0 {
                     kinds[k] += 1;
                 }
+            }
+            if entry.annotations_at != 0 {
+                annotated += 1;
             }
             entries.push(entry);
             record_numbers.push(i as u32 + 1);
@@ -180,6 +194,12 @@ impl ChessBase {
                     kinds[k]
                 ));
             }
+        }
+        if annotations.is_none() && annotated > 0 {
+            damage.database(format!(
+                "{}: missing, so the annotations of {annotated} games are not shown",
+                cba_path.display()
+            ));
         }
         if texts > 0 {
             damage.database(format!(
@@ -214,6 +234,7 @@ impl ChessBase {
             event_dates: tournaments.iter().map(|t| t.date).collect(),
             annotators,
             games,
+            annotations,
             damage,
         })
     }
@@ -288,6 +309,44 @@ impl ChessBase {
         })?;
         Ok(record)
     }
+
+    /// The bytes of a game's block of annotations in the .cba file; empty when it has none
+    /// (or the file is missing, which the problems say).
+    fn annotation_block(&self, entry: &Entry) -> Result<Vec<u8>> {
+        let (Some(cba), at) = (&self.annotations, u64::from(entry.annotations_at)) else {
+            return Ok(Vec::new());
+        };
+        if at == 0 {
+            return Ok(Vec::new());
+        }
+        let mut head = [0u8; annotations::HEAD_LEN];
+        cba.read_exact_at(&mut head, at)
+            .map_err(|e| Error::corrupt_record(format!(".cba at byte {at}: {e}")))?;
+        let mut block = vec![0u8; annotations::block_len(&head)?];
+        cba.read_exact_at(&mut block, at).map_err(|_| {
+            Error::corrupt_record(format!(
+                ".cba: the annotations at byte {at} run past the end of the file"
+            ))
+        })?;
+        Ok(block)
+    }
+
+    /// Game `number`'s moves with their annotations.
+    fn moves(&self, number: u32, entry: &Entry) -> Result<moves::Moves> {
+        let record = self.record(entry)?;
+        let block = self.annotation_block(entry)?;
+        let notes = if block.is_empty() {
+            Vec::new()
+        } else {
+            annotations::read(&block)?
+        };
+        moves::decode_annotated(&record, &notes).map_err(|e| {
+            e.context(format_args!(
+                "record {}",
+                self.record_numbers[number as usize]
+            ))
+        })
+    }
 }
 
 impl ChessStore for ChessBase {
@@ -333,16 +392,7 @@ impl ChessStore for ChessBase {
 
     fn load(&self, number: u32) -> Result<ChessGame> {
         let entry = self.entry(number)?;
-        let record = self.record(entry).map_err(|e| in_game(e, number))?;
-        let decoded = moves::decode(&record).map_err(|e| {
-            in_game(
-                e.context(format_args!(
-                    "record {}",
-                    self.record_numbers[number as usize]
-                )),
-                number,
-            )
-        })?;
+        let decoded = self.moves(number, entry).map_err(|e| in_game(e, number))?;
         Ok(ChessGame {
             headers: self.headers(entry),
             start: decoded.start,
@@ -380,9 +430,29 @@ impl ChessStore for ChessBase {
 
     fn fingerprint(&self, number: u32) -> Option<u64> {
         let entry = self.entry(number).ok()?;
-        let record = self.record(entry).ok()?;
-        Some(crate::store::fingerprint_of(&self.headers(entry), &record))
+        let mut bytes = self.record(entry).ok()?;
+        bytes.extend(self.annotation_block(entry).ok()?);
+        Some(crate::store::fingerprint_of(&self.headers(entry), &bytes))
     }
+}
+
+/// The body of the `chessbase_files` fuzz target ([`crate::fuzzing`]): `data` as a .cbh file
+/// and as each entity file, read as [`ChessBase::open`] reads them; errors are fine, panics
+/// and allocations out of proportion to `data` are not.
+pub(crate) fn fuzz_files(data: &[u8]) {
+    if let Ok(count) = headers::record_count(data) {
+        for record in data[RECORD_LEN..].chunks_exact(RECORD_LEN).take(count) {
+            let entry = Entry::read(record.try_into().expect("46-byte chunk"));
+            let _ = Entry::round_text(entry.round, entry.subround);
+            let _ = (headers::eco_text(entry.eco), headers::scid_eco(entry.eco));
+        }
+    }
+    if let Ok(players) = entities::players(data) {
+        assert!(players.len() <= data.len() / 9);
+    }
+    let _ = entities::tournaments(data);
+    let _ = entities::names(data, 45, ".cbc");
+    let _ = annotations::read(data);
 }
 
 #[cfg(test)]

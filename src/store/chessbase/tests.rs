@@ -162,3 +162,58 @@ fn a_damaged_base_says_what_is_wrong() {
     assert!(!looks_like(&base));
     assert!(ChessBase::open(&base, false).is_err());
 }
+
+#[test]
+fn annotations_are_shown_and_the_kinds_left_out_are_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("notes");
+    for ext in ["cbg", "cbp", "cbt", "cbc"] {
+        std::fs::copy(with_ext(&twic(), ext), with_ext(&base, ext)).unwrap();
+    }
+    // Game 1 gets a block at byte 26 of a new .cba: a pre-game text, 1.e4 with `!` and a
+    // green square, a text before 1...e5 and one after it; its flags say comments, symbols,
+    // squares and clocks. Record 2 becomes a guiding text.
+    let block = super::annotations::tests::block(&[
+        (-1, 0x02, b"\x00\x00Biel 2016"),
+        (0, 0x03, &[1]),
+        (0, 0x04, &[2, 37]),
+        (1, 0x82, b"\x00\x00The Spanish:"),
+        (1, 0x02, b"\x00\x00solid."),
+        (1, 0x16, &[0, 0, 0x1d, 0x4c]),
+    ]);
+    let mut cba = vec![0u8; 26];
+    cba.extend(&block);
+    std::fs::write(with_ext(&base, "cba"), &cba).unwrap();
+    let mut cbh = std::fs::read(with_ext(&twic(), "cbh")).unwrap();
+    let g1 = RECORD_LEN;
+    cbh[g1 + 5..g1 + 9].copy_from_slice(&26u32.to_be_bytes());
+    cbh[g1 + 39..g1 + 43].copy_from_slice(&(1u32 << 2 | 1 << 3 | 1 << 4 | 1 << 22).to_be_bytes());
+    cbh[2 * RECORD_LEN] |= 0x02;
+    std::fs::write(with_ext(&base, "cbh"), &cbh).unwrap();
+    let db = ChessBase::open(&base, false).unwrap();
+    assert_eq!(db.game_count(), 6116);
+    let pgn = crate::text::pgn::render(&db.load(0).unwrap()).unwrap();
+    assert!(
+        pgn.contains("{Biel 2016} 1. e4 $1 {[%csl Ge5] The Spanish:} 1... e5 {solid.} 2. Nf3"),
+        "{pgn}"
+    );
+    // The game after the guiding text is the base's third.
+    assert_eq!(db.load(1).unwrap().headers.result, GameResult::Draw);
+    let problems: Vec<String> = db.problems().into_iter().map(|p| p.message).collect();
+    assert_eq!(
+        problems,
+        [
+            "1 games have clocks (.cba), which gamefs does not show yet",
+            "1 guiding texts (pages of text, not games) are not shown",
+        ]
+    );
+    // Without the .cba file, the games say so.
+    std::fs::remove_file(with_ext(&base, "cba")).unwrap();
+    let db = ChessBase::open(&base, false).unwrap();
+    assert!(
+        db.problems().iter().any(|p| p.message.contains("missing")),
+        "{:?}",
+        db.problems()
+    );
+    assert!(db.load(0).is_ok());
+}

@@ -17,6 +17,7 @@ mod table;
 
 use shakmaty::{CastlingSide, Chess, Color, File, Position, Rank, Role, Square};
 
+use super::annotations::Note;
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::replay::{fen_of, play_in_place};
 use crate::game::{Line, MoveNode, Ply, StartPosition};
@@ -47,6 +48,12 @@ pub fn record_len(header: [u8; HEADER_LEN]) -> usize {
 
 /// The moves of `record`, a whole game record of the .cbg file (header included).
 pub fn decode(record: &[u8]) -> Result<Moves> {
+    decode_annotated(record, &[])
+}
+
+/// The moves of `record` with `notes` (the game's annotations, [`super::annotations`]) in
+/// their places: texts as comments (graphical codes first), symbols as NAGs.
+pub(super) fn decode_annotated(record: &[u8], notes: &[(u32, Note)]) -> Result<Moves> {
     let bad = |what: String| Error::corrupt_record(format!("moves: {what}"));
     let header: [u8; HEADER_LEN] = record
         .get(..HEADER_LEN)
@@ -76,14 +83,17 @@ pub fn decode(record: &[u8]) -> Result<Moves> {
             &record[HEADER_LEN..],
         )
     };
-    let line = Decoder::new(pos)
-        .ok_or_else(|| bad("a side has more than eight pawns".to_owned()))?
-        .run(body)
-        .map_err(|(at, e)| {
-            let at = at + body.as_ptr() as usize - record.as_ptr() as usize;
-            bad(format!("byte {at}: {e}"))
-        })?;
-    Ok(Moves { start, line })
+    let mut decoder =
+        Decoder::new(pos).ok_or_else(|| bad("a side has more than eight pawns".to_owned()))?;
+    decoder.run(body).map_err(|(at, e)| {
+        let at = at + body.as_ptr() as usize - record.as_ptr() as usize;
+        bad(format!("byte {at}: {e}"))
+    })?;
+    decoder.annotate(notes)?;
+    Ok(Moves {
+        start,
+        line: decoder.assemble(),
+    })
 }
 
 /// What ChessBase's encoding mode `mode` is for.
@@ -120,6 +130,32 @@ struct Decoder {
     lines: Vec<Built>,
     /// Moves decoded so far, modulo 256 (every byte is read less it).
     moves: u8,
+    /// Where each move decoded went (line, index), in decoding order: annotations name
+    /// moves by this order.
+    places: Vec<(usize, usize)>,
+}
+
+/// What the annotations of one move (or of the start) add to it.
+#[derive(Default)]
+struct Added {
+    codes: String,
+    before: Vec<String>,
+    after: Vec<String>,
+    nags: Vec<u8>,
+}
+
+/// `comment` with `more` after it.
+fn append(comment: &mut Option<String>, more: &str) {
+    if more.is_empty() {
+        return;
+    }
+    match comment {
+        Some(c) if !c.is_empty() => {
+            c.push(' ');
+            c.push_str(more);
+        }
+        _ => *comment = Some(more.to_owned()),
+    }
 }
 
 impl Decoder {
@@ -133,11 +169,12 @@ impl Decoder {
                 parent: None,
             }],
             moves: 0,
+            places: Vec::new(),
         })
     }
 
     /// Decode `body`; an error names the byte it is at.
-    fn run(mut self, body: &[u8]) -> std::result::Result<Line, (usize, String)> {
+    fn run(&mut self, body: &[u8]) -> std::result::Result<(), (usize, String)> {
         let mut open: Vec<(Cursor, Chess, Slots)> = Vec::new();
         let mut at = 0;
         loop {
@@ -161,7 +198,7 @@ impl Decoder {
                         (self.cursor, self.pos, self.slots) = (cursor, pos, slots);
                         continue;
                     }
-                    None => break,
+                    None => return Ok(()),
                 },
                 Code::TwoBytes => {
                     let (Some(&hi), Some(&lo)) = (body.get(at), body.get(at + 1)) else {
@@ -177,7 +214,56 @@ impl Decoder {
             .map_err(|e| (here, e))?;
             self.play(ply).map_err(|e| (here, e))?;
         }
-        Ok(self.assemble())
+    }
+
+    /// Put `notes` on the moves they name: a text after a move, and coloured squares and
+    /// arrows, in its comment (codes first); a text before a move in the comment before it
+    /// (the line's, for a line's first move); symbols as its NAGs. The start position's
+    /// texts go before the first move.
+    fn annotate(&mut self, notes: &[(u32, Note)]) -> Result<()> {
+        let mut added: std::collections::BTreeMap<u32, Added> = Default::default();
+        for (node, note) in notes {
+            if *node as usize > self.places.len() {
+                return Err(Error::corrupt_record(format!(
+                    "annotations: move {node} of {}",
+                    self.places.len()
+                )));
+            }
+            let a = added.entry(*node).or_default();
+            match note {
+                Note::After(t) => a.after.push(t.clone()),
+                Note::Before(t) => a.before.push(t.clone()),
+                Note::Nags(n) => a.nags.extend(n),
+                Note::Squares(s) => a.codes.push_str(&format!("[%csl {s}]")),
+                Note::Arrows(s) => a.codes.push_str(&format!("[%cal {s}]")),
+            }
+        }
+        for (node, a) in added {
+            let after = [a.codes.clone(), a.after.join(" ")]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let before = a.before.join(" ");
+            let Some(&(line, index)) = node
+                .checked_sub(1)
+                .and_then(|n| self.places.get(n as usize))
+            else {
+                let start = &mut self.lines[0].line.comment;
+                append(start, &before);
+                append(start, &after);
+                continue;
+            };
+            let moves = &mut self.lines[line].line.moves;
+            match index.checked_sub(1) {
+                Some(previous) => append(&mut moves[previous].comment, &before),
+                None => append(&mut self.lines[line].line.comment, &before),
+            }
+            let m = &mut self.lines[line].line.moves[index];
+            append(&mut m.comment, &after);
+            m.nags.extend(a.nags);
+        }
+        Ok(())
     }
 
     /// The move a single-byte code names.
@@ -311,27 +397,30 @@ impl Decoder {
             });
             self.lines.len() - 1
         };
+        let index = self.lines[target].line.moves.len() - 1;
         self.cursor = Cursor::After {
             line: target,
-            index: self.lines[target].line.moves.len() - 1,
+            index,
         };
+        self.places.push((target, index));
         Ok(())
     }
 
     /// The main line with every variation in its place: each line is put into its parent,
     /// made before it, last first, so no recursion is needed however deep they nest.
-    fn assemble(mut self) -> Line {
-        while self.lines.len() > 1 {
+    fn assemble(self) -> Line {
+        let mut lines = self.lines;
+        while lines.len() > 1 {
             let Some(Built {
                 line,
                 parent: Some((p, index, slot)),
-            }) = self.lines.pop()
+            }) = lines.pop()
             else {
                 break;
             };
-            self.lines[p].line.moves[index].variations[slot] = line;
+            lines[p].line.moves[index].variations[slot] = line;
         }
-        self.lines.pop().map(|b| b.line).unwrap_or_default()
+        lines.pop().map(|b| b.line).unwrap_or_default()
     }
 }
 

@@ -77,10 +77,10 @@ pub(super) fn read(bytes: &[u8]) -> Result<Chess> {
             Some(letter(code).ok_or_else(|| bad(format!("piece code 1{code:04b} on {sq}")))?);
     }
     let mut fen = String::with_capacity(90);
-    for rank in (0..8).rev() {
+    for (rank, squares) in board.iter().enumerate().rev() {
         let mut empty = 0;
-        for file in 0..8 {
-            match board[rank][file] {
+        for square in squares {
+            match *square {
                 Some(c) => {
                     if empty > 0 {
                         fen.push(char::from(b'0' + empty));

@@ -147,10 +147,7 @@ fn damaged_records_are_refused_with_the_byte() {
 fn many_variations_and_a_bound_on_open_ones() {
     // 1.e4 (1.d4) (1.d4) …: every start before the first move, each closed by a d4.
     let depth = 2_000;
-    let mut codes = vec![];
-    for _ in 0..depth {
-        codes.push(START);
-    }
+    let mut codes = vec![START; depth];
     codes.push(128);
     for _ in 0..depth {
         codes.extend([END, 124]);
