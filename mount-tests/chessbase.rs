@@ -61,3 +61,30 @@ fn a_chessbase_database_mounts_read_only_as_its_games() {
     assert!(info.contains("6117"), "{info}");
     gamefs_ok([Path::new("check"), &base]);
 }
+
+#[test]
+fn what_a_chessbase_database_holds_and_gamefs_does_not_show_is_in_errors() {
+    let dir = scratch("chessbase-left-out");
+    let base = twic(dir.path());
+    // Record 2 marked a guiding text (a page of text, not a game); game 1 said to have
+    // clocks, whose annotations gamefs does not show yet, in a .cba of its own.
+    let cbh = base.with_extension("cbh");
+    let mut bytes = std::fs::read(&cbh).unwrap();
+    bytes[2 * 46] |= 0x02;
+    bytes[46 + 5..46 + 9].copy_from_slice(&26u32.to_be_bytes());
+    bytes[46 + 39..46 + 43].copy_from_slice(&(1u32 << 22).to_be_bytes());
+    std::fs::write(&cbh, bytes).unwrap();
+    let mut cba = vec![0u8; 26];
+    cba.extend([0, 0, 1, 1, 0, 0x0E, 0x0E, 0, 0, 1, 0, 0, 0, 14]);
+    std::fs::write(base.with_extension("cba"), cba).unwrap();
+    let m = Mount::new(&base, dir.path(), &[]);
+    assert_eq!(listing(&m.join("games")).len(), 6116);
+    let errors = std::fs::read_to_string(m.join(".gamefs/errors")).unwrap();
+    assert!(errors.contains("1 guiding texts"), "{errors}");
+    assert!(errors.contains("clocks"), "{errors}");
+    assert!(
+        std::fs::read_to_string(m.game(1))
+            .unwrap()
+            .contains("47. g4 1-0")
+    );
+}
