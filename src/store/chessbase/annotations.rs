@@ -6,6 +6,7 @@
 //! (docs/formats/chessbase.md §5).
 
 use crate::error::{Error, Result};
+use crate::store::charset::windows_1252;
 
 /// The length of a block's head.
 pub(super) const HEAD_LEN: usize = 14;
@@ -59,9 +60,13 @@ fn colour(b: u8) -> Option<char> {
     }
 }
 
-/// Text bytes as ISO-8859-1.
+/// The byte that marks a diagram in ChessBase's texts, shown as `#`.
+const DIAGRAM: u8 = 0x9E;
+
+/// An annotation's text: Windows-1252, a diagram mark as `#`, line breaks as spaces.
 fn text(bytes: &[u8]) -> String {
-    crate::game::normalize_comment(&bytes.iter().map(|&b| char::from(b)).collect::<String>())
+    let parts: Vec<String> = bytes.split(|&b| b == DIAGRAM).map(windows_1252).collect();
+    crate::game::normalize_comment(&parts.join("#"))
 }
 
 /// The annotations of `block` (a whole block, head included) that gamefs shows; the kinds it
@@ -166,7 +171,7 @@ pub(super) mod tests {
             (0, 0x03, &[1, 0x12, 0]),
             (0, 0x04, &[2, 28, 4, 36]),
             (1, 0x05, &[3, 34, 36]),
-            (2, 0x82, b"\x00\x2aBefore\r\nit"),
+            (2, 0x82, b"\x00\x2aBefore\r\nit \x96 \x9e"),
             (2, 0x16, &[0, 0, 1, 0]),
         ]);
         assert_eq!(
@@ -180,7 +185,7 @@ pub(super) mod tests {
                 (1, Note::Nags(vec![1, 18])),
                 (1, Note::Squares("Gd4,Re4".to_owned())),
                 (2, Note::Arrows("Ye2e4".to_owned())),
-                (3, Note::Before("Before  it".to_owned())),
+                (3, Note::Before("Before  it – #".to_owned())),
             ]
         );
     }

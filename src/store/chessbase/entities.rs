@@ -1,12 +1,13 @@
 //! The entity files: players (.cbp), tournaments (.cbt), annotators (.cbc), sources (.cbs).
 //! Each is a header (28 bytes, plus the number at offset 24) and fixed-size records, each
 //! 9 bytes of search-tree links and the entity's fields; games name them by record number.
-//! Integers are little-endian; text is ISO-8859-1, cut at the first zero byte.
+//! Integers are little-endian; text is Windows-1252, cut at the first zero byte.
 
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::game::PartialDate;
+use crate::store::charset::windows_1252;
 
 /// The bytes of each record before the entity's fields.
 const LINKS: usize = 9;
@@ -19,16 +20,10 @@ fn le(bytes: &[u8]) -> u32 {
         .fold(0, |acc, &b| acc << 8 | u32::from(b))
 }
 
-/// The text of `bytes` up to the first zero byte, read as ISO-8859-1, spaces at the ends
-/// dropped.
-pub(super) fn latin1(bytes: &[u8]) -> String {
+/// The text of `bytes` up to the first zero byte, spaces at the ends dropped.
+fn field(bytes: &[u8]) -> String {
     let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-    bytes[..end]
-        .iter()
-        .map(|&b| char::from(b))
-        .collect::<String>()
-        .trim()
-        .to_owned()
+    windows_1252(&bytes[..end]).trim().to_owned()
 }
 
 /// The records of an entity file: each one's fields (after the links), in number order.
@@ -57,7 +52,7 @@ pub(super) fn players(bytes: &[u8]) -> Result<Vec<Arc<str>>> {
     Ok(records(bytes, 50, ".cbp")?
         .into_iter()
         .map(|r| {
-            let (last, first) = (latin1(&r[..30]), latin1(&r[30..50]));
+            let (last, first) = (field(&r[..30]), field(&r[30..50]));
             Arc::from(if first.is_empty() {
                 last
             } else {
@@ -83,8 +78,8 @@ pub(super) fn tournaments(bytes: &[u8]) -> Result<Vec<Tournament>> {
     Ok(records(bytes, 74, ".cbt")?
         .into_iter()
         .map(|r| Tournament {
-            title: latin1(&r[..40]),
-            place: latin1(&r[40..70]),
+            title: field(&r[..40]),
+            place: field(&r[40..70]),
             date: super::headers::date(le(&r[70..74])),
         })
         .collect())
@@ -95,7 +90,7 @@ pub(super) fn tournaments(bytes: &[u8]) -> Result<Vec<Tournament>> {
 pub(super) fn names(bytes: &[u8], width: usize, file: &str) -> Result<Vec<Arc<str>>> {
     Ok(records(bytes, width, file)?
         .into_iter()
-        .map(|r| Arc::from(latin1(&r[..width])))
+        .map(|r| Arc::from(field(&r[..width])))
         .collect())
 }
 
