@@ -80,8 +80,14 @@ fn what_a_chessbase_database_holds_and_gamefs_does_not_show_is_in_errors() {
     let m = Mount::new(&base, dir.path(), &[]);
     assert_eq!(listing(&m.join("games")).len(), 6116);
     let errors = std::fs::read_to_string(m.join(".gamefs/errors")).unwrap();
-    assert!(errors.contains("1 guiding texts"), "{errors}");
-    assert!(errors.contains("clocks"), "{errors}");
+    assert!(
+        errors.contains("guiding texts (pages of text, not games) are not shown: 1 of them"),
+        "{errors}"
+    );
+    assert!(
+        errors.contains("clocks (.cba) are not shown yet: 1 game(s)"),
+        "{errors}"
+    );
     assert!(
         std::fs::read_to_string(m.game(1))
             .unwrap()

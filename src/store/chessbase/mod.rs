@@ -34,8 +34,8 @@ pub const EXTENSIONS: [&str; 6] = ["cbh", "cbg", "cbp", "cbt", "cbc", "cbs"];
 /// The other files a ChessBase database may have, which gamefs does not read (annotations,
 /// extended headers, teams, search boosters…): listed so a folder's or an archive's
 /// database is recognised whole.
-pub const OTHER_EXTENSIONS: [&str; 11] = [
-    "cba", "cbj", "cbe", "cbl", "cbm", "cbtt", "cbv", "cbb", "cbgi", "cbpi", "flags",
+pub const OTHER_EXTENSIONS: [&str; 10] = [
+    "cba", "cbj", "cbe", "cbl", "cbm", "cbtt", "cbb", "cbgi", "cbpi", "flags",
 ];
 
 /// The base path of a database given as its base or any of its files.
@@ -190,7 +190,7 @@ impl ChessBase {
         for (k, &(_, what)) in headers::ANNOTATION_KINDS.iter().enumerate() {
             if kinds[k] > 0 {
                 damage.database(format!(
-                    "{} games have {what} (.cba), which gamefs does not show yet",
+                    "{what} (.cba) are not shown yet: {} game(s) have them",
                     kinds[k]
                 ));
             }
@@ -203,7 +203,7 @@ impl ChessBase {
         }
         if texts > 0 {
             damage.database(format!(
-                "{texts} guiding texts (pages of text, not games) are not shown"
+                "guiding texts (pages of text, not games) are not shown: {texts} of them"
             ));
         }
         damage.sort();

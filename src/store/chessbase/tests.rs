@@ -203,8 +203,8 @@ fn annotations_are_shown_and_the_kinds_left_out_are_said() {
     assert_eq!(
         problems,
         [
-            "1 games have clocks (.cba), which gamefs does not show yet",
-            "1 guiding texts (pages of text, not games) are not shown",
+            "clocks (.cba) are not shown yet: 1 game(s) have them",
+            "guiding texts (pages of text, not games) are not shown: 1 of them",
         ]
     );
     // Without the .cba file, the games say so.
