@@ -29,13 +29,13 @@ use crate::store::{
 use headers::{Entry, RECORD_LEN};
 
 /// The file extensions of a ChessBase database gamefs reads, the index first.
-pub const EXTENSIONS: [&str; 6] = ["cbh", "cbg", "cbp", "cbt", "cbc", "cbs"];
+pub const EXTENSIONS: [&str; 7] = ["cbh", "cbg", "cbp", "cbt", "cbc", "cbs", "cba"];
 
-/// The other files a ChessBase database may have, which gamefs does not read (annotations,
-/// extended headers, teams, search boosters…): listed so a folder's or an archive's
-/// database is recognised whole.
-pub const OTHER_EXTENSIONS: [&str; 10] = [
-    "cba", "cbj", "cbe", "cbl", "cbm", "cbtt", "cbb", "cbgi", "cbpi", "flags",
+/// The other files a ChessBase database may have, which gamefs does not read (extended
+/// headers, teams, search boosters…): listed so a folder's or an archive's database is
+/// recognised whole.
+pub const OTHER_EXTENSIONS: [&str; 9] = [
+    "cbj", "cbe", "cbl", "cbm", "cbtt", "cbb", "cbgi", "cbpi", "flags",
 ];
 
 /// The base path of a database given as its base or any of its files.

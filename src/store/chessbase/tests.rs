@@ -59,6 +59,7 @@ fn opens_the_base_read_only_with_every_game() {
     assert!(!db.writable());
     assert!(looks_like(&twic()));
     assert!(looks_like(&with_ext(&twic(), "cbg")));
+    assert_eq!(base_path(&with_ext(&twic(), "cba")), twic());
     let e = ChessBase::open(&twic(), true).err().unwrap();
     assert_eq!(e.kind(), ErrorKind::ReadOnly);
     assert!(e.message().contains("gamefs convert"), "{e}");
