@@ -4,6 +4,7 @@
 mod all_files;
 mod archives;
 mod bulk;
+mod chessbase;
 mod cli;
 mod concurrency;
 mod corrupt;

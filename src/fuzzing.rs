@@ -18,6 +18,7 @@
 use crate::game::go::{Board, GoPosition, POINTS, PositionId, ZobristTable};
 use crate::game::visit::GameVisitor;
 use crate::game::{ChessGame, Headers, Ply, StartPosition};
+use crate::store::chessbase;
 use crate::store::go9x9::records;
 use crate::store::scid::entry::IndexEntry as ScidEntry;
 use crate::store::scid::header::Layout;
@@ -38,7 +39,7 @@ use shakmaty::{Chess, Position};
 pub type Target = fn(&[u8]);
 
 /// Every target, by the name of its `fuzz/fuzz_targets/<name>.rs` and corpus folder.
-pub const TARGETS: [(&str, Target); 13] = [
+pub const TARGETS: [(&str, Target); 15] = [
     ("scid_record", scid_record),
     ("scid_index", scid_index),
     ("scid_names", scid_names),
@@ -48,6 +49,8 @@ pub const TARGETS: [(&str, Target); 13] = [
     ("simplecdb_index", simplecdb_index),
     ("simplecdb_names", simplecdb_names),
     ("simplecdb_game", simplecdb_game),
+    ("chessbase_game", chessbase_game),
+    ("chessbase_files", chessbase_files),
     ("go9_positions", go9_positions),
     ("go9_scores", go9_scores),
     ("pgn", pgn),
@@ -417,6 +420,27 @@ pub fn simplecdb_game(data: &[u8]) {
         &text,
         "a decoded record encoded and decoded again renders differently",
     );
+}
+
+/// A ChessBase game record (.cbg, from the header a .cbh entry points at): decoded as a game
+/// is loaded, rendered as PGN, and told to a visitor that replays it (every move legal).
+pub fn chessbase_game(data: &[u8]) {
+    let Ok(moves) = chessbase::moves::decode(data) else {
+        return;
+    };
+    let game = ChessGame {
+        headers: Headers::default(),
+        start: moves.start,
+        moves: moves.line,
+    };
+    pgn::render(&game).expect("a decoded record renders as PGN");
+    crate::game::visit::walk(&game, &mut Referee).expect("a decoded record replays");
+}
+
+/// The files of a ChessBase database read whole at open: `data` as a .cbh file (its header
+/// checked, each record read), and as each entity file (players, tournaments, annotators).
+pub fn chessbase_files(data: &[u8]) {
+    chessbase::fuzz_files(data);
 }
 
 /// `data` as a whole .dcg record (length bytes, body) decoded into a game as

@@ -383,7 +383,8 @@ pub(crate) struct ConvertArgs {
 #[derive(Args, Debug, Clone)]
 pub(crate) struct MountArgs {
     /// The database: its base path or any of its files (x, x.si4, x.sg4, x.sn4), or a PGN
-    /// file (x.pgn, x.pgn.zst, x.pgn.gz, x.pgn.bz2), mounted read-only, or a folder of such
+    /// file (x.pgn, x.pgn.zst, x.pgn.gz, x.pgn.bz2) or a ChessBase database (x, x.cbh),
+    /// mounted read-only, or a folder of such
     /// databases, mounted as one; or such a database in a bucket or on a web server
     /// (s3://BUCKET/KEY, https://HOST/PATH), read by ranges, read-only (docs/guide/remote.md).
     pub database: PathBuf,

@@ -93,6 +93,17 @@ fn warn_if_damaged(database: &Path, coll: &dyn Collection) {
         ));
         return;
     }
+    if unreadable.is_empty() && gamefs::store::chessbase::looks_like(database) {
+        // What gamefs does not show of a ChessBase database yet (annotations of some kinds,
+        // guiding texts) is no damage.
+        daemon::tell(&format!(
+            "gamefs: {}: {} kind(s) of what it holds are not shown yet: \
+             MOUNT/.gamefs/errors names them",
+            database.display(),
+            problems.len(),
+        ));
+        return;
+    }
     daemon::tell(&format!(
         "gamefs: warning: {} is damaged: {} problem(s); {} of its {} cannot be read (I/O \
          error), the others are served (`gamefs check {}` lists every problem; guide: \

@@ -39,7 +39,7 @@ pub fn append_pgn(
     // the exact reading of saves.
     let reading = match (on_bad, store.format()) {
         (OnBadGame::RefuseAll, _) => Reading::Exact,
-        (OnBadGame::Skip, Format::Scid | Format::PgnFile) => Reading::AsScid,
+        (OnBadGame::Skip, Format::Scid | Format::PgnFile | Format::ChessBase) => Reading::AsScid,
         (OnBadGame::Skip, Format::Scid5) => Reading::AsScid5,
         (OnBadGame::Skip, Format::SimpleCdb) => Reading::AsPgn2dcg,
     };

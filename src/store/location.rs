@@ -52,11 +52,12 @@ impl Location {
     }
 
     /// True when what is there can only be read: a remote object (object stores do not
-    /// append), an archive (its databases are copies in the cache folder) or a PGN file.
+    /// append), an archive (its databases are copies in the cache folder), a PGN file or a
+    /// ChessBase database.
     pub fn is_read_only(&self) -> bool {
         match self {
             Location::Remote(_) | Location::Archive { .. } => true,
-            Location::Local(p) => super::pgn::looks_like(p),
+            Location::Local(p) => super::pgn::looks_like(p) || super::chessbase::looks_like(p),
         }
     }
 }

@@ -8,6 +8,7 @@ pub mod archive;
 pub mod blob;
 pub mod cache_folder;
 pub mod charset;
+pub mod chessbase;
 pub mod convert;
 pub mod damage;
 pub mod files;
@@ -280,6 +281,8 @@ pub enum Format {
     SimpleCdb,
     /// A PGN file, plain or compressed (read-only: never created or written).
     PgnFile,
+    /// A ChessBase database (.cbh, .cbg, …; read-only: never created or written).
+    ChessBase,
 }
 
 impl Format {
@@ -304,6 +307,10 @@ pub fn create(path: &std::path::Path, format: Format) -> Result<()> {
             ErrorKind::Unsupported,
             "gamefs does not create PGN files (it mounts them read-only)",
         )),
+        Format::ChessBase => Err(Error::new(
+            ErrorKind::Unsupported,
+            "gamefs does not create ChessBase databases (it mounts them read-only)",
+        )),
     }
 }
 
@@ -326,16 +333,16 @@ pub fn compact(path: &std::path::Path) -> Result<CompactReport> {
 
 /// True when `path` names an existing database of a format gamefs knows.
 pub fn exists(path: &std::path::Path) -> bool {
-    scid::looks_like(path) || simplecdb::looks_like(path)
+    scid::looks_like(path) || simplecdb::looks_like(path) || chessbase::looks_like(path)
 }
 
 /// The file extensions (lowercase) that start a database of several files: SCID 4's and
-/// SCID 5's index, a Simple Chess Database's index.
-const INDEX_EXTENSIONS: [&str; 3] = ["si4", "si5", "dci"];
+/// SCID 5's index, a Simple Chess Database's index, ChessBase's game headers.
+const INDEX_EXTENSIONS: [&str; 4] = ["si4", "si5", "dci", "cbh"];
 
 /// The length of the ending that makes a file named `name` a database to open: a PGN file's
 /// (`.pgn.zst`, [`pgn::ENDINGS`]) or the index file's of a database of several files (`.si4`,
-/// `.si5`, `.dci`), as written in the name; `None` for any other file, or a name that is its
+/// `.si5`, `.dci`, `.cbh`), as written in the name; `None` for any other file, or a name that is its
 /// ending alone.
 pub fn database_ending(name: &str) -> Option<usize> {
     let lower = name.to_ascii_lowercase();
@@ -348,7 +355,7 @@ pub fn database_ending(name: &str) -> Option<usize> {
 }
 
 /// True when a file named `name` belongs to a database: a PGN file, or any file of a SCID 4,
-/// SCID 5 or Simple Chess Database (what an archive's unpacking keeps).
+/// SCID 5, Simple Chess Database or ChessBase database (what an archive's unpacking keeps).
 pub fn is_database_file(name: &str) -> bool {
     let ext = name
         .rsplit('.')
@@ -361,6 +368,8 @@ pub fn is_database_file(name: &str) -> bool {
                 &scid::EXTENSIONS[..],
                 &scid::v5::EXTENSIONS,
                 &simplecdb::EXTENSIONS,
+                &chessbase::EXTENSIONS,
+                &chessbase::OTHER_EXTENSIONS,
             ]
             .iter()
             .any(|exts| exts.contains(&ext.as_str())))
@@ -438,14 +447,21 @@ pub fn open_with(path: &std::path::Path, options: &OpenOptions) -> Result<Arc<dy
             options.lossy,
         )?));
     }
+    if chessbase::looks_like(path) {
+        return Ok(Arc::new(chessbase::ChessBase::open(
+            path,
+            options.writable,
+        )?));
+    }
     let base = scid::base_path(&simplecdb::base_path(path));
     Err(crate::error::Error::new(
         crate::error::ErrorKind::NotFound,
         format!(
             "no database at {}: expected a SCID 4 database ({0}.si4, {0}.sn4, {0}.sg4), a \
              SCID 5 database ({0}.si5, {0}.sn5, {0}.sg5), a Simple Chess Database ({0}.dci \
-             starting with SimpleCDbi, .dcn, .dcs, .dce, .dcg) or a PGN file (.pgn, .pgn.zst, \
-             .pgn.gz, .pgn.bz2, .pgn.xz) or an archive holding one (.zip, .7z, .tar…)",
+             starting with SimpleCDbi, .dcn, .dcs, .dce, .dcg), a ChessBase database ({0}.cbh, \
+             .cbg, .cbp, .cbt…) or a PGN file (.pgn, .pgn.zst, .pgn.gz, .pgn.bz2, .pgn.xz) or \
+             an archive holding one (.zip, .7z, .tar…)",
             base.display()
         ),
     ))

@@ -89,10 +89,13 @@ fn open_found(what: &Path, found: Found, options: &OpenOptions) -> Result<UnionC
 }
 
 /// Open the database at `path` for writing when `options` ask for it and it is written (a
-/// PGN file never is, nor one `unpacked` from an archive); when writing it is refused to us,
-/// read-only, with a warning.
+/// PGN file or a ChessBase database never is, nor one `unpacked` from an archive); when
+/// writing it is refused to us, read-only, with a warning.
 fn open_member(path: &Path, unpacked: bool, options: &OpenOptions) -> Result<Arc<dyn Collection>> {
-    let writable = options.writable && !unpacked && !store::pgn::looks_like(path);
+    let writable = options.writable
+        && !unpacked
+        && !store::pgn::looks_like(path)
+        && !store::chessbase::looks_like(path);
     let with = |writable| OpenOptions {
         writable,
         lossy: options.lossy,

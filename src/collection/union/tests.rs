@@ -249,3 +249,31 @@ fn the_sizes_a_pgn_member_knows_are_known_in_a_mixed_folder() {
     std::fs::remove_file(dir.join("later.pgn")).unwrap();
     assert_eq!(open(&dir, false, None).unwrap().known_sizes(), None);
 }
+
+#[test]
+fn a_chessbase_database_is_a_read_only_member_beside_writable_ones() {
+    let (_keep, dir) = folder();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/chessbase");
+    for ext in ["cbh", "cbg", "cbp", "cbt", "cbc", "cbs"] {
+        let name = format!("twic1134.{ext}");
+        std::fs::copy(data.join(&name), dir.join(&name)).unwrap();
+    }
+    let u = open(&dir, true, None).unwrap();
+    assert_eq!(u.count(), 46 + 6117);
+    assert!(u.writable());
+    let twic: Vec<_> = u
+        .members()
+        .into_iter()
+        .filter(|m| m.name == "twic1134")
+        .collect();
+    assert_eq!(twic.len(), 1);
+    assert!(!twic[0].writable && twic[0].skipped.is_none());
+    let first = (0..u.count())
+        .find(|&n| u.file_name(n).starts_with("twic1134--"))
+        .unwrap();
+    assert_eq!(
+        u.file_name(first),
+        "twic1134--0001 Vachier Lagrave, M - Svidler, P 2016.pgn"
+    );
+    assert!(u.render(first).is_ok());
+}

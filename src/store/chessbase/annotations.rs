@@ -1,0 +1,204 @@
+//! A game's annotations in the .cba file: text before and after moves, symbols (NAGs),
+//! coloured squares and arrows. Each game's block (at the offset its .cbh record gives) is a
+//! 14-byte head (the game's number, four bytes, the number of annotations plus one, the
+//! block's length) and then the annotations, each 6 bytes (the move it belongs to, its kind,
+//! its length with these 6 bytes) and its data. Integers are big-endian
+//! (docs/formats/chessbase.md §5).
+
+use crate::error::{Error, Result};
+use crate::store::charset::windows_1252;
+
+/// The length of a block's head.
+pub(super) const HEAD_LEN: usize = 14;
+
+/// The longest block read: far beyond any real game's, small enough to hold in memory.
+const MAX_BLOCK: usize = 16 << 20;
+
+/// One annotation gamefs shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Note {
+    /// Text after the move.
+    After(String),
+    /// Text before the move.
+    Before(String),
+    /// Symbols: numeric annotation glyphs (ChessBase stores their numbers).
+    Nags(Vec<u8>),
+    /// Coloured squares as `[%csl]` writes them: `Ga4,Rb5`.
+    Squares(String),
+    /// Arrows as `[%cal]` writes them: `Ge2e4`.
+    Arrows(String),
+}
+
+/// The annotations of one game: each with the move it belongs to (0 the start position, 1
+/// the first move decoded, and so on in the order the moves are stored).
+pub(super) type Notes = Vec<(u32, Note)>;
+
+/// A block's length from its head (head included).
+pub(super) fn block_len(head: &[u8; HEAD_LEN]) -> Result<usize> {
+    let len = u32::from_be_bytes([head[10], head[11], head[12], head[13]]) as usize;
+    if !(HEAD_LEN..=MAX_BLOCK).contains(&len) {
+        return Err(Error::corrupt_record(format!(
+            "annotations: a block of {len} bytes"
+        )));
+    }
+    Ok(len)
+}
+
+/// A square of an annotation: 1 = a1, 2 = a2, 9 = b1, … 64 = h8.
+fn square(b: u8) -> Option<String> {
+    let i = b.checked_sub(1).filter(|&i| i < 64)?;
+    Some(format!("{}{}", char::from(b'a' + i / 8), i % 8 + 1))
+}
+
+/// The colour letter of `[%csl]` and `[%cal]` for ChessBase's colour.
+fn colour(b: u8) -> Option<char> {
+    match b {
+        2 => Some('G'),
+        3 => Some('Y'),
+        4 => Some('R'),
+        _ => None,
+    }
+}
+
+/// The byte that marks a diagram in ChessBase's texts, shown as `#`.
+const DIAGRAM: u8 = 0x9E;
+
+/// An annotation's text: Windows-1252, a diagram mark as `#`, line breaks as spaces.
+fn text(bytes: &[u8]) -> String {
+    let parts: Vec<String> = bytes.split(|&b| b == DIAGRAM).map(windows_1252).collect();
+    crate::game::normalize_comment(&parts.join("#"))
+}
+
+/// The annotations of `block` (a whole block, head included) that gamefs shows; the kinds it
+/// does not show are skipped (the .cbh's flags count them). An annotation that runs past the
+/// block, or a bad square or colour, is an error.
+pub(super) fn read(block: &[u8]) -> Result<Notes> {
+    let bad = |at: usize, what: &str| {
+        Error::corrupt_record(format!("annotations: byte {at} of the block: {what}"))
+    };
+    let mut notes = Vec::new();
+    let mut at = HEAD_LEN;
+    while at < block.len() {
+        let head = block
+            .get(at..at + 6)
+            .ok_or_else(|| bad(at, "an annotation cut short"))?;
+        let node = i32::from_be_bytes([
+            if head[0] & 0x80 != 0 { 0xFF } else { 0 },
+            head[0],
+            head[1],
+            head[2],
+        ]);
+        let kind = head[3];
+        let len = usize::from(u16::from_be_bytes([head[4], head[5]]));
+        let data = block
+            .get(at + 6..at + len.max(6))
+            .filter(|_| len >= 6)
+            .ok_or_else(|| bad(at, "an annotation longer than its block"))?;
+        let node = u32::try_from(node + 1).map_err(|_| bad(at, "a move before the start"))?;
+        let note = match kind {
+            0x02 | 0x82 if data.len() >= 2 => {
+                let t = text(&data[2..]);
+                if kind == 0x02 {
+                    Note::After(t)
+                } else {
+                    Note::Before(t)
+                }
+            }
+            0x03 => Note::Nags(data.iter().copied().filter(|&n| n != 0).collect()),
+            0x04 => Note::Squares(
+                data.chunks(2)
+                    .map(|c| match c {
+                        [col, sq] => Some(format!("{}{}", colour(*col)?, square(*sq)?)),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(|| bad(at, "a bad coloured square"))?
+                    .join(","),
+            ),
+            0x05 => Note::Arrows(
+                data.chunks(3)
+                    .map(|c| match c {
+                        [col, from, to] => Some(format!(
+                            "{}{}{}",
+                            colour(*col)?,
+                            square(*from)?,
+                            square(*to)?
+                        )),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(|| bad(at, "a bad arrow"))?
+                    .join(","),
+            ),
+            _ => {
+                at += len;
+                continue;
+            }
+        };
+        notes.push((node, note));
+        at += len;
+    }
+    Ok(notes)
+}
+
+/// The annotation kinds (as the .cbh's flags name them) gamefs shows.
+pub(super) const SHOWN: u32 = 1 << 2 | 1 << 3 | 1 << 4 | 1 << 5;
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+
+    /// A block of `notes` (move as stored, kind, data).
+    pub(in crate::store::chessbase) fn block(notes: &[(i32, u8, &[u8])]) -> Vec<u8> {
+        let mut out = vec![0, 0, 1, 1, 0, 0x0E, 0x0E];
+        out.extend(&((notes.len() + 1) as u32).to_be_bytes()[1..]);
+        out.extend([0; 4]);
+        for (node, kind, data) in notes {
+            out.extend(&node.to_be_bytes()[1..]);
+            out.push(*kind);
+            out.extend(((data.len() + 6) as u16).to_be_bytes());
+            out.extend(*data);
+        }
+        let len = out.len() as u32;
+        out[10..14].copy_from_slice(&len.to_be_bytes());
+        out
+    }
+
+    #[test]
+    fn reads_texts_symbols_squares_and_arrows() {
+        let b = block(&[
+            (-1, 0x02, b"\x00\x00Pre-game"),
+            (0, 0x03, &[1, 0x12, 0]),
+            (0, 0x04, &[2, 28, 4, 36]),
+            (1, 0x05, &[3, 34, 36]),
+            (2, 0x82, b"\x00\x2aBefore\r\nit \x96 \x9e"),
+            (2, 0x16, &[0, 0, 1, 0]),
+        ]);
+        assert_eq!(
+            block_len(b[..HEAD_LEN].try_into().unwrap()).unwrap(),
+            b.len()
+        );
+        assert_eq!(
+            read(&b).unwrap(),
+            vec![
+                (0, Note::After("Pre-game".to_owned())),
+                (1, Note::Nags(vec![1, 18])),
+                (1, Note::Squares("Gd4,Re4".to_owned())),
+                (2, Note::Arrows("Ye2e4".to_owned())),
+                (3, Note::Before("Before  it – #".to_owned())),
+            ]
+        );
+    }
+
+    #[test]
+    fn damaged_blocks_are_errors() {
+        let mut b = block(&[(0, 0x02, b"\x00\x00text")]);
+        b.truncate(b.len() - 2);
+        assert!(read(&b).is_err());
+        assert!(read(&block(&[(0, 0x04, &[9, 1])])).is_err());
+        assert!(read(&block(&[(-2, 0x02, b"\x00\x00x")])).is_err());
+        let mut head = [0u8; HEAD_LEN];
+        head[13] = 3;
+        assert!(block_len(&head).is_err());
+    }
+}

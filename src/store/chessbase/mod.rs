@@ -1,0 +1,459 @@
+//! ChessBase databases (`.cbh` and the files beside it), read-only.
+//!
+//! The .cbh file numbers the entries ([`headers`]); chess games among them are the games of
+//! the mount, numbered in order, and guiding texts (pages of text) are left out. A game's
+//! moves are decoded from the .cbg file when it is read ([`moves`]); names come from the
+//! entity files ([`entities`]); texts, symbols, coloured squares and arrows from the .cba
+//! file ([`annotations`]). What gamefs does not show yet (other annotations, guiding texts,
+//! teams) is said once per kind among the database's problems, so `.gamefs/errors` and
+//! `gamefs check` tell it; nothing is left out silently. Writing is refused: `gamefs convert`
+//! makes a SCID copy to write into. The byte layouts: docs/formats/chessbase.md.
+
+mod annotations;
+mod entities;
+mod headers;
+pub mod moves;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::game::{ChessGame, Headers, Rating, RatingType};
+use crate::store::blob::Blob;
+use crate::store::damage::{Damage, UNKNOWN_NAME, UNKNOWN_NAME_TEXT};
+use crate::store::files::{base_path as base_of, modified, with_ext};
+use crate::store::{
+    ChessStore, Each, Format, GameSummary, NameKind, Problem, StoreInfo, check_readable_game,
+    in_game,
+};
+use headers::{Entry, RECORD_LEN};
+
+/// The file extensions of a ChessBase database gamefs reads, the index first.
+pub const EXTENSIONS: [&str; 7] = ["cbh", "cbg", "cbp", "cbt", "cbc", "cbs", "cba"];
+
+/// The other files a ChessBase database may have, which gamefs does not read (extended
+/// headers, teams, search boosters…): listed so a folder's or an archive's database is
+/// recognised whole.
+pub const OTHER_EXTENSIONS: [&str; 9] = [
+    "cbj", "cbe", "cbl", "cbm", "cbtt", "cbb", "cbgi", "cbpi", "flags",
+];
+
+/// The base path of a database given as its base or any of its files.
+pub fn base_path(path: &Path) -> PathBuf {
+    base_of(path, &EXTENSIONS)
+}
+
+/// True when `path` (base or one of the files) is a ChessBase database: its .cbh holds
+/// 46-byte records.
+pub fn looks_like(path: &Path) -> bool {
+    let cbh = with_ext(&base_path(path), "cbh");
+    let mut header = [0u8; 5];
+    Blob::open(&cbh)
+        .is_ok_and(|f| f.read_exact_at(&mut header, 0).is_ok() && header[3..5] == [0, 46])
+}
+
+/// The error every change to a ChessBase database gives.
+fn read_only(base: &Path) -> Error {
+    Error::new(
+        ErrorKind::ReadOnly,
+        format!(
+            "{}: a ChessBase database is only read; `gamefs convert {0}.cbh COPY` makes a SCID \
+             copy that gamefs writes into",
+            base.display()
+        ),
+    )
+}
+
+/// An open ChessBase database.
+pub struct ChessBase {
+    base: PathBuf,
+    files: Vec<PathBuf>,
+    modified: std::time::SystemTime,
+    /// The chess games' records, in .cbh order.
+    entries: Vec<Entry>,
+    /// Each game's place among the .cbh records (1-based, as ChessBase numbers them).
+    record_numbers: Vec<u32>,
+    players: Vec<Arc<str>>,
+    events: Vec<Arc<str>>,
+    /// Each tournament's site, as an ID into `sites` (places shared by tournaments once).
+    site_of: Vec<u32>,
+    sites: Vec<Arc<str>>,
+    event_dates: Vec<crate::game::PartialDate>,
+    annotators: Vec<Arc<str>>,
+    games: Blob,
+    /// The .cba file, when there is one.
+    annotations: Option<Blob>,
+    damage: Damage,
+}
+
+/// The bytes of the database's file `ext`, empty when it is missing.
+fn optional(base: &Path, ext: &str) -> Result<Vec<u8>> {
+    let path = with_ext(base, ext);
+    match Blob::open(&path) {
+        Ok(blob) => blob.read_all().map_err(|e| e.context(path.display())),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(e.context(path.display())),
+    }
+}
+
+impl ChessBase {
+    /// Open the database at `path` (its base or any of its files). Asked for writing, it
+    /// refuses with [`ErrorKind::ReadOnly`], so a mount falls back to read-only.
+    pub fn open(path: &Path, writable: bool) -> Result<ChessBase> {
+        let base = base_path(path);
+        if writable {
+            return Err(read_only(&base));
+        }
+        let cbh_path = with_ext(&base, "cbh");
+        let cbh = Blob::open(&cbh_path)
+            .and_then(|b| b.read_all())
+            .map_err(|e| e.context(cbh_path.display()))?;
+        let count = headers::record_count(&cbh).map_err(|e| e.context(cbh_path.display()))?;
+        let games_path = with_ext(&base, "cbg");
+        let games = Blob::open(&games_path).map_err(|e| e.context(games_path.display()))?;
+        let games_len = games.len()?;
+        let cba_path = with_ext(&base, "cba");
+        let annotations = match Blob::open(&cba_path) {
+            Ok(blob) => Some(blob),
+            Err(e) if e.kind() == ErrorKind::NotFound => None,
+            Err(e) => return Err(e.context(cba_path.display())),
+        };
+        let mut annotated = 0u32;
+        let mut damage = Damage::default();
+        if !(cbh.len() - RECORD_LEN).is_multiple_of(RECORD_LEN) {
+            damage.database(format!(
+                "{}: {} bytes after the last whole record are left out",
+                cbh_path.display(),
+                (cbh.len() - RECORD_LEN) % RECORD_LEN
+            ));
+        }
+        let players = entities::players(&optional(&base, "cbp")?)?;
+        let tournaments = entities::tournaments(&optional(&base, "cbt")?)?;
+        let annotators = entities::names(&optional(&base, "cbc")?, 45, ".cbc")?;
+        let mut sites: Vec<Arc<str>> = Vec::new();
+        let mut site_ids = std::collections::HashMap::new();
+        let site_of = tournaments
+            .iter()
+            .map(|t| {
+                *site_ids.entry(t.place.clone()).or_insert_with(|| {
+                    sites.push(Arc::from(t.place.as_str()));
+                    sites.len() as u32 - 1
+                })
+            })
+            .collect();
+        let mut entries = Vec::new();
+        let mut record_numbers = Vec::new();
+        let mut texts = 0u32;
+        let mut kinds = [0u32; headers::ANNOTATION_KINDS.len()];
+        for (i, record) in cbh[RECORD_LEN..]
+            .chunks_exact(RECORD_LEN)
+            .take(count)
+            .enumerate()
+        {
+            let entry = Entry::read(record.try_into().expect("46-byte chunk"));
+            if entry.text {
+                texts += 1;
+                continue;
+            }
+            let n = entries.len() as u32;
+            if u64::from(entry.moves_at) + moves::HEADER_LEN as u64 > games_len {
+                damage.unreadable(
+                    n,
+                    format!(
+                        "{}: its moves at byte {} are past the end of the file ({games_len} \
+                         bytes)",
+                        games_path.display(),
+                        entry.moves_at
+                    ),
+                );
+            }
+            for (id, list, what) in [
+                (entry.white, players.len(), "White's player"),
+                (entry.black, players.len(), "Black's player"),
+                (entry.tournament, tournaments.len(), "tournament"),
+            ] {
+                if id as usize >= list {
+                    damage.item(n, format!("{what} {id} is not in the database's list"));
+                }
+            }
+            for (k, &(bits, _)) in headers::ANNOTATION_KINDS.iter().enumerate() {
+                if entry.flags & bits & !annotations::SHOWN != 0 && entry.annotations_at != 0 {
+                    kinds[k] += 1;
+                }
+            }
+            if entry.annotations_at != 0 {
+                annotated += 1;
+            }
+            entries.push(entry);
+            record_numbers.push(i as u32 + 1);
+        }
+        for (k, &(_, what)) in headers::ANNOTATION_KINDS.iter().enumerate() {
+            if kinds[k] > 0 {
+                damage.database(format!(
+                    "{what} (.cba) are not shown yet: {} game(s) have them",
+                    kinds[k]
+                ));
+            }
+        }
+        if annotations.is_none() && annotated > 0 {
+            damage.database(format!(
+                "{}: missing, so the annotations of {annotated} games are not shown",
+                cba_path.display()
+            ));
+        }
+        if texts > 0 {
+            damage.database(format!(
+                "guiding texts (pages of text, not games) are not shown: {texts} of them"
+            ));
+        }
+        damage.sort();
+        let files: Vec<PathBuf> = EXTENSIONS
+            .iter()
+            .chain(&OTHER_EXTENSIONS)
+            .map(|ext| with_ext(&base, ext))
+            .filter(|p| p.is_file())
+            .collect();
+        let modified = files
+            .iter()
+            .filter_map(|p| modified(p))
+            .max()
+            .unwrap_or(std::time::UNIX_EPOCH);
+        Ok(ChessBase {
+            base,
+            files,
+            modified,
+            entries,
+            record_numbers,
+            players,
+            events: tournaments
+                .iter()
+                .map(|t| Arc::from(t.title.as_str()))
+                .collect(),
+            site_of,
+            sites,
+            event_dates: tournaments.iter().map(|t| t.date).collect(),
+            annotators,
+            games,
+            annotations,
+            damage,
+        })
+    }
+
+    /// The entry of game `number`.
+    fn entry(&self, number: u32) -> Result<&Entry> {
+        check_readable_game(&self.damage, number, self.game_count())?;
+        Ok(&self.entries[number as usize])
+    }
+
+    /// A name from `list`, `?` when the ID is not there.
+    fn named(list: &[Arc<str>], id: u32) -> Arc<str> {
+        list.get(id as usize)
+            .cloned()
+            .unwrap_or_else(|| Arc::from(UNKNOWN_NAME_TEXT))
+    }
+
+    /// The tags of a game.
+    fn headers(&self, entry: &Entry) -> Headers {
+        let rating = |value: u16| {
+            (value > 0).then_some(Rating {
+                value,
+                kind: RatingType::Elo,
+            })
+        };
+        let mut extra = Vec::new();
+        let annotator = self
+            .annotators
+            .get(entry.annotator as usize)
+            .filter(|a| !a.is_empty());
+        if let Some(a) = annotator {
+            extra.push(("Annotator".to_owned(), a.to_string()));
+        }
+        let t = entry.tournament as usize;
+        Headers {
+            event: Self::named(&self.events, entry.tournament).to_string(),
+            site: self.name(NameKind::Site, self.site_id(entry)).to_string(),
+            date: entry.date,
+            round: Entry::round_text(entry.round, entry.subround),
+            white: Self::named(&self.players, entry.white).to_string(),
+            black: Self::named(&self.players, entry.black).to_string(),
+            result: headers::result(entry.result),
+            white_rating: rating(entry.white_elo),
+            black_rating: rating(entry.black_elo),
+            eco: headers::eco_text(entry.eco),
+            event_date: self.event_dates.get(t).copied().filter(|d| !d.is_unknown()),
+            extra,
+        }
+    }
+
+    /// The site ID of a game: its tournament's place.
+    fn site_id(&self, entry: &Entry) -> u32 {
+        self.site_of
+            .get(entry.tournament as usize)
+            .copied()
+            .unwrap_or(UNKNOWN_NAME)
+    }
+
+    /// The bytes of game `number`'s moves record in the .cbg file.
+    fn record(&self, entry: &Entry) -> Result<Vec<u8>> {
+        let at = u64::from(entry.moves_at);
+        let mut header = [0u8; moves::HEADER_LEN];
+        self.games
+            .read_exact_at(&mut header, at)
+            .map_err(|e| Error::corrupt_record(format!(".cbg at byte {at}: {e}")))?;
+        let len = moves::record_len(header);
+        let mut record = vec![0u8; len.max(moves::HEADER_LEN)];
+        self.games.read_exact_at(&mut record, at).map_err(|_| {
+            Error::corrupt_record(format!(
+                ".cbg: the record at byte {at} of {len} bytes runs past the end of the file"
+            ))
+        })?;
+        Ok(record)
+    }
+
+    /// The bytes of a game's block of annotations in the .cba file; empty when it has none
+    /// (or the file is missing, which the problems say).
+    fn annotation_block(&self, entry: &Entry) -> Result<Vec<u8>> {
+        let (Some(cba), at) = (&self.annotations, u64::from(entry.annotations_at)) else {
+            return Ok(Vec::new());
+        };
+        if at == 0 {
+            return Ok(Vec::new());
+        }
+        let mut head = [0u8; annotations::HEAD_LEN];
+        cba.read_exact_at(&mut head, at)
+            .map_err(|e| Error::corrupt_record(format!(".cba at byte {at}: {e}")))?;
+        let mut block = vec![0u8; annotations::block_len(&head)?];
+        cba.read_exact_at(&mut block, at).map_err(|_| {
+            Error::corrupt_record(format!(
+                ".cba: the annotations at byte {at} run past the end of the file"
+            ))
+        })?;
+        Ok(block)
+    }
+
+    /// Game `number`'s moves with their annotations.
+    fn moves(&self, number: u32, entry: &Entry) -> Result<moves::Moves> {
+        let record = self.record(entry)?;
+        let block = self.annotation_block(entry)?;
+        let notes = if block.is_empty() {
+            Vec::new()
+        } else {
+            annotations::read(&block)?
+        };
+        moves::decode_annotated(&record, &notes).map_err(|e| {
+            e.context(format_args!(
+                "record {}",
+                self.record_numbers[number as usize]
+            ))
+        })
+    }
+}
+
+impl ChessStore for ChessBase {
+    fn info(&self) -> StoreInfo {
+        StoreInfo {
+            format: "ChessBase (.cbh, read-only)".to_owned(),
+            files: self.files.clone(),
+            modified: self.modified,
+        }
+    }
+
+    fn game_count(&self) -> u32 {
+        self.entries.len() as u32
+    }
+
+    fn summary(&self, number: u32) -> GameSummary {
+        let e = &self.entries[number as usize];
+        GameSummary {
+            deleted: e.deleted,
+            white: e.white,
+            black: e.black,
+            event: e.tournament,
+            site: self.site_id(e),
+            round: u32::from(e.round) << 8 | u32::from(e.subround),
+            date: e.date,
+            result: headers::result(e.result),
+            eco: headers::scid_eco(e.eco),
+        }
+    }
+
+    fn name(&self, kind: NameKind, id: u32) -> Arc<str> {
+        match kind {
+            NameKind::Player => Self::named(&self.players, id),
+            NameKind::Event => Self::named(&self.events, id),
+            NameKind::Site => Self::named(&self.sites, id),
+            NameKind::Round => Arc::from(Entry::round_text((id >> 8) as u8, id as u8)),
+        }
+    }
+
+    fn problems(&self) -> Vec<Problem> {
+        self.damage.problems().to_vec()
+    }
+
+    fn load(&self, number: u32) -> Result<ChessGame> {
+        let entry = self.entry(number)?;
+        let decoded = self.moves(number, entry).map_err(|e| in_game(e, number))?;
+        Ok(ChessGame {
+            headers: self.headers(entry),
+            start: decoded.start,
+            moves: decoded.line,
+        })
+    }
+
+    fn writable(&self) -> bool {
+        false
+    }
+
+    fn format(&self) -> Format {
+        Format::ChessBase
+    }
+
+    fn replace(&self, _number: u32, _game: &ChessGame) -> Result<bool> {
+        Err(read_only(&self.base))
+    }
+
+    fn append_each(
+        &self,
+        _games: &mut dyn Iterator<Item = Result<ChessGame>>,
+        _each: Option<Each<'_>>,
+    ) -> Result<Vec<u32>> {
+        Err(read_only(&self.base))
+    }
+
+    fn set_deleted(&self, _number: u32, _deleted: bool) -> Result<()> {
+        Err(read_only(&self.base))
+    }
+
+    fn reload_if_changed(&self) -> Result<bool> {
+        Ok(false)
+    }
+
+    fn fingerprint(&self, number: u32) -> Option<u64> {
+        let entry = self.entry(number).ok()?;
+        let mut bytes = self.record(entry).ok()?;
+        bytes.extend(self.annotation_block(entry).ok()?);
+        Some(crate::store::fingerprint_of(&self.headers(entry), &bytes))
+    }
+}
+
+/// The body of the `chessbase_files` fuzz target ([`crate::fuzzing`]): `data` as a .cbh file
+/// and as each entity file, read as [`ChessBase::open`] reads them; errors are fine, panics
+/// and allocations out of proportion to `data` are not.
+pub(crate) fn fuzz_files(data: &[u8]) {
+    if let Ok(count) = headers::record_count(data) {
+        for record in data[RECORD_LEN..].chunks_exact(RECORD_LEN).take(count) {
+            let entry = Entry::read(record.try_into().expect("46-byte chunk"));
+            let _ = Entry::round_text(entry.round, entry.subround);
+            let _ = (headers::eco_text(entry.eco), headers::scid_eco(entry.eco));
+        }
+    }
+    if let Ok(players) = entities::players(data) {
+        assert!(players.len() <= data.len() / 9);
+    }
+    let _ = entities::tournaments(data);
+    let _ = entities::names(data, 45, ".cbc");
+    let _ = annotations::read(data);
+}
+
+#[cfg(test)]
+mod tests;

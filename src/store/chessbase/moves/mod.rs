@@ -1,0 +1,428 @@
+//! A game's moves in the .cbg file: the start position and the move tree, main line and
+//! variations.
+//!
+//! A record starts with four bytes: bit 6 of the first set when a start position follows
+//! ([`setup`]), its low six bits the encoding mode, the other three the record's length. Only
+//! mode 0 (ChessBase's compact encoding of standard chess, what nearly every game uses) is
+//! decoded; the others (Chess960, variants, the two-byte encodings) are refused by name.
+//!
+//! The moves are a byte stream ([`table`]): each byte names a move by piece slot and step
+//! ([`pieces`]), or starts or ends a variation. The tree is written depth first, a node's
+//! children in order (the first is the main continuation): a `start` before each child but
+//! the last, each child's line closed by an `end`; the game's own `end` closes the main line.
+
+mod pieces;
+mod setup;
+mod table;
+
+use shakmaty::{CastlingSide, Chess, Color, File, Position, Rank, Role, Square};
+
+use super::annotations::Note;
+use crate::error::{Error, ErrorKind, Result};
+use crate::game::replay::{fen_of, play_in_place};
+use crate::game::{Line, MoveNode, Ply, StartPosition};
+use pieces::{Slots, role_of, square};
+use table::{Code, translate};
+
+/// The length of a record's header (flags, mode and length).
+pub const HEADER_LEN: usize = 4;
+
+/// Variations open at once beyond which a record is refused: each open one keeps a position,
+/// so this bounds the memory a hostile record takes (SCID's deepest real games nest a few
+/// dozen).
+const MAX_OPEN: usize = 10_000;
+
+/// A decoded game's moves.
+#[derive(Debug, Default)]
+pub struct Moves {
+    /// Where the game starts.
+    pub start: StartPosition,
+    /// The main line with its variations.
+    pub line: Line,
+}
+
+/// The length the header of a record says it has, header included.
+pub fn record_len(header: [u8; HEADER_LEN]) -> usize {
+    usize::from(header[1]) << 16 | usize::from(header[2]) << 8 | usize::from(header[3])
+}
+
+/// The moves of `record`, a whole game record of the .cbg file (header included).
+pub fn decode(record: &[u8]) -> Result<Moves> {
+    decode_annotated(record, &[])
+}
+
+/// The moves of `record` with `notes` (the game's annotations, [`super::annotations`]) in
+/// their places: texts as comments (graphical codes first), symbols as NAGs.
+pub(super) fn decode_annotated(record: &[u8], notes: &[(u32, Note)]) -> Result<Moves> {
+    let bad = |what: String| Error::corrupt_record(format!("moves: {what}"));
+    let header: [u8; HEADER_LEN] = record
+        .get(..HEADER_LEN)
+        .and_then(|h| h.try_into().ok())
+        .ok_or_else(|| bad("record cut short".to_owned()))?;
+    let mode = header[0] & 0x3F;
+    if mode != 0 {
+        return Err(Error::new(
+            ErrorKind::Unsupported,
+            format!(
+                "moves: encoding mode {mode} ({}) is not decoded yet",
+                mode_name(mode)
+            ),
+        ));
+    }
+    let (start, pos, body) = if header[0] & 0x40 != 0 {
+        let pos = setup::read(&record[HEADER_LEN..])?;
+        (
+            StartPosition::Fen(fen_of(&pos)),
+            pos,
+            &record[HEADER_LEN + setup::LEN..],
+        )
+    } else {
+        (
+            StartPosition::Standard,
+            Chess::default(),
+            &record[HEADER_LEN..],
+        )
+    };
+    let mut decoder =
+        Decoder::new(pos).ok_or_else(|| bad("a side has more than eight pawns".to_owned()))?;
+    decoder.run(body).map_err(|(at, e)| {
+        let at = at + body.as_ptr() as usize - record.as_ptr() as usize;
+        bad(format!("byte {at}: {e}"))
+    })?;
+    decoder.annotate(notes)?;
+    Ok(Moves {
+        start,
+        line: decoder.assemble(),
+    })
+}
+
+/// What ChessBase's encoding mode `mode` is for.
+fn mode_name(mode: u8) -> &'static str {
+    match mode {
+        1..=7 => "standard chess, another encoding",
+        8 | 9 => "losing chess",
+        10 | 11 => "Chess960",
+        12..=19 => "a chess variant",
+        63 => "illegal positions allowed",
+        _ => "unknown",
+    }
+}
+
+/// A line of the tree being built, and where it hangs.
+struct Built {
+    line: Line,
+    /// The line, move and variation slot it fills (none for the main line).
+    parent: Option<(usize, usize, usize)>,
+}
+
+/// Where the next move goes: after move `index` of line `line`, or at the very start.
+#[derive(Clone, Copy)]
+enum Cursor {
+    Start,
+    After { line: usize, index: usize },
+}
+
+/// The decoding of one record's moves.
+struct Decoder {
+    pos: Chess,
+    slots: Slots,
+    cursor: Cursor,
+    lines: Vec<Built>,
+    /// Moves decoded so far, modulo 256 (every byte is read less it).
+    moves: u8,
+    /// Where each move decoded went (line, index), in decoding order: annotations name
+    /// moves by this order.
+    places: Vec<(usize, usize)>,
+}
+
+/// What the annotations of one move (or of the start) add to it.
+#[derive(Default)]
+struct Added {
+    codes: String,
+    before: Vec<String>,
+    after: Vec<String>,
+    nags: Vec<u8>,
+}
+
+/// `comment` with `more` after it.
+fn append(comment: &mut Option<String>, more: &str) {
+    if more.is_empty() {
+        return;
+    }
+    match comment {
+        Some(c) if !c.is_empty() => {
+            c.push(' ');
+            c.push_str(more);
+        }
+        _ => *comment = Some(more.to_owned()),
+    }
+}
+
+impl Decoder {
+    fn new(pos: Chess) -> Option<Decoder> {
+        Some(Decoder {
+            slots: Slots::of(pos.board())?,
+            pos,
+            cursor: Cursor::Start,
+            lines: vec![Built {
+                line: Line::default(),
+                parent: None,
+            }],
+            moves: 0,
+            places: Vec::new(),
+        })
+    }
+
+    /// Decode `body`; an error names the byte it is at.
+    fn run(&mut self, body: &[u8]) -> std::result::Result<(), (usize, String)> {
+        let mut open: Vec<(Cursor, Chess, Slots)> = Vec::new();
+        let mut at = 0;
+        loop {
+            let Some(&byte) = body.get(at) else {
+                return Err((at, "the moves end without their end mark".to_owned()));
+            };
+            let here = at;
+            at += 1;
+            let ply = match Code::read(byte, self.moves) {
+                Code::Ignore => continue,
+                Code::Unknown(c) => return Err((here, format!("unknown code {c}"))),
+                Code::StartVariation => {
+                    if open.len() >= MAX_OPEN {
+                        return Err((here, format!("more than {MAX_OPEN} variations open")));
+                    }
+                    open.push((self.cursor, self.pos.clone(), self.slots.clone()));
+                    continue;
+                }
+                Code::EndVariation => match open.pop() {
+                    Some((cursor, pos, slots)) => {
+                        (self.cursor, self.pos, self.slots) = (cursor, pos, slots);
+                        continue;
+                    }
+                    None => return Ok(()),
+                },
+                Code::TwoBytes => {
+                    let (Some(&hi), Some(&lo)) = (body.get(at), body.get(at + 1)) else {
+                        return Err((here, "a two-byte move cut short".to_owned()));
+                    };
+                    at += 2;
+                    let word = u16::from(translate(hi, self.moves)) << 8
+                        | u16::from(translate(lo, self.moves));
+                    self.two_byte_move(word)
+                }
+                code => self.one_byte_move(code),
+            }
+            .map_err(|e| (here, e))?;
+            self.play(ply).map_err(|e| (here, e))?;
+        }
+    }
+
+    /// Put `notes` on the moves they name: a text after a move, and coloured squares and
+    /// arrows, in its comment (codes first); a text before a move in the comment before it
+    /// (the line's, for a line's first move); symbols as its NAGs. The start position's
+    /// texts go before the first move.
+    fn annotate(&mut self, notes: &[(u32, Note)]) -> Result<()> {
+        let mut added: std::collections::BTreeMap<u32, Added> = Default::default();
+        for (node, note) in notes {
+            if *node as usize > self.places.len() {
+                return Err(Error::corrupt_record(format!(
+                    "annotations: move {node} of {}",
+                    self.places.len()
+                )));
+            }
+            let a = added.entry(*node).or_default();
+            match note {
+                Note::After(t) => a.after.push(t.clone()),
+                Note::Before(t) => a.before.push(t.clone()),
+                Note::Nags(n) => a.nags.extend(n),
+                Note::Squares(s) => a.codes.push_str(&format!("[%csl {s}]")),
+                Note::Arrows(s) => a.codes.push_str(&format!("[%cal {s}]")),
+            }
+        }
+        for (node, a) in added {
+            let after = [a.codes.clone(), a.after.join(" ")]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let before = a.before.join(" ");
+            let Some(&(line, index)) = node
+                .checked_sub(1)
+                .and_then(|n| self.places.get(n as usize))
+            else {
+                let start = &mut self.lines[0].line.comment;
+                append(start, &before);
+                append(start, &after);
+                continue;
+            };
+            let moves = &mut self.lines[line].line.moves;
+            match index.checked_sub(1) {
+                Some(previous) => append(&mut moves[previous].comment, &before),
+                None => append(&mut self.lines[line].line.comment, &before),
+            }
+            let m = &mut self.lines[line].line.moves[index];
+            append(&mut m.comment, &after);
+            m.nags.extend(a.nags);
+        }
+        Ok(())
+    }
+
+    /// The move a single-byte code names.
+    fn one_byte_move(&self, code: Code) -> std::result::Result<Ply, String> {
+        let color = self.pos.turn();
+        let (from, to) = match code {
+            Code::Null => return Ok(Ply::Null),
+            Code::ShortCastle => return self.castle(CastlingSide::KingSide),
+            Code::LongCastle => return self.castle(CastlingSide::QueenSide),
+            Code::Step {
+                piece,
+                slot,
+                dx,
+                dy,
+            } => {
+                let from = if role_of(piece) == Role::King {
+                    self.pos.board().king_of(color)
+                } else {
+                    self.slots.piece(color, piece, slot)
+                }
+                .ok_or_else(|| format!("no {:?} in slot {slot}", role_of(piece)))?;
+                let file = (from.file() as u8 + dx) % 8;
+                let rank = (from.rank() as u8 + dy) % 8;
+                (from, square(file * 8 + rank))
+            }
+            Code::Pawn { slot, kind } => {
+                let from = self
+                    .slots
+                    .pawn(color, slot)
+                    .ok_or_else(|| format!("no pawn in slot {slot}"))?;
+                let dir = if color == Color::White { 1 } else { -1 };
+                let (dx, dy) = match kind {
+                    0 => (0, dir),
+                    1 => (0, 2 * dir),
+                    2 => (dir, dir),
+                    _ => (-dir, dir),
+                };
+                let file = from.file() as i32 + dx;
+                let rank = from.rank() as i32 + dy;
+                if !(0..8).contains(&file) || !(0..8).contains(&rank) {
+                    return Err(format!("the pawn on {from} would leave the board"));
+                }
+                let to = Square::from_coords(File::new(file as u32), Rank::new(rank as u32));
+                // A promotion takes two bytes; one that takes one is to a queen.
+                let last = if color == Color::White {
+                    Rank::Eighth
+                } else {
+                    Rank::First
+                };
+                let promotion = (to.rank() == last).then_some(Role::Queen);
+                return self.legal(from, to, promotion);
+            }
+            other => return Err(format!("{other:?} is no move")),
+        };
+        self.legal(from, to, None)
+    }
+
+    /// The move a two-byte word names: from square, to square, promotion piece.
+    fn two_byte_move(&self, word: u16) -> std::result::Result<Ply, String> {
+        let from = square((word & 0x3F) as u8);
+        let to = square((word >> 6 & 0x3F) as u8);
+        let role = self.pos.board().role_at(from);
+        if role == Some(Role::King) && from.file().distance(to.file()) == 2 {
+            let side = CastlingSide::from_king_side(to.file() > from.file());
+            return self.castle(side);
+        }
+        let last = matches!(to.rank(), Rank::First | Rank::Eighth);
+        let promotion = (role == Some(Role::Pawn) && last).then(|| {
+            [Role::Queen, Role::Rook, Role::Bishop, Role::Knight][usize::from(word >> 12 & 3)]
+        });
+        self.legal(from, to, promotion)
+    }
+
+    /// The legal move from `from` to `to` (no castling).
+    fn legal(
+        &self,
+        from: Square,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> std::result::Result<Ply, String> {
+        self.pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| {
+                !m.is_castle()
+                    && m.from() == Some(from)
+                    && m.to() == to
+                    && m.promotion() == promotion
+            })
+            .map(Ply::Move)
+            .ok_or_else(|| format!("{from}{to} is not a legal move in {}", fen_of(&self.pos)))
+    }
+
+    /// Castling to `side`, when legal.
+    fn castle(&self, side: CastlingSide) -> std::result::Result<Ply, String> {
+        self.pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.castling_side() == Some(side))
+            .map(Ply::Move)
+            .ok_or_else(|| format!("castling {side:?} is not legal in {}", fen_of(&self.pos)))
+    }
+
+    /// Play `ply` at the cursor: into the position, the slots and the tree.
+    fn play(&mut self, ply: Ply) -> std::result::Result<(), String> {
+        if let Ply::Move(m) = &ply {
+            self.slots.play(self.pos.turn(), m);
+        }
+        play_in_place(&mut self.pos, &ply).map_err(|e| e.message().to_owned())?;
+        self.moves = self.moves.wrapping_add(1);
+        // The cursor's first child continues its line; a later child starts a variation of
+        // that first child.
+        let (line, first_child) = match self.cursor {
+            Cursor::Start => (0, 0),
+            Cursor::After { line, index } => (line, index + 1),
+        };
+        let node = MoveNode::new(ply);
+        let target = if self.lines[line].line.moves.len() == first_child {
+            self.lines[line].line.moves.push(node);
+            line
+        } else {
+            let variations = &mut self.lines[line].line.moves[first_child].variations;
+            variations.push(Line::default());
+            let slot = variations.len() - 1;
+            self.lines.push(Built {
+                line: Line {
+                    comment: None,
+                    moves: vec![node],
+                },
+                parent: Some((line, first_child, slot)),
+            });
+            self.lines.len() - 1
+        };
+        let index = self.lines[target].line.moves.len() - 1;
+        self.cursor = Cursor::After {
+            line: target,
+            index,
+        };
+        self.places.push((target, index));
+        Ok(())
+    }
+
+    /// The main line with every variation in its place: each line is put into its parent,
+    /// made before it, last first, so no recursion is needed however deep they nest.
+    fn assemble(self) -> Line {
+        let mut lines = self.lines;
+        while lines.len() > 1 {
+            let Some(Built {
+                line,
+                parent: Some((p, index, slot)),
+            }) = lines.pop()
+            else {
+                break;
+            };
+            lines[p].line.moves[index].variations[slot] = line;
+        }
+        lines.pop().map(|b| b.line).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests;

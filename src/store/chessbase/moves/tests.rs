@@ -1,0 +1,163 @@
+use super::table::raw;
+use super::*;
+use crate::game::ChessGame;
+
+/// Markers among the codes given to [`record`].
+const START: u16 = 254;
+const END: u16 = 255;
+const TWO: u16 = 1 << 15;
+
+/// A mode-0 record of `codes`: ChessBase's values (a two-byte move as `TWO | word`), each
+/// written less nothing and counted as ChessBase counts moves; `setup` before them if given.
+fn record(codes: &[u16], setup: Option<&[u8]>) -> Vec<u8> {
+    let mut body = setup.map(<[u8]>::to_vec).unwrap_or_default();
+    let mut moves = 0u8;
+    for &c in codes {
+        if c & TWO != 0 {
+            body.push(raw(235, moves));
+            body.push(raw((c >> 8 & 0x3F) as u8, moves));
+            body.push(raw(c as u8, moves));
+            moves = moves.wrapping_add(1);
+        } else {
+            body.push(raw(c as u8, moves));
+            if !matches!(c, START | END | 236) {
+                moves = moves.wrapping_add(1);
+            }
+        }
+    }
+    let len = body.len() + HEADER_LEN;
+    let flags = if setup.is_some() { 0x40 } else { 0 };
+    let mut rec = vec![flags, (len >> 16) as u8, (len >> 8) as u8, len as u8];
+    rec.extend(body);
+    rec
+}
+
+/// The movetext of `moves` as gamefs writes it.
+fn movetext(moves: Moves) -> String {
+    let game = ChessGame {
+        start: moves.start,
+        moves: moves.line,
+        ..ChessGame::default()
+    };
+    let text = crate::text::pgn::render(&game).unwrap();
+    let body = text.split("\n\n").nth(1).unwrap_or_default();
+    body.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn the_notes_example_of_variations() {
+    // 1.e4 c5 (1...c6 2.d4) (1...Nf6 2.e5) 2.Nf3 d6 (2...Nc6 3.Bb5) 3.d4, written as the
+    // notes show: e4 <start> c5 Nf3 <start> d6 d4 <end> Nc6 Bb5 <end> <start> c6 d4 <end>
+    // Nf6 e5 <end>.
+    let codes = [
+        128, START, 120, 105, START, 123, 124, END, 101, 84, END, START, 119, 124, END, 108, 127,
+        END,
+    ];
+    let moves = decode(&record(&codes, None)).unwrap();
+    assert_eq!(
+        movetext(moves),
+        "1. e4 c5 (1... c6 2. d4) (1... Nf6 2. e5) 2. Nf3 d6 (2... Nc6 3. Bb5) 3. d4 *"
+    );
+}
+
+#[test]
+fn castling_captures_and_slots_that_move_up() {
+    // 1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5 4.O-O Nf6 5.Re1 O-O 6.Bxf7+ Rxf7 7.Nxe5 Nxe5 8.Re2:
+    // after castling h1's rook, on f1, is still the second.
+    // Built from squares with two-byte moves where a slot is awkward to name by hand.
+    let sq = |s: &str| {
+        let b = s.as_bytes();
+        u16::from(b[0] - b'a') * 8 + u16::from(b[1] - b'1')
+    };
+    let mv = |from: &str, to: &str| TWO | sq(from) | sq(to) << 6;
+    let codes = [
+        128,
+        128,
+        105,
+        101,
+        mv("f1", "c4"),
+        mv("f8", "c5"),
+        9,
+        mv("g8", "f6"),
+        66, // Re1: the second rook (f1) one file left: (7, 0)
+        9,
+        mv("c4", "f7"),
+        mv("f8", "f7"),
+        mv("f3", "e5"),
+        mv("c6", "e5"),
+        53, // the second rook (e1) one rank up
+        END,
+    ];
+    let moves = decode(&record(&codes, None)).unwrap();
+    assert_eq!(
+        movetext(moves),
+        "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. Re1 O-O 6. Bxf7+ Rxf7 7. Nxe5 Nxe5 \
+         8. Re2 *"
+    );
+}
+
+#[test]
+fn promotion_and_null_move_from_a_set_up_position() {
+    // White: Kh1 (index 56), pawn b7 (14); Black: Kh8 (63). White to move.
+    let mut bits = Vec::new();
+    for index in 0..64u8 {
+        match index {
+            56 => bits.extend([1, 0, 0, 0, 1]),
+            14 => bits.extend([1, 0, 1, 1, 0]),
+            63 => bits.extend([1, 1, 0, 0, 1]),
+            _ => bits.push(0),
+        }
+    }
+    bits.resize(192, 0);
+    let mut setup = vec![1, 0, 0, 50];
+    setup.extend(
+        bits.chunks(8)
+            .map(|c| c.iter().fold(0u8, |a, &b| a << 1 | b)),
+    );
+    // 50.b8=N Kg7 51.-- Kf6: b7 (14) to b8 (15), knight (3).
+    let codes = [TWO | 3 << 12 | 14 | 15 << 6, 6, 0, 6, END];
+    let moves = decode(&record(&codes, Some(&setup))).unwrap();
+    assert_eq!(
+        moves.start,
+        StartPosition::Fen("7k/1P6/8/8/8/8/8/7K w - - 0 50".to_owned())
+    );
+    let text = movetext(moves);
+    assert!(text.ends_with("50. b8=N Kg7 51. -- Kf6 *"), "{text}");
+}
+
+#[test]
+fn damaged_records_are_refused_with_the_byte() {
+    // No end mark.
+    let e = decode(&record(&[128], None)).unwrap_err();
+    assert!(e.message().contains("end mark"), "{e}");
+    // A move that is not legal: the e-pawn two steps twice.
+    let e = decode(&record(&[128, 128, 128, END], None)).unwrap_err();
+    assert!(e.message().contains("byte 6"), "{e}");
+    // Another encoding mode.
+    let mut rec = record(&[END], None);
+    rec[0] = 10;
+    let e = decode(&rec).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    assert!(e.message().contains("Chess960"), "{e}");
+    // Unbalanced ends are the game's end; an unclosed start is a missing end mark.
+    assert!(decode(&record(&[START, 128, END], None)).is_err());
+}
+
+#[test]
+fn many_variations_and_a_bound_on_open_ones() {
+    // 1.e4 (1.d4) (1.d4) …: every start before the first move, each closed by a d4.
+    let depth = 2_000;
+    let mut codes = vec![START; depth];
+    codes.push(128);
+    for _ in 0..depth {
+        codes.extend([END, 124]);
+    }
+    codes.push(END);
+    let moves = decode(&record(&codes, None)).unwrap();
+    assert_eq!(moves.line.moves.len(), 1);
+    assert_eq!(moves.line.moves[0].variations.len(), depth);
+    let mut too_deep = vec![START; MAX_OPEN + 1];
+    too_deep.push(END);
+    let e = decode(&record(&too_deep, None)).unwrap_err();
+    assert!(e.message().contains("open"), "{e}");
+}

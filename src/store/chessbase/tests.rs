@@ -1,0 +1,220 @@
+//! The store over a real base: TWIC 1134 as ChessBase publishes it (tests/data/chessbase).
+
+use super::*;
+use crate::game::replay::play;
+use crate::game::{GameResult, Ply, StartPosition};
+use shakmaty::{Chess, san::San};
+use std::path::PathBuf;
+
+/// The test base.
+fn twic() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/chessbase/twic1134")
+}
+
+/// The main line of `game` in SAN.
+fn main_line(game: &ChessGame) -> Vec<String> {
+    let mut pos = match &game.start {
+        StartPosition::Standard => Chess::default(),
+        start => crate::game::replay::start_position(start).unwrap(),
+    };
+    let mut out = Vec::new();
+    for node in &game.moves.moves {
+        out.push(match &node.ply {
+            Ply::Move(m) => San::from_move(&pos, *m).to_string(),
+            Ply::Null => "--".to_owned(),
+        });
+        pos = play(&pos, &node.ply).unwrap();
+    }
+    out
+}
+
+/// The moves `sans` (SAN, space-separated) written as gamefs writes them, when they are the
+/// main line of `game`; else `sans` as given.
+fn same_moves(game: &ChessGame, sans: &str) -> String {
+    let mut pos = Chess::default();
+    let mut out = Vec::new();
+    for (san, node) in sans.split_whitespace().zip(&game.moves.moves) {
+        let Ok(m) = san
+            .parse::<San>()
+            .and_then(|s| s.to_move(&pos).map_err(|_| shakmaty::san::ParseSanError))
+        else {
+            return sans.to_owned();
+        };
+        if node.ply != Ply::Move(m) {
+            return sans.to_owned();
+        }
+        out.push(San::from_move(&pos, m).to_string());
+        pos = play(&pos, &node.ply).unwrap();
+    }
+    if out.len() != sans.split_whitespace().count() {
+        return sans.to_owned();
+    }
+    out.join(" ")
+}
+
+#[test]
+fn opens_the_base_read_only_with_every_game() {
+    let db = ChessBase::open(&twic(), false).unwrap();
+    assert_eq!(db.game_count(), 6117);
+    assert!(!db.writable());
+    assert!(looks_like(&twic()));
+    assert!(looks_like(&with_ext(&twic(), "cbg")));
+    assert_eq!(base_path(&with_ext(&twic(), "cba")), twic());
+    let e = ChessBase::open(&twic(), true).err().unwrap();
+    assert_eq!(e.kind(), ErrorKind::ReadOnly);
+    assert!(e.message().contains("gamefs convert"), "{e}");
+    let e = db.set_deleted(0, true).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::ReadOnly);
+    // Nothing in this base is left out: no annotations, no texts.
+    assert_eq!(db.problems(), Vec::new());
+}
+
+#[test]
+fn the_first_game_as_chessbase_holds_it() {
+    let db = ChessBase::open(&twic(), false).unwrap();
+    let g = db.load(0).unwrap();
+    let h = &g.headers;
+    assert_eq!(h.white, "Vachier Lagrave, M");
+    assert_eq!(h.black, "Svidler, P");
+    assert_eq!(h.result, GameResult::WhiteWins);
+    assert_eq!(h.event, "49th Biel Masters Match");
+    let pgn = crate::text::pgn::render(&g).unwrap();
+    assert!(
+        pgn.starts_with(
+            "[Event \"49th Biel Masters Match\"]\n[Site \"Biel SUI\"]\n[Date \"2016.07.26\"]\n\
+             [Round \"2\"]\n[White \"Vachier Lagrave, M\"]\n[Black \"Svidler, P\"]\n\
+             [Result \"1-0\"]\n"
+        ),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("[WhiteElo \"2798\"]\n[BlackElo \"2759\"]\n[ECO \"C89\"]\n"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("46. Bf4 Ba7 47. g4 1-0"), "{pgn}");
+    assert_eq!(&main_line(&g)[..5], ["e4", "e5", "Nf3", "Nc6", "Bb5"]);
+    let s = db.summary(0);
+    assert_eq!(&*db.name(NameKind::Player, s.white), "Vachier Lagrave, M");
+    assert_eq!(&*db.name(NameKind::Site, s.site), "Biel SUI");
+    assert_eq!(&*db.name(NameKind::Round, s.round), "2");
+    assert_eq!(&*db.name(NameKind::Round, db.summary(4).round), "2.2");
+    assert_eq!(crate::store::eco_text(s.eco).as_deref(), h.eco.as_deref());
+    assert!(db.fingerprint(0).is_some());
+}
+
+/// Every game decodes, and the first 500 equal what cbh2pgn 0.2.0 (an independent reader,
+/// MIT) reads from the same files: players, result and main line (tests/data/chessbase).
+#[test]
+fn every_game_decodes_and_agrees_with_an_independent_reader() {
+    let db = ChessBase::open(&twic(), false).unwrap();
+    let reference = std::fs::read_to_string(twic().with_file_name("twic1134-cbh2pgn.tsv")).unwrap();
+    let reference: Vec<&str> = reference.lines().collect();
+    assert_eq!(reference.len(), 500);
+    for n in 0..db.game_count() {
+        let g = db.load(n).unwrap_or_else(|e| panic!("{e}"));
+        let Some(line) = reference.get(n as usize) else {
+            continue;
+        };
+        let fields: Vec<&str> = line.split('\t').collect();
+        // cbh2pgn writes no check marks and names a piece's file or rank even when the other
+        // piece that could go there is pinned: its moves are read as moves, not compared as
+        // text.
+        let sans = main_line(&g).join(" ");
+        let expected = same_moves(&g, fields[3]);
+        let result = match g.headers.result {
+            GameResult::Unknown => "*",
+            r => r.as_pgn(),
+        };
+        assert_eq!(
+            [g.headers.white.as_str(), &g.headers.black, result, &sans],
+            [fields[0], fields[1], fields[2], &expected],
+            "game {}",
+            n + 1
+        );
+    }
+}
+
+#[test]
+fn a_damaged_base_says_what_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("cut");
+    for ext in ["cbh", "cbp", "cbt"] {
+        std::fs::copy(with_ext(&twic(), ext), with_ext(&base, ext)).unwrap();
+    }
+    // The moves file cut after the first games: the others' moves are past its end.
+    let cbg = std::fs::read(with_ext(&twic(), "cbg")).unwrap();
+    std::fs::write(with_ext(&base, "cbg"), &cbg[..2000]).unwrap();
+    let db = ChessBase::open(&base, false).unwrap();
+    assert!(db.load(0).is_ok());
+    let last = db.game_count() - 1;
+    let e = db.load(last).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::CorruptRecord);
+    assert!(e.message().contains("past the end"), "{e}");
+    assert!(
+        db.problems()
+            .iter()
+            .any(|p| p.item == Some(last) && p.unreadable)
+    );
+    // A game whose record runs past the end of the file.
+    let n = (0..db.game_count()).find(|&n| db.load(n).is_err()).unwrap();
+    assert!(n > 0);
+    // Not a .cbh file.
+    std::fs::write(with_ext(&base, "cbh"), [0u8; 46]).unwrap();
+    assert!(!looks_like(&base));
+    assert!(ChessBase::open(&base, false).is_err());
+}
+
+#[test]
+fn annotations_are_shown_and_the_kinds_left_out_are_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("notes");
+    for ext in ["cbg", "cbp", "cbt", "cbc"] {
+        std::fs::copy(with_ext(&twic(), ext), with_ext(&base, ext)).unwrap();
+    }
+    // Game 1 gets a block at byte 26 of a new .cba: a pre-game text, 1.e4 with `!` and a
+    // green square, a text before 1...e5 and one after it; its flags say comments, symbols,
+    // squares and clocks. Record 2 becomes a guiding text.
+    let block = super::annotations::tests::block(&[
+        (-1, 0x02, b"\x00\x00Biel 2016"),
+        (0, 0x03, &[1]),
+        (0, 0x04, &[2, 37]),
+        (1, 0x82, b"\x00\x00The Spanish:"),
+        (1, 0x02, b"\x00\x00solid."),
+        (1, 0x16, &[0, 0, 0x1d, 0x4c]),
+    ]);
+    let mut cba = vec![0u8; 26];
+    cba.extend(&block);
+    std::fs::write(with_ext(&base, "cba"), &cba).unwrap();
+    let mut cbh = std::fs::read(with_ext(&twic(), "cbh")).unwrap();
+    let g1 = RECORD_LEN;
+    cbh[g1 + 5..g1 + 9].copy_from_slice(&26u32.to_be_bytes());
+    cbh[g1 + 39..g1 + 43].copy_from_slice(&(1u32 << 2 | 1 << 3 | 1 << 4 | 1 << 22).to_be_bytes());
+    cbh[2 * RECORD_LEN] |= 0x02;
+    std::fs::write(with_ext(&base, "cbh"), &cbh).unwrap();
+    let db = ChessBase::open(&base, false).unwrap();
+    assert_eq!(db.game_count(), 6116);
+    let pgn = crate::text::pgn::render(&db.load(0).unwrap()).unwrap();
+    assert!(
+        pgn.contains("{Biel 2016} 1. e4 $1 {[%csl Ge5] The Spanish:} 1... e5 {solid.} 2. Nf3"),
+        "{pgn}"
+    );
+    // The game after the guiding text is the base's third.
+    assert_eq!(db.load(1).unwrap().headers.result, GameResult::Draw);
+    let problems: Vec<String> = db.problems().into_iter().map(|p| p.message).collect();
+    assert_eq!(
+        problems,
+        [
+            "clocks (.cba) are not shown yet: 1 game(s) have them",
+            "guiding texts (pages of text, not games) are not shown: 1 of them",
+        ]
+    );
+    // Without the .cba file, the games say so.
+    std::fs::remove_file(with_ext(&base, "cba")).unwrap();
+    let db = ChessBase::open(&base, false).unwrap();
+    assert!(
+        db.problems().iter().any(|p| p.message.contains("missing")),
+        "{:?}",
+        db.problems()
+    );
+    assert!(db.load(0).is_ok());
+}
