@@ -2,7 +2,8 @@
 //! (`zip`, `7zz`, `tar`, `xz`, `zstd`): several PGN files in one zip are one tree named after
 //! its members, with the bytes each file's own mount shows; a SCID database in a zip, a zip
 //! in a zip, a 7z, tar forms and a `.pgn.xz` (read in place, by its blocks) mount; a folder of zips is one tree, unpacked
-//! once and at the next mount only where an archive changed; bad archives (cut short,
+//! once and at the next mount only where an archive changed, its PGN files read in the zips
+//! (no copy in the cache folder); bad archives (cut short,
 //! encrypted, a zip bomb, a name leaving the archive) leave out only what is bad, each member
 //! named with why in `.gamefs/errors`.
 
@@ -81,6 +82,7 @@ fn several_pgn_files_in_a_zip_a_7z_or_a_tar_are_one_tree_named_after_their_membe
     sh(
         &src,
         "zip -q ../games.zip first.pgn later.pgn && \
+         zip -q -0 ../stored.zip first.pgn later.pgn && \
          7zz a -bd -bso0 ../games.7z first.pgn later.pgn && \
          tar cf ../games.tar first.pgn later.pgn && \
          tar czf ../games.tar.gz first.pgn later.pgn && \
@@ -91,6 +93,7 @@ fn several_pgn_files_in_a_zip_a_7z_or_a_tar_are_one_tree_named_after_their_membe
     );
     for archive in [
         "games.zip",
+        "stored.zip",
         "games.7z",
         "games.tar",
         "games.tar.gz",
@@ -167,6 +170,20 @@ fn unpackings(cache: &Path) -> Vec<(PathBuf, std::time::SystemTime)> {
     found
 }
 
+/// The files under `dir`, at any depth.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(files_under(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
 #[test]
 fn a_folder_of_zips_is_one_tree_unpacked_once_and_again_only_where_a_zip_changed() {
     if !tools_present(&["/usr/bin/zip"], "zip") {
@@ -197,6 +214,12 @@ fn a_folder_of_zips_is_one_tree_unpacked_once_and_again_only_where_a_zip_changed
     };
     let before = unpackings(&cache);
     assert_eq!(before.len(), 10);
+    // The PGN files are read in the zips, in place: no copy of their text in the cache folder.
+    let copies: Vec<_> = files_under(&cache.join("gamefs/archives"))
+        .into_iter()
+        .filter(|f| f.to_string_lossy().ends_with(".pgn"))
+        .collect();
+    assert!(copies.is_empty(), "{copies:?}");
     std::thread::sleep(std::time::Duration::from_millis(50));
     // One zip changes (a game more), one is added.
     std::fs::write(dir.path().join("twic1503.pgn"), demo_games(10, 13)).unwrap();

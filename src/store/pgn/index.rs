@@ -93,7 +93,7 @@ impl Identity {
     /// where it was.
     fn grew_into(&self, now: &Identity, path: &Path) -> bool {
         if now.len <= self.len
-            || blob::is_remote(path)
+            || !blob::is_local(path)
             || !now
                 .head
                 .starts_with(&self.head[..self.head.len().min(now.head.len())])
@@ -284,7 +284,7 @@ impl Index {
             _ => threads,
         };
         let mut indexer = Indexer::new(&mut self, resume, lines_before, block, parsing);
-        if indexer.index.codec == Codec::Plain && !blob::is_remote(path) {
+        if indexer.index.codec == Codec::Plain && blob::is_local(path) {
             // Mapped, and parsed where it lies: no copy, no blocks (the pages parsed are let go).
             let text = Text::of_file(path)
                 .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
@@ -690,10 +690,10 @@ fn unclassified() -> GameSummary {
 
 /// Where the index of the file at `path` is kept in folder `dir`: under a name made from the
 /// file's device and inode (the same file, grown or not, finds it), or from a remote object's
-/// URL.
+/// URL or an archive member's path.
 fn kept_path(dir: &Path, path: &Path) -> Option<PathBuf> {
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    if blob::is_remote(path) {
+    if !blob::is_local(path) {
         path.hash(&mut h);
     } else {
         let meta = std::fs::metadata(path).ok()?;

@@ -640,10 +640,10 @@ fn input_at(blob: &Arc<Blob>, at: u64) -> Counted<BufReader<SharedReader>> {
     }
 }
 
-/// `path` when it names a local file (which can be mapped), not a remote object (read in
-/// order instead).
+/// `path` when it names a local file (which can be mapped), not a remote object nor an
+/// archive's member (read in order instead).
 fn local_file(path: &Path) -> Option<&Path> {
-    (!blob::is_remote(path)).then_some(path)
+    blob::is_local(path).then_some(path)
 }
 
 /// Where the zstd frame starting at byte `start` of the file at `path` ends, as its frame and
