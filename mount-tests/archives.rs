@@ -154,16 +154,18 @@ fn a_zip_holding_a_scid_database_mounts_as_that_database() {
     assert!(games(&m.join("games")) == expected);
 }
 
-/// The `unpacked` file of each archive unpacked in the cache folder `cache`, with its time.
-fn unpackings(cache: &Path) -> Vec<(PathBuf, std::time::SystemTime)> {
+/// The `unpacked` file of each archive unpacked in the cache folder `cache`, with its inode
+/// (an unpacking writes a new one; a mount that finds it only sets its time).
+fn unpackings(cache: &Path) -> Vec<(PathBuf, u64)> {
+    use std::os::unix::fs::MetadataExt;
     let archives = cache.join("gamefs/archives");
     let mut found: Vec<_> = listing(&archives)
         .into_iter()
         .map(|d| d.join("unpacked"))
         .filter(|f| f.is_file())
         .map(|f| {
-            let t = std::fs::metadata(&f).unwrap().modified().unwrap();
-            (f, t)
+            let inode = std::fs::metadata(&f).unwrap().ino();
+            (f, inode)
         })
         .collect();
     found.sort();
@@ -246,6 +248,40 @@ fn a_folder_of_zips_is_one_tree_unpacked_once_and_again_only_where_a_zip_changed
         2,
         "only the changed and the new zip unpacked: {again:?}"
     );
+}
+
+#[test]
+fn past_cache_max_an_archive_unpacked_drops_the_least_recently_used_unpacking() {
+    let dir = scratch("archive-trim");
+    let src = two_pgn_files(dir.path());
+    sh(
+        &src,
+        "tar czf ../a.tar.gz first.pgn && tar czf ../b.tar.gz later.pgn",
+    );
+    let size = |name: &str| std::fs::metadata(src.join(name)).unwrap().len();
+    // Room for either unpacking, not for both.
+    let max = format!(
+        "ro,cache_max={}",
+        size("first.pgn").max(size("later.pgn")) * 3 / 2
+    );
+    let cache = dir.path().join("cache");
+    std::fs::create_dir_all(&cache).unwrap();
+    let env = [("XDG_CACHE_HOME", cache.as_path())];
+    let mount = |archive: &str, games_in_it: usize| {
+        let m = Mount::with_env(&dir.path().join(archive), dir.path(), &["-o", &max], &env);
+        assert_eq!(listing(&m.join("games")).len(), games_in_it, "{archive}");
+        unpackings(&cache)
+    };
+    let a = mount("a.tar.gz", 14);
+    assert_eq!(a.len(), 1);
+    let b = mount("b.tar.gz", 16);
+    assert_eq!(b.len(), 1, "a.tar.gz's unpacking dropped: {b:?}");
+    assert_ne!(b[0].0, a[0].0);
+    // a.tar.gz mounts again, unpacked anew (and b.tar.gz's unpacking goes).
+    let again = mount("a.tar.gz", 14);
+    assert_eq!(again.len(), 1);
+    assert_eq!(again[0].0, a[0].0);
+    assert_ne!(again[0].1, a[0].1, "unpacked anew");
 }
 
 #[test]

@@ -51,7 +51,9 @@ impl Placed {
     pub(super) fn suits(name: &str, method: Method) -> bool {
         let lower = name.to_ascii_lowercase();
         match method {
-            Method::Stored => crate::store::pgn::ENDINGS.iter().any(|e| lower.ends_with(e)),
+            Method::Stored => crate::store::pgn::ENDINGS
+                .iter()
+                .any(|e| lower.ends_with(e)),
             Method::Deflated { .. } => lower.ends_with(".pgn"),
         }
     }
@@ -68,7 +70,11 @@ impl Placed {
                 let mut trailer = crc32.to_le_bytes().to_vec();
                 // ISIZE: the length modulo 2^32, as gzip writes it.
                 trailer.extend_from_slice(&(size as u32).to_le_bytes());
-                vec![Part::Bytes(GZIP_HEADER.to_vec()), data, Part::Bytes(trailer)]
+                vec![
+                    Part::Bytes(GZIP_HEADER.to_vec()),
+                    data,
+                    Part::Bytes(trailer),
+                ]
             }
         };
         Window::new(name, archive.clone(), parts)

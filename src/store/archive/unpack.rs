@@ -11,13 +11,15 @@ use super::kind::{self, Kind};
 use super::{Members, names};
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::blob::{Blob, window};
-use crate::store::files;
+use crate::store::{cache_folder, files};
 
 /// How deep archives inside archives are unpacked (a zip in a zip in a zip…).
 const MAX_DEPTH: u32 = 4;
 
-/// The file that says an unpacking is whole: the archive's version, then its problems.
-const DONE_FILE: &str = "unpacked";
+/// The file that says an unpacking is whole: the archive's version, then its members read in
+/// place and its problems. Its time says when it was last used (the cache folder's limit
+/// drops the least recently used unpackings).
+const DONE_FILE: &str = cache_folder::UNPACKED;
 
 /// The folder in an unpacking's folder that holds the members.
 const FILES: &str = "files";
@@ -70,10 +72,12 @@ pub fn unpack(path: &Path) -> Result<Unpacked> {
             ),
         )
     })?;
-    unpack_into(path, &cache.join("archives"), Bounds::default())
+    unpack_into(path, &cache.join(cache_folder::ARCHIVES), Bounds::default())
 }
 
-/// [`unpack`] into folder `archives` (of the cache folder) within `bounds`.
+/// [`unpack`] into folder `archives` (of the cache folder) within `bounds`; past the cache
+/// folder's limit (`bounds.total`) once it is unpacked, the least recently used unpackings
+/// and kept indexes of the other mounts go ([`cache_folder::trim`]).
 pub fn unpack_into(path: &Path, archives: &Path, bounds: Bounds) -> Result<Unpacked> {
     let kind = kind::of_path(path).ok_or_else(|| {
         Error::new(
@@ -89,6 +93,8 @@ pub fn unpack_into(path: &Path, archives: &Path, bounds: Bounds) -> Result<Unpac
     let dir = archives.join(format!("{hash:016x}"));
     if let Some(done) = read_done(&dir, &version) {
         log::debug!("{}: unpacked before, in {}", path.display(), dir.display());
+        cache_folder::hold(&dir);
+        cache_folder::mark_used(&dir.join(DONE_FILE));
         return found(&dir, done, &blob, path);
     }
     remove_abandoned(archives, hash);
@@ -133,6 +139,10 @@ pub fn unpack_into(path: &Path, archives: &Path, bounds: Bounds) -> Result<Unpac
         if read_done(&dir, &version).is_none() {
             return Err(Error::io(format!("keeping {}", dir.display()), e));
         }
+    }
+    cache_folder::hold(&dir);
+    if let Some(cache) = archives.parent() {
+        cache_folder::trim(cache, bounds.total, &[]);
     }
     found(&dir, done, &blob, path)
 }
@@ -499,10 +509,18 @@ mod tests {
         assert!(first.folder.join("db/club.sn4").is_file());
         assert!(!first.folder.join("notes.txt").exists());
         assert!(first.problems.is_empty());
+        // Found again, not written again (its done file marked used).
+        let member = first.folder.join("a.pgn");
         let done = first.folder.parent().unwrap().join(DONE_FILE);
-        let stamp = std::fs::metadata(&done).unwrap().modified().unwrap();
+        let stamp = std::fs::metadata(&member).unwrap().modified().unwrap();
+        let used = std::fs::metadata(&done).unwrap().modified().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
         let again = unpack_into(&archive, &cache, Bounds::default()).unwrap();
-        assert_eq!(std::fs::metadata(&done).unwrap().modified().unwrap(), stamp);
+        assert_eq!(
+            std::fs::metadata(&member).unwrap().modified().unwrap(),
+            stamp
+        );
+        assert!(std::fs::metadata(&done).unwrap().modified().unwrap() > used);
         assert_eq!(names(&again), names(&first));
         // Changed: unpacked again, what it no longer holds gone.
         std::thread::sleep(std::time::Duration::from_millis(20));
@@ -537,7 +555,11 @@ mod tests {
     #[test]
     fn pgn_files_stored_or_deflated_in_a_zip_are_read_in_place_and_not_written() {
         let dir = tempfile::tempdir().unwrap();
-        if std::process::Command::new("zip").arg("-v").output().is_err() {
+        if std::process::Command::new("zip")
+            .arg("-v")
+            .output()
+            .is_err()
+        {
             eprintln!("zip is not installed: not tested");
             return;
         }
@@ -566,7 +588,10 @@ mod tests {
             }
         }
         // Nothing of the text is in the cache folder: only the done file.
-        let written: u64 = walk(&cache).iter().map(|f| f.metadata().unwrap().len()).sum();
+        let written: u64 = walk(&cache)
+            .iter()
+            .map(|f| f.metadata().unwrap().len())
+            .sum();
         assert!(written < 1000, "{written} bytes written");
     }
 
