@@ -81,7 +81,7 @@ impl Placed {
     }
 
     /// Its line in the done file, for the member at relative path `path`.
-    pub(super) fn to_line(&self, path: &Path) -> String {
+    pub(super) fn line(self, path: &Path) -> String {
         let method = match self.method {
             Method::Stored => "stored".to_owned(),
             Method::Deflated { crc32, size } => format!("deflated {crc32} {size}"),
@@ -141,7 +141,7 @@ mod tests {
                 packed: 1234,
                 method,
             };
-            let line = placed.to_line(Path::new("a b/twic.pgn"));
+            let line = placed.line(Path::new("a b/twic.pgn"));
             assert_eq!(
                 Placed::from_line(line.trim_end()),
                 Some((PathBuf::from("a b/twic.pgn"), placed))

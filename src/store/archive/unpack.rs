@@ -243,7 +243,7 @@ fn read_done(dir: &Path, version: &str) -> Option<Done> {
 fn write_done(dir: &Path, version: &str, done: &Done) -> Result<()> {
     let mut text = format!("{version}\n");
     for (inside, placed) in &done.placed {
-        text += &placed.to_line(inside);
+        text += &placed.line(inside);
     }
     for p in &done.problems {
         let flat = |s: &str| s.replace(['\t', '\n'], " ");
