@@ -69,6 +69,11 @@ impl Budget {
         Budget { bounds, used: 0 }
     }
 
+    /// The bytes written so far.
+    pub fn used(&self) -> u64 {
+        self.used
+    }
+
     /// True when a member of `packed` bytes in the archive may unpack to `size` bytes, as far
     /// as the ratio against zip bombs goes.
     pub fn ratio_allows(&self, size: u64, packed: u64) -> bool {
