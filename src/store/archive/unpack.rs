@@ -600,6 +600,44 @@ mod tests {
         assert!(written < 1000, "{written} bytes written");
     }
 
+    #[test]
+    fn a_damaged_pgn_member_read_in_place_fails_to_open_with_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        if std::process::Command::new("zip")
+            .arg("-v")
+            .output()
+            .is_err()
+        {
+            eprintln!("zip is not installed: not tested");
+            return;
+        }
+        std::fs::write(dir.path().join("games.pgn"), pgn_text(3000)).unwrap();
+        let zipped = std::process::Command::new("zip")
+            .current_dir(dir.path())
+            .args(["-q", "games.zip", "games.pgn"])
+            .status()
+            .unwrap();
+        assert!(zipped.success());
+        // Bytes in the middle of the deflated data changed: its CRC (from the zip's directory)
+        // no longer matches, and the PGN store says so when it indexes the member.
+        let archive = dir.path().join("games.zip");
+        let mut bytes = std::fs::read(&archive).unwrap();
+        let middle = bytes.len() / 2;
+        for b in &mut bytes[middle..middle + 64] {
+            *b ^= 0x5A;
+        }
+        std::fs::write(&archive, bytes).unwrap();
+        let cache = dir.path().join("archives");
+        let unpacked = unpack_into(&archive, &cache, Bounds::default()).unwrap();
+        assert_eq!(unpacked.in_place, 1);
+        let opened =
+            crate::store::pgn::PgnFile::open_kept_in(&unpacked.databases[0], None, &|_, _| {});
+        let Err(e) = opened else {
+            panic!("a damaged member opened");
+        };
+        assert!(e.to_string().contains("CRC32 mismatch"), "{e}");
+    }
+
     /// The files under `dir`, at any depth.
     fn walk(dir: &Path) -> Vec<PathBuf> {
         let mut out = Vec::new();
