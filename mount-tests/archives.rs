@@ -2,7 +2,8 @@
 //! (`zip`, `7zz`, `tar`, `xz`, `zstd`): several PGN files in one zip are one tree named after
 //! its members, with the bytes each file's own mount shows; a SCID database in a zip, a zip
 //! in a zip, a 7z, tar forms and a `.pgn.xz` (read in place, by its blocks) mount; a folder of zips is one tree, unpacked
-//! once and at the next mount only where an archive changed; bad archives (cut short,
+//! once and at the next mount only where an archive changed, its PGN files read in the zips
+//! (no copy in the cache folder); bad archives (cut short,
 //! encrypted, a zip bomb, a name leaving the archive) leave out only what is bad, each member
 //! named with why in `.gamefs/errors`.
 
@@ -81,6 +82,7 @@ fn several_pgn_files_in_a_zip_a_7z_or_a_tar_are_one_tree_named_after_their_membe
     sh(
         &src,
         "zip -q ../games.zip first.pgn later.pgn && \
+         zip -q -0 ../stored.zip first.pgn later.pgn && \
          7zz a -bd -bso0 ../games.7z first.pgn later.pgn && \
          tar cf ../games.tar first.pgn later.pgn && \
          tar czf ../games.tar.gz first.pgn later.pgn && \
@@ -91,6 +93,7 @@ fn several_pgn_files_in_a_zip_a_7z_or_a_tar_are_one_tree_named_after_their_membe
     );
     for archive in [
         "games.zip",
+        "stored.zip",
         "games.7z",
         "games.tar",
         "games.tar.gz",
@@ -151,20 +154,36 @@ fn a_zip_holding_a_scid_database_mounts_as_that_database() {
     assert!(games(&m.join("games")) == expected);
 }
 
-/// The `unpacked` file of each archive unpacked in the cache folder `cache`, with its time.
-fn unpackings(cache: &Path) -> Vec<(PathBuf, std::time::SystemTime)> {
+/// The `unpacked` file of each archive unpacked in the cache folder `cache`, with its inode
+/// (an unpacking writes a new one; a mount that finds it only sets its time).
+fn unpackings(cache: &Path) -> Vec<(PathBuf, u64)> {
+    use std::os::unix::fs::MetadataExt;
     let archives = cache.join("gamefs/archives");
     let mut found: Vec<_> = listing(&archives)
         .into_iter()
         .map(|d| d.join("unpacked"))
         .filter(|f| f.is_file())
         .map(|f| {
-            let t = std::fs::metadata(&f).unwrap().modified().unwrap();
-            (f, t)
+            let inode = std::fs::metadata(&f).unwrap().ino();
+            (f, inode)
         })
         .collect();
     found.sort();
     found
+}
+
+/// The files under `dir`, at any depth.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(files_under(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
 }
 
 #[test]
@@ -197,6 +216,12 @@ fn a_folder_of_zips_is_one_tree_unpacked_once_and_again_only_where_a_zip_changed
     };
     let before = unpackings(&cache);
     assert_eq!(before.len(), 10);
+    // The PGN files are read in the zips, in place: no copy of their text in the cache folder.
+    let copies: Vec<_> = files_under(&cache.join("gamefs/archives"))
+        .into_iter()
+        .filter(|f| f.to_string_lossy().ends_with(".pgn"))
+        .collect();
+    assert!(copies.is_empty(), "{copies:?}");
     std::thread::sleep(std::time::Duration::from_millis(50));
     // One zip changes (a game more), one is added.
     std::fs::write(dir.path().join("twic1503.pgn"), demo_games(10, 13)).unwrap();
@@ -223,6 +248,40 @@ fn a_folder_of_zips_is_one_tree_unpacked_once_and_again_only_where_a_zip_changed
         2,
         "only the changed and the new zip unpacked: {again:?}"
     );
+}
+
+#[test]
+fn past_cache_max_an_archive_unpacked_drops_the_least_recently_used_unpacking() {
+    let dir = scratch("archive-trim");
+    let src = two_pgn_files(dir.path());
+    sh(
+        &src,
+        "tar czf ../a.tar.gz first.pgn && tar czf ../b.tar.gz later.pgn",
+    );
+    let size = |name: &str| std::fs::metadata(src.join(name)).unwrap().len();
+    // Room for either unpacking, not for both.
+    let max = format!(
+        "ro,cache_max={}",
+        size("first.pgn").max(size("later.pgn")) * 3 / 2
+    );
+    let cache = dir.path().join("cache");
+    std::fs::create_dir_all(&cache).unwrap();
+    let env = [("XDG_CACHE_HOME", cache.as_path())];
+    let mount = |archive: &str, games_in_it: usize| {
+        let m = Mount::with_env(&dir.path().join(archive), dir.path(), &["-o", &max], &env);
+        assert_eq!(listing(&m.join("games")).len(), games_in_it, "{archive}");
+        unpackings(&cache)
+    };
+    let a = mount("a.tar.gz", 14);
+    assert_eq!(a.len(), 1);
+    let b = mount("b.tar.gz", 16);
+    assert_eq!(b.len(), 1, "a.tar.gz's unpacking dropped: {b:?}");
+    assert_ne!(b[0].0, a[0].0);
+    // a.tar.gz mounts again, unpacked anew (and b.tar.gz's unpacking goes).
+    let again = mount("a.tar.gz", 14);
+    assert_eq!(again.len(), 1);
+    assert_eq!(again[0].0, a[0].0);
+    assert_ne!(again[0].1, a[0].1, "unpacked anew");
 }
 
 #[test]

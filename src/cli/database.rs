@@ -232,7 +232,7 @@ fn decompressed(path: &Path, quiet: bool) -> Result<Option<Content>, String> {
     let blocks: Option<&mut dyn FnMut(StartPoints)> =
         (codec == Codec::Bzip2).then_some(&mut not_kept);
     let decoded = decode_from(
-        path,
+        &gamefs::store::location::Location::Local(path.to_path_buf()),
         codec,
         Member::default(),
         std::thread::available_parallelism().map_or(1, |n| n.get()),

@@ -350,7 +350,7 @@ fn index_pgn_files(paths: &[PathBuf], kept_in: Option<&Path>) -> Vec<Result<(), 
                 let sum = done.fetch_add(now.saturating_sub(before), Relaxed);
                 pb.set_position(sum + now.saturating_sub(before));
             };
-            gamefs::store::pgn::index::Index::of_file(path, kept_in, &progress)
+            gamefs::store::pgn::index::Index::of_file(&Location::parse(path), kept_in, &progress)
                 .map(drop)
                 .map_err(|e| e.to_string())
         })

@@ -195,7 +195,7 @@ pub(crate) const MOUNT_OPTIONS: &[MountWord] = &[
         "cache_max",
         "SIZE",
         Effect::CacheMax,
-        "the most the kept indexes of ~/.cache/gamefs take (500M, 20G; default 10G): the least recently used go first",
+        "the most the kept indexes and unpacked archives of ~/.cache/gamefs take (500M, 20G; default 10G): the least recently used go first",
     ),
     value("log_file", "FILE", Effect::Logging, "write the log to FILE"),
     value(
@@ -398,7 +398,8 @@ pub(crate) struct ParsedOptions {
     pub tree_depth: Option<u32>,
     /// `-o tree=off`: no position index, no `tree/` nor `positions/`.
     pub tree_off: bool,
-    /// `-o cache_max=SIZE`: the most the cache folder's kept indexes take, in bytes.
+    /// `-o cache_max=SIZE`: the most the cache folder's kept indexes and unpacked archives
+    /// take, in bytes.
     pub cache_max: Option<u64>,
     /// `-o into=NAME`: a folder mounted as one stores new games in its database NAME.
     pub into: Option<String>,

@@ -63,7 +63,7 @@ impl FileStamp {
 
 /// The whole file (or remote object) at `path`.
 pub fn read_file(path: &Path) -> Result<Vec<u8>> {
-    if blob::is_remote(path) {
+    if !blob::is_local(path) {
         return blob::read_all(path);
     }
     std::fs::read(path).map_err(|e| Error::io(format!("cannot read {}", path.display()), e))
@@ -102,9 +102,9 @@ pub fn remote_read_only(path: &Path) -> Error {
     )
 }
 
-/// The length of the file (or remote object) at `path`.
+/// The length of the file (or remote object, or archive member read in place) at `path`.
 pub fn file_len(path: &Path) -> Result<u64> {
-    if blob::is_remote(path) {
+    if !blob::is_local(path) {
         return Blob::open(path)?.len();
     }
     std::fs::metadata(path)
@@ -112,27 +112,30 @@ pub fn file_len(path: &Path) -> Result<u64> {
         .map_err(|e| Error::io(format!("cannot stat {}", path.display()), e))
 }
 
-/// When the file (or remote object) at `path` was last changed, if it can be told.
+/// When the file (or remote object, or archive member read in place) at `path` was last
+/// changed, if it can be told.
 pub fn modified(path: &Path) -> Option<std::time::SystemTime> {
-    if blob::is_remote(path) {
+    if !blob::is_local(path) {
         return Some(Blob::open(path).ok()?.version().ok()?.modified());
     }
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
 /// What names the file (or remote object) at `path` in the caches of what was learned of it:
-/// its canonical path, or its URL; `None` for a local file that is not there.
+/// its canonical path, or its URL (or an archive member's path); `None` for a local file that
+/// is not there.
 pub fn cache_key(path: &Path) -> Option<PathBuf> {
-    if blob::is_remote(path) {
+    if !blob::is_local(path) {
         return Some(path.to_path_buf());
     }
     std::fs::canonicalize(path).ok()
 }
 
-/// The version of the remote object at `path` (its length, time and ETag), to tell a cache
-/// of it still true; `None` for a local file or an object that cannot be reached.
+/// The version of the remote object (or archive member read in place) at `path` (its length,
+/// time and ETag), to tell a cache of it still true; `None` for a local file or an object that
+/// cannot be reached.
 pub fn remote_version(path: &Path) -> Option<blob::Version> {
-    if !blob::is_remote(path) {
+    if blob::is_local(path) {
         return None;
     }
     Blob::open(path).ok()?.version().ok()

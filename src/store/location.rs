@@ -22,12 +22,19 @@ pub enum Location {
         /// Its format.
         kind: archive::Kind,
     },
+    /// A member of an archive read in place (a PGN file stored or deflated in a zip), named
+    /// by the path it would have been unpacked to: [`blob::Blob::open`] of that path reads it
+    /// in the archive ([`blob::window`]).
+    Member(PathBuf),
 }
 
 impl Location {
     /// Where `typed` (a path or a URL, as given on the command line) is. A name with an
     /// archive's ending is an archive when it is a file (or a remote object), not a folder.
     pub fn parse(typed: &Path) -> Location {
+        if blob::window::placed(typed).is_some() {
+            return Location::Member(typed.to_path_buf());
+        }
         let remote = blob::is_remote(typed);
         if let Some(kind) = archive::kind::of_path(typed)
             && (remote || typed.is_file())
@@ -47,8 +54,22 @@ impl Location {
     /// The path or URL as given.
     pub fn path(&self) -> &Path {
         match self {
-            Location::Local(p) | Location::Remote(p) | Location::Archive { path: p, .. } => p,
+            Location::Local(p)
+            | Location::Remote(p)
+            | Location::Member(p)
+            | Location::Archive { path: p, .. } => p,
         }
+    }
+
+    /// True when the bytes are a local file that the file system reads as one: to map it,
+    /// look at its inode, see it grow (not a remote object nor an archive's member).
+    pub fn is_local(&self) -> bool {
+        matches!(self, Location::Local(_))
+    }
+
+    /// True when the bytes are a remote object (an index is shared beside it).
+    pub fn is_remote(&self) -> bool {
+        matches!(self, Location::Remote(_))
     }
 
     /// True when what is there can only be read: a remote object (object stores do not
@@ -56,7 +77,7 @@ impl Location {
     /// ChessBase database.
     pub fn is_read_only(&self) -> bool {
         match self {
-            Location::Remote(_) | Location::Archive { .. } => true,
+            Location::Remote(_) | Location::Archive { .. } | Location::Member(_) => true,
             Location::Local(p) => super::pgn::looks_like(p) || super::chessbase::looks_like(p),
         }
     }
@@ -92,5 +113,20 @@ mod tests {
             Location::Remote(PathBuf::from("https://h/a.pgn"))
         );
         assert!(!Location::parse(dir.path()).is_read_only());
+        assert!(Location::parse(dir.path()).is_local());
+        assert!(Location::parse(Path::new("s3://b/a.pgn")).is_remote());
+        // A member of an archive read in place, under the path it would be unpacked to.
+        let base = std::sync::Arc::new(blob::Blob::open(&zip).unwrap());
+        let window = blob::window::Window::new(
+            "twic1500g.zip: twic1500.pgn".into(),
+            base,
+            vec![blob::window::Part::Range { at: 0, len: 2 }],
+        )
+        .unwrap();
+        let member = dir.path().join("archives/1/files/twic1500.pgn");
+        blob::window::place(&member, window);
+        let parsed = Location::parse(&member);
+        assert_eq!(parsed, Location::Member(member));
+        assert!(parsed.is_read_only() && !parsed.is_local() && !parsed.is_remote());
     }
 }

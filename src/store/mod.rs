@@ -419,10 +419,11 @@ pub fn open(path: &std::path::Path, writable: bool) -> Result<Arc<dyn ChessStore
 /// Chess Database by the magic bytes of its .dci. The message of a failure says what was
 /// looked for.
 pub fn open_with(path: &std::path::Path, options: &OpenOptions) -> Result<Arc<dyn ChessStore>> {
-    if let location::Location::Archive { path, .. } = location::Location::parse(path) {
-        return open_archived(&path, options);
+    let location = location::Location::parse(path);
+    if let location::Location::Archive { path, .. } = &location {
+        return open_archived(path, options);
     }
-    if blob::is_remote(path)
+    if location.is_remote()
         && let Err(e) = blob::Blob::open(path)
         && (e.kind() != crate::error::ErrorKind::NotFound || path.extension().is_some())
     {

@@ -69,6 +69,24 @@ impl Budget {
         Budget { bounds, used: 0 }
     }
 
+    /// The bytes written so far.
+    pub fn used(&self) -> u64 {
+        self.used
+    }
+
+    /// True when a member of `packed` bytes in the archive may unpack to `size` bytes, as far
+    /// as the ratio against zip bombs goes.
+    pub fn ratio_allows(&self, size: u64, packed: u64) -> bool {
+        size <= self.most(packed)
+    }
+
+    /// The most a member of `packed` bytes in the archive may unpack to.
+    fn most(&self, packed: u64) -> u64 {
+        self.bounds
+            .ratio_from
+            .max(packed.saturating_mul(self.bounds.ratio))
+    }
+
     /// Copy member `name`'s bytes from `data` to `out` (in `dir`), `packed` bytes in the
     /// archive, stopping at the first bound passed: the bytes copied.
     pub fn copy(
@@ -79,10 +97,7 @@ impl Budget {
         out: &mut dyn Write,
         dir: &Path,
     ) -> Result<u64, Stop> {
-        let most = self
-            .bounds
-            .ratio_from
-            .max(packed.saturating_mul(self.bounds.ratio));
+        let most = self.most(packed);
         let mut buf = vec![0; 256 << 10];
         let mut copied = 0u64;
         let mut checked_disk_at = 0u64;

@@ -9,9 +9,11 @@
 //! zip bombs); a member that is encrypted, damaged, named outside the archive or refused by a
 //! bound is left out and reported, with its name ([`Unpacked::problems`]). What was unpacked
 //! is kept for the next mount while the archive's version (length, time, ETag) is the same
-//! ([`unpack`]).
+//! ([`unpack`]). A PGN file stored or deflated in a zip is not written at all: it is read in
+//! place, by ranges of the archive (`in_place`).
 
 pub mod bounds;
+mod in_place;
 pub mod kind;
 mod names;
 mod sevenz;
@@ -36,6 +38,9 @@ trait Members {
     /// does not tell a member's), whose bytes `data` gives. Its own failures (damage, a
     /// bound) are kept as problems; an error stops the whole unpacking.
     fn file(&mut self, name: &str, packed: u64, data: &mut dyn Read) -> Result<()>;
+    /// Member `name` can be read in place, where `at` says: true when it is taken so (and
+    /// not to be unpacked), false when it is to be handed to [`Members::file`].
+    fn place(&mut self, name: &str, at: in_place::Placed) -> bool;
     /// Member `name` cannot be read, for `why`.
     fn refused(&mut self, name: &str, why: Error);
 }

@@ -6,17 +6,20 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::bounds::{Bounds, Budget, Stop};
+use super::in_place::Placed;
 use super::kind::{self, Kind};
 use super::{Members, names};
 use crate::error::{Error, ErrorKind, Result};
-use crate::store::blob::Blob;
-use crate::store::files;
+use crate::store::blob::{Blob, window};
+use crate::store::{cache_folder, files};
 
 /// How deep archives inside archives are unpacked (a zip in a zip in a zip…).
 const MAX_DEPTH: u32 = 4;
 
-/// The file that says an unpacking is whole: the archive's version, then its problems.
-const DONE_FILE: &str = "unpacked";
+/// The file that says an unpacking is whole: the archive's version, then its members read in
+/// place and its problems. Its time says when it was last used (the cache folder's limit
+/// drops the least recently used unpackings).
+const DONE_FILE: &str = cache_folder::UNPACKED;
 
 /// The folder in an unpacking's folder that holds the members.
 const FILES: &str = "files";
@@ -46,8 +49,11 @@ pub struct Unpacked {
     /// The folder its members are in.
     pub folder: PathBuf,
     /// The databases among them (each PGN file, and the index file of each SCID or Simple
-    /// Chess Database), in path order.
+    /// Chess Database), in path order. A PGN file read in place is named by the path it would
+    /// have been unpacked to, which [`Blob::open`] reads from the archive.
     pub databases: Vec<PathBuf>,
+    /// How many of the databases are read in place (not written into the folder).
+    pub in_place: usize,
     /// The members left out.
     pub problems: Vec<MemberProblem>,
 }
@@ -66,10 +72,12 @@ pub fn unpack(path: &Path) -> Result<Unpacked> {
             ),
         )
     })?;
-    unpack_into(path, &cache.join("archives"), Bounds::default())
+    unpack_into(path, &cache.join(cache_folder::ARCHIVES), Bounds::default())
 }
 
-/// [`unpack`] into folder `archives` (of the cache folder) within `bounds`.
+/// [`unpack`] into folder `archives` (of the cache folder) within `bounds`; past the cache
+/// folder's limit (`bounds.total`) once members are unpacked, the least recently used
+/// unpackings and kept indexes of the other mounts go ([`cache_folder::trim`]).
 pub fn unpack_into(path: &Path, archives: &Path, bounds: Bounds) -> Result<Unpacked> {
     let kind = kind::of_path(path).ok_or_else(|| {
         Error::new(
@@ -83,9 +91,11 @@ pub fn unpack_into(path: &Path, archives: &Path, bounds: Bounds) -> Result<Unpac
     let key = files::cache_key(path).unwrap_or_else(|| path.to_path_buf());
     let hash = xxhash_rust::xxh3::xxh3_64(key.as_os_str().as_encoded_bytes());
     let dir = archives.join(format!("{hash:016x}"));
-    if let Some(problems) = read_done(&dir, &version) {
+    if let Some(done) = read_done(&dir, &version) {
         log::debug!("{}: unpacked before, in {}", path.display(), dir.display());
-        return Ok(found(&dir, problems));
+        cache_folder::hold(&dir);
+        cache_folder::mark_used(&dir.join(DONE_FILE));
+        return found(&dir, done, &blob, path);
     }
     remove_abandoned(archives, hash);
     let partial = archives.join(format!("{hash:016x}.partial-{}", std::process::id()));
@@ -99,6 +109,7 @@ pub fn unpack_into(path: &Path, archives: &Path, bounds: Bounds) -> Result<Unpac
     );
     let mut budget = Budget::new(bounds);
     let mut problems = Vec::new();
+    let mut placed = Vec::new();
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -108,6 +119,7 @@ pub fn unpack_into(path: &Path, archives: &Path, bounds: Bounds) -> Result<Unpac
         prefix: String::new(),
         budget: &mut budget,
         problems: &mut problems,
+        placed: &mut placed,
         depth: 0,
     }
     .archive(&blob, kind, &name);
@@ -118,7 +130,8 @@ pub fn unpack_into(path: &Path, archives: &Path, bounds: Bounds) -> Result<Unpac
     for p in &problems {
         log::warn!("{}: {}: {}", path.display(), p.member, p.why);
     }
-    write_done(&partial, &version, &problems)?;
+    let done = Done { problems, placed };
+    write_done(&partial, &version, &done)?;
     let _ = std::fs::remove_dir_all(&dir);
     if let Err(e) = std::fs::rename(&partial, &dir) {
         // Another mount unpacked it at the same time: take its folder.
@@ -127,7 +140,24 @@ pub fn unpack_into(path: &Path, archives: &Path, bounds: Bounds) -> Result<Unpac
             return Err(Error::io(format!("keeping {}", dir.display()), e));
         }
     }
-    Ok(found(&dir, problems))
+    cache_folder::hold(&dir);
+    // Only an unpacking that wrote members grows the cache folder (one whose PGN files are
+    // read in place writes none): trimming looks at every unpacking's files, which a folder of
+    // a hundred zips would otherwise do a hundred times (0.7 s of its first mount's 1.5 s).
+    if budget.used() > 0
+        && let Some(cache) = archives.parent()
+    {
+        cache_folder::trim(cache, bounds.total, &[]);
+    }
+    found(&dir, done, &blob, path)
+}
+
+/// What an unpacking's done file keeps beside the archive's version.
+struct Done {
+    /// The members left out.
+    problems: Vec<MemberProblem>,
+    /// The members read in place, by their paths relative to the folder of the members.
+    placed: Vec<(PathBuf, Placed)>,
 }
 
 /// Remove the unpackings of the archive of `hash` in `archives` that a process which is gone
@@ -148,17 +178,25 @@ fn remove_abandoned(archives: &Path, hash: u64) {
     }
 }
 
-/// What an unpacking's folder `dir` holds, with its `problems`.
-fn found(dir: &Path, problems: Vec<MemberProblem>) -> Unpacked {
+/// What the unpacking of `archive` (open as `blob`) in folder `dir` holds, with what its done
+/// file says: the members read in place are placed where they would have been unpacked.
+fn found(dir: &Path, done: Done, blob: &Arc<Blob>, archive: &Path) -> Result<Unpacked> {
     let folder = dir.join(FILES);
     let mut databases = Vec::new();
     databases_under(&folder, &mut databases);
+    for (inside, placed) in &done.placed {
+        let name = format!("{}: {}", archive.display(), inside.display());
+        let at = folder.join(inside);
+        window::place(&at, placed.window(blob, name)?);
+        databases.push(at);
+    }
     databases.sort();
-    Unpacked {
+    Ok(Unpacked {
         folder,
         databases,
-        problems,
-    }
+        in_place: done.placed.len(),
+        problems: done.problems,
+    })
 }
 
 /// Add the databases under `dir` (at any depth) to `out`.
@@ -176,31 +214,43 @@ fn databases_under(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The problems kept in `dir`'s done file, when it says the archive of `version` is whole
-/// there.
-fn read_done(dir: &Path, version: &str) -> Option<Vec<MemberProblem>> {
+/// What `dir`'s done file keeps, when it says the archive of `version` is whole there.
+fn read_done(dir: &Path, version: &str) -> Option<Done> {
     let text = std::fs::read_to_string(dir.join(DONE_FILE)).ok()?;
     let mut lines = text.lines();
     if lines.next()? != version {
         return None;
     }
-    Some(
-        lines
-            .filter_map(|line| {
-                let mut parts = line.splitn(3, '\t');
-                let kind = kind_from_word(parts.next()?);
-                let member = parts.next()?.to_owned();
-                let why = parts.next()?.to_owned();
-                Some(MemberProblem { member, why, kind })
-            })
-            .collect(),
-    )
+    let mut done = Done {
+        problems: Vec::new(),
+        placed: Vec::new(),
+    };
+    for line in lines {
+        if let Some(placed) = Placed::from_line(line) {
+            done.placed.push(placed);
+            continue;
+        }
+        let mut parts = line.splitn(3, '\t');
+        let (Some(kind), Some(member), Some(why)) = (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        done.problems.push(MemberProblem {
+            member: member.to_owned(),
+            why: why.to_owned(),
+            kind: kind_from_word(kind),
+        });
+    }
+    Some(done)
 }
 
-/// Say in `dir` that the archive of `version` is whole there, with its `problems`.
-fn write_done(dir: &Path, version: &str, problems: &[MemberProblem]) -> Result<()> {
+/// Say in `dir` that the archive of `version` is whole there, with what `done` keeps.
+fn write_done(dir: &Path, version: &str, done: &Done) -> Result<()> {
     let mut text = format!("{version}\n");
-    for p in problems {
+    for (inside, placed) in &done.placed {
+        text += &placed.line(inside);
+    }
+    for p in &done.problems {
         let flat = |s: &str| s.replace(['\t', '\n'], " ");
         text += &format!(
             "{}\t{}\t{}\n",
@@ -246,6 +296,8 @@ struct Unpacker<'a> {
     prefix: String,
     budget: &'a mut Budget,
     problems: &'a mut Vec<MemberProblem>,
+    /// The members read in place (of the archive itself only: one inside another is unpacked).
+    placed: &'a mut Vec<(PathBuf, Placed)>,
     /// How deep in archives it is.
     depth: u32,
 }
@@ -302,6 +354,7 @@ impl Unpacker<'_> {
             prefix: format!("{}{name}/", self.prefix),
             budget: self.budget,
             problems: self.problems,
+            placed: self.placed,
             depth: self.depth + 1,
         };
         let done = inner.archive(&blob, kind, &file_name);
@@ -369,6 +422,25 @@ impl Members for Unpacker<'_> {
 
     fn refused(&mut self, name: &str, why: Error) {
         self.problem(name, why);
+    }
+
+    fn place(&mut self, name: &str, at: Placed) -> bool {
+        let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+        // An archive inside another is a file unpacked, which goes when it is unpacked.
+        if self.depth > 0 || !Placed::suits(base, at.method) {
+            return false;
+        }
+        // One that claims too much text for its size is unpacked, to be refused by the bound.
+        if let super::in_place::Method::Deflated { size, .. } = at.method
+            && !self.budget.ratio_allows(size, at.packed)
+        {
+            return false;
+        }
+        let Some(inside) = names::inside(name) else {
+            return false;
+        };
+        self.placed.push((inside, at));
+        true
     }
 }
 
@@ -442,16 +514,142 @@ mod tests {
         assert!(first.folder.join("db/club.sn4").is_file());
         assert!(!first.folder.join("notes.txt").exists());
         assert!(first.problems.is_empty());
+        // Found again, not written again (its done file marked used).
+        let member = first.folder.join("a.pgn");
         let done = first.folder.parent().unwrap().join(DONE_FILE);
-        let stamp = std::fs::metadata(&done).unwrap().modified().unwrap();
+        let stamp = std::fs::metadata(&member).unwrap().modified().unwrap();
+        let used = std::fs::metadata(&done).unwrap().modified().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
         let again = unpack_into(&archive, &cache, Bounds::default()).unwrap();
-        assert_eq!(std::fs::metadata(&done).unwrap().modified().unwrap(), stamp);
+        assert_eq!(
+            std::fs::metadata(&member).unwrap().modified().unwrap(),
+            stamp
+        );
+        assert!(std::fs::metadata(&done).unwrap().modified().unwrap() > used);
         assert_eq!(names(&again), names(&first));
         // Changed: unpacked again, what it no longer holds gone.
         std::thread::sleep(std::time::Duration::from_millis(20));
         tar_gz(&archive, &[("b.pgn", b"[Event \"b\"]\n\n1. d4 *\n")]);
         let changed = unpack_into(&archive, &cache, Bounds::default()).unwrap();
         assert_eq!(names(&changed), ["b.pgn"]);
+    }
+
+    /// `count` games of some text each, as a PGN file's text.
+    fn pgn_text(count: u32) -> Vec<u8> {
+        (1..=count)
+            .flat_map(|n| {
+                format!(
+                    "[Event \"E{n}\"]\n[White \"W{}\"]\n[Black \"B\"]\n[Result \"*\"]\n\n\
+                     1. e4 e5 2. Nf3 {{ game {n} }} *\n\n",
+                    n % 7
+                )
+                .into_bytes()
+            })
+            .collect()
+    }
+
+    /// Each game's text of the PGN database at `path`, its index kept in `kept`.
+    fn texts(path: &Path, kept: &Path) -> Vec<Vec<u8>> {
+        use crate::store::ChessStore;
+        let pgn = crate::store::pgn::PgnFile::open_kept_in(path, Some(kept), &|_, _| {}).unwrap();
+        (0..pgn.game_count())
+            .map(|n| pgn.source_text(n).unwrap().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn pgn_files_stored_or_deflated_in_a_zip_are_read_in_place_and_not_written() {
+        let dir = tempfile::tempdir().unwrap();
+        if std::process::Command::new("zip")
+            .arg("-v")
+            .output()
+            .is_err()
+        {
+            eprintln!("zip is not installed: not tested");
+            return;
+        }
+        std::fs::write(dir.path().join("deflated.pgn"), pgn_text(3000)).unwrap();
+        std::fs::write(dir.path().join("stored.pgn"), pgn_text(500)).unwrap();
+        let zipped = std::process::Command::new("sh")
+            .current_dir(dir.path())
+            .arg("-c")
+            .arg("zip -q games.zip deflated.pgn && zip -q -0 games.zip stored.pgn")
+            .status()
+            .unwrap();
+        assert!(zipped.success());
+        let cache = dir.path().join("archives");
+        let kept = dir.path().join("kept");
+        let archive = dir.path().join("games.zip");
+        for _ in 0..2 {
+            // Unpacked, then found unpacked.
+            let unpacked = unpack_into(&archive, &cache, Bounds::default()).unwrap();
+            assert_eq!(names(&unpacked), ["deflated.pgn", "stored.pgn"]);
+            assert_eq!(unpacked.in_place, 2);
+            for (db, name) in unpacked.databases.iter().zip(["deflated", "stored"]) {
+                assert!(!db.exists(), "{} written", db.display());
+                let original = dir.path().join(format!("{name}.pgn"));
+                let other = dir.path().join(format!("kept-{name}"));
+                assert!(texts(db, &kept) == texts(&original, &other), "{name}");
+            }
+        }
+        // Nothing of the text is in the cache folder: only the done file.
+        let written: u64 = walk(&cache)
+            .iter()
+            .map(|f| f.metadata().unwrap().len())
+            .sum();
+        assert!(written < 1000, "{written} bytes written");
+    }
+
+    #[test]
+    fn a_damaged_pgn_member_read_in_place_fails_to_open_with_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        if std::process::Command::new("zip")
+            .arg("-v")
+            .output()
+            .is_err()
+        {
+            eprintln!("zip is not installed: not tested");
+            return;
+        }
+        std::fs::write(dir.path().join("games.pgn"), pgn_text(3000)).unwrap();
+        let zipped = std::process::Command::new("zip")
+            .current_dir(dir.path())
+            .args(["-q", "games.zip", "games.pgn"])
+            .status()
+            .unwrap();
+        assert!(zipped.success());
+        // Bytes in the middle of the deflated data changed: its CRC (from the zip's directory)
+        // no longer matches, and the PGN store says so when it indexes the member.
+        let archive = dir.path().join("games.zip");
+        let mut bytes = std::fs::read(&archive).unwrap();
+        let middle = bytes.len() / 2;
+        for b in &mut bytes[middle..middle + 64] {
+            *b ^= 0x5A;
+        }
+        std::fs::write(&archive, bytes).unwrap();
+        let cache = dir.path().join("archives");
+        let unpacked = unpack_into(&archive, &cache, Bounds::default()).unwrap();
+        assert_eq!(unpacked.in_place, 1);
+        let opened =
+            crate::store::pgn::PgnFile::open_kept_in(&unpacked.databases[0], None, &|_, _| {});
+        let Err(e) = opened else {
+            panic!("a damaged member opened");
+        };
+        assert!(e.to_string().contains("CRC32 mismatch"), "{e}");
+    }
+
+    /// The files under `dir`, at any depth.
+    fn walk(dir: &Path) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                out.extend(walk(&path));
+            } else {
+                out.push(path);
+            }
+        }
+        out
     }
 
     #[test]

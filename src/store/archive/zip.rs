@@ -4,9 +4,10 @@
 use std::io::BufReader;
 use std::sync::Arc;
 
-use ::zip::ZipArchive;
 use ::zip::result::ZipError;
+use ::zip::{CompressionMethod, ZipArchive};
 
+use super::in_place::{Method, Placed};
 use super::{Members, encrypted};
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::blob::{Blob, Reader};
@@ -19,11 +20,12 @@ pub(super) fn read(blob: &Arc<Blob>, into: &mut dyn Members) -> Result<()> {
         Err(e) => return read_in_order(blob, into, e),
     };
     for i in 0..zip.len() {
-        let (name, is_dir, is_encrypted) = match zip.by_index_raw(i) {
+        let (name, is_dir, is_encrypted, placed) = match zip.by_index_raw(i) {
             Ok(f) => (
                 f.name().map(|n| n.into_owned()).unwrap_or_default(),
                 f.is_dir(),
                 f.encrypted(),
+                placed(&f),
             ),
             Err(e) => {
                 into.refused(&format!("member {}", i + 1), member_error(e));
@@ -37,6 +39,9 @@ pub(super) fn read(blob: &Arc<Blob>, into: &mut dyn Members) -> Result<()> {
             into.refused(&name, encrypted());
             continue;
         }
+        if placed.is_some_and(|at| into.place(&name, at)) {
+            continue;
+        }
         match zip.by_index(i) {
             Ok(mut f) => {
                 let packed = f.compressed_size();
@@ -46,6 +51,24 @@ pub(super) fn read(blob: &Arc<Blob>, into: &mut dyn Members) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Where member `f` (opened raw, its local header read) lies, when it can be read in place:
+/// stored or deflated.
+fn placed<R: std::io::Read>(f: &::zip::read::ZipFile<'_, R>) -> Option<Placed> {
+    let method = match f.compression() {
+        CompressionMethod::Stored => Method::Stored,
+        CompressionMethod::Deflated => Method::Deflated {
+            crc32: f.crc32(),
+            size: f.size(),
+        },
+        _ => return None,
+    };
+    Some(Placed {
+        data_start: f.data_start()?,
+        packed: f.compressed_size(),
+        method,
+    })
 }
 
 /// Read a zip archive without a central directory (cut short) from its start, member after

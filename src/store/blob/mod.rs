@@ -12,6 +12,7 @@
 mod block_cache;
 pub mod remote;
 pub mod settings;
+pub mod window;
 
 use std::fs::File;
 use std::io::Read;
@@ -29,6 +30,13 @@ pub fn is_remote(path: &Path) -> bool {
     remote::Url::parse(path).is_some()
 }
 
+/// True when `path` names a local file that the file system reads (to map it, look at its
+/// inode, or write it): not a remote object nor a member of an archive read in place
+/// ([`window`]).
+pub fn is_local(path: &Path) -> bool {
+    !is_remote(path) && window::placed(path).is_none()
+}
+
 /// True when `path` names a prefix of an S3 bucket (`s3://BUCKET/` or `s3://BUCKET/PREFIX/`),
 /// a folder of objects.
 pub fn is_remote_folder(path: &Path) -> bool {
@@ -43,6 +51,9 @@ pub fn list_folder(path: &Path) -> Result<Vec<PathBuf>> {
 
 /// True when `path` names a regular local file or a remote object that exists.
 pub fn is_file(path: &Path) -> bool {
+    if window::placed(path).is_some() {
+        return true;
+    }
     match remote::Url::parse(path) {
         Some(_) => Blob::open(path).is_ok(),
         None => path.is_file(),
@@ -60,6 +71,8 @@ enum Kind {
     Local { path: PathBuf, file: File },
     /// A remote object.
     Remote(Arc<remote::Object>),
+    /// Bytes inside another blob (an archive's member read in place).
+    Window(Arc<window::Window>),
 }
 
 /// What tells one version of a blob's bytes from another: a local file's length and
@@ -87,6 +100,11 @@ impl Blob {
     /// The bytes at `path`: a local file, or the remote object it names (an error names the
     /// object and why: missing, refused, unreachable).
     pub fn open(path: &Path) -> Result<Blob> {
+        if let Some(window) = window::placed(path) {
+            return Ok(Blob {
+                what: Kind::Window(window),
+            });
+        }
         let what = match remote::Url::parse(path) {
             Some(url) => Kind::Remote(remote::Object::open(&url)?),
             None => Kind::Local {
@@ -112,7 +130,7 @@ impl Blob {
     pub fn local_file(&self) -> Option<&File> {
         match &self.what {
             Kind::Local { file, .. } => Some(file),
-            Kind::Remote(_) => None,
+            Kind::Remote(_) | Kind::Window(_) => None,
         }
     }
 
@@ -120,7 +138,7 @@ impl Blob {
     pub fn local_path(&self) -> Option<&Path> {
         match &self.what {
             Kind::Local { path, .. } => Some(path),
-            Kind::Remote(_) => None,
+            Kind::Remote(_) | Kind::Window(_) => None,
         }
     }
 
@@ -129,6 +147,7 @@ impl Blob {
         match &self.what {
             Kind::Local { path, .. } => path.display().to_string(),
             Kind::Remote(o) => o.url().to_string(),
+            Kind::Window(w) => w.name().to_owned(),
         }
     }
 
@@ -151,6 +170,7 @@ impl Blob {
                 mtime: o.modified(),
                 etag: o.etag().to_owned(),
             }),
+            Kind::Window(w) => Ok(w.version().clone()),
         }
     }
 
@@ -169,6 +189,7 @@ impl Blob {
         match &self.what {
             Kind::Local { file, .. } => file.read_at(buf, offset),
             Kind::Remote(o) => o.read_at(buf, offset),
+            Kind::Window(w) => w.read_at(buf, offset),
         }
     }
 

@@ -29,6 +29,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::game::{GameResult, PartialDate};
 use crate::store::blob::{self, Blob, remote};
 use crate::store::damage::UNKNOWN_NAME;
+use crate::store::location::Location;
 use crate::store::name_list::{NameList, NameLookup};
 use crate::store::{GameSummary, NameKind};
 use crate::text::input::{ParsedText, Text};
@@ -89,11 +90,12 @@ impl Identity {
         })
     }
 
-    /// True when `now` is this file with bytes appended: the same start, and this end still
-    /// where it was.
-    fn grew_into(&self, now: &Identity, path: &Path) -> bool {
+    /// True when `now` is this file (at `location`) with bytes appended: the same start, and
+    /// this end still where it was.
+    fn grew_into(&self, now: &Identity, location: &Location) -> bool {
+        let path = location.path();
         if now.len <= self.len
-            || blob::is_remote(path)
+            || !location.is_local()
             || !now
                 .head
                 .starts_with(&self.head[..self.head.len().min(now.head.len())])
@@ -175,25 +177,30 @@ impl Index {
         first as u32..after.max(first) as u32
     }
 
-    /// The index of the PGN file at `path`: kept from an earlier mount when the file is
+    /// The index of the PGN file at `location`: kept from an earlier mount when the file is
     /// unchanged, extended when it grew, built otherwise (telling `progress`), and kept for
     /// the next mount in `kept_in` (the user's cache folder; none: not kept).
-    pub fn of_file(path: &Path, kept_in: Option<&Path>, progress: Progress<'_>) -> Result<Index> {
+    pub fn of_file(
+        location: &Location,
+        kept_in: Option<&Path>,
+        progress: Progress<'_>,
+    ) -> Result<Index> {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        Index::of_file_in_blocks(path, kept_in, BLOCK_BYTES, threads, progress)
+        Index::of_file_in_blocks(location, kept_in, BLOCK_BYTES, threads, progress)
     }
 
     /// [`Index::of_file`], parsing blocks of `block` bytes, decoding and parsing on `threads`
     /// threads.
     fn of_file_in_blocks(
-        path: &Path,
+        location: &Location,
         kept_in: Option<&Path>,
         block: usize,
         threads: usize,
         progress: Progress<'_>,
     ) -> Result<Index> {
+        let path = location.path();
         let now = Identity::of(path)?;
-        let kept_at = kept_in.and_then(|dir| kept_path(dir, path));
+        let kept_at = kept_in.and_then(|dir| kept_path(dir, location));
         let mut kept = kept_at.as_deref().and_then(load);
         if kept.as_ref().is_none_or(|k| k.identity != now)
             && let Some(shared) = shared_index(path, kept_at.as_deref(), &now)
@@ -202,9 +209,9 @@ impl Index {
         }
         let index = match kept.take() {
             Some(kept) if kept.identity == now => return Ok(kept),
-            Some(kept) if kept.identity.grew_into(&now, path) => {
+            Some(kept) if kept.identity.grew_into(&now, location) => {
                 log::info!("{} grew: indexing its new games", path.display());
-                kept.extended(path, now, block, threads, progress)?
+                kept.extended(location, now, block, threads, progress)?
             }
             _ => {
                 // Read from the first byte.
@@ -213,12 +220,12 @@ impl Index {
                     codec,
                     ..Index::default()
                 };
-                empty.extended(path, now, block, threads, progress)?
+                empty.extended(location, now, block, threads, progress)?
             }
         };
         if let Some(at) = &kept_at {
             match store(&index, at) {
-                Ok(()) if blob::is_remote(path) => match std::fs::read(at) {
+                Ok(()) if location.is_remote() => match std::fs::read(at) {
                     Ok(bytes) => remote::put_beside(path, SHARED_SUFFIX, bytes),
                     Err(e) => log::warn!("cannot read {}: {e}", at.display()),
                 },
@@ -234,15 +241,16 @@ impl Index {
     }
 
     /// This index with the games from its last one on (read again: it may have been cut
-    /// short) read from the file at `path`, whose identity is now `now`.
+    /// short) read from the file at `location`, whose identity is now `now`.
     fn extended(
         mut self,
-        path: &Path,
+        location: &Location,
         now: Identity,
         block: usize,
         threads: usize,
         progress: Progress<'_>,
     ) -> Result<Index> {
+        let path = location.path();
         let total = now.len;
         self.identity = now;
         // Go on from the start of the last game, decoding from the start of its member.
@@ -284,7 +292,7 @@ impl Index {
             _ => threads,
         };
         let mut indexer = Indexer::new(&mut self, resume, lines_before, block, parsing);
-        if indexer.index.codec == Codec::Plain && !blob::is_remote(path) {
+        if indexer.index.codec == Codec::Plain && location.is_local() {
             // Mapped, and parsed where it lies: no copy, no blocks (the pages parsed are let go).
             let text = Text::of_file(path)
                 .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
@@ -330,7 +338,7 @@ impl Index {
                 };
                 let mut filling = empty_block();
                 let result = source::decode_from(
-                    path,
+                    location,
                     codec,
                     from,
                     threads,
@@ -688,12 +696,13 @@ fn unclassified() -> GameSummary {
     }
 }
 
-/// Where the index of the file at `path` is kept in folder `dir`: under a name made from the
-/// file's device and inode (the same file, grown or not, finds it), or from a remote object's
-/// URL.
-fn kept_path(dir: &Path, path: &Path) -> Option<PathBuf> {
+/// Where the index of the file at `location` is kept in folder `dir`: under a name made from
+/// the file's device and inode (the same file, grown or not, finds it), or from a remote
+/// object's URL or an archive member's path.
+fn kept_path(dir: &Path, location: &Location) -> Option<PathBuf> {
+    let path = location.path();
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    if blob::is_remote(path) {
+    if !location.is_local() {
         path.hash(&mut h);
     } else {
         let meta = std::fs::metadata(path).ok()?;
@@ -960,6 +969,11 @@ pub(crate) mod tests {
     use super::*;
     use crate::testing::pgn_game_starts;
 
+    /// The local file at `path`.
+    fn local(path: &Path) -> Location {
+        Location::Local(path.to_path_buf())
+    }
+
     /// Where each game of `index` starts.
     fn starts_of(index: &Index) -> Vec<u64> {
         index.games.starts().collect()
@@ -1026,7 +1040,8 @@ pub(crate) mod tests {
         assert_eq!(starts, whole_starts);
         assert!(refused_games.iter().all(|n| whole_refused.contains(n)));
         assert!(refused_games.len() < whole_refused.len());
-        let whole = Index::of_file_in_blocks(&path, None, usize::MAX, 2, &|_, _| {}).unwrap();
+        let whole =
+            Index::of_file_in_blocks(&local(&path), None, usize::MAX, 2, &|_, _| {}).unwrap();
         assert_eq!(starts_of(&whole), starts);
         // The games with an illegal move (odd_text's "bad" ones) are classified by their tags.
         let moves_refused: Vec<u32> = whole_refused
@@ -1057,7 +1072,7 @@ pub(crate) mod tests {
         // mapped plain file, whatever the blocks.
         let zst = write(dir.path(), "odd.pgn.zst", &frames(&text, &[]));
         for block in [1, 100, 1000, 5000, 40_000, usize::MAX] {
-            let index = Index::of_file_in_blocks(&zst, None, block, 2, &|_, _| {}).unwrap();
+            let index = Index::of_file_in_blocks(&local(&zst), None, block, 2, &|_, _| {}).unwrap();
             assert_eq!(starts_of(&index), starts_of(&whole), "block {block}");
             assert_eq!(summaries_of(&index), summaries_of(&whole), "block {block}");
             assert_eq!(index.names, whole.names, "block {block}");
@@ -1121,7 +1136,8 @@ pub(crate) mod tests {
         let text = adversarial_text();
         let (starts, refused_games) = pgn_game_starts(&text, true);
         let plain = write(dir.path(), "adversarial.pgn", &text);
-        let sequential = Index::of_file_in_blocks(&plain, None, 50_000, 1, &|_, _| {}).unwrap();
+        let sequential =
+            Index::of_file_in_blocks(&local(&plain), None, 50_000, 1, &|_, _| {}).unwrap();
         assert_eq!(starts_of(&sequential), starts);
         assert_eq!(refused(&sequential), refused_games);
         // The game with the fake games in its comment is one game, read well.
@@ -1143,7 +1159,7 @@ pub(crate) mod tests {
                 .any(|n| n == "Fake")
         );
         for threads in [2, 3] {
-            let index = Index::of_file_in_blocks(&plain, None, 50_000, threads, &|_, _| {});
+            let index = Index::of_file_in_blocks(&local(&plain), None, 50_000, threads, &|_, _| {});
             assert_eq!(index.unwrap(), sequential, "plain, {threads} threads");
         }
         // Frames cut anywhere: inside games, tags and the comment, one of a single byte, one
@@ -1156,7 +1172,7 @@ pub(crate) mod tests {
             Some(sizes.len() + 1),
             "the frames are found without decoding them"
         );
-        let one = Index::of_file_in_blocks(&zst, None, 50_000, 1, &|_, _| {}).unwrap();
+        let one = Index::of_file_in_blocks(&local(&zst), None, 50_000, 1, &|_, _| {}).unwrap();
         assert_eq!(one.members.len(), sizes.len());
         assert_eq!(starts_of(&one), starts_of(&sequential));
         assert_eq!(summaries_of(&one), summaries_of(&sequential));
@@ -1171,10 +1187,11 @@ pub(crate) mod tests {
             }
             for threads in [2, 3, 16] {
                 let told = std::sync::Mutex::new(Vec::new());
-                let index = Index::of_file_in_blocks(&zst, None, 50_000, threads, &|d, t| {
-                    told.lock().unwrap().push((d, t))
-                })
-                .unwrap();
+                let index =
+                    Index::of_file_in_blocks(&local(&zst), None, 50_000, threads, &|d, t| {
+                        told.lock().unwrap().push((d, t))
+                    })
+                    .unwrap();
                 assert_eq!(index, one, "{threads} threads, streamed: {streamed}");
                 let told = told.into_inner().unwrap();
                 assert!(told.windows(2).all(|w| w[0].0 <= w[1].0), "{told:?}");
@@ -1207,13 +1224,13 @@ pub(crate) mod tests {
             *b ^= 0x5A;
         }
         let zst = write(dir.path(), "damaged.pgn.zst", &damaged);
-        let one = Index::of_file_in_blocks(&zst, None, 50_000, 1, &|_, _| {}).unwrap();
+        let one = Index::of_file_in_blocks(&local(&zst), None, 50_000, 1, &|_, _| {}).unwrap();
         assert_eq!(one.lost.len(), 1);
         for streamed in [false, true] {
             if streamed {
                 super::source::tests::decode_as_streams(&zst);
             }
-            let two = Index::of_file_in_blocks(&zst, None, 50_000, 2, &|_, _| {}).unwrap();
+            let two = Index::of_file_in_blocks(&local(&zst), None, 50_000, 2, &|_, _| {}).unwrap();
             assert_eq!(two, one, "streamed: {streamed}");
         }
     }
@@ -1224,7 +1241,7 @@ pub(crate) mod tests {
         let text = "[Event \"a\"]\n\n1. e4 *\n\n".repeat(5 * PROGRESS_GAMES);
         let path = write(dir.path(), "many.pgn", text.as_bytes());
         let told = std::sync::Mutex::new(Vec::new());
-        let index = Index::of_file_in_blocks(&path, None, BLOCK_BYTES, 2, &|d, t| {
+        let index = Index::of_file_in_blocks(&local(&path), None, BLOCK_BYTES, 2, &|d, t| {
             told.lock().unwrap().push((d, t))
         })
         .unwrap();
@@ -1250,9 +1267,10 @@ pub(crate) mod tests {
             .find(|&s| s as usize > half)
             .unwrap() as usize;
         let path = write(dir.path(), "grows.pgn", &text[..cut]);
-        let first = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|_, _| {}).unwrap();
+        let first =
+            Index::of_file_in_blocks(&local(&path), Some(&cache), 3000, 2, &|_, _| {}).unwrap();
         let told = std::sync::Mutex::new(Vec::new());
-        let again = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|d, _| {
+        let again = Index::of_file_in_blocks(&local(&path), Some(&cache), 3000, 2, &|d, _| {
             told.lock().unwrap().push(d)
         })
         .unwrap();
@@ -1268,7 +1286,7 @@ pub(crate) mod tests {
             .unwrap();
         f.write_all(&text[cut..]).unwrap();
         drop(f);
-        let grown = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|d, _| {
+        let grown = Index::of_file_in_blocks(&local(&path), Some(&cache), 3000, 2, &|d, _| {
             told.lock().unwrap().push(d)
         })
         .unwrap();
@@ -1277,15 +1295,19 @@ pub(crate) mod tests {
             from >= *starts_of(&first).last().unwrap(),
             "read again from {from}"
         );
-        let fresh = Index::of_file_in_blocks(&path, None, 3000, 2, &|_, _| {}).unwrap();
+        let fresh = Index::of_file_in_blocks(&local(&path), None, 3000, 2, &|_, _| {}).unwrap();
         assert_eq!(grown, fresh);
-        assert_eq!(load(&kept_path(&cache, &path).unwrap()), Some(fresh));
+        assert_eq!(
+            load(&kept_path(&cache, &local(&path)).unwrap()),
+            Some(fresh)
+        );
         // Rewritten (not appended to): built again.
         std::fs::write(&path, &text[cut..]).unwrap();
-        let rewritten = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|_, _| {}).unwrap();
+        let rewritten =
+            Index::of_file_in_blocks(&local(&path), Some(&cache), 3000, 2, &|_, _| {}).unwrap();
         assert_eq!(
             rewritten,
-            Index::of_file_in_blocks(&path, None, 3000, 2, &|_, _| {}).unwrap()
+            Index::of_file_in_blocks(&local(&path), None, 3000, 2, &|_, _| {}).unwrap()
         );
     }
 
@@ -1308,7 +1330,8 @@ pub(crate) mod tests {
             e.finish().unwrap()
         };
         let path = write(dir.path(), "grows.pgn.gz", &gzip(&text[..cut]));
-        let first = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|_, _| {}).unwrap();
+        let first =
+            Index::of_file_in_blocks(&local(&path), Some(&cache), 3000, 2, &|_, _| {}).unwrap();
         assert!(matches!(first.start_points, Some(StartPoints::Gzip(_))));
         let mut f = std::fs::OpenOptions::new()
             .append(true)
@@ -1316,12 +1339,16 @@ pub(crate) mod tests {
             .unwrap();
         f.write_all(&gzip(&text[cut..])).unwrap();
         drop(f);
-        let grown = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|_, _| {}).unwrap();
-        let fresh = Index::of_file_in_blocks(&path, None, 3000, 2, &|_, _| {}).unwrap();
+        let grown =
+            Index::of_file_in_blocks(&local(&path), Some(&cache), 3000, 2, &|_, _| {}).unwrap();
+        let fresh = Index::of_file_in_blocks(&local(&path), None, 3000, 2, &|_, _| {}).unwrap();
         assert_eq!(grown, fresh);
         assert_eq!(grown.members.len(), 2, "{:?}", grown.members);
         assert!(grown.games.len() > first.games.len());
-        assert_eq!(load(&kept_path(&cache, &path).unwrap()), Some(fresh));
+        assert_eq!(
+            load(&kept_path(&cache, &local(&path)).unwrap()),
+            Some(fresh)
+        );
     }
 
     /// A kept index cut short anywhere is not loaded (nor does it panic), and one of another
@@ -1331,8 +1358,9 @@ pub(crate) mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cache = dir.path().join("cache");
         let path = write(dir.path(), "games.pgn", &odd_text());
-        let fresh = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|_, _| {}).unwrap();
-        let kept = kept_path(&cache, &path).unwrap();
+        let fresh =
+            Index::of_file_in_blocks(&local(&path), Some(&cache), 3000, 2, &|_, _| {}).unwrap();
+        let kept = kept_path(&cache, &local(&path)).unwrap();
         let bytes = std::fs::read(&kept).unwrap();
         assert_eq!(load(&kept).as_ref(), Some(&fresh));
         let cut = dir.path().join("cut.idx");
@@ -1345,7 +1373,7 @@ pub(crate) mod tests {
         std::fs::write(&kept, &older).unwrap();
         assert_eq!(load(&kept), None);
         let told = std::sync::Mutex::new(0);
-        let again = Index::of_file_in_blocks(&path, Some(&cache), 3000, 2, &|_, _| {
+        let again = Index::of_file_in_blocks(&local(&path), Some(&cache), 3000, 2, &|_, _| {
             *told.lock().unwrap() += 1;
         })
         .unwrap();

@@ -80,12 +80,15 @@ impl PgnFile {
     }
 
     /// Open the PGN file at `path` read-only, its index kept in `kept_in` (none: not kept).
+    /// Where its bytes are (a local file, a remote object, an archive's member) is told here
+    /// once, for the indexing.
     pub fn open_kept_in(
         path: &Path,
         kept_in: Option<&Path>,
         progress: Progress<'_>,
     ) -> Result<PgnFile> {
-        let index = Index::of_file(path, kept_in, progress)?;
+        let location = crate::store::location::Location::parse(path);
+        let index = Index::of_file(&location, kept_in, progress)?;
         let source = Source::open(
             path,
             index.codec,

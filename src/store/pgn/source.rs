@@ -26,7 +26,8 @@ use super::bz2_blocks::{self, Blocks};
 use super::gzip::{self, Checkpoints};
 use super::xz_blocks;
 use crate::error::{Error, Result};
-use crate::store::blob::{self, Blob, Reader, SharedReader};
+use crate::store::blob::{Blob, Reader, SharedReader};
+use crate::store::location::Location;
 use crate::text::input::Text;
 
 /// A member decoded whole is kept for the next reads when it is at most this big.
@@ -268,7 +269,7 @@ pub struct Lost {
 /// each checkpoint or block, and `start_points` all of them at the end.
 #[allow(clippy::too_many_arguments)]
 pub fn decode_from(
-    path: &Path,
+    location: &Location,
     codec: Codec,
     from: Member,
     threads: usize,
@@ -278,6 +279,7 @@ pub fn decode_from(
     progress: &dyn Fn(u64),
     start_points: Option<&mut dyn FnMut(StartPoints)>,
 ) -> Result<()> {
+    let path = location.path();
     if let Some(keep) = start_points {
         debug_assert_eq!(from, Member::default(), "decoded from the file's start");
         match codec {
@@ -295,7 +297,7 @@ pub fn decode_from(
                 return Ok(());
             }
             Codec::Bzip2 => {
-                if let Some(local) = local_file(path)
+                if let Some(local) = local_file(location)
                     && let Ok(packed @ Text::Mapped(_)) = Text::of_file(local)
                     && let Some(decoded) =
                         bz2_blocks::decode_blocks(path, &packed, threads, sink, member, progress)
@@ -319,7 +321,7 @@ pub fn decode_from(
     }
     if codec == Codec::Zstd
         && threads > 1
-        && let Some(local) = local_file(path)
+        && let Some(local) = local_file(location)
         && let Ok(packed @ Text::Mapped(_)) = Text::of_file(local)
         && let Some(frames) = zstd_frames(&packed, from.packed)
         && frames.ranges.len() > 1
@@ -353,7 +355,7 @@ pub fn decode_from(
                 Ok(n) => n,
                 Err(e) => {
                     let error = failed(start, e);
-                    let Some(end) = frame_end(path, codec, start) else {
+                    let Some(end) = frame_end(location, codec, start) else {
                         return Err(error);
                     };
                     lost(Lost {
@@ -640,20 +642,20 @@ fn input_at(blob: &Arc<Blob>, at: u64) -> Counted<BufReader<SharedReader>> {
     }
 }
 
-/// `path` when it names a local file (which can be mapped), not a remote object (read in
-/// order instead).
-fn local_file(path: &Path) -> Option<&Path> {
-    (!blob::is_remote(path)).then_some(path)
+/// The path of `location` when it is a local file (which can be mapped), not a remote object
+/// nor an archive's member (read in order instead).
+fn local_file(location: &Location) -> Option<&Path> {
+    location.is_local().then(|| location.path())
 }
 
-/// Where the zstd frame starting at byte `start` of the file at `path` ends, as its frame and
-/// block headers say (whether its blocks decode or not); `None` for other codecs or when the
-/// headers cannot be read.
-fn frame_end(path: &Path, codec: Codec, start: u64) -> Option<u64> {
+/// Where the zstd frame starting at byte `start` of the file at `location` ends, as its frame
+/// and block headers say (whether its blocks decode or not); `None` for other codecs or when
+/// the headers cannot be read.
+fn frame_end(location: &Location, codec: Codec, start: u64) -> Option<u64> {
     if codec != Codec::Zstd {
         return None;
     }
-    let packed = Text::of_file(local_file(path)?).ok()?;
+    let packed = Text::of_file(local_file(location)?).ok()?;
     let frame = packed.get(usize::try_from(start).ok()?..)?;
     let size = zstd::zstd_safe::find_frame_compressed_size(frame).ok()?;
     (size > 0).then_some(start + size as u64)
@@ -1019,7 +1021,7 @@ pub(crate) mod tests {
         std::fs::write(&path, bytes).unwrap();
         let (mut decoded, mut members, mut kept) = (Vec::new(), Vec::new(), None);
         decode_from(
-            &path,
+            &Location::Local(path.clone()),
             codec,
             Member::default(),
             2,
@@ -1169,7 +1171,7 @@ pub(crate) mod tests {
             let (path, _, _) = file(dir.path(), codec, &text, 1);
             let told = std::sync::Mutex::new(Vec::new());
             decode_from(
-                &path,
+                &Location::Local(path.clone()),
                 codec,
                 Member::default(),
                 2,
