@@ -636,6 +636,8 @@ mod tests {
             panic!("a damaged member opened");
         };
         assert!(e.to_string().contains("CRC32 mismatch"), "{e}");
+        // Named by the archive and the member, not by the path in the cache folder.
+        assert!(e.to_string().contains("games.zip: games.pgn"), "{e}");
     }
 
     /// The files under `dir`, at any depth.

@@ -37,6 +37,16 @@ pub fn is_local(path: &Path) -> bool {
     !is_remote(path) && window::placed(path).is_none()
 }
 
+/// What `path` is called in messages: a member of an archive read in place by the archive
+/// and the member (`twic1500g.zip: twic1500.pgn`), not by the path it would have been
+/// unpacked to; anything else by its path.
+pub fn described(path: &Path) -> String {
+    match window::placed(path) {
+        Some(w) => w.name().to_owned(),
+        None => path.display().to_string(),
+    }
+}
+
 /// True when `path` names a prefix of an S3 bucket (`s3://BUCKET/` or `s3://BUCKET/PREFIX/`),
 /// a folder of objects.
 pub fn is_remote_folder(path: &Path) -> bool {

@@ -26,7 +26,7 @@ use super::bz2_blocks::{self, Blocks};
 use super::gzip::{self, Checkpoints};
 use super::xz_blocks;
 use crate::error::{Error, Result};
-use crate::store::blob::{Blob, Reader, SharedReader};
+use crate::store::blob::{self, Blob, Reader, SharedReader};
 use crate::store::location::Location;
 use crate::text::input::Text;
 
@@ -288,7 +288,7 @@ pub fn decode_from(
                     gzip::decode_with_checkpoints(path, gzip::CHECKPOINT_SPACING, sink, progress)
                         .map_err(|e| match e {
                         gzip::DecodeFailure::Read(e) => {
-                            Error::io(format!("decoding {} (gzip)", path.display()), e)
+                            Error::io(format!("decoding {} (gzip)", blob::described(path)), e)
                         }
                         gzip::DecodeFailure::Sink(e) => e,
                     })?;
@@ -400,7 +400,7 @@ fn decode_error(path: &Path, codec: Codec, at: u64, e: std::io::Error) -> Error 
     Error::io(
         format!(
             "decoding {} ({}) at byte {at}",
-            path.display(),
+            blob::described(path),
             codec.name()
         ),
         e,
