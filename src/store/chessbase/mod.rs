@@ -1,10 +1,10 @@
 //! ChessBase databases (`.cbh` and the files beside it), read-only.
 //!
-//! The .cbh file numbers the entries ([`headers`]); chess games among them are the games of
+//! The .cbh file numbers the entries (`headers`); chess games among them are the games of
 //! the mount, numbered in order, and guiding texts (pages of text) are left out. A game's
 //! moves are decoded from the .cbg file when it is read ([`moves`]); names come from the
-//! entity files ([`entities`]); texts, symbols, coloured squares and arrows from the .cba
-//! file ([`annotations`]). What gamefs does not show yet (other annotations, guiding texts,
+//! entity files (`entities`); texts, symbols, coloured squares and arrows from the .cba
+//! file (`annotations`). What gamefs does not show yet (other annotations, guiding texts,
 //! teams) is said once per kind among the database's problems, so `.gamefs/errors` and
 //! `gamefs check` tell it; nothing is left out silently. Writing is refused: `gamefs convert`
 //! makes a SCID copy to write into. The byte layouts: docs/formats/chessbase.md.

@@ -2,12 +2,12 @@
 //! variations.
 //!
 //! A record starts with four bytes: bit 6 of the first set when a start position follows
-//! ([`setup`]), its low six bits the encoding mode, the other three the record's length. Only
+//! (`setup`), its low six bits the encoding mode, the other three the record's length. Only
 //! mode 0 (ChessBase's compact encoding of standard chess, what nearly every game uses) is
 //! decoded; the others (Chess960, variants, the two-byte encodings) are refused by name.
 //!
-//! The moves are a byte stream ([`table`]): each byte names a move by piece slot and step
-//! ([`pieces`]), or starts or ends a variation. The tree is written depth first, a node's
+//! The moves are a byte stream (`table`): each byte names a move by piece slot and step
+//! (`pieces`), or starts or ends a variation. The tree is written depth first, a node's
 //! children in order (the first is the main continuation): a `start` before each child but
 //! the last, each child's line closed by an `end`; the game's own `end` closes the main line.
 
