@@ -535,6 +535,15 @@ mod tests {
     }
 
     /// `count` games of some text each, as a PGN file's text.
+    /// Whether the `zip` command is here (said when not: the test is then not run).
+    fn zip_installed() -> bool {
+        let here = std::process::Command::new("zip").arg("-v").output().is_ok();
+        if !here {
+            eprintln!("zip is not installed: not tested");
+        }
+        here
+    }
+
     fn pgn_text(count: u32) -> Vec<u8> {
         (1..=count)
             .flat_map(|n| {
@@ -560,12 +569,7 @@ mod tests {
     #[test]
     fn pgn_files_stored_or_deflated_in_a_zip_are_read_in_place_and_not_written() {
         let dir = tempfile::tempdir().unwrap();
-        if std::process::Command::new("zip")
-            .arg("-v")
-            .output()
-            .is_err()
-        {
-            eprintln!("zip is not installed: not tested");
+        if !zip_installed() {
             return;
         }
         std::fs::write(dir.path().join("deflated.pgn"), pgn_text(3000)).unwrap();
@@ -603,12 +607,7 @@ mod tests {
     #[test]
     fn a_damaged_pgn_member_read_in_place_fails_to_open_with_an_error() {
         let dir = tempfile::tempdir().unwrap();
-        if std::process::Command::new("zip")
-            .arg("-v")
-            .output()
-            .is_err()
-        {
-            eprintln!("zip is not installed: not tested");
+        if !zip_installed() {
             return;
         }
         std::fs::write(dir.path().join("games.pgn"), pgn_text(3000)).unwrap();
