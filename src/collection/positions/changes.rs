@@ -135,10 +135,12 @@ pub fn read(
                 let steps = (0..steps)
                     .map(|_| Some((b.u64()?, b.u16()?)))
                     .collect::<Option<Vec<_>>>()?;
+                // Kept ordered by key ([`GameLine::by_key`]).
                 Some(GameLine {
                     stats,
                     steps,
                     signature,
+                    opening: 0,
                 })
             }
         };
@@ -172,6 +174,7 @@ mod tests {
                     count: 16,
                     material: 0x8f8f,
                 },
+                opening: 0,
             }),
         );
         write(&path, 11, 22, 9, &changed).unwrap();

@@ -71,6 +71,10 @@ pub struct GameLine {
     pub steps: Vec<(u64, u16)>,
     /// What tells the positions it cannot reach, unread.
     pub signature: Signature,
+    /// How many of the first steps are positions in the opening
+    /// ([`super::signature::OPENING_MOST_EMPTIED`]), the ones the index lists where another
+    /// game reaches them too; 0 once the steps are ordered by key.
+    pub opening: usize,
 }
 
 impl GameLine {
@@ -78,6 +82,7 @@ impl GameLine {
     pub fn by_key(mut self) -> GameLine {
         // Each key is once in the steps: no order among equals to keep.
         self.steps.sort_unstable_by_key(|&(key, _)| key);
+        self.opening = 0;
         self
     }
 }
@@ -118,6 +123,9 @@ impl LineRecorder {
         let steps = &mut self.line.steps;
         if !steps[self.reversible_from..].iter().any(|&(k, _)| k == key) {
             steps.push((key, code));
+            if self.signature.in_opening() {
+                self.line.opening = steps.len();
+            }
         }
     }
 }

@@ -67,11 +67,11 @@ pub struct PositionIndex {
     total: AtomicU32,
     ready: Mutex<bool>,
     ready_signal: Condvar,
-    /// What the file says of positions it does not list, as found: the one game of the file
-    /// that reaches each (with its move there), or none. The file never changes, so neither
-    /// do these; a game changed since is left out where they are used, as the file's lists'
-    /// games are.
-    unlisted: Mutex<lru::LruCache<u64, Option<(u32, u16)>>>,
+    /// What the file says of positions it does not list, as found: the games of the file that
+    /// reach each (with their moves there; in the opening one at most, else any number, by
+    /// game), or none. The file never changes, so neither do these; a game changed since is
+    /// left out where they are used, as the file's lists' games are.
+    unlisted: Mutex<lru::LruCache<u64, Vec<(u32, u16)>>>,
 }
 
 /// Unlisted positions whose game is remembered ([`PositionIndex::unlisted`]): a game's whole
@@ -236,19 +236,20 @@ impl PositionIndex {
                             for n in first..count.min(first + BATCH) {
                                 let line = line_of(coll, n);
                                 if let Some(line) = &line {
-                                    let steps = line.steps.iter().map(|&(key, next)| Entry {
-                                        key,
-                                        game: n,
-                                        next,
-                                    });
                                     match &mut writer {
+                                        // The file lists positions of the opening only.
                                         Some(w) => {
-                                            if let Err(e) = w.add(steps) {
+                                            if let Err(e) =
+                                                w.add(entries_of(n, &line.steps[..line.opening]))
+                                            {
                                                 failed(e);
                                                 writer = None;
                                             }
                                         }
-                                        None if spilled.is_none() => held.1.extend(steps),
+                                        // Held in memory, every position is the index.
+                                        None if spilled.is_none() => {
+                                            held.1.extend(entries_of(n, &line.steps))
+                                        }
                                         None => {}
                                     }
                                 }
@@ -360,6 +361,7 @@ impl PositionIndex {
                     stats,
                     steps: Vec::new(),
                     signature: g.signature,
+                    opening: 0,
                 });
                 (n as u32, line)
             })
@@ -546,10 +548,7 @@ impl PositionIndex {
         };
         let found = match listed {
             Some(list) => list,
-            None => self
-                .unlisted_reach(coll, f, board, among)
-                .into_iter()
-                .collect(),
+            None => self.unlisted_reach(coll, f, board, among),
         };
         f.read_stats_ahead(found.len());
         let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
@@ -560,23 +559,29 @@ impl PositionIndex {
             .collect()
     }
 
-    /// The one game of file `f` that reaches position `board`, which the file does not list,
-    /// with its move there, if one does (and was not changed since: the games of the overlay
-    /// when the search starts are not replayed, their lines being no longer the file's; the
-    /// overlay only grows, so what is found stays true): the games (those `among` only, when
-    /// given: a slice's) whose signature does not rule the position out are replayed, on
-    /// every core, until one reaches it. That game's other positions are remembered with it.
+    /// The games of file `f` that reach position `board`, which the file does not list, with
+    /// their moves there, ascending (those not changed since: the games of the overlay when
+    /// the search starts are not replayed, their lines being no longer the file's; the overlay
+    /// only grows, so what is found stays true): the games (those `among` only, when given: a
+    /// slice's) whose signature does not rule the position out are replayed, on every core.
+    /// In the opening, where the file lists every position two games reach, until one
+    /// reaches it, and that game's other positions of the opening are remembered with it;
+    /// past the opening, all of them.
     fn unlisted_reach(
         &self,
         coll: &dyn Collection,
         f: &IndexFile,
         board: &Board,
         among: Option<&[u32]>,
-    ) -> Option<(u32, u16)> {
+    ) -> Vec<(u32, u16)> {
         use rayon::prelude::*;
         let key = board.key();
-        if let Some(&known) = self.unlisted_known().get(&key) {
-            return known.filter(|&(n, _)| among.is_none_or(|g| g.binary_search(&n).is_ok()));
+        if let Some(known) = self.unlisted_known().get(&key) {
+            return known
+                .iter()
+                .copied()
+                .filter(|&(n, _)| among.is_none_or(|g| g.binary_search(&n).is_ok()))
+                .collect();
         }
         let changed: std::collections::HashSet<u32> = self
             .overlay
@@ -588,6 +593,7 @@ impl PositionIndex {
         let target = signature::Target::of(&board.0);
         let started = std::time::Instant::now();
         let replayed = AtomicU32::new(0);
+        let opening = signature::in_opening(&board.0);
         let reaches = |n: u32| {
             if !f.may_reach(n, key, &target) || changed.contains(&n) {
                 return None;
@@ -595,41 +601,46 @@ impl PositionIndex {
             replayed.fetch_add(1, Ordering::Relaxed);
             let line = line_of(coll, n)?;
             let &(_, next) = line.steps.iter().find(|s| s.0 == key)?;
-            Some((n, next, line))
+            Some((n, next, opening.then_some(line)))
         };
-        let found = search_pool().install(|| match among {
-            Some(games) => games.par_iter().find_map_any(|&n| reaches(n)),
-            None => (0..f.game_count()).into_par_iter().find_map_any(reaches),
+        let found: Vec<(u32, u16, Option<GameLine>)> = search_pool().install(|| {
+            let all = || (0..f.game_count()).into_par_iter();
+            match (among, opening) {
+                (Some(games), true) => games
+                    .par_iter()
+                    .find_map_any(|&n| reaches(n))
+                    .into_iter()
+                    .collect(),
+                (None, true) => all().find_map_any(reaches).into_iter().collect(),
+                (Some(games), false) => games.par_iter().filter_map(|&n| reaches(n)).collect(),
+                (None, false) => all().filter_map(reaches).collect(),
+            }
         });
         log::debug!(
-            "position {}: {} games replayed in {:.1} ms, {}",
+            "position {}: {} games replayed in {:.1} ms, {} reach it",
             board.fen(),
             replayed.load(Ordering::Relaxed),
             started.elapsed().as_secs_f64() * 1000.0,
-            found
-                .as_ref()
-                .map_or("none reaches it".into(), |f| format!("game {} does", f.0))
+            found.len(),
         );
-        match found {
-            Some((n, next, line)) => {
-                self.remember(n, &line);
-                Some((n, next))
-            }
-            // Not found among some games only: another may reach it.
-            None if among.is_some() => None,
-            None => {
-                self.unlisted_known().put(key, None);
-                None
-            }
+        if opening && let Some((n, _, Some(line))) = found.first() {
+            self.remember(*n, line);
         }
+        let found: Vec<(u32, u16)> = found.into_iter().map(|(n, next, _)| (n, next)).collect();
+        // Found among some games only, another may reach it too.
+        if among.is_none() {
+            self.unlisted_known().put(key, found.clone());
+        }
+        found
     }
 
-    /// Remember the positions of game `n`'s `line` as found: a walk down that game's line
-    /// then finds each next position without a search.
+    /// Remember the positions of game `n`'s `line` in the opening as found: a walk down that
+    /// game's line then finds each next position without a search. (Past the opening the
+    /// file does not list positions other games reach too: no one game is the answer.)
     fn remember(&self, n: u32, line: &GameLine) {
         let mut known = self.unlisted_known();
-        for &(k, next) in &line.steps {
-            known.put(k, Some((n, next)));
+        for &(k, next) in &line.steps[..line.opening] {
+            known.put(k, vec![(n, next)]);
         }
     }
 
@@ -642,6 +653,9 @@ impl PositionIndex {
     /// search stays the answer for a position met without its parent (`positions/FEN/`).
     pub fn follow_move(&self, coll: &dyn Collection, parent: &Board, code: u16, child: &Board) {
         let key = child.key();
+        if !signature::in_opening(&child.0) {
+            return;
+        }
         let file = self.file.read().unwrap_or_else(|p| p.into_inner()).clone();
         let Some(f) = file.as_deref() else { return };
         if f.lists(key) || self.unlisted_known().contains(&key) {
@@ -674,7 +688,7 @@ impl PositionIndex {
     }
 
     /// The unlisted positions found so far.
-    fn unlisted_known(&self) -> std::sync::MutexGuard<'_, lru::LruCache<u64, Option<(u32, u16)>>> {
+    fn unlisted_known(&self) -> std::sync::MutexGuard<'_, lru::LruCache<u64, Vec<(u32, u16)>>> {
         self.unlisted.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
@@ -717,6 +731,13 @@ fn search_pool() -> &'static rayon::ThreadPool {
             .build()
             .expect("the search threads")
     })
+}
+
+/// The index's entries of game `n` for its `steps`.
+fn entries_of(n: u32, steps: &[(u64, u16)]) -> impl Iterator<Item = Entry> + '_ {
+    steps
+        .iter()
+        .map(move |&(key, next)| Entry { key, game: n, next })
 }
 
 /// Game `n`'s line, or `None` when it is out of the index: deleted, or unreadable (logged).
@@ -1102,6 +1123,47 @@ mod tests {
             at = next;
         }
         steps
+    }
+
+    /// The file lists the positions of the opening that two games reach, and no position
+    /// past it; those are found by the search, every game that reaches them, in a slice too.
+    #[test]
+    fn past_the_opening_positions_are_found_by_the_search_not_listed() {
+        let dir = tempfile::tempdir().unwrap();
+        let long = std::fs::read_to_string(format!(
+            "{}/tests/data/long-games.pgn",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let starts: Vec<usize> = long.match_indices("[Event ").map(|(i, _)| i).collect();
+        let (first, second) = (&long[starts[0]..starts[1]], &long[starts[1]..starts[2]]);
+        // Games 0 and 2 are one game twice; game 1 another.
+        let pgn = dir.path().join("games.pgn");
+        std::fs::write(&pgn, format!("{first}\n{second}\n{first}\n")).unwrap();
+        let coll = ChessCollection::new(crate::store::open(&pgn, false).unwrap());
+        let index = PositionIndex::new(Some(dir.path().join("positions")));
+        index.load_or_build(&coll, 2, &AtomicBool::new(false));
+        let file = index.file.read().unwrap().clone().expect("kept in a file");
+        let (mut listed, mut past) = (0, 0);
+        for (_, _, child) in walk(&coll, 0) {
+            let want = recount(&coll, &child.0);
+            assert_eq!(index.games_at(&coll, &child), want, "{}", child.fen());
+            let among = index.reach_among(&coll, &child, &[1, 2]);
+            let among: Vec<u32> = among.iter().map(|r| r.game).collect();
+            let want_among: Vec<u32> = want.iter().copied().filter(|&n| n > 0).collect();
+            assert_eq!(among, want_among, "{}", child.fen());
+            if signature::in_opening(&child.0) {
+                assert!(file.lists(child.key()), "{}", child.fen());
+                listed += 1;
+            } else {
+                assert!(!file.lists(child.key()), "{}", child.fen());
+                past += 1;
+            }
+        }
+        assert!(
+            listed > 10 && past > 100,
+            "{listed} listed, {past} past the opening"
+        );
     }
 
     #[test]
