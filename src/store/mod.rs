@@ -75,6 +75,31 @@ pub struct GameSummary {
     pub eco: u16,
 }
 
+/// What a header search (`query/`) asks of a game beyond its [`GameSummary`]: the figures
+/// SCID's index keeps beside the names, read from the index where the format keeps them
+/// (SCID 4 and 5) and from the game otherwise.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HeaderFacts {
+    /// White's rating (0 when none), whatever its kind, as SCID's index keeps it.
+    pub white_elo: u16,
+    /// Black's rating (0 when none).
+    pub black_elo: u16,
+    /// Half moves of the main line (SCID's index keeps them modulo 1024).
+    pub plies: u16,
+}
+
+impl HeaderFacts {
+    /// The facts of `game` as SCID's index would keep them.
+    pub fn of(game: &ChessGame) -> HeaderFacts {
+        let elo = |r: Option<crate::game::Rating>| r.map_or(0, |r| r.value.min(0xFFF));
+        HeaderFacts {
+            white_elo: elo(game.headers.white_rating),
+            black_elo: elo(game.headers.black_rating),
+            plies: (game.moves.moves.len() % 1024) as u16,
+        }
+    }
+}
+
 /// Facts about the database as a whole, for timestamps and messages.
 #[derive(Clone, Debug)]
 pub struct StoreInfo {
@@ -116,6 +141,14 @@ pub trait ChessStore: Send + Sync {
     fn game_count(&self) -> u32;
     /// The index summary of game `number` (`number < game_count()`).
     fn summary(&self, number: u32) -> GameSummary;
+    /// The ratings and length of game `number` (`number < game_count()`), for a header
+    /// search. A format whose index keeps them answers from it; the others decode the game
+    /// (a game that does not decode has none: zeros).
+    fn header_facts(&self, number: u32) -> HeaderFacts {
+        self.load(number)
+            .map(|g| HeaderFacts::of(&g))
+            .unwrap_or_default()
+    }
     /// Whether game `number` carries the deleted mark: its [`summary`](Self::summary)'s
     /// `deleted` alone. Listings, `.gamefs/stats` and the position index ask it of every
     /// game, so a format whose summary decodes more (names, dates) reads the mark alone.

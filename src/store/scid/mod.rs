@@ -49,8 +49,8 @@ use crate::store::damage::{Damage, Problem, UNKNOWN_NAME};
 pub use crate::store::files::with_ext;
 use crate::store::files::{self, FileStamp, open_blob, open_file, read_file};
 use crate::store::{
-    ChessStore, GameSummary, NameKind, StoreInfo, check_game_number, check_readable_game, eco_text,
-    in_game,
+    ChessStore, GameSummary, HeaderFacts, NameKind, StoreInfo, check_game_number,
+    check_readable_game, eco_text, in_game,
 };
 
 /// What a failed save undoes (four name dictionaries).
@@ -1011,6 +1011,15 @@ impl ChessStore for ScidDatabase {
             date: e.game_date(),
             result: e.game_result(),
             eco: e.eco,
+        }
+    }
+
+    fn header_facts(&self, number: u32) -> HeaderFacts {
+        let e = self.read().entry(number);
+        HeaderFacts {
+            white_elo: e.white_elo,
+            black_elo: e.black_elo,
+            plies: e.plies,
         }
     }
 
