@@ -1,4 +1,4 @@
-//! Header queries as folders (docs/SEMANTICS.md §18): `query/EXPR/` at the mount's root,
+//! Header queries as folders (docs/SEMANTICS.md §19): `query/EXPR/` at the mount's root,
 //! found by name and never listed (nor is `query/`), holds the games whose headers meet
 //! `EXPR` (`collection::query`): `games/` (links to them, as every folder of games lists its
 //! games), `count` (how many, a number and a newline), and, found by name as in every folder
