@@ -14,7 +14,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use gamefs::vfs::{Node, Vfs, VfsOptions};
+use common::{vfs_at as at, vfs_game_numbers as game_numbers};
+use gamefs::vfs::{Vfs, VfsOptions};
 
 /// (gamefs query, SCID's `sc_search header` arguments as a Tcl list)
 const QUERIES: &[(&str, &str)] = &[
@@ -82,33 +83,6 @@ fn scid_made_database(dir: &Path) -> PathBuf {
     let mut pgns = vec![common::repo().join("tests/data/najdorf/najdorf.pgn")];
     pgns.extend(common::data_pgns());
     common::scid_import(dir, "scid", &pgns)
-}
-
-/// The node at `path` of `vfs`.
-fn at(vfs: &Vfs, path: &str) -> u64 {
-    let mut ino = Node::Root.ino();
-    for part in path.split('/') {
-        ino = vfs
-            .lookup(ino, std::ffi::OsStr::new(part))
-            .unwrap_or_else(|e| panic!("{path}: {e}"))
-            .ino;
-    }
-    ino
-}
-
-/// The game numbers (1-based, as SCID numbers them) of the games in folder `path`.
-fn game_numbers(vfs: &Vfs, path: &str) -> Vec<u32> {
-    let mut out = Vec::new();
-    vfs.readdir(at(vfs, path), 0, &mut |e| {
-        let name = e.name.to_string_lossy();
-        let digits: String = name.chars().take_while(char::is_ascii_digit).collect();
-        if !digits.is_empty() {
-            out.push(digits.parse().unwrap());
-        }
-        false
-    })
-    .unwrap();
-    out
 }
 
 #[test]

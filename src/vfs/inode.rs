@@ -162,21 +162,13 @@ impl Node {
             Node::QueryGames(id) => TAG_QUERY_GAMES << TAG_SHIFT | u64::from(id),
             Node::QueryCount(id) => TAG_QUERY_COUNT << TAG_SHIFT | u64::from(id),
             Node::AllOfQuery(id) => TAG_ALL_OF_QUERY << TAG_SHIFT | u64::from(id),
-            Node::QueryLink(id, n) => {
-                TAG_QUERY_LINK << TAG_SHIFT
-                    | u64::from(id & ((1 << GAME_BITS) - 1)) << GAME_BITS
-                    | u64::from(n & ((1 << GAME_BITS) - 1))
-            }
+            Node::QueryLink(id, n) => folder_and_game(TAG_QUERY_LINK, id, n),
             Node::Position(id) => TAG_POSITION << TAG_SHIFT | u64::from(id),
             Node::PositionGames(id) => TAG_POSITION_GAMES << TAG_SHIFT | u64::from(id),
             Node::TreeText(id) => TAG_TREE_TEXT << TAG_SHIFT | u64::from(id),
             Node::FenText(id) => TAG_FEN_TEXT << TAG_SHIFT | u64::from(id),
             Node::AllOfPosition(id) => TAG_ALL_OF_POSITION << TAG_SHIFT | u64::from(id),
-            Node::PositionLink(id, n) => {
-                TAG_POSITION_LINK << TAG_SHIFT
-                    | u64::from(id & ((1 << GAME_BITS) - 1)) << GAME_BITS
-                    | u64::from(n & ((1 << GAME_BITS) - 1))
-            }
+            Node::PositionLink(id, n) => folder_and_game(TAG_POSITION_LINK, id, n),
             Node::ViewRoot(v) => FIRST_VIEW_ROOT + u64::from(v.0),
             Node::ViewParent(v) => FIRST_VIEW_PARENT + u64::from(v.0),
             Node::Game(n) => TAG_GAME << TAG_SHIFT | u64::from(n),
@@ -283,14 +275,14 @@ impl Node {
             TAG_QUERY_POSITIONS => u32::try_from(payload)
                 .ok()
                 .map(|id| Node::SlicePositions(SliceId::Query(id))),
-            TAG_QUERY_LINK => Some(Node::QueryLink(
-                (payload >> GAME_BITS) as u32,
-                (payload & ((1 << GAME_BITS) - 1)) as u32,
-            )),
-            TAG_POSITION_LINK => Some(Node::PositionLink(
-                (payload >> GAME_BITS) as u32,
-                (payload & ((1 << GAME_BITS) - 1)) as u32,
-            )),
+            TAG_QUERY_LINK => {
+                let (id, n) = folder_and_game_of(payload);
+                Some(Node::QueryLink(id, n))
+            }
+            TAG_POSITION_LINK => {
+                let (id, n) = folder_and_game_of(payload);
+                Some(Node::PositionLink(id, n))
+            }
             t @ TAG_GROUP..TAG_LINK => Some(Node::Group(
                 view(TAG_GROUP, t),
                 u32::try_from(payload).ok()?,
@@ -333,6 +325,21 @@ impl Node {
             _ => None,
         }
     }
+}
+
+/// The number of a link (tag `tag`) to game `n` in a folder numbered `id` (a position
+/// folder's `games/`, a query's): 24 bits of each.
+fn folder_and_game(tag: u64, id: u32, n: u32) -> u64 {
+    let bits = |x: u32| u64::from(x & ((1 << GAME_BITS) - 1));
+    tag << TAG_SHIFT | bits(id) << GAME_BITS | bits(n)
+}
+
+/// The folder and game of a link's payload ([`folder_and_game`]).
+fn folder_and_game_of(payload: u64) -> (u32, u32) {
+    (
+        (payload >> GAME_BITS) as u32,
+        (payload & ((1 << GAME_BITS) - 1)) as u32,
+    )
 }
 
 /// The tag bits of a node of view `v`'s side folders: two tags per view from `base`.

@@ -180,7 +180,7 @@ impl Vfs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vfs::testing::{CALLER, WRITE_NEW, at, names, text, tree_of};
+    use crate::vfs::testing::{CALLER, WRITE_NEW, at, game_names, names, text, tree_of};
 
     const GAMES: &str = concat!(
         "[Event \"Open\"]\n[Date \"2001.01.01\"]\n[White \"Carlsen, Magnus\"]\n",
@@ -193,11 +193,6 @@ mod tests {
         "[Black \"Anand, Viswanathan\"]\n[Result \"1/2-1/2\"]\n[WhiteElo \"2750\"]\n\n",
         "1. d4 d5 1/2-1/2\n",
     );
-
-    /// The names of `games` (0-based numbers) as `games/` has them.
-    fn game_names(vfs: &Vfs, games: &[u32]) -> Vec<String> {
-        games.iter().map(|&n| vfs.game_name(n)).collect()
-    }
 
     #[test]
     fn a_query_folder_has_its_games_their_count_all_pgn_and_tree() {

@@ -185,7 +185,7 @@ impl Vfs {
 mod tests {
     use super::*;
     use crate::error::ErrorKind;
-    use crate::vfs::testing::{CALLER, WRITE_NEW, at, names, text, tree_of};
+    use crate::vfs::testing::{CALLER, WRITE_NEW, at, game_names, names, text, tree_of};
 
     const GAMES: &str = concat!(
         "[Event \"E1\"]\n[Date \"2001.01.01\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n",
@@ -197,11 +197,6 @@ mod tests {
         "[Event \"E2\"]\n[Date \"2002.01.01\"]\n[White \"b\"]\n[Black \"c\"]\n[Result \"1-0\"]\n\n",
         "1. e4 e5 2. Nf3 Nf6 1-0\n",
     );
-
-    /// The names of `games` (0-based numbers) as `games/` has them.
-    fn game_names(vfs: &Vfs, games: &[u32]) -> Vec<String> {
-        games.iter().map(|&n| vfs.game_name(n)).collect()
-    }
 
     #[test]
     fn every_folder_of_games_has_the_tree_of_its_own_games_found_by_name() {

@@ -9,19 +9,13 @@
 #     @@ LINE-NUMBER
 #     count: N                  (sc_filter count)
 #     games: N1 N2 ...          (1-based game numbers in the filter, ascending)
+source [file join [file dirname [info script]] filter_games.tcl]
 set base [sc_base open [lindex $argv 0]]
 set in [open [lindex $argv 1]]
 set i 0
 while {[gets $in line] >= 0} {
     incr i
     sc_search header -filter RESET {*}$line
-    set count [sc_filter count]
-    set nums {}
-    if {$count > 0} {
-        foreach {id info extra} [sc_base gameslist $base 0 $count dbfilter N+] {
-            lappend nums [lindex [split $id _] 0]
-        }
-    }
-    puts "@@ $i\ncount: $count\ngames: $nums"
+    puts "@@ $i\ncount: [sc_filter count]\ngames: [filter_games $base]"
 }
 close $in
