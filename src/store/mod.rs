@@ -75,29 +75,10 @@ pub struct GameSummary {
     pub eco: u16,
 }
 
-/// What a header search (`query/`) asks of a game beyond its [`GameSummary`]: the figures
-/// SCID's index keeps beside the names, read from the index where the format keeps them
-/// (SCID 4 and 5) and from the game otherwise.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct HeaderFacts {
-    /// White's rating (0 when none), whatever its kind, as SCID's index keeps it.
-    pub white_elo: u16,
-    /// Black's rating (0 when none).
-    pub black_elo: u16,
-    /// Half moves of the main line (SCID's index keeps them modulo 1024).
-    pub plies: u16,
-}
-
-impl HeaderFacts {
-    /// The facts of `game` as SCID's index would keep them.
-    pub fn of(game: &ChessGame) -> HeaderFacts {
-        let elo = |r: Option<crate::game::Rating>| r.map_or(0, |r| r.value.min(0xFFF));
-        HeaderFacts {
-            white_elo: elo(game.headers.white_rating),
-            black_elo: elo(game.headers.black_rating),
-            plies: (game.moves.moves.len() % 1024) as u16,
-        }
-    }
+/// A rating as SCID's index keeps it for a header search: its value (at most 12 bits),
+/// whatever its kind; 0 for none.
+pub fn rating_value(rating: Option<crate::game::Rating>) -> u16 {
+    rating.map_or(0, |r| r.value.min(0xFFF))
 }
 
 /// Facts about the database as a whole, for timestamps and messages.
@@ -141,13 +122,23 @@ pub trait ChessStore: Send + Sync {
     fn game_count(&self) -> u32;
     /// The index summary of game `number` (`number < game_count()`).
     fn summary(&self, number: u32) -> GameSummary;
-    /// The ratings and length of game `number` (`number < game_count()`), for a header
-    /// search. A format whose index keeps them answers from it; the others decode the game
-    /// (a game that does not decode has none: zeros).
-    fn header_facts(&self, number: u32) -> HeaderFacts {
+    /// White's and Black's ratings of game `number` (`number < game_count()`) for a header
+    /// search (`query/`), as [`rating_value`] gives them. A format whose index keeps them
+    /// answers from it; the others decode the game (a game that does not decode has none).
+    fn ratings(&self, number: u32) -> [u16; 2] {
+        self.load(number).map_or([0, 0], |g| {
+            [
+                rating_value(g.headers.white_rating),
+                rating_value(g.headers.black_rating),
+            ]
+        })
+    }
+    /// The half moves of game `number`'s main line, modulo 1024 as SCID's index keeps them,
+    /// for a header search. A format whose index keeps them answers from it; the others
+    /// decode the game (a game that does not decode has none: 0).
+    fn plies(&self, number: u32) -> u16 {
         self.load(number)
-            .map(|g| HeaderFacts::of(&g))
-            .unwrap_or_default()
+            .map_or(0, |g| (g.moves.moves.len() % 1024) as u16)
     }
     /// Whether game `number` carries the deleted mark: its [`summary`](Self::summary)'s
     /// `deleted` alone. Listings, `.gamefs/stats` and the position index ask it of every

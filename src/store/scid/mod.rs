@@ -49,8 +49,8 @@ use crate::store::damage::{Damage, Problem, UNKNOWN_NAME};
 pub use crate::store::files::with_ext;
 use crate::store::files::{self, FileStamp, open_blob, open_file, read_file};
 use crate::store::{
-    ChessStore, GameSummary, HeaderFacts, NameKind, StoreInfo, check_game_number,
-    check_readable_game, eco_text, in_game,
+    ChessStore, GameSummary, NameKind, StoreInfo, check_game_number, check_readable_game, eco_text,
+    in_game,
 };
 
 /// What a failed save undoes (four name dictionaries).
@@ -1014,13 +1014,13 @@ impl ChessStore for ScidDatabase {
         }
     }
 
-    fn header_facts(&self, number: u32) -> HeaderFacts {
+    fn ratings(&self, number: u32) -> [u16; 2] {
         let e = self.read().entry(number);
-        HeaderFacts {
-            white_elo: e.white_elo,
-            black_elo: e.black_elo,
-            plies: e.plies,
-        }
+        [e.white_elo, e.black_elo]
+    }
+
+    fn plies(&self, number: u32) -> u16 {
+        self.read().entry(number).plies
     }
 
     fn deleted(&self, number: u32) -> bool {
