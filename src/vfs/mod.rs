@@ -1219,11 +1219,12 @@ impl Vfs {
             // How many move folders a position has is not known without making its tree:
             // 1 tells `find` so (it then counts no subfolders by the link count).
             Node::Position(_) => (attr.perm, attr.nlink) = (0o555, 1),
+            // `query/` holds as many folders as there are queries: not known either.
+            Node::QueryRoot => (attr.perm, attr.nlink) = (0o555, 1),
+            Node::Query(_) => (attr.perm, attr.nlink) = (0o555, 3),
             Node::PositionsRoot
             | Node::SlicePositions(_)
             | Node::PositionGames(_)
-            | Node::QueryRoot
-            | Node::Query(_)
             | Node::QueryGames(_) => {
                 attr.perm = 0o555;
             }

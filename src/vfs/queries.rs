@@ -8,10 +8,10 @@
 //!
 //! Each query text looked up is given a number, kept for the mount (its nodes carry it, as
 //! position folders carry theirs), and its games are found once while the database is
-//! unchanged: a save, an import or another program's change forgets them, so a game moves
-//! in or out of a query at once.
+//! unchanged (for the 32 queries looked at last): a save, an import or another program's
+//! change forgets them, so a game moves in or out of a query at once.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use super::{DirEntry, Node, Vfs, lock};
@@ -35,10 +35,16 @@ pub(super) struct Queries {
 struct Table {
     by_text: HashMap<String, u32>,
     entries: Vec<Arc<Entry>>,
+    /// The queries whose games are kept, the one found last at the back.
+    kept: VecDeque<u32>,
 }
 
 /// The most queries a mount numbers (a link's number holds 24 bits of it).
 const MAX_QUERIES: usize = 1 << 24;
+
+/// The most queries whose games are kept at once (4 bytes a game each): the games of the
+/// one looked at longest ago are found again when it is next looked at.
+const KEPT_GAMES: usize = 32;
 
 impl Queries {
     /// Query number `id`, if it was looked up.
@@ -69,8 +75,22 @@ impl Queries {
 
     /// Forget every query's games (the database changed).
     pub(super) fn forget_games(&self) {
-        for e in &lock(&self.table).entries {
-            *lock(&e.games) = None;
+        let mut table = lock(&self.table);
+        for id in std::mem::take(&mut table.kept) {
+            *lock(&table.entries[id as usize].games) = None;
+        }
+    }
+
+    /// Note that query `id`'s games are kept now, forgetting those of the query looked at
+    /// longest ago past [`KEPT_GAMES`].
+    fn kept(&self, id: u32) {
+        let mut table = lock(&self.table);
+        table.kept.retain(|&k| k != id);
+        table.kept.push_back(id);
+        while table.kept.len() > KEPT_GAMES {
+            if let Some(old) = table.kept.pop_front() {
+                *lock(&table.entries[old as usize].games) = None;
+            }
         }
     }
 
@@ -115,12 +135,12 @@ impl Vfs {
     /// such query).
     pub(super) fn query_games(&self, id: u32) -> Option<Arc<[u32]>> {
         let entry = self.queries.get(id)?;
-        let mut games = lock(&entry.games);
-        if let Some(g) = &*games {
+        if let Some(g) = &*lock(&entry.games) {
             return Some(g.clone());
         }
         let found: Arc<[u32]> = Arc::from(self.coll.query(&entry.query).unwrap_or_default());
-        *games = Some(found.clone());
+        *lock(&entry.games) = Some(found.clone());
+        self.queries.kept(id);
         Some(found)
     }
 
@@ -180,6 +200,7 @@ impl Vfs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorKind;
     use crate::vfs::testing::{CALLER, WRITE_NEW, at, game_names, names, text, tree_of};
 
     const GAMES: &str = concat!(
@@ -241,10 +262,41 @@ mod tests {
         assert!(!names(&vfs, "").contains(&"query".to_owned()));
         assert_eq!(
             at(&vfs, "query/elo=high").unwrap_err().kind(),
-            crate::error::ErrorKind::NotFound
+            ErrorKind::NotFound
         );
         // The same text is the same folder.
         assert_eq!(at(&vfs, q).unwrap(), at(&vfs, q).unwrap());
+        // Nothing can be made or written there.
+        let folder = at(&vfs, q).unwrap();
+        let made = vfs.create(
+            folder,
+            std::ffi::OsStr::new("x.pgn"),
+            0o644,
+            false,
+            WRITE_NEW,
+        );
+        assert_eq!(made.unwrap_err().kind(), ErrorKind::NotPermitted);
+        let count = at(&vfs, &format!("{q}/count")).unwrap();
+        assert_eq!(
+            vfs.open(count, WRITE_NEW).unwrap_err().kind(),
+            ErrorKind::PermissionDenied
+        );
+        // find may trust the link counts: the folder has one folder, `query/` unknown ones.
+        assert_eq!(vfs.getattr(folder).unwrap().nlink, 3);
+        assert_eq!(vfs.getattr(at(&vfs, "query").unwrap()).unwrap().nlink, 1);
+    }
+
+    #[test]
+    fn the_games_of_the_queries_looked_at_last_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = tree_of(dir.path(), GAMES, 40);
+        for elo in 0..=KEPT_GAMES as u32 {
+            assert_eq!(text(&vfs, &format!("query/welo={elo}-/count")), "3\n");
+        }
+        let table = lock(&vfs.queries.table);
+        assert_eq!(table.kept.len(), KEPT_GAMES);
+        assert!(lock(&table.entries[0].games).is_none());
+        assert!(lock(&table.entries[KEPT_GAMES].games).is_some());
     }
 
     #[test]
