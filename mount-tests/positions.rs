@@ -2,7 +2,7 @@
 //! moves its game between folders, a PGN file mount has a tree, FEN lookups find set-up
 //! positions and positions past the tree's depth, and walks of the whole mount stay out; the
 //! trees of a player's folder and of its `white/` and `black/` follow a save that moves a
-//! game from one player to another.
+//! game from one player to another; a header query's folder (`query/EXPR/`) follows a save.
 
 use std::path::Path;
 
@@ -171,4 +171,33 @@ fn a_save_moves_a_game_out_of_one_players_tree_and_into_anothers() {
     assert_eq!(linked.trim(), "1");
     // b kept it, as Black.
     assert_eq!(names(&m.join("players/b/black/tree/e4/e5/games")).len(), 1);
+}
+
+#[test]
+fn a_query_folder_follows_a_save_through_the_kernel() {
+    let (_dir, m) = mounted_games("positions-queries");
+    let q = m.join("query/white=c+e,result!=0-1");
+    assert_eq!(std::fs::read_to_string(q.join("count")).unwrap(), "1\n");
+    assert_eq!(names(&q), ["count", "games"]);
+    assert_eq!(names(&q.join("games")).len(), 1);
+    assert_eq!(
+        names(&q.join("tree")),
+        ["d4", "games", "position.fen", "tree.txt"]
+    );
+    // Found by name only: walks of the mount do not enter query/.
+    let walked = sh(&m.path, "find . -name 'query*' | wc -l");
+    assert_eq!(walked.trim(), "0");
+    let bad = std::fs::metadata(m.join("query/elo=high")).unwrap_err();
+    assert_eq!(bad.kind(), std::io::ErrorKind::NotFound);
+
+    // Game 1 saved with c as White and a draw: it enters the query, its tree and all.pgn.
+    let saved = "[White \"c\"]\n[Black \"b\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5 1/2-1/2\n";
+    std::fs::write(m.game(1), saved).unwrap();
+    eventually("game 1 is in the query", || {
+        std::fs::read_to_string(q.join("count")).unwrap() == "2\n"
+    });
+    assert_eq!(names(&q.join("games")).len(), 2);
+    assert!(q.join("tree/e4/e5").is_dir());
+    let all = std::fs::read_to_string(q.join("all.pgn")).unwrap();
+    assert_eq!(all.matches("[White ").count(), 2);
 }

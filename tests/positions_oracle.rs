@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
+use common::{vfs_at as at, vfs_game_numbers as game_numbers};
 use gamefs::collection::positions::PositionIndex;
 use gamefs::collection::positions::key::position_key;
 use gamefs::collection::positions::tree::{PositionTree, fen};
@@ -222,18 +223,6 @@ fn the_index_equals_scids_board_search_and_tree_and_a_python_chess_recount() {
     assert_eq!(reached, trees.len(), "every position is reached by a game");
 }
 
-/// The inode of `path` (`/`-separated, from the root) in `vfs`.
-fn at(vfs: &Vfs, path: &str) -> u64 {
-    let mut ino = Node::Root.ino();
-    for part in path.split('/') {
-        ino = vfs
-            .lookup(ino, std::ffi::OsStr::new(part))
-            .unwrap_or_else(|e| panic!("{path}: {e}"))
-            .ino;
-    }
-    ino
-}
-
 /// The entries of folder `path` of `vfs` (`.` and `..` left out), with their inodes.
 fn entries(vfs: &Vfs, path: &str) -> Vec<(String, u64)> {
     let mut out = Vec::new();
@@ -249,17 +238,6 @@ fn entries(vfs: &Vfs, path: &str) -> Vec<(String, u64)> {
 /// The text of file `path` of `vfs`.
 fn read(vfs: &Vfs, path: &str) -> String {
     String::from_utf8(vfs.read(at(vfs, path), 0, 1 << 24).unwrap()).unwrap()
-}
-
-/// The game numbers (1-based, as SCID numbers them) of the games in folder `path`.
-fn game_numbers(vfs: &Vfs, path: &str) -> Vec<u32> {
-    entries(vfs, path)
-        .iter()
-        .map(|(name, _)| {
-            let digits: String = name.chars().take_while(char::is_ascii_digit).collect();
-            digits.parse().unwrap()
-        })
-        .collect()
 }
 
 /// SCID's tree table for a `tree.txt`: its table, the ECO column (which SCID leaves empty

@@ -426,6 +426,10 @@ impl Collection for ChessCollection {
         self.store.fingerprint(n)
     }
 
+    fn query(&self, query: &super::query::Query) -> Option<Vec<u32>> {
+        Some(super::query::eval::matching(&*self.store, query))
+    }
+
     fn has_positions(&self) -> bool {
         true
     }

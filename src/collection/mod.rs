@@ -11,6 +11,7 @@ pub mod go;
 pub mod import;
 pub(crate) mod naming;
 pub mod positions;
+pub mod query;
 pub mod union;
 
 use std::path::Path;
@@ -224,6 +225,12 @@ pub trait Collection: Send + Sync {
     /// collection whose items are not chess games.
     fn main_line(&self, n: u32) -> Option<Result<positions::line::GameLine>> {
         let _ = n;
+        None
+    }
+    /// The live items meeting header query `query`, ascending ([`query`]); `None` for a
+    /// collection whose items have no headers to search (Go positions).
+    fn query(&self, query: &query::Query) -> Option<Vec<u32>> {
+        let _ = query;
         None
     }
     /// True when the items are chess games, whose positions the mount shows (`tree/`,

@@ -75,6 +75,12 @@ pub struct GameSummary {
     pub eco: u16,
 }
 
+/// A rating as SCID's index keeps it for a header search: its value (at most 12 bits),
+/// whatever its kind; 0 for none.
+pub fn rating_value(rating: Option<crate::game::Rating>) -> u16 {
+    rating.map_or(0, |r| r.value.min(0xFFF))
+}
+
 /// Facts about the database as a whole, for timestamps and messages.
 #[derive(Clone, Debug)]
 pub struct StoreInfo {
@@ -116,6 +122,24 @@ pub trait ChessStore: Send + Sync {
     fn game_count(&self) -> u32;
     /// The index summary of game `number` (`number < game_count()`).
     fn summary(&self, number: u32) -> GameSummary;
+    /// White's and Black's ratings of game `number` (`number < game_count()`) for a header
+    /// search (`query/`), as [`rating_value`] gives them. A format whose index keeps them
+    /// answers from it; the others decode the game (a game that does not decode has none).
+    fn ratings(&self, number: u32) -> [u16; 2] {
+        self.load(number).map_or([0, 0], |g| {
+            [
+                rating_value(g.headers.white_rating),
+                rating_value(g.headers.black_rating),
+            ]
+        })
+    }
+    /// The half moves of game `number`'s main line, modulo 1024 as SCID's index keeps them,
+    /// for a header search. A format whose index keeps them answers from it; the others
+    /// decode the game (a game that does not decode has none: 0).
+    fn plies(&self, number: u32) -> u16 {
+        self.load(number)
+            .map_or(0, |g| (g.moves.moves.len() % 1024) as u16)
+    }
     /// Whether game `number` carries the deleted mark: its [`summary`](Self::summary)'s
     /// `deleted` alone. Listings, `.gamefs/stats` and the position index ask it of every
     /// game, so a format whose summary decodes more (names, dates) reads the mark alone.

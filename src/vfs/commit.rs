@@ -321,6 +321,7 @@ impl Vfs {
         for (v, key) in groups {
             inodes.extend(self.group_nodes(v, key, Some(n)));
         }
+        inodes.extend(self.queries.nodes());
         self.invalidate(&inodes, &names);
     }
 

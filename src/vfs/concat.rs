@@ -153,6 +153,7 @@ impl Vfs {
             Node::Group(v, key) => Some(Node::AllOfGroup(v, key)),
             Node::SideGroup(v, key, side) => Some(Node::AllOfSide(v, key, side)),
             Node::Position(id) => Some(Node::AllOfPosition(id)),
+            Node::Query(id) => Some(Node::AllOfQuery(id)),
             _ => None,
         }
     }
@@ -166,6 +167,10 @@ impl Vfs {
                 .view(v)
                 .by_key(key)
                 .map(|g| g.games.to_vec())
+                .unwrap_or_default(),
+            Node::AllOfQuery(id) => self
+                .query_games(id)
+                .map(|games| games.to_vec())
                 .unwrap_or_default(),
             Node::AllOfSide(v, key, side) => self
                 .side_games(v, key, side)

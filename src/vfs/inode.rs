@@ -81,6 +81,18 @@ pub enum Node {
     /// `positions/` in a group or side folder: positions found by FEN among the folder's games
     /// (found by name, never listed; the root's is [`Node::PositionsRoot`]).
     SlicePositions(SliceId),
+    /// `query/`: header queries found by name (never listed, itself found by name).
+    QueryRoot,
+    /// A query folder `query/EXPR/` (its number in the mount's table of queries).
+    Query(u32),
+    /// A query folder's `games/`.
+    QueryGames(u32),
+    /// A symlink in a query folder's `games/` (query, game).
+    QueryLink(u32, u32),
+    /// A query folder's `count`: how many games it has.
+    QueryCount(u32),
+    /// A query folder's `all.pgn` (found by name, not listed).
+    AllOfQuery(u32),
 }
 
 const TAG_SHIFT: u32 = 48;
@@ -100,6 +112,12 @@ const TAG_SIDE_GROUP: u64 = 64; // 64..96, two per view (White, Black)
 const TAG_SIDE_LINK: u64 = 96; // 96..128, two per view
 const TAG_ALL_OF_SIDE: u64 = 128; // 128..160, two per view
 const TAG_SLICE_POSITIONS: u64 = 160; // 160..208, three per view (the group, White, Black)
+const TAG_QUERY: u64 = 208;
+const TAG_QUERY_GAMES: u64 = 209;
+const TAG_QUERY_LINK: u64 = 210;
+const TAG_QUERY_COUNT: u64 = 211;
+const TAG_ALL_OF_QUERY: u64 = 212;
+const TAG_QUERY_POSITIONS: u64 = 213;
 const TAG_END: u64 = 208;
 const GAME_BITS: u32 = 24;
 const FIRST_VIEW_ROOT: u64 = 32; // 32..48
@@ -110,13 +128,20 @@ impl Node {
     pub fn is_all_file(self) -> bool {
         matches!(
             self,
-            Node::AllGames | Node::AllOfGroup(..) | Node::AllOfSide(..) | Node::AllOfPosition(_)
+            Node::AllGames
+                | Node::AllOfGroup(..)
+                | Node::AllOfSide(..)
+                | Node::AllOfPosition(_)
+                | Node::AllOfQuery(_)
         )
     }
 
     /// True for a view's link to a game (in a group folder or a side folder).
     pub fn is_view_link(self) -> bool {
-        matches!(self, Node::Link(..) | Node::SideLink(..))
+        matches!(
+            self,
+            Node::Link(..) | Node::SideLink(..) | Node::QueryLink(..)
+        )
     }
 
     /// The node's inode number.
@@ -132,16 +157,18 @@ impl Node {
             Node::StatusStats => 13,
             Node::AllGames => 14,
             Node::PositionsRoot => 15,
+            Node::QueryRoot => 16,
+            Node::Query(id) => TAG_QUERY << TAG_SHIFT | u64::from(id),
+            Node::QueryGames(id) => TAG_QUERY_GAMES << TAG_SHIFT | u64::from(id),
+            Node::QueryCount(id) => TAG_QUERY_COUNT << TAG_SHIFT | u64::from(id),
+            Node::AllOfQuery(id) => TAG_ALL_OF_QUERY << TAG_SHIFT | u64::from(id),
+            Node::QueryLink(id, n) => folder_and_game(TAG_QUERY_LINK, id, n),
             Node::Position(id) => TAG_POSITION << TAG_SHIFT | u64::from(id),
             Node::PositionGames(id) => TAG_POSITION_GAMES << TAG_SHIFT | u64::from(id),
             Node::TreeText(id) => TAG_TREE_TEXT << TAG_SHIFT | u64::from(id),
             Node::FenText(id) => TAG_FEN_TEXT << TAG_SHIFT | u64::from(id),
             Node::AllOfPosition(id) => TAG_ALL_OF_POSITION << TAG_SHIFT | u64::from(id),
-            Node::PositionLink(id, n) => {
-                TAG_POSITION_LINK << TAG_SHIFT
-                    | u64::from(id & ((1 << GAME_BITS) - 1)) << GAME_BITS
-                    | u64::from(n & ((1 << GAME_BITS) - 1))
-            }
+            Node::PositionLink(id, n) => folder_and_game(TAG_POSITION_LINK, id, n),
             Node::ViewRoot(v) => FIRST_VIEW_ROOT + u64::from(v.0),
             Node::ViewParent(v) => FIRST_VIEW_PARENT + u64::from(v.0),
             Node::Game(n) => TAG_GAME << TAG_SHIFT | u64::from(n),
@@ -163,6 +190,7 @@ impl Node {
             Node::SlicePositions(slice) => match slice {
                 // Never made: the root's is `PositionsRoot`.
                 SliceId::All => Node::PositionsRoot.ino(),
+                SliceId::Query(id) => TAG_QUERY_POSITIONS << TAG_SHIFT | u64::from(id),
                 SliceId::Group(v, key) => {
                     (TAG_SLICE_POSITIONS + 3 * u64::from(v.0)) << TAG_SHIFT | u64::from(key)
                 }
@@ -188,7 +216,9 @@ impl Node {
             | Node::SideGroup(..)
             | Node::SideLink(..)
             | Node::AllOfSide(..)
-            | Node::SlicePositions(_) => numbering,
+            | Node::SlicePositions(SliceId::Group(..) | SliceId::Side(..) | SliceId::All) => {
+                numbering
+            }
             // Position folders are numbered anew by every mount.
             Node::Scratch(_)
             | Node::Position(_)
@@ -196,7 +226,13 @@ impl Node {
             | Node::PositionLink(..)
             | Node::TreeText(_)
             | Node::FenText(_)
-            | Node::AllOfPosition(_) => mount,
+            | Node::AllOfPosition(_)
+            | Node::Query(_)
+            | Node::QueryGames(_)
+            | Node::QueryLink(..)
+            | Node::QueryCount(_)
+            | Node::AllOfQuery(_)
+            | Node::SlicePositions(SliceId::Query(_)) => mount,
             _ => 0,
         }
     }
@@ -218,6 +254,7 @@ impl Node {
                 13 => Some(Node::StatusStats),
                 14 => Some(Node::AllGames),
                 15 => Some(Node::PositionsRoot),
+                16 => Some(Node::QueryRoot),
                 i @ FIRST_VIEW_ROOT..FIRST_VIEW_PARENT => {
                     Some(Node::ViewRoot(view(FIRST_VIEW_ROOT, i)))
                 }
@@ -231,10 +268,21 @@ impl Node {
             TAG_TREE_TEXT => u32::try_from(payload).ok().map(Node::TreeText),
             TAG_FEN_TEXT => u32::try_from(payload).ok().map(Node::FenText),
             TAG_ALL_OF_POSITION => u32::try_from(payload).ok().map(Node::AllOfPosition),
-            TAG_POSITION_LINK => Some(Node::PositionLink(
-                (payload >> GAME_BITS) as u32,
-                (payload & ((1 << GAME_BITS) - 1)) as u32,
-            )),
+            TAG_QUERY => u32::try_from(payload).ok().map(Node::Query),
+            TAG_QUERY_GAMES => u32::try_from(payload).ok().map(Node::QueryGames),
+            TAG_QUERY_COUNT => u32::try_from(payload).ok().map(Node::QueryCount),
+            TAG_ALL_OF_QUERY => u32::try_from(payload).ok().map(Node::AllOfQuery),
+            TAG_QUERY_POSITIONS => u32::try_from(payload)
+                .ok()
+                .map(|id| Node::SlicePositions(SliceId::Query(id))),
+            TAG_QUERY_LINK => {
+                let (id, n) = folder_and_game_of(payload);
+                Some(Node::QueryLink(id, n))
+            }
+            TAG_POSITION_LINK => {
+                let (id, n) = folder_and_game_of(payload);
+                Some(Node::PositionLink(id, n))
+            }
             t @ TAG_GROUP..TAG_LINK => Some(Node::Group(
                 view(TAG_GROUP, t),
                 u32::try_from(payload).ok()?,
@@ -277,6 +325,21 @@ impl Node {
             _ => None,
         }
     }
+}
+
+/// The number of a link (tag `tag`) to game `n` in a folder numbered `id` (a position
+/// folder's `games/`, a query's): 24 bits of each.
+fn folder_and_game(tag: u64, id: u32, n: u32) -> u64 {
+    let bits = |x: u32| u64::from(x & ((1 << GAME_BITS) - 1));
+    tag << TAG_SHIFT | bits(id) << GAME_BITS | bits(n)
+}
+
+/// The folder and game of a link's payload ([`folder_and_game`]).
+fn folder_and_game_of(payload: u64) -> (u32, u32) {
+    (
+        (payload >> GAME_BITS) as u32,
+        (payload & ((1 << GAME_BITS) - 1)) as u32,
+    )
 }
 
 /// The tag bits of a node of view `v`'s side folders: two tags per view from `base`.
@@ -356,6 +419,15 @@ mod tests {
             Node::AllOfPosition(7),
             Node::PositionLink(16_777_215, 16_777_215),
             Node::PositionLink(0, 0),
+            Node::QueryRoot,
+            Node::Query(0),
+            Node::Query(u32::MAX),
+            Node::QueryGames(3),
+            Node::QueryCount(3),
+            Node::AllOfQuery(3),
+            Node::QueryLink(16_777_215, 16_777_215),
+            Node::QueryLink(3, 0),
+            Node::SlicePositions(SliceId::Query(3)),
         ];
         for v in (0..MAX_VIEWS as u8).map(View) {
             nodes.push(Node::ViewRoot(v));

@@ -19,6 +19,7 @@ pub mod kept_games;
 pub mod positions;
 #[cfg(test)]
 mod posix_tests;
+pub(crate) mod queries;
 pub(crate) mod saving;
 pub(crate) mod scratch;
 pub mod size_fill;
@@ -287,6 +288,8 @@ pub struct Vfs {
     mount_generation: u32,
     /// `tree/` and `positions/` (a collection of chess games only).
     positions: Option<Arc<positions::Positions>>,
+    /// The header queries looked up (`query/EXPR/`).
+    queries: queries::Queries,
 }
 
 /// How many of a database's problems a mount logs and lists in `.gamefs/errors` (`gamefs
@@ -336,6 +339,7 @@ impl Vfs {
                     options.tree_depth,
                 ))
             }),
+            queries: queries::Queries::default(),
             coll,
             options,
         };
@@ -420,6 +424,12 @@ impl Vfs {
             | Node::FenText(id)
             | Node::AllOfPosition(id) => self.position_exists(id),
             Node::PositionLink(id, n) => n < self.coll.count() && self.position_exists(id),
+            Node::QueryRoot => self.has_queries(),
+            Node::Query(id)
+            | Node::QueryGames(id)
+            | Node::QueryCount(id)
+            | Node::AllOfQuery(id) => self.queries.get(id).is_some(),
+            Node::QueryLink(id, n) => self.query_has(id, n),
             Node::Scratch(id) => {
                 let scratch = lock(&self.scratch);
                 if scratch.get(id).is_some() {
@@ -479,7 +489,9 @@ impl Vfs {
             Node::Group(v, _) => Node::ViewRoot(v),
             Node::SideGroup(v, key, _) => Node::Group(v, key),
             Node::Rejected => Node::Status,
-            Node::PositionsRoot => Node::Root,
+            Node::PositionsRoot | Node::QueryRoot => Node::Root,
+            Node::Query(_) => Node::QueryRoot,
+            Node::QueryGames(id) => Node::Query(id),
             Node::SlicePositions(slice) => slice.folder(),
             Node::Position(id) => self
                 .positions
@@ -500,6 +512,9 @@ impl Vfs {
             | Node::FenText(_)
             | Node::SideLink(..)
             | Node::AllOfSide(..)
+            | Node::QueryLink(..)
+            | Node::QueryCount(_)
+            | Node::AllOfQuery(_)
             | Node::Scratch(_) => {
                 return Err(Error::new(ErrorKind::NotADirectory, "not a folder"));
             }
@@ -540,7 +555,11 @@ impl Vfs {
             return Ok(Some(found));
         }
         Ok(match parent_node {
+            Node::Root if name == "query" && self.has_queries() => Some(Node::QueryRoot),
             Node::Root => self.root_child(name),
+            Node::QueryRoot => self.query_named(name.as_bytes())?,
+            Node::Query(id) => self.query_child(id, name.as_bytes()),
+            Node::QueryGames(id) => self.query_link(id, name.as_bytes()),
             Node::PositionsRoot => self.position_by_fen(SliceId::All, name.as_bytes())?,
             Node::SlicePositions(slice) => self.position_by_fen(slice, name.as_bytes())?,
             Node::Position(id) => self.position_child(id, name.as_bytes())?,
@@ -593,6 +612,9 @@ impl Vfs {
                 Ok(self.link_to_game(self.slice_depth(SliceId::Side(v, key, side)), n))
             }
             Node::PositionLink(id, n) => self.position_link_target(id, n),
+            Node::QueryLink(id, n) => {
+                Ok(self.link_to_game(self.slice_depth(SliceId::Query(id)) + 1, n))
+            }
             Node::Scratch(id) => match lock(&self.scratch).get(id).map(|f| &f.kind) {
                 Some(ScratchKind::Symlink(target)) => Ok(target.clone()),
                 _ => Err(Error::new(ErrorKind::InvalidInput, "not a symlink")),
@@ -642,6 +664,7 @@ impl Vfs {
         let mut stale = vec![Node::Root, Node::Games, Node::Deleted];
         stale.extend(self.view_indexes().map(Node::ViewRoot));
         stale.push(Node::AllGames);
+        stale.extend(self.queries.nodes());
         // Any game may have been replaced in place: the kernel's copies must go too.
         stale.extend((0..self.coll.count()).map(Node::Game));
         self.invalidate(&stale, &[]);
@@ -721,7 +744,9 @@ impl Vfs {
             n @ (Node::Position(_)
             | Node::PositionGames(_)
             | Node::SideGroup(..)
-            | Node::SlicePositions(_)) => self.parent_folder(n)?,
+            | Node::SlicePositions(_)
+            | Node::Query(_)
+            | Node::QueryGames(_)) => self.parent_folder(n)?,
             n if is_dir(n) => Node::Root,
             _ => return Err(Error::new(ErrorKind::NotADirectory, "not a folder")),
         };
@@ -807,6 +832,7 @@ impl Vfs {
             Node::PositionsRoot | Node::Position(_) | Node::PositionGames(_) => {
                 self.list_positions(node, from, add)
             }
+            Node::Query(_) | Node::QueryGames(_) => self.list_query(node, from, add),
             Node::Status => {
                 let children = [
                     (Node::StatusErrors, "errors"),
@@ -845,6 +871,7 @@ impl Vfs {
             },
             all if all.is_all_file() => self.read_all(all, offset, size),
             n @ (Node::TreeText(_) | Node::FenText(_)) => Ok(slice(&self.position_text(n)?)),
+            Node::QueryCount(id) => Ok(slice(&self.query_count_text(id))),
             n @ (Node::StatusErrors | Node::StatusReadme | Node::StatusStats) => {
                 match self.status_snapshots.last(ino) {
                     Some(text) => Ok(slice(&text)),
@@ -1030,8 +1057,10 @@ impl Vfs {
         table
     }
 
-    /// Forget the grouped views; they are rebuilt from the index when next visited.
+    /// Forget the grouped views and the games of the queries; they are found again from the
+    /// index when next visited.
     fn reset_views(&self) {
+        self.queries.forget_games();
         for slot in &self.views {
             *slot.write().unwrap_or_else(|p| p.into_inner()) = None;
         }
@@ -1174,7 +1203,12 @@ impl Vfs {
                 // Its size follows every save of its games: trusted a second at most.
                 (attr.perm, attr.nlink, attr.ttl_secs) = (0o444, 1, 1);
             }
-            Node::Link(..) | Node::SideLink(..) | Node::PositionLink(..) => {
+            Node::QueryCount(id) => {
+                attr.size = self.query_count_text(id).len() as u64;
+                // It follows every save: trusted a second at most.
+                (attr.perm, attr.nlink, attr.ttl_secs) = (0o444, 1, 1);
+            }
+            Node::Link(..) | Node::SideLink(..) | Node::PositionLink(..) | Node::QueryLink(..) => {
                 attr.size = self.readlink(node.ino()).map_or(0, |t| t.len() as u64);
                 (attr.perm, attr.nlink) = (0o777, 1);
             }
@@ -1185,7 +1219,13 @@ impl Vfs {
             // How many move folders a position has is not known without making its tree:
             // 1 tells `find` so (it then counts no subfolders by the link count).
             Node::Position(_) => (attr.perm, attr.nlink) = (0o555, 1),
-            Node::PositionsRoot | Node::SlicePositions(_) | Node::PositionGames(_) => {
+            // `query/` holds as many folders as there are queries: not known either.
+            Node::QueryRoot => (attr.perm, attr.nlink) = (0o555, 1),
+            Node::Query(_) => (attr.perm, attr.nlink) = (0o555, 3),
+            Node::PositionsRoot
+            | Node::SlicePositions(_)
+            | Node::PositionGames(_)
+            | Node::QueryGames(_) => {
                 attr.perm = 0o555;
             }
 
@@ -1311,10 +1351,14 @@ fn kind_of(node: Node) -> FileKind {
         | Node::AllOfGroup(..)
         | Node::AllOfPosition(_)
         | Node::AllOfSide(..)
+        | Node::AllOfQuery(_)
+        | Node::QueryCount(_)
         | Node::TreeText(_)
         | Node::FenText(_)
         | Node::Scratch(_) => FileKind::RegularFile,
-        Node::Link(..) | Node::SideLink(..) | Node::PositionLink(..) => FileKind::Symlink,
+        Node::Link(..) | Node::SideLink(..) | Node::PositionLink(..) | Node::QueryLink(..) => {
+            FileKind::Symlink
+        }
         _ => FileKind::Directory,
     }
 }

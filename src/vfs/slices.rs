@@ -7,6 +7,8 @@
 //! ([`Slice`]): a player's `white/tree/e4/c5/tree.txt` is SCID's board search ANDed with the
 //! header search `-white NAME`.
 //!
+//! A header query's folder (`query/EXPR/`, `vfs/queries.rs`) is one too.
+//!
 //! A folder of games is named by a [`SliceId`], which the nodes inside it carry; its games are
 //! taken from the view tables as they are now, so a save that moves a game between groups (its
 //! White renamed) moves it between their trees at once.
@@ -54,6 +56,9 @@ pub enum SliceId {
     Group(View, u32),
     /// A group's games with one colour, in a view of the players of both sides.
     Side(View, u32, Side),
+    /// The games of a header query (`query/EXPR/`), by its number in the mount's table of
+    /// queries.
+    Query(u32),
 }
 
 impl SliceId {
@@ -63,6 +68,7 @@ impl SliceId {
             SliceId::All => Node::Root,
             SliceId::Group(v, key) => Node::Group(v, key),
             SliceId::Side(v, key, side) => Node::SideGroup(v, key, side),
+            SliceId::Query(id) => Node::Query(id),
         }
     }
 
@@ -72,6 +78,7 @@ impl SliceId {
             Node::Root => Some(SliceId::All),
             Node::Group(v, key) => Some(SliceId::Group(v, key)),
             Node::SideGroup(v, key, side) => Some(SliceId::Side(v, key, side)),
+            Node::Query(id) => Some(SliceId::Query(id)),
             _ => None,
         }
     }
@@ -84,6 +91,7 @@ impl Vfs {
             SliceId::All => return Slice::All,
             SliceId::Group(v, key) => self.view(v).items(key, None, &*self.coll),
             SliceId::Side(v, key, side) => self.side_games(v, key, side),
+            SliceId::Query(id) => self.query_games(id),
         };
         Slice::of(games.unwrap_or_else(|| Arc::from([])))
     }
@@ -111,6 +119,7 @@ impl Vfs {
                 usize::from(v.0) < self.view_paths.len() && self.view(v).by_key(key).is_some()
             }
             SliceId::Side(v, key, _) => self.has_sides(v) && self.view(v).by_key(key).is_some(),
+            SliceId::Query(id) => self.queries.get(id).is_some(),
         }
     }
 
@@ -121,6 +130,7 @@ impl Vfs {
             SliceId::All => 0,
             SliceId::Group(v, _) => view_depth(v) + 1,
             SliceId::Side(v, ..) => view_depth(v) + 2,
+            SliceId::Query(_) => 2,
         }
     }
 
@@ -175,7 +185,7 @@ impl Vfs {
 mod tests {
     use super::*;
     use crate::error::ErrorKind;
-    use crate::vfs::testing::{CALLER, WRITE_NEW, at, names, text, tree_of};
+    use crate::vfs::testing::{CALLER, WRITE_NEW, at, game_names, names, text, tree_of};
 
     const GAMES: &str = concat!(
         "[Event \"E1\"]\n[Date \"2001.01.01\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n",
@@ -187,11 +197,6 @@ mod tests {
         "[Event \"E2\"]\n[Date \"2002.01.01\"]\n[White \"b\"]\n[Black \"c\"]\n[Result \"1-0\"]\n\n",
         "1. e4 e5 2. Nf3 Nf6 1-0\n",
     );
-
-    /// The names of `games` (0-based numbers) as `games/` has them.
-    fn game_names(vfs: &Vfs, games: &[u32]) -> Vec<String> {
-        games.iter().map(|&n| vfs.game_name(n)).collect()
-    }
 
     #[test]
     fn every_folder_of_games_has_the_tree_of_its_own_games_found_by_name() {

@@ -38,6 +38,11 @@ pub(crate) fn names(vfs: &Vfs, path: &str) -> Vec<String> {
         .collect()
 }
 
+/// The names of `games` (0-based numbers) as `games/` has them.
+pub(crate) fn game_names(vfs: &Vfs, games: &[u32]) -> Vec<String> {
+    games.iter().map(|&n| vfs.game_name(n)).collect()
+}
+
 /// The text of file `path` (up to 1 MiB).
 pub(crate) fn text(vfs: &Vfs, path: &str) -> String {
     let ino = at(vfs, path).unwrap();

@@ -143,6 +143,11 @@ impl Vfs {
             // Read straight from gamefs: a save elsewhere changes its size at any time, and
             // a read must not be cut at a size the kernel cached before it.
             all if all.is_all_file() => Ok(self.handle(node, mode, false, true)),
+            Node::QueryCount(_) if mode.write => Err(Error::new(
+                ErrorKind::PermissionDenied,
+                "count follows the games: it cannot be written",
+            )),
+            Node::QueryCount(_) => Ok(self.handle(node, mode, false, true)),
             Node::TreeText(_) | Node::FenText(_) => {
                 if mode.write {
                     return Err(positions_are_read_only());
@@ -275,6 +280,9 @@ impl Vfs {
             | Node::SlicePositions(_)
             | Node::Position(_)
             | Node::PositionGames(_) => Err(positions_are_read_only()),
+            Node::QueryRoot | Node::Query(_) | Node::QueryGames(_) => Err(not_permitted(
+                "query folders follow the games: save the games themselves",
+            )),
             Node::Game(_)
             | Node::Link(..)
             | Node::SideLink(..)

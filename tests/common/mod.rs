@@ -199,3 +199,31 @@ pub(crate) fn pgn_files(dir: &Path) -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// The inode of `path` (relative to the root) in the tree `vfs`, each component looked up.
+pub(crate) fn vfs_at(vfs: &gamefs::vfs::Vfs, path: &str) -> u64 {
+    let mut ino = gamefs::vfs::Node::Root.ino();
+    for part in path.split('/') {
+        ino = vfs
+            .lookup(ino, std::ffi::OsStr::new(part))
+            .unwrap_or_else(|e| panic!("{path}: {e}"))
+            .ino;
+    }
+    ino
+}
+
+/// The game numbers (1-based, as SCID numbers them) of the games folder `path` of `vfs`
+/// lists (the numbers their names start with).
+pub(crate) fn vfs_game_numbers(vfs: &gamefs::vfs::Vfs, path: &str) -> Vec<u32> {
+    let mut out = Vec::new();
+    vfs.readdir(vfs_at(vfs, path), 0, &mut |e| {
+        let name = e.name.to_string_lossy();
+        let digits: String = name.chars().take_while(char::is_ascii_digit).collect();
+        if !digits.is_empty() {
+            out.push(digits.parse().unwrap());
+        }
+        false
+    })
+    .unwrap();
+    out
+}

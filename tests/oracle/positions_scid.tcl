@@ -13,6 +13,7 @@
 #     @@ LINE-NUMBER
 #     games: N1 N2 ...          (1-based game numbers in the filter, ascending)
 #     <the text of sc_tree stats>
+source [file join [file dirname [info script]] filter_games.tcl]
 set base [sc_base open [lindex $argv 0]]
 set in [open [lindex $argv 1]]
 set header {}
@@ -37,14 +38,7 @@ while {[gets $in fen] >= 0} {
     if {[llength $header] > 0} {
         sc_search header -filter AND {*}$header
     }
-    set count [sc_filter count]
-    set nums {}
-    if {$count > 0} {
-        foreach {id info extra} [sc_base gameslist $base 0 $count dbfilter N+] {
-            lappend nums [lindex [split $id _] 0]
-        }
-    }
-    puts "@@ $i\ngames: $nums"
+    puts "@@ $i\ngames: [filter_games $base]"
     puts [sc_tree stats $base dbfilter]
 }
 close $in

@@ -306,6 +306,23 @@ impl Collection for UnionCollection {
         out
     }
 
+    fn query(&self, query: &crate::collection::query::Query) -> Option<Vec<u32>> {
+        let mut out = Vec::new();
+        for (k, m) in self.members.iter().enumerate() {
+            let found = m.collection.query(query).unwrap_or_default();
+            let numbering = self.numbering();
+            out.extend(
+                found
+                    .into_iter()
+                    .filter_map(|local| numbering.global(k, local)),
+            );
+        }
+        if !self.numbering().in_member_order() {
+            out.sort_unstable();
+        }
+        Some(out)
+    }
+
     fn view_label(&self, view: usize, key: u32) -> String {
         self.groups(view).label(key).to_owned()
     }

@@ -254,12 +254,6 @@ impl ChessBase {
 
     /// The tags of a game.
     fn headers(&self, entry: &Entry) -> Headers {
-        let rating = |value: u16| {
-            (value > 0).then_some(Rating {
-                value,
-                kind: RatingType::Elo,
-            })
-        };
         let mut extra = Vec::new();
         let annotator = self
             .annotators
@@ -377,6 +371,11 @@ impl ChessStore for ChessBase {
         }
     }
 
+    fn ratings(&self, number: u32) -> [u16; 2] {
+        let e = &self.entries[number as usize];
+        [e.white_elo, e.black_elo].map(|v| crate::store::rating_value(rating(v)))
+    }
+
     fn name(&self, kind: NameKind, id: u32) -> Arc<str> {
         match kind {
             NameKind::Player => Self::named(&self.players, id),
@@ -453,6 +452,14 @@ pub(crate) fn fuzz_files(data: &[u8]) {
     let _ = entities::tournaments(data);
     let _ = entities::names(data, 45, ".cbc");
     let _ = annotations::read(data);
+}
+
+/// A rating of the .cbh file: an Elo, none when 0.
+fn rating(value: u16) -> Option<Rating> {
+    (value > 0).then_some(Rating {
+        value,
+        kind: RatingType::Elo,
+    })
 }
 
 #[cfg(test)]

@@ -1014,6 +1014,15 @@ impl ChessStore for ScidDatabase {
         }
     }
 
+    fn ratings(&self, number: u32) -> [u16; 2] {
+        let e = self.read().entry(number);
+        [e.white_elo, e.black_elo]
+    }
+
+    fn plies(&self, number: u32) -> u16 {
+        self.read().entry(number).plies
+    }
+
     fn deleted(&self, number: u32) -> bool {
         let state = self.read();
         number < state.present && state.marked_deleted(number)

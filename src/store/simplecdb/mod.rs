@@ -875,6 +875,12 @@ impl ChessStore for SimpleCdb {
         self.read().damage.problems().to_vec()
     }
 
+    fn ratings(&self, number: u32) -> [u16; 2] {
+        let e = self.read().entry(number);
+        let h = fit::read_headers(&fitted_of(&e), Default::default());
+        [h.white_rating, h.black_rating].map(crate::store::rating_value)
+    }
+
     fn name(&self, kind: NameKind, id: u32) -> Arc<str> {
         match name_file(kind) {
             Some(file) => self.read().names[file].text(id),

@@ -1,0 +1,209 @@
+//! A [`Query`] evaluated over a chess store's index: each game's summary (names, date,
+//! result, ECO) and, when a condition asks for them, its ratings and length
+//! ([`ChessStore::ratings`], [`ChessStore::plies`]); each name is matched once per condition, however many
+//! games carry it.
+
+use std::collections::HashMap;
+
+use super::parse::{Condition, Field, Query, Value};
+use crate::store::{ChessStore, GameSummary, NameKind};
+
+/// What a condition asks of a game beyond its summary, read only when a condition asks.
+#[derive(Default)]
+struct Facts {
+    ratings: Option<[u16; 2]>,
+    plies: Option<u16>,
+}
+
+impl Facts {
+    /// White's and Black's ratings of game `n`.
+    fn ratings(&mut self, store: &dyn ChessStore, n: u32) -> [u16; 2] {
+        *self.ratings.get_or_insert_with(|| store.ratings(n))
+    }
+
+    /// The half moves of game `n`'s main line.
+    fn plies(&mut self, store: &dyn ChessStore, n: u32) -> u16 {
+        *self.plies.get_or_insert_with(|| store.plies(n))
+    }
+}
+
+/// The live games of `store` meeting `query`, ascending.
+pub(crate) fn matching(store: &dyn ChessStore, query: &Query) -> Vec<u32> {
+    // The conditions the summary answers first: a game they rule out is not read further.
+    let mut conditions: Vec<&Condition> = query.conditions.iter().collect();
+    conditions.sort_by_key(|c| match c.field {
+        Field::WhiteElo | Field::BlackElo | Field::BothElo | Field::AnyElo => 1,
+        Field::Plies => 2,
+        _ => 0,
+    });
+    let mut names: Vec<HashMap<u32, bool>> = vec![HashMap::new(); conditions.len()];
+    (0..store.game_count())
+        .filter(|&n| {
+            let s = store.summary(n);
+            if s.deleted || !store.classified(n) {
+                return false;
+            }
+            let mut facts = Facts::default();
+            conditions
+                .iter()
+                .zip(&mut names)
+                .all(|(c, memo)| meets(store, n, c, memo, &s, &mut facts) != c.negated)
+        })
+        .collect()
+}
+
+/// True when game `n`, of summary `s`, meets one of `c`'s values (its negation aside);
+/// `memo` remembers which names of `c`'s dictionary did, `facts` what was read of the game.
+fn meets(
+    store: &dyn ChessStore,
+    n: u32,
+    c: &Condition,
+    memo: &mut HashMap<u32, bool>,
+    s: &GameSummary,
+    facts: &mut Facts,
+) -> bool {
+    let mut name = |kind: NameKind, id: u32| {
+        *memo.entry(id).or_insert_with(|| {
+            let name = store.name(kind, id);
+            c.values.iter().any(|v| name_meets(v, &name))
+        })
+    };
+    let within = |v: &Value, x: u16| matches!(*v, Value::Range(lo, hi) if lo <= u32::from(x) && u32::from(x) <= hi);
+    let range = |x: u32| {
+        c.values
+            .iter()
+            .any(|v| matches!(*v, Value::Range(lo, hi) if lo <= x && x <= hi))
+    };
+    let rating = |x: u16| range(u32::from(x));
+    match c.field {
+        Field::White => name(NameKind::Player, s.white),
+        Field::Black => name(NameKind::Player, s.black),
+        Field::Player => name(NameKind::Player, s.white) || name(NameKind::Player, s.black),
+        Field::Event => name(NameKind::Event, s.event),
+        Field::Site => name(NameKind::Site, s.site),
+        Field::Round => name(NameKind::Round, s.round),
+        Field::WhiteElo => rating(facts.ratings(store, n)[0]),
+        Field::BlackElo => rating(facts.ratings(store, n)[1]),
+        // One value holding both, as SCID's `-elo` asks.
+        Field::BothElo => {
+            let [w, b] = facts.ratings(store, n);
+            c.values.iter().any(|v| within(v, w) && within(v, b))
+        }
+        Field::AnyElo => facts.ratings(store, n).into_iter().any(rating),
+        Field::Date => range(crate::store::scid::derive::pack_date(s.date)),
+        Field::Eco => range(u32::from(s.eco)),
+        Field::Plies => range(u32::from(facts.plies(store, n))),
+        Field::Result => c.values.contains(&Value::Result(s.result)),
+    }
+}
+
+/// True when `name` meets name value `v`: SCID's header search, which ignores case (of ASCII
+/// letters) and spaces and finds the value anywhere in the name (`strAlphaContains`), or,
+/// for a value written with `==`, the name spelled so.
+fn name_meets(v: &Value, name: &str) -> bool {
+    match v {
+        Value::Exactly(exact) => name == exact,
+        Value::Contains(key) => contains_ignoring_case_and_spaces(name.as_bytes(), key),
+        _ => false,
+    }
+}
+
+/// SCID's `strAlphaContains(name, key)`, `key` already lower case without spaces: a place
+/// in `name` (never its end: an empty name holds nothing) from which the key's bytes follow,
+/// spaces of `name` skipped, letters compared in lower case.
+fn contains_ignoring_case_and_spaces(name: &[u8], key: &[u8]) -> bool {
+    (0..name.len()).any(|start| {
+        let mut rest = name[start..].iter().filter(|&&c| c != b' ');
+        key.iter()
+            .all(|&k| rest.next().is_some_and(|&c| c.to_ascii_lowercase() == k))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_matched_as_scid_matches_them() {
+        let has = |name: &str, key: &str| {
+            contains_ignoring_case_and_spaces(name.as_bytes(), key.as_bytes())
+        };
+        assert!(has("Smith, John", "th,j"));
+        assert!(has("Carlsen, Magnus", "carlsen,magnus"));
+        assert!(has("Carlsen, Magnus", "n,m"));
+        assert!(!has("Carlsen, Magnus", "nm"));
+        assert!(!has("Carlsen", "carlsenm"));
+        assert!(!has("", ""));
+        assert!(has("a", ""));
+    }
+}
+
+#[cfg(test)]
+mod format_tests {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::store::{self, Format};
+
+    /// A database of `format` at `dir/name` holding the games of `text`.
+    fn database(dir: &Path, name: &str, format: Format, text: &[u8]) -> Arc<dyn ChessStore> {
+        let base = dir.join(name);
+        store::create(&base, format).unwrap();
+        let options = store::OpenOptions {
+            writable: true,
+            lossy: true,
+            ..store::OpenOptions::default()
+        };
+        let db = store::open_with(&base, &options).unwrap();
+        let report = crate::collection::chess::append_pgn(
+            &*db,
+            text,
+            crate::collection::import::OnBadGame::Skip,
+            false,
+            &|_| {},
+            &mut |_| {},
+        )
+        .unwrap();
+        assert!(
+            report.skipped.is_empty(),
+            "{name}: {} skipped",
+            report.skipped.len()
+        );
+        db
+    }
+
+    #[test]
+    fn every_format_finds_the_same_games_whether_its_index_keeps_ratings_and_lengths_or_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let pgn = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/najdorf/najdorf.pgn");
+        let text = std::fs::read(&pgn).unwrap();
+        let scid = database(dir.path(), "scid", Format::Scid, &text);
+        let others = [
+            database(dir.path(), "scdb.dci", Format::SimpleCdb, &text),
+            store::open(&pgn, false).unwrap(),
+        ];
+        for q in [
+            "welo=2700-",
+            "belo=-2400",
+            "elo=2500-2700",
+            "anyelo=2785-3182",
+            "moves=-30",
+            "plies=60-80,result=1-0+draw",
+            "player=kasparov,moves=30-",
+            "year=2012,welo=2600-",
+        ] {
+            let query = Query::parse(q).unwrap();
+            let want = matching(&*scid, &query);
+            assert!(!want.is_empty(), "{q}");
+            for other in &others {
+                assert_eq!(
+                    matching(&**other, &query),
+                    want,
+                    "{q}: {}",
+                    other.info().format
+                );
+            }
+        }
+    }
+}

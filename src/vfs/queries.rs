@@ -1,0 +1,337 @@
+//! Header queries as folders (docs/SEMANTICS.md §19): `query/EXPR/` at the mount's root,
+//! found by name and never listed (nor is `query/`), holds the games whose headers meet
+//! `EXPR` (`collection::query`): `games/` (links to them, as every folder of games lists its
+//! games), `count` (how many, a number and a newline), and, found by name as in every folder
+//! of games (`vfs/slices.rs`), `all.pgn` and the opening tree of those games, `tree/` and
+//! `positions/FEN/`. A query that does not parse is ENOENT, with a log line naming the
+//! condition and what was expected there.
+//!
+//! Each query text looked up is given a number, kept for the mount (its nodes carry it, as
+//! position folders carry theirs), and its games are found once while the database is
+//! unchanged (for the 32 queries looked at last): a save, an import or another program's
+//! change forgets them, so a game moves in or out of a query at once.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+use super::{DirEntry, Node, Vfs, lock};
+use crate::collection::query::Query;
+use crate::error::{Error, ErrorKind, Result};
+
+/// One query of the table: its text, as parsed, and its games when known.
+#[derive(Debug)]
+pub(super) struct Entry {
+    query: Query,
+    games: Mutex<Option<Arc<[u32]>>>,
+}
+
+/// The queries looked up during the mount, numbered in that order.
+#[derive(Debug, Default)]
+pub(super) struct Queries {
+    table: Mutex<Table>,
+}
+
+#[derive(Debug, Default)]
+struct Table {
+    by_text: HashMap<String, u32>,
+    entries: Vec<Arc<Entry>>,
+    /// The queries whose games are kept, the one found last at the back.
+    kept: VecDeque<u32>,
+}
+
+/// The most queries a mount numbers (a link's number holds 24 bits of it).
+const MAX_QUERIES: usize = 1 << 24;
+
+/// The most queries whose games are kept at once (4 bytes a game each): the games of the
+/// one looked at longest ago are found again when it is next looked at.
+const KEPT_GAMES: usize = 32;
+
+impl Queries {
+    /// Query number `id`, if it was looked up.
+    pub(super) fn get(&self, id: u32) -> Option<Arc<Entry>> {
+        lock(&self.table).entries.get(id as usize).cloned()
+    }
+
+    /// The number of query `text`, given it if new.
+    fn number(&self, text: &str, query: Query) -> Result<u32> {
+        let mut table = lock(&self.table);
+        if let Some(&id) = table.by_text.get(text) {
+            return Ok(id);
+        }
+        if table.entries.len() >= MAX_QUERIES {
+            return Err(Error::new(
+                ErrorKind::NotFound,
+                "query/: too many queries for one mount",
+            ));
+        }
+        let id = table.entries.len() as u32;
+        table.entries.push(Arc::new(Entry {
+            query,
+            games: Mutex::new(None),
+        }));
+        table.by_text.insert(text.to_owned(), id);
+        Ok(id)
+    }
+
+    /// Forget every query's games (the database changed).
+    pub(super) fn forget_games(&self) {
+        let mut table = lock(&self.table);
+        for id in std::mem::take(&mut table.kept) {
+            *lock(&table.entries[id as usize].games) = None;
+        }
+    }
+
+    /// Note that query `id`'s games are kept now, forgetting those of the query looked at
+    /// longest ago past [`KEPT_GAMES`].
+    fn kept(&self, id: u32) {
+        let mut table = lock(&self.table);
+        table.kept.retain(|&k| k != id);
+        table.kept.push_back(id);
+        while table.kept.len() > KEPT_GAMES {
+            if let Some(old) = table.kept.pop_front() {
+                *lock(&table.entries[old as usize].games) = None;
+            }
+        }
+    }
+
+    /// The nodes whose listing or contents follow the games of the queries.
+    pub(super) fn nodes(&self) -> Vec<Node> {
+        let count = lock(&self.table).entries.len() as u32;
+        (0..count)
+            .flat_map(|id| {
+                [
+                    Node::Query(id),
+                    Node::QueryGames(id),
+                    Node::QueryCount(id),
+                    Node::AllOfQuery(id),
+                ]
+            })
+            .collect()
+    }
+}
+
+impl Vfs {
+    /// True when the mount's items can be searched by their headers (chess games).
+    pub(super) fn has_queries(&self) -> bool {
+        self.coll.has_positions()
+    }
+
+    /// The folder `query/NAME`: the query NAME reads as (ENOENT, logged, when it does not).
+    pub(super) fn query_named(&self, name: &[u8]) -> Result<Option<Node>> {
+        let text = String::from_utf8_lossy(name);
+        match Query::parse(&text) {
+            Ok(query) => Ok(Some(Node::Query(self.queries.number(&text, query)?))),
+            Err(e) => {
+                log::warn!("query/{text}: not a query: {e}");
+                Err(Error::new(
+                    ErrorKind::NotFound,
+                    format!("query/{text}: not a query: {e}"),
+                ))
+            }
+        }
+    }
+
+    /// The games of query `id` as the database is now, ascending (`None` when there is no
+    /// such query).
+    pub(super) fn query_games(&self, id: u32) -> Option<Arc<[u32]>> {
+        let entry = self.queries.get(id)?;
+        if let Some(g) = &*lock(&entry.games) {
+            return Some(g.clone());
+        }
+        let found: Arc<[u32]> = Arc::from(self.coll.query(&entry.query).unwrap_or_default());
+        *lock(&entry.games) = Some(found.clone());
+        self.queries.kept(id);
+        Some(found)
+    }
+
+    /// The entry `name` of query folder `id` (`all.pgn`, `tree` and `positions` are found
+    /// as in every folder of games).
+    pub(super) fn query_child(&self, id: u32, name: &[u8]) -> Option<Node> {
+        match name {
+            b"games" => Some(Node::QueryGames(id)),
+            b"count" => Some(Node::QueryCount(id)),
+            _ => None,
+        }
+    }
+
+    /// The link `name` in query folder `id`'s `games/`.
+    pub(super) fn query_link(&self, id: u32, name: &[u8]) -> Option<Node> {
+        let n = self.coll.item_named(name)?;
+        self.query_has(id, n).then_some(Node::QueryLink(id, n))
+    }
+
+    /// True when game `n` is among query `id`'s.
+    pub(super) fn query_has(&self, id: u32, n: u32) -> bool {
+        self.query_games(id)
+            .is_some_and(|games| games.binary_search(&n).is_ok())
+    }
+
+    /// The text of a query folder's `count`.
+    pub(super) fn query_count_text(&self, id: u32) -> Vec<u8> {
+        let count = self.query_games(id).map_or(0, |g| g.len());
+        format!("{count}\n").into_bytes()
+    }
+
+    /// Hand the entries of query folder `node` (the folder or its `games/`) after position
+    /// `from` to `add`; whether `add` said it was full.
+    pub(super) fn list_query(
+        &self,
+        node: Node,
+        from: u64,
+        add: &mut dyn FnMut(DirEntry) -> bool,
+    ) -> bool {
+        match node {
+            Node::Query(id) => [
+                (Node::QueryGames(id), "games"),
+                (Node::QueryCount(id), "count"),
+            ]
+            .into_iter()
+            .enumerate()
+            .skip(from as usize)
+            .any(|(i, (n, name))| add(self.entry(n, name.into(), i as u64 + 3))),
+            Node::QueryGames(id) => self.query_games(id).is_some_and(|games| {
+                self.list_links(&games, from, |n| Node::QueryLink(id, n), add)
+            }),
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorKind;
+    use crate::vfs::testing::{CALLER, WRITE_NEW, at, game_names, names, text, tree_of};
+
+    const GAMES: &str = concat!(
+        "[Event \"Open\"]\n[Date \"2001.01.01\"]\n[White \"Carlsen, Magnus\"]\n",
+        "[Black \"Anand, Viswanathan\"]\n[Result \"1-0\"]\n[WhiteElo \"2850\"]\n",
+        "[BlackElo \"2780\"]\n[ECO \"C50\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 1-0\n\n",
+        "[Event \"Blitz\"]\n[Date \"2002.05.01\"]\n[White \"Anand, Viswanathan\"]\n",
+        "[Black \"Carlsen, Magnus\"]\n[Result \"0-1\"]\n[WhiteElo \"2790\"]\n",
+        "[BlackElo \"2860\"]\n[ECO \"B90\"]\n\n1. e4 c5 0-1\n\n",
+        "[Event \"Open\"]\n[Date \"2002.01.01\"]\n[White \"Kramnik, Vladimir\"]\n",
+        "[Black \"Anand, Viswanathan\"]\n[Result \"1/2-1/2\"]\n[WhiteElo \"2750\"]\n\n",
+        "1. d4 d5 1/2-1/2\n",
+    );
+
+    #[test]
+    fn a_query_folder_has_its_games_their_count_all_pgn_and_tree() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = tree_of(dir.path(), GAMES, 40);
+        let q = "query/player=carlsen,elo=2780-";
+        assert_eq!(names(&vfs, q), ["games", "count"]);
+        assert_eq!(
+            names(&vfs, &format!("{q}/games")),
+            game_names(&vfs, &[0, 1])
+        );
+        assert_eq!(text(&vfs, &format!("{q}/count")), "2\n");
+        let all = at(&vfs, &format!("{q}/all.pgn")).unwrap();
+        let want: Vec<u8> = [0, 1]
+            .iter()
+            .flat_map(|&n| vfs.text(n).unwrap().to_vec())
+            .collect();
+        assert_eq!(vfs.read(all, 0, 1 << 20).unwrap(), want);
+        assert_eq!(
+            names(&vfs, &format!("{q}/tree/e4")),
+            ["games", "tree.txt", "position.fen", "c5", "e5"]
+        );
+        let link = at(&vfs, &format!("{q}/games/0002.pgn")).unwrap();
+        assert_eq!(
+            String::from_utf8(vfs.readlink(link).unwrap()).unwrap(),
+            format!("../../../games/{}", vfs.game_name(1))
+        );
+        let tree_link = at(&vfs, &format!("{q}/tree/e4/games/0001.pgn")).unwrap();
+        assert_eq!(
+            String::from_utf8(vfs.readlink(tree_link).unwrap()).unwrap(),
+            format!("../../../../../games/{}", vfs.game_name(0))
+        );
+        // Or between values of a field, not, ranges, exact names.
+        let count = |q: &str| text(&vfs, &format!("query/{q}/count"));
+        assert_eq!(count("result=1-0+draw"), "2\n");
+        assert_eq!(count("event!=blitz"), "2\n");
+        assert_eq!(count("white==Carlsen%2C%20Magnus"), "1\n");
+        assert_eq!(count("white==carlsen%2C%20magnus"), "0\n");
+        assert_eq!(count("black=carlsen%2Cmagnus"), "1\n");
+        assert_eq!(count("eco=B90-C50"), "2\n");
+        assert_eq!(count("year=2002"), "2\n");
+        assert_eq!(count("moves=-1"), "2\n");
+        assert_eq!(count("belo=-0"), "1\n");
+        assert_eq!(count("anyelo=2850-"), "2\n");
+        // Never listed, and a query that does not parse is not there.
+        assert!(!names(&vfs, "").contains(&"query".to_owned()));
+        assert_eq!(
+            at(&vfs, "query/elo=high").unwrap_err().kind(),
+            ErrorKind::NotFound
+        );
+        // The same text is the same folder.
+        assert_eq!(at(&vfs, q).unwrap(), at(&vfs, q).unwrap());
+        // Nothing can be made or written there.
+        let folder = at(&vfs, q).unwrap();
+        let made = vfs.create(
+            folder,
+            std::ffi::OsStr::new("x.pgn"),
+            0o644,
+            false,
+            WRITE_NEW,
+        );
+        assert_eq!(made.unwrap_err().kind(), ErrorKind::NotPermitted);
+        let count = at(&vfs, &format!("{q}/count")).unwrap();
+        assert_eq!(
+            vfs.open(count, WRITE_NEW).unwrap_err().kind(),
+            ErrorKind::PermissionDenied
+        );
+        // find may trust the link counts: the folder has one folder, `query/` unknown ones.
+        assert_eq!(vfs.getattr(folder).unwrap().nlink, 3);
+        assert_eq!(vfs.getattr(at(&vfs, "query").unwrap()).unwrap().nlink, 1);
+    }
+
+    #[test]
+    fn the_games_of_the_queries_looked_at_last_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = tree_of(dir.path(), GAMES, 40);
+        for elo in 0..=KEPT_GAMES as u32 {
+            assert_eq!(text(&vfs, &format!("query/welo={elo}-/count")), "3\n");
+        }
+        let table = lock(&vfs.queries.table);
+        assert_eq!(table.kept.len(), KEPT_GAMES);
+        assert!(lock(&table.entries[0].games).is_none());
+        assert!(lock(&table.entries[KEPT_GAMES].games).is_some());
+    }
+
+    #[test]
+    fn a_save_moves_a_game_in_and_out_of_a_query_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = tree_of(dir.path(), GAMES, 40);
+        let q = "query/white=kramnik";
+        assert_eq!(names(&vfs, &format!("{q}/games")), game_names(&vfs, &[2]));
+        assert_eq!(names(&vfs, &format!("{q}/tree")).len(), 4);
+        let save = |n: u32, pgn: &str| {
+            let ino = Node::Game(n).ino();
+            let fh = vfs.open(ino, WRITE_NEW).unwrap().fh;
+            vfs.write(ino, fh, 0, pgn.as_bytes(), CALLER).unwrap();
+            vfs.flush(ino, fh, CALLER).unwrap();
+            vfs.release(ino, fh);
+        };
+        // Game 1 gets Kramnik as White: in; game 3 loses him: out.
+        save(
+            0,
+            "[White \"Kramnik, V\"]\n[Black \"x\"]\n[Result \"1-0\"]\n\n1. c4 e5 1-0\n",
+        );
+        save(
+            2,
+            "[White \"y\"]\n[Black \"Kramnik, V\"]\n[Result \"0-1\"]\n\n1. d4 d5 0-1\n",
+        );
+        assert_eq!(names(&vfs, &format!("{q}/games")), game_names(&vfs, &[0]));
+        assert_eq!(text(&vfs, &format!("{q}/count")), "1\n");
+        assert_eq!(
+            names(&vfs, &format!("{q}/tree")),
+            ["games", "tree.txt", "position.fen", "c4"]
+        );
+        assert_eq!(text(&vfs, "query/player=kramnik/count"), "2\n");
+        // A game marked deleted leaves every query.
+        vfs.unlink(Node::Games.ino(), std::ffi::OsStr::new(&vfs.game_name(0)))
+            .unwrap();
+        assert_eq!(text(&vfs, &format!("{q}/count")), "0\n");
+    }
+}
