@@ -81,6 +81,12 @@ pub enum Node {
     /// `positions/` in a group or side folder: positions found by FEN among the folder's games
     /// (found by name, never listed; the root's is [`Node::PositionsRoot`]).
     SlicePositions(SliceId),
+    /// `twins/`: the groups of twin games (a chess database).
+    TwinsRoot,
+    /// A group of twins in `twins/`, by its first (better) game's number.
+    TwinGroup(u32),
+    /// A symlink in a group of twins pointing at a game (the group's first game, the game).
+    TwinLink(u32, u32),
 }
 
 const TAG_SHIFT: u32 = 48;
@@ -100,6 +106,8 @@ const TAG_SIDE_GROUP: u64 = 64; // 64..96, two per view (White, Black)
 const TAG_SIDE_LINK: u64 = 96; // 96..128, two per view
 const TAG_ALL_OF_SIDE: u64 = 128; // 128..160, two per view
 const TAG_SLICE_POSITIONS: u64 = 160; // 160..208, three per view (the group, White, Black)
+const TAG_TWIN_GROUP: u64 = 208;
+const TAG_TWIN_LINK: u64 = 209;
 const TAG_END: u64 = 208;
 const GAME_BITS: u32 = 24;
 const FIRST_VIEW_ROOT: u64 = 32; // 32..48
@@ -132,6 +140,13 @@ impl Node {
             Node::StatusStats => 13,
             Node::AllGames => 14,
             Node::PositionsRoot => 15,
+            Node::TwinsRoot => 16,
+            Node::TwinGroup(first) => TAG_TWIN_GROUP << TAG_SHIFT | u64::from(first),
+            Node::TwinLink(first, n) => {
+                TAG_TWIN_LINK << TAG_SHIFT
+                    | u64::from(first & ((1 << GAME_BITS) - 1)) << GAME_BITS
+                    | u64::from(n & ((1 << GAME_BITS) - 1))
+            }
             Node::Position(id) => TAG_POSITION << TAG_SHIFT | u64::from(id),
             Node::PositionGames(id) => TAG_POSITION_GAMES << TAG_SHIFT | u64::from(id),
             Node::TreeText(id) => TAG_TREE_TEXT << TAG_SHIFT | u64::from(id),
@@ -188,7 +203,9 @@ impl Node {
             | Node::SideGroup(..)
             | Node::SideLink(..)
             | Node::AllOfSide(..)
-            | Node::SlicePositions(_) => numbering,
+            | Node::SlicePositions(_)
+            | Node::TwinGroup(_)
+            | Node::TwinLink(..) => numbering,
             // Position folders are numbered anew by every mount.
             Node::Scratch(_)
             | Node::Position(_)
@@ -218,6 +235,7 @@ impl Node {
                 13 => Some(Node::StatusStats),
                 14 => Some(Node::AllGames),
                 15 => Some(Node::PositionsRoot),
+                16 => Some(Node::TwinsRoot),
                 i @ FIRST_VIEW_ROOT..FIRST_VIEW_PARENT => {
                     Some(Node::ViewRoot(view(FIRST_VIEW_ROOT, i)))
                 }
@@ -231,6 +249,11 @@ impl Node {
             TAG_TREE_TEXT => u32::try_from(payload).ok().map(Node::TreeText),
             TAG_FEN_TEXT => u32::try_from(payload).ok().map(Node::FenText),
             TAG_ALL_OF_POSITION => u32::try_from(payload).ok().map(Node::AllOfPosition),
+            TAG_TWIN_GROUP => u32::try_from(payload).ok().map(Node::TwinGroup),
+            TAG_TWIN_LINK => Some(Node::TwinLink(
+                (payload >> GAME_BITS) as u32,
+                (payload & ((1 << GAME_BITS) - 1)) as u32,
+            )),
             TAG_POSITION_LINK => Some(Node::PositionLink(
                 (payload >> GAME_BITS) as u32,
                 (payload & ((1 << GAME_BITS) - 1)) as u32,
@@ -356,6 +379,11 @@ mod tests {
             Node::AllOfPosition(7),
             Node::PositionLink(16_777_215, 16_777_215),
             Node::PositionLink(0, 0),
+            Node::TwinsRoot,
+            Node::TwinGroup(0),
+            Node::TwinGroup(16_777_215),
+            Node::TwinLink(16_777_215, 3),
+            Node::TwinLink(0, 0),
         ];
         for v in (0..MAX_VIEWS as u8).map(View) {
             nodes.push(Node::ViewRoot(v));

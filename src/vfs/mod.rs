@@ -27,6 +27,7 @@ pub(crate) mod space;
 pub(crate) mod status;
 #[cfg(test)]
 pub(crate) mod testing;
+pub(crate) mod twins;
 #[cfg(test)]
 mod union_tests;
 pub(crate) mod unsupported;
@@ -287,6 +288,8 @@ pub struct Vfs {
     mount_generation: u32,
     /// `tree/` and `positions/` (a collection of chess games only).
     positions: Option<Arc<positions::Positions>>,
+    /// The twin games (`twins/`), found when first asked for.
+    twins: twins::TwinsSlot,
 }
 
 /// How many of a database's problems a mount logs and lists in `.gamefs/errors` (`gamefs
@@ -336,6 +339,7 @@ impl Vfs {
                     options.tree_depth,
                 ))
             }),
+            twins: twins::TwinsSlot::default(),
             coll,
             options,
         };
@@ -420,6 +424,9 @@ impl Vfs {
             | Node::FenText(id)
             | Node::AllOfPosition(id) => self.position_exists(id),
             Node::PositionLink(id, n) => n < self.coll.count() && self.position_exists(id),
+            Node::TwinsRoot | Node::TwinGroup(_) | Node::TwinLink(..) => {
+                self.twin_node_exists(node)
+            }
             Node::Scratch(id) => {
                 let scratch = lock(&self.scratch);
                 if scratch.get(id).is_some() {
@@ -487,7 +494,10 @@ impl Vfs {
                 .and_then(|p| p.parent(id))
                 .unwrap_or(Node::Root),
             Node::PositionGames(id) => Node::Position(id),
+            Node::TwinsRoot => Node::Root,
+            Node::TwinGroup(_) => Node::TwinsRoot,
             Node::Game(_)
+            | Node::TwinLink(..)
             | Node::Link(..)
             | Node::StatusErrors
             | Node::StatusReadme
@@ -557,6 +567,7 @@ impl Vfs {
                 .filter(|&n| self.group_has(v, key, n))
                 .map(|n| Node::Link(v, key, n)),
             Node::SideGroup(v, key, side) => self.side_child(v, key, side, name.as_bytes()),
+            Node::TwinsRoot | Node::TwinGroup(_) => self.twin_child(parent_node, name.as_bytes()),
             Node::Status => match name.to_str() {
                 Some("errors") => Some(Node::StatusErrors),
                 Some("README") => Some(Node::StatusReadme),
@@ -593,6 +604,7 @@ impl Vfs {
                 Ok(self.link_to_game(self.slice_depth(SliceId::Side(v, key, side)), n))
             }
             Node::PositionLink(id, n) => self.position_link_target(id, n),
+            Node::TwinLink(_, n) => Ok(self.link_to_game(2, n)),
             Node::Scratch(id) => match lock(&self.scratch).get(id).map(|f| &f.kind) {
                 Some(ScratchKind::Symlink(target)) => Ok(target.clone()),
                 _ => Err(Error::new(ErrorKind::InvalidInput, "not a symlink")),
@@ -720,6 +732,7 @@ impl Vfs {
             Node::Rejected => Node::Status,
             n @ (Node::Position(_)
             | Node::PositionGames(_)
+            | Node::TwinGroup(_)
             | Node::SideGroup(..)
             | Node::SlicePositions(_)) => self.parent_folder(n)?,
             n if is_dir(n) => Node::Root,
@@ -807,6 +820,7 @@ impl Vfs {
             Node::PositionsRoot | Node::Position(_) | Node::PositionGames(_) => {
                 self.list_positions(node, from, add)
             }
+            Node::TwinsRoot | Node::TwinGroup(_) => self.list_twins(node, from, add),
             Node::Status => {
                 let children = [
                     (Node::StatusErrors, "errors"),
@@ -1035,6 +1049,7 @@ impl Vfs {
         for slot in &self.views {
             *slot.write().unwrap_or_else(|p| p.into_inner()) = None;
         }
+        self.reset_twins();
     }
 
     fn group_has(&self, v: View, key: u32, n: u32) -> bool {
@@ -1062,6 +1077,9 @@ impl Vfs {
                 }
                 Some(_) => {}
             }
+        }
+        if self.coll.has_twins() {
+            out.push((Node::TwinsRoot, "twins".to_owned()));
         }
         out
     }
@@ -1174,7 +1192,7 @@ impl Vfs {
                 // Its size follows every save of its games: trusted a second at most.
                 (attr.perm, attr.nlink, attr.ttl_secs) = (0o444, 1, 1);
             }
-            Node::Link(..) | Node::SideLink(..) | Node::PositionLink(..) => {
+            Node::Link(..) | Node::SideLink(..) | Node::PositionLink(..) | Node::TwinLink(..) => {
                 attr.size = self.readlink(node.ino()).map_or(0, |t| t.len() as u64);
                 (attr.perm, attr.nlink) = (0o777, 1);
             }
@@ -1184,7 +1202,8 @@ impl Vfs {
             }
             // How many move folders a position has is not known without making its tree:
             // 1 tells `find` so (it then counts no subfolders by the link count).
-            Node::Position(_) => (attr.perm, attr.nlink) = (0o555, 1),
+            // How many groups `twins/` has is not known without finding them.
+            Node::Position(_) | Node::TwinsRoot => (attr.perm, attr.nlink) = (0o555, 1),
             Node::PositionsRoot | Node::SlicePositions(_) | Node::PositionGames(_) => {
                 attr.perm = 0o555;
             }
@@ -1314,7 +1333,9 @@ fn kind_of(node: Node) -> FileKind {
         | Node::TreeText(_)
         | Node::FenText(_)
         | Node::Scratch(_) => FileKind::RegularFile,
-        Node::Link(..) | Node::SideLink(..) | Node::PositionLink(..) => FileKind::Symlink,
+        Node::Link(..) | Node::SideLink(..) | Node::PositionLink(..) | Node::TwinLink(..) => {
+            FileKind::Symlink
+        }
         _ => FileKind::Directory,
     }
 }
