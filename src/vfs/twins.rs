@@ -190,7 +190,7 @@ mod tests {
         // Game 3 becomes a shorter copy of game 1, with the colours swapped.
         save(&vfs, 2, &game("ANAND, V", "Kramnik, V", LINE, "1-0"));
         let group = vfs.twin_group_name(0);
-        assert_eq!(names(&vfs, "twins"), [group.clone()]);
+        assert_eq!(names(&vfs, "twins"), std::slice::from_ref(&group));
         assert_eq!(
             names(&vfs, &format!("twins/{group}")),
             [
