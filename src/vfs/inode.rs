@@ -122,9 +122,13 @@ impl Node {
         )
     }
 
-    /// True for a view's link to a game (in a group folder or a side folder).
+    /// True for a view's link to a game (in a group folder, a side folder or a group of
+    /// twins).
     pub fn is_view_link(self) -> bool {
-        matches!(self, Node::Link(..) | Node::SideLink(..))
+        matches!(
+            self,
+            Node::Link(..) | Node::SideLink(..) | Node::TwinLink(..)
+        )
     }
 
     /// The node's inode number.

@@ -204,6 +204,15 @@ mod tests {
             format!("../../games/{}", vfs.game_name(2))
         );
         assert_eq!(vfs.twins().unwrap().to_delete(), [2]);
+        // Its links are the views': removed in games/, not here.
+        let folder = at(&vfs, &format!("twins/{group}")).unwrap();
+        let name = format!("2-{}", vfs.game_name(2));
+        assert_eq!(
+            vfs.unlink(folder, std::ffi::OsStr::new(&name))
+                .unwrap_err()
+                .kind(),
+            crate::error::ErrorKind::NotPermitted
+        );
         // Deleted, it is no twin any more.
         vfs.set_deleted(2, true).unwrap();
         assert!(names(&vfs, "twins").is_empty());
