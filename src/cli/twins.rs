@@ -34,23 +34,20 @@ pub(crate) fn run(args: &TwinsArgs) -> Result<ExitCode, String> {
             }
         }
         print!("{out}");
-        if !args.quiet {
-            eprintln!(
-                "{}: {} groups of twins ({in_groups} games); --delete would mark {} deleted",
-                args.database.display(),
-                twins.groups().len(),
-                twins.to_delete().len()
-            );
+    } else {
+        for &n in twins.to_delete() {
+            coll.set_deleted(n, true)
+                .map_err(|e| format!("game {}: {e}", n + 1))?;
         }
-        return Ok(ExitCode::SUCCESS);
-    }
-    for &n in twins.to_delete() {
-        coll.set_deleted(n, true)
-            .map_err(|e| format!("game {}: {e}", n + 1))?;
     }
     if !args.quiet {
+        let done = if args.delete {
+            "marked"
+        } else {
+            "--delete would mark"
+        };
         eprintln!(
-            "{}: {} groups of twins ({in_groups} games); {} marked deleted",
+            "{}: {} groups of twins ({in_groups} games); {done} {} deleted",
             args.database.display(),
             twins.groups().len(),
             twins.to_delete().len()
