@@ -17,9 +17,11 @@
 //! Candidates are grouped by those fields from the index alone ([`GameSummary`]); only games
 //! of a group of two or more are decoded, and within a group the games are sorted by their
 //! moves, so each game meets only the games whose moves start with its own (no comparison of
-//! every pair). Computed in full each time; a kept index is future work.
+//! every pair); the groups are compared on every core. Computed in full each time; a kept
+//! index is future work.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::collection::positions::key::{NULL_MOVE, move_code};
 use crate::error::Result;
@@ -119,15 +121,43 @@ pub fn find(store: &dyn ChessStore) -> Twins {
         keyed.push((key, n));
     }
     keyed.sort_unstable();
-    let mut twins = Twins::default();
-    let mut games = Vec::new();
-    for run in keyed
+    let runs: Vec<&[(Key, u32)]> = keyed
         .chunk_by(|a, b| a.0 == b.0)
         .filter(|run| run.len() > 1)
-    {
-        games.clear();
-        games.extend(run.iter().map(|&(_, n)| n));
-        twins_among(store, &games, &mut twins);
+        .collect();
+    let decoded: usize = runs.iter().map(|run| run.len()).sum();
+    log::debug!(
+        "twins: {decoded} of {} live games share their players, site, round, year and month \
+         with another: decoded",
+        keyed.len()
+    );
+    // The sets of games are compared on every core, each taking the next set when free.
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let parts: Vec<Twins> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.min(runs.len()).max(1))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut part = Twins::default();
+                    let mut games = Vec::new();
+                    while let Some(run) = runs.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        games.clear();
+                        games.extend(run.iter().map(|&(_, n)| n));
+                        twins_among(store, &games, &mut part);
+                    }
+                    part
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    let mut twins = Twins::default();
+    for part in parts {
+        twins.groups.extend(part.groups);
+        twins.doomed.extend(part.doomed);
     }
     twins.groups.sort_unstable_by_key(|g| g[0]);
     twins.doomed.sort_unstable();
