@@ -7,6 +7,7 @@
 //! games change: every save, deletion or import, and any change by another program, forgets
 //! it with the views.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::{DirEntry, Node, Vfs, lock};
@@ -14,16 +15,30 @@ use crate::collection::twins::Twins;
 
 /// The twins of a mount, found when first asked for.
 #[derive(Default)]
-pub(crate) struct TwinsSlot(Mutex<Option<Arc<Twins>>>);
+pub(crate) struct TwinsSlot {
+    /// The twins found, while the games are as they were then.
+    found: Mutex<Option<Arc<Twins>>>,
+    /// Held by the one finding them: others wait for its answer rather than find them too,
+    /// while a save that forgets them does not wait.
+    finding: Mutex<()>,
+    /// How many times they were forgotten: twins found across a change are not kept.
+    changes: AtomicU64,
+}
 
 impl TwinsSlot {
-    /// Forget the twins found; the first groups they had, so their folders can be told
-    /// stale.
+    /// Forget the twins found; the first games of the groups they had, so their folders can
+    /// be told stale.
     pub(crate) fn reset(&self) -> Vec<u32> {
-        lock(&self.0)
-            .take()
+        self.changes.fetch_add(1, Ordering::AcqRel);
+        let found = lock(&self.found).take();
+        found
             .map(|t| t.groups().iter().map(|g| g[0]).collect())
             .unwrap_or_default()
+    }
+
+    /// The twins found, if they are known.
+    fn known(&self) -> Option<Arc<Twins>> {
+        lock(&self.found).clone()
     }
 }
 
@@ -34,10 +49,14 @@ impl Vfs {
         if !self.coll.has_twins() {
             return None;
         }
-        let mut slot = lock(&self.twins.0);
-        if let Some(twins) = slot.as_ref() {
-            return Some(twins.clone());
+        if let Some(twins) = self.twins.known() {
+            return Some(twins);
         }
+        let _finding = lock(&self.twins.finding);
+        if let Some(twins) = self.twins.known() {
+            return Some(twins);
+        }
+        let changes = self.twins.changes.load(Ordering::Acquire);
         let started = std::time::Instant::now();
         let twins = Arc::new(self.coll.twins()?);
         log::info!(
@@ -46,7 +65,10 @@ impl Vfs {
             twins.to_delete().len(),
             started.elapsed().as_secs_f64()
         );
-        *slot = Some(twins.clone());
+        let mut found = lock(&self.twins.found);
+        if self.twins.changes.load(Ordering::Acquire) == changes {
+            *found = Some(twins.clone());
+        }
         Some(twins)
     }
 
