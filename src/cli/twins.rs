@@ -41,13 +41,13 @@ pub(crate) fn run(args: &TwinsArgs) -> Result<ExitCode, String> {
         }
     }
     if !args.quiet {
-        let done = if args.delete {
-            "marked"
+        let (done, more) = if args.delete {
+            ("", " marked")
         } else {
-            "--delete would mark"
+            ("--delete would mark ", "")
         };
         eprintln!(
-            "{}: {} groups of twins ({in_groups} games); {done} {} deleted",
+            "{}: {} groups of twins ({in_groups} games); {done}{}{more} deleted",
             args.database.display(),
             twins.groups().len(),
             twins.to_delete().len()
