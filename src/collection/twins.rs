@@ -194,7 +194,7 @@ impl Copy {
 
 /// Add the twins among `games` (of one [`Key`]) to `twins`.
 fn twins_among(store: &dyn ChessStore, games: &[u32], twins: &mut Twins) {
-    let mut copies: Vec<Copy> = games
+    let copies: Vec<Copy> = games
         .iter()
         .filter_map(|&n| match copy_of(store, n) {
             Ok(c) => (c.moves.len() >= SHORTEST).then_some(c),
@@ -204,17 +204,41 @@ fn twins_among(store: &dyn ChessStore, games: &[u32], twins: &mut Twins) {
             }
         })
         .collect();
-    // Sorted by moves, the games whose moves start with a game's moves come right after it.
-    copies.sort_unstable_by(|a, b| a.moves.cmp(&b.moves));
+    twins_of(copies, twins);
+}
+
+/// Add the twins among `copies` (games of one [`Key`], long enough) to `twins`: the groups,
+/// and the games SCID's deletion deletes. SCID weighs every pair; here a game meets only
+/// the games with its own moves and those that go on from them.
+fn twins_of(mut copies: Vec<Copy>, twins: &mut Twins) {
+    // Sorted by moves (of equal moves, the better copy first), the games whose moves start
+    // with a game's moves come right after it.
+    copies.sort_unstable_by(|a, b| a.moves.cmp(&b.moves).then_with(|| a.rank().cmp(&b.rank())));
+    let mut blocks = Vec::new();
+    let mut start = 0;
+    for block in copies.chunk_by(|a, b| a.moves == b.moves) {
+        blocks.push(start..start + block.len());
+        start += block.len();
+    }
     let mut parent: Vec<usize> = (0..copies.len()).collect();
-    for i in 0..copies.len() {
-        for j in i + 1..copies.len() {
-            if !copies[j].moves.starts_with(&copies[i].moves) {
+    for (b, block) in blocks.iter().enumerate() {
+        for i in block.clone().skip(1) {
+            join(&mut parent, block.start, i);
+        }
+        let moves = &copies[block.start].moves;
+        let mut goes_on = false;
+        for later in &blocks[b + 1..] {
+            if !copies[later.start].moves.starts_with(moves) {
                 break;
             }
-            join(&mut parent, i, j);
-            if let Some(d) = deleted_of(&copies[i], &copies[j]) {
-                twins.doomed.push(d);
+            join(&mut parent, block.start, later.start);
+            goes_on = true;
+        }
+        // Of each pair SCID deletes the shorter game, of two as long one (here the worse
+        // copy: all but the block's first), but never one with comments or variations.
+        for (k, copy) in copies[block.clone()].iter().enumerate() {
+            if !copy.kept && (goes_on || k > 0) {
+                twins.doomed.push(copy.n);
             }
         }
     }
@@ -227,18 +251,6 @@ fn twins_among(store: &dyn ChessStore, games: &[u32], twins: &mut Twins) {
         group.sort_unstable_by_key(|c| c.rank());
         twins.groups.push(group.iter().map(|c| c.n).collect());
     }
-}
-
-/// Which of twins `a` and `b` SCID's deletion marks deleted: the shorter, of two as long the
-/// worse copy; none when that one has comments or variations.
-fn deleted_of(a: &Copy, b: &Copy) -> Option<u32> {
-    let worse = match a.moves.len().cmp(&b.moves.len()) {
-        std::cmp::Ordering::Less => a,
-        std::cmp::Ordering::Greater => b,
-        std::cmp::Ordering::Equal if a.rank() > b.rank() => a,
-        std::cmp::Ordering::Equal => b,
-    };
-    (!worse.kept).then_some(worse.n)
 }
 
 /// The root of `i`'s set in the union-find forest `parent`.
@@ -383,18 +395,49 @@ mod tests {
         assert_eq!(name_start("Al"), u32::from_be_bytes(*b"al\0\0"));
     }
 
+    /// The groups and the games deleted among `copies`.
+    fn judged(copies: Vec<Copy>) -> (Vec<Vec<u32>>, Vec<u32>) {
+        let mut twins = Twins::default();
+        twins_of(copies, &mut twins);
+        twins.groups.sort_unstable();
+        twins.doomed.sort_unstable();
+        (twins.groups, twins.doomed)
+    }
+
     #[test]
     fn the_shorter_copy_goes_unless_it_is_commented() {
-        let long = copy(0, &[1, 2, 3], false);
-        let short = copy(1, &[1, 2], false);
-        assert_eq!(deleted_of(&long, &short), Some(1));
-        assert_eq!(deleted_of(&short, &long), Some(1));
-        let commented = copy(1, &[1, 2], true);
-        assert_eq!(deleted_of(&long, &commented), None);
-        // As long: the worse copy, the uncommented one.
-        let same = copy(2, &[1, 2, 3], true);
-        assert_eq!(deleted_of(&long, &same), Some(0));
-        let twin = copy(3, &[1, 2, 3], false);
-        assert_eq!(deleted_of(&twin, &long), Some(3));
+        let long = || copy(0, &[1, 2, 3], false);
+        assert_eq!(
+            judged(vec![long(), copy(1, &[1, 2], false)]),
+            (vec![vec![0, 1]], vec![1])
+        );
+        assert_eq!(
+            judged(vec![long(), copy(1, &[1, 2], true)]),
+            (vec![vec![0, 1]], vec![])
+        );
+        // As long: the worse copy, the one without comments.
+        assert_eq!(
+            judged(vec![long(), copy(2, &[1, 2, 3], true)]),
+            (vec![vec![2, 0]], vec![0])
+        );
+        // Three copies: all but the better one; no twin for other moves.
+        assert_eq!(
+            judged(vec![
+                copy(5, &[1, 2, 3], false),
+                long(),
+                copy(3, &[1, 2, 3], false),
+                copy(4, &[1, 3], false),
+            ]),
+            (vec![vec![0, 3, 5]], vec![3, 5])
+        );
+        // A short game that begins two others that part later joins them, and goes.
+        assert_eq!(
+            judged(vec![
+                long(),
+                copy(1, &[1, 2, 4], false),
+                copy(2, &[1, 2], false)
+            ]),
+            (vec![vec![0, 1, 2]], vec![2])
+        );
     }
 }
