@@ -81,8 +81,8 @@ impl Vfs {
     /// without the extension.
     fn twin_group_name(&self, first: u32) -> String {
         let name = self.game_name(first);
-        let cut = name.len() - self.coll.extension().len() - 1;
-        name[..cut].to_owned()
+        let extension = format!(".{}", self.coll.extension());
+        name.strip_suffix(&extension).unwrap_or(&name).to_owned()
     }
 
     /// The name of the link to `n`, `rank` (from 0) in a group of `len` games: the rank from
