@@ -1202,8 +1202,13 @@ impl Vfs {
             }
             // How many move folders a position has is not known without making its tree:
             // 1 tells `find` so (it then counts no subfolders by the link count).
-            // How many groups `twins/` has is not known without finding them.
-            Node::Position(_) | Node::TwinsRoot => (attr.perm, attr.nlink) = (0o555, 1),
+            Node::Position(_) => (attr.perm, attr.nlink) = (0o555, 1),
+            Node::TwinsRoot => match self.twin_groups_count(render) {
+                Some(groups) => attr.nlink = 2 + groups,
+                // Not known without finding the twins, which a listing of the root does not
+                // do: 1 tells `find` so, and the kernel asks again.
+                None => (attr.nlink, attr.ttl_secs) = (1, 0),
+            },
             Node::PositionsRoot | Node::SlicePositions(_) | Node::PositionGames(_) => {
                 attr.perm = 0o555;
             }

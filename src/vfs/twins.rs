@@ -72,6 +72,17 @@ impl Vfs {
         Some(twins)
     }
 
+    /// How many groups `twins/` has: found now if `find` (a `stat` or a lookup of it), else
+    /// only if already known (a listing of the root finds nothing).
+    pub(super) fn twin_groups_count(&self, find: bool) -> Option<u32> {
+        let twins = if find {
+            self.twins()
+        } else {
+            self.twins.known()
+        };
+        twins.map(|t| t.groups().len() as u32)
+    }
+
     /// The games of the group of twins whose first game is `first`, better first.
     fn twin_group(&self, first: u32) -> Option<Vec<u32>> {
         self.twins()?.group(first).map(<[u32]>::to_vec)
