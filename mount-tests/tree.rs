@@ -25,7 +25,7 @@ fn root_layout_and_game_files() {
     let dir = scratch("layout");
     let m = Mount::new(edge_db(), dir.path(), &["-o", "ro"]);
     let root = sh(&m.path, "ls");
-    assert_eq!(root, "eco\nevents\ngames\nplayers\nsites\nyears\n");
+    assert_eq!(root, "eco\nevents\ngames\nplayers\nsites\ntwins\nyears\n");
     assert!(sh(&m.path, "ls -a").contains(".deleted\n"));
     let games = listing(&m.join("games"));
     assert_eq!(games.len() as u32, live_games(edge_db()));
@@ -88,6 +88,58 @@ fn an_empty_database_mounts_with_empty_folders() {
     ] {
         assert!(listing(&m.join(folder)).is_empty(), "{folder}");
     }
+}
+
+/// `twins/` through the kernel: a group per game held more than once (the real Najdorf
+/// games, imported by SCID), links ranked into `games/`, and a deletion takes a copy out at
+/// once (docs/guide/twins.md).
+#[test]
+fn twins_link_the_copies_of_a_game_and_a_deletion_takes_one_out() {
+    let dir = scratch("twins");
+    let db = dir.path().join("najdorf");
+    crate::harness::scid_import(
+        &[&crate::harness::repo().join("tests/data/najdorf/najdorf.pgn")],
+        &db,
+    );
+    let m = Mount::new(&db, dir.path(), &[]);
+    let groups = listing(&m.join("twins"));
+    assert!(!groups.is_empty());
+    // A group of three copies: 1- the better, each a link into games/.
+    let group = groups
+        .iter()
+        .find(|g| listing(g).len() == 3)
+        .expect("a game held three times");
+    let links = listing(group);
+    let first = group.file_name().unwrap().to_str().unwrap();
+    assert!(
+        links[0]
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with(&format!("1-{first}")),
+        "{links:?}"
+    );
+    for (rank, link) in links.iter().enumerate() {
+        let name = link.file_name().unwrap().to_str().unwrap();
+        let game = name.strip_prefix(&format!("{}-", rank + 1)).unwrap();
+        assert_eq!(
+            std::fs::read_link(link).unwrap(),
+            Path::new("../../games").join(game)
+        );
+        assert_eq!(
+            std::fs::read(link).unwrap(),
+            std::fs::read(m.join("games").join(game)).unwrap()
+        );
+    }
+    // The link cannot be removed; the game in games/ can, and leaves the group.
+    let err = std::fs::remove_file(&links[2]).unwrap_err();
+    assert_eq!(err.raw_os_error(), Some(libc::EPERM), "{err}");
+    let last = std::fs::read_link(&links[2]).unwrap();
+    std::fs::remove_file(m.join("games").join(last.file_name().unwrap())).unwrap();
+    eventually("the deleted copy leaves its group", || {
+        listing(group).len() == 2
+    });
 }
 
 #[test]

@@ -107,6 +107,7 @@ fn main() -> ExitCode {
         Command::Convert(c) => cli::database::convert(&c),
         Command::Info(i) => cli::inspect::info(&i),
         Command::Check(c) => cli::inspect::check(&c),
+        Command::Twins(t) => cli::twins::run(&t),
         Command::Go9(g) => cli::go9::run(&g),
         Command::Completions(c) => print(&cli::completions(c.shell)),
         Command::Man(args) if args.markdown => print(cli::reference_markdown().as_bytes()),

@@ -55,6 +55,9 @@ _gamefs() {
             gamefs,mount)
                 cmd="gamefs__subcmd__mount"
                 ;;
+            gamefs,twins)
+                cmd="gamefs__subcmd__twins"
+                ;;
             gamefs__subcmd__go9,add)
                 cmd="gamefs__subcmd__go9__subcmd__add"
                 ;;
@@ -148,6 +151,9 @@ _gamefs() {
             gamefs__subcmd__help,mount)
                 cmd="gamefs__subcmd__help__subcmd__mount"
                 ;;
+            gamefs__subcmd__help,twins)
+                cmd="gamefs__subcmd__help__subcmd__twins"
+                ;;
             gamefs__subcmd__help__subcmd__go9,add)
                 cmd="gamefs__subcmd__help__subcmd__go9__subcmd__add"
                 ;;
@@ -179,7 +185,7 @@ _gamefs() {
 
     case "${cmd}" in
         gamefs)
-            opts="-h -V --log-level --help --version mount export demo create import compact convert info check go9 completions man help"
+            opts="-h -V --log-level --help --version mount export demo create import compact convert info check twins go9 completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -733,7 +739,7 @@ _gamefs() {
             return 0
             ;;
         gamefs__subcmd__help)
-            opts="mount export demo create import compact convert info check go9 completions man help"
+            opts="mount export demo create import compact convert info check twins go9 completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1040,6 +1046,20 @@ _gamefs() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        gamefs__subcmd__help__subcmd__twins)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         gamefs__subcmd__import)
             opts="-q -h --create --format --lossy --strict --rejects --report --quiet --log-level --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1121,6 +1141,24 @@ _gamefs() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --log-level)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        gamefs__subcmd__twins)
+            opts="-q -h --delete --quiet --log-level --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --log-level)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -12,6 +12,7 @@ pub(crate) mod mount;
 pub(crate) mod mount_options;
 pub(crate) mod notify;
 pub(crate) mod signals;
+pub(crate) mod twins;
 
 use std::path::PathBuf;
 
@@ -62,6 +63,10 @@ pub(crate) enum Command {
     /// List every problem of a database (damage, games that do not decode, index fields that
     /// do not match); exit status 1 if there is any.
     Check(InspectArgs),
+    /// List the twin games of a chess database as SCID's twin detection finds them (its
+    /// default settings), or with --delete mark deleted the copies SCID's "delete twin
+    /// games" deletes.
+    Twins(TwinsArgs),
     /// Darren Cook's 9x9 Go position databases: view, histogram, merge, diff-scores, import…
     #[command(subcommand)]
     Go9(go9::Go9Command),
@@ -89,6 +94,21 @@ pub(crate) struct InspectArgs {
     #[arg(long)]
     pub json: bool,
     /// No progress output.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Options of `gamefs twins`.
+#[derive(Args, Debug)]
+pub(crate) struct TwinsArgs {
+    /// The database: its base path or any of its files.
+    pub database: PathBuf,
+    /// Mark deleted the copies SCID's "delete twin games" deletes (the shorter of each pair,
+    /// never a game with comments or variations), and only those; refused for a format
+    /// gamefs only reads.
+    #[arg(long)]
+    pub delete: bool,
+    /// No progress or summary output.
     #[arg(short, long)]
     pub quiet: bool,
 }

@@ -434,6 +434,14 @@ impl Collection for ChessCollection {
         true
     }
 
+    fn has_twins(&self) -> bool {
+        true
+    }
+
+    fn twins(&self) -> Option<super::twins::Twins> {
+        Some(super::twins::find(&*self.store))
+    }
+
     fn main_line(&self, n: u32) -> Option<Result<super::positions::line::GameLine>> {
         if !self.store.classified(n) {
             return Some(Err(Error::new(

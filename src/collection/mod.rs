@@ -12,6 +12,7 @@ pub mod import;
 pub(crate) mod naming;
 pub mod positions;
 pub mod query;
+pub mod twins;
 pub mod union;
 
 use std::path::Path;
@@ -237,6 +238,16 @@ pub trait Collection: Send + Sync {
     /// `positions/`) from [`main_line`](Collection::main_line).
     fn has_positions(&self) -> bool {
         false
+    }
+    /// True when the mount shows the items' twins (`twins/`, [`twins`](Collection::twins)):
+    /// one chess database.
+    fn has_twins(&self) -> bool {
+        false
+    }
+    /// The twin games of the live items, as SCID's twin detection finds them ([`twins`]);
+    /// `None` for a collection that does not look for twins.
+    fn twins(&self) -> Option<twins::Twins> {
+        None
     }
     /// For a folder of databases mounted as one ([`union`]), each database (and each file
     /// that did not open), as `.gamefs/stats` lists them; empty for one database.

@@ -93,6 +93,12 @@ pub enum Node {
     QueryCount(u32),
     /// A query folder's `all.pgn` (found by name, not listed).
     AllOfQuery(u32),
+    /// `twins/`: the groups of twin games (a chess database).
+    TwinsRoot,
+    /// A group of twins in `twins/`, by its first (better) game's number.
+    TwinGroup(u32),
+    /// A symlink in a group of twins pointing at a game (the group's first game, the game).
+    TwinLink(u32, u32),
 }
 
 const TAG_SHIFT: u32 = 48;
@@ -118,6 +124,8 @@ const TAG_QUERY_LINK: u64 = 210;
 const TAG_QUERY_COUNT: u64 = 211;
 const TAG_ALL_OF_QUERY: u64 = 212;
 const TAG_QUERY_POSITIONS: u64 = 213;
+const TAG_TWIN_GROUP: u64 = 214;
+const TAG_TWIN_LINK: u64 = 215;
 const TAG_END: u64 = 208;
 const GAME_BITS: u32 = 24;
 const FIRST_VIEW_ROOT: u64 = 32; // 32..48
@@ -136,11 +144,12 @@ impl Node {
         )
     }
 
-    /// True for a view's link to a game (in a group folder or a side folder).
+    /// True for a view's link to a game (in a group folder, a side folder or a group of
+    /// twins).
     pub fn is_view_link(self) -> bool {
         matches!(
             self,
-            Node::Link(..) | Node::SideLink(..) | Node::QueryLink(..)
+            Node::Link(..) | Node::SideLink(..) | Node::QueryLink(..) | Node::TwinLink(..)
         )
     }
 
@@ -163,6 +172,9 @@ impl Node {
             Node::QueryCount(id) => TAG_QUERY_COUNT << TAG_SHIFT | u64::from(id),
             Node::AllOfQuery(id) => TAG_ALL_OF_QUERY << TAG_SHIFT | u64::from(id),
             Node::QueryLink(id, n) => folder_and_game(TAG_QUERY_LINK, id, n),
+            Node::TwinsRoot => 17,
+            Node::TwinGroup(first) => TAG_TWIN_GROUP << TAG_SHIFT | u64::from(first),
+            Node::TwinLink(first, n) => folder_and_game(TAG_TWIN_LINK, first, n),
             Node::Position(id) => TAG_POSITION << TAG_SHIFT | u64::from(id),
             Node::PositionGames(id) => TAG_POSITION_GAMES << TAG_SHIFT | u64::from(id),
             Node::TreeText(id) => TAG_TREE_TEXT << TAG_SHIFT | u64::from(id),
@@ -216,9 +228,9 @@ impl Node {
             | Node::SideGroup(..)
             | Node::SideLink(..)
             | Node::AllOfSide(..)
-            | Node::SlicePositions(SliceId::Group(..) | SliceId::Side(..) | SliceId::All) => {
-                numbering
-            }
+            | Node::SlicePositions(SliceId::Group(..) | SliceId::Side(..) | SliceId::All)
+            | Node::TwinGroup(_)
+            | Node::TwinLink(..) => numbering,
             // Position folders are numbered anew by every mount.
             Node::Scratch(_)
             | Node::Position(_)
@@ -255,6 +267,7 @@ impl Node {
                 14 => Some(Node::AllGames),
                 15 => Some(Node::PositionsRoot),
                 16 => Some(Node::QueryRoot),
+                17 => Some(Node::TwinsRoot),
                 i @ FIRST_VIEW_ROOT..FIRST_VIEW_PARENT => {
                     Some(Node::ViewRoot(view(FIRST_VIEW_ROOT, i)))
                 }
@@ -278,6 +291,11 @@ impl Node {
             TAG_QUERY_LINK => {
                 let (id, n) = folder_and_game_of(payload);
                 Some(Node::QueryLink(id, n))
+            }
+            TAG_TWIN_GROUP => u32::try_from(payload).ok().map(Node::TwinGroup),
+            TAG_TWIN_LINK => {
+                let (first, n) = folder_and_game_of(payload);
+                Some(Node::TwinLink(first, n))
             }
             TAG_POSITION_LINK => {
                 let (id, n) = folder_and_game_of(payload);
@@ -428,6 +446,11 @@ mod tests {
             Node::QueryLink(16_777_215, 16_777_215),
             Node::QueryLink(3, 0),
             Node::SlicePositions(SliceId::Query(3)),
+            Node::TwinsRoot,
+            Node::TwinGroup(0),
+            Node::TwinGroup(16_777_215),
+            Node::TwinLink(16_777_215, 3),
+            Node::TwinLink(0, 0),
         ];
         for v in (0..MAX_VIEWS as u8).map(View) {
             nodes.push(Node::ViewRoot(v));

@@ -28,6 +28,7 @@ pub(crate) mod space;
 pub(crate) mod status;
 #[cfg(test)]
 pub(crate) mod testing;
+pub(crate) mod twins;
 #[cfg(test)]
 mod union_tests;
 pub(crate) mod unsupported;
@@ -290,6 +291,8 @@ pub struct Vfs {
     positions: Option<Arc<positions::Positions>>,
     /// The header queries looked up (`query/EXPR/`).
     queries: queries::Queries,
+    /// The twin games (`twins/`), found when first asked for.
+    twins: twins::TwinsSlot,
 }
 
 /// How many of a database's problems a mount logs and lists in `.gamefs/errors` (`gamefs
@@ -340,6 +343,7 @@ impl Vfs {
                 ))
             }),
             queries: queries::Queries::default(),
+            twins: twins::TwinsSlot::default(),
             coll,
             options,
         };
@@ -430,6 +434,9 @@ impl Vfs {
             | Node::QueryCount(id)
             | Node::AllOfQuery(id) => self.queries.get(id).is_some(),
             Node::QueryLink(id, n) => self.query_has(id, n),
+            Node::TwinsRoot | Node::TwinGroup(_) | Node::TwinLink(..) => {
+                self.twin_node_exists(node)
+            }
             Node::Scratch(id) => {
                 let scratch = lock(&self.scratch);
                 if scratch.get(id).is_some() {
@@ -499,7 +506,10 @@ impl Vfs {
                 .and_then(|p| p.parent(id))
                 .unwrap_or(Node::Root),
             Node::PositionGames(id) => Node::Position(id),
+            Node::TwinsRoot => Node::Root,
+            Node::TwinGroup(_) => Node::TwinsRoot,
             Node::Game(_)
+            | Node::TwinLink(..)
             | Node::Link(..)
             | Node::StatusErrors
             | Node::StatusReadme
@@ -576,6 +586,7 @@ impl Vfs {
                 .filter(|&n| self.group_has(v, key, n))
                 .map(|n| Node::Link(v, key, n)),
             Node::SideGroup(v, key, side) => self.side_child(v, key, side, name.as_bytes()),
+            Node::TwinsRoot | Node::TwinGroup(_) => self.twin_child(parent_node, name.as_bytes()),
             Node::Status => match name.to_str() {
                 Some("errors") => Some(Node::StatusErrors),
                 Some("README") => Some(Node::StatusReadme),
@@ -615,6 +626,7 @@ impl Vfs {
             Node::QueryLink(id, n) => {
                 Ok(self.link_to_game(self.slice_depth(SliceId::Query(id)) + 1, n))
             }
+            Node::TwinLink(_, n) => Ok(self.link_to_game(2, n)),
             Node::Scratch(id) => match lock(&self.scratch).get(id).map(|f| &f.kind) {
                 Some(ScratchKind::Symlink(target)) => Ok(target.clone()),
                 _ => Err(Error::new(ErrorKind::InvalidInput, "not a symlink")),
@@ -743,6 +755,7 @@ impl Vfs {
             Node::Rejected => Node::Status,
             n @ (Node::Position(_)
             | Node::PositionGames(_)
+            | Node::TwinGroup(_)
             | Node::SideGroup(..)
             | Node::SlicePositions(_)
             | Node::Query(_)
@@ -833,6 +846,7 @@ impl Vfs {
                 self.list_positions(node, from, add)
             }
             Node::Query(_) | Node::QueryGames(_) => self.list_query(node, from, add),
+            Node::TwinsRoot | Node::TwinGroup(_) => self.list_twins(node, from, add),
             Node::Status => {
                 let children = [
                     (Node::StatusErrors, "errors"),
@@ -1064,6 +1078,7 @@ impl Vfs {
         for slot in &self.views {
             *slot.write().unwrap_or_else(|p| p.into_inner()) = None;
         }
+        self.reset_twins();
     }
 
     fn group_has(&self, v: View, key: u32, n: u32) -> bool {
@@ -1091,6 +1106,9 @@ impl Vfs {
                 }
                 Some(_) => {}
             }
+        }
+        if self.coll.has_twins() {
+            out.push((Node::TwinsRoot, "twins".to_owned()));
         }
         out
     }
@@ -1208,7 +1226,11 @@ impl Vfs {
                 // It follows every save: trusted a second at most.
                 (attr.perm, attr.nlink, attr.ttl_secs) = (0o444, 1, 1);
             }
-            Node::Link(..) | Node::SideLink(..) | Node::PositionLink(..) | Node::QueryLink(..) => {
+            Node::Link(..)
+            | Node::SideLink(..)
+            | Node::PositionLink(..)
+            | Node::QueryLink(..)
+            | Node::TwinLink(..) => {
                 attr.size = self.readlink(node.ino()).map_or(0, |t| t.len() as u64);
                 (attr.perm, attr.nlink) = (0o777, 1);
             }
@@ -1219,6 +1241,12 @@ impl Vfs {
             // How many move folders a position has is not known without making its tree:
             // 1 tells `find` so (it then counts no subfolders by the link count).
             Node::Position(_) => (attr.perm, attr.nlink) = (0o555, 1),
+            Node::TwinsRoot => match self.twin_groups_count(render) {
+                Some(groups) => attr.nlink = 2 + groups,
+                // Not known without finding the twins, which a listing of the root does not
+                // do: 1 tells `find` so, and the kernel asks again.
+                None => (attr.nlink, attr.ttl_secs) = (1, 0),
+            },
             // `query/` holds as many folders as there are queries: not known either.
             Node::QueryRoot => (attr.perm, attr.nlink) = (0o555, 1),
             Node::Query(_) => (attr.perm, attr.nlink) = (0o555, 3),
@@ -1356,9 +1384,11 @@ fn kind_of(node: Node) -> FileKind {
         | Node::TreeText(_)
         | Node::FenText(_)
         | Node::Scratch(_) => FileKind::RegularFile,
-        Node::Link(..) | Node::SideLink(..) | Node::PositionLink(..) | Node::QueryLink(..) => {
-            FileKind::Symlink
-        }
+        Node::Link(..)
+        | Node::SideLink(..)
+        | Node::PositionLink(..)
+        | Node::QueryLink(..)
+        | Node::TwinLink(..) => FileKind::Symlink,
         _ => FileKind::Directory,
     }
 }

@@ -1,0 +1,443 @@
+//! Twin games: games that are the same game, as SCID's twin detection (Maintenance → Delete
+//! twin games, `sc_base duplicates`) finds them with the settings its dialog starts with
+//! (`twinSettingsDefaults` in SCID's `tcl/options.tcl`), and which of them SCID's deletion
+//! marks deleted (docs/guide/twins.md).
+//!
+//! Two live games are twins when
+//! - their players are the same by SCID's loose match (`players No`: the first four bytes of
+//!   each name, ASCII letters in either case), on either side (`colors No`);
+//! - they have the same site, round, year and month (`site`, `round`, `year`, `month Yes`;
+//!   event, day, result and ECO are not compared);
+//! - each has at least 10 half-moves in its main line (`skipshort Yes`);
+//! - the main line of one is the other's, or starts it (`moves Yes`).
+//!
+//! Of each pair SCID deletes the shorter game, of two as long one of them, but never a game
+//! with a comment or a variation (`delete Shorter`, `comments Yes`, `variations Yes`).
+//!
+//! Candidates are grouped by those fields from the index alone ([`GameSummary`]); only games
+//! of a group of two or more are decoded, and within a group the games are sorted by their
+//! moves, so each game meets only the games whose moves start with its own (no comparison of
+//! every pair); the groups are compared on every core. Computed in full each time; a kept
+//! index is future work.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::collection::positions::key::{NULL_MOVE, move_code};
+use crate::error::Result;
+use crate::game::GameResult;
+use crate::game::chess::{Headers, Ply, StartPosition};
+use crate::game::visit::GameVisitor;
+use crate::store::{ChessStore, GameSummary, NameKind};
+
+/// Games shorter than this many half-moves are never twins (SCID's `skipshort`).
+const SHORTEST: usize = 10;
+
+/// The twin games of a database: groups of games that are the same game, and the games
+/// SCID's "delete twin games" marks deleted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Twins {
+    /// Each group's games, the better copy first (see [`Twins::groups`]), the groups in the
+    /// order of their first games' numbers.
+    groups: Vec<Vec<u32>>,
+    /// The games SCID's deletion marks deleted, ascending.
+    doomed: Vec<u32>,
+}
+
+impl Twins {
+    /// The groups of twins, in the order of their first games' numbers. In each group, games
+    /// linked by twin pairs (a game with a prefix of two others' moves joins them), the
+    /// better copy first: more half-moves, then a game with comments or variations (which
+    /// SCID keeps), then more comments, NAGs and variations, then more tags filled in, then
+    /// the lower number.
+    pub fn groups(&self) -> &[Vec<u32>] {
+        &self.groups
+    }
+
+    /// The group whose first game is `first`.
+    pub fn group(&self, first: u32) -> Option<&[u32]> {
+        self.groups
+            .binary_search_by_key(&first, |g| g[0])
+            .ok()
+            .map(|k| self.groups[k].as_slice())
+    }
+
+    /// The games SCID's "delete twin games" marks deleted (with its default settings),
+    /// ascending.
+    pub fn to_delete(&self) -> &[u32] {
+        &self.doomed
+    }
+
+    /// True when SCID's deletion marks game `n` deleted.
+    pub fn deletes(&self, n: u32) -> bool {
+        self.doomed.binary_search(&n).is_ok()
+    }
+}
+
+/// What SCID's loose player match compares: the first four bytes of the name, ASCII letters
+/// made small (`strStartHash`).
+fn name_start(name: &str) -> u32 {
+    let mut hash = 0u32;
+    for (i, &b) in name.as_bytes().iter().take(4).enumerate() {
+        hash |= u32::from(b.to_ascii_lowercase()) << (24 - 8 * i);
+    }
+    hash
+}
+
+/// The fields twins share: the players (either side), site, round, year and month.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Key {
+    players: (u32, u32),
+    site: u32,
+    round: u32,
+    year: u16,
+    month: u8,
+}
+
+/// The twins of the live games of `store`.
+pub fn find(store: &dyn ChessStore) -> Twins {
+    let mut starts: HashMap<u32, u32> = HashMap::new();
+    let mut start_of = |id: u32| {
+        *starts
+            .entry(id)
+            .or_insert_with(|| name_start(&store.name(NameKind::Player, id)))
+    };
+    // Every live game with its key, sorted by key: 24 bytes a game, one sort, no map of
+    // groups.
+    let mut keyed: Vec<(Key, u32)> = Vec::with_capacity(store.game_count() as usize);
+    for n in 0..store.game_count() {
+        let s: GameSummary = store.summary(n);
+        if s.deleted || !store.classified(n) {
+            continue;
+        }
+        let (white, black) = (start_of(s.white), start_of(s.black));
+        let key = Key {
+            players: (white.max(black), white.min(black)),
+            site: s.site,
+            round: s.round,
+            year: s.date.year.unwrap_or(0),
+            month: s.date.month.unwrap_or(0),
+        };
+        keyed.push((key, n));
+    }
+    keyed.sort_unstable();
+    let runs: Vec<&[(Key, u32)]> = keyed
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter(|run| run.len() > 1)
+        .collect();
+    let decoded: usize = runs.iter().map(|run| run.len()).sum();
+    log::debug!(
+        "twins: {decoded} of {} live games share their players, site, round, year and month \
+         with another: decoded",
+        keyed.len()
+    );
+    // The sets of games are compared on every core, each taking the next set when free.
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let parts: Vec<Twins> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.min(runs.len()).max(1))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut part = Twins::default();
+                    let mut games = Vec::new();
+                    while let Some(run) = runs.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        games.clear();
+                        games.extend(run.iter().map(|&(_, n)| n));
+                        twins_among(store, &games, &mut part);
+                    }
+                    part
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    let mut twins = Twins::default();
+    for part in parts {
+        twins.groups.extend(part.groups);
+        twins.doomed.extend(part.doomed);
+    }
+    twins.groups.sort_unstable_by_key(|g| g[0]);
+    twins.doomed.sort_unstable();
+    twins.doomed.dedup();
+    twins
+}
+
+/// What decides twins and the better copy, of one game.
+#[derive(Debug)]
+struct Copy {
+    n: u32,
+    /// Its main line's moves ([`move_code`]).
+    moves: Vec<u16>,
+    /// It has a comment or a variation: SCID never deletes it as a twin.
+    kept: bool,
+    /// Its comments, NAGs and variations.
+    annotations: u32,
+    /// Its tags filled in.
+    tags: u32,
+}
+
+impl Copy {
+    /// Better first: see [`Twins::groups`].
+    fn rank(&self) -> impl Ord + use<> {
+        (
+            std::cmp::Reverse(self.moves.len()),
+            std::cmp::Reverse(self.kept),
+            std::cmp::Reverse(self.annotations),
+            std::cmp::Reverse(self.tags),
+            self.n,
+        )
+    }
+}
+
+/// Add the twins among `games` (of one [`Key`]) to `twins`.
+fn twins_among(store: &dyn ChessStore, games: &[u32], twins: &mut Twins) {
+    let copies: Vec<Copy> = games
+        .iter()
+        .filter_map(|&n| match copy_of(store, n) {
+            Ok(c) => (c.moves.len() >= SHORTEST).then_some(c),
+            Err(e) => {
+                log::debug!("twins: game {} left out: {e}", n + 1);
+                None
+            }
+        })
+        .collect();
+    twins_of(copies, twins);
+}
+
+/// Add the twins among `copies` (games of one [`Key`], long enough) to `twins`: the groups,
+/// and the games SCID's deletion deletes. SCID weighs every pair; here a game meets only
+/// the games with its own moves and those that go on from them.
+fn twins_of(mut copies: Vec<Copy>, twins: &mut Twins) {
+    // Sorted by moves (of equal moves, the better copy first), the games whose moves start
+    // with a game's moves come right after it.
+    copies.sort_unstable_by(|a, b| a.moves.cmp(&b.moves).then_with(|| a.rank().cmp(&b.rank())));
+    let mut blocks = Vec::new();
+    let mut start = 0;
+    for block in copies.chunk_by(|a, b| a.moves == b.moves) {
+        blocks.push(start..start + block.len());
+        start += block.len();
+    }
+    let mut parent: Vec<usize> = (0..copies.len()).collect();
+    for (b, block) in blocks.iter().enumerate() {
+        for i in block.clone().skip(1) {
+            join(&mut parent, block.start, i);
+        }
+        let moves = &copies[block.start].moves;
+        let mut goes_on = false;
+        for later in &blocks[b + 1..] {
+            if !copies[later.start].moves.starts_with(moves) {
+                break;
+            }
+            join(&mut parent, block.start, later.start);
+            goes_on = true;
+        }
+        // Of each pair SCID deletes the shorter game, of two as long one (here the worse
+        // copy: all but the block's first), but never one with comments or variations.
+        for (k, copy) in copies[block.clone()].iter().enumerate() {
+            if !copy.kept && (goes_on || k > 0) {
+                twins.doomed.push(copy.n);
+            }
+        }
+    }
+    let mut groups: HashMap<usize, Vec<&Copy>> = HashMap::new();
+    for (i, copy) in copies.iter().enumerate() {
+        let root = root_of(&mut parent, i);
+        groups.entry(root).or_default().push(copy);
+    }
+    for mut group in groups.into_values().filter(|g| g.len() > 1) {
+        group.sort_unstable_by_key(|c| c.rank());
+        twins.groups.push(group.iter().map(|c| c.n).collect());
+    }
+}
+
+/// The root of `i`'s set in the union-find forest `parent`.
+fn root_of(parent: &mut [usize], mut i: usize) -> usize {
+    while parent[i] != i {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    i
+}
+
+/// Join the sets of `a` and `b`.
+fn join(parent: &mut [usize], a: usize, b: usize) {
+    let (ra, rb) = (root_of(parent, a), root_of(parent, b));
+    if ra != rb {
+        parent[ra.max(rb)] = ra.min(rb);
+    }
+}
+
+/// Game `n` as twins are judged, told by the store's streaming visitor.
+fn copy_of(store: &dyn ChessStore, n: u32) -> Result<Copy> {
+    let mut recorder = CopyRecorder {
+        copy: Copy {
+            n,
+            moves: Vec::new(),
+            kept: false,
+            annotations: 0,
+            tags: 0,
+        },
+        depth: 0,
+    };
+    store.visit(n, &mut recorder)?;
+    Ok(recorder.copy)
+}
+
+/// The tags of `headers` filled in: the roster's known values and every other tag.
+fn tags_filled(headers: &Headers) -> u32 {
+    let known = |s: &str| !s.is_empty() && s != "?" && s != "-";
+    let names = [
+        &headers.event,
+        &headers.site,
+        &headers.round,
+        &headers.white,
+        &headers.black,
+    ];
+    let date = [
+        headers.date.year.is_some(),
+        headers.date.month.is_some(),
+        headers.date.day.is_some(),
+    ];
+    let others = [
+        headers.result != GameResult::Unknown,
+        headers.white_rating.is_some(),
+        headers.black_rating.is_some(),
+        headers.eco.is_some(),
+        headers.event_date.is_some(),
+    ];
+    let count = |flags: &[bool]| flags.iter().filter(|&&f| f).count();
+    (names.iter().filter(|s| known(s)).count()
+        + count(&date)
+        + count(&others)
+        + headers.extra.len()) as u32
+}
+
+/// A [`GameVisitor`] that records a game as a [`Copy`].
+struct CopyRecorder {
+    copy: Copy,
+    /// How deep in variations the events are (0: the main line).
+    depth: u32,
+}
+
+impl GameVisitor for CopyRecorder {
+    fn begin(&mut self, headers: &Headers, _start: &StartPosition) -> Result<()> {
+        self.copy.tags = tags_filled(headers);
+        Ok(())
+    }
+
+    fn line_comment(&mut self, _text: &str) -> Result<()> {
+        self.copy.kept = true;
+        self.copy.annotations += 1;
+        Ok(())
+    }
+
+    fn ply(
+        &mut self,
+        _before: &shakmaty::Chess,
+        ply: &Ply,
+        _after: &shakmaty::Chess,
+        _check: bool,
+    ) -> Result<()> {
+        if self.depth == 0 {
+            self.copy.moves.push(match ply {
+                Ply::Move(m) => move_code(m),
+                Ply::Null => NULL_MOVE,
+            });
+        }
+        Ok(())
+    }
+
+    fn nag(&mut self, _nag: u8) -> Result<()> {
+        self.copy.annotations += 1;
+        Ok(())
+    }
+
+    fn comment(&mut self, _text: &str) -> Result<()> {
+        self.copy.kept = true;
+        self.copy.annotations += 1;
+        Ok(())
+    }
+
+    fn begin_variation(&mut self) -> Result<()> {
+        self.depth += 1;
+        self.copy.kept = true;
+        self.copy.annotations += 1;
+        Ok(())
+    }
+
+    fn end_variation(&mut self) -> Result<()> {
+        self.depth = self.depth.saturating_sub(1);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn copy(n: u32, moves: &[u16], kept: bool) -> Copy {
+        Copy {
+            n,
+            moves: moves.to_vec(),
+            kept,
+            annotations: u32::from(kept),
+            tags: 0,
+        }
+    }
+
+    #[test]
+    fn names_match_by_their_first_four_bytes_in_either_case() {
+        assert_eq!(name_start("Carlsen, Magnus"), name_start("CARLSEN M"));
+        assert_ne!(name_start("Carlsen"), name_start("Caruana"));
+        assert_eq!(name_start("Al"), u32::from_be_bytes(*b"al\0\0"));
+    }
+
+    /// The groups and the games deleted among `copies`.
+    fn judged(copies: Vec<Copy>) -> (Vec<Vec<u32>>, Vec<u32>) {
+        let mut twins = Twins::default();
+        twins_of(copies, &mut twins);
+        twins.groups.sort_unstable();
+        twins.doomed.sort_unstable();
+        (twins.groups, twins.doomed)
+    }
+
+    #[test]
+    fn the_shorter_copy_goes_unless_it_is_commented() {
+        let long = || copy(0, &[1, 2, 3], false);
+        assert_eq!(
+            judged(vec![long(), copy(1, &[1, 2], false)]),
+            (vec![vec![0, 1]], vec![1])
+        );
+        assert_eq!(
+            judged(vec![long(), copy(1, &[1, 2], true)]),
+            (vec![vec![0, 1]], vec![])
+        );
+        // As long: the worse copy, the one without comments.
+        assert_eq!(
+            judged(vec![long(), copy(2, &[1, 2, 3], true)]),
+            (vec![vec![2, 0]], vec![0])
+        );
+        // Three copies: all but the better one; no twin for other moves.
+        assert_eq!(
+            judged(vec![
+                copy(5, &[1, 2, 3], false),
+                long(),
+                copy(3, &[1, 2, 3], false),
+                copy(4, &[1, 3], false),
+            ]),
+            (vec![vec![0, 3, 5]], vec![3, 5])
+        );
+        // A short game that begins two others that part later joins them, and goes.
+        assert_eq!(
+            judged(vec![
+                long(),
+                copy(1, &[1, 2, 4], false),
+                copy(2, &[1, 2], false)
+            ]),
+            (vec![vec![0, 1, 2]], vec![2])
+        );
+    }
+}

@@ -1,0 +1,254 @@
+//! `twins/` (docs/guide/twins.md): a folder per group of twin games, as SCID's twin
+//! detection finds them ([`crate::collection::twins`]), named after its better copy's file
+//! (`0042 Carlsen, Magnus - Nakamura, Hikaru 2019`), holding relative symlinks to its games
+//! in `games/`, ranked: `1-NAME.pgn` the better copy, then `2-…`.
+//!
+//! Found the first time `twins/` is visited (the time it took is logged) and kept until the
+//! games change: every save, deletion or import, and any change by another program, forgets
+//! it with the views.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use super::{DirEntry, Node, Vfs, lock};
+use crate::collection::twins::Twins;
+
+/// The twins of a mount, found when first asked for.
+#[derive(Default)]
+pub(crate) struct TwinsSlot {
+    /// The twins found, while the games are as they were then.
+    found: Mutex<Option<Arc<Twins>>>,
+    /// Held by the one finding them: others wait for its answer rather than find them too,
+    /// while a save that forgets them does not wait.
+    finding: Mutex<()>,
+    /// How many times they were forgotten: twins found across a change are not kept.
+    changes: AtomicU64,
+}
+
+impl TwinsSlot {
+    /// Forget the twins found; the first games of the groups they had, so their folders can
+    /// be told stale.
+    pub(crate) fn reset(&self) -> Vec<u32> {
+        self.changes.fetch_add(1, Ordering::AcqRel);
+        let found = lock(&self.found).take();
+        found
+            .map(|t| t.groups().iter().map(|g| g[0]).collect())
+            .unwrap_or_default()
+    }
+
+    /// The twins found, if they are known.
+    fn known(&self) -> Option<Arc<Twins>> {
+        lock(&self.found).clone()
+    }
+}
+
+impl Vfs {
+    /// The twins of the live games, found now if they are not known (none for a collection
+    /// that does not look for twins).
+    pub(super) fn twins(&self) -> Option<Arc<Twins>> {
+        if !self.coll.has_twins() {
+            return None;
+        }
+        if let Some(twins) = self.twins.known() {
+            return Some(twins);
+        }
+        let _finding = lock(&self.twins.finding);
+        if let Some(twins) = self.twins.known() {
+            return Some(twins);
+        }
+        let changes = self.twins.changes.load(Ordering::Acquire);
+        let started = std::time::Instant::now();
+        let twins = Arc::new(self.coll.twins()?);
+        log::info!(
+            "twins: {} groups, {} games SCID would delete, found in {:.3} s",
+            twins.groups().len(),
+            twins.to_delete().len(),
+            started.elapsed().as_secs_f64()
+        );
+        let mut found = lock(&self.twins.found);
+        if self.twins.changes.load(Ordering::Acquire) == changes {
+            *found = Some(twins.clone());
+        }
+        Some(twins)
+    }
+
+    /// How many groups `twins/` has: found now if `find` (a `stat` or a lookup of it), else
+    /// only if already known (a listing of the root finds nothing).
+    pub(super) fn twin_groups_count(&self, find: bool) -> Option<u32> {
+        let twins = if find {
+            self.twins()
+        } else {
+            self.twins.known()
+        };
+        twins.map(|t| t.groups().len() as u32)
+    }
+
+    /// The games of the group of twins whose first game is `first`, better first.
+    fn twin_group(&self, first: u32) -> Option<Vec<u32>> {
+        self.twins()?.group(first).map(<[u32]>::to_vec)
+    }
+
+    /// The folder name of the group of twins whose first game is `first`: its file name
+    /// without the extension.
+    fn twin_group_name(&self, first: u32) -> String {
+        let name = self.game_name(first);
+        let extension = format!(".{}", self.coll.extension());
+        name.strip_suffix(&extension).unwrap_or(&name).to_owned()
+    }
+
+    /// The name of the link to `n`, `rank` (from 0) in a group of `len` games: the rank from
+    /// 1, as wide as the largest, a dash and the game's file name.
+    fn twin_link_name(&self, rank: usize, len: usize, n: u32) -> String {
+        let width = len.to_string().len();
+        format!("{:0width$}-{}", rank + 1, self.game_name(n))
+    }
+
+    /// True when `node` (a node of `twins/`) is there now.
+    pub(super) fn twin_node_exists(&self, node: Node) -> bool {
+        match node {
+            Node::TwinsRoot => self.coll.has_twins(),
+            Node::TwinGroup(first) => self.twin_group(first).is_some(),
+            Node::TwinLink(first, n) => self
+                .twin_group(first)
+                .is_some_and(|games| games.contains(&n)),
+            _ => false,
+        }
+    }
+
+    /// The entry `name` of `twins/` or of one of its groups (`folder`).
+    pub(super) fn twin_child(&self, folder: Node, name: &[u8]) -> Option<Node> {
+        match folder {
+            Node::TwinsRoot => {
+                let mut file = name.to_vec();
+                file.extend_from_slice(format!(".{}", self.coll.extension()).as_bytes());
+                let first = self.coll.item_named(&file)?;
+                self.twin_group(first)?;
+                Some(Node::TwinGroup(first))
+            }
+            Node::TwinGroup(first) => {
+                let games = self.twin_group(first)?;
+                let digits = name.iter().take_while(|b| b.is_ascii_digit()).count();
+                let rank: usize = std::str::from_utf8(&name[..digits]).ok()?.parse().ok()?;
+                let rest = name[digits..].strip_prefix(b"-")?;
+                let n = self.coll.item_named(rest)?;
+                (games.get(rank.checked_sub(1)?) == Some(&n)).then_some(Node::TwinLink(first, n))
+            }
+            _ => None,
+        }
+    }
+
+    /// Hand the entries of `twins/` or of one of its groups after position `from` to `add`;
+    /// whether `add` said it was full.
+    pub(super) fn list_twins(
+        &self,
+        folder: Node,
+        from: u64,
+        add: &mut dyn FnMut(DirEntry) -> bool,
+    ) -> bool {
+        let Some(twins) = self.twins() else {
+            return false;
+        };
+        let skip = usize::try_from(from).unwrap_or(usize::MAX);
+        match folder {
+            Node::TwinsRoot => twins.groups().iter().enumerate().skip(skip).any(|(i, g)| {
+                add(self.entry(
+                    Node::TwinGroup(g[0]),
+                    self.twin_group_name(g[0]).into(),
+                    i as u64 + 3,
+                ))
+            }),
+            Node::TwinGroup(first) => twins.group(first).is_some_and(|games| {
+                games.iter().enumerate().skip(skip).any(|(i, &n)| {
+                    add(self.entry(
+                        Node::TwinLink(first, n),
+                        self.twin_link_name(i, games.len(), n).into(),
+                        i as u64 + 3,
+                    ))
+                })
+            }),
+            _ => false,
+        }
+    }
+
+    /// Forget the twins found (the games changed): they are found again when next asked
+    /// for, and the kernel forgets `twins/` and the groups' folders.
+    pub(super) fn reset_twins(&self) {
+        let firsts = self.twins.reset();
+        let mut stale = vec![Node::TwinsRoot];
+        stale.extend(firsts.into_iter().map(Node::TwinGroup));
+        self.invalidate(&stale, &[]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::vfs::Node;
+    use crate::vfs::testing::{CALLER, WRITE_NEW, at, names, tree_of};
+
+    /// 11 plies each: long enough to be twins.
+    const LINE: &str = "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 6. Be2";
+
+    fn game(white: &str, black: &str, moves: &str, result: &str) -> String {
+        format!(
+            "[Event \"E\"]\n[Site \"S\"]\n[Date \"2020.01.01\"]\n[Round \"1\"]\n\
+             [White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n{moves} {result}\n\n"
+        )
+    }
+
+    fn save(vfs: &crate::vfs::Vfs, n: u32, text: &str) {
+        let ino = Node::Game(n).ino();
+        let fh = vfs.open(ino, WRITE_NEW).unwrap().fh;
+        vfs.write(ino, fh, 0, text.as_bytes(), CALLER).unwrap();
+        vfs.flush(ino, fh, CALLER).unwrap();
+        vfs.release(ino, fh);
+    }
+
+    #[test]
+    fn a_save_that_makes_a_twin_adds_it_to_a_group_and_a_deletion_takes_it_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let pgn = [
+            game("Anand", "Kramnik", &format!("{LINE} e5 7. Nb3"), "1-0"),
+            game(
+                "Kramnik",
+                "Anand",
+                "1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. e3 O-O 6. Nf3",
+                "0-1",
+            ),
+            game("Other", "Player", LINE, "1-0"),
+        ]
+        .concat();
+        let vfs = tree_of(dir.path(), &pgn, 4);
+        assert!(names(&vfs, "").contains(&"twins".to_owned()));
+        assert!(names(&vfs, "twins").is_empty());
+        // Game 3 becomes a shorter copy of game 1, with the colours swapped.
+        save(&vfs, 2, &game("ANAND, V", "Kramnik, V", LINE, "1-0"));
+        let group = vfs.twin_group_name(0);
+        assert_eq!(names(&vfs, "twins"), std::slice::from_ref(&group));
+        assert_eq!(
+            names(&vfs, &format!("twins/{group}")),
+            [
+                format!("1-{}", vfs.game_name(0)),
+                format!("2-{}", vfs.game_name(2))
+            ]
+        );
+        let link = at(&vfs, &format!("twins/{group}/2-{}", vfs.game_name(2))).unwrap();
+        assert_eq!(
+            String::from_utf8(vfs.readlink(link).unwrap()).unwrap(),
+            format!("../../games/{}", vfs.game_name(2))
+        );
+        assert_eq!(vfs.twins().unwrap().to_delete(), [2]);
+        // Its links are the views': removed in games/, not here.
+        let folder = at(&vfs, &format!("twins/{group}")).unwrap();
+        let name = format!("2-{}", vfs.game_name(2));
+        assert_eq!(
+            vfs.unlink(folder, std::ffi::OsStr::new(&name))
+                .unwrap_err()
+                .kind(),
+            crate::error::ErrorKind::NotPermitted
+        );
+        // Deleted, it is no twin any more.
+        vfs.set_deleted(2, true).unwrap();
+        assert!(names(&vfs, "twins").is_empty());
+        assert!(at(&vfs, &format!("twins/{group}")).is_err());
+    }
+}
