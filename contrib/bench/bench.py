@@ -1267,7 +1267,33 @@ def tree_positions(mnt, plies=10):
         if not moves:
             break
         deep += "/" + moves[0]
-    return [p for p in paths if os.path.isdir(os.path.join(mnt, p))] + [deep]
+    return [p for p in paths if os.path.isdir(os.path.join(mnt, p))] + [deep] + past_the_opening(mnt)
+
+
+def home_squares_emptied(fen):
+    """How many of the 16 home squares of the pawns (White's second rank, Black's seventh)
+    have no pawn of their side in position `fen`."""
+    ranks = fen.split()[0].split("/")
+    expand = lambda r: "".join("." * int(c) if c.isdigit() else c for c in r)  # noqa: E731
+    return 16 - expand(ranks[6]).count("P") - expand(ranks[1]).count("p")
+
+
+def past_the_opening(mnt, most=60):
+    """A path under tree/ to a position past the opening (more than 10 home squares emptied:
+    the index lists none of them, a search finds their games), walking pawn moves first (the
+    first in `ls` order), or none if no game gets there within `most` plies."""
+    path = "tree"
+    for _ in range(most):
+        with open(os.path.join(mnt, path, "position.fen")) as f:
+            if home_squares_emptied(f.read()) > 10:
+                return [path]
+        moves = sorted(e for e in os.listdir(os.path.join(mnt, path))
+                       if e not in ("games", "tree.txt", "position.fen", "all.pgn"))
+        if not moves:
+            return []
+        pawn = [m for m in moves if re.fullmatch(r"[a-h][1-8]|[a-h]x[a-h][1-8]", m)]
+        path += "/" + (pawn or moves)[0]
+    return []
 
 
 def read_timed(path):
