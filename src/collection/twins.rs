@@ -20,8 +20,8 @@
 //! every pair); the groups are compared on every core. Computed in full each time; a kept
 //! index is future work.
 
+use rayon::prelude::*;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::collection::positions::key::{NULL_MOVE, move_code};
 use crate::error::Result;
@@ -131,34 +131,19 @@ pub fn find(store: &dyn ChessStore) -> Twins {
          with another: decoded",
         keyed.len()
     );
-    // The sets of games are compared on every core, each taking the next set when free.
-    let next = AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let parts: Vec<Twins> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.min(runs.len()).max(1))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut part = Twins::default();
-                    let mut games = Vec::new();
-                    while let Some(run) = runs.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        games.clear();
-                        games.extend(run.iter().map(|&(_, n)| n));
-                        twins_among(store, &games, &mut part);
-                    }
-                    part
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
-    });
-    let mut twins = Twins::default();
-    for part in parts {
-        twins.groups.extend(part.groups);
-        twins.doomed.extend(part.doomed);
-    }
+    // The sets of games are compared on every core.
+    let mut twins = runs
+        .par_iter()
+        .fold(Twins::default, |mut part, run| {
+            let games: Vec<u32> = run.iter().map(|&(_, n)| n).collect();
+            twins_among(store, &games, &mut part);
+            part
+        })
+        .reduce(Twins::default, |mut all, part| {
+            all.groups.extend(part.groups);
+            all.doomed.extend(part.doomed);
+            all
+        });
     twins.groups.sort_unstable_by_key(|g| g[0]);
     twins.doomed.sort_unstable();
     twins.doomed.dedup();

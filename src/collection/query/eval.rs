@@ -68,12 +68,8 @@ fn meets(
             c.values.iter().any(|v| name_meets(v, &name))
         })
     };
-    let within = |v: &Value, x: u16| matches!(*v, Value::Range(lo, hi) if lo <= u32::from(x) && u32::from(x) <= hi);
-    let range = |x: u32| {
-        c.values
-            .iter()
-            .any(|v| matches!(*v, Value::Range(lo, hi) if lo <= x && x <= hi))
-    };
+    let within = |v: &Value, x: u32| matches!(*v, Value::Range(lo, hi) if lo <= x && x <= hi);
+    let range = |x: u32| c.values.iter().any(|v| within(v, x));
     let rating = |x: u16| range(u32::from(x));
     match c.field {
         Field::White => name(NameKind::Player, s.white),
@@ -87,7 +83,9 @@ fn meets(
         // One value holding both, as SCID's `-elo` asks.
         Field::BothElo => {
             let [w, b] = facts.ratings(store, n);
-            c.values.iter().any(|v| within(v, w) && within(v, b))
+            c.values
+                .iter()
+                .any(|v| within(v, u32::from(w)) && within(v, u32::from(b)))
         }
         Field::AnyElo => facts.ratings(store, n).into_iter().any(rating),
         Field::Date => range(crate::store::scid::derive::pack_date(s.date)),
