@@ -160,8 +160,9 @@ pub trait Collection: Send + Sync {
     fn views(&self) -> Vec<String>;
     /// The groups of view `view` that item `n` belongs to (group keys).
     fn view_keys(&self, view: usize, n: u32) -> Vec<u32>;
-    /// Every (group key, item) pair of view `view` over the live items, items ascending: what
-    /// a view folder is built from, in one pass (collections override it to read each index
+    /// Every (group key, item) pair of view `view` over the live items, items ascending and
+    /// each item's pairs in the order [`view_keys`](Collection::view_keys) gives them: what a
+    /// view folder is built from, in one pass (collections override it to read each index
     /// entry once).
     fn view_members(&self, view: usize) -> Vec<(u32, u32)> {
         (0..self.count())

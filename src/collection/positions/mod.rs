@@ -262,6 +262,9 @@ impl PositionIndex {
                                     filter: file::Filter::of(
                                         line.iter().flat_map(|l| l.steps.iter().map(|s| s.0)),
                                     ),
+                                    start_move: line
+                                        .as_ref()
+                                        .and_then(|l| file::start_move_of(&l.steps)),
                                 });
                             }
                             match &spilled {
@@ -594,6 +597,10 @@ impl PositionIndex {
         let started = std::time::Instant::now();
         let replayed = AtomicU32::new(0);
         let opening = signature::in_opening(&board.0);
+        if !opening {
+            // Every game's record is read to the end: in one go, not a page fault at a time.
+            f.read_search_ahead(among.map_or(f.game_count() as usize, <[u32]>::len));
+        }
         let reaches = |n: u32| {
             if !f.may_reach(n, key, &target) || changed.contains(&n) {
                 return None;
@@ -802,7 +809,7 @@ impl PositionIndex {
 mod tests {
     use super::*;
     use crate::collection::chess::ChessCollection;
-    use shakmaty::{Chess, Position};
+    use shakmaty::{Chess, Position, Square};
 
     /// The games whose main line reaches `pos`, found by replaying every game's model.
     fn recount(coll: &ChessCollection, pos: &Chess) -> Vec<u32> {
@@ -1164,6 +1171,61 @@ mod tests {
             listed > 10 && past > 100,
             "{listed} listed, {past} past the opening"
         );
+    }
+
+    /// A slice's games at the start position are read from their records' first moves,
+    /// but a game that starts elsewhere and comes to the start position (knights out and
+    /// back), or plays a null move there, is found in the start's list all the same.
+    #[test]
+    fn a_slice_at_the_start_position_counts_games_that_come_back_to_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let after_nf3 = "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1";
+        let games = [
+            "1. e4 e5 *".to_owned(),
+            format!("[SetUp \"1\"]\n[FEN \"{after_nf3}\"]\n\n1... Nf6 2. Ng1 Ng8 3. c4 *"),
+            "1. d4 *".to_owned(),
+            "*".to_owned(),
+            "1. -- e5 *".to_owned(),
+            format!("[SetUp \"1\"]\n[FEN \"{after_nf3}\"]\n\n1... d5 *"),
+            "1. e4 c5 *".to_owned(),
+        ];
+        let pgn = dir.path().join("games.pgn");
+        let text: Vec<String> = games.iter().map(|g| format!("{g}\n")).collect();
+        std::fs::write(&pgn, text.join("\n")).unwrap();
+        let coll = ChessCollection::new(crate::store::open(&pgn, false).unwrap());
+        assert_eq!(coll.count(), 7);
+        let index = PositionIndex::new(Some(dir.path().join("positions")));
+        index.load_or_build(&coll, 2, &AtomicBool::new(false));
+        let file = index.file.read().unwrap().clone().expect("kept in a file");
+        assert_eq!(
+            file.game(0).start_move.map(|c| c & 63),
+            Some(u16::from(Square::E2))
+        );
+        assert_eq!(file.game(1).start_move, None, "starts elsewhere");
+        assert_eq!(file.game(3).start_move, Some(key::END));
+        assert_eq!(
+            file.game(4).start_move,
+            None,
+            "a null move: the list has it"
+        );
+        let start = Board::start();
+        let every = index.reach(&coll, &start);
+        let reached: Vec<u32> = every.iter().map(|r| r.game).collect();
+        assert_eq!(reached, recount(&coll, &start.0));
+        assert_eq!(reached, [0, 1, 2, 3, 4, 6]);
+        for among in [
+            vec![0, 1, 2, 3, 4, 5, 6],
+            vec![1, 4, 5],
+            vec![0, 6],
+            vec![5],
+        ] {
+            let want: Vec<Reach> = every
+                .iter()
+                .copied()
+                .filter(|r| among.contains(&r.game))
+                .collect();
+            assert_eq!(index.reach_among(&coll, &start, &among), want, "{among:?}");
+        }
     }
 
     #[test]

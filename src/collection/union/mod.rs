@@ -301,7 +301,8 @@ impl Collection for UnionCollection {
             }));
         }
         if !self.numbering().in_member_order() {
-            out.sort_unstable_by_key(|&(_, n)| n);
+            // Stable: an item's pairs keep the order `view_keys` gives them (White's first).
+            out.sort_by_key(|&(_, n)| n);
         }
         out
     }
