@@ -1226,6 +1226,21 @@ exit 0
 
 
 
+# One board search + tree statistics right after the base is opened and the page cache
+# dropped: SCID's cold answer for a position (its filters read the game file from disk).
+TCL_TREE_COLD = TCL_OPEN + r"""
+sc_game new
+set line [lindex $argv 1]
+if {$line ne "-"} { foreach m [split $line /] { sc_move addSan $m } }
+exec sh -c "sync; echo 3 > /proc/sys/vm/drop_caches"
+set t0 [clock microseconds]
+sc_search board RESET E false false
+sc_tree stats $b dbfilter
+puts "[expr {[clock microseconds] - $t0}] [sc_filter count]"
+exit 0
+"""
+
+
 def scid_tree_times(out):
     """SCID's answers to the tree script (`TCL_TREE`): per line of moves, the
     times of the passes after the first (cold) one, in seconds, and the games it found."""
@@ -1256,9 +1271,9 @@ def tree_txt_rows(num, shown, warm, cold, found, scid, scid_found, peer_name, ke
 
 
 def tree_positions(mnt, plies=10):
-    """The positions figure 13 reads: the start, 1.e4, 1.e4 c5 and a line of `plies` plies
-    (each ply the first move folder `ls` shows: a position few games reach), as paths under
-    tree/."""
+    """The positions figure 13 reads in the opening: the start, 1.e4, 1.e4 c5 and a line of
+    `plies` plies (each ply the first move folder `ls` shows: a position few games reach), as
+    paths under tree/."""
     paths = ["tree", "tree/e4", "tree/e4/c5"]
     deep = "tree"
     for _ in range(plies):
@@ -1267,7 +1282,7 @@ def tree_positions(mnt, plies=10):
         if not moves:
             break
         deep += "/" + moves[0]
-    return [p for p in paths if os.path.isdir(os.path.join(mnt, p))] + [deep] + past_the_opening(mnt)
+    return [p for p in paths if os.path.isdir(os.path.join(mnt, p))] + [deep]
 
 
 def home_squares_emptied(fen):
@@ -1402,7 +1417,8 @@ def bench_tree(args, db, runs):
     cache = os.environ["XDG_CACHE_HOME"]
     builds, exports, hwm_build, hwm_kept, cold, index_bytes = [], [], [], [], {}, []
     warm, listing = {}, {"tree/games": [], "games": []}
-    found = {}
+    found, past = {}, None
+    searched = {"cold": [], "cached": [], "scid_cold": []}
     for _ in range(runs):
         # Both read the database from disk: the cold reads of the run before dropped it.
         drop_caches()
@@ -1420,7 +1436,8 @@ def bench_tree(args, db, runs):
             index_bytes.append(int(per_game.group(1)) if per_game else 0)
             pid = daemon_pid(mnt)
             hwm_build.append(vm_hwm(pid) / 1024 if pid else 0)
-            positions = tree_positions(mnt)
+            past = next(iter(past_the_opening(mnt)), None)
+            positions = tree_positions(mnt) + ([past] if past else [])
             for p in positions:
                 text = read_timed(os.path.join(mnt, p, "tree.txt"))[1]
                 warm.setdefault(p, []).append(read_timed(os.path.join(mnt, p, "tree.txt"))[0])
@@ -1443,6 +1460,22 @@ def bench_tree(args, db, runs):
             hwm_kept.append(vm_hwm(pid) / 1024 if pid else 0)
         finally:
             m.close()
+        if past:
+            # A search past the opening, each side cold (the page cache dropped, nothing of
+            # the answer in memory) and with the files in the page cache (a new mount: the
+            # answer is not remembered, SCID's base is in memory), as SCID's board search runs.
+            searched["cold"].append(cold[past][-1])
+            m = ForegroundMount(args.gamefs, db, mnt, "tree: the search past the opening, files cached",
+                                ro=True, opts=("lazy_sizes",), keep_sizes=True)
+            try:
+                wait_tree_ready(mnt)
+                searched["cached"].append(read_timed(os.path.join(mnt, past, "tree.txt"))[0])
+            finally:
+                m.close()
+            script = tcl_file("tree-cold.tcl", TCL_TREE_COLD)
+            micros, scid_past_found = sh(f"tkscid {q(script)} {q(db)} {q(past[len('tree/'):])}",
+                                         timeout=36000).split()
+            searched["scid_cold"].append(int(micros) / 1e6)
     g, e = stat(builds), stat(exports)
     ratio = g["median"] / e["median"]
     row(13, "position index built after the first mount (`-r -o lazy_sizes`), against `gamefs export -q -o /dev/null`",
@@ -1468,6 +1501,21 @@ def bench_tree(args, db, runs):
     tree_txt_rows(13, {p: p for p in positions}, warm, cold, found, scid, scid_found,
                   "SCID `sc_search board` + `sc_tree stats` (in-process, warm)",
                   lambda p, kind: f"tree_txt_{kind}_{len(p.split('/')) - 1}")
+    if past:
+        ms = lambda xs: stat([x * 1000 for x in xs])  # noqa: E731
+        same = "same as SCID" if found[past] == scid_past_found else f"SCID finds {scid_past_found}"
+        for what, ours, theirs, peer_name, key in (
+                ("cold (the page cache dropped; gamefs: a new mount of the kept index)", searched["cold"],
+                 searched["scid_cold"], "SCID `sc_search board` + `sc_tree stats`, the page cache dropped "
+                 "after opening the base", "past_opening_search_cold"),
+                ("with the files in the page cache (gamefs: a new mount, the answer not remembered)",
+                 searched["cached"], scid[past], "SCID `sc_search board` + `sc_tree stats` (in-process, warm)",
+                 "past_opening_search_cached")):
+            g, sc = ms(ours), ms(theirs)
+            ratio = g["median"] / sc["median"]
+            row(13, f"search past the opening, `{past}/tree.txt` ({found[past]} games; {same}), {what}", g, sc,
+                f"{ratio:.2f}×", "≤ 1× SCID (issue 51: a scan at least as fast as SCID's board search)",
+                ratio <= 1, unit="ms", peer_name=peer_name, key=key)
     t, f = stat(listing["tree/games"]), stat(listing["games"])
     row(13, "`ls -f tree/games` against `ls -f games`, per entry", {k: (v * 1e6 if k != "runs" else v) for k, v in t.items()},
         {k: (v * 1e6 if k != "runs" else v) for k, v in f.items()}, f"{t['median'] / f['median']:.2f}×",
