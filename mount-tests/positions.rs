@@ -2,7 +2,8 @@
 //! moves its game between folders, a PGN file mount has a tree, FEN lookups find set-up
 //! positions and positions past the tree's depth, and walks of the whole mount stay out; the
 //! trees of a player's folder and of its `white/` and `black/` follow a save that moves a
-//! game from one player to another; a header query's folder (`query/EXPR/`) follows a save.
+//! game from one player to another; a header query's folder (`query/EXPR/`) and an ending's
+//! (`endings/NAME`) follow a save.
 
 use std::path::Path;
 
@@ -200,4 +201,46 @@ fn a_query_folder_follows_a_save_through_the_kernel() {
     assert!(q.join("tree/e4/e5").is_dir());
     let all = std::fs::read_to_string(q.join("all.pgn")).unwrap();
     assert_eq!(all.matches("[White ").count(), 2);
+}
+
+#[test]
+fn an_endings_link_leads_to_its_games_and_follows_a_save_through_the_kernel() {
+    let (_dir, m) = mounted_games("positions-endings");
+    let endings = m.join("endings");
+    // The games are openings: no endings, and walks do not enter `endings/`.
+    eventually("the index is ready", || endings.is_dir());
+    assert!(names(&endings).is_empty());
+    let walked = sh(&m.path, "find . -name 'endings*' | wc -l");
+    assert_eq!(walked.trim(), "0");
+
+    // Game 3 saved as a rook ending in which White takes Black's rook.
+    let saved = "[White \"e\"]\n[Black \"f\"]\n[Result \"1-0\"]\n[SetUp \"1\"]\n\
+                 [FEN \"4k3/8/8/8/8/8/4P3/R5Kr w - - 0 1\"]\n\n1. Kxh1 Kd7 1-0\n";
+    std::fs::write(m.game(3), saved).unwrap();
+    eventually("game 3 is in its endings", || {
+        names(&endings) == ["KRPvK", "KRPvKR"]
+    });
+    let link = endings.join("KRPvKR");
+    assert_eq!(
+        std::fs::read_link(&link).unwrap(),
+        Path::new("../query/material=KRPvKR")
+    );
+    // Followed by the kernel like any symlink: cd, cat and ls go through it.
+    assert_eq!(std::fs::read_to_string(link.join("count")).unwrap(), "1\n");
+    let white = sh(&link, "cat games/* | grep '^\\[White '");
+    assert_eq!(white.trim(), "[White \"e\"]");
+    let all = std::fs::read_to_string(link.join("all.pgn")).unwrap();
+    assert!(all.contains("1. Kxh1 Kd7"), "{all}");
+    // Queries name endings beside other conditions.
+    let q = m.join("query/material=KRPvK+KQvK,white=e");
+    assert_eq!(std::fs::read_to_string(q.join("count")).unwrap(), "1\n");
+
+    // Saved back as an opening: it leaves.
+    std::fs::write(
+        m.game(3),
+        "[White \"e\"]\n[Black \"f\"]\n[Result \"*\"]\n\n1. d4 *\n",
+    )
+    .unwrap();
+    eventually("game 3 left its endings", || names(&endings).is_empty());
+    assert!(std::fs::symlink_metadata(&link).is_err());
 }

@@ -85,23 +85,22 @@ fn scid_made_database(dir: &Path) -> PathBuf {
     common::scid_import(dir, "scid", &pgns)
 }
 
-#[test]
-fn query_folders_hold_the_games_scids_header_search_finds() {
-    let dir = common::work_dir("queries");
-    let base = scid_made_database(dir.path());
-    let coll = gamefs::collection::open(&base, &gamefs::store::OpenOptions::default()).unwrap();
-    let vfs = Vfs::new(coll, VfsOptions::default());
-
-    let lines: String = QUERIES
-        .iter()
-        .map(|(_, scid)| format!("{scid}\n"))
-        .collect();
+/// What SCID's own search leaves in its filter for each line of `lines` (header search
+/// arguments, or `material` and material search arguments, tests/oracle/query_scid.tcl): the
+/// count and the games (0-based), in the lines' order.
+fn scid_answers<'a>(
+    dir: &tempfile::TempDir,
+    base: &Path,
+    lines: impl Iterator<Item = &'a str>,
+) -> Vec<(usize, Vec<u32>)> {
+    let lines: Vec<&str> = lines.collect();
     let query_file = dir.path().join("queries.txt");
-    std::fs::write(&query_file, lines).unwrap();
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&query_file, text).unwrap();
     let scid = common::run(
         Command::new("/usr/games/tkscid")
             .arg(common::repo().join("tests/oracle/query_scid.tcl"))
-            .arg(&base)
+            .arg(base)
             .arg(&query_file),
     );
     let scid = String::from_utf8_lossy(&scid.stdout);
@@ -126,10 +125,20 @@ fn query_folders_hold_the_games_scids_header_search_finds() {
         .collect();
     assert_eq!(
         answers.len(),
-        QUERIES.len(),
-        "SCID answered every query:\n{scid}"
+        lines.len(),
+        "SCID answered every line:\n{scid}"
     );
+    answers
+}
 
+#[test]
+fn query_folders_hold_the_games_scids_header_search_finds() {
+    let dir = common::work_dir("queries");
+    let base = scid_made_database(dir.path());
+    let coll = gamefs::collection::open(&base, &gamefs::store::OpenOptions::default()).unwrap();
+    let vfs = Vfs::new(coll, VfsOptions::default());
+
+    let answers = scid_answers(&dir, &base, QUERIES.iter().map(|(_, scid)| *scid));
     let total = vfs.collection().count() as usize;
     let mut sizes = Vec::new();
     for ((query, args), (count, games)) in QUERIES.iter().zip(&answers) {
@@ -151,4 +160,74 @@ fn query_folders_hold_the_games_scids_header_search_finds() {
     let some = sizes.iter().filter(|&&c| c > 0).count();
     assert!(some + 2 >= QUERIES.len(), "{sizes:?}");
     eprintln!("{} queries over {total} games: {sizes:?}", QUERIES.len());
+}
+
+/// SCID's material search arguments for ending `name` (`KRPvKR`): every count's minimum and
+/// maximum set to the ending's (colours as named: no `-flip`), one half-move (`-length 1`,
+/// its default) anywhere in the game (`-range`'s default).
+fn material_args(name: &str) -> String {
+    let (white, black) = name.split_once('v').unwrap();
+    let mut args = String::from("material");
+    for (side, text) in [("w", white), ("b", black)] {
+        for (piece, letter) in [("q", 'Q'), ("r", 'R'), ("b", 'B'), ("n", 'N'), ("p", 'P')] {
+            let n = text.chars().filter(|&c| c == letter).count();
+            args.push_str(&format!(" -{side}{piece} {{{n} {n}}}"));
+        }
+    }
+    args
+}
+
+/// Endings no game of the database passes through: SCID finds none, and `endings/` has no
+/// link for them.
+const ABSENT_ENDINGS: [&str; 3] = ["KQQvKNN", "KBBPPPPPPPPvK", "KvKNNPPPPPPPP"];
+
+#[test]
+fn ending_folders_hold_the_games_scids_material_search_finds() {
+    let dir = common::work_dir("endings");
+    let base = scid_made_database(dir.path());
+    let coll = gamefs::collection::open(&base, &gamefs::store::OpenOptions::default()).unwrap();
+    let options = VfsOptions {
+        position_index: Some(dir.path().join("positions")),
+        ..VfsOptions::default()
+    };
+    let vfs = Vfs::new(coll, options);
+    vfs.build_positions(2, &std::sync::atomic::AtomicBool::new(false), || ());
+
+    let mut listed = Vec::new();
+    vfs.readdir(at(&vfs, "endings"), 0, &mut |e| {
+        let name = e.name.to_string_lossy().into_owned();
+        if !name.starts_with('.') {
+            listed.push(name);
+        }
+        false
+    })
+    .unwrap();
+    assert!(listed.len() >= 20, "{listed:?}");
+    let names: Vec<&str> = listed
+        .iter()
+        .map(String::as_str)
+        .chain(ABSENT_ENDINGS)
+        .collect();
+    let args: Vec<String> = names.iter().map(|n| material_args(n)).collect();
+    let answers = scid_answers(&dir, &base, args.iter().map(String::as_str));
+    let mut sizes = Vec::new();
+    for ((name, args), (count, games)) in names.iter().zip(&args).zip(&answers) {
+        if ABSENT_ENDINGS.contains(name) {
+            assert_eq!(*count, 0, "{name} (SCID: {args})");
+            let link = vfs.lookup(at(&vfs, "endings"), std::ffi::OsStr::new(name));
+            assert!(link.is_err(), "{name}");
+            continue;
+        }
+        let link = vfs.readlink(at(&vfs, &format!("endings/{name}"))).unwrap();
+        assert_eq!(link, format!("../query/material={name}").into_bytes());
+        let folder = format!("query/material={name}");
+        let ours = game_numbers(&vfs, &format!("{folder}/games"));
+        assert_eq!(&ours, games, "{name} (SCID: {args})");
+        let told = vfs
+            .read(at(&vfs, &format!("{folder}/count")), 0, 64)
+            .unwrap();
+        assert_eq!(String::from_utf8(told).unwrap(), format!("{count}\n"));
+        sizes.push((*name, *count));
+    }
+    eprintln!("{} endings: {sizes:?}", sizes.len());
 }

@@ -229,8 +229,10 @@ pub trait Collection: Send + Sync {
         let _ = n;
         None
     }
-    /// The live items meeting header query `query`, ascending ([`query`]); `None` for a
-    /// collection whose items have no headers to search (Go positions).
+    /// The live items meeting header query `query`'s conditions on their headers, ascending
+    /// ([`query`]; its conditions on endings are the position index's,
+    /// [`query::Query::materials`]); `None` for a collection whose items have no headers to
+    /// search (Go positions).
     fn query(&self, query: &query::Query) -> Option<Vec<u32>> {
         let _ = query;
         None

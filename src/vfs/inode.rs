@@ -99,6 +99,11 @@ pub enum Node {
     TwinGroup(u32),
     /// A symlink in a group of twins pointing at a game (the group's first game, the game).
     TwinLink(u32, u32),
+    /// `endings/`: a link per ending some game passes through.
+    EndingsRoot,
+    /// A link in `endings/` to the query folder of an ending (its code,
+    /// `collection::positions::material::Balance`).
+    EndingLink(u32),
 }
 
 const TAG_SHIFT: u32 = 48;
@@ -126,6 +131,7 @@ const TAG_ALL_OF_QUERY: u64 = 212;
 const TAG_QUERY_POSITIONS: u64 = 213;
 const TAG_TWIN_GROUP: u64 = 214;
 const TAG_TWIN_LINK: u64 = 215;
+const TAG_ENDING_LINK: u64 = 216;
 const TAG_END: u64 = 208;
 const GAME_BITS: u32 = 24;
 const FIRST_VIEW_ROOT: u64 = 32; // 32..48
@@ -144,12 +150,17 @@ impl Node {
         )
     }
 
-    /// True for a view's link to a game (in a group folder, a side folder or a group of
-    /// twins).
+    /// True for a view's link (to a game, in a group folder, a side folder or a group of
+    /// twins; to a query folder, in `endings/`): it follows the games, and is neither
+    /// removed nor moved.
     pub fn is_view_link(self) -> bool {
         matches!(
             self,
-            Node::Link(..) | Node::SideLink(..) | Node::QueryLink(..) | Node::TwinLink(..)
+            Node::Link(..)
+                | Node::SideLink(..)
+                | Node::QueryLink(..)
+                | Node::TwinLink(..)
+                | Node::EndingLink(_)
         )
     }
 
@@ -173,6 +184,8 @@ impl Node {
             Node::AllOfQuery(id) => TAG_ALL_OF_QUERY << TAG_SHIFT | u64::from(id),
             Node::QueryLink(id, n) => folder_and_game(TAG_QUERY_LINK, id, n),
             Node::TwinsRoot => 17,
+            Node::EndingsRoot => 18,
+            Node::EndingLink(code) => TAG_ENDING_LINK << TAG_SHIFT | u64::from(code),
             Node::TwinGroup(first) => TAG_TWIN_GROUP << TAG_SHIFT | u64::from(first),
             Node::TwinLink(first, n) => folder_and_game(TAG_TWIN_LINK, first, n),
             Node::Position(id) => TAG_POSITION << TAG_SHIFT | u64::from(id),
@@ -268,6 +281,7 @@ impl Node {
                 15 => Some(Node::PositionsRoot),
                 16 => Some(Node::QueryRoot),
                 17 => Some(Node::TwinsRoot),
+                18 => Some(Node::EndingsRoot),
                 i @ FIRST_VIEW_ROOT..FIRST_VIEW_PARENT => {
                     Some(Node::ViewRoot(view(FIRST_VIEW_ROOT, i)))
                 }
@@ -293,6 +307,7 @@ impl Node {
                 Some(Node::QueryLink(id, n))
             }
             TAG_TWIN_GROUP => u32::try_from(payload).ok().map(Node::TwinGroup),
+            TAG_ENDING_LINK => u32::try_from(payload).ok().map(Node::EndingLink),
             TAG_TWIN_LINK => {
                 let (first, n) = folder_and_game_of(payload);
                 Some(Node::TwinLink(first, n))
@@ -451,6 +466,9 @@ mod tests {
             Node::TwinGroup(16_777_215),
             Node::TwinLink(16_777_215, 3),
             Node::TwinLink(0, 0),
+            Node::EndingsRoot,
+            Node::EndingLink(0),
+            Node::EndingLink(0xff_ffff),
         ];
         for v in (0..MAX_VIEWS as u8).map(View) {
             nodes.push(Node::ViewRoot(v));

@@ -13,6 +13,7 @@ pub(crate) mod cache;
 pub(crate) mod commit;
 pub(crate) mod concat;
 pub mod content;
+pub(crate) mod endings;
 pub(crate) mod game_state;
 pub(crate) mod inode;
 pub mod kept_games;
@@ -437,6 +438,8 @@ impl Vfs {
             Node::TwinsRoot | Node::TwinGroup(_) | Node::TwinLink(..) => {
                 self.twin_node_exists(node)
             }
+            Node::EndingsRoot => self.has_endings(),
+            Node::EndingLink(code) => self.ending_exists(code),
             Node::Scratch(id) => {
                 let scratch = lock(&self.scratch);
                 if scratch.get(id).is_some() {
@@ -506,10 +509,11 @@ impl Vfs {
                 .and_then(|p| p.parent(id))
                 .unwrap_or(Node::Root),
             Node::PositionGames(id) => Node::Position(id),
-            Node::TwinsRoot => Node::Root,
+            Node::TwinsRoot | Node::EndingsRoot => Node::Root,
             Node::TwinGroup(_) => Node::TwinsRoot,
             Node::Game(_)
             | Node::TwinLink(..)
+            | Node::EndingLink(_)
             | Node::Link(..)
             | Node::StatusErrors
             | Node::StatusReadme
@@ -566,6 +570,9 @@ impl Vfs {
         }
         Ok(match parent_node {
             Node::Root if name == "query" && self.has_queries() => Some(Node::QueryRoot),
+            // Found by name, as `tree/` and `query/`: walks of the mount do not wait for the
+            // position index.
+            Node::Root if name == "endings" && self.has_endings() => Some(Node::EndingsRoot),
             Node::Root => self.root_child(name),
             Node::QueryRoot => self.query_named(name.as_bytes())?,
             Node::Query(id) => self.query_child(id, name.as_bytes()),
@@ -587,6 +594,7 @@ impl Vfs {
                 .map(|n| Node::Link(v, key, n)),
             Node::SideGroup(v, key, side) => self.side_child(v, key, side, name.as_bytes()),
             Node::TwinsRoot | Node::TwinGroup(_) => self.twin_child(parent_node, name.as_bytes()),
+            Node::EndingsRoot => self.ending_named(name.as_bytes())?,
             Node::Status => match name.to_str() {
                 Some("errors") => Some(Node::StatusErrors),
                 Some("README") => Some(Node::StatusReadme),
@@ -627,6 +635,7 @@ impl Vfs {
                 Ok(self.link_to_game(self.slice_depth(SliceId::Query(id)) + 1, n))
             }
             Node::TwinLink(_, n) => Ok(self.link_to_game(2, n)),
+            Node::EndingLink(code) => self.ending_target(code),
             Node::Scratch(id) => match lock(&self.scratch).get(id).map(|f| &f.kind) {
                 Some(ScratchKind::Symlink(target)) => Ok(target.clone()),
                 _ => Err(Error::new(ErrorKind::InvalidInput, "not a symlink")),
@@ -776,7 +785,11 @@ impl Vfs {
                     return Ok(());
                 }
             }
-            if self.list_own(node, offset.saturating_sub(2), add) {
+            let full = match node {
+                Node::EndingsRoot => self.list_endings(offset.saturating_sub(2), add)?,
+                _ => self.list_own(node, offset.saturating_sub(2), add),
+            };
+            if full {
                 return Ok(());
             }
         }
@@ -1230,7 +1243,8 @@ impl Vfs {
             | Node::SideLink(..)
             | Node::PositionLink(..)
             | Node::QueryLink(..)
-            | Node::TwinLink(..) => {
+            | Node::TwinLink(..)
+            | Node::EndingLink(_) => {
                 attr.size = self.readlink(node.ino()).map_or(0, |t| t.len() as u64);
                 (attr.perm, attr.nlink) = (0o777, 1);
             }
@@ -1253,7 +1267,8 @@ impl Vfs {
             Node::PositionsRoot
             | Node::SlicePositions(_)
             | Node::PositionGames(_)
-            | Node::QueryGames(_) => {
+            | Node::QueryGames(_)
+            | Node::EndingsRoot => {
                 attr.perm = 0o555;
             }
 
@@ -1388,7 +1403,8 @@ fn kind_of(node: Node) -> FileKind {
         | Node::SideLink(..)
         | Node::PositionLink(..)
         | Node::QueryLink(..)
-        | Node::TwinLink(..) => FileKind::Symlink,
+        | Node::TwinLink(..)
+        | Node::EndingLink(_) => FileKind::Symlink,
         _ => FileKind::Directory,
     }
 }

@@ -259,7 +259,7 @@ impl Positions {
 
     /// The index, once it is ready: waited for while it is being built, at most
     /// [`WAIT_FOR_INDEX`] (then EBUSY).
-    fn ready_index(&self) -> Result<Arc<PositionIndex>> {
+    pub(crate) fn ready_index(&self) -> Result<Arc<PositionIndex>> {
         let index = self.index();
         if !index.wait_ready(WAIT_FOR_INDEX) {
             let (done, total) = index.progress();

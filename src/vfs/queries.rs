@@ -10,6 +10,11 @@
 //! position folders carry theirs), and its games are found once while the database is
 //! unchanged (for the 32 queries looked at last): a save, an import or another program's
 //! change forgets them, so a game moves in or out of a query at once.
+//!
+//! A condition on the endings a game passes through (`material=KRPvKR`) is the position
+//! index's to answer: such a query folder is there once the index is (waited for while it is
+//! built, as `tree/` is), its header conditions answered by the collection and its endings
+//! by the index. `endings/` links to these folders (`vfs/endings.rs`).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -120,7 +125,19 @@ impl Vfs {
     pub(super) fn query_named(&self, name: &[u8]) -> Result<Option<Node>> {
         let text = String::from_utf8_lossy(name);
         match Query::parse(&text) {
-            Ok(query) => Ok(Some(Node::Query(self.queries.number(&text, query)?))),
+            Ok(query) => {
+                if !query.materials().is_empty() {
+                    // Endings are the position index's: there once it is.
+                    let positions = self.positions.as_ref().ok_or_else(|| {
+                        Error::new(
+                            ErrorKind::NotFound,
+                            format!("query/{text}: no position index, so no endings"),
+                        )
+                    })?;
+                    positions.ready_index()?;
+                }
+                Ok(Some(Node::Query(self.queries.number(&text, query)?)))
+            }
             Err(e) => {
                 log::warn!("query/{text}: not a query: {e}");
                 Err(Error::new(
@@ -132,13 +149,27 @@ impl Vfs {
     }
 
     /// The games of query `id` as the database is now, ascending (`None` when there is no
-    /// such query).
+    /// such query, or it names endings and the position index is not ready).
     pub(super) fn query_games(&self, id: u32) -> Option<Arc<[u32]>> {
         let entry = self.queries.get(id)?;
         if let Some(g) = &*lock(&entry.games) {
             return Some(g.clone());
         }
-        let found: Arc<[u32]> = Arc::from(self.coll.query(&entry.query).unwrap_or_default());
+        let mut found = self.coll.query(&entry.query).unwrap_or_default();
+        let materials = entry.query.materials();
+        if let (false, Some(positions)) = (materials.is_empty(), &self.positions) {
+            // Waited for, as when the folder was found (`query_named`): an index built again
+            // after another program's change may not be ready yet.
+            let index = positions
+                .ready_index()
+                .map_err(|e| log::warn!("query folder {id}: {e}"))
+                .ok()?;
+            for (negated, codes) in materials {
+                let passing = index.ending_games(&codes);
+                found.retain(|n| passing.binary_search(n).is_ok() != negated);
+            }
+        }
+        let found: Arc<[u32]> = Arc::from(found);
         *lock(&entry.games) = Some(found.clone());
         self.queries.kept(id);
         Some(found)

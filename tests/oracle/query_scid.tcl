@@ -5,7 +5,9 @@
 # For each line of QUERYFILE, a Tcl list of SCID header search arguments (`-white carlsen
 # -date {2012.??.?? 2012.12.31}`), the games SCID's own header search finds in DBBASE:
 # `sc_search header -filter RESET ARGS...` (every game, then those meeting the arguments)
-# and the filter it leaves. Printed per line:
+# and the filter it leaves. A line that starts with `material` is material search arguments
+# instead (`material -wr {1 1} ...`: `sc_search material -filter RESET ARGS...`). Printed per
+# line:
 #     @@ LINE-NUMBER
 #     count: N                  (sc_filter count)
 #     games: N1 N2 ...          (1-based game numbers in the filter, ascending)
@@ -15,7 +17,12 @@ set in [open [lindex $argv 1]]
 set i 0
 while {[gets $in line] >= 0} {
     incr i
-    sc_search header -filter RESET {*}$line
+    set kind header
+    if {[lindex $line 0] eq "material"} {
+        set kind material
+        set line [lrange $line 1 end]
+    }
+    sc_search $kind -filter RESET {*}$line
     puts "@@ $i\ncount: [sc_filter count]\ngames: [filter_games $base]"
 }
 close $in

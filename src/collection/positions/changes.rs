@@ -3,11 +3,12 @@
 //! index again: a file that lists only the positions two games share cannot take a changed
 //! game in without knowing which game alone reached each of its positions before.
 //!
-//! Layout, little-endian: the magic `GFPOSCH1`; the stamp of the index file the changes go
+//! Layout, little-endian: the magic `GFPOSCH2`; the stamp of the index file the changes go
 //! over (8 bytes) and of the database files with them (8); the game count with them (4); the
 //! changed games (4); then per game its number (4), 1 when it is in the index, else 0, and,
 //! when it is, its result (1), ratings and year (2 each), signature (8, 1, 2) and line: its
-//! steps (4) and each step's position key (8) and move (2).
+//! steps (4) and each step's position key (8) and move (2), then its endings (4) and each
+//! one's code (4, [`super::material::Balance`]).
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -16,7 +17,7 @@ use std::path::{Path, PathBuf};
 use super::line::{GameLine, GameStats};
 use super::signature::Signature;
 
-const MAGIC: &[u8; 8] = b"GFPOSCH1";
+const MAGIC: &[u8; 8] = b"GFPOSCH2";
 
 /// Where the changes of the index at `index` are kept.
 pub fn beside(index: &Path) -> PathBuf {
@@ -61,6 +62,10 @@ pub fn write(
             for &(key, next) in &line.steps {
                 w.write_all(&key.to_le_bytes())?;
                 w.write_all(&next.to_le_bytes())?;
+            }
+            w.write_all(&(line.endings.len() as u32).to_le_bytes())?;
+            for code in &line.endings {
+                w.write_all(&code.to_le_bytes())?;
             }
         }
         let file = w.into_inner().map_err(|e| e.into_error())?;
@@ -135,12 +140,18 @@ pub fn read(
                 let steps = (0..steps)
                     .map(|_| Some((b.u64()?, b.u16()?)))
                     .collect::<Option<Vec<_>>>()?;
+                let endings = b.u32()? as usize;
+                if endings > b.0.len() / 4 {
+                    return None;
+                }
+                let endings = (0..endings).map(|_| b.u32()).collect::<Option<Vec<_>>>()?;
                 // Kept ordered by key ([`GameLine::by_key`]).
                 Some(GameLine {
                     stats,
                     steps,
                     signature,
                     opening: 0,
+                    endings,
                 })
             }
         };
@@ -175,6 +186,7 @@ mod tests {
                     material: 0x8f8f,
                 },
                 opening: 0,
+                endings: vec![0x123, 0x45],
             }),
         );
         write(&path, 11, 22, 9, &changed).unwrap();

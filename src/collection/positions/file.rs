@@ -280,7 +280,7 @@ fn filter_bits(key: u64) -> [usize; 3] {
 }
 
 /// Append `v` to `out` in LEB128 (7 bits a byte, the lowest first).
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+pub(super) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push(v as u8 | 0x80);
         v >>= 7;
@@ -289,7 +289,7 @@ fn put_varint(out: &mut Vec<u8>, mut v: u64) {
 }
 
 /// The LEB128 number at `*at` of `b`, `*at` moved past it; `None` past the end.
-fn get_varint(b: &[u8], at: &mut usize) -> Option<u64> {
+pub(super) fn get_varint(b: &[u8], at: &mut usize) -> Option<u64> {
     let mut v = 0u64;
     for shift in (0..64).step_by(7) {
         let byte = *b.get(*at)?;

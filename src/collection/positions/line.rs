@@ -5,6 +5,7 @@
 use shakmaty::Chess;
 
 use super::key::{END, NULL_MOVE, key_after, move_code, position_key};
+use super::material::BalanceRecorder;
 use super::signature::{Signature, SignatureRecorder};
 use crate::error::Result;
 use crate::game::GameResult;
@@ -75,6 +76,8 @@ pub struct GameLine {
     /// ([`super::signature::OPENING_MOST_EMPTIED`]), the ones the index lists where another
     /// game reaches them too; 0 once the steps are ordered by key.
     pub opening: usize,
+    /// The endings it passes through, in order ([`super::material::Balance`] codes).
+    pub endings: Vec<u32>,
 }
 
 impl GameLine {
@@ -105,6 +108,7 @@ pub struct LineRecorder {
     /// looked for among them alone, as an engine looks for a repetition.
     reversible_from: usize,
     signature: SignatureRecorder,
+    balances: BalanceRecorder,
 }
 
 impl LineRecorder {
@@ -114,6 +118,7 @@ impl LineRecorder {
             self.step(at, END);
         }
         self.line.signature = self.signature.finish();
+        self.line.endings = self.balances.finish();
         self.line
     }
 
@@ -137,6 +142,7 @@ impl GameVisitor for LineRecorder {
         let start = start_position(start)?;
         self.at = Some(position_key(&start));
         self.signature = SignatureRecorder::start(&start);
+        self.balances.reached(&start);
         Ok(())
     }
 
@@ -159,6 +165,9 @@ impl GameVisitor for LineRecorder {
             && (m.is_capture() || m.role() == shakmaty::Role::Pawn)
         {
             self.reversible_from = self.line.steps.len();
+            if m.is_capture() || m.is_promotion() {
+                self.balances.reached(after);
+            }
         }
         self.at = Some(to);
         self.signature.reached(after);
@@ -187,6 +196,7 @@ impl GameVisitor for LineRecorder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::collection::positions::material::Balance;
     use crate::game::visit::walk;
 
     fn line_of(pgn: &str) -> GameLine {
@@ -276,6 +286,70 @@ mod tests {
         assert!(
             games > 50 && repeated > 0,
             "{games} games, {repeated} repeated positions"
+        );
+    }
+
+    /// The endings a line records are those of its positions, each one once, in the order
+    /// the line reaches them: found the plain way, by the material of every position.
+    #[test]
+    fn the_endings_of_a_line_are_those_of_every_position_it_reaches() {
+        struct EveryBalance(Vec<u32>, u32);
+        impl GameVisitor for EveryBalance {
+            fn begin(&mut self, _: &Headers, start: &StartPosition) -> Result<()> {
+                self.0
+                    .extend(Balance::of(&start_position(start)?).map(Balance::code));
+                Ok(())
+            }
+            fn line_comment(&mut self, _: &str) -> Result<()> {
+                Ok(())
+            }
+            fn ply(&mut self, _: &Chess, _: &Ply, after: &Chess, _: bool) -> Result<()> {
+                if self.1 == 0
+                    && let Some(b) = Balance::of(after)
+                    && self.0.last() != Some(&b.code())
+                {
+                    self.0.push(b.code());
+                }
+                Ok(())
+            }
+            fn nag(&mut self, _: u8) -> Result<()> {
+                Ok(())
+            }
+            fn comment(&mut self, _: &str) -> Result<()> {
+                Ok(())
+            }
+            fn begin_variation(&mut self) -> Result<()> {
+                self.1 += 1;
+                Ok(())
+            }
+            fn end_variation(&mut self) -> Result<()> {
+                self.1 -= 1;
+                Ok(())
+            }
+        }
+        let (mut games, mut endings) = (0, 0);
+        for game in crate::testing::test_data_games(&[
+            "fuzz-seed1000.pgn",
+            "long-games.pgn",
+            "special-moves.pgn",
+            "fen-starts.pgn",
+            "annotations.pgn",
+        ]) {
+            let mut rec = LineRecorder::default();
+            walk(&game, &mut rec).unwrap();
+            let mut every = EveryBalance(Vec::new(), 0);
+            walk(&game, &mut every).unwrap();
+            let mut unique = every.0.clone();
+            unique.sort_unstable();
+            unique.dedup();
+            assert_eq!(unique.len(), every.0.len(), "an ending twice");
+            endings += every.0.len();
+            assert_eq!(rec.finish().endings, every.0, "{:?}", game.headers);
+            games += 1;
+        }
+        assert!(
+            games > 50 && endings > 20,
+            "{games} games, {endings} endings"
         );
     }
 

@@ -16,9 +16,11 @@
 pub mod board;
 pub mod buckets;
 pub mod changes;
+pub mod endings;
 pub mod file;
 pub mod key;
 pub mod line;
+pub mod material;
 pub mod openings;
 pub mod signature;
 pub mod slice;
@@ -34,6 +36,7 @@ use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::time::Duration;
 
 use board::Board;
+use endings::EndingTable;
 use file::{Entry, GameRecord, IndexFile};
 use line::{GameLine, GameStats};
 use table::MoveStats;
@@ -42,6 +45,9 @@ use super::Collection;
 
 /// Games a build thread takes at a time.
 const BATCH: u32 = 512;
+
+/// A kept index: its file, its endings, and the games changed over them.
+type Kept = (IndexFile, EndingTable, HashMap<u32, Option<GameLine>>);
 
 /// One game reaching a position: the game, the code of its next move ([`key::END`] where it
 /// ends) and its statistics.
@@ -60,6 +66,9 @@ pub struct PositionIndex {
     /// Where the index is kept; `None`: nowhere (it lives in the overlay).
     path: Option<PathBuf>,
     file: RwLock<Option<Arc<IndexFile>>>,
+    /// The endings of the file's games ([`endings`]); none when the index is held in the
+    /// overlay.
+    endings: RwLock<Option<Arc<EndingTable>>>,
     /// Games whose line differs from the file's: their line now, `None` when they are out of
     /// the index (deleted, unreadable).
     overlay: RwLock<HashMap<u32, Option<GameLine>>>,
@@ -96,6 +105,7 @@ impl PositionIndex {
             )),
             path,
             file: RwLock::default(),
+            endings: RwLock::default(),
             overlay: RwLock::default(),
             done: AtomicU32::new(0),
             total: AtomicU32::new(0),
@@ -138,7 +148,7 @@ impl PositionIndex {
         let count = coll.count();
         self.total.store(count, Ordering::Relaxed);
         let stamp = stamp_of(&coll.info().files);
-        if let Some((f, changed)) = self.kept(stamp, count) {
+        if let Some((f, endings, changed)) = self.kept(stamp, count) {
             log::info!(
                 "position index of {count} games kept from an earlier mount ({} changed since \
                  it was built)",
@@ -149,6 +159,7 @@ impl PositionIndex {
             }
             self.done.store(count, Ordering::Relaxed);
             *self.overlay.write().unwrap_or_else(|p| p.into_inner()) = changed;
+            *self.endings.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(endings));
             *self.file.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(f));
         } else {
             before_build();
@@ -159,16 +170,18 @@ impl PositionIndex {
         self.set_ready();
     }
 
-    /// The kept index file and the games changed over it, if together they are the database
-    /// files stamped `stamp` with `count` games.
-    fn kept(&self, stamp: u64, count: u32) -> Option<(IndexFile, HashMap<u32, Option<GameLine>>)> {
+    /// The kept index file, its endings and the games changed over them, if together they
+    /// are the database files stamped `stamp` with `count` games.
+    fn kept(&self, stamp: u64, count: u32) -> Option<Kept> {
         let path = self.path.as_deref()?;
         let f = IndexFile::open(path)?;
+        let endings = EndingTable::open(&endings::beside(path))
+            .filter(|e| e.stamp() == f.stamp() && e.game_count() == f.game_count())?;
         if f.stamp() == stamp && f.game_count() == count {
-            return Some((f, HashMap::new()));
+            return Some((f, endings, HashMap::new()));
         }
         let changed = changes::read(&changes::beside(path), f.stamp(), stamp, count)?;
-        Some((f, changed))
+        Some((f, endings, changed))
     }
 
     /// Remove the kept index and its changes: they are behind the database (the next mount
@@ -177,6 +190,7 @@ impl PositionIndex {
         if let Some(path) = &self.path {
             let _ = std::fs::remove_file(path);
             let _ = std::fs::remove_file(changes::beside(path));
+            let _ = std::fs::remove_file(endings::beside(path));
         }
     }
 
@@ -215,8 +229,9 @@ impl PositionIndex {
             spill_failed.store(true, Ordering::Relaxed);
         };
         let next_batch = AtomicU32::new(0);
-        // In memory, each thread's batches of records and its entries.
-        type Held = (Vec<(u32, Vec<GameRecord>)>, Vec<Entry>);
+        // In memory, each thread's batches of records and its entries; and its games'
+        // endings (code and game, [`EndingTable::of_pairs`]).
+        type Held = (Vec<(u32, Vec<GameRecord>)>, Vec<Entry>, Vec<u64>);
         let parts: Vec<Held> = std::thread::scope(|s| {
             let workers: Vec<_> = (0..threads)
                 .map(|_| {
@@ -236,6 +251,11 @@ impl PositionIndex {
                             for n in first..count.min(first + BATCH) {
                                 let line = line_of(coll, n);
                                 if let Some(line) = &line {
+                                    held.2.extend(
+                                        line.endings
+                                            .iter()
+                                            .map(|&c| u64::from(c) << 32 | u64::from(n)),
+                                    );
                                     match &mut writer {
                                         // The file lists positions of the opening only.
                                         Some(w) => {
@@ -308,6 +328,11 @@ impl PositionIndex {
         if stop.load(Ordering::Relaxed) {
             return false;
         }
+        let mut parts = parts;
+        let ending_pairs: Vec<u64> = parts
+            .iter_mut()
+            .flat_map(|p| std::mem::take(&mut p.2))
+            .collect();
         if let (Some((buckets, building)), Some(path)) = (spilled, self.path.as_deref()) {
             if !spill_failed.load(Ordering::Relaxed) {
                 let written = building.finish(stamp, &buckets, threads);
@@ -321,10 +346,17 @@ impl PositionIndex {
                         );
                         // An earlier mount's changes go over the file this one replaces.
                         let _ = std::fs::remove_file(changes::beside(path));
+                        let endings = Arc::new(EndingTable::of_pairs(stamp, count, ending_pairs));
+                        *self.endings.write().unwrap_or_else(|p| p.into_inner()) =
+                            Some(endings.clone());
                         *self.file.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(f));
-                        // It answers now; kept for the next mount once durable.
+                        // It answers now; kept for the next mount once durable (its endings
+                        // first: an index kept without them is built again).
                         self.set_ready();
-                        if let Err(e) = written.keep() {
+                        if let Err(e) = endings
+                            .write(&endings::beside(path))
+                            .and_then(|()| written.keep())
+                        {
                             log::warn!("cannot keep the position index in {}: {e}", path.display());
                         }
                         return true;
@@ -341,21 +373,21 @@ impl PositionIndex {
         }
         let mut games = vec![GameRecord::default(); count as usize];
         let mut left = Vec::new();
-        for (batches, entries) in parts {
+        for (batches, entries, _) in parts {
             for (first, records) in batches {
                 games[first as usize..first as usize + records.len()].copy_from_slice(&records);
             }
             left.extend(entries);
         }
         left.sort_unstable();
-        self.hold(games, left);
+        self.hold(games, left, ending_pairs);
         true
     }
 
     /// Hold an index that cannot be kept in a file in the overlay. A game already there was
     /// changed during the build ([`PositionIndex::update`]): its line now is kept, not the
     /// build's reading, which may be from before the change.
-    fn hold(&self, games: Vec<GameRecord>, entries: Vec<Entry>) {
+    fn hold(&self, games: Vec<GameRecord>, entries: Vec<Entry>, endings: Vec<u64>) {
         let mut lines: HashMap<u32, Option<GameLine>> = games
             .iter()
             .enumerate()
@@ -365,10 +397,16 @@ impl PositionIndex {
                     steps: Vec::new(),
                     signature: g.signature,
                     opening: 0,
+                    endings: Vec::new(),
                 });
                 (n as u32, line)
             })
             .collect();
+        for pair in endings {
+            if let Some(Some(line)) = lines.get_mut(&(pair as u32)) {
+                line.endings.push((pair >> 32) as u32);
+            }
+        }
         for e in entries {
             if let Some(Some(line)) = lines.get_mut(&e.game) {
                 line.steps.push((e.key, e.next));
@@ -457,6 +495,50 @@ impl PositionIndex {
                 Ok(())
             }
         }
+    }
+
+    /// The codes of the endings ([`material::Balance`]) that some game passes through now,
+    /// ascending.
+    pub fn ending_codes(&self) -> Vec<u32> {
+        let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
+        let mut codes: std::collections::BTreeSet<u32> = overlay
+            .values()
+            .flatten()
+            .flat_map(|line| line.endings.iter().copied())
+            .collect();
+        if let Some(table) = &*self.endings.read().unwrap_or_else(|p| p.into_inner()) {
+            for code in table.codes() {
+                // A game of the table's counts unless it changed since.
+                if overlay.is_empty()
+                    || (!codes.contains(&code)
+                        && table.games(code).iter().any(|n| !overlay.contains_key(n)))
+                {
+                    codes.insert(code);
+                }
+            }
+        }
+        codes.into_iter().collect()
+    }
+
+    /// The games that pass through one of the endings `codes` now, ascending.
+    pub fn ending_games(&self, codes: &[u32]) -> Vec<u32> {
+        let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
+        let mut games: Vec<u32> = match &*self.endings.read().unwrap_or_else(|p| p.into_inner()) {
+            Some(table) => codes
+                .iter()
+                .flat_map(|&code| table.games(code))
+                .filter(|n| !overlay.contains_key(n))
+                .collect(),
+            None => Vec::new(),
+        };
+        games.extend(overlay.iter().filter_map(|(&n, line)| {
+            line.as_ref()
+                .is_some_and(|l| l.endings.iter().any(|c| codes.contains(c)))
+                .then_some(n)
+        }));
+        games.sort_unstable();
+        games.dedup();
+        games
     }
 
     /// The games of `coll` (the collection indexed) that reach position `board`, ascending.

@@ -27,10 +27,15 @@ impl Facts {
     }
 }
 
-/// The live games of `store` meeting `query`, ascending.
+/// The live games of `store` meeting `query`'s conditions on their headers, ascending (its
+/// conditions on endings are the position index's: [`Query::materials`]).
 pub(crate) fn matching(store: &dyn ChessStore, query: &Query) -> Vec<u32> {
     // The conditions the summary answers first: a game they rule out is not read further.
-    let mut conditions: Vec<&Condition> = query.conditions.iter().collect();
+    let mut conditions: Vec<&Condition> = query
+        .conditions
+        .iter()
+        .filter(|c| c.field != Field::Material)
+        .collect();
     conditions.sort_by_key(|c| match c.field {
         Field::WhiteElo | Field::BlackElo | Field::BothElo | Field::AnyElo => 1,
         Field::Plies => 2,
@@ -92,6 +97,7 @@ fn meets(
         Field::Eco => range(u32::from(s.eco)),
         Field::Plies => range(u32::from(facts.plies(store, n))),
         Field::Result => c.values.contains(&Value::Result(s.result)),
+        Field::Material => true,
     }
 }
 

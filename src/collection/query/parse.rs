@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use crate::collection::positions::material::Balance;
 use crate::game::GameResult;
 use crate::store::scid::derive::eco_code;
 
@@ -45,6 +46,9 @@ pub(super) enum Field {
     Eco,
     /// Half moves of the main line.
     Plies,
+    /// An ending the main line passes through ([`Balance`]): answered by the position
+    /// index, not the store's (the caller's, [`Query::materials`]).
+    Material,
 }
 
 /// One value of a condition.
@@ -58,6 +62,8 @@ pub(super) enum Value {
     Range(u32, u32),
     /// A result.
     Result(GameResult),
+    /// An ending's code ([`Balance::code`]).
+    Material(u32),
 }
 
 /// Why a query does not parse: which condition, and what was expected there.
@@ -112,10 +118,31 @@ impl Query {
             .collect::<Result<_, _>>()?;
         Ok(Query { conditions })
     }
+
+    /// Its conditions on the endings games pass through, which the position index answers
+    /// (the store's index answers the others): each one's negation and the codes of its
+    /// endings ([`Balance::code`]), any of which a game may pass through.
+    pub fn materials(&self) -> Vec<(bool, Vec<u32>)> {
+        self.conditions
+            .iter()
+            .filter(|c| c.field == Field::Material)
+            .map(|c| {
+                let codes = c
+                    .values
+                    .iter()
+                    .filter_map(|v| match v {
+                        Value::Material(code) => Some(*code),
+                        _ => None,
+                    })
+                    .collect();
+                (c.negated, codes)
+            })
+            .collect()
+    }
 }
 
 /// The fields by name, with what a condition on each expects.
-const FIELDS: [(&str, Field); 16] = [
+const FIELDS: [(&str, Field); 17] = [
     ("white", Field::White),
     ("black", Field::Black),
     ("player", Field::Player),
@@ -132,6 +159,7 @@ const FIELDS: [(&str, Field); 16] = [
     ("eco", Field::Eco),
     ("moves", Field::Plies),
     ("plies", Field::Plies),
+    ("material", Field::Material),
 ];
 
 /// One condition's text read, or what was expected.
@@ -259,6 +287,7 @@ fn value(field: Field, name: &str, v: &str, exact: bool) -> Result<Value, String
             })?;
             Value::Range(lo, hi.unwrap_or(NUMBER_MAX))
         }
+        Field::Material => Value::Material(Balance::parse(v)?.code()),
         Field::Result => Value::Result(match v.to_ascii_lowercase().as_str() {
             "1-0" => GameResult::WhiteWins,
             "0-1" => GameResult::BlackWins,
