@@ -177,6 +177,13 @@ fn material_args(name: &str) -> String {
     args
 }
 
+/// Queries on the pieces of endings, any pawns (gamefs `pieces=`), and SCID's material
+/// search for them: the pieces as named, pawns from 0 to 8 a side.
+const PIECES: [&str; 12] = [
+    "KvK", "KRvKR", "KBvKN", "KNvKB", "KBvKB", "KQvKQ", "KQvKR", "KRvKB", "KRRvKRR", "KRBvKRN",
+    "KQRvKQR", "KRBvKR",
+];
+
 /// Endings no game of the database passes through: SCID finds none, and `endings/` has no
 /// link for them.
 const ABSENT_ENDINGS: [&str; 3] = ["KQQvKNN", "KBBPPPPPPPPvK", "KvKNNPPPPPPPP"];
@@ -230,4 +237,18 @@ fn ending_folders_hold_the_games_scids_material_search_finds() {
         sizes.push((*name, *count));
     }
     eprintln!("{} endings: {sizes:?}", sizes.len());
+
+    let args: Vec<String> = PIECES
+        .iter()
+        .map(|n| material_args(n).replace("p {0 0}", "p {0 8}"))
+        .collect();
+    let answers = scid_answers(&dir, &base, args.iter().map(String::as_str));
+    let mut sizes = Vec::new();
+    for ((name, args), (count, games)) in PIECES.iter().zip(&args).zip(&answers) {
+        let ours = game_numbers(&vfs, &format!("query/pieces={name}/games"));
+        assert_eq!(&ours, games, "pieces={name} (SCID: {args})");
+        sizes.push(*count);
+    }
+    assert!(sizes.iter().filter(|&&c| c > 0).count() >= 8, "{sizes:?}");
+    eprintln!("pieces: {sizes:?}");
 }

@@ -189,7 +189,7 @@ pub(crate) const MOUNT_OPTIONS: &[MountWord] = &[
         "tree",
         "on|off",
         Effect::Tree,
-        "off: no tree/ nor positions/, and no position index built or kept (default on)",
+        "off: no tree/, positions/ nor endings/, and no position index built or kept (default on)",
     ),
     value(
         "cache_max",

@@ -123,6 +123,13 @@ mod tests {
         assert_eq!(count("material=KRvKR,result=draw"), "1\n");
         assert_eq!(count("material=KRvKR,result=1-0"), "0\n");
         assert_eq!(count("material=KQvK"), "0\n");
+        // The rook endings, any pawns.
+        assert_eq!(count("pieces=KRvKR"), "2\n");
+        assert_eq!(count("pieces=KRvK+KQvK,result=1-0"), "1\n");
+        assert_eq!(
+            at(&vfs, "query/pieces=KRPvKR").unwrap_err().kind(),
+            ErrorKind::NotFound
+        );
         assert_eq!(
             at(&vfs, "query/material=KRBNvK").unwrap_err().kind(),
             ErrorKind::NotFound

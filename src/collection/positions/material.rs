@@ -118,6 +118,26 @@ impl Balance {
         format!("{white}v{black}")
     }
 
+    /// Every balance with its pieces and any number of pawns a side (0 to 8), when it has
+    /// no pawns (`pieces=KRvKR`: the rook endings).
+    pub fn with_any_pawns(self) -> Option<Vec<Balance>> {
+        let [white, black] = self.counts();
+        if white[4] != 0 || black[4] != 0 {
+            return None;
+        }
+        let with = |mut counts: [u32; 5], pawns: u32| {
+            counts[4] = pawns;
+            counts
+        };
+        Some(
+            (0..=8)
+                .flat_map(|w| {
+                    (0..=8).filter_map(move |b| Balance::of_counts(with(white, w), with(black, b)))
+                })
+                .collect(),
+        )
+    }
+
     /// Its code, as the index keeps it.
     pub fn code(self) -> u32 {
         self.0
@@ -190,6 +210,11 @@ mod tests {
             assert!(Balance::parse(bad).is_err(), "{bad}");
         }
         assert_eq!(Balance::of_code(u32::MAX), None);
+        // The rook endings: a rook each, any pawns.
+        let rooks = Balance::parse("KRvKR").unwrap().with_any_pawns().unwrap();
+        assert_eq!(rooks.len(), 81);
+        assert!(rooks.contains(&b) && rooks.contains(&Balance::parse("KRPPvKR").unwrap()));
+        assert_eq!(b.with_any_pawns(), None);
     }
 
     #[test]

@@ -883,7 +883,13 @@ impl PositionIndex {
             .as_deref()
             .and_then(|p| std::fs::metadata(changes::beside(p)).ok())
             .map_or(0, |m| m.len());
-        file.map_or(0, |f| f.bytes() as u64 + changes)
+        let endings = self
+            .endings
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .map_or(0, |e| e.bytes() as u64);
+        file.map_or(0, |f| f.bytes() as u64 + endings + changes)
     }
 }
 

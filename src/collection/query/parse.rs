@@ -62,8 +62,9 @@ pub(super) enum Value {
     Range(u32, u32),
     /// A result.
     Result(GameResult),
-    /// An ending's code ([`Balance::code`]).
-    Material(u32),
+    /// Endings' codes ([`Balance::code`]): one ending (`material=`), or every one with the
+    /// same pieces and any pawns (`pieces=`).
+    Material(Vec<u32>),
 }
 
 /// Why a query does not parse: which condition, and what was expected there.
@@ -130,10 +131,11 @@ impl Query {
                 let codes = c
                     .values
                     .iter()
-                    .filter_map(|v| match v {
-                        Value::Material(code) => Some(*code),
-                        _ => None,
+                    .flat_map(|v| match v {
+                        Value::Material(codes) => codes.as_slice(),
+                        _ => &[],
                     })
+                    .copied()
                     .collect();
                 (c.negated, codes)
             })
@@ -142,7 +144,7 @@ impl Query {
 }
 
 /// The fields by name, with what a condition on each expects.
-const FIELDS: [(&str, Field); 17] = [
+const FIELDS: [(&str, Field); 18] = [
     ("white", Field::White),
     ("black", Field::Black),
     ("player", Field::Player),
@@ -160,6 +162,7 @@ const FIELDS: [(&str, Field); 17] = [
     ("moves", Field::Plies),
     ("plies", Field::Plies),
     ("material", Field::Material),
+    ("pieces", Field::Material),
 ];
 
 /// One condition's text read, or what was expected.
@@ -287,7 +290,15 @@ fn value(field: Field, name: &str, v: &str, exact: bool) -> Result<Value, String
             })?;
             Value::Range(lo, hi.unwrap_or(NUMBER_MAX))
         }
-        Field::Material => Value::Material(Balance::parse(v)?.code()),
+        Field::Material if name == "pieces" => Value::Material(
+            Balance::parse(v)?
+                .with_any_pawns()
+                .ok_or_else(|| "pieces=ENDING without pawns, such as pieces=KRvKR".to_owned())?
+                .into_iter()
+                .map(Balance::code)
+                .collect(),
+        ),
+        Field::Material => Value::Material(vec![Balance::parse(v)?.code()]),
         Field::Result => Value::Result(match v.to_ascii_lowercase().as_str() {
             "1-0" => GameResult::WhiteWins,
             "0-1" => GameResult::BlackWins,
