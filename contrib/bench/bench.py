@@ -1408,6 +1408,120 @@ def bench_all_pgn(args, db, runs):
         peer_name="`gamefs export \\| grep -c`, caches dropped")
 
 
+# SCID's material search, each argument after the base a Tcl list of `sc_search material`
+# options: per pass (`runs` of them; with `cold` 1 the page cache dropped before each search),
+# "PASS MICROSECONDS COUNT" per search
+TCL_MATERIAL = TCL_OPEN + r"""
+set runs [lindex $argv 1]
+set cold [lindex $argv 2]
+for {set r 0} {$r < $runs} {incr r} {
+    foreach a [lrange $argv 3 end] {
+        if {$cold} { exec sh -c "sync; echo 3 > /proc/sys/vm/drop_caches" }
+        set t0 [clock microseconds]
+        sc_search material -filter RESET {*}$a
+        puts "$r [expr {[clock microseconds] - $t0}] [sc_filter count]"
+    }
+}
+exit 0
+"""
+
+# Figure 17's questions: a query folder naming an ending, and the balance in SCID's material
+# search ("pieces": pawns 0-8 a side)
+ENDINGS = ["material=KRPvKR", "material=KPvK", "pieces=KRvKR", "pieces=KvK", "pieces=KQvKQ"]
+
+
+def scid_material_args(query):
+    """SCID's `sc_search material` options for an ending query of `ENDINGS` (`material=X`:
+    every count exact; `pieces=X`: the pieces exact, pawns 0 to 8), colours as named."""
+    field, name = query.split("=")
+    white, black = name.split("v")
+    args = []
+    for side, text in (("w", white), ("b", black)):
+        for piece, letter in (("q", "Q"), ("r", "R"), ("b", "B"), ("n", "N"), ("p", "P")):
+            n = text.count(letter)
+            args.append(f"-{side}{piece} {{0 8}}" if letter == "P" and field == "pieces" else f"-{side}{piece} {{{n} {n}}}")
+    return " ".join(args)
+
+
+def endings_bytes():
+    """The bytes of the newest kept endings table (`positions-*.endings` in gamefs's cache
+    folder), or None."""
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    found = glob.glob(os.path.join(home, "gamefs", "**", "*.endings"), recursive=True)
+    return os.path.getsize(max(found, key=os.path.getmtime)) if found else None
+
+
+def bench_endings(args, db, runs):
+    """Figure 17: endings (issue 54). Each query folder of `ENDINGS` (its `count`) read on a
+    new mount of the kept index, cold (the page cache dropped before each) and with the files
+    cached (a second new mount: the answer not remembered), against SCID's material search
+    for the same balance, cold and warm; `endings/` listed cold; the endings table's bytes a
+    game."""
+    mnt = os.path.join(MNT, "m17")
+    m = ForegroundMount(args.gamefs, db, mnt, "endings: building or mapping the index", ro=True,
+                        opts=("lazy_sizes",))
+    try:
+        wait_tree_ready(mnt)
+    finally:
+        m.close()
+    games = int(tcl(TCL_COUNT, db).strip())
+    cold, cached, found, listing = {}, {}, {}, []
+    for _ in range(runs):
+        for kind in ("cold", "cached"):
+            m = ForegroundMount(args.gamefs, db, mnt, f"endings: {kind}", ro=True, opts=("lazy_sizes",),
+                                keep_sizes=True)
+            try:
+                wait_tree_ready(mnt)
+                if kind == "cold":
+                    drop_caches()
+                    t0 = time.perf_counter()
+                    names = os.listdir(os.path.join(mnt, "endings"))
+                    listing.append(time.perf_counter() - t0)
+                for query in ENDINGS:
+                    if kind == "cold":
+                        drop_caches()
+                    t, text = read_timed(os.path.join(mnt, "query", query, "count"))
+                    (cold if kind == "cold" else cached).setdefault(query, []).append(t)
+                    found[query] = text.strip()
+            finally:
+                m.close()
+    script = tcl_file("material.tcl", TCL_MATERIAL)
+    scid_args = " ".join(q(scid_material_args(query)) for query in ENDINGS)
+    scid_warm, scid_cold, scid_found = {}, {}, {}
+    lines = sh(f"tkscid {q(script)} {q(db)} {runs + 1} 0 {scid_args}", timeout=36000).split("\n")
+    for i, line in enumerate(x for x in lines if x.strip()):
+        r, micros, count = line.split()
+        query = ENDINGS[i % len(ENDINGS)]
+        scid_found[query] = count
+        if int(r) > 0:
+            scid_warm.setdefault(query, []).append(int(micros) / 1e6)
+    for _ in range(runs):
+        lines = sh(f"tkscid {q(script)} {q(db)} 1 1 {scid_args}", timeout=36000).split("\n")
+        for i, line in enumerate(x for x in lines if x.strip()):
+            scid_cold.setdefault(ENDINGS[i], []).append(int(line.split()[1]) / 1e6)
+    ms = lambda xs: stat([x * 1000 for x in xs])  # noqa: E731
+    size = endings_bytes()
+    if size is not None:
+        row(17, f"endings kept beside the position index (`INDEX.endings`), bytes a game ({games} games)",
+            stat([size / games]), None, "—", "—", None, unit="B", key="endings_bytes")
+    lc = ms(listing)
+    row(17, f"`ls endings/` ({len(names)} endings), cold (caches dropped, a new mount of the kept index)",
+        lc, None, "—", "< 100 ms", lc["median"] < 100, unit="ms", key="endings_ls_cold")
+    for query in ENDINGS:
+        same = "same as SCID" if found[query] == scid_found.get(query) else f"SCID finds {scid_found.get(query)}"
+        for kind, ours, theirs, peer in (
+                ("cold (the page cache dropped; gamefs: a new mount of the kept index)", cold, scid_cold,
+                 "SCID `sc_search material`, the page cache dropped"),
+                ("with the files in the page cache (gamefs: a new mount, the answer not remembered)", cached,
+                 scid_warm, "SCID `sc_search material` (in-process, warm)")):
+            g, sc = ms(ours[query]), ms(theirs[query])
+            speed = sc["median"] / g["median"]
+            row(17, f"`query/{query}/count` ({found[query]} games; {same}), {kind}", g, sc,
+                f"{speed:.1f}× faster" if speed >= 1 else f"{1 / speed:.2f}× slower",
+                "< 100 ms and ≥ 10× faster (issue 54)", g["median"] < 100 and speed >= 10, unit="ms",
+                peer_name=peer, key=f"ending_{'cold' if ours is cold else 'cached'}_{query}")
+
+
 def bench_tree(args, db, runs):
     """Figure 13: the position index (tree/, positions/) against `gamefs export` and SCID's
     board search + tree statistics. The build is timed on a mount with no kept index
@@ -1697,7 +1811,7 @@ def main():
     ap.add_argument("--mode", required=True, help="quick, full, 1m or 10m: names the run's file")
     ap.add_argument("--no-append", action="store_true", help="print the table only: no run file")
     ap.add_argument("--label", default="", help="what the run's heading says after the mode (default: N games)")
-    ap.add_argument("--only", help="comma-separated figures to run (1-10, 13-16), for debugging")
+    ap.add_argument("--only", help="comma-separated figures to run (1-10, 13-17), for debugging")
     args = ap.parse_args()
     DATA, MNT = os.path.abspath(args.data), os.path.abspath(args.mnt)
     os.makedirs(DATA, exist_ok=True)
@@ -1706,7 +1820,7 @@ def main():
     os.environ["XDG_CACHE_HOME"] = os.path.join(DATA, "xdg-cache")
     os.makedirs(MNT, exist_ok=True)
     # 10m: the figures that scale to ten million games (no export, no 100k import, no other formats)
-    default = {"2", "3", "4", "6", "9", "13", "14", "15", "7"} if args.mode == "10m" else {str(k) for k in range(1, 11)} | {"13", "14", "15", "16"}
+    default = {"2", "3", "4", "6", "9", "13", "14", "15", "17", "7"} if args.mode == "10m" else {str(k) for k in range(1, 11)} | {"13", "14", "15", "16", "17"}
     only = set(args.only.split(",")) if args.only else default
     n = args.games
     started = time.time()
@@ -1750,6 +1864,7 @@ def main():
             ("14", lambda: bench_all_pgn(args, scid_db, args.runs)),
             ("15", lambda: bench_slice_tree(args, scid_db, args.runs)),
             ("16", lambda: bench_twic_zips(args, pgn, n, args.runs)),
+            ("17", lambda: bench_endings(args, scid_db, args.runs)),
             ("7", lambda: bench_rss(args, scid_db, args.runs)),
         ]
         for key, fn in steps:
