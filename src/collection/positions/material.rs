@@ -32,7 +32,7 @@ const ROLE_BITS: [u32; 5] = [2, 2, 2, 2, 4];
 /// Bits of one side's counts.
 const SIDE_BITS: u32 = 12;
 
-/// The material of an ending, as a code: White's counts in the high [`SIDE_BITS`], Black's in
+/// The material of an ending, as a code: White's counts in the high twelve bits, Black's in
 /// the low, each side's queens, rooks, bishops, knights and pawns from its highest bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Balance(u32);
