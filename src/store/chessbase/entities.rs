@@ -47,14 +47,24 @@ pub(super) fn records<'a>(bytes: &'a [u8], min_len: usize, file: &str) -> Result
     Ok(body.chunks_exact(whole).map(|r| &r[LINKS..]).collect())
 }
 
-/// The names of the players: `Last, First`, or the last name alone.
+/// A name ChessBase's export writes as `?` when empty (a player's, a tournament's title or
+/// place).
+fn or_unknown(name: String) -> String {
+    if name.is_empty() {
+        crate::store::damage::UNKNOWN_NAME_TEXT.to_owned()
+    } else {
+        name
+    }
+}
+
+/// The names of the players: `Last, First`, or the last name alone (`?` when both are empty).
 pub(super) fn players(bytes: &[u8]) -> Result<Vec<Arc<str>>> {
     Ok(records(bytes, 50, ".cbp")?
         .into_iter()
         .map(|r| {
             let (last, first) = (field(&r[..30]), field(&r[30..50]));
             Arc::from(if first.is_empty() {
-                last
+                or_unknown(last)
             } else {
                 format!("{last}, {first}")
             })
@@ -62,7 +72,8 @@ pub(super) fn players(bytes: &[u8]) -> Result<Vec<Arc<str>>> {
         .collect())
 }
 
-/// A tournament: its title (the Event tag), place (Site) and start date (EventDate).
+/// A tournament: its title (the Event tag), place (Site), start date (EventDate) and what
+/// ChessBase's export writes as EventType, EventRounds, EventCountry and EventCategory.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Tournament {
     /// The title.
@@ -71,16 +82,96 @@ pub(super) struct Tournament {
     pub place: String,
     /// The start date.
     pub date: PartialDate,
+    /// The pairing system (low five bits) and time control (bits 5–7).
+    pub kind: u8,
+    /// A team event.
+    pub team: bool,
+    /// The country's nation number ([`super::nations`]).
+    pub nation: u8,
+    /// The category (0: none).
+    pub category: u8,
+    /// The number of rounds (0: none).
+    pub rounds: u8,
 }
 
-/// The tournaments.
+/// The names of the pairing systems as ChessBase's export writes EventType, by number.
+const PAIRINGS: [&str; 9] = [
+    "", "game", "match", "tourn", "swiss", "team", "k.o.", "simul", "schev",
+];
+
+impl Tournament {
+    /// The EventType ChessBase's export writes: the pairing (`swiss`), `team-` before it for
+    /// a team event, the time control after it (`swiss (blitz)`); none without a pairing
+    /// (what ChessBase writes for a time control alone is not known).
+    pub(super) fn event_type(&self) -> Option<String> {
+        let pairing = PAIRINGS
+            .get(usize::from(self.kind & 0x1F))
+            .copied()
+            .unwrap_or_default();
+        let mut text = match (self.team, pairing) {
+            (true, "" | "team") => "team".to_owned(),
+            (true, p) => format!("team-{p}"),
+            (false, p) => p.to_owned(),
+        };
+        let control = [(0x20, "blitz"), (0x40, "rapid"), (0x80, "corr")]
+            .into_iter()
+            .find(|&(bit, _)| self.kind & bit != 0);
+        if let Some((_, control)) = control.filter(|_| !text.is_empty()) {
+            text = format!("{text} ({control})");
+        }
+        (!text.is_empty()).then_some(text)
+    }
+}
+
+/// The tournaments. Records shorter than ChessBase's 90 bytes keep what they hold.
 pub(super) fn tournaments(bytes: &[u8]) -> Result<Vec<Tournament>> {
     Ok(records(bytes, 74, ".cbt")?
         .into_iter()
-        .map(|r| Tournament {
-            title: field(&r[..40]),
-            place: field(&r[40..70]),
-            date: super::headers::date(le(&r[70..74])),
+        .map(|r| {
+            let byte = |at: usize| r.get(at).copied().unwrap_or_default();
+            Tournament {
+                title: or_unknown(field(&r[..40])),
+                place: or_unknown(field(&r[40..70])),
+                date: super::headers::date(le(&r[70..74])),
+                kind: byte(74),
+                team: byte(75) & 1 != 0,
+                nation: byte(76),
+                category: byte(78),
+                rounds: byte(80),
+            }
+        })
+        .collect())
+}
+
+/// A source (.cbs), as ChessBase's export writes it: SourceTitle, Source (the publisher),
+/// SourceDate (published), SourceVersion, SourceVersionDate and SourceQuality.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Source {
+    /// The title.
+    pub title: String,
+    /// The publisher.
+    pub publisher: String,
+    /// When it was published.
+    pub published: PartialDate,
+    /// The version's date.
+    pub date: PartialDate,
+    /// The version (0: none).
+    pub version: u8,
+    /// The quality: 1 high, 2 medium, 3 low (0: none).
+    pub quality: u8,
+}
+
+/// The sources.
+pub(super) fn sources(bytes: &[u8]) -> Result<Vec<Source>> {
+    Ok(records(bytes, 51, ".cbs")?
+        .into_iter()
+        .map(|r| Source {
+            title: field(&r[..25]),
+            publisher: field(&r[25..41]),
+            published: super::headers::date(le(&r[41..45])),
+            date: super::headers::date(le(&r[45..49])),
+            version: r[49],
+            quality: r[50],
         })
         .collect())
 }
@@ -125,6 +216,29 @@ mod tests {
     }
 
     #[test]
+    fn event_types_as_chessbase_exports_them() {
+        let t = |kind, team| Tournament {
+            kind,
+            team,
+            ..Tournament::default()
+        };
+        assert_eq!(
+            t(4 | 0x20, false).event_type().as_deref(),
+            Some("swiss (blitz)")
+        );
+        assert_eq!(t(4, true).event_type().as_deref(), Some("team-swiss"));
+        assert_eq!(t(2, true).event_type().as_deref(), Some("team-match"));
+        assert_eq!(t(0, true).event_type().as_deref(), Some("team"));
+        assert_eq!(t(6, false).event_type().as_deref(), Some("k.o."));
+        assert_eq!(
+            t(3 | 0x80, false).event_type().as_deref(),
+            Some("tourn (corr)")
+        );
+        assert_eq!(t(0, false).event_type(), None);
+        assert_eq!(t(0x20, false).event_type(), None);
+    }
+
+    #[test]
     fn tournaments_and_bad_headers() {
         let mut t = b"Tata Steel".to_vec();
         t.resize(40, 0);
@@ -135,6 +249,7 @@ mod tests {
         assert_eq!(ts[0].title, "Tata Steel");
         assert_eq!(ts[0].place, "Wijk aan Zee");
         assert_eq!(ts[0].date.year, Some(2024));
+        assert_eq!(ts[0].event_type(), None);
         assert!(tournaments(&file(10, &[])).is_err());
         assert!(players(&[0; 5]).is_err());
         assert!(players(&[]).unwrap().is_empty());

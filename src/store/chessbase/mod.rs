@@ -13,6 +13,7 @@ mod annotations;
 mod entities;
 mod headers;
 pub mod moves;
+mod nations;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -78,8 +79,10 @@ pub struct ChessBase {
     /// Each tournament's site, as an ID into `sites` (places shared by tournaments once).
     site_of: Vec<u32>,
     sites: Vec<Arc<str>>,
-    event_dates: Vec<crate::game::PartialDate>,
+    /// The tournaments' other fields (date, type, country…), for their tags.
+    tournaments: Vec<entities::Tournament>,
     annotators: Vec<Arc<str>>,
+    sources: Vec<entities::Source>,
     games: Blob,
     /// The .cba file, when there is one.
     annotations: Option<Blob>,
@@ -130,6 +133,7 @@ impl ChessBase {
         let players = entities::players(&optional(&base, "cbp")?)?;
         let tournaments = entities::tournaments(&optional(&base, "cbt")?)?;
         let annotators = entities::names(&optional(&base, "cbc")?, 45, ".cbc")?;
+        let sources = entities::sources(&optional(&base, "cbs")?)?;
         let mut sites: Vec<Arc<str>> = Vec::new();
         let mut site_ids = std::collections::HashMap::new();
         let site_of = tournaments
@@ -231,8 +235,9 @@ impl ChessBase {
                 .collect(),
             site_of,
             sites,
-            event_dates: tournaments.iter().map(|t| t.date).collect(),
+            tournaments,
             annotators,
+            sources,
             games,
             annotations,
             damage,
@@ -252,17 +257,67 @@ impl ChessBase {
             .unwrap_or_else(|| Arc::from(UNKNOWN_NAME_TEXT))
     }
 
-    /// The tags of a game.
-    fn headers(&self, entry: &Entry) -> Headers {
+    /// The tags of a game, those beyond the roster, ratings and ECO as ChessBase's PGN
+    /// export writes them and in its order (docs/formats/chessbase.md §3). `plies`, the
+    /// main line's length, is PlyCount.
+    fn headers(&self, entry: &Entry, plies: Option<usize>) -> Headers {
         let mut extra = Vec::new();
+        let mut tag = |name: &str, value: String| extra.push((name.to_owned(), value));
         let annotator = self
             .annotators
             .get(entry.annotator as usize)
             .filter(|a| !a.is_empty());
         if let Some(a) = annotator {
-            extra.push(("Annotator".to_owned(), a.to_string()));
+            tag("Annotator", a.to_string());
         }
-        let t = entry.tournament as usize;
+        if let Some(plies) = plies {
+            tag("PlyCount", plies.to_string());
+        }
+        let tournament = self.tournaments.get(entry.tournament as usize);
+        if let Some(t) = tournament {
+            if let Some(kind) = t.event_type() {
+                tag("EventType", kind);
+            }
+            if t.rounds > 0 {
+                tag("EventRounds", t.rounds.to_string());
+            }
+            if let Some(country) = nations::code(t.nation) {
+                tag("EventCountry", country.to_owned());
+            }
+            if t.category > 0 {
+                tag("EventCategory", t.category.to_string());
+            }
+        }
+        if let Some(s) = self.sources.get(entry.source as usize) {
+            let known = |d: crate::game::PartialDate| (!d.is_unknown()).then(|| d.to_string());
+            let named = !s.title.is_empty() || !s.publisher.is_empty();
+            let tags = [
+                (
+                    "SourceTitle",
+                    Some(s.title.clone()).filter(|t| !t.is_empty()),
+                ),
+                (
+                    "Source",
+                    Some(s.publisher.clone()).filter(|t| !t.is_empty()),
+                ),
+                // ChessBase writes the date published only for a source with a name.
+                ("SourceDate", known(s.published).filter(|_| named)),
+                (
+                    "SourceVersion",
+                    (s.version > 0).then(|| s.version.to_string()),
+                ),
+                ("SourceVersionDate", known(s.date)),
+                (
+                    "SourceQuality",
+                    (s.quality > 0).then(|| s.quality.to_string()),
+                ),
+            ];
+            for (name, value) in tags {
+                if let Some(value) = value {
+                    tag(name, value);
+                }
+            }
+        }
         Headers {
             event: Self::named(&self.events, entry.tournament).to_string(),
             site: self.name(NameKind::Site, self.site_id(entry)).to_string(),
@@ -274,7 +329,7 @@ impl ChessBase {
             white_rating: rating(entry.white_elo),
             black_rating: rating(entry.black_elo),
             eco: headers::eco_text(entry.eco),
-            event_date: self.event_dates.get(t).copied().filter(|d| !d.is_unknown()),
+            event_date: tournament.map(|t| t.date).filter(|d| !d.is_unknown()),
             extra,
         }
     }
@@ -393,7 +448,7 @@ impl ChessStore for ChessBase {
         let entry = self.entry(number)?;
         let decoded = self.moves(number, entry).map_err(|e| in_game(e, number))?;
         Ok(ChessGame {
-            headers: self.headers(entry),
+            headers: self.headers(entry, Some(decoded.line.plies())),
             start: decoded.start,
             moves: decoded.line,
         })
@@ -431,7 +486,10 @@ impl ChessStore for ChessBase {
         let entry = self.entry(number).ok()?;
         let mut bytes = self.record(entry).ok()?;
         bytes.extend(self.annotation_block(entry).ok()?);
-        Some(crate::store::fingerprint_of(&self.headers(entry), &bytes))
+        Some(crate::store::fingerprint_of(
+            &self.headers(entry, None),
+            &bytes,
+        ))
     }
 }
 

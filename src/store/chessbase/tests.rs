@@ -102,6 +102,75 @@ fn the_first_game_as_chessbase_holds_it() {
     assert!(db.fingerprint(0).is_some());
 }
 
+/// The tags ChessBase's export writes beyond the roster: PlyCount, the tournament's type,
+/// rounds, country and category, the source's. The country is checked against the places
+/// of this base, which end in the same code (`Biel SUI`) for every tournament.
+#[test]
+fn tournament_and_source_tags_as_chessbase_exports_them() {
+    let db = ChessBase::open(&twic(), false).unwrap();
+    let tag = |g: &ChessGame, name: &str| {
+        g.headers
+            .extra
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    };
+    let g = db.load(0).unwrap();
+    let names: Vec<&str> = g.headers.extra.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "PlyCount",
+            "EventType",
+            "EventRounds",
+            "EventCountry",
+            "SourceTitle",
+            "Source",
+            "SourceDate",
+            "SourceVersion",
+            "SourceVersionDate",
+            "SourceQuality"
+        ]
+    );
+    assert_eq!(tag(&g, "PlyCount").as_deref(), Some("93"));
+    assert_eq!(tag(&g, "EventType").as_deref(), Some("match"));
+    assert_eq!(tag(&g, "EventRounds").as_deref(), Some("4"));
+    assert_eq!(
+        tag(&g, "SourceTitle").as_deref(),
+        Some("The Week in Chess 1134")
+    );
+    assert_eq!(tag(&g, "Source").as_deref(), Some("Mark Crowther"));
+    assert_eq!(tag(&g, "SourceDate").as_deref(), Some("2016.08.01"));
+    assert_eq!(tag(&g, "SourceQuality").as_deref(), Some("2"));
+    let mut countries = std::collections::BTreeSet::new();
+    let mut types = std::collections::BTreeSet::new();
+    for n in 0..db.game_count() {
+        let g = db.load(n).unwrap();
+        let country = tag(&g, "EventCountry").expect("every tournament has a country");
+        assert!(
+            g.headers.site.ends_with(&format!(" {country}")),
+            "{}",
+            g.headers.site
+        );
+        assert_eq!(tag(&g, "PlyCount").unwrap(), g.moves.plies().to_string());
+        countries.insert(country);
+        types.extend(tag(&g, "EventType"));
+    }
+    assert_eq!(countries.len(), 27);
+    assert_eq!(
+        types.into_iter().collect::<Vec<_>>(),
+        [
+            "match",
+            "match (blitz)",
+            "match (rapid)",
+            "swiss",
+            "team",
+            "tourn",
+            "tourn (blitz)"
+        ]
+    );
+}
+
 /// Every game decodes, and the first 500 equal what cbh2pgn 0.2.0 (an independent reader,
 /// MIT) reads from the same files: players, result and main line (tests/data/chessbase).
 #[test]
