@@ -212,7 +212,8 @@ const TEXT_AHEAD: usize = 4096;
 /// error `out` is left as it was.
 pub fn render_pgn_into(store: &dyn ChessStore, number: u32, out: &mut String) -> Result<()> {
     let had = out.len();
-    let mut writer = pgn::PgnWriter::appending_to(std::mem::take(out));
+    let style = pgn_style(store.format());
+    let mut writer = pgn::PgnWriter::appending_to(std::mem::take(out)).in_style(style);
     let told = store.visit(number, &mut writer);
     let reordered = writer.reordered();
     *out = writer.finish();
@@ -224,10 +225,19 @@ pub fn render_pgn_into(store: &dyn ChessStore, number: u32, out: &mut String) ->
     if !reordered {
         return Err(e);
     }
-    let text = pgn::render(&store.load(number)?)
+    let text = pgn::render_in(&store.load(number)?, style)
         .map_err(|e| e.context(format_args!("game {}", number + 1)))?;
     out.push_str(&text);
     Ok(())
+}
+
+/// How the games of a database of `format` are written: as ChessBase's export writes them for
+/// a ChessBase database, in the PGN standard's export format (as SCID writes) otherwise.
+fn pgn_style(format: Format) -> pgn::Style {
+    match format {
+        Format::ChessBase => pgn::Style::ChessBase,
+        _ => pgn::Style::Standard,
+    }
 }
 
 /// The chess views, in the order they appear in the root folder.

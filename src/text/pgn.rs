@@ -3,7 +3,8 @@
 //! Deterministic: the same game always gives the same bytes, which the file tree relies on for
 //! exact sizes. Tags come as the Seven Tag Roster in order, then ratings, ECO, EventDate, the
 //! stored extra tags (SetUp among them, where stored), and FEN; movetext is wrapped below 80
-//! columns.
+//! columns. [`Style::ChessBase`] lays a game out as ChessBase's own export does, for the
+//! databases ChessBase wrote.
 
 use shakmaty::{Chess, Color, Position};
 
@@ -15,14 +16,34 @@ use crate::game::{ChessGame, GameResult, Headers, Ply, StartPosition};
 /// Lines of movetext are kept at most this long (the standard asks for below 80 columns).
 const MAX_LINE: usize = 79;
 
+/// How a game's text is laid out. Both read back to the same game; each is what a program
+/// people compare gamefs with writes for it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Style {
+    /// The PGN standard's export format, as SCID writes it: a move number stays on the line
+    /// of its move, and Black's move after a comment is numbered (`2... Nf6`).
+    #[default]
+    Standard,
+    /// As ChessBase's PGN export writes it: ECO before the ratings, FEN right after SetUp and
+    /// EventDate right after PlyCount; a move number is a word of its own (a line may end in
+    /// `5.`), Black's move after a comment is not numbered, and a game without moves has a
+    /// space before its result.
+    ChessBase,
+}
+
 /// Render `game` as one PGN game: tag section, blank line, movetext, blank line.
 pub fn render(game: &ChessGame) -> Result<String> {
-    let mut writer = PgnWriter::new();
+    render_in(game, Style::Standard)
+}
+
+/// [`render`] in `style`.
+pub fn render_in(game: &ChessGame, style: Style) -> Result<String> {
+    let mut writer = PgnWriter::new().in_style(style);
     visit::walk(game, &mut writer)?;
     Ok(writer.finish())
 }
 
-fn render_tags(h: &Headers, start: &StartPosition, out: &mut String) {
+fn render_tags(h: &Headers, start: &StartPosition, style: Style, out: &mut String) {
     /// `[Name "`, the name given in parts (ratings: colour and kind).
     fn open(out: &mut String, name: &[&str]) {
         out.push('[');
@@ -48,6 +69,15 @@ fn render_tags(h: &Headers, start: &StartPosition, out: &mut String) {
     tag(out, "White", &h.white);
     tag(out, "Black", &h.black);
     tag(out, "Result", h.result.as_pgn());
+    let chessbase = style == Style::ChessBase;
+    let eco = |out: &mut String| {
+        if let Some(eco) = &h.eco {
+            tag(out, "ECO", eco);
+        }
+    };
+    if chessbase {
+        eco(out);
+    }
     for (color, rating) in [("White", h.white_rating), ("Black", h.black_rating)] {
         if let Some(r) = rating {
             open(out, &[color, r.kind.tag_suffix()]);
@@ -55,27 +85,48 @@ fn render_tags(h: &Headers, start: &StartPosition, out: &mut String) {
             close(out);
         }
     }
-    if let Some(eco) = &h.eco {
-        tag(out, "ECO", eco);
+    if !chessbase {
+        eco(out);
     }
-    if let Some(d) = h.event_date {
-        open(out, &["EventDate"]);
-        d.push_pgn(out);
-        close(out);
-    }
-    for (name, value) in &h.extra {
-        // The start position is written from the game itself, below.
-        if name != "FEN" {
-            if is_tag_symbol(name) {
-                tag(out, name, value);
-            } else {
-                tag(out, &sanitize_tag_name(name), value);
-            }
+    let mut event_date = h.event_date;
+    let mut write_event_date = |out: &mut String| {
+        if let Some(d) = event_date.take() {
+            open(out, &["EventDate"]);
+            d.push_pgn(out);
+            close(out);
         }
+    };
+    if !chessbase {
+        write_event_date(out);
     }
     // A stored SetUp tag is written where it stands, like any other tag; none is invented, so
-    // the text reads back to exactly the stored game (SCID exports the same way).
-    if let StartPosition::Fen(fen) | StartPosition::Chess960(fen) = start {
+    // the text reads back to exactly the stored game (SCID exports the same way). The FEN is
+    // written from the game itself: at the end, or (ChessBase) right after SetUp.
+    let mut fen = match start {
+        StartPosition::Fen(fen) | StartPosition::Chess960(fen) => Some(fen),
+        StartPosition::Standard => None,
+    };
+    for (name, value) in &h.extra {
+        if name == "FEN" {
+            continue;
+        }
+        if is_tag_symbol(name) {
+            tag(out, name, value);
+        } else {
+            tag(out, &sanitize_tag_name(name), value);
+        }
+        if chessbase
+            && name == "SetUp"
+            && let Some(fen) = fen.take()
+        {
+            tag(out, "FEN", fen);
+        }
+        if chessbase && name == "PlyCount" {
+            write_event_date(out);
+        }
+    }
+    write_event_date(out);
+    if let Some(fen) = fen {
         tag(out, "FEN", fen);
     }
 }
@@ -354,6 +405,17 @@ fn check_suffix(pos: &Chess, check: bool) -> &'static str {
     }
 }
 
+/// A move in SAN with its check mark, or a null move as `--`.
+fn push_ply(before: &Chess, ply: &Ply, after: &Chess, check: bool, out: &mut String) {
+    match ply {
+        Ply::Move(m) => {
+            legal::push_san(before, *m, out);
+            out.push_str(check_suffix(after, check));
+        }
+        Ply::Null => out.push_str("--"),
+    }
+}
+
 /// The numbers 0 to 99 as two digits each ("00", "01", … "99").
 const DIGIT_PAIRS: &str = concat!(
     "0001020304050607080910111213141516171819",
@@ -427,6 +489,7 @@ struct PendingComment {
 /// [`PgnWriter::reordered`] says so, and the caller renders the game through the model.
 pub struct PgnWriter {
     wrapper: Wrapper,
+    style: Style,
     result: GameResult,
     lines: Vec<LineState>,
     pending: PendingComment,
@@ -455,6 +518,7 @@ impl PgnWriter {
                 need_space: false,
                 open_paren: false,
             },
+            style: Style::Standard,
             result: GameResult::Unknown,
             lines: vec![LineState::new(false)],
             pending: PendingComment {
@@ -463,6 +527,12 @@ impl PgnWriter {
             },
             reordered: false,
         }
+    }
+
+    /// The writer laying its game out in `style`.
+    pub fn in_style(mut self, style: Style) -> PgnWriter {
+        self.style = style;
+        self
     }
 
     /// True when an event came out of the tree's order (see the type's documentation).
@@ -475,6 +545,11 @@ impl PgnWriter {
     pub fn finish(mut self) -> String {
         self.open_line();
         self.flush_pending();
+        if self.style == Style::ChessBase && !self.wrapper.need_space {
+            // ChessBase writes a space before the result of a game without moves.
+            self.wrapper.out.push(' ');
+            self.wrapper.line_len = 1;
+        }
         self.wrapper.token(self.result.as_pgn());
         let mut out = self.wrapper.finish();
         out.push('\n');
@@ -521,13 +596,13 @@ impl PgnWriter {
             self.wrapper.comment(&self.pending.text);
             !self.pending.text.trim().is_empty()
         };
-        self.line().force_number = commented;
+        self.line().force_number = commented && self.style == Style::Standard;
     }
 }
 
 impl GameVisitor for PgnWriter {
     fn begin(&mut self, headers: &Headers, start: &StartPosition) -> Result<()> {
-        render_tags(headers, start, &mut self.wrapper.out);
+        render_tags(headers, start, self.style, &mut self.wrapper.out);
         self.wrapper.out.push('\n');
         self.result = headers.result;
         Ok(())
@@ -549,6 +624,19 @@ impl GameVisitor for PgnWriter {
         let force_number = std::mem::take(&mut self.line().force_number);
         self.pending.text.clear();
         self.pending.written = false;
+        let white = before.turn() == Color::White;
+        if self.style == Style::ChessBase {
+            // The number is a word of its own, the move another.
+            if white || force_number {
+                self.wrapper.ascii_token_with(|out| {
+                    push_decimal(out, before.fullmoves().get());
+                    out.push_str(if white { "." } else { "..." });
+                });
+            }
+            self.wrapper
+                .ascii_token_with(|out| push_ply(before, ply, after, check, out));
+            return Ok(());
+        }
         // The move number stays on one line with its move.
         self.wrapper.ascii_token_with(|out| {
             if before.turn() == Color::White {
@@ -558,13 +646,7 @@ impl GameVisitor for PgnWriter {
                 push_decimal(out, before.fullmoves().get());
                 out.push_str("... ");
             }
-            match ply {
-                Ply::Move(m) => {
-                    legal::push_san(before, *m, out);
-                    out.push_str(check_suffix(after, check));
-                }
-                Ply::Null => out.push_str("--"),
-            }
+            push_ply(before, ply, after, check, out);
         });
         Ok(())
     }

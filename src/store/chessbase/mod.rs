@@ -258,9 +258,9 @@ impl ChessBase {
     }
 
     /// The tags of a game, those beyond the roster, ratings and ECO as ChessBase's PGN
-    /// export writes them and in its order (docs/formats/chessbase.md §3). `plies`, the
-    /// main line's length, is PlyCount.
-    fn headers(&self, entry: &Entry, plies: Option<usize>) -> Headers {
+    /// export writes them and in its order (docs/formats/chessbase.md §3): with the game's
+    /// `moves` decoded, SetUp (a set-up start) and PlyCount too.
+    fn headers(&self, entry: &Entry, moves: Option<&moves::Moves>) -> Headers {
         let mut extra = Vec::new();
         let mut tag = |name: &str, value: String| extra.push((name.to_owned(), value));
         let annotator = self
@@ -270,8 +270,11 @@ impl ChessBase {
         if let Some(a) = annotator {
             tag("Annotator", a.to_string());
         }
-        if let Some(plies) = plies {
-            tag("PlyCount", plies.to_string());
+        if let Some(moves) = moves {
+            if moves.start != crate::game::StartPosition::Standard {
+                tag("SetUp", "1".to_owned());
+            }
+            tag("PlyCount", moves.line.plies().to_string());
         }
         let tournament = self.tournaments.get(entry.tournament as usize);
         if let Some(t) = tournament {
@@ -448,7 +451,7 @@ impl ChessStore for ChessBase {
         let entry = self.entry(number)?;
         let decoded = self.moves(number, entry).map_err(|e| in_game(e, number))?;
         Ok(ChessGame {
-            headers: self.headers(entry, Some(decoded.line.plies())),
+            headers: self.headers(entry, Some(&decoded)),
             start: decoded.start,
             moves: decoded.line,
         })
