@@ -8,7 +8,7 @@ use crate::harness::{Mount, assert_tree_is_export, gamefs_ok, listing, repo, scr
 /// TWIC 1134 as a ChessBase database, copied into `dir` (the mount writes nothing, but
 /// the test should not depend on that).
 fn twic(dir: &Path) -> PathBuf {
-    for ext in ["cbh", "cbg", "cbp", "cbt", "cbc", "cbs"] {
+    for ext in ["cbh", "cbg", "cbp", "cbt", "cbc", "cbs", "cbe", "cbj"] {
         let name = format!("twic1134.{ext}");
         std::fs::copy(
             repo().join("tests/data/chessbase").join(&name),
@@ -36,6 +36,10 @@ fn a_chessbase_database_mounts_read_only_as_its_games() {
         "{text}"
     );
     assert!(text.contains("47. g4 1-0\n"), "{text}");
+    // A game of a team event names its teams (.cbj and .cbe).
+    let team_game = listing(&m.join("events/27th Czech Open E 2016"))[0].clone();
+    let text = std::fs::read_to_string(&team_game).unwrap();
+    assert!(text.contains("[WhiteTeam \""), "{text}");
     // A write, a new file and a removal: EROFS.
     let e = std::fs::OpenOptions::new()
         .append(true)

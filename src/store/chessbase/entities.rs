@@ -1,4 +1,5 @@
-//! The entity files: players (.cbp), tournaments (.cbt), annotators (.cbc), sources (.cbs).
+//! The entity files: players (.cbp), tournaments (.cbt), annotators (.cbc), sources (.cbs),
+//! teams (.cbe).
 //! Each is a header (28 bytes, plus the number at offset 24) and fixed-size records, each
 //! 9 bytes of search-tree links and the entity's fields; games name them by record number.
 //! Integers are little-endian; text is Windows-1252, cut at the first zero byte.
@@ -161,6 +162,27 @@ pub(super) struct Source {
     pub quality: u8,
 }
 
+/// A team (.cbe), as ChessBase's export writes WhiteTeam and WhiteTeamCountry.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Team {
+    /// The title.
+    pub title: String,
+    /// The country's nation number (0: none).
+    pub nation: u8,
+}
+
+/// The teams: a title of 45 bytes, then the team's number, season, year, and its nation at
+/// byte 54.
+pub(super) fn teams(bytes: &[u8]) -> Result<Vec<Team>> {
+    Ok(records(bytes, 55, ".cbe")?
+        .into_iter()
+        .map(|r| Team {
+            title: field(&r[..45]),
+            nation: r[54],
+        })
+        .collect())
+}
+
 /// The sources.
 pub(super) fn sources(bytes: &[u8]) -> Result<Vec<Source>> {
     Ok(records(bytes, 51, ".cbs")?
@@ -236,6 +258,17 @@ mod tests {
         );
         assert_eq!(t(0, false).event_type(), None);
         assert_eq!(t(0x20, false).event_type(), None);
+    }
+
+    #[test]
+    fn teams_with_their_country() {
+        let mut t = b"Norway".to_vec();
+        t.resize(54, 0);
+        t.push(108);
+        let teams = teams(&file(63, &[t])).unwrap();
+        assert_eq!(teams[0].title, "Norway");
+        assert_eq!(super::super::nations::code(teams[0].nation), Some("NOR"));
+        assert!(super::teams(&file(40, &[])).is_err());
     }
 
     #[test]

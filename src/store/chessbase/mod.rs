@@ -3,9 +3,10 @@
 //! The .cbh file numbers the entries (`headers`); chess games among them are the games of
 //! the mount, numbered in order, and guiding texts (pages of text) are left out. A game's
 //! moves are decoded from the .cbg file when it is read ([`moves`]); names come from the
-//! entity files (`entities`); texts, symbols, coloured squares and arrows from the .cba
-//! file (`annotations`). What gamefs does not show yet (other annotations, guiding texts,
-//! teams) is said once per kind among the database's problems, so `.gamefs/errors` and
+//! entity files (`entities`), each game's teams through its extended header (.cbj); texts,
+//! symbols, coloured squares and arrows from the .cba file (`annotations`). What gamefs
+//! does not show yet (other annotations, guiding texts) is said once per kind among the
+//! database's problems, so `.gamefs/errors` and
 //! `gamefs check` tell it; nothing is left out silently. Writing is refused: `gamefs convert`
 //! makes a SCID copy to write into. The byte layouts: docs/formats/chessbase.md.
 
@@ -30,14 +31,14 @@ use crate::store::{
 use headers::{Entry, RECORD_LEN};
 
 /// The file extensions of a ChessBase database gamefs reads, the index first.
-pub const EXTENSIONS: [&str; 7] = ["cbh", "cbg", "cbp", "cbt", "cbc", "cbs", "cba"];
-
-/// The other files a ChessBase database may have, which gamefs does not read (extended
-/// headers, teams, search boosters…): listed so a folder's or an archive's database is
-/// recognised whole.
-pub const OTHER_EXTENSIONS: [&str; 9] = [
-    "cbj", "cbe", "cbl", "cbm", "cbtt", "cbb", "cbgi", "cbpi", "flags",
+pub const EXTENSIONS: [&str; 9] = [
+    "cbh", "cbg", "cbp", "cbt", "cbc", "cbs", "cba", "cbe", "cbj",
 ];
+
+/// The other files a ChessBase database may have, which gamefs does not read (search
+/// boosters, media, tournament details…): listed so a folder's or an archive's database is
+/// recognised whole.
+pub const OTHER_EXTENSIONS: [&str; 7] = ["cbl", "cbm", "cbtt", "cbb", "cbgi", "cbpi", "flags"];
 
 /// The base path of a database given as its base or any of its files.
 pub fn base_path(path: &Path) -> PathBuf {
@@ -86,6 +87,11 @@ pub struct ChessBase {
     games: Blob,
     /// The .cba file, when there is one.
     annotations: Option<Blob>,
+    /// The teams (.cbe).
+    teams: Vec<entities::Team>,
+    /// The extended headers (.cbj) that name each game's teams, and their length, when
+    /// there are both teams and extended headers.
+    extended: Option<(Blob, u64)>,
     damage: Damage,
 }
 
@@ -134,6 +140,12 @@ impl ChessBase {
         let tournaments = entities::tournaments(&optional(&base, "cbt")?)?;
         let annotators = entities::names(&optional(&base, "cbc")?, 45, ".cbc")?;
         let sources = entities::sources(&optional(&base, "cbs")?)?;
+        let teams = entities::teams(&optional(&base, "cbe")?)?;
+        let extended = if teams.is_empty() {
+            None
+        } else {
+            extended_headers(&base)?
+        };
         let mut sites: Vec<Arc<str>> = Vec::new();
         let mut site_ids = std::collections::HashMap::new();
         let site_of = tournaments
@@ -240,6 +252,8 @@ impl ChessBase {
             sources,
             games,
             annotations,
+            teams,
+            extended,
             damage,
         })
     }
@@ -260,7 +274,8 @@ impl ChessBase {
     /// The tags of a game, those beyond the roster, ratings and ECO as ChessBase's PGN
     /// export writes them and in its order (docs/formats/chessbase.md §3): with the game's
     /// `moves` decoded, SetUp (a set-up start) and PlyCount too.
-    fn headers(&self, entry: &Entry, moves: Option<&moves::Moves>) -> Headers {
+    fn headers(&self, number: u32, moves: Option<&moves::Moves>) -> Headers {
+        let entry = &self.entries[number as usize];
         let mut extra = Vec::new();
         let mut tag = |name: &str, value: String| extra.push((name.to_owned(), value));
         let annotator = self
@@ -321,6 +336,20 @@ impl ChessBase {
                 }
             }
         }
+        let teams = self.teams_of(self.record_numbers[number as usize] - 1);
+        for (tag_name, team) in [("WhiteTeam", teams[0]), ("BlackTeam", teams[1])] {
+            if let Some(t) = team.filter(|t| !t.title.is_empty()) {
+                tag(tag_name, t.title.clone());
+            }
+        }
+        for (tag_name, team) in [
+            ("WhiteTeamCountry", teams[0]),
+            ("BlackTeamCountry", teams[1]),
+        ] {
+            if let Some(code) = team.and_then(|t| nations::code(t.nation)) {
+                tag(tag_name, code.to_owned());
+            }
+        }
         Headers {
             event: Self::named(&self.events, entry.tournament).to_string(),
             site: self.name(NameKind::Site, self.site_id(entry)).to_string(),
@@ -335,6 +364,24 @@ impl ChessBase {
             event_date: tournament.map(|t| t.date).filter(|d| !d.is_unknown()),
             extra,
         }
+    }
+
+    /// The teams of the game at .cbh record `record` (0-based), White's and Black's, from
+    /// its extended header; none where it names none (-1) or is missing.
+    fn teams_of(&self, record: u32) -> [Option<&entities::Team>; 2] {
+        let Some((cbj, len)) = &self.extended else {
+            return [None, None];
+        };
+        let mut ids = [0u8; 8];
+        let at = CBJ_HEADER_LEN + u64::from(record) * len;
+        if cbj.read_exact_at(&mut ids, at).is_err() {
+            return [None, None];
+        }
+        let team = |bytes: &[u8]| {
+            let id = i32::from_be_bytes(bytes.try_into().expect("four bytes"));
+            usize::try_from(id).ok().and_then(|id| self.teams.get(id))
+        };
+        [team(&ids[..4]), team(&ids[4..])]
     }
 
     /// The site ID of a game: its tournament's place.
@@ -451,7 +498,7 @@ impl ChessStore for ChessBase {
         let entry = self.entry(number)?;
         let decoded = self.moves(number, entry).map_err(|e| in_game(e, number))?;
         Ok(ChessGame {
-            headers: self.headers(entry, Some(&decoded)),
+            headers: self.headers(number, Some(&decoded)),
             start: decoded.start,
             moves: decoded.line,
         })
@@ -490,7 +537,7 @@ impl ChessStore for ChessBase {
         let mut bytes = self.record(entry).ok()?;
         bytes.extend(self.annotation_block(entry).ok()?);
         Some(crate::store::fingerprint_of(
-            &self.headers(entry, None),
+            &self.headers(number, None),
             &bytes,
         ))
     }
@@ -513,6 +560,27 @@ pub(crate) fn fuzz_files(data: &[u8]) {
     let _ = entities::tournaments(data);
     let _ = entities::names(data, 45, ".cbc");
     let _ = annotations::read(data);
+}
+
+/// The length of the .cbj file's header.
+const CBJ_HEADER_LEN: u64 = 32;
+
+/// The extended headers (.cbj) of the database at `base` and the length of each record (the
+/// header's little-endian number at byte 4), when the file is there and holds the teams
+/// (records of at least 8 bytes).
+fn extended_headers(base: &Path) -> Result<Option<(Blob, u64)>> {
+    let path = with_ext(base, "cbj");
+    let cbj = match Blob::open(&path) {
+        Ok(blob) => blob,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.context(path.display())),
+    };
+    let mut len = [0u8; 4];
+    if cbj.read_exact_at(&mut len, 4).is_err() {
+        return Ok(None);
+    }
+    let len = u64::from(u32::from_le_bytes(len));
+    Ok((8..=1 << 16).contains(&len).then_some((cbj, len)))
 }
 
 /// A rating of the .cbh file: an Elo, none when 0.

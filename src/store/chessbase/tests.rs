@@ -171,6 +171,38 @@ fn tournament_and_source_tags_as_chessbase_exports_them() {
     );
 }
 
+/// Teams: the extended headers (.cbj) name each game's teams (.cbe); in this base, exactly
+/// the games of team events have them, White's and Black's.
+#[test]
+fn teams_from_the_extended_headers() {
+    let db = ChessBase::open(&twic(), false).unwrap();
+    let mut with_teams = 0;
+    for n in 0..db.game_count() {
+        let g = db.load(n).unwrap();
+        let tag = |name: &str| g.headers.extra.iter().find(|(t, _)| t == name);
+        let team_event = tag("EventType").is_some_and(|(_, v)| v == "team");
+        assert_eq!(tag("WhiteTeam").is_some(), team_event, "game {}", n + 1);
+        assert_eq!(tag("BlackTeam").is_some(), team_event);
+        with_teams += usize::from(team_event);
+    }
+    assert_eq!(with_teams, 1310);
+    let first = (0..db.game_count())
+        .map(|n| db.load(n).unwrap())
+        .find(|g| g.headers.event == "27th Czech Open E 2016")
+        .unwrap();
+    let names: Vec<&str> = first
+        .headers
+        .extra
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect();
+    assert_eq!(names[names.len() - 2..], ["WhiteTeam", "BlackTeam"]);
+    assert_eq!(
+        first.headers.extra[names.len() - 2].1,
+        "SK ZIKUDA TURNOV A (MCR)"
+    );
+}
+
 /// Every game decodes, and the first 500 equal what cbh2pgn 0.2.0 (an independent reader,
 /// MIT) reads from the same files: players, result and main line (tests/data/chessbase).
 #[test]
