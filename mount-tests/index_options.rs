@@ -26,7 +26,7 @@ fn kept_indexes(cache: &Path) -> Vec<String> {
         .map(|d| {
             d.flatten()
                 .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.starts_with("positions-"))
+                .filter(|n| n.starts_with("positions-") && !n.contains('.'))
                 .collect()
         })
         .unwrap_or_default();
@@ -113,4 +113,12 @@ fn the_cache_limit_drops_the_least_recently_used_index_of_another_database() {
         assert!(m.join("tree/e4").exists() || m.join("tree/d4").exists());
     }
     assert_eq!(kept_indexes(&cache), kept_first);
+    // Nothing of the dropped index stays behind (its endings, its changes).
+    let left: Vec<String> = std::fs::read_dir(cache.join("gamefs"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("positions-") && !n.starts_with(&kept_first[0]))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
 }

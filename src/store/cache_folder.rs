@@ -16,6 +16,24 @@ pub const DEFAULT_MAX: u64 = 10 << 30;
 /// The prefix of the kept position indexes' names, the files that are dropped past the limit.
 const DROPPED_PREFIX: &str = "positions-";
 
+/// The file beside a kept position index that holds the changes of its last mount.
+pub const CHANGES: &str = ".changes";
+
+/// The file beside a kept position index that holds its endings.
+pub const ENDINGS: &str = ".endings";
+
+/// The files kept beside a position index `INDEX`, named `INDEX` and these ([`companion`]),
+/// which go when it is dropped.
+const COMPANIONS: [&str; 2] = [CHANGES, ENDINGS];
+
+/// The file kept beside the position index at `index` named by `suffix` ([`CHANGES`],
+/// [`ENDINGS`]).
+pub fn companion(index: &Path, suffix: &str) -> PathBuf {
+    let mut name = index.to_path_buf().into_os_string();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
 /// The folder of the cache folder that holds one folder per archive unpacked.
 pub const ARCHIVES: &str = "archives";
 
@@ -185,10 +203,10 @@ fn drop_one(path: &Path, max: u64, len: u64) -> bool {
     if std::fs::remove_file(path).is_err() {
         return false;
     }
-    // What goes with it: the changes of its last mount (`INDEX.changes`).
-    let mut changes = path.to_path_buf().into_os_string();
-    changes.push(".changes");
-    let _ = std::fs::remove_file(changes);
+    // What goes with it: the files named after it.
+    for suffix in COMPANIONS {
+        let _ = std::fs::remove_file(companion(path, suffix));
+    }
     log::info!(
         "cache folder past its limit ({} MiB, -o cache_max): dropped the position index {} \
          ({} MiB), the least recently used; its database builds it again at its next mount",

@@ -21,9 +21,7 @@ const MAGIC: &[u8; 8] = b"GFPOSCH2";
 
 /// Where the changes of the index at `index` are kept.
 pub fn beside(index: &Path) -> PathBuf {
-    let mut name = index.to_path_buf().into_os_string();
-    name.push(".changes");
-    PathBuf::from(name)
+    crate::store::cache_folder::companion(index, crate::store::cache_folder::CHANGES)
 }
 
 /// Keep `changed` (the games' lines now, `None`: out of the index) at `path`, over the index

@@ -38,9 +38,7 @@ impl std::ops::Deref for Bytes {
 
 /// Where the endings of the index at `index` are kept.
 pub fn beside(index: &Path) -> PathBuf {
-    let mut name = index.to_path_buf().into_os_string();
-    name.push(".endings");
-    PathBuf::from(name)
+    crate::store::cache_folder::companion(index, crate::store::cache_folder::ENDINGS)
 }
 
 /// Which games pass through each ending (see the module's documentation).
