@@ -71,12 +71,12 @@ fn what_a_chessbase_database_holds_and_gamefs_does_not_show_is_in_errors() {
     let dir = scratch("chessbase-left-out");
     let base = twic(dir.path());
     // Record 2 marked a guiding text (a page of text, not a game); game 1 said to have
-    // clocks, whose annotations gamefs does not show yet, in a .cba of its own.
+    // critical positions, whose annotations gamefs does not show yet, in a .cba of its own.
     let cbh = base.with_extension("cbh");
     let mut bytes = std::fs::read(&cbh).unwrap();
     bytes[2 * 46] |= 0x02;
     bytes[46 + 5..46 + 9].copy_from_slice(&26u32.to_be_bytes());
-    bytes[46 + 39..46 + 43].copy_from_slice(&(1u32 << 22).to_be_bytes());
+    bytes[46 + 39..46 + 43].copy_from_slice(&(1u32 << 24).to_be_bytes());
     std::fs::write(&cbh, bytes).unwrap();
     let mut cba = vec![0u8; 26];
     cba.extend([0, 0, 1, 1, 0, 0x0E, 0x0E, 0, 0, 1, 0, 0, 0, 14]);
@@ -89,7 +89,7 @@ fn what_a_chessbase_database_holds_and_gamefs_does_not_show_is_in_errors() {
         "{errors}"
     );
     assert!(
-        errors.contains("clocks (.cba) are not shown yet: 1 game(s)"),
+        errors.contains("critical positions (.cba) are not shown yet: 1 game(s)"),
         "{errors}"
     );
     assert!(

@@ -27,6 +27,29 @@ pub(super) enum Note {
     Squares(String),
     /// Arrows as `[%cal]` writes them: `Ge2e4`.
     Arrows(String),
+    /// A clock: White's (`white`) or Black's time left, in hundredths of a second. On the
+    /// start position, the clocks at the game's end (WhiteClock, BlackClock); on a move, the
+    /// time left after it (`[%clk]`).
+    Clock { white: bool, centis: u32 },
+    /// A command the comment starts with, as written (`[%clk 0:05:00]`).
+    Code(String),
+}
+
+/// A clock's time as PGN writes it (`[%clk]`, WhiteClock): `H:MM:SS`, with hundredths when
+/// there are some (`0:00:09.5` is written `0:00:09.50`).
+pub(super) fn clock_text(centis: u32) -> String {
+    let (seconds, hundredths) = (centis / 100, centis % 100);
+    let hms = format!(
+        "{}:{:02}:{:02}",
+        seconds / 3600,
+        seconds / 60 % 60,
+        seconds % 60
+    );
+    if hundredths == 0 {
+        hms
+    } else {
+        format!("{hms}.{hundredths:02}")
+    }
 }
 
 /// The annotations of one game: each with the move it belongs to (0 the start position, 1
@@ -130,6 +153,10 @@ pub(super) fn read(block: &[u8]) -> Result<Notes> {
                     .ok_or_else(|| bad(at, "a bad arrow"))?
                     .join(","),
             ),
+            0x16 | 0x17 if data.len() >= 4 => Note::Clock {
+                white: kind == 0x16,
+                centis: u32::from_be_bytes([data[0], data[1], data[2], data[3]]),
+            },
             _ => {
                 at += len;
                 continue;
@@ -142,7 +169,7 @@ pub(super) fn read(block: &[u8]) -> Result<Notes> {
 }
 
 /// The annotation kinds (as the .cbh's flags name them) gamefs shows.
-pub(super) const SHOWN: u32 = 1 << 2 | 1 << 3 | 1 << 4 | 1 << 5;
+pub(super) const SHOWN: u32 = 1 << 2 | 1 << 3 | 1 << 4 | 1 << 5 | 1 << 22 | 1 << 23;
 
 #[cfg(test)]
 pub(super) mod tests {
@@ -173,6 +200,8 @@ pub(super) mod tests {
             (1, 0x05, &[3, 34, 36]),
             (2, 0x82, b"\x00\x2aBefore\r\nit \x96 \x9e"),
             (2, 0x16, &[0, 0, 1, 0]),
+            (-1, 0x17, &[0, 0, 0x4b, 0xc8]),
+            (3, 0x07, &[0, 0, 1, 0]),
         ]);
         assert_eq!(
             block_len(b[..HEAD_LEN].try_into().unwrap()).unwrap(),
@@ -186,8 +215,25 @@ pub(super) mod tests {
                 (1, Note::Squares("Gd4,Re4".to_owned())),
                 (2, Note::Arrows("Ye2e4".to_owned())),
                 (3, Note::Before("Before  it – #".to_owned())),
+                (
+                    3,
+                    Note::Clock {
+                        white: true,
+                        centis: 256
+                    }
+                ),
+                (
+                    0,
+                    Note::Clock {
+                        white: false,
+                        centis: 19400
+                    }
+                ),
             ]
         );
+        assert_eq!(clock_text(19400), "0:03:14");
+        assert_eq!(clock_text(215_700), "0:35:57");
+        assert_eq!(clock_text(3_600_050), "10:00:00.50");
     }
 
     #[test]

@@ -274,7 +274,7 @@ impl ChessBase {
     /// The tags of a game, those beyond the roster, ratings and ECO as ChessBase's PGN
     /// export writes them and in its order (docs/formats/chessbase.md §3): with the game's
     /// `moves` decoded, SetUp (a set-up start) and PlyCount too.
-    fn headers(&self, number: u32, moves: Option<&moves::Moves>) -> Headers {
+    fn headers(&self, number: u32, decoded: Option<&Decoded>) -> Headers {
         let entry = &self.entries[number as usize];
         let mut extra = Vec::new();
         let mut tag = |name: &str, value: String| extra.push((name.to_owned(), value));
@@ -285,7 +285,7 @@ impl ChessBase {
         if let Some(a) = annotator {
             tag("Annotator", a.to_string());
         }
-        if let Some(moves) = moves {
+        if let Some(Decoded { moves, .. }) = decoded {
             if moves.start != crate::game::StartPosition::Standard {
                 tag("SetUp", "1".to_owned());
             }
@@ -348,6 +348,12 @@ impl ChessBase {
         ] {
             if let Some(code) = team.and_then(|t| nations::code(t.nation)) {
                 tag(tag_name, code.to_owned());
+            }
+        }
+        let clocks = decoded.map(|d| d.clocks).unwrap_or_default();
+        for (tag_name, clock) in [("WhiteClock", clocks[0]), ("BlackClock", clocks[1])] {
+            if let Some(centis) = clock {
+                tag(tag_name, annotations::clock_text(centis));
             }
         }
         Headers {
@@ -431,20 +437,36 @@ impl ChessBase {
     }
 
     /// Game `number`'s moves with their annotations.
-    fn moves(&self, number: u32, entry: &Entry) -> Result<moves::Moves> {
+    /// The clocks of the start position (the game's final clocks, White's and Black's)
+    /// are taken out as `clocks`; a clock on a move becomes its `[%clk]`.
+    fn moves(&self, number: u32, entry: &Entry) -> Result<Decoded> {
         let record = self.record(entry)?;
         let block = self.annotation_block(entry)?;
-        let notes = if block.is_empty() {
+        let mut notes = if block.is_empty() {
             Vec::new()
         } else {
             annotations::read(&block)?
         };
-        moves::decode_annotated(&record, &notes).map_err(|e| {
+        let mut clocks = [None, None];
+        notes.retain_mut(|(node, note)| {
+            let annotations::Note::Clock { white, centis } = *note else {
+                return true;
+            };
+            if *node == 0 {
+                clocks[usize::from(!white)] = Some(centis);
+                return false;
+            }
+            let text = annotations::clock_text(centis);
+            *note = annotations::Note::Code(format!("[%clk {text}]"));
+            true
+        });
+        let moves = moves::decode_annotated(&record, &notes).map_err(|e| {
             e.context(format_args!(
                 "record {}",
                 self.record_numbers[number as usize]
             ))
-        })
+        })?;
+        Ok(Decoded { moves, clocks })
     }
 }
 
@@ -499,8 +521,8 @@ impl ChessStore for ChessBase {
         let decoded = self.moves(number, entry).map_err(|e| in_game(e, number))?;
         Ok(ChessGame {
             headers: self.headers(number, Some(&decoded)),
-            start: decoded.start,
-            moves: decoded.line,
+            start: decoded.moves.start,
+            moves: decoded.moves.line,
         })
     }
 
@@ -560,6 +582,13 @@ pub(crate) fn fuzz_files(data: &[u8]) {
     let _ = entities::tournaments(data);
     let _ = entities::names(data, 45, ".cbc");
     let _ = annotations::read(data);
+}
+
+/// A game's moves as decoded, with the clocks its annotations give for its end (White's,
+/// Black's, in hundredths of a second).
+struct Decoded {
+    moves: moves::Moves,
+    clocks: [Option<u32>; 2],
 }
 
 /// The length of the .cbj file's header.

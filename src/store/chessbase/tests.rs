@@ -203,6 +203,55 @@ fn teams_from_the_extended_headers() {
     );
 }
 
+/// Clocks and teams of a base ChessBase made from a broadcast's PGN (Biel 2025,
+/// tests/data/chessbase/biel): each game's final clocks (the .cba's clock annotations on the
+/// start position) and teams equal the WhiteClock, BlackClock, WhiteTeam and BlackTeam tags of
+/// the PGN it was made from, but one clock of `0:00:00` that ChessBase did not keep.
+#[test]
+fn clocks_and_teams_equal_the_pgn_the_base_was_made_from() {
+    let base = twic().with_file_name("biel").join("BielMTO");
+    let db = ChessBase::open(&base, false).unwrap();
+    let source = std::fs::read_to_string(base.with_file_name("BielMTO-source-tags.tsv")).unwrap();
+    let source: Vec<Vec<&str>> = source.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!((db.game_count(), source.len()), (548, 548));
+    assert_eq!(db.problems(), Vec::new());
+    let mut differ = Vec::new();
+    for (n, fields) in source.iter().enumerate() {
+        let g = db.load(n as u32).unwrap();
+        let tag = |name: &str| {
+            g.headers
+                .extra
+                .iter()
+                .find(|(t, _)| t == name)
+                .map_or("", |(_, v)| v.as_str())
+        };
+        let ours = [
+            g.headers.white.as_str(),
+            &g.headers.black,
+            tag("WhiteTeam"),
+            tag("BlackTeam"),
+            tag("WhiteClock"),
+            tag("BlackClock"),
+        ];
+        // Players are compared by their last name (ChessBase drops titles like ", Dr.").
+        for (i, (a, b)) in ours.iter().zip(fields).enumerate() {
+            let same = if i < 2 {
+                a.split(',').next() == b.split(',').next()
+            } else {
+                a == b
+            };
+            if !same {
+                differ.push(format!("game {}: {a:?} against {b:?}", n + 1));
+            }
+        }
+    }
+    assert_eq!(differ.len(), 1, "{differ:?}");
+    assert!(
+        differ[0].ends_with("\"\" against \"0:00:00\""),
+        "{differ:?}"
+    );
+}
+
 /// Every game decodes, and the first 500 equal what cbh2pgn 0.2.0 (an independent reader,
 /// MIT) reads from the same files: players, result and main line (tests/data/chessbase).
 #[test]
@@ -273,8 +322,9 @@ fn annotations_are_shown_and_the_kinds_left_out_are_said() {
         std::fs::copy(with_ext(&twic(), ext), with_ext(&base, ext)).unwrap();
     }
     // Game 1 gets a block at byte 26 of a new .cba: a pre-game text, 1.e4 with `!` and a
-    // green square, a text before 1...e5 and one after it; its flags say comments, symbols,
-    // squares and clocks. Record 2 becomes a guiding text.
+    // green square, a text before 1...e5 and one after it with the clock after it; its flags
+    // say comments, symbols, squares, clocks and time spent (not shown). Record 2 becomes a
+    // guiding text.
     let block = super::annotations::tests::block(&[
         (-1, 0x02, b"\x00\x00Biel 2016"),
         (0, 0x03, &[1]),
@@ -289,14 +339,17 @@ fn annotations_are_shown_and_the_kinds_left_out_are_said() {
     let mut cbh = std::fs::read(with_ext(&twic(), "cbh")).unwrap();
     let g1 = RECORD_LEN;
     cbh[g1 + 5..g1 + 9].copy_from_slice(&26u32.to_be_bytes());
-    cbh[g1 + 39..g1 + 43].copy_from_slice(&(1u32 << 2 | 1 << 3 | 1 << 4 | 1 << 22).to_be_bytes());
+    cbh[g1 + 39..g1 + 43]
+        .copy_from_slice(&(1u32 << 2 | 1 << 3 | 1 << 4 | 1 << 7 | 1 << 22).to_be_bytes());
     cbh[2 * RECORD_LEN] |= 0x02;
     std::fs::write(with_ext(&base, "cbh"), &cbh).unwrap();
     let db = ChessBase::open(&base, false).unwrap();
     assert_eq!(db.game_count(), 6116);
     let pgn = crate::text::pgn::render(&db.load(0).unwrap()).unwrap();
     assert!(
-        pgn.contains("{Biel 2016} 1. e4 $1 {[%csl Ge5] The Spanish:} 1... e5 {solid.} 2. Nf3"),
+        pgn.contains(
+            "{Biel 2016} 1. e4 $1 {[%csl Ge5] The Spanish:} 1... e5 {[%clk 0:01:15] solid.}\n2. Nf3"
+        ),
         "{pgn}"
     );
     // The game after the guiding text is the base's third.
@@ -305,7 +358,7 @@ fn annotations_are_shown_and_the_kinds_left_out_are_said() {
     assert_eq!(
         problems,
         [
-            "clocks (.cba) are not shown yet: 1 game(s) have them",
+            "time spent (.cba) are not shown yet: 1 game(s) have them",
             "guiding texts (pages of text, not games) are not shown: 1 of them",
         ]
     );

@@ -236,6 +236,9 @@ impl Decoder {
                 Note::Nags(n) => a.nags.extend(n),
                 Note::Squares(s) => a.codes.push_str(&format!("[%csl {s}]")),
                 Note::Arrows(s) => a.codes.push_str(&format!("[%cal {s}]")),
+                Note::Code(s) => a.codes.push_str(s),
+                // The store turns clocks into tags or codes before the moves see them.
+                Note::Clock { .. } => {}
             }
         }
         for (node, a) in added {
