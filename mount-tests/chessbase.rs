@@ -98,3 +98,18 @@ fn what_a_chessbase_database_holds_and_gamefs_does_not_show_is_in_errors() {
             .contains("47. g4 1-0")
     );
 }
+
+#[test]
+fn a_chessbase_archive_mounts_as_the_database_it_packs() {
+    let dir = scratch("chessbase-cbv");
+    let cbv = dir.path().join("twic1134.cbv");
+    std::fs::copy(repo().join("tests/data/chessbase/twic1134.cbv"), &cbv).unwrap();
+    let cache = dir.path().join("cache");
+    let env = [("XDG_CACHE_HOME", cache.as_path())];
+    let m = Mount::with_env(&cbv, dir.path(), &[], &env);
+    assert_eq!(listing(&m.join("games")).len(), 6117);
+    let text = std::fs::read_to_string(m.game(1)).unwrap();
+    let base = twic(dir.path());
+    let export = gamefs_ok([Path::new("export"), &base.with_extension("cbh")]);
+    assert!(export.starts_with(&text), "{text}");
+}

@@ -29,10 +29,12 @@ pub enum Kind {
     /// One file compressed by `xz` (`club.si4.xz`; a `.pgn.xz` is read in place as a PGN
     /// file): its one member is the name without `.xz`.
     Xz,
+    /// ChessBase's archive of a database (`.cbv`; `.cbz` when enciphered with a password).
+    Cbv,
 }
 
 /// The endings (lowercase) that name each archive kind, longest first where one ends another.
-const ENDINGS: [(&str, Kind); 13] = [
+const ENDINGS: [(&str, Kind); 15] = [
     (".tar.gz", Kind::Tar(TarCodec::Gzip)),
     (".tgz", Kind::Tar(TarCodec::Gzip)),
     (".tar.bz2", Kind::Tar(TarCodec::Bzip2)),
@@ -46,6 +48,8 @@ const ENDINGS: [(&str, Kind); 13] = [
     (".zip", Kind::Zip),
     (".7z", Kind::SevenZ),
     (".xz", Kind::Xz),
+    (".cbv", Kind::Cbv),
+    (".cbz", Kind::Cbv),
 ];
 
 /// The archive kind the name `name` ends with (compared ignoring case), and the length of
@@ -83,6 +87,7 @@ impl Kind {
             Kind::Tar(TarCodec::Xz) => "tar.xz",
             Kind::Tar(TarCodec::Zstd) => "tar.zst",
             Kind::Xz => "xz",
+            Kind::Cbv => "ChessBase (cbv)",
         }
     }
 }
@@ -99,6 +104,7 @@ mod tests {
         assert_eq!(of_name("x.tar"), Some((Kind::Tar(TarCodec::Plain), 4)));
         assert_eq!(of_name("club.si4.xz"), Some((Kind::Xz, 3)));
         assert_eq!(of_name("cb.7z"), Some((Kind::SevenZ, 3)));
+        assert_eq!(of_name("TWIC1134.CBV"), Some((Kind::Cbv, 4)));
         for not in [
             "games.pgn",
             "games.pgn.gz",

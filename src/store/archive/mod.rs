@@ -1,5 +1,5 @@
 //! Archives as a source of bytes for the stores: a `.zip`, `.7z`, tar (plain, `.gz`, `.bz2`,
-//! `.xz`, `.zst`) or `.xz` file holding databases (PGN files, the files of a SCID or Simple
+//! `.xz`, `.zst`), `.xz` or ChessBase `.cbv` file holding databases (PGN files, the files of a SCID or Simple
 //! Chess Database, other archives) is unpacked once into the user's cache folder, and each
 //! database in it is then opened as a local file by its own store: no format store has an
 //! archive code path of its own (docs/DESIGN.md, "Sources of bytes").
@@ -13,6 +13,7 @@
 //! place, by ranges of the archive (`in_place`).
 
 pub mod bounds;
+mod cbv;
 mod in_place;
 pub mod kind;
 mod names;

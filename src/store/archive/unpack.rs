@@ -308,6 +308,7 @@ impl Unpacker<'_> {
         match kind {
             Kind::Zip => super::zip::read(blob, self),
             Kind::SevenZ => super::sevenz::read(blob, self),
+            Kind::Cbv => super::cbv::read(blob, self),
             Kind::Tar(codec) => super::tar::read(blob, codec, self),
             Kind::Xz => {
                 let inner = &name[..name.len() - ".xz".len()];
