@@ -579,8 +579,14 @@ pub(crate) fn fuzz_files(data: &[u8]) {
     if let Ok(players) = entities::players(data) {
         assert!(players.len() <= data.len() / 9);
     }
-    let _ = entities::tournaments(data);
+    if let Ok(tournaments) = entities::tournaments(data) {
+        for t in tournaments {
+            let _ = (t.event_type(), nations::code(t.nation));
+        }
+    }
     let _ = entities::names(data, 45, ".cbc");
+    let _ = entities::sources(data);
+    let _ = entities::teams(data);
     let _ = annotations::read(data);
 }
 
