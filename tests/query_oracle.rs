@@ -76,6 +76,19 @@ const QUERIES: &[(&str, &str)] = &[
         "eco=B90-B99,moves=-30,result=1-0+0-1",
         "-eco {B90 B99} -length {0 60} -result 10",
     ),
+    ("white=carlsen", "-white carlsen"),
+    ("black!=kasparov", "-black! kasparov"),
+    ("event=ch", "-event ch"),
+    ("round=1", "-round 1"),
+    ("result=draw", "-result ="),
+    ("elo=-2400", "-elo {0 2400}"),
+    ("moves=41-", "-length {81 9999}"),
+    ("welo=2700-,belo=-2600", "-welo {2700 9999} -belo {0 2600}"),
+    ("player=anand,result=draw", "-player anand -result ="),
+    (
+        "eco=B96-B99,year=2000-",
+        "-eco {B96 B99} -date {2000.??.?? 2047.12.31}",
+    ),
 ];
 
 /// A database made by SCID itself from the Najdorf games and the edge-case files.
