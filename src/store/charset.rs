@@ -47,6 +47,24 @@ pub fn windows_1252(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// Decode ChessBase's text (names, comments): UTF-8 when the bytes hold some and are valid
+/// UTF-8 (ChessBase writes UTF-8 into its fields too, as another reader of the format,
+/// cbvault, found in a base ChessBase converted; a UTF-8 text cut at a field's width in the
+/// middle of a character keeps what precedes it), else [`windows_1252`]: single-byte text
+/// almost never forms valid multi-byte UTF-8.
+pub fn utf8_or_windows_1252(bytes: &[u8]) -> String {
+    if bytes.is_ascii() {
+        return windows_1252(bytes);
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(e) if e.error_len().is_none() && !bytes[..e.valid_up_to()].is_ascii() => {
+            String::from_utf8_lossy(&bytes[..e.valid_up_to()]).into_owned()
+        }
+        Err(_) => windows_1252(bytes),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,6 +75,20 @@ mod tests {
             windows_1252(b"R\xe9ti \x96 \x93x\x94 \x8aeva \x81"),
             "Réti – “x” Ševa \u{81}"
         );
+    }
+
+    #[test]
+    fn chessbase_text_is_utf8_when_it_is_valid_utf8_else_windows_1252() {
+        assert_eq!(
+            utf8_or_windows_1252("Réti – Ševa".as_bytes()),
+            "Réti – Ševa"
+        );
+        assert_eq!(utf8_or_windows_1252(b"R\xe9ti \x96 x"), "Réti – x");
+        // Cut at a field's width inside a character.
+        assert_eq!(utf8_or_windows_1252(&"Réti Ş".as_bytes()[..7]), "Réti ");
+        assert_eq!(utf8_or_windows_1252(b"Carlsen"), "Carlsen");
+        // A lone high byte at the end is Windows-1252, not a cut character.
+        assert_eq!(utf8_or_windows_1252(b"abc\xe9"), "abcé");
     }
 
     #[test]

@@ -86,10 +86,17 @@ fn colour(b: u8) -> Option<char> {
 /// The byte that marks a diagram in ChessBase's texts, shown as `#`.
 const DIAGRAM: u8 = 0x9E;
 
-/// An annotation's text: Windows-1252, a diagram mark as `#`, line breaks as spaces.
+/// An annotation's text: UTF-8 when it is valid UTF-8 beyond ASCII, else Windows-1252 with a
+/// diagram mark as `#` (the mark is no UTF-8); line breaks as spaces.
 fn text(bytes: &[u8]) -> String {
-    let parts: Vec<String> = bytes.split(|&b| b == DIAGRAM).map(windows_1252).collect();
-    crate::game::normalize_comment(&parts.join("#"))
+    let text = match std::str::from_utf8(bytes) {
+        Ok(utf8) if !utf8.is_ascii() => utf8.to_owned(),
+        _ => {
+            let parts: Vec<String> = bytes.split(|&b| b == DIAGRAM).map(windows_1252).collect();
+            parts.join("#")
+        }
+    };
+    crate::game::normalize_comment(&text)
 }
 
 /// The annotations of `block` (a whole block, head included) that gamefs shows; the kinds it
@@ -199,6 +206,7 @@ pub(super) mod tests {
             (0, 0x04, &[2, 28, 4, 36]),
             (1, 0x05, &[3, 34, 36]),
             (2, 0x82, b"\x00\x2aBefore\r\nit \x96 \x9e"),
+            (2, 0x02, "\0\0Ševa – ü".as_bytes()),
             (2, 0x16, &[0, 0, 1, 0]),
             (-1, 0x17, &[0, 0, 0x4b, 0xc8]),
             (3, 0x07, &[0, 0, 1, 0]),
@@ -215,6 +223,7 @@ pub(super) mod tests {
                 (1, Note::Squares("Gd4,Re4".to_owned())),
                 (2, Note::Arrows("Ye2e4".to_owned())),
                 (3, Note::Before("Before  it – #".to_owned())),
+                (3, Note::After("Ševa – ü".to_owned())),
                 (
                     3,
                     Note::Clock {

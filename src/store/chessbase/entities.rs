@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::error::{Error, Result};
 use crate::game::PartialDate;
-use crate::store::charset::windows_1252;
+use crate::store::charset::utf8_or_windows_1252;
 
 /// The bytes of each record before the entity's fields.
 const LINKS: usize = 9;
@@ -24,7 +24,7 @@ fn le(bytes: &[u8]) -> u32 {
 /// The text of `bytes` up to the first zero byte, spaces at the ends dropped.
 fn field(bytes: &[u8]) -> String {
     let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-    windows_1252(&bytes[..end]).trim().to_owned()
+    utf8_or_windows_1252(&bytes[..end]).trim().to_owned()
 }
 
 /// The records of an entity file: each one's fields (after the links), in number order.
