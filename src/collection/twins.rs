@@ -17,11 +17,12 @@
 //! Candidates are grouped by those fields from the index alone ([`GameSummary`]); only games
 //! of a group of two or more are decoded, and within a group the games are sorted by their
 //! moves, so each game meets only the games whose moves start with its own (no comparison of
-//! every pair); the groups are compared on every core. Computed in full each time; a kept
-//! index is future work.
+//! every pair); the groups are compared on every core. What was found is kept beside the
+//! position index ([`Twins::keep`]) for the next mount of the same files.
 
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::path::Path;
 
 use crate::collection::positions::key::{NULL_MOVE, move_code};
 use crate::error::Result;
@@ -71,6 +72,70 @@ impl Twins {
     /// True when SCID's deletion marks game `n` deleted.
     pub fn deletes(&self, n: u32) -> bool {
         self.doomed.binary_search(&n).is_ok()
+    }
+}
+
+/// The first bytes of a kept twins file.
+const MAGIC: &[u8; 8] = b"GFTWINS1";
+
+impl Twins {
+    /// Keep the twins at `path` (atomically: written beside it, then renamed), for the
+    /// database files of `stamp` ([`crate::collection::positions::stamp_of`]). Little-endian:
+    /// the magic, the stamp, the number of groups, each group's length and games, the number
+    /// of games SCID's deletion marks and those games.
+    pub fn keep(&self, path: &Path, stamp: u64) -> std::io::Result<()> {
+        let mut out = Vec::with_capacity(32 + 4 * self.doomed.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&stamp.to_le_bytes());
+        let mut list = |games: &[u32]| {
+            out.extend_from_slice(&(games.len() as u32).to_le_bytes());
+            for n in games {
+                out.extend_from_slice(&n.to_le_bytes());
+            }
+        };
+        for group in &self.groups {
+            list(group);
+        }
+        // The groups end with an empty one (a group has two games or more).
+        list(&[]);
+        list(&self.doomed);
+        let mut partial = path.as_os_str().to_owned();
+        partial.push(".partial");
+        std::fs::write(&partial, &out)?;
+        std::fs::rename(&partial, path)
+    }
+
+    /// The twins kept at `path` for the database files of `stamp`; none when there are none,
+    /// they were kept for other files, or the file does not read whole.
+    pub fn kept(path: &Path, stamp: u64) -> Option<Twins> {
+        let bytes = std::fs::read(path).ok()?;
+        if bytes.get(..8)? != MAGIC || bytes.get(8..16)? != stamp.to_le_bytes() {
+            return None;
+        }
+        let mut words = bytes
+            .get(16..)?
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes(w.try_into().expect("four bytes")));
+        // A list: its length, checked against what the file holds, then its games.
+        let mut list = || -> Option<Vec<u32>> {
+            let len = words.next()? as usize;
+            let list: Vec<u32> = words.by_ref().take(len).collect();
+            (list.len() == len).then_some(list)
+        };
+        let mut groups = Vec::new();
+        loop {
+            let group = list()?;
+            match group.len() {
+                0 => break,
+                1 => return None,
+                _ => groups.push(group),
+            }
+        }
+        let doomed = list()?;
+        // Nothing after the last list.
+        let words_read: usize =
+            groups.iter().map(|g| g.len() + 1).sum::<usize>() + 2 + doomed.len();
+        (bytes.len() == 16 + 4 * words_read).then_some(Twins { groups, doomed })
     }
 }
 

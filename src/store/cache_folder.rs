@@ -22,9 +22,12 @@ pub const CHANGES: &str = ".changes";
 /// The file beside a kept position index that holds its endings.
 pub const ENDINGS: &str = ".endings";
 
+/// The file beside a kept position index that holds the twin games of the same files.
+pub const TWINS: &str = ".twins";
+
 /// The files kept beside a position index `INDEX`, named `INDEX` and these ([`companion`]),
 /// which go when it is dropped.
-const COMPANIONS: [&str; 2] = [CHANGES, ENDINGS];
+const COMPANIONS: [&str; 3] = [CHANGES, ENDINGS, TWINS];
 
 /// The file kept beside the position index at `index` named by `suffix` ([`CHANGES`],
 /// [`ENDINGS`]).

@@ -768,6 +768,10 @@ pub fn start_building(
                     after.wait(&stop);
                 }
             });
+            // Then the twins, so that `twins/` answers at once (kept for the next mount).
+            if !stop.load(Ordering::Acquire) {
+                vfs.twins();
+            }
         });
     spawned
         .inspect_err(|e| log::warn!("cannot build the position index: {e}"))

@@ -120,6 +120,17 @@ pub(crate) fn tree_of(dir: &Path, pgn: &str, depth: u32) -> Vfs {
             .map(|g| g.map_err(crate::error::Error::from)),
     )
     .unwrap();
+    tree_over(dir, db, depth)
+}
+
+/// [`tree_of`] again over the database it made in `dir`: a new mount of the same files.
+pub(crate) fn reopen_tree(dir: &Path, depth: u32) -> Vfs {
+    tree_over(dir, store::open(&dir.join("db"), true).unwrap(), depth)
+}
+
+/// A tree over `db` with move folders `depth` plies deep, its position index kept in `dir`
+/// and built.
+fn tree_over(dir: &Path, db: Arc<dyn store::ChessStore>, depth: u32) -> Vfs {
     let options = VfsOptions {
         tree_depth: depth,
         position_index: Some(dir.join("positions")),

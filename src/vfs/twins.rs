@@ -3,14 +3,17 @@
 //! (`0042 Carlsen, Magnus - Nakamura, Hikaru 2019`), holding relative symlinks to its games
 //! in `games/`, ranked: `1-NAME.pgn` the better copy, then `2-…`.
 //!
-//! Found the first time `twins/` is visited (the time it took is logged) and kept until the
-//! games change: every save, deletion or import, and any change by another program, forgets
-//! it with the views.
+//! Found once the position index is ready, in the background (or the first time `twins/`
+//! is visited, if sooner; the time it took is logged), and kept until the games change:
+//! every save, deletion or import, and any change by another program, forgets it with the
+//! views. What was found is kept beside the position index (`INDEX.twins`), so the next
+//! mount of the same files takes it at once.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::{DirEntry, Node, Vfs, lock};
+use crate::collection::positions::stamp_of;
 use crate::collection::twins::Twins;
 
 /// The twins of a mount, found when first asked for.
@@ -58,7 +61,21 @@ impl Vfs {
         }
         let changes = self.twins.changes.load(Ordering::Acquire);
         let started = std::time::Instant::now();
-        let twins = Arc::new(self.coll.twins()?);
+        let kept_at = self.kept_twins_path();
+        let stamp = stamp_of(&self.coll.info().files);
+        let twins = match kept_at.as_deref().and_then(|p| Twins::kept(p, stamp)) {
+            Some(kept) => Arc::new(kept),
+            None => {
+                let twins = Arc::new(self.coll.twins()?);
+                // Kept only when the files are as they were when the twins were found.
+                if let Some(path) = kept_at.filter(|_| stamp_of(&self.coll.info().files) == stamp)
+                    && let Err(e) = twins.keep(&path, stamp)
+                {
+                    log::warn!("twins: not kept at {}: {e}", path.display());
+                }
+                twins
+            }
+        };
         log::info!(
             "twins: {} groups, {} games SCID would delete, found in {:.3} s",
             twins.groups().len(),
@@ -70,6 +87,15 @@ impl Vfs {
             *found = Some(twins.clone());
         }
         Some(twins)
+    }
+
+    /// Where the twins are kept: beside the position index, when it is kept.
+    fn kept_twins_path(&self) -> Option<std::path::PathBuf> {
+        let index = self.options.position_index.as_deref()?;
+        Some(crate::store::cache_folder::companion(
+            index,
+            crate::store::cache_folder::TWINS,
+        ))
     }
 
     /// How many groups `twins/` has: found now if `find` (a `stat` or a lookup of it), else
@@ -250,5 +276,42 @@ mod tests {
         vfs.set_deleted(2, true).unwrap();
         assert!(names(&vfs, "twins").is_empty());
         assert!(at(&vfs, &format!("twins/{group}")).is_err());
+    }
+
+    #[test]
+    fn twins_are_kept_beside_the_index_for_the_next_mount_of_the_same_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let pgn = [
+            game("Anand", "Kramnik", &format!("{LINE} e5 7. Nb3"), "1-0"),
+            game("Anand", "Kramnik", LINE, "1-0"),
+            game("Other", "Player", LINE, "1-0"),
+        ]
+        .concat();
+        let vfs = tree_of(dir.path(), &pgn, 4);
+        let kept = vfs.kept_twins_path().unwrap();
+        assert_eq!(vfs.twins().unwrap().groups(), [vec![0, 1]]);
+        assert!(kept.is_file());
+        drop(vfs);
+        let stamp = crate::collection::positions::stamp_of(&[
+            dir.path().join("db.si4"),
+            dir.path().join("db.sn4"),
+            dir.path().join("db.sg4"),
+        ]);
+        let found = crate::collection::twins::Twins::kept(&kept, stamp).expect("these files'");
+        assert_eq!(found.groups(), [vec![0, 1]]);
+        // The next mount takes what was kept: here a group made up ([0, 1] made [0, 2]), to
+        // tell it from one found again.
+        let bytes = std::fs::read(&kept).unwrap();
+        let mut forged = bytes.clone();
+        forged[24..28].copy_from_slice(&2u32.to_le_bytes());
+        std::fs::write(&kept, &forged).unwrap();
+        let vfs = super::super::testing::reopen_tree(dir.path(), 4);
+        assert_eq!(vfs.twins().unwrap().groups(), [vec![0, 2]]);
+        drop(vfs);
+        // A damaged file is found again, and kept again.
+        std::fs::write(&kept, &forged[..forged.len() - 2]).unwrap();
+        let vfs = super::super::testing::reopen_tree(dir.path(), 4);
+        assert_eq!(vfs.twins().unwrap().groups(), [vec![0, 1]]);
+        assert_eq!(std::fs::read(&kept).unwrap(), bytes);
     }
 }
