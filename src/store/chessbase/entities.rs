@@ -1,4 +1,5 @@
-//! The entity files: players (.cbp), tournaments (.cbt), annotators (.cbc), sources (.cbs).
+//! The entity files: players (.cbp), tournaments (.cbt), annotators (.cbc), sources (.cbs),
+//! teams (.cbe).
 //! Each is a header (28 bytes, plus the number at offset 24) and fixed-size records, each
 //! 9 bytes of search-tree links and the entity's fields; games name them by record number.
 //! Integers are little-endian; text is Windows-1252, cut at the first zero byte.
@@ -176,6 +177,64 @@ pub(super) fn sources(bytes: &[u8]) -> Result<Vec<Source>> {
         .collect())
 }
 
+/// A team (.cbe).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Team {
+    /// The name as ChessBase's export writes it: the title, and the team's number (a club's
+    /// second team) in Roman numerals after it when it has one (`Eppingen II`).
+    pub name: String,
+    /// The nation number (0: none).
+    pub nation: u8,
+}
+
+/// `n` in Roman numerals (1–3999; others as digits).
+fn roman(mut n: u32) -> String {
+    if !(1..4000).contains(&n) {
+        return n.to_string();
+    }
+    const UNITS: [(u32, &str); 13] = [
+        (1000, "M"),
+        (900, "CM"),
+        (500, "D"),
+        (400, "CD"),
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ];
+    let mut out = String::new();
+    for (value, text) in UNITS {
+        while n >= value {
+            out.push_str(text);
+            n -= value;
+        }
+    }
+    out
+}
+
+/// The teams: title (45 bytes), number (4), season flag (1), year (4), nation (1).
+pub(super) fn teams(bytes: &[u8]) -> Result<Vec<Team>> {
+    Ok(records(bytes, 55, ".cbe")?
+        .into_iter()
+        .map(|r| {
+            let title = field(&r[..45]);
+            let number = le(&r[45..49]);
+            Team {
+                name: match number {
+                    0 => title,
+                    n => format!("{title} {}", roman(n)),
+                },
+                nation: r[54],
+            }
+        })
+        .collect())
+}
+
 /// The names of the annotators (.cbc) or of the sources (.cbs): the text of the first
 /// `width` bytes of each record.
 pub(super) fn names(bytes: &[u8], width: usize, file: &str) -> Result<Vec<Arc<str>>> {
@@ -213,6 +272,22 @@ mod tests {
         let names = players(&file(58, &[a, b])).unwrap();
         assert_eq!(&*names[0], "Carlsen, Magnus");
         assert_eq!(&*names[1], "Réti");
+    }
+
+    #[test]
+    fn teams_with_their_numbers_in_roman_numerals() {
+        let mut eppingen = b"Eppingen".to_vec();
+        eppingen.resize(45, 0);
+        eppingen.extend(2u32.to_le_bytes());
+        eppingen.extend([1, 0xD6, 7, 0, 0, 53]);
+        let mut club = b"Club".to_vec();
+        club.resize(55, 0);
+        let teams = teams(&file(63, &[eppingen, club])).unwrap();
+        assert_eq!(teams[0].name, "Eppingen II");
+        assert_eq!(teams[0].nation, 53);
+        assert_eq!(teams[1].name, "Club");
+        assert_eq!(roman(1994), "MCMXCIV");
+        assert_eq!(roman(4000), "4000");
     }
 
     #[test]

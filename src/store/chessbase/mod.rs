@@ -3,9 +3,9 @@
 //! The .cbh file numbers the entries (`headers`); chess games among them are the games of
 //! the mount, numbered in order, and guiding texts (pages of text) are left out. A game's
 //! moves are decoded from the .cbg file when it is read ([`moves`]); names come from the
-//! entity files (`entities`); texts, symbols, coloured squares and arrows from the .cba
-//! file (`annotations`). What gamefs does not show yet (other annotations, guiding texts,
-//! teams) is said once per kind among the database's problems, so `.gamefs/errors` and
+//! entity files (`entities`), the teams' from the .cbe file as the .cbj file names them;
+//! texts, symbols, coloured squares and arrows from the .cba file (`annotations`). What
+//! gamefs does not show yet (other annotations, guiding texts) is said once per kind among the database's problems, so `.gamefs/errors` and
 //! `gamefs check` tell it; nothing is left out silently. Writing is refused: `gamefs convert`
 //! makes a SCID copy to write into. The byte layouts: docs/formats/chessbase.md.
 
@@ -30,14 +30,17 @@ use crate::store::{
 use headers::{Entry, RECORD_LEN};
 
 /// The file extensions of a ChessBase database gamefs reads, the index first.
-pub const EXTENSIONS: [&str; 7] = ["cbh", "cbg", "cbp", "cbt", "cbc", "cbs", "cba"];
-
-/// The other files a ChessBase database may have, which gamefs does not read (extended
-/// headers, teams, search boosters…): listed so a folder's or an archive's database is
-/// recognised whole.
-pub const OTHER_EXTENSIONS: [&str; 9] = [
-    "cbj", "cbe", "cbl", "cbm", "cbtt", "cbb", "cbgi", "cbpi", "flags",
+pub const EXTENSIONS: [&str; 9] = [
+    "cbh", "cbg", "cbp", "cbt", "cbc", "cbs", "cba", "cbe", "cbj",
 ];
+
+/// The other files a ChessBase database may have, which gamefs does not read (search
+/// boosters…): listed so a folder's or an archive's database is recognised whole.
+pub const OTHER_EXTENSIONS: [&str; 7] = ["cbl", "cbm", "cbtt", "cbb", "cbgi", "cbpi", "flags"];
+
+/// The length of the .cbj file's header (its version, record length and record count,
+/// little-endian, then bytes of no known use).
+const EXTENDED_HEADER_LEN: u64 = 32;
 
 /// The base path of a database given as its base or any of its files.
 pub fn base_path(path: &Path) -> PathBuf {
@@ -86,6 +89,11 @@ pub struct ChessBase {
     games: Blob,
     /// The .cba file, when there is one.
     annotations: Option<Blob>,
+    /// The teams (.cbe).
+    teams: Vec<entities::Team>,
+    /// The .cbj file (extended headers: each game's teams) and its records' length, when
+    /// there is one whose records hold the teams.
+    extended: Option<(Blob, u64)>,
     damage: Damage,
 }
 
@@ -134,6 +142,8 @@ impl ChessBase {
         let tournaments = entities::tournaments(&optional(&base, "cbt")?)?;
         let annotators = entities::names(&optional(&base, "cbc")?, 45, ".cbc")?;
         let sources = entities::sources(&optional(&base, "cbs")?)?;
+        let teams = entities::teams(&optional(&base, "cbe")?)?;
+        let extended = Self::open_extended(&base, count, &mut damage)?;
         let mut sites: Vec<Arc<str>> = Vec::new();
         let mut site_ids = std::collections::HashMap::new();
         let site_of = tournaments
@@ -240,7 +250,65 @@ impl ChessBase {
             sources,
             games,
             annotations,
+            teams,
+            extended,
             damage,
+        })
+    }
+
+    /// The .cbj file and its records' length; none when there is no file, or its records
+    /// are too short to name teams. Fewer records than the .cbh's is said among the problems.
+    fn open_extended(
+        base: &Path,
+        records: usize,
+        damage: &mut Damage,
+    ) -> Result<Option<(Blob, u64)>> {
+        let path = with_ext(base, "cbj");
+        let blob = match Blob::open(&path) {
+            Ok(blob) => blob,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e.context(path.display())),
+        };
+        let mut header = [0u8; 12];
+        if blob.read_exact_at(&mut header, 0).is_err() {
+            damage.database(format!(
+                "{}: shorter than its header, so no game's teams are shown",
+                path.display()
+            ));
+            return Ok(None);
+        }
+        let len = u64::from(u32::from_le_bytes([
+            header[4], header[5], header[6], header[7],
+        ]));
+        if len < 8 {
+            return Ok(None);
+        }
+        let held = blob.len()?.saturating_sub(EXTENDED_HEADER_LEN) / len;
+        if held < records as u64 {
+            damage.database(format!(
+                "{}: {held} records for {records} games, so the games after them show no teams",
+                path.display()
+            ));
+        }
+        Ok(Some((blob, len)))
+    }
+
+    /// The White and the Black team of game `number`, as the .cbj file names them.
+    fn teams_of(&self, number: u32) -> [Option<&entities::Team>; 2] {
+        let Some((cbj, len)) = &self.extended else {
+            return [None, None];
+        };
+        let record = u64::from(self.record_numbers[number as usize]) - 1;
+        let mut ids = [0u8; 8];
+        if cbj
+            .read_exact_at(&mut ids, EXTENDED_HEADER_LEN + record * len)
+            .is_err()
+        {
+            return [None, None];
+        }
+        [&ids[..4], &ids[4..]].map(|id| {
+            let id = u32::from_be_bytes([id[0], id[1], id[2], id[3]]);
+            self.teams.get(id as usize)
         })
     }
 
@@ -259,8 +327,8 @@ impl ChessBase {
 
     /// The tags of a game, those beyond the roster, ratings and ECO as ChessBase's PGN
     /// export writes them and in its order (docs/formats/chessbase.md §3): with the game's
-    /// `moves` decoded, SetUp (a set-up start) and PlyCount too.
-    fn headers(&self, entry: &Entry, moves: Option<&moves::Moves>) -> Headers {
+    /// `moves` decoded, Variant (Chess960), SetUp (a set-up start) and PlyCount too.
+    fn headers(&self, number: u32, entry: &Entry, moves: Option<&moves::Moves>) -> Headers {
         let mut extra = Vec::new();
         let mut tag = |name: &str, value: String| extra.push((name.to_owned(), value));
         let annotator = self
@@ -271,6 +339,9 @@ impl ChessBase {
             tag("Annotator", a.to_string());
         }
         if let Some(moves) = moves {
+            if matches!(moves.start, crate::game::StartPosition::Chess960(_)) {
+                tag("Variant", "chess 960".to_owned());
+            }
             if moves.start != crate::game::StartPosition::Standard {
                 tag("SetUp", "1".to_owned());
             }
@@ -319,6 +390,20 @@ impl ChessBase {
                 if let Some(value) = value {
                     tag(name, value);
                 }
+            }
+        }
+        let [white_team, black_team] = self.teams_of(number);
+        for (name, team) in [("WhiteTeam", white_team), ("BlackTeam", black_team)] {
+            if let Some(t) = team {
+                tag(name, t.name.clone());
+            }
+        }
+        for (name, team) in [
+            ("WhiteTeamCountry", white_team),
+            ("BlackTeamCountry", black_team),
+        ] {
+            if let Some(country) = team.and_then(|t| nations::code(t.nation)) {
+                tag(name, country.to_owned());
             }
         }
         Headers {
@@ -450,8 +535,18 @@ impl ChessStore for ChessBase {
     fn load(&self, number: u32) -> Result<ChessGame> {
         let entry = self.entry(number)?;
         let decoded = self.moves(number, entry).map_err(|e| in_game(e, number))?;
+        if let Some(cut) = &decoded.cut {
+            // ChessBase shows the game so too: not damage gamefs can do better with.
+            log::info!(
+                "{}: game {} (record {}): the moves stop at {cut}; the game ends there, as \
+                 ChessBase ends it",
+                self.base.display(),
+                number + 1,
+                self.record_numbers[number as usize]
+            );
+        }
         Ok(ChessGame {
-            headers: self.headers(entry, Some(&decoded)),
+            headers: self.headers(number, entry, Some(&decoded)),
             start: decoded.start,
             moves: decoded.line,
         })
@@ -490,7 +585,7 @@ impl ChessStore for ChessBase {
         let mut bytes = self.record(entry).ok()?;
         bytes.extend(self.annotation_block(entry).ok()?);
         Some(crate::store::fingerprint_of(
-            &self.headers(entry, None),
+            &self.headers(number, entry, None),
             &bytes,
         ))
     }
