@@ -69,3 +69,39 @@ fn symbols_and_texts_as_chessbase_exports_them() {
 fn promotions_and_tournament_tags_as_chessbase_exports_them() {
     equals_chessbase_export("ManyPromotions", 7);
 }
+
+/// Games of ChessBase's Mega Database whose moves use encodings other than the usual one:
+/// mode 1 (two bytes a move, the count taken off before the table; one game without moves),
+/// mode 4 (a byte a move, the count taken off after the table) and mode 5 (two bytes, after);
+/// the last game's teams (.cbe, named by the .cbj) with their numbers and countries.
+#[test]
+fn other_move_encodings_and_teams_as_chessbase_exports_them() {
+    equals_chessbase_export("UnusualStart", 9);
+}
+
+/// Games whose moves end without the game's end mark: one runs into bytes that name no
+/// legal move (byte 111, a second queen Black does not have) and ChessBase's export ends it
+/// before them, at move 54; the other just stops at the record's end.
+#[test]
+fn moves_without_their_end_mark_as_chessbase_exports_them() {
+    equals_chessbase_export("NormalNoPop", 2);
+}
+
+/// Chess960 (mode 10) from the start and from set-up positions: Variant, SetUp and FEN with
+/// the castling rooks by file (`GAga`, `Ha`), castling, and the text ChessBase's German
+/// interface stored before the first move (`[#] Schach 960-Stellung 253`: a text annotation
+/// in the .cba, so shown as stored; ChessBase wrote the number of the first game's start
+/// into all four, even those from another start, as their records' start number says).
+#[test]
+fn chess960_as_chessbase_exports_it() {
+    equals_chessbase_export("Chess960NonStandard", 4);
+}
+
+/// Chess960 games of ChessBase's Mega Database whose records are damaged (start numbers past
+/// 959, rook squares off the board, moves that turn illegal): ChessBase's export gives them no
+/// castling rights and ends each at its first move that is not legal (after 2, 0, 0 and 1
+/// moves).
+#[test]
+fn damaged_chess960_games_as_chessbase_exports_them() {
+    equals_chessbase_export("Chess960Corrupt", 4);
+}

@@ -162,27 +162,6 @@ pub(super) struct Source {
     pub quality: u8,
 }
 
-/// A team (.cbe), as ChessBase's export writes WhiteTeam and WhiteTeamCountry.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(super) struct Team {
-    /// The title.
-    pub title: String,
-    /// The country's nation number (0: none).
-    pub nation: u8,
-}
-
-/// The teams: a title of 45 bytes, then the team's number, season, year, and its nation at
-/// byte 54.
-pub(super) fn teams(bytes: &[u8]) -> Result<Vec<Team>> {
-    Ok(records(bytes, 55, ".cbe")?
-        .into_iter()
-        .map(|r| Team {
-            title: field(&r[..45]),
-            nation: r[54],
-        })
-        .collect())
-}
-
 /// The sources.
 pub(super) fn sources(bytes: &[u8]) -> Result<Vec<Source>> {
     Ok(records(bytes, 51, ".cbs")?
@@ -194,6 +173,64 @@ pub(super) fn sources(bytes: &[u8]) -> Result<Vec<Source>> {
             date: super::headers::date(le(&r[45..49])),
             version: r[49],
             quality: r[50],
+        })
+        .collect())
+}
+
+/// A team (.cbe).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Team {
+    /// The name as ChessBase's export writes it: the title, and the team's number (a club's
+    /// second team) in Roman numerals after it when it has one (`Eppingen II`).
+    pub name: String,
+    /// The nation number (0: none).
+    pub nation: u8,
+}
+
+/// `n` in Roman numerals (1–3999; others as digits).
+fn roman(mut n: u32) -> String {
+    if !(1..4000).contains(&n) {
+        return n.to_string();
+    }
+    const UNITS: [(u32, &str); 13] = [
+        (1000, "M"),
+        (900, "CM"),
+        (500, "D"),
+        (400, "CD"),
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ];
+    let mut out = String::new();
+    for (value, text) in UNITS {
+        while n >= value {
+            out.push_str(text);
+            n -= value;
+        }
+    }
+    out
+}
+
+/// The teams: title (45 bytes), number (4), season flag (1), year (4), nation (1).
+pub(super) fn teams(bytes: &[u8]) -> Result<Vec<Team>> {
+    Ok(records(bytes, 55, ".cbe")?
+        .into_iter()
+        .map(|r| {
+            let title = field(&r[..45]);
+            let number = le(&r[45..49]);
+            Team {
+                name: match number {
+                    0 => title,
+                    n => format!("{title} {}", roman(n)),
+                },
+                nation: r[54],
+            }
         })
         .collect())
 }
@@ -238,6 +275,22 @@ mod tests {
     }
 
     #[test]
+    fn teams_with_their_numbers_in_roman_numerals() {
+        let mut eppingen = b"Eppingen".to_vec();
+        eppingen.resize(45, 0);
+        eppingen.extend(2u32.to_le_bytes());
+        eppingen.extend([1, 0xD6, 7, 0, 0, 53]);
+        let mut club = b"Club".to_vec();
+        club.resize(55, 0);
+        let teams = teams(&file(63, &[eppingen, club])).unwrap();
+        assert_eq!(teams[0].name, "Eppingen II");
+        assert_eq!(teams[0].nation, 53);
+        assert_eq!(teams[1].name, "Club");
+        assert_eq!(roman(1994), "MCMXCIV");
+        assert_eq!(roman(4000), "4000");
+    }
+
+    #[test]
     fn event_types_as_chessbase_exports_them() {
         let t = |kind, team| Tournament {
             kind,
@@ -266,7 +319,7 @@ mod tests {
         t.resize(54, 0);
         t.push(108);
         let teams = teams(&file(63, &[t])).unwrap();
-        assert_eq!(teams[0].title, "Norway");
+        assert_eq!(teams[0].name, "Norway");
         assert_eq!(super::super::nations::code(teams[0].nation), Some("NOR"));
         assert!(super::teams(&file(40, &[])).is_err());
     }

@@ -36,9 +36,12 @@ pub const EXTENSIONS: [&str; 9] = [
 ];
 
 /// The other files a ChessBase database may have, which gamefs does not read (search
-/// boosters, media, tournament details…): listed so a folder's or an archive's database is
-/// recognised whole.
+/// boosters…): listed so a folder's or an archive's database is recognised whole.
 pub const OTHER_EXTENSIONS: [&str; 7] = ["cbl", "cbm", "cbtt", "cbb", "cbgi", "cbpi", "flags"];
+
+/// The length of the .cbj file's header (its version, record length and record count,
+/// little-endian, then bytes of no known use).
+const EXTENDED_HEADER_LEN: u64 = 32;
 
 /// The base path of a database given as its base or any of its files.
 pub fn base_path(path: &Path) -> PathBuf {
@@ -89,8 +92,8 @@ pub struct ChessBase {
     annotations: Option<Blob>,
     /// The teams (.cbe).
     teams: Vec<entities::Team>,
-    /// The extended headers (.cbj) that name each game's teams, and their length, when
-    /// there are both teams and extended headers.
+    /// The .cbj file (extended headers: each game's teams) and its records' length, when
+    /// there is one whose records hold the teams.
     extended: Option<(Blob, u64)>,
     damage: Damage,
 }
@@ -141,11 +144,7 @@ impl ChessBase {
         let annotators = entities::names(&optional(&base, "cbc")?, 45, ".cbc")?;
         let sources = entities::sources(&optional(&base, "cbs")?)?;
         let teams = entities::teams(&optional(&base, "cbe")?)?;
-        let extended = if teams.is_empty() {
-            None
-        } else {
-            extended_headers(&base)?
-        };
+        let extended = Self::open_extended(&base, count, &mut damage)?;
         let mut sites: Vec<Arc<str>> = Vec::new();
         let mut site_ids = std::collections::HashMap::new();
         let site_of = tournaments
@@ -258,6 +257,64 @@ impl ChessBase {
         })
     }
 
+    /// The .cbj file and its records' length; none when there is no file, or its records
+    /// are too short to name teams. Fewer records than the .cbh's is said among the problems.
+    fn open_extended(
+        base: &Path,
+        records: usize,
+        damage: &mut Damage,
+    ) -> Result<Option<(Blob, u64)>> {
+        let path = with_ext(base, "cbj");
+        let blob = match Blob::open(&path) {
+            Ok(blob) => blob,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e.context(path.display())),
+        };
+        let mut header = [0u8; 12];
+        if blob.read_exact_at(&mut header, 0).is_err() {
+            damage.database(format!(
+                "{}: shorter than its header, so no game's teams are shown",
+                path.display()
+            ));
+            return Ok(None);
+        }
+        let len = u64::from(u32::from_le_bytes([
+            header[4], header[5], header[6], header[7],
+        ]));
+        // Records too short to name teams, or longer than any ChessBase writes (120 bytes
+        // today): no teams.
+        if !(8..=1 << 16).contains(&len) {
+            return Ok(None);
+        }
+        let held = blob.len()?.saturating_sub(EXTENDED_HEADER_LEN) / len;
+        if held < records as u64 {
+            damage.database(format!(
+                "{}: {held} records for {records} games, so the games after them show no teams",
+                path.display()
+            ));
+        }
+        Ok(Some((blob, len)))
+    }
+
+    /// The White and the Black team of game `number`, as the .cbj file names them.
+    fn teams_of(&self, number: u32) -> [Option<&entities::Team>; 2] {
+        let Some((cbj, len)) = &self.extended else {
+            return [None, None];
+        };
+        let record = u64::from(self.record_numbers[number as usize]) - 1;
+        let mut ids = [0u8; 8];
+        if cbj
+            .read_exact_at(&mut ids, EXTENDED_HEADER_LEN + record * len)
+            .is_err()
+        {
+            return [None, None];
+        }
+        [&ids[..4], &ids[4..]].map(|id| {
+            let id = u32::from_be_bytes([id[0], id[1], id[2], id[3]]);
+            self.teams.get(id as usize)
+        })
+    }
+
     /// The entry of game `number`.
     fn entry(&self, number: u32) -> Result<&Entry> {
         check_readable_game(&self.damage, number, self.game_count())?;
@@ -273,7 +330,7 @@ impl ChessBase {
 
     /// The tags of a game, those beyond the roster, ratings and ECO as ChessBase's PGN
     /// export writes them and in its order (docs/formats/chessbase.md §3): with the game's
-    /// `moves` decoded, SetUp (a set-up start) and PlyCount too.
+    /// `moves` decoded, Variant (Chess960), SetUp (a set-up start) and PlyCount too.
     fn headers(&self, number: u32, decoded: Option<&Decoded>) -> Headers {
         let entry = &self.entries[number as usize];
         let mut extra = Vec::new();
@@ -286,6 +343,9 @@ impl ChessBase {
             tag("Annotator", a.to_string());
         }
         if let Some(Decoded { moves, .. }) = decoded {
+            if matches!(moves.start, crate::game::StartPosition::Chess960(_)) {
+                tag("Variant", "chess 960".to_owned());
+            }
             if moves.start != crate::game::StartPosition::Standard {
                 tag("SetUp", "1".to_owned());
             }
@@ -336,24 +396,24 @@ impl ChessBase {
                 }
             }
         }
-        let teams = self.teams_of(self.record_numbers[number as usize] - 1);
-        for (tag_name, team) in [("WhiteTeam", teams[0]), ("BlackTeam", teams[1])] {
-            if let Some(t) = team.filter(|t| !t.title.is_empty()) {
-                tag(tag_name, t.title.clone());
+        let [white_team, black_team] = self.teams_of(number);
+        for (name, team) in [("WhiteTeam", white_team), ("BlackTeam", black_team)] {
+            if let Some(t) = team.filter(|t| !t.name.is_empty()) {
+                tag(name, t.name.clone());
             }
         }
-        for (tag_name, team) in [
-            ("WhiteTeamCountry", teams[0]),
-            ("BlackTeamCountry", teams[1]),
+        for (name, team) in [
+            ("WhiteTeamCountry", white_team),
+            ("BlackTeamCountry", black_team),
         ] {
-            if let Some(code) = team.and_then(|t| nations::code(t.nation)) {
-                tag(tag_name, code.to_owned());
+            if let Some(country) = team.and_then(|t| nations::code(t.nation)) {
+                tag(name, country.to_owned());
             }
         }
         let clocks = decoded.map(|d| d.clocks).unwrap_or_default();
-        for (tag_name, clock) in [("WhiteClock", clocks[0]), ("BlackClock", clocks[1])] {
+        for (name, clock) in [("WhiteClock", clocks[0]), ("BlackClock", clocks[1])] {
             if let Some(centis) = clock {
-                tag(tag_name, annotations::clock_text(centis));
+                tag(name, annotations::clock_text(centis));
             }
         }
         Headers {
@@ -370,24 +430,6 @@ impl ChessBase {
             event_date: tournament.map(|t| t.date).filter(|d| !d.is_unknown()),
             extra,
         }
-    }
-
-    /// The teams of the game at .cbh record `record` (0-based), White's and Black's, from
-    /// its extended header; none where it names none (-1) or is missing.
-    fn teams_of(&self, record: u32) -> [Option<&entities::Team>; 2] {
-        let Some((cbj, len)) = &self.extended else {
-            return [None, None];
-        };
-        let mut ids = [0u8; 8];
-        let at = CBJ_HEADER_LEN + u64::from(record) * len;
-        if cbj.read_exact_at(&mut ids, at).is_err() {
-            return [None, None];
-        }
-        let team = |bytes: &[u8]| {
-            let id = i32::from_be_bytes(bytes.try_into().expect("four bytes"));
-            usize::try_from(id).ok().and_then(|id| self.teams.get(id))
-        };
-        [team(&ids[..4]), team(&ids[4..])]
     }
 
     /// The site ID of a game: its tournament's place.
@@ -519,6 +561,16 @@ impl ChessStore for ChessBase {
     fn load(&self, number: u32) -> Result<ChessGame> {
         let entry = self.entry(number)?;
         let decoded = self.moves(number, entry).map_err(|e| in_game(e, number))?;
+        if let Some(cut) = &decoded.moves.cut {
+            // ChessBase shows the game so too: not damage gamefs can do better with.
+            log::info!(
+                "{}: game {} (record {}): the moves stop at {cut}; the game ends there, as \
+                 ChessBase ends it",
+                self.base.display(),
+                number + 1,
+                self.record_numbers[number as usize]
+            );
+        }
         Ok(ChessGame {
             headers: self.headers(number, Some(&decoded)),
             start: decoded.moves.start,
@@ -595,27 +647,6 @@ pub(crate) fn fuzz_files(data: &[u8]) {
 struct Decoded {
     moves: moves::Moves,
     clocks: [Option<u32>; 2],
-}
-
-/// The length of the .cbj file's header.
-const CBJ_HEADER_LEN: u64 = 32;
-
-/// The extended headers (.cbj) of the database at `base` and the length of each record (the
-/// header's little-endian number at byte 4), when the file is there and holds the teams
-/// (records of at least 8 bytes).
-fn extended_headers(base: &Path) -> Result<Option<(Blob, u64)>> {
-    let path = with_ext(base, "cbj");
-    let cbj = match Blob::open(&path) {
-        Ok(blob) => blob,
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e.context(path.display())),
-    };
-    let mut len = [0u8; 4];
-    if cbj.read_exact_at(&mut len, 4).is_err() {
-        return Ok(None);
-    }
-    let len = u64::from(u32::from_le_bytes(len));
-    Ok((8..=1 << 16).contains(&len).then_some((cbj, len)))
 }
 
 /// A rating of the .cbh file: an Elo, none when 0.

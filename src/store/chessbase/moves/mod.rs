@@ -2,14 +2,24 @@
 //! variations.
 //!
 //! A record starts with four bytes: bit 6 of the first set when a start position follows
-//! (`setup`), its low six bits the encoding mode, the other three the record's length. Only
-//! mode 0 (ChessBase's compact encoding of standard chess, what nearly every game uses) is
-//! decoded; the others (Chess960, variants, the two-byte encodings) are refused by name.
+//! (`setup`), its low six bits the encoding mode, the other three the record's length. Modes
+//! 0 and 4 (ChessBase's compact encoding of standard chess; 0 is what nearly every game
+//! uses), 1 and 5 (the simple, two-byte encoding) and 10 (Chess960, compact) are decoded;
+//! the others (the "reverse" modes no known base uses, losing chess, other variants) are
+//! refused by name.
 //!
-//! The moves are a byte stream (`table`): each byte names a move by piece slot and step
-//! (`pieces`), or starts or ends a variation. The tree is written depth first, a node's
+//! The compact moves are a byte stream (`table`): each byte names a move by piece slot and
+//! step (`pieces`), or starts or ends a variation. The tree is written depth first, a node's
 //! children in order (the first is the main continuation): a `start` before each child but
 //! the last, each child's line closed by an `end`; the game's own `end` closes the main line.
+//! The simple moves are two-byte words: from square, to square, promotion piece, and two
+//! bits for a variation starting before the move and a line ending after it, in the same
+//! depth-first order.
+//!
+//! Where the moves stop making sense (a byte that names no legal move, or the record ends
+//! before the game's end mark), ChessBase ends the game: its own export shows the moves
+//! before that byte and no more (tests/chessbase_exports.rs, `NormalNoPop` and
+//! `Chess960Corrupt`). So does gamefs; [`Moves::cut`] says where and why.
 
 mod pieces;
 mod setup;
@@ -22,7 +32,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::game::replay::{fen_of, play_in_place};
 use crate::game::{Line, MoveNode, Ply, StartPosition};
 use pieces::{Slots, role_of, square};
-use table::{Code, translate};
+use table::{Cipher, Code};
 
 /// The length of a record's header (flags, mode and length).
 pub const HEADER_LEN: usize = 4;
@@ -39,6 +49,18 @@ pub struct Moves {
     pub start: StartPosition,
     /// The main line with its variations.
     pub line: Line,
+    /// Where the moves stopped before the game's end mark, and why (`byte 111: …`): the
+    /// game ends there, as ChessBase ends it.
+    pub cut: Option<String>,
+}
+
+/// How a record's moves are written.
+#[derive(Clone, Copy)]
+enum Encoding {
+    /// A byte a move (`table::Code`).
+    Compact(Cipher),
+    /// Two bytes a move (squares and variation bits).
+    Simple(Cipher),
 }
 
 /// The length the header of a record says it has, header included.
@@ -60,39 +82,56 @@ pub(super) fn decode_annotated(record: &[u8], notes: &[(u32, Note)]) -> Result<M
         .and_then(|h| h.try_into().ok())
         .ok_or_else(|| bad("record cut short".to_owned()))?;
     let mode = header[0] & 0x3F;
-    if mode != 0 {
-        return Err(Error::new(
-            ErrorKind::Unsupported,
-            format!(
-                "moves: encoding mode {mode} ({}) is not decoded yet",
-                mode_name(mode)
-            ),
-        ));
-    }
-    let (start, pos, body) = if header[0] & 0x40 != 0 {
-        let pos = setup::read(&record[HEADER_LEN..])?;
-        (
-            StartPosition::Fen(fen_of(&pos)),
-            pos,
-            &record[HEADER_LEN + setup::LEN..],
-        )
-    } else {
-        (
-            StartPosition::Standard,
-            Chess::default(),
-            &record[HEADER_LEN..],
-        )
+    let (encoding, chess960) = match mode {
+        0 => (Encoding::Compact(Cipher::COMPACT), false),
+        1 => (Encoding::Simple(Cipher::SIMPLE), false),
+        4 => (Encoding::Compact(Cipher::COMPACT_POST), false),
+        5 => (Encoding::Simple(Cipher::SIMPLE_POST), false),
+        10 => (Encoding::Compact(Cipher::CHESS960), true),
+        _ => {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                format!(
+                    "moves: encoding mode {mode} ({}) is not decoded yet",
+                    mode_name(mode)
+                ),
+            ));
+        }
+    };
+    let rest = &record[HEADER_LEN..];
+    let (start, pos, body) = match (header[0] & 0x40 != 0, chess960) {
+        (true, false) => {
+            let pos = setup::read(rest)?;
+            (StartPosition::Fen(fen_of(&pos)), pos, &rest[setup::LEN..])
+        }
+        (true, true) => {
+            let (pos, fen) = setup::read_chess960(rest)?;
+            (
+                StartPosition::Chess960(fen),
+                pos,
+                &rest[setup::LEN + setup::CHESS960_LEN..],
+            )
+        }
+        (false, true) => {
+            let (pos, fen) = setup::chess960_standard();
+            (StartPosition::Chess960(fen), pos, rest)
+        }
+        (false, false) => (StartPosition::Standard, Chess::default(), rest),
     };
     let mut decoder =
         Decoder::new(pos).ok_or_else(|| bad("a side has more than eight pawns".to_owned()))?;
-    decoder.run(body).map_err(|(at, e)| {
-        let at = at + body.as_ptr() as usize - record.as_ptr() as usize;
-        bad(format!("byte {at}: {e}"))
-    })?;
-    decoder.annotate(notes)?;
+    let offset = |at: usize| at + body.as_ptr() as usize - record.as_ptr() as usize;
+    let stopped = match encoding {
+        Encoding::Compact(cipher) => decoder.run(body, cipher),
+        Encoding::Simple(cipher) => decoder.run_simple(body, cipher),
+    }
+    .map_err(|(at, e)| bad(format!("byte {}: {e}", offset(at))))?;
+    let cut = stopped.map(|(at, e)| format!("byte {}: {e}", offset(at)));
+    decoder.annotate(notes, cut.is_some())?;
     Ok(Moves {
         start,
         line: decoder.assemble(),
+        cut,
     })
 }
 
@@ -107,6 +146,10 @@ fn mode_name(mode: u8) -> &'static str {
         _ => "unknown",
     }
 }
+
+/// What a run over a record's moves gives: `None` when the end mark ends them, the byte and
+/// reason where they stop before it; an error names the byte that broke a bound.
+type Decoded = std::result::Result<Option<(usize, String)>, (usize, String)>;
 
 /// A line of the tree being built, and where it hangs.
 struct Built {
@@ -173,24 +216,27 @@ impl Decoder {
         })
     }
 
-    /// Decode `body`; an error names the byte it is at.
-    fn run(&mut self, body: &[u8]) -> std::result::Result<(), (usize, String)> {
+    /// Decode `body`, compact moves read through `cipher`: `None` when the game's end mark
+    /// ends it, the byte and the reason where the moves stop before it (the game ends
+    /// there, [`Moves::cut`]). An error (a record past gamefs's bound on open variations)
+    /// names the byte it is at.
+    fn run(&mut self, body: &[u8], cipher: Cipher) -> Decoded {
         let mut open: Vec<(Cursor, Chess, Slots)> = Vec::new();
         let mut at = 0;
         loop {
             let Some(&byte) = body.get(at) else {
-                return Err((at, "the moves end without their end mark".to_owned()));
+                return Ok(Some((
+                    at,
+                    "the moves end without their end mark".to_owned(),
+                )));
             };
             let here = at;
             at += 1;
-            let ply = match Code::read(byte, self.moves) {
+            let ply = match cipher.code(byte, self.moves) {
                 Code::Ignore => continue,
-                Code::Unknown(c) => return Err((here, format!("unknown code {c}"))),
+                Code::Unknown(c) => return Ok(Some((here, format!("unknown code {c}")))),
                 Code::StartVariation => {
-                    if open.len() >= MAX_OPEN {
-                        return Err((here, format!("more than {MAX_OPEN} variations open")));
-                    }
-                    open.push((self.cursor, self.pos.clone(), self.slots.clone()));
+                    self.open(&mut open, here)?;
                     continue;
                 }
                 Code::EndVariation => match open.pop() {
@@ -198,32 +244,97 @@ impl Decoder {
                         (self.cursor, self.pos, self.slots) = (cursor, pos, slots);
                         continue;
                     }
-                    None => return Ok(()),
+                    None => return Ok(None),
                 },
                 Code::TwoBytes => {
                     let (Some(&hi), Some(&lo)) = (body.get(at), body.get(at + 1)) else {
-                        return Err((here, "a two-byte move cut short".to_owned()));
+                        return Ok(Some((here, "a two-byte move cut short".to_owned())));
                     };
                     at += 2;
-                    let word = u16::from(translate(hi, self.moves)) << 8
-                        | u16::from(translate(lo, self.moves));
+                    let word = u16::from(cipher.value(hi, self.moves)) << 8
+                        | u16::from(cipher.value(lo, self.moves));
                     self.two_byte_move(word)
                 }
                 code => self.one_byte_move(code),
             }
-            .map_err(|e| (here, e))?;
-            self.play(ply).map_err(|e| (here, e))?;
+            .and_then(|ply| self.play(ply));
+            if let Err(e) = ply {
+                return Ok(Some((here, e)));
+            }
         }
+    }
+
+    /// Decode `body`, simple moves read through `cipher`: each move two bytes, a word whose
+    /// bit 15 keeps the place before the move (a variation starts there once its line is
+    /// done) and bit 14 ends the line after it, back to the place last kept (the main
+    /// line's end is the game's); from and to square 0 are a null move. What it
+    /// returns is as [`Decoder::run`]'s.
+    fn run_simple(&mut self, body: &[u8], cipher: Cipher) -> Decoded {
+        let mut open: Vec<(Cursor, Chess, Slots)> = Vec::new();
+        let mut at = 0;
+        loop {
+            // A game without moves has no move to carry its end mark.
+            if at == 0 && body.is_empty() {
+                return Ok(None);
+            }
+            let (Some(&hi), Some(&lo)) = (body.get(at), body.get(at + 1)) else {
+                return Ok(Some((
+                    at,
+                    "the moves end without their end mark".to_owned(),
+                )));
+            };
+            let here = at;
+            at += 2;
+            let word = u16::from(cipher.value(hi, self.moves)) << 8
+                | u16::from(cipher.value(lo, self.moves));
+            if word & 0x8000 != 0 {
+                self.open(&mut open, here)?;
+            }
+            let ply = if word & 0x0FFF == 0 {
+                Ok(Ply::Null)
+            } else {
+                self.two_byte_move(word & 0x3FFF)
+            }
+            .and_then(|ply| self.play(ply));
+            if let Err(e) = ply {
+                return Ok(Some((here, e)));
+            }
+            if word & 0x4000 != 0 {
+                match open.pop() {
+                    Some((cursor, pos, slots)) => {
+                        (self.cursor, self.pos, self.slots) = (cursor, pos, slots);
+                    }
+                    None => return Ok(None),
+                }
+            }
+        }
+    }
+
+    /// Open a variation at byte `at`: keep the place, position and slots to come back to.
+    fn open(
+        &self,
+        open: &mut Vec<(Cursor, Chess, Slots)>,
+        at: usize,
+    ) -> std::result::Result<(), (usize, String)> {
+        if open.len() >= MAX_OPEN {
+            return Err((at, format!("more than {MAX_OPEN} variations open")));
+        }
+        open.push((self.cursor, self.pos.clone(), self.slots.clone()));
+        Ok(())
     }
 
     /// Put `notes` on the moves they name: a text after a move, and coloured squares and
     /// arrows, in its comment (codes first); a text before a move in the comment before it
     /// (the line's, for a line's first move); symbols as its NAGs. The start position's
-    /// texts go before the first move.
-    fn annotate(&mut self, notes: &[(u32, Note)]) -> Result<()> {
+    /// texts go before the first move. In a game `cut` short, notes on moves past the cut
+    /// go with them; otherwise such a note is an error.
+    fn annotate(&mut self, notes: &[(u32, Note)], cut: bool) -> Result<()> {
         let mut added: std::collections::BTreeMap<u32, Added> = Default::default();
         for (node, note) in notes {
             if *node as usize > self.places.len() {
+                if cut {
+                    continue;
+                }
                 return Err(Error::corrupt_record(format!(
                     "annotations: move {node} of {}",
                     self.places.len()
@@ -324,10 +435,18 @@ impl Decoder {
         self.legal(from, to, None)
     }
 
-    /// The move a two-byte word names: from square, to square, promotion piece.
+    /// The move a two-byte word names: from square, to square, promotion piece. The king
+    /// two files along, or (Chess960) from and to the g- or c-file square, castles.
     fn two_byte_move(&self, word: u16) -> std::result::Result<Ply, String> {
         let from = square((word & 0x3F) as u8);
         let to = square((word >> 6 & 0x3F) as u8);
+        if from == to {
+            match to.file() {
+                File::G => return self.castle(CastlingSide::KingSide),
+                File::C => return self.castle(CastlingSide::QueenSide),
+                _ => return Err(format!("a move from {from} to itself")),
+            }
+        }
         let role = self.pos.board().role_at(from);
         if role == Some(Role::King) && from.file().distance(to.file()) == 2 {
             let side = CastlingSide::from_king_side(to.file() > from.file());

@@ -6,15 +6,26 @@
 //! significant first, for the squares a1, a2, …, h8: `0` an empty square, `1` and four bits
 //! a piece (`0001` king, `0010` queen, `0011` knight, `0100` bishop, `0101` rook, `0110` pawn;
 //! Black's with the first of the four bits set).
+//!
+//! A Chess960 game's (encoding mode 10) has 8 bytes more: the squares (ChessBase's numbers,
+//! a1 = 0, b1 = 8) of the white and the black king, White's rook of O-O and of O-O-O,
+//! Black's of O-O and of O-O-O, and the start's number 0–959 (two bytes, big-endian). The
+//! castling rights name these rooks, written as ChessBase's export writes them (Shredder-FEN:
+//! the rooks' files, `GAga`). Where the number is not below 960 the bytes are damaged (games
+//! of ChessBase's own Mega Database, whose other rook squares are off the board too);
+//! ChessBase's export of such a game gives it no castling rights, nor does gamefs.
 
-use shakmaty::Chess;
+use shakmaty::{CastlingMode, Chess, Color, Position};
 
 use super::pieces::square;
 use crate::error::{Error, Result};
-use crate::game::replay::position_from_fen;
+use crate::game::replay::{STANDARD_FEN, fen_of, position_from_fen_as};
 
 /// The length of a start position.
 pub(super) const LEN: usize = 28;
+
+/// The bytes a Chess960 game's start position has after the [`LEN`] of any other.
+pub(super) const CHESS960_LEN: usize = 8;
 
 /// Reads bits most significant first.
 struct Bits<'a> {
@@ -55,9 +66,86 @@ fn letter(code: u8) -> Option<char> {
     })
 }
 
+/// An error in a start position.
+fn bad(what: String) -> Error {
+    Error::corrupt_record(format!("start position: {what}"))
+}
+
 /// The position `bytes` (at least [`LEN`]) describe, checked to be a legal chess position.
 pub(super) fn read(bytes: &[u8]) -> Result<Chess> {
-    let bad = |what: String| Error::corrupt_record(format!("start position: {what}"));
+    let rights: String = [(1, 'K'), (0, 'Q'), (3, 'k'), (2, 'q')]
+        .iter()
+        .filter(|(bit, _)| bytes.get(2).is_some_and(|b| b >> bit & 1 != 0))
+        .map(|&(_, c)| c)
+        .collect();
+    position(bytes, &rights, CastlingMode::Standard)
+}
+
+/// The Chess960 position `bytes` (at least [`LEN`] and [`CHESS960_LEN`]) describe, checked
+/// to be legal, and its FEN as ChessBase's export writes it (rooks by file: `GAga`).
+pub(super) fn read_chess960(bytes: &[u8]) -> Result<(Chess, String)> {
+    let extra = bytes
+        .get(LEN..LEN + CHESS960_LEN)
+        .ok_or_else(|| bad("cut short".to_owned()))?;
+    let number = u16::from_be_bytes([extra[6], extra[7]]);
+    let mut rights = String::new();
+    if number < 960 {
+        // Bit of byte 2, rook's byte, side.
+        for (bit, at, color) in [
+            (1, 2, Color::White),
+            (0, 3, Color::White),
+            (3, 4, Color::Black),
+            (2, 5, Color::Black),
+        ] {
+            if bytes[2] >> bit & 1 != 0 && extra[at] < 64 {
+                let file = square(extra[at]).file().char();
+                rights.push(match color {
+                    Color::White => file.to_ascii_uppercase(),
+                    Color::Black => file,
+                });
+            }
+        }
+    }
+    let pos = position(bytes, &rights, CastlingMode::Chess960)?;
+    let fen = shredder_fen(&pos);
+    Ok((pos, fen))
+}
+
+/// A Chess960 game from the standard position (a mode-10 record without a start position).
+pub(super) fn chess960_standard() -> (Chess, String) {
+    let pos = position_from_fen_as(STANDARD_FEN, CastlingMode::Chess960)
+        .expect("the standard position is legal");
+    let fen = shredder_fen(&pos);
+    (pos, fen)
+}
+
+/// The FEN of `pos` with its castling rights as rooks' files (Shredder-FEN), as ChessBase's
+/// export writes a Chess960 game's.
+pub(super) fn shredder_fen(pos: &Chess) -> String {
+    let fen = fen_of(pos);
+    let rights = pos.castles().castling_rights();
+    let mut letters = String::new();
+    for color in Color::ALL {
+        for rook in (rights & color.backrank()).into_iter().rev() {
+            let file = rook.file().char();
+            letters.push(match color {
+                Color::White => file.to_ascii_uppercase(),
+                Color::Black => file,
+            });
+        }
+    }
+    if letters.is_empty() {
+        letters.push('-');
+    }
+    fen.split(' ')
+        .enumerate()
+        .map(|(i, field)| if i == 2 { letters.as_str() } else { field })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The position `bytes` describe with castling rights `rights` (FEN letters) in `mode`.
+fn position(bytes: &[u8], rights: &str, mode: CastlingMode) -> Result<Chess> {
     let bytes = bytes
         .get(..LEN)
         .ok_or_else(|| bad("cut short".to_owned()))?;
@@ -100,12 +188,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<Chess> {
     }
     let black = bytes[1] & 0x10 != 0;
     fen.push_str(if black { " b " } else { " w " });
-    let rights: String = [(1, 'K'), (0, 'Q'), (3, 'k'), (2, 'q')]
-        .iter()
-        .filter(|(bit, _)| bytes[2] >> bit & 1 != 0)
-        .map(|&(_, c)| c)
-        .collect();
-    fen.push_str(if rights.is_empty() { "-" } else { &rights });
+    fen.push_str(if rights.is_empty() { "-" } else { rights });
     let moves = u32::from(bytes[3].max(1));
     let plain = format!("{fen} - 0 {moves}");
     match bytes[1] & 0x0F {
@@ -117,9 +200,9 @@ pub(super) fn read(bytes: &[u8]) -> Result<Chess> {
             );
             // ChessBase sets the file after any double step; where no capture is possible
             // the position is the same without it.
-            position_from_fen(&ep).or_else(|_| position_from_fen(&plain))
+            position_from_fen_as(&ep, mode).or_else(|_| position_from_fen_as(&plain, mode))
         }
-        _ => position_from_fen(&plain),
+        _ => position_from_fen_as(&plain, mode),
     }
     .map_err(|e| bad(e.message().to_owned()))
 }
@@ -127,7 +210,6 @@ pub(super) fn read(bytes: &[u8]) -> Result<Chess> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::replay::fen_of;
 
     /// Bits for `pieces` (square index, four-bit code) with every other square empty.
     fn encode(pieces: &[(u8, u8)], head: [u8; 4]) -> Vec<u8> {

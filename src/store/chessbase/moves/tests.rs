@@ -1,4 +1,8 @@
-use super::table::raw;
+use super::table::Cipher;
+
+fn raw(value: u8, moves: u8) -> u8 {
+    Cipher::COMPACT.raw(value, moves)
+}
 use super::*;
 use crate::game::ChessGame;
 
@@ -126,21 +130,174 @@ fn promotion_and_null_move_from_a_set_up_position() {
 }
 
 #[test]
-fn damaged_records_are_refused_with_the_byte() {
-    // No end mark.
-    let e = decode(&record(&[128], None)).unwrap_err();
-    assert!(e.message().contains("end mark"), "{e}");
-    // A move that is not legal: the e-pawn two steps twice.
-    let e = decode(&record(&[128, 128, 128, END], None)).unwrap_err();
-    assert!(e.message().contains("byte 6"), "{e}");
-    // Another encoding mode.
+fn moves_that_stop_making_sense_end_the_game_there() {
+    // No end mark: the moves there are the game.
+    let moves = decode(&record(&[128], None)).unwrap();
+    assert_eq!(moves.line.plies(), 1);
+    assert!(moves.cut.unwrap().contains("end mark"));
+    // A move that is not legal (the e-pawn two steps twice): the game ends before it.
+    let moves = decode(&record(&[128, 128, 128, END], None)).unwrap();
+    assert_eq!(moves.line.plies(), 2);
+    assert!(moves.cut.unwrap().starts_with("byte 6: "));
+    // An unknown code, and a start never closed.
+    let moves = decode(&record(&[128, 240, 128, END], None)).unwrap();
+    assert_eq!(moves.line.plies(), 1);
+    assert!(moves.cut.unwrap().contains("unknown code 240"));
+    let moves = decode(&record(&[START, 128, END], None)).unwrap();
+    assert_eq!(moves.line.plies(), 1);
+    assert!(moves.cut.is_some());
+    // A whole game has no cut.
+    assert!(decode(&record(&[128, END], None)).unwrap().cut.is_none());
+}
+
+#[test]
+fn records_that_do_not_decode_are_refused_with_the_byte() {
+    // Another encoding mode: losing chess.
     let mut rec = record(&[END], None);
-    rec[0] = 10;
+    rec[0] = 8;
     let e = decode(&rec).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Unsupported);
-    assert!(e.message().contains("Chess960"), "{e}");
-    // Unbalanced ends are the game's end; an unclosed start is a missing end mark.
-    assert!(decode(&record(&[START, 128, END], None)).is_err());
+    assert!(e.message().contains("losing chess"), "{e}");
+    // A start position cut short, plain and Chess960.
+    for mode in [0x40, 0x4A] {
+        let mut rec = record(&[END], None);
+        rec[0] = mode;
+        assert!(decode(&rec).unwrap_err().message().contains("cut short"));
+    }
+}
+
+/// A start position's 28 bytes: `pieces` (square index, four-bit code), the side to move
+/// and castling bits.
+fn setup_bytes(pieces: &[(u8, u8)], black: bool, castling: u8, number: u8) -> Vec<u8> {
+    let mut bits = Vec::new();
+    for index in 0..64u8 {
+        match pieces.iter().find(|p| p.0 == index) {
+            Some(&(_, code)) => {
+                bits.push(1);
+                bits.extend((0..4).rev().map(|i| code >> i & 1));
+            }
+            None => bits.push(0),
+        }
+    }
+    bits.resize(192, 0);
+    let mut out = vec![1, if black { 0x10 } else { 0 }, castling, number];
+    out.extend(
+        bits.chunks(8)
+            .map(|c| c.iter().fold(0u8, |a, &b| a << 1 | b)),
+    );
+    out
+}
+
+/// A mode-10 record: the start position, its 8 Chess960 bytes, then `codes` (single-byte
+/// codes, or `TWO | word`), the count taken off after the table.
+fn chess960_record(setup: &[u8], extra: [u8; 8], codes: &[u16]) -> Vec<u8> {
+    let c = Cipher::CHESS960;
+    let mut body = setup.to_vec();
+    body.extend(extra);
+    let mut moves = 0u8;
+    for &code in codes {
+        if code & TWO != 0 {
+            body.extend([
+                c.raw(235, moves),
+                c.raw((code >> 8 & 0x3F) as u8, moves),
+                c.raw(code as u8, moves),
+            ]);
+        } else {
+            body.push(c.raw(code as u8, moves));
+        }
+        if !matches!(code, START | END) {
+            moves = moves.wrapping_add(1);
+        }
+    }
+    let len = body.len() + HEADER_LEN;
+    let mut rec = vec![0x4A, (len >> 16) as u8, (len >> 8) as u8, len as u8];
+    rec.extend(body);
+    rec
+}
+
+#[test]
+fn chess960_castling_rooks_by_file_and_damaged_start_numbers() {
+    // White: king b1 (8), rooks a1 (0) and g1 (48), pawn g2 (49); Black: king b8 (15), rooks
+    // a8 (7), g8 (55). All four rights; start number 100.
+    let setup = setup_bytes(
+        &[
+            (8, 0b0001),
+            (0, 0b0101),
+            (48, 0b0101),
+            (49, 0b0110),
+            (15, 0b1001),
+            (7, 0b1101),
+            (55, 0b1101),
+        ],
+        false,
+        0x0F,
+        1,
+    );
+    let extra = [8, 15, 48, 0, 55, 7, 0, 100];
+    // O-O as ChessBase writes it in Chess960 (g1 to g1), then Black's O-O-O (c8 to c8).
+    let g1 = 6 * 8;
+    let c8 = 2 * 8 + 7;
+    let rec = chess960_record(
+        &setup,
+        extra,
+        &[TWO | g1 | g1 << 6, TWO | c8 | c8 << 6, END],
+    );
+    let moves = decode(&rec).unwrap();
+    assert_eq!(
+        moves.start,
+        StartPosition::Chess960("rk4r1/8/8/8/8/8/6P1/RK4R1 w GAga - 0 1".to_owned())
+    );
+    assert!(moves.cut.is_none());
+    assert_eq!(movetext(moves), "1. O-O O-O-O *");
+    // A start number past 959: no castling rights, as ChessBase's export shows such games;
+    // castling is then not legal and the game ends before it.
+    let damaged = [8, 15, 48, 0, 0x73, 0xAD, 0x9C, 0x7D];
+    let moves = decode(&chess960_record(
+        &setup,
+        damaged,
+        &[TWO | g1 | g1 << 6, END],
+    ))
+    .unwrap();
+    assert_eq!(
+        moves.start,
+        StartPosition::Chess960("rk4r1/8/8/8/8/8/6P1/RK4R1 w - - 0 1".to_owned())
+    );
+    assert_eq!(moves.line.plies(), 0);
+    assert!(moves.cut.unwrap().starts_with("byte 40: castling"));
+}
+
+#[test]
+fn simple_two_byte_moves_with_variations() {
+    // 1. e4 (1. d4 d5) 1... e5, mode 1: a word a move, depth first as in the compact
+    // encoding; bit 15 on a move that has siblings after it (the place is kept), bit 14 on
+    // a line's last move (back to the place kept; the main line's end is the game's).
+    let sq = |s: &str| {
+        let b = s.as_bytes();
+        u16::from(b[0] - b'a') * 8 + u16::from(b[1] - b'1')
+    };
+    let mv = |from: &str, to: &str| sq(from) | sq(to) << 6;
+    let words = [
+        0x8000 | mv("e2", "e4"),
+        0x4000 | mv("e7", "e5"),
+        mv("d2", "d4"),
+        0x4000 | mv("d7", "d5"),
+    ];
+    let c = Cipher::SIMPLE;
+    let mut rec = vec![1, 0, 0, 0];
+    for (moves, w) in words.iter().enumerate() {
+        rec.extend([
+            c.raw((w >> 8) as u8, moves as u8),
+            c.raw(*w as u8, moves as u8),
+        ]);
+    }
+    let len = rec.len();
+    rec[3] = len as u8;
+    let moves = decode(&rec).unwrap();
+    assert!(moves.cut.is_none());
+    assert_eq!(movetext(moves), "1. e4 (1. d4 d5) 1... e5 *");
+    // No moves at all: a whole game.
+    let moves = decode(&[1, 0, 0, 4]).unwrap();
+    assert_eq!((moves.line.plies(), moves.cut), (0, None));
 }
 
 #[test]
