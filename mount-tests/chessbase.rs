@@ -113,3 +113,21 @@ fn a_chessbase_archive_mounts_as_the_database_it_packs() {
     let export = gamefs_ok([Path::new("export"), &base.with_extension("cbh")]);
     assert!(export.starts_with(&text), "{text}");
 }
+
+#[test]
+fn a_game_shown_cut_is_named_in_errors_once_read() {
+    let dir = scratch("chessbase-cut");
+    let from = repo().join("tests/data/chessbase/exports/NormalNoPop");
+    for entry in std::fs::read_dir(&from).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+    }
+    let m = Mount::new(&dir.path().join("StandardMissingPop.cbh"), dir.path(), &[]);
+    let text = std::fs::read_to_string(m.game(1)).unwrap();
+    assert!(text.contains("[PlyCount \"107\"]"), "{text}");
+    let errors = std::fs::read_to_string(m.join(".gamefs/errors")).unwrap();
+    assert!(
+        errors.contains("the moves stop at byte 111: no Queen in slot 1"),
+        "{errors}"
+    );
+}

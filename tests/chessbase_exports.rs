@@ -105,3 +105,21 @@ fn chess960_as_chessbase_exports_it() {
 fn damaged_chess960_games_as_chessbase_exports_them() {
     equals_chessbase_export("Chess960Corrupt", 4);
 }
+
+/// `gamefs check` names each game whose moves stop before their end mark (shown cut, as
+/// ChessBase shows them), and fails.
+#[test]
+fn check_names_the_games_shown_cut() {
+    let out = Command::new(env!("CARGO_BIN_EXE_gamefs"))
+        .arg("check")
+        .arg(file_with(&folder("NormalNoPop"), "cbh"))
+        .output()
+        .expect("gamefs runs");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{said}");
+    assert!(
+        said.contains("game 1: record 1: the moves stop at byte 111")
+            && said.contains("game 2: record 2: the moves stop at byte 66"),
+        "{said}"
+    );
+}

@@ -200,12 +200,17 @@ fn check_items(coll: &dyn Collection, mut progress: impl FnMut(u32)) -> Vec<Prob
         if unreadable.contains(&n) {
             continue;
         }
-        if let Err(e) = coll.check(n) {
-            problems.push(Problem {
+        match coll.check(n) {
+            Err(e) => problems.push(Problem {
                 item: Some(n),
                 message: without_label(e.message(), &coll.item_label(n)),
                 unreadable: true,
-            });
+            }),
+            Ok(()) => problems.extend(coll.take_note(n).map(|note| Problem {
+                item: Some(n),
+                message: note,
+                unreadable: false,
+            })),
         }
     }
     problems

@@ -381,6 +381,10 @@ impl Collection for ChessCollection {
         })
     }
 
+    fn take_note(&self, n: u32) -> Option<String> {
+        self.store.take_note(n)
+    }
+
     fn check(&self, n: u32) -> Result<()> {
         if self.store.source_len(n).is_some() {
             // Its file is the source's bytes: read its moves as a game, unless the store

@@ -188,6 +188,11 @@ pub trait Collection: Send + Sync {
         out.extend_from_slice(&self.render(n)?);
         Ok(())
     }
+    /// What rendering item `n` found that its text shows only in part
+    /// ([`crate::store::ChessStore::take_note`]), handed over once; none for most.
+    fn take_note(&self, _n: u32) -> Option<String> {
+        None
+    }
     /// Whether item `n` reads whole (`gamefs check`): it renders, and a text served as its
     /// source holds it (a PGN file's game whose moves do not replay fails here, not when its
     /// file is read).

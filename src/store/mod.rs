@@ -212,6 +212,12 @@ pub trait ChessStore: Send + Sync {
     /// top, so a writable store never writes over bytes it did not write nor writes a file from
     /// a stale picture of it; docs/SEMANTICS.md §10a).
     fn reload_if_changed(&self) -> Result<bool>;
+    /// What the last read of game `number` found that its text shows only in part (a
+    /// ChessBase game whose moves stop before their end, shown as ChessBase shows it), handed
+    /// over once, for `.gamefs/errors` and `gamefs check` to say; none for a game read whole.
+    fn take_note(&self, _number: u32) -> Option<String> {
+        None
+    }
     /// A digest of everything game `number`'s text is made of (its index fields, the names
     /// it uses, its record's bytes): two equal digests mean the same text, whatever changed
     /// elsewhere in the database, so a size learnt once stays true for the game until the

@@ -938,6 +938,9 @@ impl Vfs {
             self.broken.remember(n, e);
             self.errors.record(&self.game_name(n), e.message());
         })?;
+        if let Some(note) = self.coll.take_note(n) {
+            self.errors.record(&self.game_name(n), &note);
+        }
         let text: Arc<[u8]> = Arc::from(rendered);
         self.cache.insert(n, text.clone());
         Ok(text)

@@ -96,6 +96,16 @@ pub struct ChessBase {
     /// there is one whose records hold the teams.
     extended: Option<(Blob, u64)>,
     damage: Damage,
+    /// What reading a game found that its text shows only in part (its moves cut), by game:
+    /// handed over once ([`ChessStore::take_note`]), then kept as `None` so it is not again.
+    notes: std::sync::Mutex<std::collections::HashMap<u32, Option<String>>>,
+}
+
+/// The notes of the games read, whatever a panicking reader left.
+fn lock_notes(
+    notes: &std::sync::Mutex<std::collections::HashMap<u32, Option<String>>>,
+) -> std::sync::MutexGuard<'_, std::collections::HashMap<u32, Option<String>>> {
+    notes.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// The bytes of the database's file `ext`, empty when it is missing.
@@ -254,6 +264,7 @@ impl ChessBase {
             teams,
             extended,
             damage,
+            notes: Default::default(),
         })
     }
 
@@ -562,20 +573,23 @@ impl ChessStore for ChessBase {
         let entry = self.entry(number)?;
         let decoded = self.moves(number, entry).map_err(|e| in_game(e, number))?;
         if let Some(cut) = &decoded.moves.cut {
-            // ChessBase shows the game so too: not damage gamefs can do better with.
-            log::info!(
-                "{}: game {} (record {}): the moves stop at {cut}; the game ends there, as \
-                 ChessBase ends it",
-                self.base.display(),
-                number + 1,
+            // ChessBase shows the game so too; said once, where problems are said.
+            let note = format!(
+                "record {}: the moves stop at {cut}; the game ends there, as ChessBase ends it",
                 self.record_numbers[number as usize]
             );
+            log::info!("{}: game {}: {note}", self.base.display(), number + 1);
+            lock_notes(&self.notes).entry(number).or_insert(Some(note));
         }
         Ok(ChessGame {
             headers: self.headers(number, Some(&decoded)),
             start: decoded.moves.start,
             moves: decoded.moves.line,
         })
+    }
+
+    fn take_note(&self, number: u32) -> Option<String> {
+        lock_notes(&self.notes).get_mut(&number)?.take()
     }
 
     fn writable(&self) -> bool {
