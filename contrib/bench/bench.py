@@ -17,6 +17,7 @@ import atexit
 import datetime
 import glob
 import io
+import itertools
 import json
 import os
 import platform
@@ -25,6 +26,7 @@ import re
 import shutil
 import signal
 import statistics
+import struct
 import subprocess
 import sys
 import time
@@ -1636,10 +1638,317 @@ def bench_tree(args, db, runs):
         "about `games/`", t["median"] <= 1.5 * f["median"], unit="µs", peer_name="`ls -f games`", key="tree_games_ls")
 
 
+# ------------------------------------------------------------------ ChessBase (18)
+
+CB_SOURCE = os.path.join(REPO, "tests", "data", "chessbase", "twic1134")  # The Week in Chess 1134
+CB_FILES = ("cbh", "cbg", "cbp", "cbt", "cbc", "cbs", "cbe", "cbj")  # what gamefs reads (no .cba)
+CBH_RECORD = 46  # the .cbh's header and each of its records
+CBJ_HEADER = 32
+CB_MIN_GAMES = 100_000  # figure 18's base holds about this many games at least
+# cbh2pgn decodes some 2,000 games a second: over the big base only up to this many games
+CBH2PGN_MAX_GAMES = 100_000
+CBH2PGN_VERSION = "0.2.0"
+
+
+def chessbase_copies(n):
+    """How many times figure 18 writes TWIC 1134's game records: about CB_MIN_GAMES games, or
+    the run's game count when that is more (6,117 × 16 = 97,872 in the quick and full modes)."""
+    games = (os.path.getsize(CB_SOURCE + ".cbh") - CBH_RECORD) // CBH_RECORD
+    return max(1, round(CB_MIN_GAMES / games), round(n / games))
+
+
+def chessbase_base(args, copies):
+    """The ChessBase base of figure 18 and its SCID 4 copy (made once in DATA), as a dict:
+    `cbh` (the base's .cbh), `scid` (the SCID 4 base path), `games`, `copies`, `check` (what
+    `gamefs check` said), `convert_s` (the time `gamefs convert` took).
+
+    How it is made: the .cbh of tests/data/chessbase/twic1134 (a 46-byte header, then 6,117
+    46-byte game records) is written with its game records repeated `copies` times, each copy
+    byte for byte the original record, so game k + i × 6,117 points at the same .cbg move
+    record (and players, tournament, annotator, source) as game k; the header's two "next game
+    id" fields (offsets 6 and 40, big-endian, Morphy's notes: morphy-cbh/docs/cbh-format/games.md)
+    are set to games + 1. The .cbj (extended headers: each game's teams; a 32-byte header, then
+    one record per .cbh record, their length at offset 4) has its records repeated likewise, so
+    that record i still names game i's teams, and its record count (offset 8, little-endian) set
+    to the new count. The .cbg, .cbp, .cbt, .cbc, .cbs and .cbe are copied as they are: every
+    game of a copy reads the same moves, names and teams as the game it copies. The made base is
+    checked with `gamefs check` (exit status 0: no problem found), and copied into SCID 4 with
+    `gamefs convert BASE.cbh SCID` (SCID's own count of the copy must be the base's count)."""
+    src_games = (os.path.getsize(CB_SOURCE + ".cbh") - CBH_RECORD) // CBH_RECORD
+    d = os.path.join(DATA, f"chessbase-twic1134-x{copies}")
+    stamp = os.path.join(d, "done.json")
+    if os.path.exists(stamp) and os.path.getmtime(stamp) > max(
+            os.path.getmtime(f"{CB_SOURCE}.{ext}") for ext in CB_FILES):
+        with open(stamp) as f:
+            return json.load(f)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    base, scid = os.path.join(d, f"twic1134x{copies}"), os.path.join(d, "scid")
+    games = src_games * copies
+    log(f"figure 18: writing TWIC 1134's {src_games} game records {copies} times -> {base}.cbh")
+    with open(CB_SOURCE + ".cbh", "rb") as f:
+        cbh = f.read()
+    if struct.unpack_from(">H", cbh, 3)[0] != CBH_RECORD:
+        raise RuntimeError(f"{CB_SOURCE}.cbh: records not of {CBH_RECORD} bytes")
+    head, records = bytearray(cbh[:CBH_RECORD]), cbh[CBH_RECORD:CBH_RECORD * (src_games + 1)]
+    for at in (6, 40):  # the id of the next game to be added
+        if struct.unpack_from(">I", head, at)[0] != src_games + 1:
+            raise RuntimeError(f"{CB_SOURCE}.cbh: offset {at} does not say {src_games + 1}")
+        struct.pack_into(">I", head, at, games + 1)
+    with open(base + ".cbh", "wb") as f:
+        f.write(head)
+        for _ in range(copies):
+            f.write(records)
+    with open(CB_SOURCE + ".cbj", "rb") as f:
+        cbj = f.read()
+    jhead = bytearray(cbj[:CBJ_HEADER])
+    length, count = struct.unpack_from("<II", jhead, 4)
+    jrecords = cbj[CBJ_HEADER:CBJ_HEADER + src_games * length]
+    if count != src_games or len(jrecords) != src_games * length:
+        raise RuntimeError(f"{CB_SOURCE}.cbj: {count} records of {length} bytes, not {src_games}")
+    struct.pack_into("<I", jhead, 8, games)
+    with open(base + ".cbj", "wb") as f:
+        f.write(jhead)
+        for _ in range(copies):
+            f.write(jrecords)
+    for ext in CB_FILES:
+        if ext not in ("cbh", "cbj"):
+            shutil.copyfile(f"{CB_SOURCE}.{ext}", f"{base}.{ext}")
+    p = subprocess.run([args.gamefs, "check", base + ".cbh"], text=True, timeout=3600,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    said = " ".join(p.stdout.split())
+    if p.returncode != 0:
+        raise RuntimeError(f"gamefs check {base}.cbh: exit status {p.returncode}: {said[-2000:]}")
+    log(f"figure 18: gamefs check: {said}")
+    log(f"figure 18: gamefs convert {base}.cbh -> SCID 4 {scid}")
+    t = timed(f"{q(args.gamefs)} convert -q {q(base + '.cbh')} {q(scid)}", timeout=7200)[0]
+    in_scid = int(tcl(TCL_COUNT, scid).strip())
+    if in_scid != games:
+        raise RuntimeError(f"the SCID 4 copy of {base}.cbh holds {in_scid} games, not {games}")
+    info = {"cbh": base + ".cbh", "scid": scid, "games": games, "copies": copies,
+            "src_games": src_games, "check": said or "no problem", "convert_s": round(t, 3)}
+    with open(stamp, "w") as f:
+        json.dump(info, f)
+    return info
+
+
+TAG_LINE = re.compile(rb'^\[[A-Za-z0-9_]+ "')
+
+
+def pgn_games(path):
+    """The games of a PGN file, each as (its tags as a set, its movetext's words): what two
+    renderings of the same games share whatever their tags' order and line breaks."""
+    tags, words = set(), []
+    with open(path, "rb") as f:
+        for line in f:
+            if TAG_LINE.match(line):
+                if words:
+                    yield tags, words
+                    tags, words = set(), []
+                tags.add(line.strip())
+            else:
+                words.extend(line.split())
+    if tags or words:
+        yield tags, words
+
+
+def same_games(a, b):
+    """Whether the PGN files a and b hold the same games in the same order (`pgn_games`), and
+    if not, the first game that differs."""
+    n = 0
+    for n, (x, y) in enumerate(itertools.zip_longest(pgn_games(a), pgn_games(b)), 1):
+        if x != y:
+            return False, f"game {n} differs"
+    return True, f"{n} games"
+
+
+CHESSBASE_INFO = ""  # how figure 18's bases were made and checked, for the run's record
+
+
+def cbh2pgn_cmd():
+    """The `cbh2pgn` program (PyPI cbh2pgn 0.2.0, an independent ChessBase reader), or None
+    with why not."""
+    prog = os.environ.get("GAMEFS_BENCH_CBH2PGN") or shutil.which("cbh2pgn")
+    if not prog:
+        return None, f"cbh2pgn not found (pip install cbh2pgn=={CBH2PGN_VERSION})"
+    version = sh(f"{q(prog)} --version", check=False).strip()
+    if version != f"cbh2pgn {CBH2PGN_VERSION}":
+        return None, f"{prog} says {version!r}, not cbh2pgn {CBH2PGN_VERSION}"
+    return prog, version
+
+
+def bench_chessbase(args, n, runs):
+    """Figure 18 (issue 52): a ChessBase base against a SCID 4 base of the same games. The base
+    is TWIC 1134 (tests/data/chessbase/twic1134, 6,117 games) with its game records written K
+    times (`chessbase_base`: about 100,000 games, or the run's count when more), its SCID 4 copy
+    made by `gamefs convert`. In turn, each run: a fresh read-only mount (no kept sizes) + the
+    first `ls -l games/`, page cache dropped and again with the files cached; `gamefs export`
+    of each (files cached, as figure 1); `cat all.pgn | wc -c` at the root of a new mount whose
+    sizes an earlier mount kept (as figure 14), page cache dropped, and again on that mount.
+    Then an independent reader, cbh2pgn 0.2.0 (`cbh2pgn convert BASE.cbh -o FILE`), against
+    `gamefs export` of the same base: TWIC 1134 itself and, up to CBH2PGN_MAX_GAMES games, the
+    big base (informative, no target).
+
+    Caveat: whatever K, the big base's move file (.cbg) is TWIC 1134's, 0.5 MB, where the SCID 4
+    copy's .sg4 holds every game's moves: read cold, the ChessBase base has K times fewer move
+    bytes to fetch from disk, and its decoder meets the same 6,117 records over and over."""
+    global CHESSBASE_INFO
+    cb = chessbase_base(args, chessbase_copies(n))
+    CHESSBASE_INFO = (f"tests/data/chessbase/twic1134 with its {cb['src_games']} game records (.cbh) and extended "
+                      f"headers (.cbj) written {cb['copies']} times, the header counts set to {cb['games']} "
+                      f"(bench.py `chessbase_base`); `gamefs check`: {cb['check']}; SCID 4 copy by `gamefs convert` "
+                      f"({cb['convert_s']:.2f} s once), SCID counts {cb['games']} games")
+    cbh, scid, games = cb["cbh"], cb["scid"], cb["games"]
+    g = q(args.gamefs)
+    mnt = os.path.join(MNT, "m18")
+    os.makedirs(mnt, exist_ok=True)
+    bases = (("cb", cbh), ("scid", scid))
+    what_base = f"TWIC 1134's {cb['src_games']} games ×{cb['copies']} = {games} games"
+    peer_name = "gamefs on the SCID 4 copy of the same games (`gamefs convert`)"
+
+    def fresh_mount_ls_l(db, cold):
+        """Seconds from a fresh read-only mount (no kept sizes; `gamefs mount` returns when
+        ready) to the end of its first `ls -l games/`; the files and their bytes."""
+        forget_sizes()
+        if cold:
+            drop_caches()
+        MOUNTS.add(mnt)
+        t0 = time.perf_counter()
+        sh(f"timeout 600 {g} mount -o ro {q(db)} {q(mnt)}")
+        out = sh(ls_l_cmd(os.path.join(mnt, "games")), timeout=7200)
+        t = time.perf_counter() - t0
+        pid = daemon_pid(mnt)
+        if pid:
+            DAEMON_PEAKS.append(("ChessBase figure: mount + ls -l games/", vm_hwm(pid)))
+        unmount(mnt)
+        for _ in range(3000 if pid else 0):
+            if not os.path.exists(f"/proc/{pid}"):
+                break
+            time.sleep(0.01)
+        return t, out
+
+    # (1) mount + the first `ls -l games/`, cold and warm
+    ls_times = {(b, kind): [] for b, _ in bases for kind in ("cold", "warm")}
+    ls_out = {}
+    for _ in range(runs):
+        for kind in ("cold", "warm"):
+            for b, db in bases:
+                if kind == "warm":  # every file of the base in the page cache
+                    sh(f"cat {q(db)}.* > /dev/null" if b == "scid" else
+                       f"cat {q(cbh[:-len('.cbh')])}.cb? > /dev/null")
+                t, ls_out[b] = fresh_mount_ls_l(db, kind == "cold")
+                ls_times[(b, kind)].append(t)
+    files, size = ls_out["cb"].split()
+    scid_files, scid_size = ls_out["scid"].split()
+    if int(files) != games or int(scid_files) != games:
+        raise RuntimeError(f"`ls -l games/` lists {files} ChessBase and {scid_files} SCID 4 files, not {games}")
+    for kind, how in (("cold", "page cache dropped"), ("warm", "the base's files cached")):
+        gs, ps = stat(ls_times[("cb", kind)]), stat(ls_times[("scid", kind)])
+        ratio = gs["median"] / ps["median"]
+        extra = (f"; {what_base}: {files} files, {int(size) / 2**20:.1f} MiB; in SCID 4 "
+                 f"{int(scid_size) / 2**20:.1f} MiB") if kind == "cold" else ""
+        row(18, f"ChessBase: a fresh mount + first `ls -l games/`, {kind} ({how}; no kept sizes{extra})",
+            gs, ps, f"{ratio:.2f}×", "≤ 1× SCID 4", ratio <= 1, peer_name=peer_name,
+            key=f"chessbase_mount_ls_l_{kind}")
+
+    # (2) gamefs export of each
+    out = {b: os.path.join(DATA, f"fig18-export-{b}.pgn") for b, _ in bases}
+    exports = {b: [] for b, _ in bases}
+    for _ in range(runs):
+        for b, db in bases:
+            exports[b].append(timed(f"{g} export -q {q(db)} -o {q(out[b])}", timeout=7200)[0])
+    counts = {b: int(sh(f"grep -c '^\\[Event ' {q(out[b])}").strip()) for b, _ in bases}
+    same_text = sh(f"cmp -s {q(out['cb'])} {q(out['scid'])} && echo same || echo different").strip()
+    same, which = same_games(out["cb"], out["scid"])
+    sizes = {b: os.path.getsize(out[b]) for b, _ in bases}
+    for path in out.values():
+        os.remove(path)
+    gs, ps = stat(exports["cb"]), stat(exports["scid"])
+    ratio = gs["median"] / ps["median"]
+    text = (f"the same text, {sizes['cb'] / 2**20:.1f} MiB" if same_text == "same" else
+            f"{sizes['cb'] / 2**20:.1f} and {sizes['scid'] / 2**20:.1f} MiB: "
+            + ("the same tags and moves, in another tag order and other line breaks" if same else
+               f"DIFFERENT games ({which})"))
+    row(18, f"ChessBase: `gamefs export` ({counts['cb']} games, SCID 4 {counts['scid']}; {text})", gs, ps,
+        f"{ratio:.2f}×", "≤ 1× SCID 4", ratio <= 1 and counts["cb"] == counts["scid"] == games and same,
+        peer_name="`gamefs export` of the SCID 4 copy", key="chessbase_export")
+
+    # (3) `cat all.pgn`: sizes learnt and kept by a first mount of each (as figure 14); no
+    # position index (`tree=off`), which the later mounts would otherwise build while cat reads
+    forget_sizes()
+    for b, db in bases:
+        m = ForegroundMount(args.gamefs, db, mnt, "ChessBase figure: all.pgn, learning sizes", ro=True,
+                            opts=("tree=off",), keep_sizes=True)
+        try:
+            wait_sizes_known(mnt, games, timeout=7200)
+        finally:
+            m.close()
+    cats = {(b, kind): [] for b, _ in bases for kind in ("cold", "warm")}
+    cat_bytes = {}
+    for _ in range(runs):
+        for b, db in bases:
+            drop_caches()
+            m = ForegroundMount(args.gamefs, db, mnt, "ChessBase figure: cat all.pgn", ro=True,
+                                opts=("lazy_sizes", "tree=off"), keep_sizes=True)
+            try:
+                cmd = f"cat {q(os.path.join(mnt, 'all.pgn'))} | wc -c"
+                t, o = timed(cmd, timeout=7200)
+                cats[(b, "cold")].append(t)
+                t, o2 = timed(cmd, timeout=7200)
+                cats[(b, "warm")].append(t)
+                cat_bytes[b] = {o.strip(), o2.strip()}
+            finally:
+                m.close()
+    cat_same = (f"{int(next(iter(cat_bytes['cb']))) / 2**20:.1f} MiB, as `gamefs export` writes"
+                if cat_bytes["cb"] == {str(sizes["cb"])} and cat_bytes["scid"] == {str(sizes["scid"])}
+                else f"bytes read: ChessBase {sorted(cat_bytes['cb'])}, SCID 4 {sorted(cat_bytes['scid'])}, "
+                     f"export {sizes['cb']} / {sizes['scid']}: DIFFERENT")
+    for kind, how in (("cold", "page cache dropped, a new mount of the kept sizes"),
+                      ("warm", "again on the same mount")):
+        gs, ps = stat(cats[("cb", kind)]), stat(cats[("scid", kind)])
+        ratio = gs["median"] / ps["median"]
+        row(18, f"ChessBase: `cat all.pgn \\| wc -c` at the root, {kind} ({how}"
+            + (f"; {cat_same})" if kind == "cold" else ")"), gs, ps, f"{ratio:.2f}×", "≤ 1× SCID 4",
+            ratio <= 1 and not cat_same.endswith("DIFFERENT"), peer_name=peer_name,
+            key=f"chessbase_all_pgn_{kind}")
+
+    # (4) an independent reader, cbh2pgn, against gamefs export of the same base
+    prog, why = cbh2pgn_cmd()
+    targets = [(CB_SOURCE + ".cbh", cb["src_games"], "TWIC 1134 itself")]
+    if games <= CBH2PGN_MAX_GAMES:
+        targets.append((cbh, games, f"the base of {games} games above"))
+    if not prog:
+        row(18, f"ChessBase: an independent reader, cbh2pgn {CBH2PGN_VERSION}: not run", None, None, "—", "—",
+            None, peer_name=why)
+        return
+    o_gf, o_peer = os.path.join(DATA, "fig18-gamefs.pgn"), os.path.join(DATA, "fig18-cbh2pgn.pgn")
+    for path, count, name in targets:
+        gf, peer, errors = [], [], ""
+        for _ in range(runs):
+            gf.append(timed(f"{g} export -q {q(path)} -o {q(o_gf)}", timeout=7200)[0])
+            t0 = time.perf_counter()
+            p = subprocess.run([prog, "convert", path, "-o", o_peer], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, timeout=7200)
+            peer.append(time.perf_counter() - t0)
+            if p.returncode != 0:
+                raise RuntimeError(f"cbh2pgn convert {path}: exit status {p.returncode}: {p.stderr[-2000:]}")
+            errors = p.stderr.strip().splitlines()[0] if p.stderr.strip() else ""
+        found = int(sh(f"grep -c '^\\[Event ' {q(o_peer)}").strip())
+        said = f"cbh2pgn writes {found} games" + (f", says: {errors}" if errors else "")
+        gs, ps = stat(gf), stat(peer)
+        speed = ps["median"] / gs["median"]
+        row(18, f"ChessBase: `gamefs export` of {name} ({count} games; {said}), against an independent reader",
+            gs, ps, f"{speed:.1f}× faster" if speed >= 1 else f"{1 / speed:.2f}× slower", "—", None,
+            peer_name=f"`cbh2pgn convert BASE.cbh -o FILE` ({why}, PyPI)",
+            key="chessbase_cbh2pgn_" + ("twic1134" if count == cb["src_games"] else "big"))
+    for path in (o_gf, o_peer):
+        if os.path.exists(path):
+            os.remove(path)
+
+
 # ------------------------------------------------------------------ main
 
 
-CORPUS_ONLY = {"16"}  # the figures that need the corpus only, not the databases made from it
 TWIC_ZIPS = 100  # figure 16: as many zips as a year and a bit of The Week in Chess
 TWIC_GAMES = 22_400  # ... of 224 games each (the issue's measure); fewer when the corpus is smaller
 
@@ -1767,6 +2076,35 @@ def bench_twic_zips(args, pgn, n, runs, reads=20):
         key="twic_zips_remount")
 
 
+# The figures, in the order they run (7 last: the peak RSS over every mount before it): the one
+# list of them (`--only`, the default set and the 10m mode's are made from it). Each says what
+# it needs: "db" the run's databases (imported from the corpus and checked), "corpus" the
+# corpus only, "own" neither (it brings its own data). `c` holds what main() made.
+FIGURES = [
+    ("1", "db", lambda c: bench_export(c.args, c.scid_db, c.args.runs)),
+    ("2", "db", lambda c: bench_mount_ls(c.args, c.scid_db, c.args.runs, c.n, c.pgn)),
+    ("3", "db", lambda c: bench_grep(c.args, c.scid_db, c.args.runs, c.n, c.pgn)),
+    ("4", "db", lambda c: bench_player(c.args, c.scid_db, c.args.runs)),
+    ("5", "db", lambda c: bench_import(c.args, c.ipgn, c.ni, c.args.runs)),
+    ("6", "db", lambda c: bench_saves(c.args, c.scid_db, c.args.runs)),
+    ("8", "db", lambda c: bench_formats(c.args, c.pgn, c.n, c.scid_db, c.args.runs)),
+    ("9", "db", lambda c: bench_ls_l(c.args, c.scid_db, c.args.runs, c.n, c.pgn)),
+    ("10", "db", lambda c: bench_remount(c.args, c.scid_db, c.args.runs)),
+    ("13", "db", lambda c: bench_tree(c.args, c.scid_db, c.args.runs)),
+    ("14", "db", lambda c: bench_all_pgn(c.args, c.scid_db, c.args.runs)),
+    ("15", "db", lambda c: bench_slice_tree(c.args, c.scid_db, c.args.runs)),
+    ("16", "corpus", lambda c: bench_twic_zips(c.args, c.pgn, c.n, c.args.runs)),
+    ("17", "db", lambda c: bench_endings(c.args, c.scid_db, c.args.runs)),
+    ("18", "own", lambda c: bench_chessbase(c.args, c.n, c.args.runs)),
+    ("7", "db", lambda c: bench_rss(c.args, c.scid_db, c.args.runs)),
+]
+# the figures that are no step of their own: 11 (the corpus import, timed when the run's
+# databases are made) and 12 (10m: each figure's growth from the newest 1m run)
+FIGURES_MADE_ALONG = {"11": "db", "12": "db"}
+# the figures that scale to ten million games (no export, no 100k import, no other formats)
+FIGURES_10M = {"2", "3", "4", "6", "9", "13", "14", "15", "17", "7"}
+
+
 def hardware():
     cpu = "?"
     with open("/proc/cpuinfo") as f:
@@ -1811,7 +2149,8 @@ def main():
     ap.add_argument("--mode", required=True, help="quick, full, 1m or 10m: names the run's file")
     ap.add_argument("--no-append", action="store_true", help="print the table only: no run file")
     ap.add_argument("--label", default="", help="what the run's heading says after the mode (default: N games)")
-    ap.add_argument("--only", help="comma-separated figures to run (1-10, 13-17), for debugging")
+    ap.add_argument("--only", help="comma-separated figures to run (" + ", ".join(sorted(
+        [k for k, _, _ in FIGURES] + list(FIGURES_MADE_ALONG), key=int)) + "), for debugging")
     args = ap.parse_args()
     DATA, MNT = os.path.abspath(args.data), os.path.abspath(args.mnt)
     os.makedirs(DATA, exist_ok=True)
@@ -1819,9 +2158,13 @@ def main():
     # emptied before each mount (forget_sizes) but where a figure measures the kept sizes
     os.environ["XDG_CACHE_HOME"] = os.path.join(DATA, "xdg-cache")
     os.makedirs(MNT, exist_ok=True)
-    # 10m: the figures that scale to ten million games (no export, no 100k import, no other formats)
-    default = {"2", "3", "4", "6", "9", "13", "14", "15", "17", "7"} if args.mode == "10m" else {str(k) for k in range(1, 11)} | {"13", "14", "15", "16", "17"}
+    default = FIGURES_10M if args.mode == "10m" else {k for k, _, _ in FIGURES}
     only = set(args.only.split(",")) if args.only else default
+    known = {k: need for k, need, _ in FIGURES} | FIGURES_MADE_ALONG
+    unknown = only - set(known)
+    if unknown:
+        ap.error(f"--only: no figure {', '.join(sorted(unknown))} (figures: {', '.join(sorted(known, key=int))})")
+    needs = {known[k] for k in only}
     n = args.games
     started = time.time()
     load_start = loadavg()
@@ -1835,8 +2178,11 @@ def main():
             scid_db, gf_db, import_info = databases(
                 args, pgn, "db-" + re.sub(r"[^A-Za-z0-9.-]+", "-", os.path.basename(pgn)))
             n = int(tcl(TCL_COUNT, scid_db).strip())
-        elif only <= CORPUS_ONLY:  # no database needed: neither imported nor checked
+        elif "db" not in needs and "corpus" in needs:  # no database needed: neither imported nor checked
             pgn, gen_stats = corpus(args.gen, n, args.seed, args.repeat)
+            scid_db, gf_db, import_info = None, None, {}
+        elif "db" not in needs:  # figures that bring their own data: no corpus either
+            pgn, gen_stats = None, "none (the figures run bring their own data)"
             scid_db, gf_db, import_info = None, None, {}
         else:
             pgn, gen_stats = corpus(args.gen, n, args.seed, args.repeat)
@@ -1850,31 +2196,15 @@ def main():
             log("WARNING: the two imports do not hold the same games")
         ni = args.import_games or min(n, 100_000)
         ipgn = pgn if ni == n or "5" not in only else corpus(args.gen, ni, args.seed)[0]
-        steps = [
-            ("1", lambda: bench_export(args, scid_db, args.runs)),
-            ("2", lambda: bench_mount_ls(args, scid_db, args.runs, n, pgn)),
-            ("3", lambda: bench_grep(args, scid_db, args.runs, n, pgn)),
-            ("4", lambda: bench_player(args, scid_db, args.runs)),
-            ("5", lambda: bench_import(args, ipgn, ni, args.runs)),
-            ("6", lambda: bench_saves(args, scid_db, args.runs)),
-            ("8", lambda: bench_formats(args, pgn, n, scid_db, args.runs)),
-            ("9", lambda: bench_ls_l(args, scid_db, args.runs, n, pgn)),
-            ("10", lambda: bench_remount(args, scid_db, args.runs)),
-            ("13", lambda: bench_tree(args, scid_db, args.runs)),
-            ("14", lambda: bench_all_pgn(args, scid_db, args.runs)),
-            ("15", lambda: bench_slice_tree(args, scid_db, args.runs)),
-            ("16", lambda: bench_twic_zips(args, pgn, n, args.runs)),
-            ("17", lambda: bench_endings(args, scid_db, args.runs)),
-            ("7", lambda: bench_rss(args, scid_db, args.runs)),
-        ]
-        for key, fn in steps:
+        made = argparse.Namespace(args=args, scid_db=scid_db, n=n, pgn=pgn, ipgn=ipgn, ni=ni)
+        for key, _, fn in FIGURES:
             if key in only and (key != "7" or DAEMON_PEAKS):
                 # Earlier figures' writes (imports, copies) are flushed first: a figure timing
                 # fsync (6) or writing a file (1) must not wait for another's writeback.
                 sh("sync")
                 log(f"figure {key} ...")
                 t0 = time.perf_counter()
-                fn()
+                fn(made)
                 log(f"figure {key} done in {time.perf_counter() - t0:.1f} s")
         corpus_import_rows(n, import_info)
         if args.mode == "10m":
@@ -1892,7 +2222,8 @@ def main():
         scid_version = sh("dpkg-query -W -f='${Version}' scid", check=False).strip() or "?"
         f = io.StringIO()
         what = args.label or (f"{n} games of {os.path.basename(pgn)}" if args.pgn else
-                              f"{n} games" + ("" if args.seed == SEED else f", seed {args.seed}"))
+                              f"{n} games" + ("" if args.seed == SEED else f", seed {args.seed}")
+                              + ("" if pgn else " (no corpus made: the figures run bring their own data)"))
         f.write(f"## {now.strftime('%Y-%m-%d %H:%M')} — {args.mode}: {what}\n\n")
         f.write(f"- gamefs commit: {commit()}; SCID: Debian {scid_version}\n")
         f.write(f"- gamefs build: {args.build}\n")
@@ -1900,12 +2231,17 @@ def main():
         f.write(f"- load average (1/5/15 min, other programs on the machine): {load_start} at the start, "
                 f"{loadavg()} at the end\n")
         f.write("- memory (`free -h`):\n\n```\n" + hw["free -h"] + "\n```\n\n")
-        f.write(f"- data set: {os.path.basename(pgn)} ({os.path.getsize(pgn) / 2**20:.0f} MiB PGN), "
-                f"database .si4/.sn4/.sg4 = {sizes['si4'] / 2**20:.1f}/{sizes['sn4'] / 2**20:.1f}/{sizes['sg4'] / 2**20:.1f} MiB; "
-                f"figure 5 imports {ni} games\n")
-        f.write(f"- generator: `{gen_stats}`\n")
-        f.write(f"- corpus import (once): sc_import {import_info.get('sc_import_s')} s, gamefs import {import_info.get('gamefs_import_s')} s\n")
-        f.write("- same games in both imports: " + "; ".join(f"{k}: {v}" for k, v in checks.items()) + "\n")
+        if pgn:
+            f.write(f"- data set: {os.path.basename(pgn)} ({os.path.getsize(pgn) / 2**20:.0f} MiB PGN), "
+                    f"database .si4/.sn4/.sg4 = {sizes['si4'] / 2**20:.1f}/{sizes['sn4'] / 2**20:.1f}/{sizes['sg4'] / 2**20:.1f} MiB; "
+                    f"figure 5 imports {ni} games\n")
+            f.write(f"- generator: `{gen_stats}`\n")
+            f.write(f"- corpus import (once): sc_import {import_info.get('sc_import_s')} s, gamefs import {import_info.get('gamefs_import_s')} s\n")
+            f.write("- same games in both imports: " + "; ".join(f"{k}: {v}" for k, v in checks.items()) + "\n")
+        else:
+            f.write(f"- data set: {gen_stats}\n")
+        if CHESSBASE_INFO:
+            f.write(f"- figure 18's bases: {CHESSBASE_INFO}\n")
         ran = f"; figures run: {', '.join(sorted(only, key=int))} (`--only {args.only}`)" if args.only else ""
         f.write(f"- runs per figure: {args.runs} (figure 1 runs gamefs and the SCID exports in turn){ran}; bench wall time {wall / 60:.1f} min\n\n")
         f.write(table + "\n")

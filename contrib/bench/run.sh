@@ -23,6 +23,7 @@
 # /work/target-bench), BENCH_RUNS (runs per figure, default 3), GAMEFS_BIN, GAMEFS_COMMIT,
 # GAMEFS_BUILD and GAMEFS_PGO (below).
 # Needs: scid (tkscid, sc_import in /usr/games), fuse3, GNU time (/usr/bin/time), python3.
+# Figure 18 (ChessBase) times cbh2pgn 0.2.0 beside gamefs when it is on PATH (pip install cbh2pgn==0.2.0).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
