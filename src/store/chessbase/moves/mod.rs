@@ -466,25 +466,25 @@ impl Decoder {
         to: Square,
         promotion: Option<Role>,
     ) -> std::result::Result<Ply, String> {
-        self.pos
-            .legal_moves()
-            .into_iter()
-            .find(|m| {
-                !m.is_castle()
-                    && m.from() == Some(from)
-                    && m.to() == to
-                    && m.promotion() == promotion
-            })
-            .map(Ply::Move)
-            .ok_or_else(|| format!("{from}{to} is not a legal move in {}", fen_of(&self.pos)))
+        // Only the moves of the piece's kind to `to` are made: the full list of legal moves
+        // at every ply was most of the decoding's time.
+        let role = self.pos.board().role_at(from);
+        role.and_then(|role| {
+            self.pos
+                .san_candidates(role, to)
+                .into_iter()
+                .find(|m| !m.is_castle() && m.from() == Some(from) && m.promotion() == promotion)
+        })
+        .map(Ply::Move)
+        .ok_or_else(|| format!("{from}{to} is not a legal move in {}", fen_of(&self.pos)))
     }
 
     /// Castling to `side`, when legal.
     fn castle(&self, side: CastlingSide) -> std::result::Result<Ply, String> {
         self.pos
-            .legal_moves()
+            .castling_moves(side)
             .into_iter()
-            .find(|m| m.castling_side() == Some(side))
+            .next()
             .map(Ply::Move)
             .ok_or_else(|| format!("castling {side:?} is not legal in {}", fen_of(&self.pos)))
     }
