@@ -208,11 +208,15 @@ fn position(bytes: &[u8], rights: &str, mode: CastlingMode) -> Result<Chess> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    /// Bits for `pieces` (square index, four-bit code) with every other square empty.
-    fn encode(pieces: &[(u8, u8)], head: [u8; 4]) -> Vec<u8> {
+    /// Bits for `pieces` (square index, four-bit code) with every other square empty, after
+    /// `head` (the start position's first four bytes).
+    pub(in crate::store::chessbase::moves) fn encode(
+        pieces: &[(u8, u8)],
+        head: [u8; 4],
+    ) -> Vec<u8> {
         let mut bits = Vec::new();
         for index in 0..64 {
             match pieces.iter().find(|p| p.0 == index) {

@@ -169,23 +169,7 @@ fn records_that_do_not_decode_are_refused_with_the_byte() {
 /// A start position's 28 bytes: `pieces` (square index, four-bit code), the side to move
 /// and castling bits.
 fn setup_bytes(pieces: &[(u8, u8)], black: bool, castling: u8, number: u8) -> Vec<u8> {
-    let mut bits = Vec::new();
-    for index in 0..64u8 {
-        match pieces.iter().find(|p| p.0 == index) {
-            Some(&(_, code)) => {
-                bits.push(1);
-                bits.extend((0..4).rev().map(|i| code >> i & 1));
-            }
-            None => bits.push(0),
-        }
-    }
-    bits.resize(192, 0);
-    let mut out = vec![1, if black { 0x10 } else { 0 }, castling, number];
-    out.extend(
-        bits.chunks(8)
-            .map(|c| c.iter().fold(0u8, |a, &b| a << 1 | b)),
-    );
-    out
+    super::setup::tests::encode(pieces, [1, if black { 0x10 } else { 0 }, castling, number])
 }
 
 /// A mode-10 record: the start position, its 8 Chess960 bytes, then `codes` (single-byte
