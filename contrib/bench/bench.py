@@ -1453,6 +1453,86 @@ def endings_bytes():
     return os.path.getsize(max(found, key=os.path.getmtime)) if found else None
 
 
+TCL_TWINS = TCL_OPEN + r"""
+set runs [lindex $argv 1]
+set cold [lindex $argv 2]
+for {set r 0} {$r < $runs} {incr r} {
+    if {$cold} { exec sh -c "sync; echo 3 > /proc/sys/vm/drop_caches" }
+    set t0 [clock microseconds]
+    set n [sc_base duplicates $b \
+        -colors No -event No -site Yes -round Yes -year Yes -month Yes -day No \
+        -result No -eco No -moves Yes -players No -skipshort Yes -setfilter No \
+        -usefilter No -comments Yes -variations Yes -delete Shorter]
+    puts "$r [expr {[clock microseconds] - $t0}] $n"
+}
+exit 0
+"""
+
+
+def bench_twins(args, db, runs):
+    """Figure 19: twins (issue 54). `ls twins/` on a new mount of the kept position index
+    (the twins found after the index and kept beside it, `INDEX.twins`), cold (page cache
+    dropped) once the index is ready; and found from nothing (`-o tree=off`: nothing kept,
+    found at the first visit), cold; against SCID's twin detection with the settings its
+    "Delete twin games" dialog starts with (`sc_base duplicates`, as tests/oracle/twins_scid.tcl
+    calls it), on a copy of the database (it marks the twins it deletes), cold (page cache
+    dropped, in-process) and warm; with the groups and SCID's deletions counted."""
+    mnt = os.path.join(MNT, "m19")
+    m = ForegroundMount(args.gamefs, db, mnt, "twins: building or mapping the index", ro=True,
+                        opts=("lazy_sizes",))
+    try:
+        wait_tree_ready(mnt)
+        groups = len(os.listdir(os.path.join(mnt, "twins")))
+    finally:
+        m.close()
+    kept, scratch = [], []
+    for _ in range(runs):
+        m = ForegroundMount(args.gamefs, db, mnt, "twins: kept", ro=True, opts=("lazy_sizes",),
+                            keep_sizes=True)
+        try:
+            wait_tree_ready(mnt)
+            drop_caches()
+            t0 = time.perf_counter()
+            os.listdir(os.path.join(mnt, "twins"))
+            kept.append(time.perf_counter() - t0)
+        finally:
+            m.close()
+        m = ForegroundMount(args.gamefs, db, mnt, "twins: found", ro=True, opts=("lazy_sizes", "tree=off"),
+                            keep_sizes=True)
+        try:
+            drop_caches()
+            t0 = time.perf_counter()
+            os.listdir(os.path.join(mnt, "twins"))
+            scratch.append(time.perf_counter() - t0)
+        finally:
+            m.close()
+    copy = os.path.join(DATA, "twins-scid-copy")
+    os.makedirs(copy, exist_ok=True)
+    for ext in ("si4", "sn4", "sg4"):
+        shutil.copyfile(f"{db}.{ext}", os.path.join(copy, f"db.{ext}"))
+    script = tcl_file("twins.tcl", TCL_TWINS)
+    base = os.path.join(copy, "db")
+    warm_lines = sh(f"tkscid {q(script)} {q(base)} {runs + 1} 0", timeout=36000).split("\n")
+    cold_lines = sh(f"tkscid {q(script)} {q(base)} {runs} 1", timeout=36000).split("\n")
+    parse = lambda lines: [x.split() for x in lines if x.strip()]  # noqa: E731
+    warm = [int(x[1]) / 1e6 for x in parse(warm_lines) if int(x[0]) > 0]
+    cold = [int(x[1]) / 1e6 for x in parse(cold_lines)]
+    deleted = parse(cold_lines)[0][2]
+    ms = lambda xs: stat([x * 1000 for x in xs])  # noqa: E731
+    g, sc, sw = ms(kept), ms(cold), ms(warm)
+    speed = sc["median"] / g["median"]
+    row(19, f"`ls twins/` ({groups} groups; SCID deletes {deleted}), cold, a new mount of the kept index once it is "
+        f"ready (the twins kept beside it)", g, sc,
+        f"{speed:.1f}× faster" if speed >= 1 else f"{1 / speed:.2f}× slower",
+        "< 100 ms and ≥ 10× faster (issue 54)", g["median"] < 100 and speed >= 10, unit="ms",
+        peer_name="SCID `sc_base duplicates` (the dialog's defaults), the page cache dropped", key="twins_kept_cold")
+    f = ms(scratch)
+    speed = sw["median"] / f["median"]
+    row(19, "`ls twins/` found from nothing (`-o tree=off`: none kept), cold", f, sw,
+        f"{speed:.1f}× faster" if speed >= 1 else f"{1 / speed:.2f}× slower", "—", None, unit="ms",
+        peer_name="SCID `sc_base duplicates` (in-process, warm)", key="twins_found_cold")
+
+
 def bench_endings(args, db, runs):
     """Figure 17: endings (issue 54). Each query folder of `ENDINGS` (its `count`) read on a
     new mount of the kept index, cold (the page cache dropped before each) and with the files
@@ -2096,6 +2176,7 @@ FIGURES = [
     ("16", "corpus", lambda c: bench_twic_zips(c.args, c.pgn, c.n, c.args.runs)),
     ("17", "db", lambda c: bench_endings(c.args, c.scid_db, c.args.runs)),
     ("18", "own", lambda c: bench_chessbase(c.args, c.n, c.args.runs)),
+    ("19", "db", lambda c: bench_twins(c.args, c.scid_db, c.args.runs)),
     ("7", "db", lambda c: bench_rss(c.args, c.scid_db, c.args.runs)),
 ]
 # the figures that are no step of their own: 11 (the corpus import, timed when the run's
