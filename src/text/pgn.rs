@@ -639,7 +639,7 @@ impl GameVisitor for PgnWriter {
         }
         // The move number stays on one line with its move.
         self.wrapper.ascii_token_with(|out| {
-            if before.turn() == Color::White {
+            if white {
                 push_decimal(out, before.fullmoves().get());
                 out.push_str(". ");
             } else if force_number {

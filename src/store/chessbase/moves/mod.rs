@@ -149,7 +149,7 @@ fn mode_name(mode: u8) -> &'static str {
 
 /// What a run over a record's moves gives: `None` when the end mark ends them, the byte and
 /// reason where they stop before it; an error names the byte that broke a bound.
-type Decoded = std::result::Result<Option<(usize, String)>, (usize, String)>;
+type Stop = std::result::Result<Option<(usize, String)>, (usize, String)>;
 
 /// A line of the tree being built, and where it hangs.
 struct Built {
@@ -220,7 +220,7 @@ impl Decoder {
     /// ends it, the byte and the reason where the moves stop before it (the game ends
     /// there, [`Moves::cut`]). An error (a record past gamefs's bound on open variations)
     /// names the byte it is at.
-    fn run(&mut self, body: &[u8], cipher: Cipher) -> Decoded {
+    fn run(&mut self, body: &[u8], cipher: Cipher) -> Stop {
         let mut open: Vec<(Cursor, Chess, Slots)> = Vec::new();
         let mut at = 0;
         loop {
@@ -239,13 +239,8 @@ impl Decoder {
                     self.open(&mut open, here)?;
                     continue;
                 }
-                Code::EndVariation => match open.pop() {
-                    Some((cursor, pos, slots)) => {
-                        (self.cursor, self.pos, self.slots) = (cursor, pos, slots);
-                        continue;
-                    }
-                    None => return Ok(None),
-                },
+                Code::EndVariation if self.close(&mut open) => continue,
+                Code::EndVariation => return Ok(None),
                 Code::TwoBytes => {
                     let (Some(&hi), Some(&lo)) = (body.get(at), body.get(at + 1)) else {
                         return Ok(Some((here, "a two-byte move cut short".to_owned())));
@@ -269,14 +264,14 @@ impl Decoder {
     /// done) and bit 14 ends the line after it, back to the place last kept (the main
     /// line's end is the game's); from and to square 0 are a null move. What it
     /// returns is as [`Decoder::run`]'s.
-    fn run_simple(&mut self, body: &[u8], cipher: Cipher) -> Decoded {
+    fn run_simple(&mut self, body: &[u8], cipher: Cipher) -> Stop {
         let mut open: Vec<(Cursor, Chess, Slots)> = Vec::new();
+        // A game without moves has no move to carry its end mark.
+        if body.is_empty() {
+            return Ok(None);
+        }
         let mut at = 0;
         loop {
-            // A game without moves has no move to carry its end mark.
-            if at == 0 && body.is_empty() {
-                return Ok(None);
-            }
             let (Some(&hi), Some(&lo)) = (body.get(at), body.get(at + 1)) else {
                 return Ok(Some((
                     at,
@@ -299,15 +294,20 @@ impl Decoder {
             if let Err(e) = ply {
                 return Ok(Some((here, e)));
             }
-            if word & 0x4000 != 0 {
-                match open.pop() {
-                    Some((cursor, pos, slots)) => {
-                        (self.cursor, self.pos, self.slots) = (cursor, pos, slots);
-                    }
-                    None => return Ok(None),
-                }
+            if word & 0x4000 != 0 && !self.close(&mut open) {
+                return Ok(None);
             }
         }
+    }
+
+    /// End the line being decoded: back to the place, position and slots the last open
+    /// variation kept. False when none is open: the main line, and so the game, ends.
+    fn close(&mut self, open: &mut Vec<(Cursor, Chess, Slots)>) -> bool {
+        let Some((cursor, pos, slots)) = open.pop() else {
+            return false;
+        };
+        (self.cursor, self.pos, self.slots) = (cursor, pos, slots);
+        true
     }
 
     /// Open a variation at byte `at`: keep the place, position and slots to come back to.
