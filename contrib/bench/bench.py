@@ -1510,27 +1510,24 @@ def bench_twins(args, db, runs):
         groups = len(os.listdir(os.path.join(mnt, "twins")))
     finally:
         m.close()
+    def listed_cold(what, opts, ready):
+        """Seconds of `ls twins/` on a new mount with `opts`, the page cache dropped (once the
+        index is ready when `ready`)."""
+        m = ForegroundMount(args.gamefs, base, mnt, f"twins: {what}", ro=True, opts=opts, keep_sizes=True)
+        try:
+            if ready:
+                wait_tree_ready(mnt)
+            drop_caches()
+            t0 = time.perf_counter()
+            os.listdir(os.path.join(mnt, "twins"))
+            return time.perf_counter() - t0
+        finally:
+            m.close()
+
     kept, scratch = [], []
     for _ in range(runs):
-        m = ForegroundMount(args.gamefs, base, mnt, "twins: kept", ro=True, opts=("lazy_sizes",),
-                            keep_sizes=True)
-        try:
-            wait_tree_ready(mnt)
-            drop_caches()
-            t0 = time.perf_counter()
-            os.listdir(os.path.join(mnt, "twins"))
-            kept.append(time.perf_counter() - t0)
-        finally:
-            m.close()
-        m = ForegroundMount(args.gamefs, base, mnt, "twins: found", ro=True, opts=("lazy_sizes", "tree=off"),
-                            keep_sizes=True)
-        try:
-            drop_caches()
-            t0 = time.perf_counter()
-            os.listdir(os.path.join(mnt, "twins"))
-            scratch.append(time.perf_counter() - t0)
-        finally:
-            m.close()
+        kept.append(listed_cold("kept", ("lazy_sizes",), True))
+        scratch.append(listed_cold("found", ("lazy_sizes", "tree=off"), False))
     script = tcl_file("twins.tcl", TCL_TWINS)
     scid = os.path.join(os.path.dirname(base), "scid")
     cold, deleted = [], None
