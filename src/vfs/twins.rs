@@ -313,5 +313,20 @@ mod tests {
         let vfs = super::super::testing::reopen_tree(dir.path(), 4);
         assert_eq!(vfs.twins().unwrap().groups(), [vec![0, 1]]);
         assert_eq!(std::fs::read(&kept).unwrap(), bytes);
+        drop(vfs);
+        // Kept for files that changed since (another program wrote the database): found
+        // again, not taken.
+        std::fs::write(&kept, &forged).unwrap();
+        let index = dir.path().join("db.si4");
+        let later = std::fs::metadata(&index).unwrap().modified().unwrap()
+            + std::time::Duration::from_secs(5);
+        std::fs::File::options()
+            .write(true)
+            .open(&index)
+            .unwrap()
+            .set_modified(later)
+            .unwrap();
+        let vfs = super::super::testing::reopen_tree(dir.path(), 4);
+        assert_eq!(vfs.twins().unwrap().groups(), [vec![0, 1]]);
     }
 }
