@@ -180,15 +180,27 @@ fn a_node_stopped_mid_read_fails_reads_with_eio_and_serves_them_when_back() {
         &dir.path().join("cache"),
         &["-o", "disk_cache_mb=0,retry_secs=3,lazy_sizes"],
     );
-    // The position index reads every game once, in order; the blocks held in memory are
-    // then the last ones read, and the first game's is not (nor was its text read through
-    // the mount).
+    // The position index reads every game once, in order (the first game's text is not
+    // read through the mount, so the kernel does not hold it).
     crate::harness::eventually_within("the position index", Duration::from_secs(120), || {
         std::fs::read_to_string(m.join(".gamefs/stats"))
             .is_ok_and(|s| s.contains("position_index: ready"))
     });
+    // Then the twins (found in the background once the index is ready: listing them waits
+    // for them), which read the games they compare, early ones too.
+    listing(&m.join("twins"));
+    // The last games, read through the mount, are then the blocks in memory: more than it
+    // holds (16 MiB), so the first game's block is not among them.
     let names = listing(&m.join("games"));
     let first = names[0].clone();
+    let mut read = 0;
+    for name in names.iter().rev() {
+        if read > 17 << 20 {
+            break;
+        }
+        read += std::fs::read(name).unwrap().len();
+    }
+    assert!(read > 17 << 20, "the games hold {read} bytes");
     let text = std::fs::read(&pgn).unwrap();
     garage.stop_node(0);
     let start = Instant::now();
