@@ -10,7 +10,7 @@
 use shakmaty::{Chess, Position};
 
 use super::chess::{ChessGame, Headers, Line, MoveNode, Ply, StartPosition};
-use super::replay::{play, start_position};
+use super::replay::{play_in_place, start_position};
 use crate::error::Result;
 
 /// A consumer of a game's events. Events come in the order of the move tree: a line's
@@ -81,21 +81,29 @@ pub fn walk(game: &ChessGame, visitor: &mut (impl GameVisitor + ?Sized)) -> Resu
             continue;
         };
         frame.next += 1;
-        let after = play(&frame.pos, &node.ply)?;
-        visitor.ply(&frame.pos, &node.ply, &after, after.is_check())?;
+        // One copy of the position a ply (played in place): copies were a tenth of a
+        // game's rendering.
+        let before = frame.pos.clone();
+        play_in_place(&mut frame.pos, &node.ply)?;
+        visitor.ply(&before, &node.ply, &frame.pos, frame.pos.is_check())?;
         for &nag in &node.nags {
             visitor.nag(nag)?;
         }
         if let Some(c) = &node.comment {
             visitor.comment(c)?;
         }
-        let before = std::mem::replace(&mut frame.pos, after);
-        // The last pushed is walked first: push in reverse to tell them in order.
-        for variation in node.variations.iter().rev() {
+        // The last pushed is walked first: push in reverse to tell them in order (the first
+        // variation, pushed last, takes the position itself).
+        let mut before = Some(before);
+        for (i, variation) in node.variations.iter().enumerate().rev() {
+            let pos = match i {
+                0 => before.take(),
+                _ => before.clone(),
+            };
             stack.push(WalkFrame {
                 line: variation,
                 next: 0,
-                pos: before.clone(),
+                pos: pos.expect("taken by the last variation only"),
                 is_variation: true,
                 begun: false,
             });

@@ -16,6 +16,7 @@ pub mod go9x9;
 pub mod location;
 pub mod name_list;
 pub mod pgn;
+mod read_ahead;
 pub mod scid;
 pub mod simplecdb;
 

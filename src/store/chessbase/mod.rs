@@ -24,6 +24,7 @@ use crate::game::{ChessGame, Headers, Rating, RatingType};
 use crate::store::blob::Blob;
 use crate::store::damage::{Damage, UNKNOWN_NAME, UNKNOWN_NAME_TEXT};
 use crate::store::files::{base_path as base_of, modified, with_ext};
+use crate::store::read_ahead::FixedFile;
 use crate::store::{
     ChessStore, Each, Format, GameSummary, NameKind, Problem, StoreInfo, check_readable_game,
     in_game,
@@ -87,14 +88,14 @@ pub struct ChessBase {
     tournaments: Vec<entities::Tournament>,
     annotators: Vec<Arc<str>>,
     sources: Vec<entities::Source>,
-    games: Blob,
+    games: FixedFile,
     /// The .cba file, when there is one.
-    annotations: Option<Blob>,
+    annotations: Option<FixedFile>,
     /// The teams (.cbe).
     teams: Vec<entities::Team>,
     /// The .cbj file (extended headers: each game's teams) and its records' length, when
     /// there is one whose records hold the teams.
-    extended: Option<(Blob, u64)>,
+    extended: Option<(FixedFile, u64)>,
     damage: Damage,
     /// What reading a game found that its text shows only in part (its moves cut), by game:
     /// handed over once ([`ChessStore::take_note`]), then kept as `None` so it is not again.
@@ -132,11 +133,13 @@ impl ChessBase {
             .map_err(|e| e.context(cbh_path.display()))?;
         let count = headers::record_count(&cbh).map_err(|e| e.context(cbh_path.display()))?;
         let games_path = with_ext(&base, "cbg");
-        let games = Blob::open(&games_path).map_err(|e| e.context(games_path.display()))?;
-        let games_len = games.len()?;
+        let games = Blob::open(&games_path)
+            .and_then(FixedFile::new)
+            .map_err(|e| e.context(games_path.display()))?;
+        let games_len = games.len();
         let cba_path = with_ext(&base, "cba");
-        let annotations = match Blob::open(&cba_path) {
-            Ok(blob) => Some(blob),
+        let annotations = match Blob::open(&cba_path).and_then(FixedFile::new) {
+            Ok(file) => Some(file),
             Err(e) if e.kind() == ErrorKind::NotFound => None,
             Err(e) => return Err(e.context(cba_path.display())),
         };
@@ -274,9 +277,9 @@ impl ChessBase {
         base: &Path,
         records: usize,
         damage: &mut Damage,
-    ) -> Result<Option<(Blob, u64)>> {
+    ) -> Result<Option<(FixedFile, u64)>> {
         let path = with_ext(base, "cbj");
-        let blob = match Blob::open(&path) {
+        let blob = match Blob::open(&path).and_then(FixedFile::new) {
             Ok(blob) => blob,
             Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(e.context(path.display())),
@@ -297,7 +300,7 @@ impl ChessBase {
         if !(8..=1 << 16).contains(&len) {
             return Ok(None);
         }
-        let held = blob.len()?.saturating_sub(EXTENDED_HEADER_LEN) / len;
+        let held = blob.len().saturating_sub(EXTENDED_HEADER_LEN) / len;
         if held < records as u64 {
             damage.database(format!(
                 "{}: {held} records for {records} games, so the games after them show no teams",
@@ -454,18 +457,9 @@ impl ChessBase {
     /// The bytes of game `number`'s moves record in the .cbg file.
     fn record(&self, entry: &Entry) -> Result<Vec<u8>> {
         let at = u64::from(entry.moves_at);
-        let mut header = [0u8; moves::HEADER_LEN];
-        self.games
-            .read_exact_at(&mut header, at)
-            .map_err(|e| Error::corrupt_record(format!(".cbg at byte {at}: {e}")))?;
-        let len = moves::record_len(header);
-        let mut record = vec![0u8; len.max(moves::HEADER_LEN)];
-        self.games.read_exact_at(&mut record, at).map_err(|_| {
-            Error::corrupt_record(format!(
-                ".cbg: the record at byte {at} of {len} bytes runs past the end of the file"
-            ))
-        })?;
-        Ok(record)
+        sized_record(&self.games, at, ".cbg", |head: [u8; moves::HEADER_LEN]| {
+            Ok(moves::record_len(head))
+        })
     }
 
     /// The bytes of a game's block of annotations in the .cba file; empty when it has none
@@ -477,16 +471,7 @@ impl ChessBase {
         if at == 0 {
             return Ok(Vec::new());
         }
-        let mut head = [0u8; annotations::HEAD_LEN];
-        cba.read_exact_at(&mut head, at)
-            .map_err(|e| Error::corrupt_record(format!(".cba at byte {at}: {e}")))?;
-        let mut block = vec![0u8; annotations::block_len(&head)?];
-        cba.read_exact_at(&mut block, at).map_err(|_| {
-            Error::corrupt_record(format!(
-                ".cba: the annotations at byte {at} run past the end of the file"
-            ))
-        })?;
-        Ok(block)
+        sized_record(cba, at, ".cba", |head| annotations::block_len(&head))
     }
 
     /// Game `number`'s moves with their annotations.
@@ -669,6 +654,27 @@ fn rating(value: u16) -> Option<Rating> {
         value,
         kind: RatingType::Elo,
     })
+}
+
+/// The record at byte `at` of `file` (`name` in errors), whose length (at least `HEAD`
+/// bytes) `len_of` reads from its first `HEAD` bytes.
+fn sized_record<const HEAD: usize>(
+    file: &FixedFile,
+    at: u64,
+    name: &str,
+    len_of: impl FnOnce([u8; HEAD]) -> Result<usize>,
+) -> Result<Vec<u8>> {
+    let mut head = [0u8; HEAD];
+    file.read_exact_at(&mut head, at)
+        .map_err(|e| Error::corrupt_record(format!("{name} at byte {at}: {e}")))?;
+    let len = len_of(head)?.max(HEAD);
+    let mut record = vec![0u8; len];
+    file.read_exact_at(&mut record, at).map_err(|_| {
+        Error::corrupt_record(format!(
+            "{name}: the record at byte {at} of {len} bytes runs past the end of the file"
+        ))
+    })?;
+    Ok(record)
 }
 
 #[cfg(test)]

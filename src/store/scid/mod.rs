@@ -20,7 +20,6 @@ pub(crate) mod header;
 pub(crate) mod mainline;
 pub mod names;
 pub(crate) mod pieces;
-mod read_ahead;
 pub mod record;
 pub(crate) mod scan;
 pub(crate) mod stored_lines;
@@ -34,10 +33,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::SystemTime;
 
+use super::read_ahead::RecordReader;
 use entry::{FLAG_DELETED, IndexEntry};
 use header::{IndexHeader, Layout};
 use names::{MAX_NAME_LEN, NameFile};
-use read_ahead::RecordReader;
 use scan::{IndexShape, name_fields};
 
 use crate::error::{Error, ErrorKind, Result};

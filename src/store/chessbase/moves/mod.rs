@@ -118,8 +118,15 @@ pub(super) fn decode_annotated(record: &[u8], notes: &[(u32, Note)]) -> Result<M
         }
         (false, false) => (StartPosition::Standard, Chess::default(), rest),
     };
-    let mut decoder =
-        Decoder::new(pos).ok_or_else(|| bad("a side has more than eight pawns".to_owned()))?;
+    // At most a move a byte (two in the simple encoding): room for them all at once, up to
+    // a bound (a hostile length reserves no more).
+    let most_moves = match encoding {
+        Encoding::Compact(_) => body.len(),
+        Encoding::Simple(_) => body.len() / 2,
+    }
+    .min(1 << 10);
+    let mut decoder = Decoder::new(pos, most_moves)
+        .ok_or_else(|| bad("a side has more than eight pawns".to_owned()))?;
     let offset = |at: usize| at + body.as_ptr() as usize - record.as_ptr() as usize;
     let stopped = match encoding {
         Encoding::Compact(cipher) => decoder.run(body, cipher),
@@ -202,17 +209,21 @@ fn append(comment: &mut Option<String>, more: &str) {
 }
 
 impl Decoder {
-    fn new(pos: Chess) -> Option<Decoder> {
+    /// A decoder from `pos`, with room for `most_moves` moves.
+    fn new(pos: Chess, most_moves: usize) -> Option<Decoder> {
         Some(Decoder {
             slots: Slots::of(pos.board())?,
             pos,
             cursor: Cursor::Start,
             lines: vec![Built {
-                line: Line::default(),
+                line: Line {
+                    comment: None,
+                    moves: Vec::with_capacity(most_moves),
+                },
                 parent: None,
             }],
             moves: 0,
-            places: Vec::new(),
+            places: Vec::with_capacity(most_moves),
         })
     }
 
@@ -466,17 +477,11 @@ impl Decoder {
         to: Square,
         promotion: Option<Role>,
     ) -> std::result::Result<Ply, String> {
-        // Only the moves of the piece's kind to `to` are made: the full list of legal moves
-        // at every ply was most of the decoding's time.
-        let role = self.pos.board().role_at(from);
-        role.and_then(|role| {
-            self.pos
-                .san_candidates(role, to)
-                .into_iter()
-                .find(|m| !m.is_castle() && m.from() == Some(from) && m.promotion() == promotion)
-        })
-        .map(Ply::Move)
-        .ok_or_else(|| format!("{from}{to} is not a legal move in {}", fen_of(&self.pos)))
+        // No move list for the usual move (game::legal); castling has its own codes.
+        crate::game::legal::uci_to_move(&self.pos, from, to, promotion)
+            .filter(|m| !m.is_castle())
+            .map(Ply::Move)
+            .ok_or_else(|| format!("{from}{to} is not a legal move in {}", fen_of(&self.pos)))
     }
 
     /// Castling to `side`, when legal.

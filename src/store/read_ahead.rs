@@ -1,37 +1,50 @@
-//! Games read in file order (an export, `grep -r` over `games/`) are read a stretch of the
-//! game file at a time: one read call per [`STRETCH`] bytes instead of one per game, which
-//! at a few hundred bytes a game is most of what reading costs.
+//! Records read in file order (an export, `grep -r` over `games/`) are read a stretch of the
+//! file at a time: one read call per [`STRETCH`] bytes instead of one per record, which at a
+//! few hundred bytes a game is most of what reading costs. A thread keeps a stretch for each
+//! of the last few files it read, so a store that reads a game from several files (ChessBase:
+//! moves, annotations, teams) reads each a stretch at a time.
 //!
-//! Only the committed part of the game file is ever read ahead: bytes that an index entry may
-//! point at never change (saves append, and a failed save cuts off only what it appended), so
-//! a stretch read earlier still holds what the file holds.
+//! Only the committed part of a file is ever read ahead: bytes that an index entry may point
+//! at never change (saves append, and a failed save cuts off only what it appended), so a
+//! stretch read earlier still holds what the file holds.
 
 use crate::store::blob::Blob;
 use std::cell::RefCell;
 use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// How much of the game file one read fetches once games are read in order.
+/// How much of a file one read fetches once records are read in order.
 const STRETCH: u64 = 64 * 1024;
 
-/// Tells one open game file from another in a thread's [`Stretch`].
+/// How many files' stretches a thread keeps.
+const FILES_KEPT: usize = 4;
+
+/// Tells one open file from another in a thread's [`Stretch`]es.
 static NEXT_FILE_ID: AtomicU64 = AtomicU64::new(1);
 
-/// What a thread last read of a game file: a stretch of it, or (empty) where its last
-/// record ended.
+/// What a thread last read of a file: a stretch of it, or (empty) where its last record
+/// ended.
+#[derive(Default)]
 struct Stretch {
     file_id: u64,
     start: u64,
     bytes: Vec<u8>,
+    /// When it was last used (a thread's count of reads): the least recent gives way.
+    used: u64,
+}
+
+/// A thread's stretches, and its count of reads.
+#[derive(Default)]
+struct Stretches {
+    kept: [Stretch; FILES_KEPT],
+    reads: u64,
 }
 
 thread_local! {
-    static LAST: RefCell<Stretch> = const {
-        RefCell::new(Stretch { file_id: 0, start: 0, bytes: Vec::new() })
-    };
+    static LAST: RefCell<Stretches> = RefCell::new(Stretches::default());
 }
 
-/// Reads records of one open game file, a stretch at a time when they come in file order.
+/// Reads records of one open file, a stretch at a time when they come in file order.
 pub(super) struct RecordReader {
     file_id: u64,
 }
@@ -43,7 +56,7 @@ impl Default for RecordReader {
 }
 
 impl RecordReader {
-    /// A reader for a newly opened game file.
+    /// A reader for a newly opened file.
     pub(super) fn new() -> RecordReader {
         RecordReader {
             file_id: NEXT_FILE_ID.fetch_add(1, Ordering::Relaxed),
@@ -59,7 +72,16 @@ impl RecordReader {
         committed: u64,
     ) -> io::Result<()> {
         let end = offset + buf.len() as u64;
-        LAST.with_borrow_mut(|last| {
+        LAST.with_borrow_mut(|stretches| {
+            stretches.reads += 1;
+            let slot = stretches
+                .kept
+                .iter()
+                .position(|s| s.file_id == self.file_id)
+                .or_else(|| (0..FILES_KEPT).min_by_key(|&i| stretches.kept[i].used))
+                .expect("stretches are kept");
+            let last = &mut stretches.kept[slot];
+            last.used = stretches.reads;
             let ours = last.file_id == self.file_id;
             let held_end = last.start + last.bytes.len() as u64;
             if ours && offset >= last.start && end <= held_end {
@@ -84,6 +106,35 @@ impl RecordReader {
             last.bytes.clear();
             file.read_exact_at(buf, offset)
         })
+    }
+}
+
+/// A file that does not change while it is open (a read-only database's), its records
+/// read a stretch at a time when they come in file order.
+pub(super) struct FixedFile {
+    file: Blob,
+    len: u64,
+    records: RecordReader,
+}
+
+impl FixedFile {
+    /// `file` as it is now.
+    pub(super) fn new(file: Blob) -> crate::error::Result<FixedFile> {
+        Ok(FixedFile {
+            len: file.len()?,
+            file,
+            records: RecordReader::new(),
+        })
+    }
+
+    /// Its length when opened.
+    pub(super) fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Fill `buf` from byte `offset` (an `UnexpectedEof` error when the file ends first).
+    pub(super) fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()> {
+        self.records.read(&self.file, offset, buf, self.len)
     }
 }
 
@@ -171,6 +222,26 @@ mod tests {
         // The index claims more than the file holds.
         let e = r.read(&f, 80, &mut buf, 200).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::UnexpectedEof);
+    }
+
+    #[test]
+    fn records_of_files_read_in_turn_each_come_from_a_stretch() {
+        let files: Vec<Blob> = (0..FILES_KEPT as u8).map(|b| file_of(&[b; 1000])).collect();
+        let readers: Vec<RecordReader> = files.iter().map(|_| RecordReader::new()).collect();
+        for at in [0, 10] {
+            for (f, r) in files.iter().zip(&readers) {
+                read(r, f, at, 10, 1000);
+            }
+        }
+        // Each file's next record comes from its stretch: bytes changed behind the readers'
+        // backs are not seen.
+        for f in &files {
+            std::os::unix::fs::FileExt::write_all_at(f.local_file().unwrap(), &[9; 10], 20)
+                .unwrap();
+        }
+        for (b, (f, r)) in files.iter().zip(&readers).enumerate() {
+            assert_eq!(read(r, f, 20, 10, 1000), [b as u8; 10], "file {b}");
+        }
     }
 
     #[test]
