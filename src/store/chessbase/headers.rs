@@ -114,13 +114,14 @@ pub(super) fn scid_eco(eco: u16) -> u16 {
     }
 }
 
-/// Check the .cbh file's header and give the number of records after it. Bytes after the
-/// last whole record are left out (the caller reports them).
-pub(super) fn record_count(cbh: &[u8]) -> Result<usize> {
-    let header = cbh.get(..RECORD_LEN).ok_or_else(|| {
+/// Check the .cbh file's header (its first bytes, of a file of `len` bytes) and give the
+/// number of records after it. Bytes after the last whole record are left out (the caller
+/// reports them).
+pub(super) fn record_count(header: &[u8], len: u64) -> Result<usize> {
+    let header = header.get(..RECORD_LEN).ok_or_else(|| {
         Error::new(
             ErrorKind::UnknownFormat,
-            format!("a .cbh file of {} bytes has no header", cbh.len()),
+            format!("a .cbh file of {len} bytes has no header"),
         )
     })?;
     if be(&header[3..5]) as usize != RECORD_LEN {
@@ -132,7 +133,7 @@ pub(super) fn record_count(cbh: &[u8]) -> Result<usize> {
             ),
         ));
     }
-    Ok((cbh.len() - RECORD_LEN) / RECORD_LEN)
+    Ok(((len - RECORD_LEN as u64) / RECORD_LEN as u64) as usize)
 }
 
 impl Entry {
@@ -228,8 +229,9 @@ mod tests {
         let mut file = header.to_vec();
         file.extend(r);
         file.push(0);
-        assert_eq!(record_count(&file).unwrap(), 1);
+        assert_eq!(record_count(&file, file.len() as u64).unwrap(), 1);
         header[4] = 40;
-        assert!(record_count(&header).is_err());
+        assert!(record_count(&header, RECORD_LEN as u64).is_err());
+        assert!(record_count(&header[..10], 10).is_err());
     }
 }

@@ -16,6 +16,7 @@ mod headers;
 pub mod moves;
 mod nations;
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -128,10 +129,17 @@ impl ChessBase {
             return Err(read_only(&base));
         }
         let cbh_path = with_ext(&base, "cbh");
-        let cbh = Blob::open(&cbh_path)
-            .and_then(|b| b.read_all())
+        let cbh = Blob::open(&cbh_path).map_err(|e| e.context(cbh_path.display()))?;
+        let cbh_len = cbh.len()?;
+        // The records are read a stretch at a time, never the whole file at once: only their
+        // entries are kept.
+        let mut records =
+            std::io::BufReader::with_capacity(1 << 16, crate::store::blob::Reader::to_end(&cbh, 0));
+        let mut record = [0u8; RECORD_LEN];
+        let got = read_up_to(&mut records, &mut record)
+            .map_err(|e| Error::io(format!("cannot read {}", cbh_path.display()), e))?;
+        let count = headers::record_count(&record[..got], cbh_len)
             .map_err(|e| e.context(cbh_path.display()))?;
-        let count = headers::record_count(&cbh).map_err(|e| e.context(cbh_path.display()))?;
         let games_path = with_ext(&base, "cbg");
         let games = Blob::open(&games_path)
             .and_then(FixedFile::new)
@@ -145,11 +153,11 @@ impl ChessBase {
         };
         let mut annotated = 0u32;
         let mut damage = Damage::default();
-        if !(cbh.len() - RECORD_LEN).is_multiple_of(RECORD_LEN) {
+        let left = (cbh_len - RECORD_LEN as u64) % RECORD_LEN as u64;
+        if left != 0 {
             damage.database(format!(
-                "{}: {} bytes after the last whole record are left out",
+                "{}: {left} bytes after the last whole record are left out",
                 cbh_path.display(),
-                (cbh.len() - RECORD_LEN) % RECORD_LEN
             ));
         }
         let players = entities::players(&optional(&base, "cbp")?)?;
@@ -169,16 +177,19 @@ impl ChessBase {
                 })
             })
             .collect();
-        let mut entries = Vec::new();
-        let mut record_numbers = Vec::new();
+        // As many as the file's length holds records (it bounds them, whatever it says).
+        let mut entries = Vec::with_capacity(count);
+        let mut record_numbers = Vec::with_capacity(count);
         let mut texts = 0u32;
         let mut kinds = [0u32; headers::ANNOTATION_KINDS.len()];
-        for (i, record) in cbh[RECORD_LEN..]
-            .chunks_exact(RECORD_LEN)
-            .take(count)
-            .enumerate()
-        {
-            let entry = Entry::read(record.try_into().expect("46-byte chunk"));
+        for i in 0..count {
+            records.read_exact(&mut record).map_err(|e| {
+                Error::io(
+                    format!("cannot read record {} of {}", i + 1, cbh_path.display()),
+                    e,
+                )
+            })?;
+            let entry = Entry::read(&record);
             if entry.text {
                 texts += 1;
                 continue;
@@ -215,6 +226,9 @@ impl ChessBase {
             entries.push(entry);
             record_numbers.push(i as u32 + 1);
         }
+        drop(records);
+        entries.shrink_to_fit();
+        record_numbers.shrink_to_fit();
         for (k, &(_, what)) in headers::ANNOTATION_KINDS.iter().enumerate() {
             if kinds[k] > 0 {
                 damage.database(format!(
@@ -620,7 +634,7 @@ impl ChessStore for ChessBase {
 /// and as each entity file, read as [`ChessBase::open`] reads them; errors are fine, panics
 /// and allocations out of proportion to `data` are not.
 pub(crate) fn fuzz_files(data: &[u8]) {
-    if let Ok(count) = headers::record_count(data) {
+    if let Ok(count) = headers::record_count(data, data.len() as u64) {
         for record in data[RECORD_LEN..].chunks_exact(RECORD_LEN).take(count) {
             let entry = Entry::read(record.try_into().expect("46-byte chunk"));
             let _ = Entry::round_text(entry.round, entry.subround);
@@ -654,6 +668,20 @@ fn rating(value: u16) -> Option<Rating> {
         value,
         kind: RatingType::Elo,
     })
+}
+
+/// Fill `buf` from `from` as far as it goes: the bytes read (fewer only at its end).
+fn read_up_to(from: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match from.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(got)
 }
 
 /// The record at byte `at` of `file` (`name` in errors), whose length (at least `HEAD`

@@ -308,7 +308,26 @@ fn a_damaged_base_says_what_is_wrong() {
     // A game whose record runs past the end of the file.
     let n = (0..db.game_count()).find(|&n| db.load(n).is_err()).unwrap();
     assert!(n > 0);
-    // Not a .cbh file.
+    // The headers cut inside a record: the whole records' games are there, the rest said.
+    let cbh = std::fs::read(with_ext(&twic(), "cbh")).unwrap();
+    std::fs::write(with_ext(&base, "cbh"), &cbh[..46 * 11 + 20]).unwrap();
+    let db = ChessBase::open(&base, false).unwrap();
+    assert_eq!(db.game_count(), 10);
+    assert!(
+        db.problems().iter().any(|p| p
+            .message
+            .contains("20 bytes after the last whole record are left out")),
+        "{:?}",
+        db.problems()
+    );
+    // Shorter than its header; not a .cbh file.
+    std::fs::write(with_ext(&base, "cbh"), [0u8; 20]).unwrap();
+    let e = ChessBase::open(&base, false).err().unwrap();
+    assert!(
+        e.message()
+            .contains("a .cbh file of 20 bytes has no header"),
+        "{e}"
+    );
     std::fs::write(with_ext(&base, "cbh"), [0u8; 46]).unwrap();
     assert!(!looks_like(&base));
     assert!(ChessBase::open(&base, false).is_err());
