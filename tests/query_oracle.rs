@@ -98,14 +98,25 @@ fn scid_made_database(dir: &Path) -> PathBuf {
     common::scid_import(dir, "scid", &pgns)
 }
 
+/// What SCID's own search answers for a line of [`scid_answers`].
+struct ScidAnswer {
+    /// How many games its filter holds.
+    count: usize,
+    /// The games (1-based), ascending.
+    games: Vec<u32>,
+    /// For a material search, the FEN of each game where the search found it (where SCID
+    /// loads it), in the games' order.
+    fens: Vec<String>,
+}
+
 /// What SCID's own search leaves in its filter for each line of `lines` (header search
-/// arguments, or `material` and material search arguments, tests/oracle/query_scid.tcl): the
-/// count and the games (0-based), in the lines' order.
+/// arguments, or `material` and material search arguments, tests/oracle/query_scid.tcl), in
+/// the lines' order.
 fn scid_answers<'a>(
     dir: &tempfile::TempDir,
     base: &Path,
     lines: impl Iterator<Item = &'a str>,
-) -> Vec<(usize, Vec<u32>)> {
+) -> Vec<ScidAnswer> {
     let lines: Vec<&str> = lines.collect();
     let query_file = dir.path().join("queries.txt");
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
@@ -117,7 +128,7 @@ fn scid_answers<'a>(
             .arg(&query_file),
     );
     let scid = String::from_utf8_lossy(&scid.stdout);
-    let answers: Vec<(usize, Vec<u32>)> = scid
+    let answers: Vec<ScidAnswer> = scid
         .split("@@ ")
         .skip(1)
         .map(|section| {
@@ -133,7 +144,16 @@ fn scid_answers<'a>(
                 .split_whitespace()
                 .map(|n| n.parse().unwrap())
                 .collect();
-            (field("count:").parse().unwrap(), games)
+            let fens = section
+                .lines()
+                .filter_map(|l| l.strip_prefix("fen: "))
+                .map(|fen| fen.trim().to_owned())
+                .collect();
+            ScidAnswer {
+                count: field("count:").parse().unwrap(),
+                games,
+                fens,
+            }
         })
         .collect();
     assert_eq!(
@@ -154,7 +174,7 @@ fn query_folders_hold_the_games_scids_header_search_finds() {
     let answers = scid_answers(&dir, &base, QUERIES.iter().map(|(_, scid)| *scid));
     let total = vfs.collection().count() as usize;
     let mut sizes = Vec::new();
-    for ((query, args), (count, games)) in QUERIES.iter().zip(&answers) {
+    for ((query, args), ScidAnswer { count, games, .. }) in QUERIES.iter().zip(&answers) {
         let folder = format!("query/{query}");
         let ours = game_numbers(&vfs, &format!("{folder}/games"));
         assert_eq!(&ours, games, "{query} (SCID: {args})");
@@ -201,6 +221,43 @@ const PIECES: [&str; 12] = [
 /// link for them.
 const ABSENT_ENDINGS: [&str; 3] = ["KQQvKNN", "KBBPPPPPPPPvK", "KvKNNPPPPPPPP"];
 
+/// Check gamefs's entries into an ending (`ours`) against where SCID's material search
+/// found the games (`scid`), game by game. SCID keeps a game's matching ply in a byte of its
+/// filter, the ply plus one modulo 256 (`filter.set(i, byte(ply + 1))`, searchpos.h), so for
+/// an entry 255 half-moves or more into its game it shows another position: such entries
+/// are left out (gamefs has the ply whole).
+fn same_entries(ours: &[String], scid: &[String], what: &str) {
+    assert_eq!(ours.len(), scid.len(), "{what}: entries");
+    for (ours, scid) in ours.iter().zip(scid) {
+        let fields: Vec<&str> = ours.split(' ').collect();
+        let fullmove: u32 = fields[5].parse().unwrap();
+        let ply = 2 * (fullmove - 1) + u32::from(fields[1] == "b");
+        if ply < 255 {
+            assert_eq!(ours, scid, "{what}: entry at ply {ply}");
+        }
+    }
+}
+
+/// The texts of the files of query folder `folder`'s `entries/`, in its order, without their
+/// newlines.
+fn entry_fens(vfs: &Vfs, folder: &str) -> Vec<String> {
+    let mut files = Vec::new();
+    vfs.readdir(at(vfs, &format!("{folder}/entries")), 0, &mut |e| {
+        if e.name.to_string_lossy().ends_with(".fen") {
+            files.push(e.ino);
+        }
+        false
+    })
+    .unwrap();
+    files
+        .into_iter()
+        .map(|ino| {
+            let text = vfs.read(ino, 0, 1 << 10).unwrap();
+            String::from_utf8(text).unwrap().trim_end().to_owned()
+        })
+        .collect()
+}
+
 #[test]
 fn ending_folders_hold_the_games_scids_material_search_finds() {
     let dir = common::work_dir("endings");
@@ -231,7 +288,9 @@ fn ending_folders_hold_the_games_scids_material_search_finds() {
     let args: Vec<String> = names.iter().map(|n| material_args(n)).collect();
     let answers = scid_answers(&dir, &base, args.iter().map(String::as_str));
     let mut sizes = Vec::new();
-    for ((name, args), (count, games)) in names.iter().zip(&args).zip(&answers) {
+    let mut entries = 0;
+    for ((name, args), answer) in names.iter().zip(&args).zip(&answers) {
+        let ScidAnswer { count, games, fens } = answer;
         if ABSENT_ENDINGS.contains(name) {
             assert_eq!(*count, 0, "{name} (SCID: {args})");
             let link = vfs.lookup(at(&vfs, "endings"), std::ffi::OsStr::new(name));
@@ -247,9 +306,13 @@ fn ending_folders_hold_the_games_scids_material_search_finds() {
             .read(at(&vfs, &format!("{folder}/count")), 0, 64)
             .unwrap();
         assert_eq!(String::from_utf8(told).unwrap(), format!("{count}\n"));
+        // Each game's entry into the ending is where SCID's search found it.
+        let ours = entry_fens(&vfs, &folder);
+        same_entries(&ours, fens, &format!("{name} (SCID: {args})"));
+        entries += ours.len();
         sizes.push((*name, *count));
     }
-    eprintln!("{} endings: {sizes:?}", sizes.len());
+    eprintln!("{} endings, {entries} entries: {sizes:?}", sizes.len());
 
     let args: Vec<String> = PIECES
         .iter()
@@ -257,9 +320,16 @@ fn ending_folders_hold_the_games_scids_material_search_finds() {
         .collect();
     let answers = scid_answers(&dir, &base, args.iter().map(String::as_str));
     let mut sizes = Vec::new();
-    for ((name, args), (count, games)) in PIECES.iter().zip(&args).zip(&answers) {
-        let ours = game_numbers(&vfs, &format!("query/pieces={name}/games"));
+    for ((name, args), answer) in PIECES.iter().zip(&args).zip(&answers) {
+        let ScidAnswer { count, games, fens } = answer;
+        let folder = format!("query/pieces={name}");
+        let ours = game_numbers(&vfs, &format!("{folder}/games"));
         assert_eq!(&ours, games, "pieces={name} (SCID: {args})");
+        same_entries(
+            &entry_fens(&vfs, &folder),
+            fens,
+            &format!("pieces={name} (SCID: {args})"),
+        );
         sizes.push(*count);
     }
     assert!(sizes.iter().filter(|&&c| c > 0).count() >= 8, "{sizes:?}");

@@ -456,6 +456,12 @@ impl Collection for ChessCollection {
         Some(super::twins::find(&*self.store))
     }
 
+    fn ending_entry(&self, n: u32, codes: &[u32]) -> Result<Option<String>> {
+        let mut finder = super::positions::material::EntryFinder::new(codes);
+        self.store.visit(n, &mut finder)?;
+        Ok(finder.finish())
+    }
+
     fn main_line(&self, n: u32) -> Option<Result<super::positions::line::GameLine>> {
         if !self.store.classified(n) {
             return Some(Err(Error::new(

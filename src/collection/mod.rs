@@ -234,6 +234,13 @@ pub trait Collection: Send + Sync {
         let _ = n;
         None
     }
+    /// The FEN of item `n`'s entry into any of the endings `codes`: the first position of its
+    /// main line with that material ([`positions::material::EntryFinder`]); `None` when it has
+    /// none, or the items are not chess games.
+    fn ending_entry(&self, n: u32, codes: &[u32]) -> Result<Option<String>> {
+        let _ = (n, codes);
+        Ok(None)
+    }
     /// The live items meeting header query `query`'s conditions on their headers, ascending
     /// ([`query`]; its conditions on endings are the position index's,
     /// [`query::Query::materials`]); `None` for a collection whose items have no headers to

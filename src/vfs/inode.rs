@@ -93,6 +93,10 @@ pub enum Node {
     QueryCount(u32),
     /// A query folder's `all.pgn` (found by name, not listed).
     AllOfQuery(u32),
+    /// A query folder's `entries/`, when the query names one ending.
+    QueryEntries(u32),
+    /// A file in a query folder's `entries/`: a game's entry into the ending (query, game).
+    QueryEntry(u32, u32),
     /// `twins/`: the groups of twin games (a chess database).
     TwinsRoot,
     /// A group of twins in `twins/`, by its first (better) game's number.
@@ -132,6 +136,8 @@ const TAG_QUERY_POSITIONS: u64 = 213;
 const TAG_TWIN_GROUP: u64 = 214;
 const TAG_TWIN_LINK: u64 = 215;
 const TAG_ENDING_LINK: u64 = 216;
+const TAG_QUERY_ENTRIES: u64 = 217;
+const TAG_QUERY_ENTRY: u64 = 218;
 const TAG_END: u64 = 208;
 const GAME_BITS: u32 = 24;
 const FIRST_VIEW_ROOT: u64 = 32; // 32..48
@@ -183,6 +189,8 @@ impl Node {
             Node::QueryCount(id) => TAG_QUERY_COUNT << TAG_SHIFT | u64::from(id),
             Node::AllOfQuery(id) => TAG_ALL_OF_QUERY << TAG_SHIFT | u64::from(id),
             Node::QueryLink(id, n) => folder_and_game(TAG_QUERY_LINK, id, n),
+            Node::QueryEntries(id) => TAG_QUERY_ENTRIES << TAG_SHIFT | u64::from(id),
+            Node::QueryEntry(id, n) => folder_and_game(TAG_QUERY_ENTRY, id, n),
             Node::TwinsRoot => 17,
             Node::EndingsRoot => 18,
             Node::EndingLink(code) => TAG_ENDING_LINK << TAG_SHIFT | u64::from(code),
@@ -257,6 +265,8 @@ impl Node {
             | Node::QueryLink(..)
             | Node::QueryCount(_)
             | Node::AllOfQuery(_)
+            | Node::QueryEntries(_)
+            | Node::QueryEntry(..)
             | Node::SlicePositions(SliceId::Query(_)) => mount,
             _ => 0,
         }
@@ -305,6 +315,11 @@ impl Node {
             TAG_QUERY_LINK => {
                 let (id, n) = folder_and_game_of(payload);
                 Some(Node::QueryLink(id, n))
+            }
+            TAG_QUERY_ENTRIES => u32::try_from(payload).ok().map(Node::QueryEntries),
+            TAG_QUERY_ENTRY => {
+                let (id, n) = folder_and_game_of(payload);
+                Some(Node::QueryEntry(id, n))
             }
             TAG_TWIN_GROUP => u32::try_from(payload).ok().map(Node::TwinGroup),
             TAG_ENDING_LINK => u32::try_from(payload).ok().map(Node::EndingLink),
@@ -460,6 +475,9 @@ mod tests {
             Node::AllOfQuery(3),
             Node::QueryLink(16_777_215, 16_777_215),
             Node::QueryLink(3, 0),
+            Node::QueryEntries(3),
+            Node::QueryEntry(16_777_215, 16_777_215),
+            Node::QueryEntry(3, 0),
             Node::SlicePositions(SliceId::Query(3)),
             Node::TwinsRoot,
             Node::TwinGroup(0),

@@ -13,6 +13,7 @@ pub(crate) mod cache;
 pub(crate) mod commit;
 pub(crate) mod concat;
 pub mod content;
+pub(crate) mod ending_entries;
 pub(crate) mod endings;
 pub(crate) mod game_state;
 pub(crate) mod inode;
@@ -435,6 +436,8 @@ impl Vfs {
             | Node::QueryCount(id)
             | Node::AllOfQuery(id) => self.queries.get(id).is_some(),
             Node::QueryLink(id, n) => self.query_has(id, n),
+            Node::QueryEntries(id) => self.entry_codes(id).is_some(),
+            Node::QueryEntry(id, n) => self.entry_codes(id).is_some() && self.query_has(id, n),
             Node::TwinsRoot | Node::TwinGroup(_) | Node::TwinLink(..) => {
                 self.twin_node_exists(node)
             }
@@ -501,7 +504,7 @@ impl Vfs {
             Node::Rejected => Node::Status,
             Node::PositionsRoot | Node::QueryRoot => Node::Root,
             Node::Query(_) => Node::QueryRoot,
-            Node::QueryGames(id) => Node::Query(id),
+            Node::QueryGames(id) | Node::QueryEntries(id) => Node::Query(id),
             Node::SlicePositions(slice) => slice.folder(),
             Node::Position(id) => self
                 .positions
@@ -528,6 +531,7 @@ impl Vfs {
             | Node::AllOfSide(..)
             | Node::QueryLink(..)
             | Node::QueryCount(_)
+            | Node::QueryEntry(..)
             | Node::AllOfQuery(_)
             | Node::Scratch(_) => {
                 return Err(Error::new(ErrorKind::NotADirectory, "not a folder"));
@@ -577,6 +581,7 @@ impl Vfs {
             Node::QueryRoot => self.query_named(name.as_bytes())?,
             Node::Query(id) => self.query_child(id, name.as_bytes()),
             Node::QueryGames(id) => self.query_link(id, name.as_bytes()),
+            Node::QueryEntries(id) => self.entry_named(id, name.as_bytes()),
             Node::PositionsRoot => self.position_by_fen(SliceId::All, name.as_bytes())?,
             Node::SlicePositions(slice) => self.position_by_fen(slice, name.as_bytes())?,
             Node::Position(id) => self.position_child(id, name.as_bytes())?,
@@ -768,7 +773,8 @@ impl Vfs {
             | Node::SideGroup(..)
             | Node::SlicePositions(_)
             | Node::Query(_)
-            | Node::QueryGames(_)) => self.parent_folder(n)?,
+            | Node::QueryGames(_)
+            | Node::QueryEntries(_)) => self.parent_folder(n)?,
             n if is_dir(n) => Node::Root,
             _ => return Err(Error::new(ErrorKind::NotADirectory, "not a folder")),
         };
@@ -858,7 +864,9 @@ impl Vfs {
             Node::PositionsRoot | Node::Position(_) | Node::PositionGames(_) => {
                 self.list_positions(node, from, add)
             }
-            Node::Query(_) | Node::QueryGames(_) => self.list_query(node, from, add),
+            Node::Query(_) | Node::QueryGames(_) | Node::QueryEntries(_) => {
+                self.list_query(node, from, add)
+            }
             Node::TwinsRoot | Node::TwinGroup(_) => self.list_twins(node, from, add),
             Node::Status => {
                 let children = [
@@ -899,6 +907,7 @@ impl Vfs {
             all if all.is_all_file() => self.read_all(all, offset, size),
             n @ (Node::TreeText(_) | Node::FenText(_)) => Ok(slice(&self.position_text(n)?)),
             Node::QueryCount(id) => Ok(slice(&self.query_count_text(id))),
+            Node::QueryEntry(id, n) => Ok(slice(&self.entry_text(id, n)?)),
             n @ (Node::StatusErrors | Node::StatusReadme | Node::StatusStats) => {
                 match self.status_snapshots.last(ino) {
                     Some(text) => Ok(slice(&text)),
@@ -1242,6 +1251,10 @@ impl Vfs {
                 // It follows every save: trusted a second at most.
                 (attr.perm, attr.nlink, attr.ttl_secs) = (0o444, 1, 1);
             }
+            Node::QueryEntry(id, n) => {
+                attr.size = self.entry_text(id, n).map_or(0, |t| t.len() as u64);
+                (attr.perm, attr.nlink, attr.ttl_secs) = (0o444, 1, 1);
+            }
             Node::Link(..)
             | Node::SideLink(..)
             | Node::PositionLink(..)
@@ -1266,11 +1279,15 @@ impl Vfs {
             },
             // `query/` holds as many folders as there are queries: not known either.
             Node::QueryRoot => (attr.perm, attr.nlink) = (0o555, 1),
-            Node::Query(_) => (attr.perm, attr.nlink) = (0o555, 3),
+            Node::Query(id) => {
+                let folders = 1 + u32::from(self.entry_codes(id).is_some());
+                (attr.perm, attr.nlink) = (0o555, 2 + folders);
+            }
             Node::PositionsRoot
             | Node::SlicePositions(_)
             | Node::PositionGames(_)
             | Node::QueryGames(_)
+            | Node::QueryEntries(_)
             | Node::EndingsRoot => {
                 attr.perm = 0o555;
             }
@@ -1399,6 +1416,7 @@ fn kind_of(node: Node) -> FileKind {
         | Node::AllOfSide(..)
         | Node::AllOfQuery(_)
         | Node::QueryCount(_)
+        | Node::QueryEntry(..)
         | Node::TreeText(_)
         | Node::FenText(_)
         | Node::Scratch(_) => FileKind::RegularFile,

@@ -51,6 +51,13 @@ const MAX_QUERIES: usize = 1 << 24;
 /// one looked at longest ago are found again when it is next looked at.
 const KEPT_GAMES: usize = 32;
 
+impl Entry {
+    /// The query's conditions on endings ([`Query::materials`]).
+    pub(super) fn materials(&self) -> Vec<(bool, Vec<u32>)> {
+        self.query.materials()
+    }
+}
+
 impl Queries {
     /// Query number `id`, if it was looked up.
     pub(super) fn get(&self, id: u32) -> Option<Arc<Entry>> {
@@ -109,6 +116,7 @@ impl Queries {
                     Node::QueryGames(id),
                     Node::QueryCount(id),
                     Node::AllOfQuery(id),
+                    Node::QueryEntries(id),
                 ]
             })
             .collect()
@@ -181,6 +189,7 @@ impl Vfs {
         match name {
             b"games" => Some(Node::QueryGames(id)),
             b"count" => Some(Node::QueryCount(id)),
+            b"entries" => self.entry_codes(id).map(|_| Node::QueryEntries(id)),
             _ => None,
         }
     }
@@ -203,7 +212,7 @@ impl Vfs {
         format!("{count}\n").into_bytes()
     }
 
-    /// Hand the entries of query folder `node` (the folder or its `games/`) after position
+    /// Hand the entries of query folder `node` (the folder, its `games/` or `entries/`) after position
     /// `from` to `add`; whether `add` said it was full.
     pub(super) fn list_query(
         &self,
@@ -217,12 +226,17 @@ impl Vfs {
                 (Node::QueryCount(id), "count"),
             ]
             .into_iter()
+            .chain(
+                self.entry_codes(id)
+                    .map(|_| (Node::QueryEntries(id), "entries")),
+            )
             .enumerate()
             .skip(from as usize)
             .any(|(i, (n, name))| add(self.entry(n, name.into(), i as u64 + 3))),
             Node::QueryGames(id) => self.query_games(id).is_some_and(|games| {
                 self.list_links(&games, from, |n| Node::QueryLink(id, n), add)
             }),
+            Node::QueryEntries(id) => self.list_entries(id, from, add),
             _ => false,
         }
     }

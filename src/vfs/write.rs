@@ -148,6 +148,11 @@ impl Vfs {
                 "count follows the games: it cannot be written",
             )),
             Node::QueryCount(_) => Ok(self.handle(node, mode, false, true)),
+            Node::QueryEntry(..) if mode.write => Err(Error::new(
+                ErrorKind::PermissionDenied,
+                "an ending's entry follows its game: save the game itself",
+            )),
+            Node::QueryEntry(..) => Ok(self.handle(node, mode, false, true)),
             Node::TreeText(_) | Node::FenText(_) => {
                 if mode.write {
                     return Err(positions_are_read_only());
@@ -280,9 +285,9 @@ impl Vfs {
             | Node::SlicePositions(_)
             | Node::Position(_)
             | Node::PositionGames(_) => Err(positions_are_read_only()),
-            Node::QueryRoot | Node::Query(_) | Node::QueryGames(_) => Err(not_permitted(
-                "query folders follow the games: save the games themselves",
-            )),
+            Node::QueryRoot | Node::Query(_) | Node::QueryGames(_) | Node::QueryEntries(_) => Err(
+                not_permitted("query folders follow the games: save the games themselves"),
+            ),
             Node::Game(_)
             | Node::Link(..)
             | Node::SideLink(..)

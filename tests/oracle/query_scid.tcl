@@ -11,6 +11,8 @@
 #     @@ LINE-NUMBER
 #     count: N                  (sc_filter count)
 #     games: N1 N2 ...          (1-based game numbers in the filter, ascending)
+#     fen: FEN                  (material lines: each game's position where the search found
+#                                it, as `sc_game load` shows it, a line per game in order)
 source [file join [file dirname [info script]] filter_games.tcl]
 set base [sc_base open [lindex $argv 0]]
 set in [open [lindex $argv 1]]
@@ -23,6 +25,14 @@ while {[gets $in line] >= 0} {
         set line [lrange $line 1 end]
     }
     sc_search $kind -filter RESET {*}$line
-    puts "@@ $i\ncount: [sc_filter count]\ngames: [filter_games $base]"
+    set games [filter_games $base]
+    puts "@@ $i\ncount: [sc_filter count]\ngames: $games"
+    if {$kind eq "material"} {
+        # Where the search found each game: `sc_game load` goes to its first matching ply.
+        foreach g $games {
+            sc_game load $g
+            puts "fen: [sc_pos fen]"
+        }
+    }
 }
 close $in

@@ -14,6 +14,10 @@
 
 use shakmaty::{Chess, Color, Position, Role};
 
+use crate::error::Result;
+use crate::game::visit::GameVisitor;
+use crate::game::{Headers, Ply, StartPosition};
+
 /// The most pieces besides the king and pawns a side has in an ending.
 pub const MOST_PIECES: u32 = 2;
 
@@ -170,6 +174,86 @@ impl BalanceRecorder {
     /// The codes of the endings the line passed through, in the order it did.
     pub fn finish(self) -> Vec<u32> {
         self.endings
+    }
+}
+
+/// Finds a game's entry into an ending: the first position of its main line whose balance
+/// is one of `codes` (the start, or the position a capture or promotion leads to), as FEN:
+/// where SCID's material search puts a game it found (its first matching half-move).
+pub struct EntryFinder<'a> {
+    codes: &'a [u32],
+    /// How deep in variations the game's walk is (0: its main line).
+    depth: usize,
+    found: Option<String>,
+}
+
+impl<'a> EntryFinder<'a> {
+    /// A finder of the entry into any of the endings `codes` ([`Balance::code`]).
+    pub fn new(codes: &'a [u32]) -> EntryFinder<'a> {
+        EntryFinder {
+            codes,
+            depth: 0,
+            found: None,
+        }
+    }
+
+    /// The FEN of the entry, if the main line walked has one of the endings.
+    pub fn finish(self) -> Option<String> {
+        self.found
+    }
+
+    /// Note `pos` if it is the first position in one of the endings; `fen` is its FEN if
+    /// known (a set-up start as the game gives it), else it is made.
+    fn reached(&mut self, pos: &Chess, fen: Option<&str>) {
+        if self.found.is_none() && Balance::of(pos).is_some_and(|b| self.codes.contains(&b.0)) {
+            let fen = fen.map_or_else(|| crate::game::replay::fen_of(pos), str::to_owned);
+            self.found = Some(fen);
+        }
+    }
+}
+
+impl GameVisitor for EntryFinder<'_> {
+    fn begin(&mut self, _headers: &Headers, start: &StartPosition) -> Result<()> {
+        // A set-up start as its game gives it (an en passant square as it says, as SCID
+        // shows it).
+        let fen = match start {
+            StartPosition::Standard => None,
+            StartPosition::Fen(fen) | StartPosition::Chess960(fen) => Some(fen.as_str()),
+        };
+        self.reached(&crate::game::replay::start_position(start)?, fen);
+        Ok(())
+    }
+
+    fn line_comment(&mut self, _text: &str) -> Result<()> {
+        Ok(())
+    }
+
+    fn ply(&mut self, _before: &Chess, ply: &Ply, after: &Chess, _check: bool) -> Result<()> {
+        if let Ply::Move(m) = ply
+            && self.depth == 0
+            && (m.is_capture() || m.is_promotion())
+        {
+            self.reached(after, None);
+        }
+        Ok(())
+    }
+
+    fn nag(&mut self, _nag: u8) -> Result<()> {
+        Ok(())
+    }
+
+    fn comment(&mut self, _text: &str) -> Result<()> {
+        Ok(())
+    }
+
+    fn begin_variation(&mut self) -> Result<()> {
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn end_variation(&mut self) -> Result<()> {
+        self.depth = self.depth.saturating_sub(1);
+        Ok(())
     }
 }
 

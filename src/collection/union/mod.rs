@@ -457,6 +457,11 @@ impl Collection for UnionCollection {
         m.collection.fingerprint(local)
     }
 
+    fn ending_entry(&self, n: u32, codes: &[u32]) -> Result<Option<String>> {
+        let (m, local) = self.locate(n)?;
+        m.collection.ending_entry(local, codes)
+    }
+
     fn main_line(&self, n: u32) -> Option<Result<super::positions::line::GameLine>> {
         match self.locate(n) {
             Ok((m, local)) => m.collection.main_line(local),
