@@ -123,3 +123,38 @@ fn check_names_the_games_shown_cut() {
         "{said}"
     );
 }
+
+#[test]
+fn annotator_queries_find_the_games_chessbase_exports_with_that_annotator() {
+    for name in ["Annotation", "Chess960NonStandard"] {
+        let dir = folder(name);
+        let export = std::fs::read_to_string(file_with(&dir, "pgn")).unwrap();
+        let annotators: Vec<Option<String>> = games(&export)
+            .iter()
+            .map(|g| {
+                g.lines()
+                    .find_map(|l| l.strip_prefix("[Annotator \""))
+                    .map(|a| a.trim_end_matches("\"]").to_owned())
+            })
+            .collect();
+        let coll = gamefs::collection::open(
+            &file_with(&dir, "cbh"),
+            &gamefs::store::OpenOptions::default(),
+        )
+        .unwrap();
+        let named: Vec<&String> = annotators.iter().flatten().collect();
+        assert!(!named.is_empty(), "{name}");
+        for annotator in named {
+            let text = format!(
+                "annotator=={}",
+                annotator.replace(',', "%2C").replace(' ', "%20")
+            );
+            let query = gamefs::collection::query::Query::parse(&text).unwrap();
+            let found = coll.query(&query).unwrap();
+            let want: Vec<u32> = (0..annotators.len() as u32)
+                .filter(|&n| annotators[n as usize].as_ref() == Some(annotator))
+                .collect();
+            assert_eq!(found, want, "{name}: {text}");
+        }
+    }
+}

@@ -195,6 +195,77 @@ fn query_folders_hold_the_games_scids_header_search_finds() {
     eprintln!("{} queries over {total} games: {sizes:?}", QUERIES.len());
 }
 
+/// Annotator queries: SCID's header search has none, so the games are those whose
+/// annotator, as SCID reads each game's tags, holds the value as SCID matches names.
+const ANNOTATOR_QUERIES: [&str; 6] = [
+    "annotator=jvr",
+    "annotator=lichess.org%2Fbroadcast",
+    "annotator=annot%2Ca",
+    "annotator==JvR",
+    "annotator=jvr+first",
+    "annotator!=lichess",
+];
+
+#[test]
+fn annotator_queries_find_the_games_whose_annotator_scid_reads_so() {
+    let dir = common::work_dir("annotators");
+    let base = scid_made_database(dir.path());
+    let scid = common::run(
+        Command::new("/usr/games/tkscid")
+            .arg(common::repo().join("tests/oracle/annotators_scid.tcl"))
+            .arg(&base),
+    );
+    let annotators: Vec<(u32, String)> = String::from_utf8_lossy(&scid.stdout)
+        .lines()
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(n, a)| (n.parse().unwrap(), a.to_owned()))
+        .collect();
+    assert!(annotators.len() >= 20, "{annotators:?}");
+    let coll = gamefs::collection::open(&base, &gamefs::store::OpenOptions::default()).unwrap();
+    let total = coll.count();
+    let vfs = Vfs::new(coll, VfsOptions::default());
+    // SCID's name match: the value anywhere in the name, case and spaces ignored.
+    let squeeze = |s: &str| -> String {
+        s.chars()
+            .filter(|&c| c != ' ')
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let having = |keep: &dyn Fn(&str) -> bool| -> Vec<u32> {
+        annotators
+            .iter()
+            .filter(|(_, a)| keep(a))
+            .map(|&(n, _)| n)
+            .collect()
+    };
+    let holds = |value: &'static str| move |a: &str| squeeze(a).contains(value);
+    let expected: [Vec<u32>; 6] = [
+        having(&holds("jvr")),
+        having(&holds("lichess.org/broadcast")),
+        having(&holds("annot,a")),
+        having(&|a| a == "JvR"),
+        having(&|a| holds("jvr")(a) || holds("first")(a)),
+        // Not: every game whose annotator does not hold it, with one or without.
+        (1..=total)
+            .filter(|n| {
+                !annotators
+                    .iter()
+                    .any(|(m, a)| m == n && holds("lichess")(a))
+            })
+            .collect(),
+    ];
+    for (query, want) in ANNOTATOR_QUERIES.iter().zip(&expected) {
+        let ours = game_numbers(&vfs, &format!("query/{query}/games"));
+        assert_eq!(&ours, want, "{query}");
+        assert!(!want.is_empty() && want.len() < total as usize, "{query}");
+    }
+    eprintln!(
+        "annotators: {} games have one; {:?}",
+        annotators.len(),
+        expected.iter().map(Vec::len).collect::<Vec<_>>()
+    );
+}
+
 /// SCID's material search arguments for ending `name` (`KRPvKR`): every count's minimum and
 /// maximum set to the ending's (colours as named: no `-flip`), one half-move (`-length 1`,
 /// its default) anywhere in the game (`-range`'s default).

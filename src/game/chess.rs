@@ -141,6 +141,16 @@ pub struct Headers {
     pub extra: Vec<(String, String)>,
 }
 
+impl Headers {
+    /// The value of extra tag `name` (its first), if the game has it.
+    pub fn extra_tag(&self, name: &str) -> Option<&str> {
+        self.extra
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
 /// The values of a Variant tag that name Chess960, as chess programs write it (compared
 /// without regard to case).
 pub(crate) const CHESS960_VARIANTS: [&str; 5] = [

@@ -141,6 +141,13 @@ pub trait ChessStore: Send + Sync {
         self.load(number)
             .map_or(0, |g| (g.moves.moves.len() % 1024) as u16)
     }
+    /// Game `number`'s annotator (its `Annotator` tag), for a header query: `None` when it
+    /// has none or cannot be read. Read from the game; a format that keeps it apart (SCID's
+    /// record head, ChessBase's game header) answers without decoding the moves.
+    fn annotator(&self, number: u32) -> Option<String> {
+        let game = self.load(number).ok()?;
+        game.headers.extra_tag("Annotator").map(str::to_owned)
+    }
     /// Whether game `number` carries the deleted mark: its [`summary`](Self::summary)'s
     /// `deleted` alone. Listings, `.gamefs/stats` and the position index ask it of every
     /// game, so a format whose summary decodes more (names, dates) reads the mark alone.

@@ -39,6 +39,7 @@ pub(crate) fn matching(store: &dyn ChessStore, query: &Query) -> Vec<u32> {
     conditions.sort_by_key(|c| match c.field {
         Field::WhiteElo | Field::BlackElo | Field::BothElo | Field::AnyElo => 1,
         Field::Plies => 2,
+        Field::Annotator => 3,
         _ => 0,
     });
     let mut names: Vec<HashMap<u32, bool>> = vec![HashMap::new(); conditions.len()];
@@ -96,6 +97,10 @@ fn meets(
         Field::Date => range(crate::store::scid::derive::pack_date(s.date)),
         Field::Eco => range(u32::from(s.eco)),
         Field::Plies => range(u32::from(facts.plies(store, n))),
+        // No annotator meets no value: `annotator!=X` keeps the games without one.
+        Field::Annotator => store
+            .annotator(n)
+            .is_some_and(|a| c.values.iter().any(|v| name_meets(v, &a))),
         Field::Result => c.values.contains(&Value::Result(s.result)),
         Field::Material => true,
     }

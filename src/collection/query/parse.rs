@@ -46,6 +46,8 @@ pub(super) enum Field {
     Eco,
     /// Half moves of the main line.
     Plies,
+    /// The annotator (the `Annotator` tag): read from each game, so answered last.
+    Annotator,
     /// An ending the main line passes through ([`Balance`]): answered by the position
     /// index, not the store's (the caller's, [`Query::materials`]).
     Material,
@@ -144,13 +146,14 @@ impl Query {
 }
 
 /// The fields by name, with what a condition on each expects.
-const FIELDS: [(&str, Field); 18] = [
+const FIELDS: [(&str, Field); 19] = [
     ("white", Field::White),
     ("black", Field::Black),
     ("player", Field::Player),
     ("event", Field::Event),
     ("site", Field::Site),
     ("round", Field::Round),
+    ("annotator", Field::Annotator),
     ("welo", Field::WhiteElo),
     ("belo", Field::BlackElo),
     ("elo", Field::BothElo),
@@ -186,7 +189,13 @@ fn condition(text: &str) -> Result<Condition, String> {
     };
     let is_name = matches!(
         field,
-        Field::White | Field::Black | Field::Player | Field::Event | Field::Site | Field::Round
+        Field::White
+            | Field::Black
+            | Field::Player
+            | Field::Event
+            | Field::Site
+            | Field::Round
+            | Field::Annotator
     );
     if exact && !is_name {
         return Err(format!("{name}=VALUE: == is for names only"));
@@ -231,7 +240,13 @@ fn decode(text: &str) -> Result<String, String> {
 /// Value `v` of a condition on `field` (called `name`).
 fn value(field: Field, name: &str, v: &str, exact: bool) -> Result<Value, String> {
     Ok(match field {
-        Field::White | Field::Black | Field::Player | Field::Event | Field::Site | Field::Round => {
+        Field::White
+        | Field::Black
+        | Field::Player
+        | Field::Event
+        | Field::Site
+        | Field::Round
+        | Field::Annotator => {
             if exact {
                 Value::Exactly(v.to_owned())
             } else {

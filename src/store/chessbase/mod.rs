@@ -343,6 +343,13 @@ impl ChessBase {
         })
     }
 
+    /// The annotator `entry` names, if any.
+    fn annotator_of(&self, entry: &Entry) -> Option<&Arc<str>> {
+        self.annotators
+            .get(entry.annotator as usize)
+            .filter(|a| !a.is_empty())
+    }
+
     /// The entry of game `number`.
     fn entry(&self, number: u32) -> Result<&Entry> {
         check_readable_game(&self.damage, number, self.game_count())?;
@@ -363,11 +370,7 @@ impl ChessBase {
         let entry = &self.entries[number as usize];
         let mut extra = Vec::new();
         let mut tag = |name: &str, value: String| extra.push((name.to_owned(), value));
-        let annotator = self
-            .annotators
-            .get(entry.annotator as usize)
-            .filter(|a| !a.is_empty());
-        if let Some(a) = annotator {
+        if let Some(a) = self.annotator_of(entry) {
             tag("Annotator", a.to_string());
         }
         if let Some(Decoded { moves, .. }) = decoded {
@@ -589,6 +592,11 @@ impl ChessStore for ChessBase {
 
     fn take_note(&self, number: u32) -> Option<String> {
         lock_notes(&self.notes).get_mut(&number)?.take()
+    }
+
+    fn annotator(&self, number: u32) -> Option<String> {
+        let entry = self.entries.get(number as usize)?;
+        self.annotator_of(entry).map(|a| a.to_string())
     }
 
     fn writable(&self) -> bool {

@@ -1054,6 +1054,15 @@ impl ChessStore for ScidDatabase {
         })
     }
 
+    fn annotator(&self, number: u32) -> Option<String> {
+        // The record's tags alone: its moves are not decoded.
+        let (entry, bytes) = self.stored_game(number).ok()?;
+        let head = record::read_head_as(&bytes, entry.chess960).ok()?;
+        head.extra_tags
+            .into_iter()
+            .find_map(|(name, value)| (name == "Annotator").then_some(value))
+    }
+
     fn visit(&self, number: u32, visitor: &mut dyn GameVisitor) -> Result<()> {
         let (entry, bytes) = self.stored_game(number)?;
         let head = record::read_head_as(&bytes, entry.chess960).map_err(|e| in_game(e, number))?;
