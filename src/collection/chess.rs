@@ -8,6 +8,7 @@ use super::Collection;
 use super::import::{ChangedGame, ImportReport, OnBadGame, SkippedGame, TEXTS_TOLD};
 use crate::collection::naming::{game_file_name, game_number_of, number_width};
 use crate::error::{Error, ErrorKind, Result};
+use crate::game::visit::MainLine;
 use crate::store::{ChessStore, Each, Format, GameSummary, NameKind, Problem, StoreInfo, eco_text};
 use crate::text::pgn_parse::Reading;
 use crate::text::{DoneWith, pgn, pgn_chunks, pgn_parse};
@@ -457,9 +458,9 @@ impl Collection for ChessCollection {
     }
 
     fn ending_entry(&self, n: u32, codes: &[u32]) -> Result<Option<String>> {
-        let mut finder = super::positions::material::EntryFinder::new(codes);
+        let mut finder = MainLine::new(super::positions::material::EntryFinder::new(codes));
         self.store.visit(n, &mut finder)?;
-        Ok(finder.finish())
+        Ok(finder.inner.finish())
     }
 
     fn main_line(&self, n: u32) -> Option<Result<super::positions::line::GameLine>> {
@@ -469,11 +470,11 @@ impl Collection for ChessCollection {
                 format!("game {} could not be read", n + 1),
             )));
         }
-        let mut recorder = super::positions::line::LineRecorder::default();
+        let mut recorder = MainLine::new(super::positions::line::LineRecorder::default());
         Some(
             self.store
                 .visit(n, &mut recorder)
-                .map(|()| recorder.finish()),
+                .map(|()| recorder.inner.finish()),
         )
     }
 }

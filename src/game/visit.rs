@@ -112,6 +112,65 @@ pub fn walk(game: &ChessGame, visitor: &mut (impl GameVisitor + ?Sized)) -> Resu
     Ok(())
 }
 
+/// What a reader of a game's main line alone is told: its start and each of its plies
+/// (variations, comments and NAGs are not). [`MainLine`] makes it a [`GameVisitor`].
+pub trait MainLineVisitor {
+    /// The game begins: its headers and start position.
+    fn begin(&mut self, headers: &Headers, start: &StartPosition) -> Result<()>;
+    /// A ply of the main line, with the positions before and after it.
+    fn ply(&mut self, before: &Chess, ply: &Ply, after: &Chess) -> Result<()>;
+}
+
+/// A [`GameVisitor`] that tells only a game's main line to the [`MainLineVisitor`] it holds.
+pub struct MainLine<V> {
+    /// The visitor told the main line.
+    pub inner: V,
+    /// How deep in variations the events are (0: the main line).
+    depth: usize,
+}
+
+impl<V> MainLine<V> {
+    /// `inner`, told the main lines of the games walked.
+    pub fn new(inner: V) -> MainLine<V> {
+        MainLine { inner, depth: 0 }
+    }
+}
+
+impl<V: MainLineVisitor> GameVisitor for MainLine<V> {
+    fn begin(&mut self, headers: &Headers, start: &StartPosition) -> Result<()> {
+        self.inner.begin(headers, start)
+    }
+
+    fn line_comment(&mut self, _text: &str) -> Result<()> {
+        Ok(())
+    }
+
+    fn ply(&mut self, before: &Chess, ply: &Ply, after: &Chess, _check: bool) -> Result<()> {
+        match self.depth {
+            0 => self.inner.ply(before, ply, after),
+            _ => Ok(()),
+        }
+    }
+
+    fn nag(&mut self, _nag: u8) -> Result<()> {
+        Ok(())
+    }
+
+    fn comment(&mut self, _text: &str) -> Result<()> {
+        Ok(())
+    }
+
+    fn begin_variation(&mut self) -> Result<()> {
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn end_variation(&mut self) -> Result<()> {
+        self.depth = self.depth.saturating_sub(1);
+        Ok(())
+    }
+}
+
 /// Builds the move tree from events (the decoders' way to the model).
 #[derive(Default)]
 pub struct TreeBuilder {

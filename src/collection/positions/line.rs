@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::game::GameResult;
 use crate::game::chess::{Headers, Ply, StartPosition};
 use crate::game::replay::start_position;
-use crate::game::visit::GameVisitor;
+use crate::game::visit::MainLineVisitor;
 
 /// What the tree's statistics need of a game, as SCID's index keeps it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -95,12 +95,11 @@ impl GameLine {
 /// records every game of the database).
 const STEPS_AHEAD: usize = 256;
 
-/// A [`GameVisitor`] that records a game's main line as a [`GameLine`].
+/// Records a game's main line as a [`GameLine`] (told it by
+/// [`crate::game::visit::MainLine`]).
 #[derive(Default)]
 pub struct LineRecorder {
     line: GameLine,
-    /// How deep in variations the events are (0: the main line).
-    depth: u32,
     /// The key of the position the main line has reached.
     at: Option<u64>,
     /// Where in the steps the positions since the last pawn move or capture begin: only
@@ -135,7 +134,7 @@ impl LineRecorder {
     }
 }
 
-impl GameVisitor for LineRecorder {
+impl MainLineVisitor for LineRecorder {
     fn begin(&mut self, headers: &Headers, start: &StartPosition) -> Result<()> {
         self.line.stats = GameStats::of(headers);
         self.line.steps.reserve(STEPS_AHEAD);
@@ -146,14 +145,7 @@ impl GameVisitor for LineRecorder {
         Ok(())
     }
 
-    fn line_comment(&mut self, _text: &str) -> Result<()> {
-        Ok(())
-    }
-
-    fn ply(&mut self, before: &Chess, ply: &Ply, after: &Chess, _check: bool) -> Result<()> {
-        if self.depth > 0 {
-            return Ok(());
-        }
+    fn ply(&mut self, before: &Chess, ply: &Ply, after: &Chess) -> Result<()> {
         let from = self.at.unwrap_or_else(|| position_key(before));
         let (code, to) = match ply {
             Ply::Move(m) => (move_code(m), key_after(from, before, m)),
@@ -173,37 +165,19 @@ impl GameVisitor for LineRecorder {
         self.signature.reached(after);
         Ok(())
     }
-
-    fn nag(&mut self, _nag: u8) -> Result<()> {
-        Ok(())
-    }
-
-    fn comment(&mut self, _text: &str) -> Result<()> {
-        Ok(())
-    }
-
-    fn begin_variation(&mut self) -> Result<()> {
-        self.depth += 1;
-        Ok(())
-    }
-
-    fn end_variation(&mut self) -> Result<()> {
-        self.depth = self.depth.saturating_sub(1);
-        Ok(())
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::collection::positions::material::Balance;
-    use crate::game::visit::walk;
+    use crate::game::visit::{GameVisitor, MainLine, walk};
 
     fn line_of(pgn: &str) -> GameLine {
         let game = crate::text::pgn_parse::one_game(pgn.as_bytes()).unwrap();
-        let mut rec = LineRecorder::default();
+        let mut rec = MainLine::new(LineRecorder::default());
         walk(&game, &mut rec).unwrap();
-        rec.finish()
+        rec.inner.finish()
     }
 
     #[test]
@@ -268,7 +242,7 @@ mod tests {
             "fen-starts.pgn",
             "annotations.pgn",
         ]) {
-            let mut rec = LineRecorder::default();
+            let mut rec = MainLine::new(LineRecorder::default());
             walk(&game, &mut rec).unwrap();
             let mut every = EveryPosition(Vec::new(), 0);
             walk(&game, &mut every).unwrap();
@@ -280,7 +254,7 @@ mod tests {
                 .filter(|s| seen.insert(s.0))
                 .collect();
             repeated += every.0.len() - first.len();
-            assert_eq!(rec.finish().steps, first, "{:?}", game.headers);
+            assert_eq!(rec.inner.finish().steps, first, "{:?}", game.headers);
             games += 1;
         }
         assert!(
@@ -335,7 +309,7 @@ mod tests {
             "fen-starts.pgn",
             "annotations.pgn",
         ]) {
-            let mut rec = LineRecorder::default();
+            let mut rec = MainLine::new(LineRecorder::default());
             walk(&game, &mut rec).unwrap();
             let mut every = EveryBalance(Vec::new(), 0);
             walk(&game, &mut every).unwrap();
@@ -344,7 +318,7 @@ mod tests {
             unique.dedup();
             assert_eq!(unique.len(), every.0.len(), "an ending twice");
             endings += every.0.len();
-            assert_eq!(rec.finish().endings, every.0, "{:?}", game.headers);
+            assert_eq!(rec.inner.finish().endings, every.0, "{:?}", game.headers);
             games += 1;
         }
         assert!(

@@ -15,7 +15,7 @@
 use shakmaty::{Chess, Color, Position, Role};
 
 use crate::error::Result;
-use crate::game::visit::GameVisitor;
+use crate::game::visit::MainLineVisitor;
 use crate::game::{Headers, Ply, StartPosition};
 
 /// The most pieces besides the king and pawns a side has in an ending.
@@ -177,24 +177,19 @@ impl BalanceRecorder {
     }
 }
 
-/// Finds a game's entry into an ending: the first position of its main line whose balance
+/// Finds a game's entry into an ending (told its main line, [`crate::game::visit::MainLine`]):
+/// the first position of its main line whose balance
 /// is one of `codes` (the start, or the position a capture or promotion leads to), as FEN:
 /// where SCID's material search puts a game it found (its first matching half-move).
 pub struct EntryFinder<'a> {
     codes: &'a [u32],
-    /// How deep in variations the game's walk is (0: its main line).
-    depth: usize,
     found: Option<String>,
 }
 
 impl<'a> EntryFinder<'a> {
     /// A finder of the entry into any of the endings `codes` ([`Balance::code`]).
     pub fn new(codes: &'a [u32]) -> EntryFinder<'a> {
-        EntryFinder {
-            codes,
-            depth: 0,
-            found: None,
-        }
+        EntryFinder { codes, found: None }
     }
 
     /// The FEN of the entry, if the main line walked has one of the endings.
@@ -212,7 +207,7 @@ impl<'a> EntryFinder<'a> {
     }
 }
 
-impl GameVisitor for EntryFinder<'_> {
+impl MainLineVisitor for EntryFinder<'_> {
     fn begin(&mut self, _headers: &Headers, start: &StartPosition) -> Result<()> {
         // A set-up start as its game gives it (an en passant square as it says, as SCID
         // shows it).
@@ -224,35 +219,12 @@ impl GameVisitor for EntryFinder<'_> {
         Ok(())
     }
 
-    fn line_comment(&mut self, _text: &str) -> Result<()> {
-        Ok(())
-    }
-
-    fn ply(&mut self, _before: &Chess, ply: &Ply, after: &Chess, _check: bool) -> Result<()> {
+    fn ply(&mut self, _before: &Chess, ply: &Ply, after: &Chess) -> Result<()> {
         if let Ply::Move(m) = ply
-            && self.depth == 0
             && (m.is_capture() || m.is_promotion())
         {
             self.reached(after, None);
         }
-        Ok(())
-    }
-
-    fn nag(&mut self, _nag: u8) -> Result<()> {
-        Ok(())
-    }
-
-    fn comment(&mut self, _text: &str) -> Result<()> {
-        Ok(())
-    }
-
-    fn begin_variation(&mut self) -> Result<()> {
-        self.depth += 1;
-        Ok(())
-    }
-
-    fn end_variation(&mut self) -> Result<()> {
-        self.depth = self.depth.saturating_sub(1);
         Ok(())
     }
 }

@@ -53,6 +53,23 @@ pub(super) enum Field {
     Material,
 }
 
+impl Field {
+    /// True for the fields that are names (matched as SCID's header search matches them, or
+    /// spelled exactly with `==`).
+    fn is_name(self) -> bool {
+        matches!(
+            self,
+            Field::White
+                | Field::Black
+                | Field::Player
+                | Field::Event
+                | Field::Site
+                | Field::Round
+                | Field::Annotator
+        )
+    }
+}
+
 /// One value of a condition.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Value {
@@ -187,17 +204,7 @@ fn condition(text: &str) -> Result<Condition, String> {
         let names: Vec<&str> = FIELDS.iter().map(|(n, _)| *n).collect();
         return Err(format!("a field: one of {}", names.join(", ")));
     };
-    let is_name = matches!(
-        field,
-        Field::White
-            | Field::Black
-            | Field::Player
-            | Field::Event
-            | Field::Site
-            | Field::Round
-            | Field::Annotator
-    );
-    if exact && !is_name {
+    if exact && !field.is_name() {
         return Err(format!("{name}=VALUE: == is for names only"));
     }
     let values = rest
@@ -240,24 +247,6 @@ fn decode(text: &str) -> Result<String, String> {
 /// Value `v` of a condition on `field` (called `name`).
 fn value(field: Field, name: &str, v: &str, exact: bool) -> Result<Value, String> {
     Ok(match field {
-        Field::White
-        | Field::Black
-        | Field::Player
-        | Field::Event
-        | Field::Site
-        | Field::Round
-        | Field::Annotator => {
-            if exact {
-                Value::Exactly(v.to_owned())
-            } else {
-                Value::Contains(
-                    v.bytes()
-                        .filter(|&c| c != b' ')
-                        .map(|c| c.to_ascii_lowercase())
-                        .collect(),
-                )
-            }
-        }
         Field::WhiteElo | Field::BlackElo | Field::BothElo | Field::AnyElo => {
             let (lo, hi) = range(v, |s| s.parse::<u32>().ok(), |s| s.parse::<u32>().ok())
                 .ok_or_else(|| {
@@ -321,6 +310,20 @@ fn value(field: Field, name: &str, v: &str, exact: bool) -> Result<Value, String
             "none" => GameResult::Unknown,
             _ => return Err("result=1-0, 0-1, draw or none".into()),
         }),
+        // The names: every other field is matched above.
+        name_field => {
+            debug_assert!(name_field.is_name(), "{name_field:?}");
+            if exact {
+                Value::Exactly(v.to_owned())
+            } else {
+                Value::Contains(
+                    v.bytes()
+                        .filter(|&c| c != b' ')
+                        .map(|c| c.to_ascii_lowercase())
+                        .collect(),
+                )
+            }
+        }
     })
 }
 

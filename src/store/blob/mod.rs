@@ -229,6 +229,20 @@ impl Blob {
     }
 }
 
+/// Read into `buf` until it is full or the reader ends; the bytes read.
+pub fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match r.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
 /// The whole of the file or object at `path`.
 pub fn read_all(path: &Path) -> Result<Vec<u8>> {
     Blob::open(path)?.read_all()

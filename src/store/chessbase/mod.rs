@@ -136,7 +136,7 @@ impl ChessBase {
         let mut records =
             std::io::BufReader::with_capacity(1 << 16, crate::store::blob::Reader::to_end(&cbh, 0));
         let mut record = [0u8; RECORD_LEN];
-        let got = read_up_to(&mut records, &mut record)
+        let got = crate::store::blob::read_full(&mut records, &mut record)
             .map_err(|e| Error::io(format!("cannot read {}", cbh_path.display()), e))?;
         let count = headers::record_count(&record[..got], cbh_len)
             .map_err(|e| e.context(cbh_path.display()))?;
@@ -676,20 +676,6 @@ fn rating(value: u16) -> Option<Rating> {
         value,
         kind: RatingType::Elo,
     })
-}
-
-/// Fill `buf` from `from` as far as it goes: the bytes read (fewer only at its end).
-fn read_up_to(from: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut got = 0;
-    while got < buf.len() {
-        match from.read(&mut buf[got..]) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(got)
 }
 
 /// The record at byte `at` of `file` (`name` in errors), whose length (at least `HEAD`

@@ -205,19 +205,7 @@ impl<R: BufRead> BufRead for Counted<R> {
     }
 }
 
-/// Read into `buf` until it is full or the reader ends; the bytes read.
-pub(super) fn read_full(r: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match r.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(filled)
-}
+pub(super) use crate::store::blob::read_full;
 
 /// The records of `size` bytes kept as `bytes` (a file's blocks, with its index), each read
 /// back by `read`; `None` when `bytes` are no whole number of records or one does not read.
