@@ -1,6 +1,7 @@
 //! One game as the position index sees it: the positions its main line reaches, each with the
 //! move played from it, and the facts the tree's statistics need (result, ratings, year).
-//! Told by the store's streaming [`GameVisitor`], never by rendering text (DESIGN rule 9).
+//! Told by the store's streaming [`GameVisitor`](crate::game::visit::GameVisitor), never by
+//! rendering text (DESIGN rule 9).
 
 use shakmaty::Chess;
 
