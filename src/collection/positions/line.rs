@@ -172,7 +172,7 @@ impl MainLineVisitor for LineRecorder {
 mod tests {
     use super::*;
     use crate::collection::positions::material::Balance;
-    use crate::game::visit::{GameVisitor, MainLine, walk};
+    use crate::game::visit::{MainLine, walk};
 
     fn line_of(pgn: &str) -> GameLine {
         let game = crate::text::pgn_parse::one_game(pgn.as_bytes()).unwrap();
@@ -193,38 +193,19 @@ mod tests {
 
     /// Every position of a main line, with the move played there, each at its first visit,
     /// found the plain way: all of them kept, the later visits dropped.
-    struct EveryPosition(Vec<(u64, u16)>, u32);
+    struct EveryPosition(Vec<(u64, u16)>);
 
-    impl GameVisitor for EveryPosition {
+    impl MainLineVisitor for EveryPosition {
         fn begin(&mut self, _: &Headers, start: &StartPosition) -> Result<()> {
             self.0.push((position_key(&start_position(start)?), END));
             Ok(())
         }
-        fn line_comment(&mut self, _: &str) -> Result<()> {
-            Ok(())
-        }
-        fn ply(&mut self, _: &Chess, ply: &Ply, after: &Chess, _: bool) -> Result<()> {
-            if self.1 == 0 {
-                self.0.last_mut().unwrap().1 = match ply {
-                    Ply::Move(m) => move_code(m),
-                    Ply::Null => NULL_MOVE,
-                };
-                self.0.push((position_key(after), END));
-            }
-            Ok(())
-        }
-        fn nag(&mut self, _: u8) -> Result<()> {
-            Ok(())
-        }
-        fn comment(&mut self, _: &str) -> Result<()> {
-            Ok(())
-        }
-        fn begin_variation(&mut self) -> Result<()> {
-            self.1 += 1;
-            Ok(())
-        }
-        fn end_variation(&mut self) -> Result<()> {
-            self.1 -= 1;
+        fn ply(&mut self, _: &Chess, ply: &Ply, after: &Chess) -> Result<()> {
+            self.0.last_mut().unwrap().1 = match ply {
+                Ply::Move(m) => move_code(m),
+                Ply::Null => NULL_MOVE,
+            };
+            self.0.push((position_key(after), END));
             Ok(())
         }
     }
@@ -245,8 +226,9 @@ mod tests {
         ]) {
             let mut rec = MainLine::new(LineRecorder::default());
             walk(&game, &mut rec).unwrap();
-            let mut every = EveryPosition(Vec::new(), 0);
+            let mut every = MainLine::new(EveryPosition(Vec::new()));
             walk(&game, &mut every).unwrap();
+            let every = every.inner;
             let mut seen = std::collections::HashSet::new();
             let first: Vec<(u64, u16)> = every
                 .0
@@ -268,37 +250,19 @@ mod tests {
     /// the line reaches them: found the plain way, by the material of every position.
     #[test]
     fn the_endings_of_a_line_are_those_of_every_position_it_reaches() {
-        struct EveryBalance(Vec<u32>, u32);
-        impl GameVisitor for EveryBalance {
+        struct EveryBalance(Vec<u32>);
+        impl MainLineVisitor for EveryBalance {
             fn begin(&mut self, _: &Headers, start: &StartPosition) -> Result<()> {
                 self.0
                     .extend(Balance::of(&start_position(start)?).map(Balance::code));
                 Ok(())
             }
-            fn line_comment(&mut self, _: &str) -> Result<()> {
-                Ok(())
-            }
-            fn ply(&mut self, _: &Chess, _: &Ply, after: &Chess, _: bool) -> Result<()> {
-                if self.1 == 0
-                    && let Some(b) = Balance::of(after)
+            fn ply(&mut self, _: &Chess, _: &Ply, after: &Chess) -> Result<()> {
+                if let Some(b) = Balance::of(after)
                     && self.0.last() != Some(&b.code())
                 {
                     self.0.push(b.code());
                 }
-                Ok(())
-            }
-            fn nag(&mut self, _: u8) -> Result<()> {
-                Ok(())
-            }
-            fn comment(&mut self, _: &str) -> Result<()> {
-                Ok(())
-            }
-            fn begin_variation(&mut self) -> Result<()> {
-                self.1 += 1;
-                Ok(())
-            }
-            fn end_variation(&mut self) -> Result<()> {
-                self.1 -= 1;
                 Ok(())
             }
         }
@@ -312,8 +276,9 @@ mod tests {
         ]) {
             let mut rec = MainLine::new(LineRecorder::default());
             walk(&game, &mut rec).unwrap();
-            let mut every = EveryBalance(Vec::new(), 0);
+            let mut every = MainLine::new(EveryBalance(Vec::new()));
             walk(&game, &mut every).unwrap();
+            let every = every.inner;
             let mut unique = every.0.clone();
             unique.sort_unstable();
             unique.dedup();

@@ -221,13 +221,13 @@ mod tests {
     use super::*;
     use crate::collection::positions::key::position_key;
     use crate::game::chess::Ply;
-    use crate::game::visit::{GameVisitor, walk};
+    use crate::game::visit::{MainLine, MainLineVisitor, walk};
 
-    /// Every position of a game's main line, and its signature.
+    /// Every position of a game's main line.
     #[derive(Default)]
-    struct Positions(Vec<Chess>, u32);
+    struct Positions(Vec<Chess>);
 
-    impl GameVisitor for Positions {
+    impl MainLineVisitor for Positions {
         fn begin(
             &mut self,
             _: &crate::game::chess::Headers,
@@ -237,27 +237,8 @@ mod tests {
                 .push(crate::game::replay::start_position(start).unwrap());
             Ok(())
         }
-        fn line_comment(&mut self, _: &str) -> crate::error::Result<()> {
-            Ok(())
-        }
-        fn ply(&mut self, _: &Chess, _: &Ply, after: &Chess, _: bool) -> crate::error::Result<()> {
-            if self.1 == 0 {
-                self.0.push(after.clone());
-            }
-            Ok(())
-        }
-        fn nag(&mut self, _: u8) -> crate::error::Result<()> {
-            Ok(())
-        }
-        fn comment(&mut self, _: &str) -> crate::error::Result<()> {
-            Ok(())
-        }
-        fn begin_variation(&mut self) -> crate::error::Result<()> {
-            self.1 += 1;
-            Ok(())
-        }
-        fn end_variation(&mut self) -> crate::error::Result<()> {
-            self.1 -= 1;
+        fn ply(&mut self, _: &Chess, _: &Ply, after: &Chess) -> crate::error::Result<()> {
+            self.0.push(after.clone());
             Ok(())
         }
     }
@@ -276,8 +257,9 @@ mod tests {
         let lines: Vec<(Signature, Vec<Chess>)> = games
             .iter()
             .map(|game| {
-                let mut every = Positions::default();
+                let mut every = MainLine::new(Positions::default());
                 walk(game, &mut every).unwrap();
+                let every = every.inner;
                 let mut rec = SignatureRecorder::start(&every.0[0]);
                 for pos in &every.0[1..] {
                     rec.reached(pos);
