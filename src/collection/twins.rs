@@ -79,7 +79,7 @@ impl Twins {
 const MAGIC: &[u8; 8] = b"GFTWINS1";
 
 impl Twins {
-    /// Keep the twins at `path` (atomically: written beside it, then renamed), for the
+    /// Keep the twins at `path` (durably and atomically, as the index's files), for the
     /// database files of `stamp` ([`crate::collection::positions::stamp_of`]). Little-endian:
     /// the magic, the stamp, the number of groups, each group's length and games, the number
     /// of games SCID's deletion marks and those games.
@@ -99,10 +99,7 @@ impl Twins {
         // The groups end with an empty one (a group has two games or more).
         list(&[]);
         list(&self.doomed);
-        let mut partial = path.as_os_str().to_owned();
-        partial.push(".partial");
-        std::fs::write(&partial, &out)?;
-        std::fs::rename(&partial, path)
+        crate::collection::positions::file::keep_beside(path, &out)
     }
 
     /// The twins kept at `path` for the database files of `stamp`; none when there are none,

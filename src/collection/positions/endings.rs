@@ -8,12 +8,11 @@
 //! games, ascending, each as the difference from the one before (the first from 0) in
 //! LEB128. A game takes about a byte and a half per ending it passes through.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
-use super::file::{get_varint, put_varint, scratch_beside};
+use super::file::{get_varint, keep_beside, put_varint};
 
 const MAGIC: &[u8; 8] = b"GFENDS01";
 const HEADER: usize = 8 + 8 + 4 + 4;
@@ -88,17 +87,7 @@ impl EndingTable {
 
     /// Keep the table at `path`, durably and atomically (a temporary file renamed over it).
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
-        let tmp = scratch_beside(path, "tmp");
-        let result = (|| {
-            let mut file = std::fs::File::create(&tmp)?;
-            file.write_all(&self.bytes)?;
-            file.sync_all()?;
-            std::fs::rename(&tmp, path)
-        })();
-        if result.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
-        result
+        keep_beside(path, &self.bytes)
     }
 
     /// The table kept at `path`; `None` when it is missing or not whole.

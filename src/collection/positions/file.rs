@@ -812,6 +812,22 @@ pub fn scratch_beside(index: &Path, what: &str) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Keep `bytes` at `path` (a file kept beside the index), durably and atomically: written
+/// to a file of its own ([`scratch_beside`]), then renamed over it.
+pub fn keep_beside(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = scratch_beside(path, "tmp");
+    let result = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        std::io::Write::write_all(&mut file, bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
 /// An index written whole to its temporary file: readable there ([`Written::open`]), not yet
 /// durable nor in its place. A build answers from it first and keeps it then: making two
 /// gigabytes durable takes seconds, which the tree need not wait for. Removed when dropped
