@@ -8,19 +8,20 @@
 //! game for a position, and the few games left are replayed (`super::PositionIndex::reach`). So the file takes tens of bytes a
 //! game where a list of every (position, game) took over a thousand.
 //!
-//! Layout, little-endian: the magic `GFPOSIX5`; the stamp of the database files the index was
-//! built from (8 bytes); the game count (4), the count of listed positions (8), of sums (8)
-//! and the bytes of the lists (8); per game its statistics (its result, 1; 0 when not
+//! Layout, little-endian: the magic `GFPOSIX6`; the stamp of the database files the index was
+//! built from (8 bytes); the game count (4), the count of listed positions (8), of sums (8),
+//! the bytes of the lists (8) and of the games the lists share (8); per game its statistics (its result, 1; 0 when not
 //! indexed, else what its main line plays at the standard start position, 1
 //! ([`GameRecord::start_move`]); White's and Black's rating and the year, 2 each), then per game what a search
 //! reads of it (its signature: the emptied home squares, 8, their count, 1, its final
 //! material, 2; a spare byte; its [`Filter`] of the positions its main line reaches, 32); per
-//! listed position 16
-//! bytes (its key and where its list starts), sorted by key; the sums, [`SUM`] bytes each
+//! listed position 13
+//! bytes (its key, 8, and where its list starts, 5), sorted by key; the sums, [`SUM`] bytes each
 //! ([`Sum::to_bytes`]), sorted by key and move: for every position at least [`SUMS_FROM`]
 //! games reach, the sums of SCID's tree statistics per move played there, so its table is
 //! read in a few pages, however many games reach it (the start position: all of them); then
-//! the lists ([`encode_list`]).
+//! the lists ([`encode_list`]); then the games that lists of several positions share, each
+//! set once ([`SharedGames`]).
 
 use std::io::Write;
 use std::os::unix::fs::FileExt;
@@ -35,8 +36,8 @@ use super::line::GameStats;
 use super::signature::{Signature, Target};
 use super::table::{MoveStats, count_move};
 
-const MAGIC: &[u8; 8] = b"GFPOSIX5";
-const HEADER: usize = 8 + 8 + 4 + 8 + 8 + 8;
+const MAGIC: &[u8; 8] = b"GFPOSIX6";
+const HEADER: usize = 8 + 8 + 4 + 8 + 8 + 8 + 8;
 /// The bytes of a game's statistics (result, 1; 1 when indexed, else 0; ratings and year, 2
 /// each), kept together for every game so that the statistics of many games read few pages.
 const STATS: usize = 8;
@@ -49,8 +50,31 @@ const SEARCH: usize = SIGNATURE + 8 * FILTER_WORDS;
 const FILTER_WORDS: usize = 4;
 /// The bytes of one game's record: its statistics, signature and filter.
 const GAME: usize = STATS + SEARCH;
-/// The bytes of one listed position in the directory.
-const LISTED: usize = 16;
+/// The bytes of one listed position in the directory: its key (8) and where its list starts
+/// among the lists ([`START`] bytes).
+const LISTED: usize = 8 + START;
+/// The bytes of where a list starts: up to a terabyte of lists.
+const START: usize = 5;
+
+/// `start` (below 2^40) in [`START`] bytes.
+fn start_bytes(start: u64) -> std::io::Result<[u8; START]> {
+    if start >> (8 * START) != 0 {
+        return Err(std::io::Error::other(format!(
+            "the position index's lists pass {} bytes",
+            1u64 << (8 * START)
+        )));
+    }
+    Ok(start.to_le_bytes()[..START]
+        .try_into()
+        .expect("START bytes"))
+}
+
+/// The start that [`start_bytes`] wrote in `b`.
+fn start_of_bytes(b: &[u8]) -> u64 {
+    let mut all = [0u8; 8];
+    all[..START].copy_from_slice(&b[..START]);
+    u64::from_le_bytes(all)
+}
 /// The bytes of one sum on disk.
 pub const SUM: usize = 8 + 2 + 4 * 4 + 8 + 8 + 4 + 8 + 4;
 /// The games a position needs for its sums to be kept: below, its list is read, above, its
@@ -303,13 +327,21 @@ pub(super) fn get_varint(b: &[u8], at: &mut usize) -> Option<u64> {
 }
 
 /// Append the list of one position, the games that reach it ascending (at least two) with the
-/// move each plays there, to `out`: their count; the moves played, once each (a count less
-/// one, then two bytes a move); when there are several, a byte per game naming its move among
-/// them; where the list is longer than a block (64 games), for each block of games after the first, its
-/// first game and where its games start (4 bytes each); then the games, each block's first as
-/// it is and the others as the difference from the game before.
-pub fn encode_list(reach: &[(u32, u16)], out: &mut Vec<u8>) {
-    put_varint(out, reach.len() as u64);
+/// move each plays there, to `out`: their count (times two, plus one when its games are
+/// shared); the moves played, once each (a count less one, then two bytes a move); when there
+/// are several, a byte per game naming its move among them; then its games: where the list is
+/// longer than a block (64 games), for each block of games after the first, its first game
+/// and where its games start (4 bytes each), then the games, each block's first as it is and
+/// the others as the difference from the game before. A list of at least [`SHARE_FROM`] games
+/// names instead where `shared` keeps those bytes (a number), so that positions the same
+/// games reach keep them once.
+fn encode_list(
+    reach: &[(u32, u16)],
+    out: &mut Vec<u8>,
+    shared: &SharedGames,
+) -> std::io::Result<()> {
+    let share = reach.len() >= SHARE_FROM;
+    put_varint(out, (reach.len() as u64) << 1 | u64::from(share));
     let mut moves: Vec<u16> = reach.iter().map(|r| r.1).collect();
     moves.sort_unstable();
     moves.dedup();
@@ -338,11 +370,116 @@ pub fn encode_list(reach: &[(u32, u16)], out: &mut Vec<u8>) {
             before = Some(game);
         }
     }
+    let mut part = Vec::with_capacity(marks.len() * 8 + games.len());
     for (game, at) in marks {
-        out.extend_from_slice(&game.to_le_bytes());
-        out.extend_from_slice(&at.to_le_bytes());
+        part.extend_from_slice(&game.to_le_bytes());
+        part.extend_from_slice(&at.to_le_bytes());
     }
-    out.extend_from_slice(&games);
+    part.extend_from_slice(&games);
+    if share {
+        put_varint(out, shared.place(&part)?);
+    } else {
+        out.extend_from_slice(&part);
+    }
+    Ok(())
+}
+
+/// The games a list needs for its games to be kept among the [`SharedGames`]: a shorter
+/// list's games take fewer bytes than saying where they are.
+const SHARE_FROM: usize = 4;
+
+/// The games of the lists of at least [`SHARE_FROM`] games, each set of games (their bytes,
+/// as [`encode_list`] writes them) kept once however many positions those same games reach:
+/// games that play the same line together (a game kept twice or ten times, as live feeds,
+/// corrections and merged collections make, or the copies of a famous game) are the same
+/// games at every position of it, and each of those lists names where its games are kept
+/// instead of holding them again. A build puts them in a scratch file as its buckets are
+/// sorted, each found again by a 128-bit digest of its bytes in a table of bounded size
+/// (16 bytes a slot, at most 64 MiB): past three quarters full, a new set is kept without
+/// being remembered, which costs bytes, never an answer.
+struct SharedGames {
+    file: std::fs::File,
+    kept: Mutex<Kept>,
+}
+
+/// What [`SharedGames`] holds in memory.
+struct Kept {
+    /// Open addressing by the digest: its low 64 bits, then its top 24 bits above where its
+    /// set is plus one (0, 0: an empty slot).
+    slots: Vec<(u64, u64)>,
+    used: usize,
+    /// The bytes not yet written, and where they go.
+    pending: Vec<u8>,
+    pending_at: u64,
+}
+
+/// The bits of a slot that say where its set is.
+const SHARED_AT_BITS: u32 = 40;
+/// The bytes [`SharedGames`] gathers before it writes them.
+const SHARED_WRITE: usize = 1 << 20;
+
+impl SharedGames {
+    /// Sets kept in `file` (empty), for a build of `games` games: a slot for every fourth
+    /// game, within bounds.
+    fn new(file: std::fs::File, games: u32) -> SharedGames {
+        let slots = (games as usize / 4)
+            .next_power_of_two()
+            .clamp(1 << 12, 1 << 22);
+        SharedGames {
+            file,
+            kept: Mutex::new(Kept {
+                slots: vec![(0, 0); slots],
+                used: 0,
+                pending: Vec::new(),
+                pending_at: 0,
+            }),
+        }
+    }
+
+    /// Where the set of games `bytes` is kept (from the start of the shared games): where it
+    /// was kept before, or where it is now put.
+    fn place(&self, bytes: &[u8]) -> std::io::Result<u64> {
+        let digest = xxhash_rust::xxh3::xxh3_128(bytes);
+        let (low, top) = (digest as u64, (digest >> (128 - 24)) as u64);
+        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        let mask = kept.slots.len() - 1;
+        let mut i = low as usize & mask;
+        loop {
+            match kept.slots[i] {
+                (0, 0) => break,
+                (l, t) if l == low && t >> SHARED_AT_BITS == top => {
+                    return Ok((t & ((1 << SHARED_AT_BITS) - 1)) - 1);
+                }
+                _ => i = (i + 1) & mask,
+            }
+        }
+        let at = kept.pending_at + kept.pending.len() as u64;
+        put_varint(&mut kept.pending, bytes.len() as u64);
+        kept.pending.extend_from_slice(bytes);
+        if kept.used < kept.slots.len() / 4 * 3 && at + 1 < 1 << SHARED_AT_BITS {
+            kept.slots[i] = (low, top << SHARED_AT_BITS | (at + 1));
+            kept.used += 1;
+        }
+        if kept.pending.len() >= SHARED_WRITE {
+            self.write(&mut kept)?;
+        }
+        Ok(at)
+    }
+
+    /// Write what is gathered.
+    fn write(&self, kept: &mut Kept) -> std::io::Result<()> {
+        self.file.write_all_at(&kept.pending, kept.pending_at)?;
+        kept.pending_at += kept.pending.len() as u64;
+        kept.pending.clear();
+        Ok(())
+    }
+
+    /// Every set written; the bytes they take.
+    fn finish(&self) -> std::io::Result<u64> {
+        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        self.write(&mut kept)?;
+        Ok(kept.pending_at)
+    }
 }
 
 /// A list read from the file ([`encode_list`]).
@@ -356,10 +493,12 @@ struct List<'a> {
 }
 
 impl<'a> List<'a> {
-    /// The list whose bytes start `b`; `None` when they are not one.
-    fn read(b: &'a [u8]) -> Option<List<'a>> {
+    /// The list whose bytes start `b`, its games kept in `shared` when it says so; `None`
+    /// when they are not one.
+    fn read(b: &'a [u8], shared: &'a [u8]) -> Option<List<'a>> {
         let mut at = 0;
-        let count = usize::try_from(get_varint(b, &mut at)?).ok()?;
+        let head = get_varint(b, &mut at)?;
+        let count = usize::try_from(head >> 1).ok()?;
         let moves = usize::from(*b.get(at)?) + 1;
         at += 1;
         let moves_bytes = b.get(at..at + 2 * moves)?;
@@ -367,15 +506,20 @@ impl<'a> List<'a> {
         let which_len = if moves > 1 { count } else { 0 };
         let which = b.get(at..at.checked_add(which_len)?)?;
         at += which_len;
+        let part = if head & 1 == 1 {
+            let mut set = usize::try_from(get_varint(b, &mut at)?).ok()?;
+            let len = usize::try_from(get_varint(shared, &mut set)?).ok()?;
+            shared.get(set..set.checked_add(len)?)?
+        } else {
+            b.get(at..)?
+        };
         let marks_len = count.div_ceil(BLOCK).saturating_sub(1) * 8;
-        let marks = b.get(at..at.checked_add(marks_len)?)?;
-        at += marks_len;
         Some(List {
             count,
             moves: moves_bytes,
             which,
-            marks,
-            games: b.get(at..)?,
+            marks: part.get(..marks_len)?,
+            games: part.get(marks_len..)?,
         })
     }
 
@@ -475,15 +619,20 @@ struct Part {
 
 impl Part {
     /// The part of `entries` (sorted by key and game); the sums of a position that many games
-    /// reach take their games' statistics from `stats`.
-    fn of(entries: &[Entry], stats: &mut StatsPages) -> std::io::Result<Part> {
+    /// reach take their games' statistics from `stats`; the games of long lists are kept in
+    /// `shared`.
+    fn of(
+        entries: &[Entry],
+        stats: &mut StatsPages,
+        shared: &SharedGames,
+    ) -> std::io::Result<Part> {
         let mut part = Part::default();
         let mut reach = Vec::new();
         for run in entries.chunk_by(|a, b| a.key == b.key) {
             if run.len() >= 2 {
                 reach.clear();
                 reach.extend(run.iter().map(|e| (e.game, e.next)));
-                part.add(run[0].key, &reach, stats)?;
+                part.add(run[0].key, &reach, stats, shared)?;
             }
         }
         Ok(part)
@@ -495,11 +644,12 @@ impl Part {
         key: u64,
         reach: &[(u32, u16)],
         stats: &mut StatsPages,
+        shared: &SharedGames,
     ) -> std::io::Result<()> {
         self.listed.extend_from_slice(&key.to_le_bytes());
         self.listed
-            .extend_from_slice(&(self.lists.len() as u64).to_le_bytes());
-        encode_list(reach, &mut self.lists);
+            .extend_from_slice(&start_bytes(self.lists.len() as u64)?);
+        encode_list(reach, &mut self.lists, shared)?;
         if reach.len() >= SUMS_FROM {
             let mut moves: Vec<(u16, MoveStats)> = Vec::new();
             let mut indexed = 0;
@@ -546,14 +696,19 @@ fn write(
     let entries: Vec<Entry> = entries.into_iter().collect();
     let building = Building::create(path, games.len() as u32)?;
     building.put(0, &tests::with_filters(games, &entries))?;
-    let part = Part::of(&entries, &mut building.stats_pages())?;
-    let parts = scratch_beside(path, "parts");
+    let (parts, shared_path) = (
+        scratch_beside(path, "parts"),
+        scratch_beside(path, "shared"),
+    );
     let result = (|| {
+        let shared = SharedGames::new(scratch_file(&shared_path)?, games.len() as u32);
+        let part = Part::of(&entries, &mut building.stats_pages(), &shared)?;
         let scratch = scratch_file(&parts)?;
         let at = put_aside(&scratch, &AtomicU64::new(0), &part)?;
-        building.assemble(stamp, &scratch, &[at])?.keep()
+        building.assemble(stamp, &scratch, &[at], &shared)?.keep()
     })();
     let _ = std::fs::remove_file(&parts);
+    let _ = std::fs::remove_file(&shared_path);
     result
 }
 
@@ -650,8 +805,10 @@ impl Building {
         let started = std::time::Instant::now();
         let count = buckets.count();
         let parts_path = scratch_beside(&self.written.path, "parts");
+        let shared_path = scratch_beside(&self.written.path, "shared");
         let result = (|| {
             let scratch = scratch_file(&parts_path)?;
+            let shared = SharedGames::new(scratch_file(&shared_path)?, self.games);
             let end = AtomicU64::new(0);
             let parts: Vec<Mutex<PartAt>> = (0..count).map(|_| Mutex::default()).collect();
             let next = AtomicUsize::new(0);
@@ -665,7 +822,7 @@ impl Building {
                         return Ok(());
                     }
                     buckets.take_sorted(i, &mut entries, &mut moved)?;
-                    let part = Part::of(&entries, &mut stats)?;
+                    let part = Part::of(&entries, &mut stats, &shared)?;
                     *parts[i].lock().unwrap_or_else(|p| p.into_inner()) =
                         put_aside(&scratch, &end, &part)?;
                 }
@@ -684,31 +841,34 @@ impl Building {
                 "position index: {count} buckets sorted in {:.1} s",
                 started.elapsed().as_secs_f64()
             );
-            self.assemble(stamp, &scratch, &parts)
+            self.assemble(stamp, &scratch, &parts, &shared)
         })();
         let _ = std::fs::remove_file(&parts_path);
+        let _ = std::fs::remove_file(&shared_path);
         result
     }
 
-    /// The index file from the `parts` put aside in `scratch` (in key order): the header,
-    /// then after the records each part's directory with its lists' starts moved to where
-    /// its lists go, the sums, the lists.
+    /// The index file from the `parts` put aside in `scratch` (in key order) and the games
+    /// their lists share: the header, then after the records each part's directory with its
+    /// lists' starts moved to where its lists go, the sums, the lists, the shared games.
     fn assemble(
         self,
         stamp: u64,
         scratch: &std::fs::File,
         parts: &[PartAt],
+        shared: &SharedGames,
     ) -> std::io::Result<Written> {
         use std::io::{Seek, SeekFrom};
         let file = &self.written.file;
         let listed: u64 = parts.iter().map(|p| p.listed).sum::<u64>() / LISTED as u64;
         let sums: u64 = parts.iter().map(|p| p.sum_count).sum();
         let lists: u64 = parts.iter().map(|p| p.lists).sum();
+        let shared_bytes = shared.finish()?;
         let mut head = Vec::with_capacity(HEADER);
         head.extend_from_slice(MAGIC);
         head.extend_from_slice(&stamp.to_le_bytes());
         head.extend_from_slice(&self.games.to_le_bytes());
-        for n in [listed, sums, lists] {
+        for n in [listed, sums, lists, shared_bytes] {
             head.extend_from_slice(&n.to_le_bytes());
         }
         file.write_all_at(&head, 0)?;
@@ -719,12 +879,15 @@ impl Building {
         let mut w = std::io::BufWriter::with_capacity(COPY_BYTES, out);
         let mut buf = vec![0u8; COPY_BYTES];
         let mut read =
-            |at: u64, len: u64, each: &mut dyn FnMut(&mut [u8]) -> std::io::Result<()>| {
+            |from: &std::fs::File,
+             at: u64,
+             len: u64,
+             each: &mut dyn FnMut(&mut [u8]) -> std::io::Result<()>| {
                 let mut done = 0;
                 while done < len {
                     // Whole directory entries at a time.
                     let n = (len - done).min((COPY_BYTES / LISTED * LISTED) as u64) as usize;
-                    scratch.read_exact_at(&mut buf[..n], at + done)?;
+                    from.read_exact_at(&mut buf[..n], at + done)?;
                     each(&mut buf[..n])?;
                     done += n as u64;
                 }
@@ -732,21 +895,24 @@ impl Building {
             };
         let mut lists_before = 0u64;
         for p in parts {
-            read(p.at, p.listed, &mut |b| {
+            read(scratch, p.at, p.listed, &mut |b| {
                 for e in b.chunks_exact_mut(LISTED) {
-                    let start = u64::from_le_bytes(e[8..].try_into().expect("8 bytes"));
-                    e[8..].copy_from_slice(&(start + lists_before).to_le_bytes());
+                    let start = start_of_bytes(&e[8..]) + lists_before;
+                    e[8..].copy_from_slice(&start_bytes(start)?);
                 }
                 w.write_all(b)
             })?;
             lists_before += p.lists;
         }
         for p in parts {
-            read(p.at + p.listed, p.sums, &mut |b| w.write_all(b))?;
+            read(scratch, p.at + p.listed, p.sums, &mut |b| w.write_all(b))?;
         }
         for p in parts {
-            read(p.at + p.listed + p.sums, p.lists, &mut |b| w.write_all(b))?;
+            read(scratch, p.at + p.listed + p.sums, p.lists, &mut |b| {
+                w.write_all(b)
+            })?;
         }
+        read(&shared.file, 0, shared_bytes, &mut |b| w.write_all(b))?;
         w.flush()?;
         drop(w);
         Ok(self.written)
@@ -876,6 +1042,8 @@ pub struct IndexFile {
     listed: usize,
     sums: usize,
     lists: usize,
+    /// The bytes of the games lists share ([`SharedGames`]), after the lists.
+    shared: usize,
 }
 
 impl IndexFile {
@@ -895,12 +1063,13 @@ impl IndexFile {
         };
         let stamp = u64::from_le_bytes(head[8..16].try_into().ok()?);
         let games = u32::from_le_bytes(head[16..20].try_into().ok()?);
-        let (listed, sums, lists) = (u64_at(20)?, u64_at(28)?, u64_at(36)?);
+        let (listed, sums, lists, shared) = (u64_at(20)?, u64_at(28)?, u64_at(36)?, u64_at(44)?);
         let want = HEADER
             .checked_add((games as usize).checked_mul(GAME)?)?
             .checked_add(listed.checked_mul(LISTED)?)?
             .checked_add(sums.checked_mul(SUM)?)?
-            .checked_add(lists)?;
+            .checked_add(lists)?
+            .checked_add(shared)?;
         if map.len() != want {
             return None;
         }
@@ -911,6 +1080,7 @@ impl IndexFile {
             listed,
             sums,
             lists,
+            shared,
         };
         // The directory, sums and lists are looked up at random: a page read where it is
         // touched, not the kernel's read-ahead around it. The games' records keep the
@@ -918,7 +1088,7 @@ impl IndexFile {
         let _ = file.map.advise_range(
             memmap2::Advice::Random,
             file.listed_at(0),
-            listed * LISTED + sums * SUM + lists,
+            listed * LISTED + sums * SUM + lists + shared,
         );
         Some(file)
     }
@@ -1012,8 +1182,7 @@ impl IndexFile {
         let b = &self.map[at..at + LISTED];
         (
             u64::from_le_bytes(b[..8].try_into().expect("8 bytes")),
-            usize::try_from(u64::from_le_bytes(b[8..].try_into().expect("8 bytes")))
-                .unwrap_or(usize::MAX),
+            usize::try_from(start_of_bytes(&b[8..])).unwrap_or(usize::MAX),
         )
     }
 
@@ -1030,7 +1199,11 @@ impl IndexFile {
         } else {
             lists_at + self.lists
         };
-        List::read(self.map.get(start..end)?)
+        let shared_at = lists_at + self.lists;
+        List::read(
+            self.map.get(start..end)?,
+            self.map.get(shared_at..shared_at + self.shared)?,
+        )
     }
 
     /// The games that reach position `key` with the move each plays there, ascending, when
@@ -1279,32 +1452,87 @@ mod tests {
                 .unwrap();
         }
         building.finish(5, &buckets, 3).unwrap().keep().unwrap();
-        let (a, b) = (
-            std::fs::read(&in_order).unwrap(),
-            std::fs::read(&from_buckets).unwrap(),
-        );
-        assert!(a == b, "the two files differ");
-        let f = IndexFile::open(&from_buckets).unwrap();
-        // Every position two games reach is listed with its games, the others are not.
-        let mut listed = 0;
-        for run in entries.chunk_by(|a, b| a.key == b.key) {
-            let want: Vec<(u32, u16)> = run.iter().map(|e| (e.game, e.next)).collect();
-            if run.len() >= 2 {
-                listed += 1;
-                assert_eq!(f.find(run[0].key), Some(want.clone()));
-                for &(game, next) in &want {
-                    assert_eq!(f.find_game(run[0].key, game), Some(next));
+        // The same index, but for where each set of games shared is kept, which depends on
+        // which thread came to it first.
+        for path in [&in_order, &from_buckets] {
+            let f = IndexFile::open(path).unwrap();
+            // Every position two games reach is listed with its games, the others are not.
+            let mut listed = 0;
+            for run in entries.chunk_by(|a, b| a.key == b.key) {
+                let want: Vec<(u32, u16)> = run.iter().map(|e| (e.game, e.next)).collect();
+                if run.len() >= 2 {
+                    listed += 1;
+                    assert_eq!(f.find(run[0].key), Some(want.clone()));
+                    for &(game, next) in &want {
+                        assert_eq!(f.find_game(run[0].key, game), Some(next));
+                    }
+                } else {
+                    assert_eq!(f.find(run[0].key), None);
+                    assert!(f.in_filter(run[0].game, run[0].key), "{:?}", run[0]);
                 }
-            } else {
-                assert_eq!(f.find(run[0].key), None);
-                assert!(f.in_filter(run[0].game, run[0].key), "{:?}", run[0]);
+            }
+            assert_eq!(f.listed_count(), listed);
+            assert!(f.sums(common[0]).is_some());
+            for key in &common {
+                assert_eq!(f.sums(*key), IndexFile::open(&in_order).unwrap().sums(*key));
+            }
+            for n in 0..500 {
+                assert_eq!(f.game(n), games[n as usize]);
             }
         }
-        assert_eq!(f.listed_count(), listed);
-        assert!(f.sums(common[0]).is_some());
-        for n in 0..500 {
-            assert_eq!(f.game(n), games[n as usize]);
+    }
+
+    #[test]
+    fn positions_the_same_games_reach_keep_those_games_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let games: Vec<GameRecord> = (0..100)
+            .map(|n| GameRecord {
+                stats: Some(stats(1 + n % 3, 2000)),
+                ..GameRecord::default()
+            })
+            .collect();
+        // Ten copies of one game (3, 13, … 93) along a line of 2,000 positions, with other
+        // games at some of them; four games (0, 1, 2, 50) along another 2,000.
+        let mut entries = Vec::new();
+        for key in 0..2_000u64 {
+            entries.extend((0..10).map(|k| Entry {
+                key: key << 40,
+                game: 3 + 10 * k,
+                next: key as u16,
+            }));
+            if key % 100 == 0 {
+                entries.push(Entry {
+                    key: key << 40,
+                    game: 4,
+                    next: 1,
+                });
+            }
+            entries.extend([0, 1, 2, 50].map(|game| Entry {
+                key: key << 40 | 1,
+                game,
+                next: key as u16,
+            }));
         }
+        entries.sort_unstable();
+        let path = dir.path().join("index");
+        write(&path, 1, &games, entries.clone()).unwrap();
+        let f = IndexFile::open(&path).unwrap();
+        for run in entries.chunk_by(|a, b| a.key == b.key) {
+            let want: Vec<(u32, u16)> = run.iter().map(|e| (e.game, e.next)).collect();
+            assert_eq!(f.find(run[0].key), Some(want.clone()));
+            let among = [4, 13, 50, 93];
+            let found: Vec<(u32, u16)> = want
+                .iter()
+                .copied()
+                .filter(|(g, _)| among.contains(g))
+                .collect();
+            assert_eq!(f.find_among(run[0].key, &among), Some(found));
+        }
+        // Three sets of games (the ten copies, with game 4 and without; the four games): a
+        // list names its set in a few bytes (five), where the ten copies alone take eleven.
+        assert_eq!(f.listed_count(), 4_000);
+        assert!(f.lists + f.shared < 4_000 * 6, "{} + {}", f.lists, f.shared);
+        assert!(f.shared < 100, "{}", f.shared);
     }
 
     #[test]
@@ -1405,7 +1633,7 @@ mod tests {
         let bytes = std::fs::read(&path).unwrap();
         std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
         assert!(IndexFile::open(&path).is_none());
-        std::fs::write(&path, b"GFPOSIX5 short").unwrap();
+        std::fs::write(&path, b"GFPOSIX6 short").unwrap();
         assert!(IndexFile::open(&path).is_none());
     }
 
