@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::game::visit::{GameVisitor, walk};
 use crate::game::{ChessGame, Headers, Rating, RatingType};
 use crate::store::blob::Blob;
 use crate::store::damage::{Damage, UNKNOWN_NAME, UNKNOWN_NAME_TEXT};
@@ -365,22 +366,23 @@ impl ChessBase {
 
     /// The tags of a game, those beyond the roster, ratings and ECO as ChessBase's PGN
     /// export writes them and in its order (docs/formats/chessbase.md §3): with the game's
-    /// `moves` decoded, Variant (Chess960), SetUp (a set-up start) and PlyCount too.
-    fn headers(&self, number: u32, decoded: Option<&Decoded>) -> Headers {
+    /// moves decoded (`shape`), Variant (Chess960), SetUp (a set-up start), PlyCount and the
+    /// final clocks too.
+    fn headers(&self, number: u32, shape: Option<Shape<'_>>) -> Headers {
         let entry = &self.entries[number as usize];
         let mut extra = Vec::new();
         let mut tag = |name: &str, value: String| extra.push((name.to_owned(), value));
         if let Some(a) = self.annotator_of(entry) {
             tag("Annotator", a.to_string());
         }
-        if let Some(Decoded { moves, .. }) = decoded {
-            if matches!(moves.start, crate::game::StartPosition::Chess960(_)) {
+        if let Some(Shape { start, plies, .. }) = shape {
+            if matches!(start, crate::game::StartPosition::Chess960(_)) {
                 tag("Variant", "chess 960".to_owned());
             }
-            if moves.start != crate::game::StartPosition::Standard {
+            if *start != crate::game::StartPosition::Standard {
                 tag("SetUp", "1".to_owned());
             }
-            tag("PlyCount", moves.line.plies().to_string());
+            tag("PlyCount", plies.to_string());
         }
         let tournament = self.tournaments.get(entry.tournament as usize);
         if let Some(t) = tournament {
@@ -441,7 +443,7 @@ impl ChessBase {
                 tag(name, country.to_owned());
             }
         }
-        let clocks = decoded.map(|d| d.clocks).unwrap_or_default();
+        let clocks = shape.map(|s| s.clocks).unwrap_or_default();
         for (name, clock) in [("WhiteClock", clocks[0]), ("BlackClock", clocks[1])] {
             if let Some(centis) = clock {
                 tag(name, annotations::clock_text(centis));
@@ -491,10 +493,11 @@ impl ChessBase {
         sized_record(cba, at, ".cba", |head| annotations::block_len(&head))
     }
 
-    /// Game `number`'s moves with their annotations.
-    /// The clocks of the start position (the game's final clocks, White's and Black's)
-    /// are taken out as `clocks`; a clock on a move becomes its `[%clk]`.
-    fn moves(&self, number: u32, entry: &Entry) -> Result<Decoded> {
+    /// Game `number`'s move record and its annotations, as [`moves::decode_annotated`] and
+    /// [`moves::decode_main_line`] take them. The clocks of the start position (the game's
+    /// final clocks, White's and Black's) are taken out as `clocks`; a clock on a move
+    /// becomes its `[%clk]`.
+    fn stored(&self, entry: &Entry) -> Result<Stored> {
         let record = self.record(entry)?;
         let block = self.annotation_block(entry)?;
         let mut notes = if block.is_empty() {
@@ -515,13 +518,43 @@ impl ChessBase {
             *note = annotations::Note::Code(format!("[%clk {text}]"));
             true
         });
-        let moves = moves::decode_annotated(&record, &notes).map_err(|e| {
-            e.context(format_args!(
-                "record {}",
+        Ok(Stored {
+            record,
+            notes,
+            clocks,
+        })
+    }
+
+    /// Game `number` decoded from its `stored` record and annotations into the model; a game
+    /// whose moves stop early ([`moves::Moves::cut`]) is noted ([`ChessStore::take_note`]).
+    fn game(&self, number: u32, stored: &Stored) -> Result<ChessGame> {
+        let moves = moves::decode_annotated(&stored.record, &stored.notes)
+            .map_err(|e| {
+                e.context(format_args!(
+                    "record {}",
+                    self.record_numbers[number as usize]
+                ))
+            })
+            .map_err(|e| in_game(e, number))?;
+        if let Some(cut) = &moves.cut {
+            // ChessBase shows the game so too; said once, where problems are said.
+            let note = format!(
+                "record {}: the moves stop at {cut}; the game ends there, as ChessBase ends it",
                 self.record_numbers[number as usize]
-            ))
-        })?;
-        Ok(Decoded { moves, clocks })
+            );
+            log::info!("{}: game {}: {note}", self.base.display(), number + 1);
+            lock_notes(&self.notes).entry(number).or_insert(Some(note));
+        }
+        let shape = Shape {
+            start: &moves.start,
+            plies: moves.line.plies(),
+            clocks: stored.clocks,
+        };
+        Ok(ChessGame {
+            headers: self.headers(number, Some(shape)),
+            start: moves.start,
+            moves: moves.line,
+        })
     }
 }
 
@@ -573,21 +606,29 @@ impl ChessStore for ChessBase {
 
     fn load(&self, number: u32) -> Result<ChessGame> {
         let entry = self.entry(number)?;
-        let decoded = self.moves(number, entry).map_err(|e| in_game(e, number))?;
-        if let Some(cut) = &decoded.moves.cut {
-            // ChessBase shows the game so too; said once, where problems are said.
-            let note = format!(
-                "record {}: the moves stop at {cut}; the game ends there, as ChessBase ends it",
-                self.record_numbers[number as usize]
-            );
-            log::info!("{}: game {}: {note}", self.base.display(), number + 1);
-            lock_notes(&self.notes).entry(number).or_insert(Some(note));
-        }
-        Ok(ChessGame {
-            headers: self.headers(number, Some(&decoded)),
-            start: decoded.moves.start,
-            moves: decoded.moves.line,
-        })
+        let stored = self.stored(entry).map_err(|e| in_game(e, number))?;
+        self.game(number, &stored)
+    }
+
+    /// A game without variations (most games) is told as it is decoded, its moves played
+    /// once and no tree built (`moves::decode_main_line`); any other, as `load` and a walk
+    /// of its tree tell it (the trait's way).
+    fn visit(&self, number: u32, visitor: &mut dyn GameVisitor) -> Result<()> {
+        let entry = self.entry(number)?;
+        let stored = self.stored(entry).map_err(|e| in_game(e, number))?;
+        let Some(line) = moves::decode_main_line(&stored.record, &stored.notes) else {
+            let game = self.game(number, &stored)?;
+            return walk(&game, visitor).map_err(|e| in_game(e, number));
+        };
+        let shape = Shape {
+            start: line.start(),
+            plies: line.plies(),
+            clocks: stored.clocks,
+        };
+        visitor
+            .begin(&self.headers(number, Some(shape)), line.start())
+            .and_then(|()| line.tell(visitor))
+            .map_err(|e| in_game(e, number))
     }
 
     fn take_note(&self, number: u32) -> Option<String> {
@@ -663,10 +704,20 @@ pub(crate) fn fuzz_files(data: &[u8]) {
     let _ = annotations::read(data);
 }
 
-/// A game's moves as decoded, with the clocks its annotations give for its end (White's,
-/// Black's, in hundredths of a second).
-struct Decoded {
-    moves: moves::Moves,
+/// A game's move record and annotations as stored ([`ChessBase::stored`]), with the clocks
+/// its annotations give for its end (White's, Black's, in hundredths of a second).
+struct Stored {
+    record: Vec<u8>,
+    notes: annotations::Notes,
+    clocks: [Option<u32>; 2],
+}
+
+/// What a game's tags need of its decoded moves ([`ChessBase::headers`]): where it starts,
+/// the plies of its main line, and its final clocks.
+#[derive(Clone, Copy)]
+struct Shape<'a> {
+    start: &'a crate::game::StartPosition,
+    plies: usize,
     clocks: [Option<u32>; 2],
 }
 

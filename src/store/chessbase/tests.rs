@@ -391,3 +391,49 @@ fn annotations_are_shown_and_the_kinds_left_out_are_said() {
     );
     assert!(db.load(0).is_ok());
 }
+
+#[test]
+fn visiting_a_game_tells_what_walking_the_loaded_game_tells() {
+    use super::moves::tests::Events;
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/chessbase");
+    let mut bases = vec![twic(), data.join("biel/BielMTO")];
+    for export in std::fs::read_dir(data.join("exports")).unwrap() {
+        for file in std::fs::read_dir(export.unwrap().path()).unwrap() {
+            let path = file.unwrap().path();
+            if path.extension().is_some_and(|e| e == "cbh") {
+                bases.push(path);
+            }
+        }
+    }
+    // Games told in one pass, and among them those with annotations.
+    let (mut one_pass, mut annotated, mut games) = (0, 0, 0);
+    for base in &bases {
+        let db = ChessBase::open(base, false).unwrap();
+        for n in 0..db.game_count() {
+            games += 1;
+            let mut visited = Events::default();
+            let told = db.visit(n, &mut visited).map_err(|e| e.to_string());
+            let mut walked = Events::default();
+            let loaded = db
+                .load(n)
+                .and_then(|g| crate::game::visit::walk(&g, &mut walked).map_err(|e| in_game(e, n)))
+                .map_err(|e| e.to_string());
+            assert_eq!(told, loaded, "{}: game {n}", base.display());
+            assert_eq!(visited.0, walked.0, "{}: game {n}", base.display());
+            let entry = &db.entries[n as usize];
+            let Ok(stored) = db.stored(entry) else {
+                continue;
+            };
+            if moves::decode_main_line(&stored.record, &stored.notes).is_some() {
+                one_pass += 1;
+                if visited.0.iter().any(|e| !e.starts_with("ply ")) {
+                    annotated += 1;
+                }
+            }
+        }
+    }
+    // Nearly every game has no variation, and some of those have annotations (Biel's clocks,
+    // the hand-made texts and symbols).
+    assert!(one_pass * 10 > games * 9, "{one_pass} of {games}");
+    assert!(annotated > 500, "{annotated}");
+}

@@ -30,6 +30,7 @@ use shakmaty::{CastlingSide, Chess, Color, File, Position, Rank, Role, Square};
 use super::annotations::Note;
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::replay::{fen_of, play_in_place};
+use crate::game::visit::GameVisitor;
 use crate::game::{Line, MoveNode, Ply, StartPosition};
 use pieces::{Slots, role_of, square};
 use table::{Cipher, Code};
@@ -76,6 +77,48 @@ pub fn decode(record: &[u8]) -> Result<Moves> {
 /// The moves of `record` with `notes` (the game's annotations, [`super::annotations`]) in
 /// their places: texts as comments (graphical codes first), symbols as NAGs.
 pub(super) fn decode_annotated(record: &[u8], notes: &[(u32, Note)]) -> Result<Moves> {
+    let (start, mut decoder, cut) = decode_into(record, |_, most_moves| Tree::new(most_moves))?;
+    annotate(&mut decoder.sink, notes, cut.is_some())?;
+    Ok(Moves {
+        start,
+        line: decoder.sink.assemble(),
+        cut,
+    })
+}
+
+/// The moves of `record` with `notes` in their places, as [`decode_annotated`] places them,
+/// when the record holds a main line alone that decodes to its end mark: decoded in one
+/// pass, with the positions its moves lead to, so telling it
+/// ([`MainLine::tell`]) replays nothing and builds no tree. `None` for a record with a
+/// variation, one whose moves stop before their end mark ([`Moves::cut`]), or one
+/// [`decode_annotated`] refuses: those go the tree's way, which says what it says of them.
+pub(super) fn decode_main_line(record: &[u8], notes: &[(u32, Note)]) -> Option<MainLine> {
+    let (start, decoder, cut) = decode_into(record, |pos, most_moves| {
+        let mut positions = Vec::with_capacity(most_moves + 1);
+        positions.push(pos.clone());
+        Flat {
+            positions,
+            plies: Vec::with_capacity(most_moves),
+            comment: None,
+            notes: Vec::new(),
+        }
+    })
+    .ok()?;
+    if cut.is_some() {
+        return None;
+    }
+    let mut moves = decoder.sink;
+    annotate(&mut moves, notes, false).ok()?;
+    Some(MainLine { start, moves })
+}
+
+/// Decode `record`'s start and moves into the sink `sink_of` makes (from the start position,
+/// with room for a number of moves): the start, the decoder holding the sink, and where
+/// and why the moves stopped before their end mark ([`Moves::cut`]).
+fn decode_into<S: Sink>(
+    record: &[u8],
+    sink_of: impl FnOnce(&Chess, usize) -> S,
+) -> Result<(StartPosition, Decoder<S>, Option<String>)> {
     let bad = |what: String| Error::corrupt_record(format!("moves: {what}"));
     let header: [u8; HEADER_LEN] = record
         .get(..HEADER_LEN)
@@ -125,7 +168,8 @@ pub(super) fn decode_annotated(record: &[u8], notes: &[(u32, Note)]) -> Result<M
         Encoding::Simple(_) => body.len() / 2,
     }
     .min(1 << 10);
-    let mut decoder = Decoder::new(pos, most_moves)
+    let sink = sink_of(&pos, most_moves);
+    let mut decoder = Decoder::new(pos, sink)
         .ok_or_else(|| bad("a side has more than eight pawns".to_owned()))?;
     let offset = |at: usize| at + body.as_ptr() as usize - record.as_ptr() as usize;
     let stopped = match encoding {
@@ -134,12 +178,7 @@ pub(super) fn decode_annotated(record: &[u8], notes: &[(u32, Note)]) -> Result<M
     }
     .map_err(|(at, e)| bad(format!("byte {}: {e}", offset(at))))?;
     let cut = stopped.map(|(at, e)| format!("byte {}: {e}", offset(at)));
-    decoder.annotate(notes, cut.is_some())?;
-    Ok(Moves {
-        start,
-        line: decoder.assemble(),
-        cut,
-    })
+    Ok((start, decoder, cut))
 }
 
 /// What ChessBase's encoding mode `mode` is for.
@@ -158,6 +197,25 @@ fn mode_name(mode: u8) -> &'static str {
 /// reason where they stop before it; an error names the byte that broke a bound.
 type Stop = std::result::Result<Option<(usize, String)>, (usize, String)>;
 
+/// What an open variation keeps to come back to: the sink's place, the position and the
+/// slots.
+type Open<S> = (<S as Sink>::Place, Chess, Slots);
+
+/// What a run over a record's moves does with the moves it plays: builds the move tree
+/// ([`Tree`]), or keeps a main line alone with the positions its moves lead to ([`Flat`]).
+/// The decoding itself (slots, legality, variation marks) is [`Decoder`]'s, whichever.
+trait Sink {
+    /// What a variation keeps of the sink when it opens, to come back to when it closes.
+    type Place: Copy;
+    /// The place the next move goes, kept when a variation opens; an error when the sink
+    /// takes no variations.
+    fn place(&self) -> std::result::Result<Self::Place, String>;
+    /// Back to `place`: the line a variation opened in goes on.
+    fn back_to(&mut self, place: Self::Place);
+    /// `ply` was played at the place, leading to `after`.
+    fn played(&mut self, ply: Ply, after: &Chess);
+}
+
 /// A line of the tree being built, and where it hangs.
 struct Built {
     line: Line,
@@ -172,17 +230,181 @@ enum Cursor {
     After { line: usize, index: usize },
 }
 
-/// The decoding of one record's moves.
-struct Decoder {
-    pos: Chess,
-    slots: Slots,
+/// The move tree being built: each line as a list of its own, hung into its parent at the
+/// end ([`Tree::assemble`]).
+struct Tree {
     cursor: Cursor,
     lines: Vec<Built>,
-    /// Moves decoded so far, modulo 256 (every byte is read less it).
-    moves: u8,
     /// Where each move decoded went (line, index), in decoding order: annotations name
     /// moves by this order.
     places: Vec<(usize, usize)>,
+}
+
+impl Tree {
+    /// An empty tree with room for `most_moves` moves.
+    fn new(most_moves: usize) -> Tree {
+        Tree {
+            cursor: Cursor::Start,
+            lines: vec![Built {
+                line: Line {
+                    comment: None,
+                    moves: Vec::with_capacity(most_moves),
+                },
+                parent: None,
+            }],
+            places: Vec::with_capacity(most_moves),
+        }
+    }
+
+    /// The main line with every variation in its place: each line is put into its parent,
+    /// made before it, last first, so no recursion is needed however deep they nest.
+    fn assemble(self) -> Line {
+        let mut lines = self.lines;
+        while lines.len() > 1 {
+            let Some(Built {
+                line,
+                parent: Some((p, index, slot)),
+            }) = lines.pop()
+            else {
+                break;
+            };
+            lines[p].line.moves[index].variations[slot] = line;
+        }
+        lines.pop().map(|b| b.line).unwrap_or_default()
+    }
+}
+
+impl Sink for Tree {
+    type Place = Cursor;
+
+    fn place(&self) -> std::result::Result<Cursor, String> {
+        Ok(self.cursor)
+    }
+
+    fn back_to(&mut self, place: Cursor) {
+        self.cursor = place;
+    }
+
+    fn played(&mut self, ply: Ply, _after: &Chess) {
+        // The cursor's first child continues its line; a later child starts a variation of
+        // that first child.
+        let (line, first_child) = match self.cursor {
+            Cursor::Start => (0, 0),
+            Cursor::After { line, index } => (line, index + 1),
+        };
+        let node = MoveNode::new(ply);
+        let target = if self.lines[line].line.moves.len() == first_child {
+            self.lines[line].line.moves.push(node);
+            line
+        } else {
+            let variations = &mut self.lines[line].line.moves[first_child].variations;
+            variations.push(Line::default());
+            let slot = variations.len() - 1;
+            self.lines.push(Built {
+                line: Line {
+                    comment: None,
+                    moves: vec![node],
+                },
+                parent: Some((line, first_child, slot)),
+            });
+            self.lines.len() - 1
+        };
+        let index = self.lines[target].line.moves.len() - 1;
+        self.cursor = Cursor::After {
+            line: target,
+            index,
+        };
+        self.places.push((target, index));
+    }
+}
+
+/// A main line alone, as its moves are played: each with the position it leads to, so it is
+/// told ([`MainLine::tell`]) without playing it again.
+struct Flat {
+    /// The start position, then the position each move leads to.
+    positions: Vec<Chess>,
+    /// Each move, and whether it checks.
+    plies: Vec<(Ply, bool)>,
+    /// The comment before the first move.
+    comment: Option<String>,
+    /// Each move's comment and NAGs; empty until an annotation names a move (most games
+    /// have none, and slots kept beside every move made each move's copy larger).
+    notes: Vec<(Option<String>, Vec<u8>)>,
+}
+
+impl Sink for Flat {
+    /// No variation opens in a main line alone.
+    type Place = std::convert::Infallible;
+
+    fn place(&self) -> std::result::Result<Self::Place, String> {
+        Err("a variation".to_owned())
+    }
+
+    fn back_to(&mut self, place: Self::Place) {
+        match place {}
+    }
+
+    fn played(&mut self, ply: Ply, after: &Chess) {
+        self.plies.push((ply, after.is_check()));
+        // Cloned straight into its place, not through a copy on the stack: copies of
+        // positions were a twentieth of an export's time.
+        self.positions
+            .extend_from_slice(std::slice::from_ref(after));
+    }
+}
+
+/// A game without variations decoded in one pass ([`decode_main_line`]): its start, and its
+/// moves with the positions they lead to and their annotations. Rendering it this way
+/// rather than through [`Moves`] and a walk of its tree saves a replay of every move and
+/// the tree (most games have no variations).
+pub(super) struct MainLine {
+    start: StartPosition,
+    moves: Flat,
+}
+
+impl MainLine {
+    /// Where the game starts.
+    pub(super) fn start(&self) -> &StartPosition {
+        &self.start
+    }
+
+    /// The number of half moves (PlyCount).
+    pub(super) fn plies(&self) -> usize {
+        self.moves.plies.len()
+    }
+
+    /// Tell the moves to `visitor` (whose `begin` the caller has told) with the events
+    /// [`crate::game::visit::walk`] tells of the same game loaded as [`Moves`]: the
+    /// comment before the first move, then each move with its NAGs and its comment.
+    pub(super) fn tell(&self, visitor: &mut (impl GameVisitor + ?Sized)) -> Result<()> {
+        if let Some(c) = &self.moves.comment {
+            visitor.line_comment(c)?;
+        }
+        let Flat {
+            positions, notes, ..
+        } = &self.moves;
+        for (i, (ply, check)) in self.moves.plies.iter().enumerate() {
+            visitor.ply(&positions[i], ply, &positions[i + 1], *check)?;
+            if let Some((comment, nags)) = notes.get(i) {
+                for &nag in nags {
+                    visitor.nag(nag)?;
+                }
+                if let Some(c) = comment {
+                    visitor.comment(c)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The decoding of one record's moves into a [`Sink`].
+struct Decoder<S> {
+    pos: Chess,
+    slots: Slots,
+    /// Moves decoded so far, modulo 256 (every byte is read less it).
+    moves: u8,
+    sink: S,
 }
 
 /// What the annotations of one move (or of the start) add to it.
@@ -208,22 +430,124 @@ fn append(comment: &mut Option<String>, more: &str) {
     }
 }
 
-impl Decoder {
-    /// A decoder from `pos`, with room for `most_moves` moves.
-    fn new(pos: Chess, most_moves: usize) -> Option<Decoder> {
+/// Where a record's annotations go: the moves decoded, named by the order they were
+/// decoded in, in the lines they went into ([`Tree`], or the one line of [`Flat`]).
+trait Annotated {
+    /// How many moves were decoded.
+    fn decoded(&self) -> usize;
+    /// The line and the index there of the `n`th move decoded (from 0).
+    fn place_of(&self, n: usize) -> Option<(usize, usize)>;
+    /// The comment before the first move of line `line` (0: the main line).
+    fn line_comment(&mut self, line: usize) -> &mut Option<String>;
+    /// The comment after move `index` of line `line`, and its NAGs.
+    fn move_notes(&mut self, line: usize, index: usize) -> (&mut Option<String>, &mut Vec<u8>);
+}
+
+impl Annotated for Tree {
+    fn decoded(&self) -> usize {
+        self.places.len()
+    }
+
+    fn place_of(&self, n: usize) -> Option<(usize, usize)> {
+        self.places.get(n).copied()
+    }
+
+    fn line_comment(&mut self, line: usize) -> &mut Option<String> {
+        &mut self.lines[line].line.comment
+    }
+
+    fn move_notes(&mut self, line: usize, index: usize) -> (&mut Option<String>, &mut Vec<u8>) {
+        let m = &mut self.lines[line].line.moves[index];
+        (&mut m.comment, &mut m.nags)
+    }
+}
+
+impl Annotated for Flat {
+    fn decoded(&self) -> usize {
+        self.plies.len()
+    }
+
+    fn place_of(&self, n: usize) -> Option<(usize, usize)> {
+        (n < self.plies.len()).then_some((0, n))
+    }
+
+    fn line_comment(&mut self, _line: usize) -> &mut Option<String> {
+        &mut self.comment
+    }
+
+    fn move_notes(&mut self, _line: usize, index: usize) -> (&mut Option<String>, &mut Vec<u8>) {
+        if self.notes.is_empty() {
+            self.notes.resize_with(self.plies.len(), Default::default);
+        }
+        let (comment, nags) = &mut self.notes[index];
+        (comment, nags)
+    }
+}
+
+/// Put `notes` on the moves they name: a text after a move, and coloured squares and
+/// arrows, in its comment (codes first); a text before a move in the comment before it
+/// (the line's, for a line's first move); symbols as its NAGs. The start position's
+/// texts go before the first move. In a game `cut` short, notes on moves past the cut
+/// go with them; otherwise such a note is an error.
+fn annotate(target: &mut impl Annotated, notes: &[(u32, Note)], cut: bool) -> Result<()> {
+    let mut added: std::collections::BTreeMap<u32, Added> = Default::default();
+    for (node, note) in notes {
+        if *node as usize > target.decoded() {
+            if cut {
+                continue;
+            }
+            return Err(Error::corrupt_record(format!(
+                "annotations: move {node} of {}",
+                target.decoded()
+            )));
+        }
+        let a = added.entry(*node).or_default();
+        match note {
+            Note::After(t) => a.after.push(t.clone()),
+            Note::Before(t) => a.before.push(t.clone()),
+            Note::Nags(n) => a.nags.extend(n),
+            Note::Squares(s) => a.codes.push_str(&format!("[%csl {s}]")),
+            Note::Arrows(s) => a.codes.push_str(&format!("[%cal {s}]")),
+            Note::Code(s) => a.codes.push_str(s),
+            // The store turns clocks into tags or codes before the moves see them.
+            Note::Clock { .. } => {}
+        }
+    }
+    for (node, a) in added {
+        let after = [a.codes.clone(), a.after.join(" ")]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let before = a.before.join(" ");
+        let Some((line, index)) = node
+            .checked_sub(1)
+            .and_then(|n| target.place_of(n as usize))
+        else {
+            let start = target.line_comment(0);
+            append(start, &before);
+            append(start, &after);
+            continue;
+        };
+        match index.checked_sub(1) {
+            Some(previous) => append(target.move_notes(line, previous).0, &before),
+            None => append(target.line_comment(line), &before),
+        }
+        let (comment, nags) = target.move_notes(line, index);
+        append(comment, &after);
+        nags.extend(a.nags);
+    }
+    Ok(())
+}
+
+impl<S: Sink> Decoder<S> {
+    /// A decoder from `pos` into `sink`; none when a side has more pieces than slots.
+    fn new(pos: Chess, sink: S) -> Option<Decoder<S>> {
         Some(Decoder {
             slots: Slots::of(pos.board())?,
             pos,
-            cursor: Cursor::Start,
-            lines: vec![Built {
-                line: Line {
-                    comment: None,
-                    moves: Vec::with_capacity(most_moves),
-                },
-                parent: None,
-            }],
             moves: 0,
-            places: Vec::with_capacity(most_moves),
+            sink,
         })
     }
 
@@ -232,7 +556,7 @@ impl Decoder {
     /// there, [`Moves::cut`]). An error (a record past gamefs's bound on open variations)
     /// names the byte it is at.
     fn run(&mut self, body: &[u8], cipher: Cipher) -> Stop {
-        let mut open: Vec<(Cursor, Chess, Slots)> = Vec::new();
+        let mut open: Vec<Open<S>> = Vec::new();
         let mut at = 0;
         loop {
             let Some(&byte) = body.get(at) else {
@@ -276,7 +600,7 @@ impl Decoder {
     /// line's end is the game's); from and to square 0 are a null move. What it
     /// returns is as [`Decoder::run`]'s.
     fn run_simple(&mut self, body: &[u8], cipher: Cipher) -> Stop {
-        let mut open: Vec<(Cursor, Chess, Slots)> = Vec::new();
+        let mut open: Vec<Open<S>> = Vec::new();
         // A game without moves has no move to carry its end mark.
         if body.is_empty() {
             return Ok(None);
@@ -313,81 +637,22 @@ impl Decoder {
 
     /// End the line being decoded: back to the place, position and slots the last open
     /// variation kept. False when none is open: the main line, and so the game, ends.
-    fn close(&mut self, open: &mut Vec<(Cursor, Chess, Slots)>) -> bool {
-        let Some((cursor, pos, slots)) = open.pop() else {
+    fn close(&mut self, open: &mut Vec<Open<S>>) -> bool {
+        let Some((place, pos, slots)) = open.pop() else {
             return false;
         };
-        (self.cursor, self.pos, self.slots) = (cursor, pos, slots);
+        self.sink.back_to(place);
+        (self.pos, self.slots) = (pos, slots);
         true
     }
 
     /// Open a variation at byte `at`: keep the place, position and slots to come back to.
-    fn open(
-        &self,
-        open: &mut Vec<(Cursor, Chess, Slots)>,
-        at: usize,
-    ) -> std::result::Result<(), (usize, String)> {
+    fn open(&self, open: &mut Vec<Open<S>>, at: usize) -> std::result::Result<(), (usize, String)> {
         if open.len() >= MAX_OPEN {
             return Err((at, format!("more than {MAX_OPEN} variations open")));
         }
-        open.push((self.cursor, self.pos.clone(), self.slots.clone()));
-        Ok(())
-    }
-
-    /// Put `notes` on the moves they name: a text after a move, and coloured squares and
-    /// arrows, in its comment (codes first); a text before a move in the comment before it
-    /// (the line's, for a line's first move); symbols as its NAGs. The start position's
-    /// texts go before the first move. In a game `cut` short, notes on moves past the cut
-    /// go with them; otherwise such a note is an error.
-    fn annotate(&mut self, notes: &[(u32, Note)], cut: bool) -> Result<()> {
-        let mut added: std::collections::BTreeMap<u32, Added> = Default::default();
-        for (node, note) in notes {
-            if *node as usize > self.places.len() {
-                if cut {
-                    continue;
-                }
-                return Err(Error::corrupt_record(format!(
-                    "annotations: move {node} of {}",
-                    self.places.len()
-                )));
-            }
-            let a = added.entry(*node).or_default();
-            match note {
-                Note::After(t) => a.after.push(t.clone()),
-                Note::Before(t) => a.before.push(t.clone()),
-                Note::Nags(n) => a.nags.extend(n),
-                Note::Squares(s) => a.codes.push_str(&format!("[%csl {s}]")),
-                Note::Arrows(s) => a.codes.push_str(&format!("[%cal {s}]")),
-                Note::Code(s) => a.codes.push_str(s),
-                // The store turns clocks into tags or codes before the moves see them.
-                Note::Clock { .. } => {}
-            }
-        }
-        for (node, a) in added {
-            let after = [a.codes.clone(), a.after.join(" ")]
-                .into_iter()
-                .filter(|s| !s.is_empty())
-                .collect::<Vec<_>>()
-                .join(" ");
-            let before = a.before.join(" ");
-            let Some(&(line, index)) = node
-                .checked_sub(1)
-                .and_then(|n| self.places.get(n as usize))
-            else {
-                let start = &mut self.lines[0].line.comment;
-                append(start, &before);
-                append(start, &after);
-                continue;
-            };
-            let moves = &mut self.lines[line].line.moves;
-            match index.checked_sub(1) {
-                Some(previous) => append(&mut moves[previous].comment, &before),
-                None => append(&mut self.lines[line].line.comment, &before),
-            }
-            let m = &mut self.lines[line].line.moves[index];
-            append(&mut m.comment, &after);
-            m.nags.extend(a.nags);
-        }
+        let place = self.sink.place().map_err(|e| (at, e))?;
+        open.push((place, self.pos.clone(), self.slots.clone()));
         Ok(())
     }
 
@@ -494,62 +759,17 @@ impl Decoder {
             .ok_or_else(|| format!("castling {side:?} is not legal in {}", fen_of(&self.pos)))
     }
 
-    /// Play `ply` at the cursor: into the position, the slots and the tree.
+    /// Play `ply` at the place: into the position, the slots and the sink.
     fn play(&mut self, ply: Ply) -> std::result::Result<(), String> {
         if let Ply::Move(m) = &ply {
             self.slots.play(self.pos.turn(), m);
         }
         play_in_place(&mut self.pos, &ply).map_err(|e| e.message().to_owned())?;
         self.moves = self.moves.wrapping_add(1);
-        // The cursor's first child continues its line; a later child starts a variation of
-        // that first child.
-        let (line, first_child) = match self.cursor {
-            Cursor::Start => (0, 0),
-            Cursor::After { line, index } => (line, index + 1),
-        };
-        let node = MoveNode::new(ply);
-        let target = if self.lines[line].line.moves.len() == first_child {
-            self.lines[line].line.moves.push(node);
-            line
-        } else {
-            let variations = &mut self.lines[line].line.moves[first_child].variations;
-            variations.push(Line::default());
-            let slot = variations.len() - 1;
-            self.lines.push(Built {
-                line: Line {
-                    comment: None,
-                    moves: vec![node],
-                },
-                parent: Some((line, first_child, slot)),
-            });
-            self.lines.len() - 1
-        };
-        let index = self.lines[target].line.moves.len() - 1;
-        self.cursor = Cursor::After {
-            line: target,
-            index,
-        };
-        self.places.push((target, index));
+        self.sink.played(ply, &self.pos);
         Ok(())
-    }
-
-    /// The main line with every variation in its place: each line is put into its parent,
-    /// made before it, last first, so no recursion is needed however deep they nest.
-    fn assemble(self) -> Line {
-        let mut lines = self.lines;
-        while lines.len() > 1 {
-            let Some(Built {
-                line,
-                parent: Some((p, index, slot)),
-            }) = lines.pop()
-            else {
-                break;
-            };
-            lines[p].line.moves[index].variations[slot] = line;
-        }
-        lines.pop().map(|b| b.line).unwrap_or_default()
     }
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

@@ -166,7 +166,7 @@ impl Cipher {
 
     /// The meaning of raw byte `byte` of a compact encoding read after `moves` moves.
     pub(super) fn code(self, byte: u8, moves: u8) -> Code {
-        Code::of(self.value(byte, moves))
+        CODES[usize::from(self.value(byte, moves))]
     }
 
     /// The raw byte that reads as `value` after `moves` moves: what ChessBase writes (for
@@ -262,13 +262,13 @@ const KING: [(i8, i8); 8] = [
 ];
 
 /// A step as files and ranks modulo 8.
-fn wrap((dx, dy): (i8, i8)) -> (u8, u8) {
+const fn wrap((dx, dy): (i8, i8)) -> (u8, u8) {
     (dx.rem_euclid(8) as u8, dy.rem_euclid(8) as u8)
 }
 
 /// A line piece's step: `group` 0 along the file, 1 along the rank, 2 up-right diagonal,
 /// 3 down-right diagonal; `k` 1..=7 squares.
-fn line_step(group: u8, k: u8) -> (u8, u8) {
+const fn line_step(group: u8, k: u8) -> (u8, u8) {
     match group {
         0 => (0, k),
         1 => (k, 0),
@@ -279,8 +279,8 @@ fn line_step(group: u8, k: u8) -> (u8, u8) {
 
 /// The code of a queen, rook or bishop move, `offset` codes past its slot's first, whose
 /// directions are `groups` (a rook's file and rank, a bishop's diagonals, a queen's all four).
-fn line(piece: Piece, slot: u8, offset: u8, groups: &[u8]) -> Code {
-    let (dx, dy) = line_step(groups[usize::from(offset / 7)], offset % 7 + 1);
+const fn line(piece: Piece, slot: u8, offset: u8, groups: &[u8]) -> Code {
+    let (dx, dy) = line_step(groups[(offset / 7) as usize], offset % 7 + 1);
     Code::Step {
         piece,
         slot,
@@ -289,25 +289,39 @@ fn line(piece: Piece, slot: u8, offset: u8, groups: &[u8]) -> Code {
     }
 }
 
+/// The code of a knight's move `i` (in ChessBase's order) from slot `slot`.
+const fn knight(slot: u8, i: u8) -> Code {
+    let (dx, dy) = wrap(KNIGHT[i as usize]);
+    Code::Step {
+        piece: Piece::Knight,
+        slot,
+        dx,
+        dy,
+    }
+}
+
+/// Every translated value's code, made once when gamefs is built: read a byte at a time,
+/// [`Code::of`] took a twentieth of an export's time.
+const CODES: [Code; 256] = {
+    let mut codes = [Code::Null; 256];
+    let mut c = 0;
+    while c < 256 {
+        codes[c] = Code::of(c as u8);
+        c += 1;
+    }
+    codes
+};
+
 impl Code {
     /// The meaning of translated value `c`.
-    fn of(c: u8) -> Code {
+    const fn of(c: u8) -> Code {
         const QUEEN: &[u8] = &[0, 1, 2, 3];
         const ROOK: &[u8] = &[0, 1];
         const BISHOP: &[u8] = &[2, 3];
-        let knight = |slot: u8, i: u8| {
-            let (dx, dy) = wrap(KNIGHT[usize::from(i)]);
-            Code::Step {
-                piece: Piece::Knight,
-                slot,
-                dx,
-                dy,
-            }
-        };
         match c {
             0 => Code::Null,
             1..=8 => {
-                let (dx, dy) = wrap(KING[usize::from(c - 1)]);
+                let (dx, dy) = wrap(KING[(c - 1) as usize]);
                 Code::Step {
                     piece: Piece::King,
                     slot: 0,

@@ -302,3 +302,135 @@ fn many_variations_and_a_bound_on_open_ones() {
     let e = decode(&record(&too_deep, None)).unwrap_err();
     assert!(e.message().contains("open"), "{e}");
 }
+
+/// A visitor that writes down every event it is told, positions as FEN, so two ways of
+/// telling a game compare as lists.
+#[derive(Default)]
+pub(in crate::store::chessbase) struct Events(pub(in crate::store::chessbase) Vec<String>);
+
+impl GameVisitor for Events {
+    fn begin(
+        &mut self,
+        headers: &crate::game::Headers,
+        start: &StartPosition,
+    ) -> crate::error::Result<()> {
+        self.0.push(format!("begin {headers:?} {start:?}"));
+        Ok(())
+    }
+    fn line_comment(&mut self, text: &str) -> crate::error::Result<()> {
+        self.0.push(format!("line comment {text:?}"));
+        Ok(())
+    }
+    fn ply(&mut self, before: &Chess, ply: &Ply, after: &Chess, check: bool) -> Result<()> {
+        let (before, after) = (fen_of(before), fen_of(after));
+        self.0.push(format!("ply {before} {ply:?} {after} {check}"));
+        Ok(())
+    }
+    fn nag(&mut self, nag: u8) -> Result<()> {
+        self.0.push(format!("nag {nag}"));
+        Ok(())
+    }
+    fn comment(&mut self, text: &str) -> Result<()> {
+        self.0.push(format!("comment {text:?}"));
+        Ok(())
+    }
+    fn begin_variation(&mut self) -> Result<()> {
+        self.0.push("(".to_owned());
+        Ok(())
+    }
+    fn end_variation(&mut self) -> Result<()> {
+        self.0.push(")".to_owned());
+        Ok(())
+    }
+}
+
+/// The events of `record` with `notes` told in one pass ([`decode_main_line`]), and as the
+/// tree [`decode_annotated`] builds is walked; `None` for the first when the record does
+/// not go the one-pass way.
+fn both_ways(record: &[u8], notes: &[(u32, Note)]) -> (Option<Vec<String>>, Vec<String>) {
+    let headers = crate::game::Headers::default();
+    let one = decode_main_line(record, notes).map(|line| {
+        let mut events = Events::default();
+        events.begin(&headers, line.start()).unwrap();
+        line.tell(&mut events).unwrap();
+        events.0
+    });
+    let moves = decode_annotated(record, notes).unwrap();
+    let game = ChessGame {
+        headers,
+        start: moves.start,
+        moves: moves.line,
+    };
+    let mut tree = Events::default();
+    crate::game::visit::walk(&game, &mut tree).unwrap();
+    (one, tree.0)
+}
+
+#[test]
+fn a_main_line_alone_is_told_in_one_pass_as_its_tree_is_walked() {
+    // 1.e4 c5 2.Nf3 d6 (the codes of the notes' example above).
+    let main = record(&[128, 120, 105, 123, END], None);
+    let cases: [(&str, Vec<(u32, Note)>); 4] = [
+        ("no notes", vec![]),
+        (
+            "texts, symbols, codes and clocks on every move and the start",
+            vec![
+                (0, Note::Before("Before all".to_owned())),
+                (0, Note::After("Pre-game".to_owned())),
+                (0, Note::Squares("Ge4".to_owned())),
+                (1, Note::Nags(vec![1, 18])),
+                (1, Note::Before("The king's pawn:".to_owned())),
+                (1, Note::Arrows("Re2e4,Gd2d4".to_owned())),
+                (1, Note::After("best by test".to_owned())),
+                (1, Note::Code("[%clk 0:01:15]".to_owned())),
+                (2, Note::Before("Symmetry:".to_owned())),
+                (2, Note::Nags(vec![6])),
+                (3, Note::After("and so on".to_owned())),
+                (3, Note::Nags(vec![14, 2])),
+                (3, Note::After("(again)".to_owned())),
+                (4, Note::Before("Then".to_owned())),
+            ],
+        ),
+        (
+            "a note on the last move only",
+            vec![(4, Note::Before("Last:".to_owned()))],
+        ),
+        ("symbols alone", vec![(2, Note::Nags(vec![4]))]),
+    ];
+    for (what, notes) in &cases {
+        let (one, tree) = both_ways(&main, notes);
+        assert_eq!(one.as_ref(), Some(&tree), "{what}");
+        assert!(tree.len() > 4, "{what}: {tree:?}");
+    }
+    // From a set-up position, with a null move and a promotion.
+    let mut setup = vec![1, 0, 0, 50];
+    let mut bits = Vec::new();
+    for index in 0..64u8 {
+        match index {
+            56 => bits.extend([1, 0, 0, 0, 1]),
+            14 => bits.extend([1, 0, 1, 1, 0]),
+            63 => bits.extend([1, 1, 0, 0, 1]),
+            _ => bits.push(0),
+        }
+    }
+    bits.resize(192, 0);
+    setup.extend(
+        bits.chunks(8)
+            .map(|c| c.iter().fold(0u8, |a, &b| a << 1 | b)),
+    );
+    let set_up = record(&[TWO | 3 << 12 | 14 | 15 << 6, 6, 0, 6, END], Some(&setup));
+    let notes = [
+        (3, Note::After("passes".to_owned())),
+        (4, Note::Nags(vec![3])),
+    ];
+    let (one, tree) = both_ways(&set_up, &notes);
+    assert_eq!(one, Some(tree));
+    // A variation, a cut game and a note past the last move go the tree's way.
+    let variation = [128, START, 119, 124, END, 120, END];
+    assert!(decode_main_line(&record(&variation, None), &[]).is_none());
+    assert!(decode_main_line(&record(&[128, 128, 128, END], None), &[]).is_none());
+    assert!(decode_main_line(&record(&[128], None), &[]).is_none());
+    let past = [(5, Note::Nags(vec![1]))];
+    assert!(decode_main_line(&main, &past).is_none());
+    assert!(decode_annotated(&main, &past).is_err());
+}
