@@ -433,8 +433,18 @@ pub fn chessbase_game(data: &[u8]) {
         start: moves.start,
         moves: moves.line,
     };
-    pgn::render(&game).expect("a decoded record renders as PGN");
+    let text = pgn::render(&game).expect("a decoded record renders as PGN");
     crate::game::visit::walk(&game, &mut Referee).expect("a decoded record replays");
+    // The one-pass way a game without variations is told tells the same game.
+    let mut writer = pgn::PgnWriter::new();
+    if let Some(told) = chessbase::moves::tell_main_line(data, &mut writer) {
+        told.expect("a main line decoded in one pass is told");
+        assert_eq!(
+            writer.finish(),
+            text,
+            "told in one pass as its tree tells it"
+        );
+    }
 }
 
 /// The files of a ChessBase database read whole at open: `data` as a .cbh file (its header

@@ -69,6 +69,18 @@ pub fn record_len(header: [u8; HEADER_LEN]) -> usize {
     usize::from(header[1]) << 16 | usize::from(header[2]) << 8 | usize::from(header[3])
 }
 
+/// Tell `record` (a whole game record, without annotations) to `visitor` the one-pass way
+/// [`decode_main_line`] decodes it (tags left empty), when that way takes it; `None` when the
+/// record goes the tree's way. The fuzz target holds it to [`decode`] and a walk of its tree.
+pub fn tell_main_line(record: &[u8], visitor: &mut dyn GameVisitor) -> Option<Result<()>> {
+    let line = decode_main_line(record, &[])?;
+    Some(
+        visitor
+            .begin(&crate::game::Headers::default(), line.start())
+            .and_then(|()| line.tell(visitor)),
+    )
+}
+
 /// The moves of `record`, a whole game record of the .cbg file (header included).
 pub fn decode(record: &[u8]) -> Result<Moves> {
     decode_annotated(record, &[])
