@@ -394,8 +394,9 @@ const SHARE_FROM: usize = 4;
 /// corrections and merged collections make, or the copies of a famous game) are the same
 /// games at every position of it, and each of those lists names where its games are kept
 /// instead of holding them again. A build puts them in a scratch file as its buckets are
-/// sorted, each found again by a 128-bit digest of its bytes in a table of bounded size
-/// (16 bytes a slot, at most 64 MiB): past three quarters full, a new set is kept without
+/// sorted, each found again by 88 bits of a 128-bit digest of its bytes (xxh3: two sets taken
+/// for one by chance, at ten million games, about once in 10^12 builds) in a table of bounded
+/// size (16 bytes a slot, at most 64 MiB): past three quarters full, a new set is kept without
 /// being remembered, which costs bytes, never an answer.
 struct SharedGames {
     file: std::fs::File,
