@@ -70,7 +70,7 @@ pub fn record_len(header: [u8; HEADER_LEN]) -> usize {
 }
 
 /// Tell `record` (a whole game record, without annotations) to `visitor` the one-pass way
-/// [`decode_main_line`] decodes it (tags left empty), when that way takes it; `None` when the
+/// `decode_main_line` decodes it (tags left empty), when that way takes it; `None` when the
 /// record goes the tree's way. The fuzz target holds it to [`decode`] and a walk of its tree.
 pub fn tell_main_line(record: &[u8], visitor: &mut dyn GameVisitor) -> Option<Result<()>> {
     let line = decode_main_line(record, &[])?;
