@@ -100,9 +100,10 @@ fn castling_captures_and_slots_that_move_up() {
     );
 }
 
-#[test]
-fn promotion_and_null_move_from_a_set_up_position() {
-    // White: Kh1 (index 56), pawn b7 (14); Black: Kh8 (63). White to move.
+/// A record from a set-up position (White: Kh1, pawn b7; Black: Kh8; White to move at move
+/// 50) whose moves are 50.b8=N Kg7 51.-- Kf6.
+fn promotion_and_null_move() -> Vec<u8> {
+    // Kh1 is index 56, the pawn b7 14, Kh8 63.
     let mut bits = Vec::new();
     for index in 0..64u8 {
         match index {
@@ -118,9 +119,13 @@ fn promotion_and_null_move_from_a_set_up_position() {
         bits.chunks(8)
             .map(|c| c.iter().fold(0u8, |a, &b| a << 1 | b)),
     );
-    // 50.b8=N Kg7 51.-- Kf6: b7 (14) to b8 (15), knight (3).
-    let codes = [TWO | 3 << 12 | 14 | 15 << 6, 6, 0, 6, END];
-    let moves = decode(&record(&codes, Some(&setup))).unwrap();
+    // b7 (14) to b8 (15), a knight (3); Kg7; a null move; Kf6.
+    record(&[TWO | 3 << 12 | 14 | 15 << 6, 6, 0, 6, END], Some(&setup))
+}
+
+#[test]
+fn promotion_and_null_move_from_a_set_up_position() {
+    let moves = decode(&promotion_and_null_move()).unwrap();
     assert_eq!(
         moves.start,
         StartPosition::Fen("7k/1P6/8/8/8/8/8/7K w - - 0 50".to_owned())
@@ -403,22 +408,7 @@ fn a_main_line_alone_is_told_in_one_pass_as_its_tree_is_walked() {
         assert!(tree.len() > 4, "{what}: {tree:?}");
     }
     // From a set-up position, with a null move and a promotion.
-    let mut setup = vec![1, 0, 0, 50];
-    let mut bits = Vec::new();
-    for index in 0..64u8 {
-        match index {
-            56 => bits.extend([1, 0, 0, 0, 1]),
-            14 => bits.extend([1, 0, 1, 1, 0]),
-            63 => bits.extend([1, 1, 0, 0, 1]),
-            _ => bits.push(0),
-        }
-    }
-    bits.resize(192, 0);
-    setup.extend(
-        bits.chunks(8)
-            .map(|c| c.iter().fold(0u8, |a, &b| a << 1 | b)),
-    );
-    let set_up = record(&[TWO | 3 << 12 | 14 | 15 << 6, 6, 0, 6, END], Some(&setup));
+    let set_up = promotion_and_null_move();
     let notes = [
         (3, Note::After("passes".to_owned())),
         (4, Note::Nags(vec![3])),
