@@ -8,11 +8,11 @@
 //! game for a position, and the few games left are replayed (`super::PositionIndex::reach`). So the file takes tens of bytes a
 //! game where a list of every (position, game) took over a thousand.
 //!
-//! Layout, little-endian: the magic `GFPOSIX6`; the stamp of the database files the index was
+//! Layout, little-endian: the magic `GFPOSIX7`; the stamp of the database files the index was
 //! built from (8 bytes); the game count (4), the count of listed positions (8), of sums (8),
 //! the bytes of the lists (8) and of the games the lists share (8); per game its statistics (its result, 1; 0 when not
 //! indexed, else what its main line plays at the standard start position, 1
-//! ([`GameRecord::start_move`]); White's and Black's rating and the year, 2 each), then per game what a search
+//! ([`GameRecord::at_start`]); White's and Black's rating and the year, 2 each), then per game what a search
 //! reads of it (its signature: the emptied home squares, 8, their count, 1, its final
 //! material, 2; a spare byte; its [`Filter`] of the positions its main line reaches, 32); per
 //! listed position 13
@@ -36,7 +36,7 @@ use super::line::GameStats;
 use super::signature::{Signature, Target};
 use super::table::{MoveStats, count_move};
 
-const MAGIC: &[u8; 8] = b"GFPOSIX6";
+const MAGIC: &[u8; 8] = b"GFPOSIX7";
 const HEADER: usize = 8 + 8 + 4 + 8 + 8 + 8 + 8;
 /// The bytes of a game's statistics (result, 1; 1 when indexed, else 0; ratings and year, 2
 /// each), kept together for every game so that the statistics of many games read few pages.
@@ -144,13 +144,25 @@ pub struct GameRecord {
     pub signature: Signature,
     /// The positions its main line reaches, as a filter.
     pub filter: Filter,
-    /// The move its main line plays at the standard start position when it starts there
-    /// ([`super::key::END`] when it ends there), `None` when it starts elsewhere: kept with
-    /// its statistics, so the tree of the start position for a slice of the games reads no
-    /// list (at ten million games, decoding the start's list took 120 ms of the first
-    /// `tree.txt` of a player's games). A game that starts elsewhere and comes to the start
-    /// position later is found in its list.
-    pub start_move: Option<u16>,
+    /// What its main line does at the standard start position: kept with its statistics,
+    /// so the tree of the start position for a slice of the games reads no list (at ten
+    /// million games, decoding the start's list took 120 ms of the first `tree.txt` of a
+    /// player's games, and reading it cold for the games set up elsewhere 500 ms more).
+    pub at_start: AtStart,
+}
+
+/// What a game's main line does at the standard start position, the first time it reaches
+/// it (as every list keeps a game's first visit).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AtStart {
+    /// It never reaches it: set up elsewhere, it does not come back to it.
+    #[default]
+    Never,
+    /// It plays this move there; [`super::key::END`] when it ends there.
+    Plays(u16),
+    /// It plays a move that is not one of the position's own (a null move): the start's
+    /// list tells which.
+    Listed,
 }
 
 /// The key of the standard start position.
@@ -176,32 +188,47 @@ fn start_moves() -> &'static [u16] {
     &MOVES
 }
 
-/// What a record keeps of a main line whose `steps` are in the order it reaches them
-/// ([`GameRecord::start_move`]): the move played at the first step when that is the standard
-/// start position and the move one of its own (or the game's end there).
-pub fn start_move_of(steps: &[(u64, u16)]) -> Option<u16> {
-    let &(key, code) = steps.first()?;
-    (key == start_key() && (code == super::key::END || start_moves().binary_search(&code).is_ok()))
-        .then_some(code)
-}
-
-/// The byte of the statistics that says whether a game is indexed and what it plays at the
-/// start position: 0 not indexed; 1 starting elsewhere; 2 ending there; 3 and up, its move.
-fn start_byte(indexed: bool, start_move: Option<u16>) -> u8 {
-    match (indexed, start_move) {
-        (false, _) => 0,
-        (true, None) => 1,
-        (true, Some(super::key::END)) => 2,
-        (true, Some(code)) => 3 + start_moves().binary_search(&code).unwrap_or(0) as u8,
+/// What a record keeps of a main line whose `steps` are each position's first visit
+/// ([`GameRecord::at_start`]): the move played at the standard start position, wherever the
+/// line reaches it (a game set up elsewhere may come to it: knights out and back).
+pub fn at_start_of(steps: &[(u64, u16)]) -> AtStart {
+    match steps.iter().find(|s| s.0 == start_key()) {
+        None => AtStart::Never,
+        Some(&(_, code))
+            if code == super::key::END || start_moves().binary_search(&code).is_ok() =>
+        {
+            AtStart::Plays(code)
+        }
+        Some(_) => AtStart::Listed,
     }
 }
 
-/// [`GameRecord::start_move`] of a statistics byte that [`start_byte`] made.
-fn start_move_of_byte(byte: u8) -> Option<u16> {
+/// The byte of the statistics that says whether a game is indexed and what it does at the
+/// start position ([`AtStart`]): 0 not indexed; 1 its list tells; 2 ending there; 3 and up,
+/// its move's place among the position's own; [`NEVER_AT_START`] never there.
+fn start_byte(indexed: bool, at_start: AtStart) -> u8 {
+    match (indexed, at_start) {
+        (false, _) => 0,
+        (true, AtStart::Listed) => 1,
+        (true, AtStart::Never) => NEVER_AT_START,
+        (true, AtStart::Plays(super::key::END)) => 2,
+        (true, AtStart::Plays(code)) => 3 + start_moves().binary_search(&code).unwrap_or(0) as u8,
+    }
+}
+
+/// The start byte of a game that never reaches the standard start position.
+const NEVER_AT_START: u8 = u8::MAX;
+
+/// [`GameRecord::at_start`] of a statistics byte that [`start_byte`] made (0, a game not
+/// indexed, is never there).
+fn at_start_of_byte(byte: u8) -> AtStart {
     match byte {
-        0 | 1 => None,
-        2 => Some(super::key::END),
-        b => start_moves().get(usize::from(b - 3)).copied(),
+        1 => AtStart::Listed,
+        2 => AtStart::Plays(super::key::END),
+        b => match start_moves().get(usize::from(b.wrapping_sub(3))) {
+            Some(&code) if b >= 3 => AtStart::Plays(code),
+            _ => AtStart::Never,
+        },
     }
 }
 
@@ -211,7 +238,7 @@ impl GameRecord {
         let s = self.stats.unwrap_or_default();
         let mut b = [0u8; STATS];
         b[0] = s.result_code();
-        b[1] = start_byte(self.stats.is_some(), self.start_move);
+        b[1] = start_byte(self.stats.is_some(), self.at_start);
         b[2..4].copy_from_slice(&s.white_elo.to_le_bytes());
         b[4..6].copy_from_slice(&s.black_elo.to_le_bytes());
         b[6..8].copy_from_slice(&s.year.to_le_bytes());
@@ -622,11 +649,7 @@ impl Part {
     /// The part of `entries` (sorted by key and game); the sums of a position that many games
     /// reach take their games' statistics from `stats`; the games of long lists are kept in
     /// `shared`.
-    fn of(
-        entries: &[Entry],
-        stats: &mut StatsPages,
-        shared: &SharedGames,
-    ) -> std::io::Result<Part> {
+    fn of(entries: &[Entry], stats: &BuiltStats, shared: &SharedGames) -> std::io::Result<Part> {
         let mut part = Part::default();
         let mut reach = Vec::new();
         for run in entries.chunk_by(|a, b| a.key == b.key) {
@@ -644,7 +667,7 @@ impl Part {
         &mut self,
         key: u64,
         reach: &[(u32, u16)],
-        stats: &mut StatsPages,
+        stats: &BuiltStats,
         shared: &SharedGames,
     ) -> std::io::Result<()> {
         self.listed.extend_from_slice(&key.to_le_bytes());
@@ -655,7 +678,7 @@ impl Part {
             let mut moves: Vec<(u16, MoveStats)> = Vec::new();
             let mut indexed = 0;
             for &(game, next) in reach {
-                if let Some(stats) = stats.of(game)? {
+                if let Some(stats) = stats.of(game) {
                     indexed += 1;
                     count_move(&mut moves, next, &stats);
                 }
@@ -703,7 +726,7 @@ fn write(
     );
     let result = (|| {
         let shared = SharedGames::new(scratch_file(&shared_path)?, games.len() as u32);
-        let part = Part::of(&entries, &mut building.stats_pages(), &shared)?;
+        let part = Part::of(&entries, &building.built_stats()?, &shared)?;
         let scratch = scratch_file(&parts)?;
         let at = put_aside(&scratch, &AtomicU64::new(0), &part)?;
         building.assemble(stamp, &scratch, &[at], &shared)?.keep()
@@ -793,9 +816,9 @@ impl Building {
         )
     }
 
-    /// A reader of the statistics [`put`](Self::put) wrote.
-    fn stats_pages(&self) -> StatsPages<'_> {
-        StatsPages::new(&self.written.file, self.games)
+    /// The statistics [`put`](Self::put) wrote, every game's put.
+    fn built_stats(&self) -> std::io::Result<BuiltStats> {
+        BuiltStats::of_file(&self.written.file, self.games)
     }
 
     /// The index whole, from the entries of `buckets`: each bucket read back and sorted, its
@@ -813,17 +836,17 @@ impl Building {
             let end = AtomicU64::new(0);
             let parts: Vec<Mutex<PartAt>> = (0..count).map(|_| Mutex::default()).collect();
             let next = AtomicUsize::new(0);
+            let stats = self.built_stats()?;
             let work = || -> std::io::Result<()> {
                 // Reused for every bucket the thread takes.
                 let (mut entries, mut moved) = (Vec::new(), Vec::new());
-                let mut stats = self.stats_pages();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= count {
                         return Ok(());
                     }
                     buckets.take_sorted(i, &mut entries, &mut moved)?;
-                    let part = Part::of(&entries, &mut stats, &shared)?;
+                    let part = Part::of(&entries, &stats, &shared)?;
                     *parts[i].lock().unwrap_or_else(|p| p.into_inner()) =
                         put_aside(&scratch, &end, &part)?;
                 }
@@ -920,48 +943,37 @@ impl Building {
     }
 }
 
-/// The statistics a build's records hold, read back a page at a time for the sums of the
-/// positions many games reach, through a few pages kept per thread (a list's games ascend, so
-/// most reads find their page kept): the build holds no game's statistics in memory.
-struct StatsPages<'a> {
-    file: &'a std::fs::File,
+/// The statistics a build's records hold, read back for the sums of the positions many games
+/// reach through a map of the file: the page cache holds them (8 bytes a game, just written),
+/// the build's own memory none. Reading them a page at a time through a few kept pages took a
+/// system call for nearly every game of a list spread over the database: 2.4 million at a
+/// million games, more at ten million than the sort of the buckets' entries itself.
+struct BuiltStats {
+    map: Mmap,
     games: u32,
-    /// Each kept page: which (its number, plus one; 0: none) and its bytes.
-    kept: Vec<(u32, Vec<u8>)>,
 }
 
-/// The games whose statistics one page holds.
-const PAGE_GAMES: usize = STATS_PAGE / STATS;
-/// The pages [`StatsPages`] keeps (a megabyte).
-const PAGES_KEPT: usize = 256;
-
-impl StatsPages<'_> {
-    /// The statistics of the `games` games whose records `file` holds.
-    fn new(file: &std::fs::File, games: u32) -> StatsPages<'_> {
-        StatsPages {
-            file,
-            games,
-            kept: vec![(0, Vec::new()); PAGES_KEPT],
-        }
+impl BuiltStats {
+    /// The statistics of the `games` games whose records `file` holds, written whole.
+    fn of_file(file: &std::fs::File, games: u32) -> std::io::Result<BuiltStats> {
+        // SAFETY: the file is this build's own, created new (`Building::create`); its
+        // statistics are all written before it is mapped and not written again while the
+        // map lives (the parts after them are written elsewhere first).
+        let map = unsafe {
+            memmap2::MmapOptions::new()
+                .len(HEADER + games as usize * STATS)
+                .map(file)?
+        };
+        Ok(BuiltStats { map, games })
     }
 
     /// Game `game`'s statistics; `None` when it is not indexed.
-    fn of(&mut self, game: u32) -> std::io::Result<Option<GameStats>> {
+    fn of(&self, game: u32) -> Option<GameStats> {
         if game >= self.games {
-            return Ok(None);
+            return None;
         }
-        let page = game as usize / PAGE_GAMES;
-        let slot = &mut self.kept[page % PAGES_KEPT];
-        if slot.0 != page as u32 + 1 {
-            let first = page * PAGE_GAMES;
-            let len = (self.games as usize - first).min(PAGE_GAMES) * STATS;
-            slot.1.resize(len, 0);
-            self.file
-                .read_exact_at(&mut slot.1, (HEADER + first * STATS) as u64)?;
-            slot.0 = page as u32 + 1;
-        }
-        let at = (game as usize % PAGE_GAMES) * STATS;
-        Ok(GameRecord::stats_from(&slot.1[at..at + STATS]))
+        let at = HEADER + game as usize * STATS;
+        GameRecord::stats_from(&self.map[at..at + STATS])
     }
 }
 
@@ -1038,8 +1050,6 @@ impl Drop for Written {
 /// A mapped index file.
 pub struct IndexFile {
     map: Mmap,
-    /// The file mapped, read ahead through ([`IndexFile::read_ahead`]).
-    file: std::fs::File,
     stamp: u64,
     games: u32,
     listed: usize,
@@ -1078,7 +1088,6 @@ impl IndexFile {
         }
         let file = IndexFile {
             map,
-            file,
             stamp,
             games,
             listed,
@@ -1130,11 +1139,11 @@ impl IndexFile {
             stats: self.stats(n),
             signature,
             filter,
-            start_move: self
+            at_start: self
                 .map
                 .get(at)
                 .filter(|_| n < self.games)
-                .and_then(|&b| start_move_of_byte(b)),
+                .map_or(AtStart::Never, |&b| at_start_of_byte(b)),
         }
     }
 
@@ -1235,8 +1244,8 @@ impl IndexFile {
     /// Have the kernel read a long `list` ahead whole for a question about `wanted` of its
     /// games (their moves, blocks and games), when most of its blocks are read, or a page in
     /// [`FAULTS_READ_AHEAD`] of it: at ten million games the start position's list takes
-    /// 5,200 pages, of which the 4,000 games of a player's slice that start elsewhere touch
-    /// some 3,000, a page fault each when cold (300 ms, where the whole list is read in 15).
+    /// 5,200 pages, of which 4,000 games of a player's slice touch some 3,000, a page fault
+    /// each when cold (300 ms, where the whole list is read in 15).
     fn read_list_ahead(&self, list: &List<'_>, wanted: usize) {
         let bytes = list.which.len() + list.marks.len() + list.games.len();
         if list.count > ENTRIES_READ_AHEAD
@@ -1249,22 +1258,22 @@ impl IndexFile {
     }
 
     /// [`IndexFile::find_among`] at the standard start position: the moves games play there
-    /// read from their statistics, the list read only for the games that start elsewhere
-    /// (and may come to it later).
+    /// read from their statistics, the list read only for the games whose move there is not
+    /// one of its own (null moves).
     fn at_start_among(&self, list: &List<'_>, among: &[u32]) -> Vec<(u32, u16)> {
         self.read_stats_ahead(among.len());
         let mut found = Vec::with_capacity(among.len());
-        let mut elsewhere = Vec::new();
+        let mut listed = Vec::new();
         for &n in among.iter().take_while(|&&n| n < self.games) {
-            match self.map[HEADER + n as usize * STATS + 1] {
-                0 => {}
-                1 => elsewhere.push(n),
-                b => found.extend(start_move_of_byte(b).map(|code| (n, code))),
+            match at_start_of_byte(self.map[HEADER + n as usize * STATS + 1]) {
+                AtStart::Never => {}
+                AtStart::Listed => listed.push(n),
+                AtStart::Plays(code) => found.push((n, code)),
             }
         }
-        if !elsewhere.is_empty() {
-            self.read_list_ahead(list, elsewhere.len());
-            found.extend(list.among(&elsewhere));
+        if !listed.is_empty() {
+            self.read_list_ahead(list, listed.len());
+            found.extend(list.among(&listed));
             found.sort_unstable_by_key(|&(n, _)| n);
         }
         found
@@ -1273,24 +1282,24 @@ impl IndexFile {
     /// Have `bytes` of the map read into the page cache in one go: cold, far faster than
     /// the page faults of reading them a piece at a time. The kernel reads no more than its
     /// read-ahead window (8 MiB here) of a range it is advised to need, so a longer range is
-    /// read through the file, a megabyte a call, the read's pages being the map's.
+    /// advised a piece at a time: each advice starts its reads and returns, so the pieces
+    /// are read while the first are used. Pages already in the cache are not read again,
+    /// nor copied (reading a range through the file copied it, twice when a question read
+    /// the statistics twice: 30 ms of the 80 MB of ten million games').
     fn read_ahead(&self, bytes: &[u8]) {
         let at = bytes.as_ptr() as usize - self.map.as_ptr() as usize;
-        if bytes.len() <= READ_THROUGH_FROM {
-            let _ = self
-                .map
-                .advise_range(memmap2::Advice::WillNeed, at, bytes.len());
-            return;
-        }
-        let mut buf = vec![0u8; READ_THROUGH_FROM];
-        let end = (at + bytes.len()) as u64;
-        let mut next = at as u64;
+        let end = at + bytes.len();
+        let mut next = at;
         while next < end {
-            let len = (end - next).min(buf.len() as u64) as usize;
-            match self.file.read_at(&mut buf[..len], next) {
-                Ok(n) if n > 0 => next += n as u64,
-                _ => return,
+            let len = (end - next).min(ADVISED_AT_ONCE);
+            if self
+                .map
+                .advise_range(memmap2::Advice::WillNeed, next, len)
+                .is_err()
+            {
+                return;
             }
+            next += len;
         }
     }
 
@@ -1357,8 +1366,9 @@ impl IndexFile {
     }
 }
 
-/// The bytes of a range past which [`IndexFile::read_ahead`] reads it through the file.
-const READ_THROUGH_FROM: usize = 1 << 20;
+/// The bytes [`IndexFile::read_ahead`] advises the kernel to read at once: within its
+/// read-ahead window, which caps what one advice reads.
+const ADVISED_AT_ONCE: usize = 2 << 20;
 /// The games of one position past which the pages of its list are asked for at once.
 const ENTRIES_READ_AHEAD: usize = 1024;
 /// The bytes of a page of the map, as [`IndexFile::read_stats_ahead`] counts them.
@@ -1442,10 +1452,11 @@ mod tests {
                 },
                 filter: Filter::default(),
                 // A game not indexed keeps nothing of its start.
-                start_move: match (n % 7 != 0, rng.below(4)) {
-                    (false, _) | (true, 0) => None,
-                    (true, 1) => Some(super::super::key::END),
-                    (true, _) => Some(start_moves()[rng.below(20)]),
+                at_start: match (n % 7 != 0, rng.below(5)) {
+                    (false, _) | (true, 0) => AtStart::Never,
+                    (true, 1) => AtStart::Plays(super::super::key::END),
+                    (true, 2) => AtStart::Listed,
+                    (true, _) => AtStart::Plays(start_moves()[rng.below(20)]),
                 },
             })
             .collect();
@@ -1584,7 +1595,7 @@ mod tests {
                 stats: Some(s),
                 signature: Signature::default(),
                 filter: Filter::default(),
-                start_move: None,
+                at_start: AtStart::Never,
             })
             .collect();
         // Position 1: three games, two moves; position 2: one game (not listed).
@@ -1672,7 +1683,7 @@ mod tests {
         let bytes = std::fs::read(&path).unwrap();
         std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
         assert!(IndexFile::open(&path).is_none());
-        std::fs::write(&path, b"GFPOSIX6 short").unwrap();
+        std::fs::write(&path, b"GFPOSIX7 short").unwrap();
         assert!(IndexFile::open(&path).is_none());
     }
 

@@ -282,9 +282,9 @@ impl PositionIndex {
                                     filter: file::Filter::of(
                                         line.iter().flat_map(|l| l.steps.iter().map(|s| s.0)),
                                     ),
-                                    start_move: line
-                                        .as_ref()
-                                        .and_then(|l| file::start_move_of(&l.steps)),
+                                    at_start: line.as_ref().map_or(file::AtStart::Never, |l| {
+                                        file::at_start_of(&l.steps)
+                                    }),
                                 });
                             }
                             match &spilled {
@@ -1261,9 +1261,9 @@ mod tests {
         );
     }
 
-    /// A slice's games at the start position are read from their records' first moves,
-    /// but a game that starts elsewhere and comes to the start position (knights out and
-    /// back), or plays a null move there, is found in the start's list all the same.
+    /// A slice's games at the start position are read from their records, a game set up
+    /// elsewhere that comes to the start position (knights out and back) among them; one
+    /// that plays a null move there is found in the start's list.
     #[test]
     fn a_slice_at_the_start_position_counts_games_that_come_back_to_it() {
         let dir = tempfile::tempdir().unwrap();
@@ -1285,17 +1285,23 @@ mod tests {
         let index = PositionIndex::new(Some(dir.path().join("positions")));
         index.load_or_build(&coll, 2, &AtomicBool::new(false));
         let file = index.file.read().unwrap().clone().expect("kept in a file");
+        let plays_from = |n: u32| match file.game(n).at_start {
+            file::AtStart::Plays(code) => Some(code & 63),
+            _ => None,
+        };
+        assert_eq!(plays_from(0), Some(u16::from(Square::E2)));
         assert_eq!(
-            file.game(0).start_move.map(|c| c & 63),
-            Some(u16::from(Square::E2))
+            plays_from(1),
+            Some(u16::from(Square::C2)),
+            "set up elsewhere, it comes back and plays 3. c4"
         );
-        assert_eq!(file.game(1).start_move, None, "starts elsewhere");
-        assert_eq!(file.game(3).start_move, Some(key::END));
+        assert_eq!(file.game(3).at_start, file::AtStart::Plays(key::END));
         assert_eq!(
-            file.game(4).start_move,
-            None,
+            file.game(4).at_start,
+            file::AtStart::Listed,
             "a null move: the list has it"
         );
+        assert_eq!(file.game(5).at_start, file::AtStart::Never);
         let start = Board::start();
         let every = index.reach(&coll, &start);
         let reached: Vec<u32> = every.iter().map(|r| r.game).collect();
