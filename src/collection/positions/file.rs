@@ -216,16 +216,26 @@ fn start_byte(indexed: bool, at_start: AtStart) -> u8 {
     }
 }
 
+/// A game that reaches a position as the index file has it: its number, the move it plays
+/// there, its statistics (`None` when it is not indexed).
+pub type FoundGame = (u32, u16, Option<GameStats>);
+
 /// The start byte of a game that never reaches the standard start position.
 const NEVER_AT_START: u8 = u8::MAX;
 
 /// [`GameRecord::at_start`] of a statistics byte that [`start_byte`] made (0, a game not
 /// indexed, is never there).
 fn at_start_of_byte(byte: u8) -> AtStart {
+    at_start_among_moves(byte, start_moves())
+}
+
+/// [`at_start_of_byte`] with the start position's moves (`start_moves`) at hand: a slice's
+/// tree at the start reads the byte of each of its games.
+fn at_start_among_moves(byte: u8, moves: &[u16]) -> AtStart {
     match byte {
         1 => AtStart::Listed,
         2 => AtStart::Plays(super::key::END),
-        b => match start_moves().get(usize::from(b.wrapping_sub(3))) {
+        b => match moves.get(usize::from(b.wrapping_sub(3))) {
             Some(&code) if b >= 3 => AtStart::Plays(code),
             _ => AtStart::Never,
         },
@@ -1050,6 +1060,8 @@ impl Drop for Written {
 /// A mapped index file.
 pub struct IndexFile {
     map: Mmap,
+    /// The file mapped, read ahead through ([`IndexFile::read_ahead`]).
+    file: std::fs::File,
     stamp: u64,
     games: u32,
     listed: usize,
@@ -1088,6 +1100,7 @@ impl IndexFile {
         }
         let file = IndexFile {
             map,
+            file,
             stamp,
             games,
             listed,
@@ -1231,14 +1244,23 @@ impl IndexFile {
     }
 
     /// [`IndexFile::find`] among the games `among` only (ascending: a slice's), the blocks
-    /// of the list that hold none of them not read.
-    pub fn find_among(&self, key: u64, among: &[u32]) -> Option<Vec<(u32, u16)>> {
+    /// of the list that hold none of them not read, each game with its statistics.
+    pub fn find_among(&self, key: u64, among: &[u32]) -> Option<Vec<FoundGame>> {
         let list = self.list(key)?;
         if key == start_key() {
             return Some(self.at_start_among(&list, among));
         }
         self.read_list_ahead(&list, among.len());
-        Some(list.among(among))
+        Some(self.with_stats(list.among(among)))
+    }
+
+    /// The games `found` (ascending), each with its move and its statistics.
+    pub fn with_stats(&self, found: Vec<(u32, u16)>) -> Vec<FoundGame> {
+        self.read_stats_ahead(found.len());
+        found
+            .into_iter()
+            .map(|(n, next)| (n, next, self.stats(n)))
+            .collect()
     }
 
     /// Have the kernel read a long `list` ahead whole for a question about `wanted` of its
@@ -1258,49 +1280,76 @@ impl IndexFile {
     }
 
     /// [`IndexFile::find_among`] at the standard start position: the moves games play there
-    /// read from their statistics, the list read only for the games whose move there is not
-    /// one of its own (null moves).
-    fn at_start_among(&self, list: &List<'_>, among: &[u32]) -> Vec<(u32, u16)> {
+    /// read with their statistics, in one pass over them (a slice's start reads every page of
+    /// them: at ten million games, 80 MB), the list read only for the games whose move there
+    /// is not one of its own (null moves).
+    fn at_start_among(&self, list: &List<'_>, among: &[u32]) -> Vec<FoundGame> {
         self.read_stats_ahead(among.len());
         let mut found = Vec::with_capacity(among.len());
         let mut listed = Vec::new();
+        let moves = start_moves();
         for &n in among.iter().take_while(|&&n| n < self.games) {
-            match at_start_of_byte(self.map[HEADER + n as usize * STATS + 1]) {
+            let at = HEADER + n as usize * STATS;
+            let stats = &self.map[at..at + STATS];
+            match at_start_among_moves(stats[1], moves) {
                 AtStart::Never => {}
                 AtStart::Listed => listed.push(n),
-                AtStart::Plays(code) => found.push((n, code)),
+                AtStart::Plays(code) => found.push((n, code, GameRecord::stats_from(stats))),
             }
         }
         if !listed.is_empty() {
             self.read_list_ahead(list, listed.len());
-            found.extend(list.among(&listed));
-            found.sort_unstable_by_key(|&(n, _)| n);
+            found.extend(self.with_stats(list.among(&listed)));
+            found.sort_unstable_by_key(|&(n, _, _)| n);
         }
         found
     }
 
     /// Have `bytes` of the map read into the page cache in one go: cold, far faster than
     /// the page faults of reading them a piece at a time. The kernel reads no more than its
-    /// read-ahead window (8 MiB here) of a range it is advised to need, so a longer range is
-    /// advised a piece at a time: each advice starts its reads and returns, so the pieces
-    /// are read while the first are used. Pages already in the cache are not read again,
-    /// nor copied (reading a range through the file copied it, twice when a question read
-    /// the statistics twice: 30 ms of the 80 MB of ten million games').
+    /// read-ahead window (8 MiB here) of a range it is advised to need, and a long range
+    /// advised a piece at a time is still read far slower than through the file (80 MB in
+    /// 140-175 ms, against 70-90 ms), so a long range is read through the file, a megabyte a
+    /// call, the read's pages being the map's; a megabyte already in the page cache is not
+    /// read again (a question may read the statistics twice, and a copy of 80 MB costs 15 ms).
     fn read_ahead(&self, bytes: &[u8]) {
         let at = bytes.as_ptr() as usize - self.map.as_ptr() as usize;
+        if bytes.len() <= READ_THROUGH_FROM {
+            let _ = self
+                .map
+                .advise_range(memmap2::Advice::WillNeed, at, bytes.len());
+            return;
+        }
+        let mut buf = vec![0u8; READ_THROUGH_FROM];
         let end = at + bytes.len();
         let mut next = at;
         while next < end {
-            let len = (end - next).min(ADVISED_AT_ONCE);
-            if self
-                .map
-                .advise_range(memmap2::Advice::WillNeed, next, len)
-                .is_err()
-            {
-                return;
+            let len = (end - next).min(buf.len());
+            if !self.in_page_cache(next, len) {
+                match self.file.read_at(&mut buf[..len], next as u64) {
+                    Ok(n) if n > 0 => {}
+                    _ => return,
+                }
             }
             next += len;
         }
+    }
+
+    /// True when the `len` bytes of the map from `at` are all in the page cache.
+    fn in_page_cache(&self, at: usize, len: usize) -> bool {
+        let start = at / STATS_PAGE * STATS_PAGE;
+        let pages = (at + len - start).div_ceil(STATS_PAGE);
+        let mut resident = vec![0u8; pages];
+        // SAFETY: `start` is a page of the map (page-aligned, the map itself being so) and
+        // the range ends within its last page; `resident` holds a byte for each page.
+        let known = unsafe {
+            libc::mincore(
+                self.map.as_ptr().add(start) as *mut libc::c_void,
+                at + len - start,
+                resident.as_mut_ptr(),
+            )
+        } == 0;
+        known && resident.iter().all(|&r| r & 1 == 1)
     }
 
     /// Have the kernel read every game's statistics ahead, for a question about `games`
@@ -1366,12 +1415,14 @@ impl IndexFile {
     }
 }
 
-/// The bytes [`IndexFile::read_ahead`] advises the kernel to read at once: within its
-/// read-ahead window, which caps what one advice reads.
-const ADVISED_AT_ONCE: usize = 2 << 20;
+/// The bytes of a range past which [`IndexFile::read_ahead`] reads it through the file, and
+/// the bytes of each read.
+const READ_THROUGH_FROM: usize = 1 << 20;
 /// The games of one position past which the pages of its list are asked for at once.
 const ENTRIES_READ_AHEAD: usize = 1024;
-/// The bytes of a page of the map, as [`IndexFile::read_stats_ahead`] counts them.
+/// The bytes of a page of the map (the kernel's page on the machines gamefs is built for;
+/// where pages are larger, [`IndexFile::in_page_cache`] is refused an address within one,
+/// and the range is read as if it were not in the cache).
 const STATS_PAGE: usize = 4096;
 /// The pages of a list read ahead whole for each page its question may touch: a page fault
 /// cold costs about what reading 30 pages in one go does (0.1 ms against 1.3 GB/s, measured
@@ -1414,6 +1465,12 @@ fn first_not_below(len: usize, at: impl Fn(usize) -> (u64, u32), want: (u64, u32
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`IndexFile::find_among`]'s games and moves, without their statistics.
+    fn moves_among(f: &IndexFile, key: u64, among: &[u32]) -> Option<Vec<(u32, u16)>> {
+        f.find_among(key, among)
+            .map(|found| found.into_iter().map(|(n, next, _)| (n, next)).collect())
+    }
 
     /// `games` with the filters of their positions among `entries`, as a build makes them.
     pub(super) fn with_filters(games: &[GameRecord], entries: &[Entry]) -> Vec<GameRecord> {
@@ -1576,7 +1633,7 @@ mod tests {
                 .copied()
                 .filter(|(g, _)| among.contains(g))
                 .collect();
-            assert_eq!(f.find_among(run[0].key, &among), Some(found));
+            assert_eq!(moves_among(&f, run[0].key, &among), Some(found));
         }
         // Three sets of games (the ten copies, with game 4 and without; the four games): a
         // list names its set in a few bytes (five), where the ten copies alone take eleven.
@@ -1674,9 +1731,9 @@ mod tests {
                     .into_iter()
                     .filter(|(g, _)| among.binary_search(g).is_ok())
                     .collect();
-                assert_eq!(f.find_among(key, &among), Some(want), "{among:?}");
+                assert_eq!(moves_among(&f, key, &among), Some(want), "{among:?}");
             }
-            assert_eq!(f.find_among(5, &among), None);
+            assert_eq!(moves_among(&f, 5, &among), None);
         }
         assert_eq!(f.find(5), None);
         assert_eq!(f.find(u64::MAX), None);

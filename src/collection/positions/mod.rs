@@ -629,18 +629,15 @@ impl PositionIndex {
         let key = board.key();
         let listed = match among {
             Some(games) => f.find_among(key, games),
-            None => f.find(key),
+            None => f.find(key).map(|found| f.with_stats(found)),
         };
-        let found = match listed {
-            Some(list) => list,
-            None => self.unlisted_reach(coll, f, board, among),
-        };
-        f.read_stats_ahead(found.len());
+        let found =
+            listed.unwrap_or_else(|| f.with_stats(self.unlisted_reach(coll, f, board, among)));
         let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
         found
             .into_iter()
-            .filter(|&(game, _)| !overlay.contains_key(&game))
-            .filter_map(|(game, next)| f.stats(game).map(|stats| Reach { game, next, stats }))
+            .filter(|&(game, _, _)| overlay.is_empty() || !overlay.contains_key(&game))
+            .filter_map(|(game, next, stats)| stats.map(|stats| Reach { game, next, stats }))
             .collect()
     }
 
