@@ -101,9 +101,8 @@ fn hint(pos: &Chess, role: Role, from: Square, capture: Option<Role>, to: Square
         color: pos.turn(),
         role,
     };
-    let rivals = board.by_piece(piece)
-        & attacks::attacks(to, piece, board.occupied())
-        & !Bitboard::from(from);
+    let rivals =
+        board.by_piece(piece) & attacks_of(to, piece, board.occupied()) & !Bitboard::from(from);
     let (mut ambiguous, mut same_file, mut same_rank) = (false, false, false);
     for rival in rivals {
         let m = Move::Normal {
@@ -184,7 +183,7 @@ fn only_candidate(
             }
         }
     } else {
-        attacks::attacks(to, piece, board.occupied())
+        attacks_of(to, piece, board.occupied())
     } & board.by_piece(piece);
     if let Some(f) = file {
         candidates &= Bitboard::from(f);
@@ -204,6 +203,37 @@ pub(crate) fn uci_to_move(
     to: Square,
     promotion: Option<Role>,
 ) -> Option<Move> {
+    match uci_candidate(pos, from, to, promotion) {
+        UciCandidate::Ordinary(m) => match king_safe(pos, m) {
+            Some(safe) => safe.then_some(m),
+            None => uci_to_move_by_shakmaty(pos, from, to, promotion),
+        },
+        UciCandidate::Impossible => None,
+        UciCandidate::Special => uci_to_move_by_shakmaty(pos, from, to, promotion),
+    }
+}
+
+/// What a UCI move names in a position, as far as bitboards tell without its king's safety
+/// ([`uci_candidate`]).
+pub(crate) enum UciCandidate {
+    /// An ordinary piece or pawn move its piece can make ([`is_pseudo_legal`]): legal when
+    /// it leaves its own king safe, which [`after_move`] tells once it is played.
+    Ordinary(Move),
+    /// No legal move: the piece on `from` cannot go to `to` so.
+    Impossible,
+    /// Castling, en passant, or no piece of the side to move on `from`: shakmaty's question.
+    Special,
+}
+
+/// The [`UciCandidate`] a UCI move (`from`, `to`, promotion) names in `pos`: a decoder that
+/// plays the move anyway learns its king's safety and whether it checks in one lookup after
+/// it ([`after_move`]), rather than one before it and one after.
+pub(crate) fn uci_candidate(
+    pos: &Chess,
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+) -> UciCandidate {
     let board = pos.board();
     if let Some(role) = board.role_at(from)
         && board.by_color(pos.turn()).contains(from)
@@ -221,10 +251,23 @@ pub(crate) fn uci_to_move(
             Role::Pawn => from.file() != to.file() && board.role_at(to).is_none(),
             _ => false,
         };
-        if !special && let Some(legal) = quick_legality(pos, m) {
-            return legal.then_some(m);
+        if !special && let Some(pseudo) = is_pseudo_legal(pos, m) {
+            return match pseudo {
+                true => UciCandidate::Ordinary(m),
+                false => UciCandidate::Impossible,
+            };
         }
     }
+    UciCandidate::Special
+}
+
+/// shakmaty's reading of a UCI move: castling, en passant, and what bitboards leave to it.
+fn uci_to_move_by_shakmaty(
+    pos: &Chess,
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+) -> Option<Move> {
     UciMove::Normal {
         from,
         to,
@@ -262,6 +305,7 @@ pub(crate) fn is_mated(pos: &Chess) -> bool {
 /// move other than the king's can only expose its king along a line (no knight, pawn or king
 /// can start attacking it). Both lookups are branch-free; a test of which line the move left
 /// costs more than it saves.
+#[inline]
 pub(crate) fn after_move(m: Move, was_in_check: bool, after: &Chess) -> Option<bool> {
     let board = after.board();
     let them = after.turn();
@@ -297,6 +341,12 @@ fn quick_legality(pos: &Chess, m: Move) -> Option<bool> {
     if !is_pseudo_legal(pos, m)? {
         return Some(false);
     }
+    king_safe(pos, m)
+}
+
+/// Whether pseudo-legal move `m` ([`is_pseudo_legal`]) leaves our king unattacked; `None`
+/// for castling, en passant and a position without our king.
+fn king_safe(pos: &Chess, m: Move) -> Option<bool> {
     let Move::Normal { role, from, to, .. } = m else {
         return None;
     };
@@ -315,6 +365,7 @@ fn quick_legality(pos: &Chess, m: Move) -> Option<bool> {
 /// says it captures (never a king), and it promotes exactly on the last rank. Playing such a
 /// move keeps the board consistent, so [`after_move`] can judge the rest. `None` for castling
 /// and en passant.
+#[inline(always)]
 pub(crate) fn is_pseudo_legal(pos: &Chess, m: Move) -> Option<bool> {
     let Move::Normal {
         role,
@@ -347,8 +398,23 @@ pub(crate) fn is_pseudo_legal(pos: &Chess, m: Move) -> Option<bool> {
     Some(if role == Role::Pawn {
         promotion_fits(us, to, promotion) && pawn_reaches(us, from, to, capture.is_some(), occupied)
     } else {
-        promotion.is_none() && attacks::attacks(from, piece, occupied).contains(to)
+        promotion.is_none() && attacks_of(from, piece, occupied).contains(to)
     })
+}
+
+/// The squares `piece` on `sq` attacks through `occupied`: shakmaty's `attacks::attacks`,
+/// whose dispatch on the role is inlined here (called, it was a tenth of a ChessBase
+/// export's time).
+#[inline]
+fn attacks_of(sq: Square, piece: Piece, occupied: Bitboard) -> Bitboard {
+    match piece.role {
+        Role::Pawn => attacks::pawn_attacks(piece.color, sq),
+        Role::Knight => attacks::knight_attacks(sq),
+        Role::Bishop => attacks::bishop_attacks(sq, occupied),
+        Role::Rook => attacks::rook_attacks(sq, occupied),
+        Role::Queen => attacks::queen_attacks(sq, occupied),
+        Role::King => attacks::king_attacks(sq),
+    }
 }
 
 /// Whether a pawn of `us` moving to `to` with `promotion` promotes as it must: exactly when it

@@ -25,10 +25,11 @@ mod pieces;
 mod setup;
 mod table;
 
-use shakmaty::{CastlingSide, Chess, Color, File, Position, Rank, Role, Square};
+use shakmaty::{CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square};
 
 use super::annotations::Note;
 use crate::error::{Error, ErrorKind, Result};
+use crate::game::legal::{self, UciCandidate};
 use crate::game::replay::{fen_of, play_in_place};
 use crate::game::visit::GameVisitor;
 use crate::game::{Line, MoveNode, Ply, StartPosition};
@@ -89,7 +90,9 @@ pub fn decode(record: &[u8]) -> Result<Moves> {
 /// The moves of `record` with `notes` (the game's annotations, [`super::annotations`]) in
 /// their places: texts as comments (graphical codes first), symbols as NAGs.
 pub(super) fn decode_annotated(record: &[u8], notes: &[(u32, Note)]) -> Result<Moves> {
-    let (start, mut decoder, cut) = decode_into(record, |_, most_moves| Tree::new(most_moves))?;
+    let head = Head::read(record)?;
+    let most_moves = head.most_moves(record);
+    let (start, mut decoder, cut) = decode_into(record, head, |pos| Tree::new(pos, most_moves))?;
     annotate(&mut decoder.sink, notes, cut.is_some())?;
     Ok(Moves {
         start,
@@ -104,18 +107,14 @@ pub(super) fn decode_annotated(record: &[u8], notes: &[(u32, Note)]) -> Result<M
 /// ([`MainLine::tell`]) replays nothing and builds no tree. `None` for a record with a
 /// variation, one whose moves stop before their end mark ([`Moves::cut`]), or one
 /// [`decode_annotated`] refuses: those go the tree's way, which says what it says of them.
+/// A variation, and a record's end or an unknown code before the end mark, are seen in
+/// its bytes before any move is played ([`Head::main_line_plies`]), so such a record is
+/// decoded once, the tree's way.
 pub(super) fn decode_main_line(record: &[u8], notes: &[(u32, Note)]) -> Option<MainLine> {
-    let (start, decoder, cut) = decode_into(record, |pos, most_moves| {
-        let mut positions = Vec::with_capacity(most_moves + 1);
-        positions.push(pos.clone());
-        Flat {
-            positions,
-            plies: Vec::with_capacity(most_moves),
-            comment: None,
-            notes: Vec::new(),
-        }
-    })
-    .ok()?;
+    let head = Head::read(record).ok()?;
+    let plies = head.main_line_plies(record)?;
+    let most_moves = plies.min(head.most_moves(record));
+    let (start, decoder, cut) = decode_into(record, head, |pos| Flat::new(pos, most_moves)).ok()?;
     if cut.is_some() {
         return None;
     }
@@ -124,72 +123,162 @@ pub(super) fn decode_main_line(record: &[u8], notes: &[(u32, Note)]) -> Option<M
     Some(MainLine { start, moves })
 }
 
-/// Decode `record`'s start and moves into the sink `sink_of` makes (from the start position,
-/// with room for a number of moves): the start, the decoder holding the sink, and where
-/// and why the moves stopped before their end mark ([`Moves::cut`]).
+/// What a record's four-byte header says: how its moves are written, and what comes before
+/// them.
+#[derive(Clone, Copy)]
+struct Head {
+    encoding: Encoding,
+    /// A Chess960 game (mode 10).
+    chess960: bool,
+    /// A start position follows the header.
+    setup: bool,
+}
+
+impl Head {
+    /// The header of `record`; an error for a record too short for one, or an encoding
+    /// mode not decoded (by name).
+    fn read(record: &[u8]) -> Result<Head> {
+        let first = *record
+            .first()
+            .filter(|_| record.len() >= HEADER_LEN)
+            .ok_or_else(|| bad("record cut short".to_owned()))?;
+        let mode = first & 0x3F;
+        let (encoding, chess960) = match mode {
+            0 => (Encoding::Compact(Cipher::COMPACT), false),
+            1 => (Encoding::Simple(Cipher::SIMPLE), false),
+            4 => (Encoding::Compact(Cipher::COMPACT_POST), false),
+            5 => (Encoding::Simple(Cipher::SIMPLE_POST), false),
+            10 => (Encoding::Compact(Cipher::CHESS960), true),
+            _ => {
+                return Err(Error::new(
+                    ErrorKind::Unsupported,
+                    format!(
+                        "moves: encoding mode {mode} ({}) is not decoded yet",
+                        mode_name(mode)
+                    ),
+                ));
+            }
+        };
+        Ok(Head {
+            encoding,
+            chess960,
+            setup: first & 0x40 != 0,
+        })
+    }
+
+    /// Where the moves start in the record: after the header and the start position.
+    fn body_at(self) -> usize {
+        match (self.setup, self.chess960) {
+            (false, _) => HEADER_LEN,
+            (true, false) => HEADER_LEN + setup::LEN,
+            (true, true) => HEADER_LEN + setup::LEN + setup::CHESS960_LEN,
+        }
+    }
+
+    /// The moves `record` holds at most: a move a byte (two in the simple encoding), up to
+    /// a bound, the room reserved for them at once (a hostile length reserves no more).
+    fn most_moves(self, record: &[u8]) -> usize {
+        let body = record.len().saturating_sub(self.body_at());
+        match self.encoding {
+            Encoding::Compact(_) => body,
+            Encoding::Simple(_) => body / 2,
+        }
+        .min(1 << 10)
+    }
+
+    /// The half moves of `record`'s main line when its bytes hold one alone, up to its end
+    /// mark; `None` when a variation starts, or the bytes end or hold an unknown code
+    /// first. This needs no board: what a byte means depends on the number of moves before
+    /// it, never on the position, so every move code counts one, whatever it moves.
+    fn main_line_plies(self, record: &[u8]) -> Option<usize> {
+        let body = record.get(self.body_at()..)?;
+        match self.encoding {
+            Encoding::Compact(cipher) => compact_plies(body, cipher),
+            Encoding::Simple(cipher) => simple_plies(body, cipher),
+        }
+    }
+}
+
+/// The error of a record whose moves do not decode.
+fn bad(what: String) -> Error {
+    Error::corrupt_record(format!("moves: {what}"))
+}
+
+/// [`Head::main_line_plies`] of compact moves read through `cipher`, as [`Decoder::run`]
+/// reads them.
+fn compact_plies(body: &[u8], cipher: Cipher) -> Option<usize> {
+    let mut plies = 0usize;
+    let mut at = 0;
+    loop {
+        let byte = *body.get(at)?;
+        at += 1;
+        match cipher.code(byte, plies as u8) {
+            Code::Ignore => continue,
+            Code::EndVariation => return Some(plies),
+            Code::StartVariation | Code::Unknown(_) => return None,
+            Code::TwoBytes if body.len() - at < 2 => return None,
+            Code::TwoBytes => at += 2,
+            _ => {}
+        }
+        plies += 1;
+    }
+}
+
+/// [`Head::main_line_plies`] of simple moves read through `cipher`, as
+/// [`Decoder::run_simple`] reads them.
+fn simple_plies(body: &[u8], cipher: Cipher) -> Option<usize> {
+    // A game without moves has no move to carry its end mark.
+    if body.is_empty() {
+        return Some(0);
+    }
+    for (plies, pair) in body.chunks_exact(2).enumerate() {
+        let moves = plies as u8;
+        let word =
+            u16::from(cipher.value(pair[0], moves)) << 8 | u16::from(cipher.value(pair[1], moves));
+        if word & 0x8000 != 0 {
+            return None;
+        }
+        if word & 0x4000 != 0 {
+            return Some(plies + 1);
+        }
+    }
+    None
+}
+
+/// Decode `record`'s start and moves (its header `head` read) into the sink `sink_of` makes
+/// from the start position: the start, the decoder holding the sink, and where and why the
+/// moves stopped before their end mark ([`Moves::cut`]).
 fn decode_into<S: Sink>(
     record: &[u8],
-    sink_of: impl FnOnce(&Chess, usize) -> S,
+    head: Head,
+    sink_of: impl FnOnce(Chess) -> S,
 ) -> Result<(StartPosition, Decoder<S>, Option<String>)> {
-    let bad = |what: String| Error::corrupt_record(format!("moves: {what}"));
-    let header: [u8; HEADER_LEN] = record
-        .get(..HEADER_LEN)
-        .and_then(|h| h.try_into().ok())
-        .ok_or_else(|| bad("record cut short".to_owned()))?;
-    let mode = header[0] & 0x3F;
-    let (encoding, chess960) = match mode {
-        0 => (Encoding::Compact(Cipher::COMPACT), false),
-        1 => (Encoding::Simple(Cipher::SIMPLE), false),
-        4 => (Encoding::Compact(Cipher::COMPACT_POST), false),
-        5 => (Encoding::Simple(Cipher::SIMPLE_POST), false),
-        10 => (Encoding::Compact(Cipher::CHESS960), true),
-        _ => {
-            return Err(Error::new(
-                ErrorKind::Unsupported,
-                format!(
-                    "moves: encoding mode {mode} ({}) is not decoded yet",
-                    mode_name(mode)
-                ),
-            ));
-        }
-    };
     let rest = &record[HEADER_LEN..];
-    let (start, pos, body) = match (header[0] & 0x40 != 0, chess960) {
+    let (start, pos) = match (head.setup, head.chess960) {
         (true, false) => {
             let pos = setup::read(rest)?;
-            (StartPosition::Fen(fen_of(&pos)), pos, &rest[setup::LEN..])
+            (StartPosition::Fen(fen_of(&pos)), pos)
         }
         (true, true) => {
             let (pos, fen) = setup::read_chess960(rest)?;
-            (
-                StartPosition::Chess960(fen),
-                pos,
-                &rest[setup::LEN + setup::CHESS960_LEN..],
-            )
+            (StartPosition::Chess960(fen), pos)
         }
         (false, true) => {
             let (pos, fen) = setup::chess960_standard();
-            (StartPosition::Chess960(fen), pos, rest)
+            (StartPosition::Chess960(fen), pos)
         }
-        (false, false) => (StartPosition::Standard, Chess::default(), rest),
+        (false, false) => (StartPosition::Standard, Chess::default()),
     };
-    // At most a move a byte (two in the simple encoding): room for them all at once, up to
-    // a bound (a hostile length reserves no more).
-    let most_moves = match encoding {
-        Encoding::Compact(_) => body.len(),
-        Encoding::Simple(_) => body.len() / 2,
-    }
-    .min(1 << 10);
-    let sink = sink_of(&pos, most_moves);
-    let mut decoder = Decoder::new(pos, sink)
+    let body_at = head.body_at();
+    let body = &record[body_at..];
+    let mut decoder = Decoder::new(sink_of(pos))
         .ok_or_else(|| bad("a side has more than eight pawns".to_owned()))?;
-    let offset = |at: usize| at + body.as_ptr() as usize - record.as_ptr() as usize;
-    let stopped = match encoding {
+    let stopped = match head.encoding {
         Encoding::Compact(cipher) => decoder.run(body, cipher),
         Encoding::Simple(cipher) => decoder.run_simple(body, cipher),
     }
-    .map_err(|(at, e)| bad(format!("byte {}: {e}", offset(at))))?;
-    let cut = stopped.map(|(at, e)| format!("byte {}: {e}", offset(at)));
+    .map_err(|(at, e)| bad(format!("byte {}: {e}", body_at + at)))?;
+    let cut = stopped.map(|(at, e)| format!("byte {}: {e}", body_at + at));
     Ok((start, decoder, cut))
 }
 
@@ -209,23 +298,31 @@ fn mode_name(mode: u8) -> &'static str {
 /// reason where they stop before it; an error names the byte that broke a bound.
 type Stop = std::result::Result<Option<(usize, String)>, (usize, String)>;
 
-/// What an open variation keeps to come back to: the sink's place, the position and the
-/// slots.
-type Open<S> = (<S as Sink>::Place, Chess, Slots);
+/// What an open variation keeps to come back to: the sink's place, the position, the slots
+/// and whether the side to move is in check there.
+type Open<S> = (<S as Sink>::Place, Chess, Slots, bool);
 
 /// What a run over a record's moves does with the moves it plays: builds the move tree
 /// ([`Tree`]), or keeps a main line alone with the positions its moves lead to ([`Flat`]).
-/// The decoding itself (slots, legality, variation marks) is [`Decoder`]'s, whichever.
+/// The sink holds the position the next move is played from, so the one-pass way plays
+/// each move straight into the position it keeps. The decoding itself (slots, legality,
+/// variation marks) is [`Decoder`]'s, whichever.
 trait Sink {
     /// What a variation keeps of the sink when it opens, to come back to when it closes.
     type Place: Copy;
     /// The place the next move goes, kept when a variation opens; an error when the sink
     /// takes no variations.
     fn place(&self) -> std::result::Result<Self::Place, String>;
-    /// Back to `place`: the line a variation opened in goes on.
-    fn back_to(&mut self, place: Self::Place);
-    /// `ply` was played at the place, leading to `after`.
-    fn played(&mut self, ply: Ply, after: &Chess);
+    /// Back to `place`, at `pos`: the line a variation opened in goes on.
+    fn back_to(&mut self, place: Self::Place, pos: Chess);
+    /// The position the next move is played from.
+    fn position(&self) -> &Chess;
+    /// A copy of [`Sink::position`] for the next move to be played into; it stays
+    /// apart until [`Sink::keep`].
+    fn next(&mut self) -> &mut Chess;
+    /// `ply`, played into [`Sink::next`], is legal (`check`: it gives check): it goes into
+    /// the sink, and its position is the one the next move is played from.
+    fn keep(&mut self, ply: Ply, check: bool);
 }
 
 /// A line of the tree being built, and where it hangs.
@@ -246,6 +343,9 @@ enum Cursor {
 /// end ([`Tree::assemble`]).
 struct Tree {
     cursor: Cursor,
+    /// The position the next move is played from, and the one it is played into.
+    pos: Chess,
+    next: Chess,
     lines: Vec<Built>,
     /// Where each move decoded went (line, index), in decoding order: annotations name
     /// moves by this order.
@@ -253,10 +353,12 @@ struct Tree {
 }
 
 impl Tree {
-    /// An empty tree with room for `most_moves` moves.
-    fn new(most_moves: usize) -> Tree {
+    /// An empty tree from `pos` with room for `most_moves` moves.
+    fn new(pos: Chess, most_moves: usize) -> Tree {
         Tree {
             cursor: Cursor::Start,
+            next: pos.clone(),
+            pos,
             lines: vec![Built {
                 line: Line {
                     comment: None,
@@ -293,11 +395,22 @@ impl Sink for Tree {
         Ok(self.cursor)
     }
 
-    fn back_to(&mut self, place: Cursor) {
+    fn back_to(&mut self, place: Cursor, pos: Chess) {
         self.cursor = place;
+        self.pos = pos;
     }
 
-    fn played(&mut self, ply: Ply, _after: &Chess) {
+    fn position(&self) -> &Chess {
+        &self.pos
+    }
+
+    fn next(&mut self) -> &mut Chess {
+        self.next.clone_from(&self.pos);
+        &mut self.next
+    }
+
+    fn keep(&mut self, ply: Ply, _check: bool) {
+        std::mem::swap(&mut self.pos, &mut self.next);
         // The cursor's first child continues its line; a later child starts a variation of
         // that first child.
         let (line, first_child) = match self.cursor {
@@ -330,10 +443,14 @@ impl Sink for Tree {
     }
 }
 
+/// The half moves a main line's positions have room for at least ([`Flat::new`]).
+const SHORT_GAME: usize = 254;
+
 /// A main line alone, as its moves are played: each with the position it leads to, so it is
 /// told ([`MainLine::tell`]) without playing it again.
 struct Flat {
-    /// The start position, then the position each move leads to.
+    /// The start position, then the position each move leads to (and, past them, the one
+    /// the next move is being played into).
     positions: Vec<Chess>,
     /// Each move, and whether it checks.
     plies: Vec<(Ply, bool)>,
@@ -344,6 +461,23 @@ struct Flat {
     notes: Vec<(Option<String>, Vec<u8>)>,
 }
 
+impl Flat {
+    /// A main line from `pos` with room for `most_moves` moves.
+    fn new(pos: Chess, most_moves: usize) -> Flat {
+        // Room for a long game whatever the length: the allocator hands the block the last
+        // game let go of back, whose lines are still in the cache, where a block of each
+        // game's size was new memory (a tenth of the cache misses of an export).
+        let mut positions = Vec::with_capacity(most_moves.max(SHORT_GAME) + 2);
+        positions.push(pos);
+        Flat {
+            positions,
+            plies: Vec::with_capacity(most_moves),
+            comment: None,
+            notes: Vec::new(),
+        }
+    }
+}
+
 impl Sink for Flat {
     /// No variation opens in a main line alone.
     type Place = std::convert::Infallible;
@@ -352,16 +486,24 @@ impl Sink for Flat {
         Err("a variation".to_owned())
     }
 
-    fn back_to(&mut self, place: Self::Place) {
+    fn back_to(&mut self, place: Self::Place, _pos: Chess) {
         match place {}
     }
 
-    fn played(&mut self, ply: Ply, after: &Chess) {
-        self.plies.push((ply, after.is_check()));
-        // Cloned straight into its place, not through a copy on the stack: copies of
-        // positions were a twentieth of an export's time.
-        self.positions
-            .extend_from_slice(std::slice::from_ref(after));
+    fn position(&self) -> &Chess {
+        &self.positions[self.plies.len()]
+    }
+
+    fn next(&mut self) -> &mut Chess {
+        let at = self.plies.len();
+        self.positions.truncate(at + 1);
+        let pos = self.positions[at].clone();
+        self.positions.push(pos);
+        &mut self.positions[at + 1]
+    }
+
+    fn keep(&mut self, ply: Ply, check: bool) {
+        self.plies.push((ply, check));
     }
 }
 
@@ -410,10 +552,13 @@ impl MainLine {
     }
 }
 
-/// The decoding of one record's moves into a [`Sink`].
+/// The decoding of one record's moves into a [`Sink`] (which holds the position).
 struct Decoder<S> {
-    pos: Chess,
     slots: Slots,
+    /// The side to move is in check: carried from move to move, so that one lookup after
+    /// a move tells both that it left its own king safe and whether it checks
+    /// ([`legal::after_move`]).
+    in_check: bool,
     /// Moves decoded so far, modulo 256 (every byte is read less it).
     moves: u8,
     sink: S,
@@ -553,11 +698,13 @@ fn annotate(target: &mut impl Annotated, notes: &[(u32, Note)], cut: bool) -> Re
 }
 
 impl<S: Sink> Decoder<S> {
-    /// A decoder from `pos` into `sink`; none when a side has more pieces than slots.
-    fn new(pos: Chess, sink: S) -> Option<Decoder<S>> {
+    /// A decoder into `sink`, from its position; none when a side has more pawns than
+    /// slots.
+    fn new(sink: S) -> Option<Decoder<S>> {
+        let pos = sink.position();
         Some(Decoder {
             slots: Slots::of(pos.board())?,
-            pos,
+            in_check: pos.is_check(),
             moves: 0,
             sink,
         })
@@ -650,11 +797,11 @@ impl<S: Sink> Decoder<S> {
     /// End the line being decoded: back to the place, position and slots the last open
     /// variation kept. False when none is open: the main line, and so the game, ends.
     fn close(&mut self, open: &mut Vec<Open<S>>) -> bool {
-        let Some((place, pos, slots)) = open.pop() else {
+        let Some((place, pos, slots, in_check)) = open.pop() else {
             return false;
         };
-        self.sink.back_to(place);
-        (self.pos, self.slots) = (pos, slots);
+        self.sink.back_to(place, pos);
+        (self.slots, self.in_check) = (slots, in_check);
         true
     }
 
@@ -664,32 +811,35 @@ impl<S: Sink> Decoder<S> {
             return Err((at, format!("more than {MAX_OPEN} variations open")));
         }
         let place = self.sink.place().map_err(|e| (at, e))?;
-        open.push((place, self.pos.clone(), self.slots.clone()));
+        let pos = self.sink.position().clone();
+        open.push((place, pos, self.slots.clone(), self.in_check));
         Ok(())
     }
 
     /// The move a single-byte code names.
     fn one_byte_move(&self, code: Code) -> std::result::Result<Ply, String> {
-        let color = self.pos.turn();
-        let (from, to) = match code {
-            Code::Null => return Ok(Ply::Null),
-            Code::ShortCastle => return self.castle(CastlingSide::KingSide),
-            Code::LongCastle => return self.castle(CastlingSide::QueenSide),
+        let pos = self.sink.position();
+        let color = pos.turn();
+        match code {
+            Code::Null => Ok(Ply::Null),
+            Code::ShortCastle => self.castle(CastlingSide::KingSide),
+            Code::LongCastle => self.castle(CastlingSide::QueenSide),
             Code::Step {
                 piece,
                 slot,
                 dx,
                 dy,
             } => {
-                let from = if role_of(piece) == Role::King {
-                    self.pos.board().king_of(color)
+                let role = role_of(piece);
+                let from = if role == Role::King {
+                    pos.board().king_of(color)
                 } else {
                     self.slots.piece(color, piece, slot)
                 }
-                .ok_or_else(|| format!("no {:?} in slot {slot}", role_of(piece)))?;
+                .ok_or_else(|| format!("no {role:?} in slot {slot}"))?;
                 let file = (from.file() as u8 + dx) % 8;
                 let rank = (from.rank() as u8 + dy) % 8;
-                (from, square(file * 8 + rank))
+                self.by_piece(role, from, square(file * 8 + rank), None)
             }
             Code::Pawn { slot, kind } => {
                 let from = self
@@ -716,11 +866,36 @@ impl<S: Sink> Decoder<S> {
                     Rank::First
                 };
                 let promotion = (to.rank() == last).then_some(Role::Queen);
-                return self.legal(from, to, promotion);
+                self.by_piece(Role::Pawn, from, to, promotion)
             }
-            other => return Err(format!("{other:?} is no move")),
+            other => Err(format!("{other:?} is no move")),
+        }
+    }
+
+    /// The move of the `role` its slot puts on `from` to `to`: made at once when that
+    /// piece can make it ([`legal::is_pseudo_legal`]; its king's safety is
+    /// [`Decoder::play`]'s question), else found by its squares as any move is
+    /// ([`Decoder::by_squares`]: what stands on `from` moves, en passant is checked whole,
+    /// and the reason for a refusal is the same).
+    fn by_piece(
+        &self,
+        role: Role,
+        from: Square,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> std::result::Result<Ply, String> {
+        let pos = self.sink.position();
+        let m = Move::Normal {
+            role,
+            from,
+            capture: pos.board().role_at(to),
+            to,
+            promotion,
         };
-        self.legal(from, to, None)
+        if legal::is_pseudo_legal(pos, m) == Some(true) {
+            return Ok(Ply::Move(m));
+        }
+        self.by_squares(from, to, promotion)
     }
 
     /// The move a two-byte word names: from square, to square, promotion piece. The king
@@ -735,7 +910,7 @@ impl<S: Sink> Decoder<S> {
                 _ => return Err(format!("a move from {from} to itself")),
             }
         }
-        let role = self.pos.board().role_at(from);
+        let role = self.sink.position().board().role_at(from);
         if role == Some(Role::King) && from.file().distance(to.file()) == 2 {
             let side = CastlingSide::from_king_side(to.file() > from.file());
             return self.castle(side);
@@ -744,43 +919,71 @@ impl<S: Sink> Decoder<S> {
         let promotion = (role == Some(Role::Pawn) && last).then(|| {
             [Role::Queen, Role::Rook, Role::Bishop, Role::Knight][usize::from(word >> 12 & 3)]
         });
-        self.legal(from, to, promotion)
+        self.by_squares(from, to, promotion)
     }
 
-    /// The legal move from `from` to `to` (no castling).
-    fn legal(
+    /// The move from `from` to `to` (no castling), when its piece can make it there: an
+    /// ordinary move's king safety is [`Decoder::play`]'s question, answered as it is
+    /// played; en passant is checked whole.
+    fn by_squares(
         &self,
         from: Square,
         to: Square,
         promotion: Option<Role>,
     ) -> std::result::Result<Ply, String> {
+        let pos = self.sink.position();
         // No move list for the usual move (game::legal); castling has its own codes.
-        crate::game::legal::uci_to_move(&self.pos, from, to, promotion)
-            .filter(|m| !m.is_castle())
-            .map(Ply::Move)
-            .ok_or_else(|| format!("{from}{to} is not a legal move in {}", fen_of(&self.pos)))
+        match legal::uci_candidate(pos, from, to, promotion) {
+            UciCandidate::Ordinary(m) => Some(m),
+            UciCandidate::Impossible => None,
+            UciCandidate::Special => {
+                legal::uci_to_move(pos, from, to, promotion).filter(|m| !m.is_castle())
+            }
+        }
+        .map(Ply::Move)
+        .ok_or_else(|| not_legal(from, to, pos))
     }
 
     /// Castling to `side`, when legal.
     fn castle(&self, side: CastlingSide) -> std::result::Result<Ply, String> {
-        self.pos
-            .castling_moves(side)
+        let pos = self.sink.position();
+        pos.castling_moves(side)
             .into_iter()
             .next()
             .map(Ply::Move)
-            .ok_or_else(|| format!("castling {side:?} is not legal in {}", fen_of(&self.pos)))
+            .ok_or_else(|| format!("castling {side:?} is not legal in {}", fen_of(pos)))
     }
 
-    /// Play `ply` at the place: into the position, the slots and the sink.
+    /// Play `ply`, a move its piece can make ([`Decoder::by_squares`]), at the place: into
+    /// the sink's next position, where one lookup tells that it left its own king safe
+    /// (else it is refused) and whether it checks; then into the slots and the sink.
     fn play(&mut self, ply: Ply) -> std::result::Result<(), String> {
-        if let Ply::Move(m) = &ply {
-            self.slots.play(self.pos.turn(), m);
+        let in_check = self.in_check;
+        let after = self.sink.next();
+        play_in_place(after, &ply).map_err(|e| e.message().to_owned())?;
+        let check = match &ply {
+            Ply::Move(m) => legal::after_move(*m, in_check, after),
+            Ply::Null => Some(after.is_check()),
+        };
+        let before = self.sink.position();
+        match (&ply, check) {
+            (Ply::Move(m), None) => {
+                return Err(not_legal(m.from().unwrap_or(m.to()), m.to(), before));
+            }
+            (Ply::Move(m), Some(_)) => self.slots.play(before.turn(), m),
+            (Ply::Null, _) => {}
         }
-        play_in_place(&mut self.pos, &ply).map_err(|e| e.message().to_owned())?;
+        let check = check.unwrap_or_default();
+        self.in_check = check;
         self.moves = self.moves.wrapping_add(1);
-        self.sink.played(ply, &self.pos);
+        self.sink.keep(ply, check);
         Ok(())
     }
+}
+
+/// Why a move from `from` to `to` is refused in `pos`.
+fn not_legal(from: Square, to: Square, pos: &Chess) -> String {
+    format!("{from}{to} is not a legal move in {}", fen_of(pos))
 }
 
 #[cfg(test)]

@@ -9,17 +9,50 @@
 //! takes the next slot of its kind. Only the first three slots of a kind have single-byte
 //! codes: a fourth piece moves by two-byte moves (docs/formats/chessbase.md).
 
+use std::sync::LazyLock;
+
 use shakmaty::{Board, CastlingSide, Color, File, Move, Rank, Role, Square};
 
 use super::table::Piece;
 
-/// The pieces of both sides in slot order.
-#[derive(Clone, Debug, Default)]
+/// The pieces of both sides in slot order, with where each square's piece is kept: arrays,
+/// not lists on the heap, so a game's slots are made and a variation's kept without
+/// allocating, and a move finds its piece's slot at once.
+#[derive(Clone, Debug)]
 pub(super) struct Slots {
-    /// Per side (White first), the queens, rooks, bishops and knights, each in slot order.
-    pieces: [[Vec<Square>; 4]; 2],
-    /// Per side, the pawns by slot.
-    pawns: [[Option<Square>; 8]; 2],
+    /// Per side (White first) [`PER_SIDE`] places: the queens', rooks', bishops' and
+    /// knights' slots ([`KIND_SLOTS`] each, in slot order, the used ones first), then the
+    /// pawns' eight.
+    places: [Option<Square>; 2 * PER_SIDE],
+    /// Per side, how many slots of each kind are used.
+    used: [[u8; 4]; 2],
+    /// Per square, the place of the piece on it ([`NONE`]: none, or the king, which has
+    /// no slot).
+    at: [u8; 64],
+}
+
+/// The slots of one kind of piece a side can have: a side has at most 16 pieces (shakmaty
+/// holds a start position to it, and a promoted piece takes its pawn's place), so 15
+/// besides the king.
+const KIND_SLOTS: usize = 15;
+
+/// Where a side's pawns are kept, past its pieces' slots.
+const PAWNS: usize = 4 * KIND_SLOTS;
+
+/// The places of one side.
+const PER_SIDE: usize = PAWNS + 8;
+
+/// No place: an empty square, or the king's.
+const NONE: u8 = u8::MAX;
+
+impl Default for Slots {
+    fn default() -> Slots {
+        Slots {
+            places: [None; 2 * PER_SIDE],
+            used: [[0; 4]; 2],
+            at: [NONE; 64],
+        }
+    }
 }
 
 /// Where a role's slots are kept (`None` for the king and pawns).
@@ -52,22 +85,41 @@ pub(super) fn square(index: u8) -> Square {
     )
 }
 
+/// The first place of `color`'s slots of kind `kind` (0 queens … 3 knights).
+fn kind_start(color: Color, kind: usize) -> usize {
+    color as usize * PER_SIDE + kind * KIND_SLOTS
+}
+
 impl Slots {
     /// The slots of the pieces on `board`, numbered in ChessBase's scan order; `None` when
     /// a side has more than eight pawns.
     pub(super) fn of(board: &Board) -> Option<Slots> {
+        /// The standard position's slots (nearly every game's start), numbered once.
+        static STANDARD: LazyLock<Slots> =
+            LazyLock::new(|| Slots::scan(&Board::default()).unwrap_or_default());
+        if *board == Board::default() {
+            return Some(STANDARD.clone());
+        }
+        Slots::scan(board)
+    }
+
+    /// [`Slots::of`], square by square.
+    fn scan(board: &Board) -> Option<Slots> {
         let mut slots = Slots::default();
-        for index in 0..64 {
-            let sq = square(index);
+        // Mirrored on the diagonal, shakmaty's order of squares (a1, b1, …) is ChessBase's
+        // (a1, a2, …): the occupied squares alone, in ChessBase's order.
+        for mirrored in board.occupied().flip_diagonal() {
+            let sq = mirrored.flip_diagonal();
             let Some(piece) = board.piece_at(sq) else {
                 continue;
             };
-            let side = piece.color as usize;
             match kind_index(piece.role) {
-                Some(kind) => slots.pieces[side][kind].push(sq),
+                Some(kind) => slots.push(piece.color, kind, sq),
                 None if piece.role == Role::Pawn => {
-                    let free = slots.pawns[side].iter_mut().find(|p| p.is_none())?;
-                    *free = Some(sq);
+                    let side = piece.color as usize * PER_SIDE;
+                    let free =
+                        (side + PAWNS..side + PER_SIDE).find(|&p| slots.places[p].is_none())?;
+                    slots.put(free, sq);
                 }
                 None => {}
             }
@@ -78,46 +130,66 @@ impl Slots {
     /// The square of `color`'s piece of kind `piece` in slot `slot` (not the king's).
     pub(super) fn piece(&self, color: Color, piece: Piece, slot: u8) -> Option<Square> {
         let kind = kind_index(role_of(piece))?;
-        self.pieces[color as usize][kind]
-            .get(usize::from(slot))
-            .copied()
+        let slot = usize::from(slot);
+        (slot < usize::from(self.used[color as usize][kind]))
+            .then(|| self.places[kind_start(color, kind) + slot])
+            .flatten()
     }
 
     /// The square of `color`'s pawn in slot `slot`.
     pub(super) fn pawn(&self, color: Color, slot: u8) -> Option<Square> {
-        self.pawns[color as usize]
-            .get(usize::from(slot))
-            .copied()
+        let slot = usize::from(slot);
+        (slot < 8)
+            .then(|| self.places[color as usize * PER_SIDE + PAWNS + slot])
             .flatten()
     }
 
-    /// Take the piece of `color` on `sq` off its slot (it was captured).
-    fn remove(&mut self, color: Color, sq: Square) {
-        let side = color as usize;
-        if let Some(p) = self.pawns[side].iter_mut().find(|p| **p == Some(sq)) {
-            *p = None;
-            return;
-        }
-        for list in &mut self.pieces[side] {
-            if let Some(i) = list.iter().position(|&s| s == sq) {
-                list.remove(i);
-                return;
-            }
+    /// The piece on `sq` is kept at `place`.
+    fn put(&mut self, place: usize, sq: Square) {
+        self.places[place] = Some(sq);
+        self.at[sq as usize] = place as u8;
+    }
+
+    /// A piece of `color`'s kind `kind` on `sq` takes the kind's next slot (none past the
+    /// last: a side has no more pieces).
+    fn push(&mut self, color: Color, kind: usize, sq: Square) {
+        let used = &mut self.used[color as usize][kind];
+        if usize::from(*used) < KIND_SLOTS {
+            let place = kind_start(color, kind) + usize::from(*used);
+            *used += 1;
+            self.put(place, sq);
         }
     }
 
-    /// Move `color`'s piece of `role` on `from` to `to`, in its slot.
-    fn relocate(&mut self, color: Color, role: Role, from: Square, to: Square) {
-        let side = color as usize;
-        let slot = match kind_index(role) {
-            Some(kind) => self.pieces[side][kind].iter_mut().find(|s| **s == from),
-            None if role == Role::Pawn => {
-                self.pawns[side].iter_mut().flatten().find(|s| **s == from)
-            }
-            None => None,
+    /// The piece on `sq` leaves its slot (it was captured, or promoted); the later ones of
+    /// its kind move up.
+    fn remove(&mut self, sq: Square) {
+        let place = usize::from(std::mem::replace(&mut self.at[sq as usize], NONE));
+        let Some(slot) = self.places.get_mut(place) else {
+            return;
         };
-        if let Some(s) = slot {
-            *s = to;
+        *slot = None;
+        let (side, within) = (place / PER_SIDE, place % PER_SIDE);
+        if within >= PAWNS {
+            return;
+        }
+        let kind = within / KIND_SLOTS;
+        let used = &mut self.used[side][kind];
+        let end = side * PER_SIDE + kind * KIND_SLOTS + usize::from(*used);
+        *used -= 1;
+        for later in place + 1..end {
+            if let Some(moved) = self.places[later] {
+                self.put(later - 1, moved);
+            }
+        }
+        self.places[end - 1] = None;
+    }
+
+    /// The piece on `from` moves to `to`, in its slot.
+    fn relocate(&mut self, from: Square, to: Square) {
+        let place = std::mem::replace(&mut self.at[from as usize], NONE);
+        if place != NONE {
+            self.put(usize::from(place), to);
         }
     }
 
@@ -125,33 +197,32 @@ impl Slots {
     pub(super) fn play(&mut self, color: Color, m: &Move) {
         match *m {
             Move::Normal {
-                role,
                 from,
                 capture,
                 to,
                 promotion,
+                ..
             } => {
                 if capture.is_some() {
-                    self.remove(!color, to);
+                    self.remove(to);
                 }
                 match promotion {
                     Some(new) => {
-                        self.remove(color, from);
+                        self.remove(from);
                         if let Some(kind) = kind_index(new) {
-                            self.pieces[color as usize][kind].push(to);
+                            self.push(color, kind, to);
                         }
                     }
-                    None => self.relocate(color, role, from, to),
+                    None => self.relocate(from, to),
                 }
             }
             Move::EnPassant { from, to } => {
-                self.remove(!color, Square::from_coords(to.file(), from.rank()));
-                self.relocate(color, Role::Pawn, from, to);
+                self.remove(Square::from_coords(to.file(), from.rank()));
+                self.relocate(from, to);
             }
             Move::Castle { king, rook } => {
                 let side = CastlingSide::from_king_side(king < rook);
-                let target = Square::from_coords(side.rook_to_file(), rook.rank());
-                self.relocate(color, Role::Rook, rook, target);
+                self.relocate(rook, Square::from_coords(side.rook_to_file(), rook.rank()));
             }
             Move::Put { .. } => {}
         }
@@ -180,9 +251,12 @@ mod tests {
     #[test]
     fn a_captured_piece_leaves_its_slot_and_later_ones_move_up() {
         let mut slots = Slots::of(Chess::default().board()).unwrap();
-        slots.remove(Color::White, Square::A1);
+        slots.remove(Square::A1);
         assert_eq!(slots.piece(Color::White, Piece::Rook, 0), Some(Square::H1));
-        slots.remove(Color::White, Square::D2);
+        assert_eq!(slots.piece(Color::White, Piece::Rook, 1), None);
+        slots.relocate(Square::H1, Square::H5);
+        assert_eq!(slots.piece(Color::White, Piece::Rook, 0), Some(Square::H5));
+        slots.remove(Square::D2);
         assert_eq!(slots.pawn(Color::White, 3), None);
         assert_eq!(slots.pawn(Color::White, 4), Some(Square::E2));
     }

@@ -287,6 +287,45 @@ fn simple_two_byte_moves_with_variations() {
     // No moves at all: a whole game.
     let moves = decode(&[1, 0, 0, 4]).unwrap();
     assert_eq!((moves.line.plies(), moves.cut), (0, None));
+    // The variation's mark is seen in the bytes, before any move is played.
+    let plies = |rec: &[u8]| Head::read(rec).unwrap().main_line_plies(rec);
+    assert_eq!(plies(&rec), None);
+    assert_eq!(plies(&[1, 0, 0, 4]), Some(0));
+    let main_line = [
+        c.raw((mv("e2", "e4") >> 8) as u8, 0),
+        c.raw(mv("e2", "e4") as u8, 0),
+        c.raw(((0x4000 | mv("e7", "e5")) >> 8) as u8, 1),
+        c.raw(mv("e7", "e5") as u8, 1),
+    ];
+    assert_eq!(
+        plies(&[[1, 0, 0, 8].as_slice(), &main_line].concat()),
+        Some(2)
+    );
+    assert_eq!(
+        plies(&[[1, 0, 0, 7].as_slice(), &main_line[..3]].concat()),
+        None
+    );
+}
+
+#[test]
+fn a_record_s_bytes_tell_a_main_line_alone_before_a_move_is_played() {
+    // Counted as the decoder counts: a two-byte move is one, a skipped byte none.
+    let plies = |codes: &[u16]| {
+        let rec = record(codes, None);
+        Head::read(&rec).unwrap().main_line_plies(&rec)
+    };
+    let two_bytes = TWO | 12 << 8 | 28;
+    assert_eq!(plies(&[128, 120, two_bytes, 236, 105, END]), Some(4));
+    assert_eq!(plies(&[END]), Some(0));
+    // Whatever the moves: the bytes do not say whether a move is legal.
+    assert_eq!(plies(&[128, 128, 128, END]), Some(3));
+    // A variation, the bytes' end before the end mark, an unknown code: the tree's way.
+    assert_eq!(plies(&[128, START, 119, 124, END, 120, END]), None);
+    assert_eq!(plies(&[128, 120]), None);
+    assert_eq!(plies(&[128, 240, END]), None);
+    let mut cut = record(&[128, two_bytes, END], None);
+    cut.truncate(cut.len() - 2);
+    assert_eq!(Head::read(&cut).unwrap().main_line_plies(&cut), None);
 }
 
 #[test]
