@@ -129,6 +129,24 @@ fn push_square(sq: Square, out: &mut String) {
     out.push(sq.rank().char());
 }
 
+/// The move of a `role` from `from` to `to` in `pos`, taking what stands on `to` (not yet
+/// known to be possible: that is the caller's question).
+pub(crate) fn normal_move(
+    pos: &Chess,
+    role: Role,
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+) -> Move {
+    Move::Normal {
+        role,
+        from,
+        capture: pos.board().role_at(to),
+        to,
+        promotion,
+    }
+}
+
 /// The legal move `san` names in `pos`; the same answer as [`San::to_move`] (including which
 /// error), without generating moves when only one piece could make it.
 pub(crate) fn san_to_move(pos: &Chess, san: San) -> Result<Move, SanError> {
@@ -142,13 +160,7 @@ pub(crate) fn san_to_move(pos: &Chess, san: San) -> Result<Move, SanError> {
     } = san
         && let Some(from) = only_candidate(pos, role, file, rank, to)
     {
-        let m = Move::Normal {
-            role,
-            from,
-            capture: pos.board().role_at(to),
-            to,
-            promotion,
-        };
+        let m = normal_move(pos, role, from, to, promotion);
         if capture == pos.board().role_at(to).is_some() && quick_legality(pos, m) == Some(true) {
             return Ok(m);
         }

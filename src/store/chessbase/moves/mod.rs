@@ -25,7 +25,7 @@ mod pieces;
 mod setup;
 mod table;
 
-use shakmaty::{CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square};
+use shakmaty::{CastlingSide, Chess, Color, File, Position, Rank, Role, Square};
 
 use super::annotations::Note;
 use crate::error::{Error, ErrorKind, Result};
@@ -885,13 +885,7 @@ impl<S: Sink> Decoder<S> {
         promotion: Option<Role>,
     ) -> std::result::Result<Ply, String> {
         let pos = self.sink.position();
-        let m = Move::Normal {
-            role,
-            from,
-            capture: pos.board().role_at(to),
-            to,
-            promotion,
-        };
+        let m = legal::normal_move(pos, role, from, to, promotion);
         if legal::is_pseudo_legal(pos, m) == Some(true) {
             return Ok(Ply::Move(m));
         }
