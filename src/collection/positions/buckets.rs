@@ -124,42 +124,211 @@ impl Buckets {
             .collect()
     }
 
-    /// The entries of bucket `i` in `entries` (what it held before is dropped, its room
-    /// kept: a thread reuses one for every bucket it sorts, as it does `scratch`, the room
-    /// the sort moves them through, rather than have each bucket's megabytes of fresh memory
-    /// zeroed by the kernel), sorted by key and game (a game is
-    /// once at a key, so this is [`Entry`]'s order); its file is emptied and removed, so that
-    /// its pages, most of them not yet on disk, are dropped rather than written (a build's
-    /// buckets are as large as its index, and both waiting to be written would hold the
-    /// index's own writes back).
-    pub fn take_sorted(
+    /// Give the entries of bucket `i` to `each`, sorted by key and game (a game is once at
+    /// a key, so this is [`Entry`]'s order). A bucket of at most [`SORT_AT_ONCE`] entries is
+    /// sorted in `room`'s memory; a larger one (the positions every game reaches, the start
+    /// position's above all, crowd theirs: at 10M games, ten million entries) a piece of
+    /// that many at a time, each piece put back on disk sorted (a run) and the runs merged:
+    /// the build's memory stays bounded whatever the games. The bucket's file is emptied and
+    /// removed, so that its pages, most of them not yet on disk, are dropped rather than
+    /// written (a build's buckets are as large as its index, and both waiting to be written
+    /// would hold the index's own writes back).
+    pub fn sorted(
         &self,
         i: usize,
-        entries: &mut Vec<Entry>,
-        scratch: &mut Vec<Entry>,
+        room: &mut SortRoom,
+        mut each: impl FnMut(Entry) -> std::io::Result<()>,
     ) -> std::io::Result<()> {
-        // Read a piece at a time into entries of the bucket's known size: the bytes of a
-        // whole bucket are never in memory beside its entries.
         let held = self.files[i].lock().unwrap_or_else(|p| p.into_inner()).1;
-        entries.clear();
-        entries.reserve(held);
-        let mut file = File::open(&self.paths[i])?;
         let top = self.top_byte(i);
-        let mut chunk = Vec::new();
-        while entries.len() < held {
-            let mut head = [0u8; CHUNK_HEAD];
-            file.read_exact(&mut head)?;
-            chunk.resize(u32::from_le_bytes(head) as usize, 0);
-            file.read_exact(&mut chunk)?;
-            decode_chunk(&chunk, top, entries)?;
-        }
+        let fixed = 64 - self.shift;
+        let mut file = std::io::BufReader::with_capacity(RUN_READ, File::open(&self.paths[i])?);
+        let result = if held <= SORT_AT_ONCE {
+            room.entries.clear();
+            read_entries(&mut file, held, top, &mut room.entries)?;
+            sort_by_key_bits(&mut room.entries, fixed, &mut room.scratch);
+            room.entries.iter().try_for_each(|&e| each(e))
+        } else {
+            let mut runs_path = self.paths[i].clone().into_os_string();
+            runs_path.push(".runs");
+            let runs_path = PathBuf::from(runs_path);
+            let result = (|| {
+                let mut runs = RunFile::create(&runs_path)?;
+                let mut read = 0;
+                while read < held {
+                    room.entries.clear();
+                    read_entries(
+                        &mut file,
+                        SORT_AT_ONCE.min(held - read),
+                        top,
+                        &mut room.entries,
+                    )?;
+                    read += room.entries.len();
+                    sort_by_key_bits(&mut room.entries, fixed, &mut room.scratch);
+                    runs.put(&room.entries, top)?;
+                }
+                runs.merge(top, each)
+            })();
+            let _ = std::fs::remove_file(&runs_path);
+            result
+        };
         let _ = self.files[i]
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .0
             .set_len(0);
         let _ = std::fs::remove_file(&self.paths[i]);
-        sort_by_key_bits(entries, 64 - self.shift, scratch);
+        result
+    }
+}
+
+/// The most entries of a bucket sorted in memory at once ([`Buckets::sorted`]): 4 MB of
+/// entries and as much to move them through, on each thread that sorts. Buckets are sized to
+/// hold fewer ([`BUCKET_ENTRIES`]); only the positions most games reach make them larger.
+const SORT_AT_ONCE: usize = if cfg!(test) { 1_000 } else { 1 << 18 };
+/// The bytes read from a bucket's file, or from a run, at a time.
+const RUN_READ: usize = 64 << 10;
+
+/// A sorting thread's memory for [`Buckets::sorted`], kept from one bucket to the next rather
+/// than have each bucket's megabytes of fresh memory zeroed by the kernel: the entries, and
+/// the room the sort moves them through.
+#[derive(Default)]
+pub struct SortRoom {
+    entries: Vec<Entry>,
+    scratch: Vec<Entry>,
+}
+
+/// A file read from a place on, apart from any other reader of it (its own offset).
+struct ReadAt<'a> {
+    file: &'a File,
+    at: u64,
+}
+
+impl Read for ReadAt<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use std::os::unix::fs::FileExt;
+        let n = self.file.read_at(buf, self.at)?;
+        self.at += n as u64;
+        Ok(n)
+    }
+}
+
+/// Read `count` entries of a bucket's file (chunks of [`encode_entry`]s, whole) from `file`
+/// into `entries`: a piece at a time, so the bytes of a whole bucket are never in memory
+/// beside its entries.
+fn read_entries(
+    file: &mut impl Read,
+    count: usize,
+    top: Option<u8>,
+    entries: &mut Vec<Entry>,
+) -> std::io::Result<()> {
+    let want = entries.len() + count;
+    entries.reserve(count);
+    let mut chunk = Vec::new();
+    while entries.len() < want {
+        let mut head = [0u8; CHUNK_HEAD];
+        file.read_exact(&mut head)?;
+        chunk.resize(u32::from_le_bytes(head) as usize, 0);
+        file.read_exact(&mut chunk)?;
+        decode_chunk(&chunk, top, entries)?;
+    }
+    Ok(())
+}
+
+/// The sorted runs of a bucket too large to sort at once, in one file, and where each starts.
+struct RunFile {
+    file: File,
+    /// Each run's first byte and its entries.
+    runs: Vec<(u64, usize)>,
+    end: u64,
+}
+
+impl RunFile {
+    /// A new, empty file of runs at `path`.
+    fn create(path: &Path) -> std::io::Result<RunFile> {
+        let file = File::options()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)?;
+        Ok(RunFile {
+            file,
+            runs: Vec::new(),
+            end: 0,
+        })
+    }
+
+    /// Append the run `entries` (sorted), in chunks as a bucket's file holds them.
+    fn put(&mut self, entries: &[Entry], top: Option<u8>) -> std::io::Result<()> {
+        let mut out = std::io::BufWriter::with_capacity(RUN_READ, &self.file);
+        let mut bytes = Vec::with_capacity(MOST_BUFFER_BYTES + 16);
+        let mut written = 0u64;
+        for piece in entries.chunks(MOST_BUFFER_BYTES / 16) {
+            bytes.clear();
+            bytes.extend_from_slice(&[0; CHUNK_HEAD]);
+            let mut last = 0;
+            for e in piece {
+                encode_entry(e, top, &mut last, &mut bytes);
+            }
+            let len = u32::try_from(bytes.len() - CHUNK_HEAD).expect("a chunk is small");
+            bytes[..CHUNK_HEAD].copy_from_slice(&len.to_le_bytes());
+            out.write_all(&bytes)?;
+            written += bytes.len() as u64;
+        }
+        out.flush()?;
+        self.runs.push((self.end, entries.len()));
+        self.end += written;
+        Ok(())
+    }
+
+    /// Give every entry of the runs to `each`, in order: each run read a piece at a time,
+    /// the least of their next entries taken each time.
+    fn merge(
+        &self,
+        top: Option<u8>,
+        mut each: impl FnMut(Entry) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        use std::cmp::Reverse;
+        struct Run<'a> {
+            read: std::io::BufReader<ReadAt<'a>>,
+            left: usize,
+            held: std::collections::VecDeque<Entry>,
+        }
+        let mut runs = Vec::with_capacity(self.runs.len());
+        for &(at, entries) in &self.runs {
+            let file = ReadAt {
+                file: &self.file,
+                at,
+            };
+            runs.push(Run {
+                read: std::io::BufReader::with_capacity(RUN_READ, file),
+                left: entries,
+                held: std::collections::VecDeque::new(),
+            });
+        }
+        // The next entry of run `r`, reading its next chunk when what it held is taken.
+        let next = |run: &mut Run| -> std::io::Result<Option<Entry>> {
+            if run.held.is_empty() && run.left > 0 {
+                let mut chunk = Vec::new();
+                read_entries(&mut run.read, 1, top, &mut chunk)?;
+                run.left -= chunk.len();
+                run.held.extend(chunk);
+            }
+            Ok(run.held.pop_front())
+        };
+        let mut heads = std::collections::BinaryHeap::with_capacity(runs.len());
+        for (r, run) in runs.iter_mut().enumerate() {
+            if let Some(e) = next(run)? {
+                heads.push(Reverse((e, r)));
+            }
+        }
+        while let Some(Reverse((e, r))) = heads.pop() {
+            each(e)?;
+            if let Some(e) = next(&mut runs[r])? {
+                heads.push(Reverse((e, r)));
+            }
+        }
         Ok(())
     }
 }
@@ -370,11 +539,16 @@ mod tests {
             let sizes = buckets.sizes();
             assert_eq!(sizes.iter().sum::<usize>(), all.len());
             let mut read = Vec::new();
-            let (mut bucket, mut scratch) = (Vec::new(), Vec::new());
+            let mut room = SortRoom::default();
             for (i, size) in sizes.into_iter().enumerate() {
-                buckets.take_sorted(i, &mut bucket, &mut scratch).unwrap();
-                assert_eq!(bucket.len(), size);
-                read.extend_from_slice(&bucket);
+                let before = read.len();
+                buckets
+                    .sorted(i, &mut room, |e| {
+                        read.push(e);
+                        Ok(())
+                    })
+                    .unwrap();
+                assert_eq!(read.len() - before, size);
             }
             assert_eq!(read, all);
             drop(buckets);

@@ -31,7 +31,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use memmap2::Mmap;
 
-use super::buckets::Buckets;
+use super::buckets::{Buckets, SortRoom};
+use super::group::Group;
 use super::line::GameStats;
 use super::signature::{Signature, Target};
 use super::table::{MoveStats, count_move};
@@ -363,67 +364,104 @@ pub(super) fn get_varint(b: &[u8], at: &mut usize) -> Option<u64> {
     None
 }
 
-/// Append the list of one position, the games that reach it ascending (at least two) with the
+/// Append the list of one position, the games of `group` (at least two, ascending) with the
 /// move each plays there, to `out`: their count (times two, plus one when its games are
 /// shared); the moves played, once each (a count less one, then two bytes a move); when there
 /// are several, a byte per game naming its move among them; then its games: where the list is
 /// longer than a block (64 games), for each block of games after the first, its first game
 /// and where its games start (4 bytes each), then the games, each block's first as it is and
-/// the others as the difference from the game before. A list of at least [`SHARE_FROM`] games
-/// names instead where `shared` keeps those bytes (a number), so that positions the same
-/// games reach keep them once.
-fn encode_list(
-    reach: &[(u32, u16)],
-    out: &mut Vec<u8>,
-    shared: &SharedGames,
-) -> std::io::Result<()> {
-    let share = reach.len() >= SHARE_FROM;
-    put_varint(out, (reach.len() as u64) << 1 | u64::from(share));
-    let mut moves: Vec<u16> = reach.iter().map(|r| r.1).collect();
-    moves.sort_unstable();
-    moves.dedup();
+/// the others as the difference from the game before. A list of [`SHARE_FROM`] to
+/// [`SHARE_MOST`] games names instead where `shared` keeps those bytes (a number), so that
+/// positions the same games reach keep them once. The group is read over once for each of
+/// those pieces, never held whole in another form: a long one is on disk.
+fn encode_list(group: &mut Group, out: &mut Lists, shared: &SharedGames) -> std::io::Result<()> {
+    let count = group.len();
+    let share = (SHARE_FROM..=SHARE_MOST).contains(&count);
+    out.put(&varint((count as u64) << 1 | u64::from(share)))?;
+    let mut moves: Vec<u16> = Vec::new();
+    group.each(|_, next| {
+        if let Err(i) = moves.binary_search(&next) {
+            moves.insert(i, next);
+        }
+        Ok(())
+    })?;
     // A position has at most 218 legal moves, and the end of a game.
-    let moves = &moves[..moves.len().min(256)];
-    out.push((moves.len() - 1) as u8);
-    for m in moves {
-        out.extend_from_slice(&m.to_le_bytes());
+    moves.truncate(256);
+    out.put(&[(moves.len() - 1) as u8])?;
+    for m in &moves {
+        out.put(&m.to_le_bytes())?;
     }
     if moves.len() > 1 {
-        out.extend(
-            reach
-                .iter()
-                .map(|r| moves.binary_search(&r.1).unwrap_or(0) as u8),
-        );
+        group.each(|_, next| out.put(&[moves.binary_search(&next).unwrap_or(0) as u8]))?;
     }
-    let mut games = Vec::with_capacity(reach.len() * 2);
-    let mut marks = Vec::new();
-    for (b, block) in reach.chunks(BLOCK).enumerate() {
-        if b > 0 {
-            marks.push((block[0].0, games.len() as u32));
-        }
-        let mut before = None;
-        for &(game, _) in block {
-            put_varint(&mut games, u64::from(game - before.unwrap_or(0)));
-            before = Some(game);
-        }
-    }
-    let mut part = Vec::with_capacity(marks.len() * 8 + games.len());
-    for (game, at) in marks {
-        part.extend_from_slice(&game.to_le_bytes());
-        part.extend_from_slice(&at.to_le_bytes());
-    }
-    part.extend_from_slice(&games);
+    // Each block's first game and where its games start, from the bytes the games take.
+    let (mut marks, mut games_bytes, mut i, mut before) = (Vec::new(), 0u32, 0usize, 0u32);
+    group.each(|game, _| {
+        let d = if i % BLOCK == 0 {
+            if i > 0 {
+                marks.extend_from_slice(&game.to_le_bytes());
+                marks.extend_from_slice(&games_bytes.to_le_bytes());
+            }
+            game
+        } else {
+            game - before
+        };
+        games_bytes += varint(u64::from(d)).len() as u32;
+        (i, before) = (i + 1, game);
+        Ok(())
+    })?;
+    let mut games = |put: &mut dyn FnMut(&[u8]) -> std::io::Result<()>| {
+        let (mut i, mut before) = (0usize, 0u32);
+        group.each(|game, _| {
+            let d = if i % BLOCK == 0 { game } else { game - before };
+            (i, before) = (i + 1, game);
+            put(&varint(u64::from(d)))
+        })
+    };
     if share {
-        put_varint(out, shared.place(&part)?);
+        let mut part = Vec::with_capacity(marks.len() + games_bytes as usize);
+        part.extend_from_slice(&marks);
+        games(&mut |b| {
+            part.extend_from_slice(b);
+            Ok(())
+        })?;
+        out.put(&varint(shared.place(&part)?))
     } else {
-        out.extend_from_slice(&part);
+        out.put(&marks)?;
+        games(&mut |b| out.put(b))
     }
-    Ok(())
+}
+
+/// `v` in LEB128 ([`put_varint`]), on the stack.
+fn varint(mut v: u64) -> Varint {
+    let mut out = Varint([0; 10], 0);
+    while v >= 0x80 {
+        out.0[usize::from(out.1)] = v as u8 | 0x80;
+        out.1 += 1;
+        v >>= 7;
+    }
+    out.0[usize::from(out.1)] = v as u8;
+    out.1 += 1;
+    out
+}
+
+/// A number's LEB128 bytes ([`varint`]): the bytes, and how many are used.
+struct Varint([u8; 10], u8);
+
+impl std::ops::Deref for Varint {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0[..usize::from(self.1)]
+    }
 }
 
 /// The games a list needs for its games to be kept among the [`SharedGames`]: a shorter
 /// list's games take fewer bytes than saying where they are.
 const SHARE_FROM: usize = 4;
+/// The most games of a list kept among the [`SharedGames`]: its bytes are made in memory to be
+/// found again. The longer lists (the positions of the first moves) are those of one position
+/// each.
+const SHARE_MOST: usize = if cfg!(test) { 200 } else { 1 << 16 };
 
 /// The games of the lists of at least [`SHARE_FROM`] games, each set of games (their bytes,
 /// as [`encode_list`] writes them) kept once however many positions those same games reach:
@@ -433,7 +471,7 @@ const SHARE_FROM: usize = 4;
 /// instead of holding them again. A build puts them in a scratch file as its buckets are
 /// sorted, each found again by 88 bits of a 128-bit digest of its bytes (xxh3: two sets taken
 /// for one by chance, at ten million games, about once in 10^12 builds) in a table of bounded
-/// size (16 bytes a slot, at most 64 MiB): past three quarters full, a new set is kept without
+/// size (16 bytes a slot, at most 32 MiB): past three quarters full, a new set is kept without
 /// being remembered, which costs bytes, never an answer.
 struct SharedGames {
     file: std::fs::File,
@@ -451,6 +489,10 @@ struct Kept {
     pending_at: u64,
 }
 
+/// The most slots of [`SharedGames`]: 32 MiB, the largest piece of a build's memory. At
+/// ten million games (ten copies of each of a million) 1.43 million sets were remembered,
+/// within the 1.57 million three quarters of them hold; past that, sets are kept again.
+const SHARED_SLOTS_MOST: usize = 1 << 21;
 /// The bits of a slot that say where its set is.
 const SHARED_AT_BITS: u32 = 40;
 /// The bytes [`SharedGames`] gathers before it writes them.
@@ -458,11 +500,11 @@ const SHARED_WRITE: usize = 1 << 20;
 
 impl SharedGames {
     /// Sets kept in `file` (empty), for a build of `games` games: a slot for every fourth
-    /// game, within bounds.
+    /// game, within bounds (at most [`SHARED_SLOTS_MOST`]).
     fn new(file: std::fs::File, games: u32) -> SharedGames {
         let slots = (games as usize / 4)
             .next_power_of_two()
-            .clamp(1 << 12, 1 << 22);
+            .clamp(1 << 12, SHARED_SLOTS_MOST);
         SharedGames {
             file,
             kept: Mutex::new(Kept {
@@ -516,6 +558,12 @@ impl SharedGames {
     fn finish(&self) -> std::io::Result<u64> {
         let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
         self.write(&mut kept)?;
+        log::info!(
+            "position index: {} bytes of games shared, {} sets remembered in {} slots",
+            kept.pending_at,
+            kept.used,
+            kept.slots.len()
+        );
         Ok(kept.pending_at)
     }
 }
@@ -644,77 +692,190 @@ impl<'a> List<'a> {
     }
 }
 
-/// What one run of sorted entries (a bucket, or all of them) makes of the file: the
-/// directory of its listed positions (each list's start counted from the run's first list),
-/// its sums and its lists.
-#[derive(Default)]
-struct Part {
-    listed: Vec<u8>,
-    sums: Vec<u8>,
-    sum_count: u64,
-    lists: Vec<u8>,
+/// The scratch file a build puts its parts aside in, and where its free room starts.
+struct Aside {
+    file: std::fs::File,
+    end: AtomicU64,
 }
 
-impl Part {
-    /// The part of `entries` (sorted by key and game); the sums of a position that many games
-    /// reach take their games' statistics from `stats`; the games of long lists are kept in
-    /// `shared`.
-    fn of(entries: &[Entry], stats: &BuiltStats, shared: &SharedGames) -> std::io::Result<Part> {
-        let mut part = Part::default();
-        let mut reach = Vec::new();
-        for run in entries.chunk_by(|a, b| a.key == b.key) {
-            if run.len() >= 2 {
-                reach.clear();
-                reach.extend(run.iter().map(|e| (e.game, e.next)));
-                part.add(run[0].key, &reach, stats, shared)?;
-            }
-        }
-        Ok(part)
+impl Aside {
+    /// A new, empty scratch file at `path`.
+    fn new(path: &Path) -> std::io::Result<Aside> {
+        Ok(Aside {
+            file: std::fs::File::options()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(path)?,
+            end: AtomicU64::new(0),
+        })
     }
 
-    /// List position `key`, which the games of `reach` (at least two) reach.
-    fn add(
-        &mut self,
-        key: u64,
-        reach: &[(u32, u16)],
-        stats: &BuiltStats,
-        shared: &SharedGames,
-    ) -> std::io::Result<()> {
-        self.listed.extend_from_slice(&key.to_le_bytes());
-        self.listed
-            .extend_from_slice(&start_bytes(self.lists.len() as u64)?);
-        encode_list(reach, &mut self.lists, shared)?;
-        if reach.len() >= SUMS_FROM {
-            let mut moves: Vec<(u16, MoveStats)> = Vec::new();
-            let mut indexed = 0;
-            for &(game, next) in reach {
-                if let Some(stats) = stats.of(game) {
-                    indexed += 1;
-                    count_move(&mut moves, next, &stats);
-                }
-            }
-            if indexed >= SUMS_FROM {
-                moves.sort_unstable_by_key(|m| m.0);
-                for (next, stats) in moves {
-                    let sum = Sum { key, next, stats };
-                    self.sums.extend_from_slice(&sum.to_bytes());
-                    self.sum_count += 1;
-                }
-            }
+    /// Put `bytes` aside at the next free place; where.
+    fn put(&self, bytes: &[u8]) -> std::io::Result<u64> {
+        let at = self.end.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        self.file.write_all_at(bytes, at)?;
+        Ok(at)
+    }
+}
+
+/// The bytes of the lists a part holds before they are put aside.
+const LISTS_HELD: usize = if cfg!(test) { 64 } else { 1 << 20 };
+
+/// The lists of one part as they are written: put aside ([`Aside`]) a piece at a time, so
+/// that a long list (the start position's, some 25 MB at 10M games) is never whole in memory.
+struct Lists<'a> {
+    held: Vec<u8>,
+    /// The pieces put aside: where, and how many bytes.
+    aside: Vec<(u64, u64)>,
+    /// The bytes put aside.
+    before: u64,
+    to: &'a Aside,
+}
+
+impl Lists<'_> {
+    /// Append `bytes`.
+    fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.held.extend_from_slice(bytes);
+        if self.held.len() >= LISTS_HELD {
+            self.put_aside()?;
         }
         Ok(())
     }
+
+    /// Put what it holds aside.
+    fn put_aside(&mut self) -> std::io::Result<()> {
+        if !self.held.is_empty() {
+            let at = self.to.put(&self.held)?;
+            self.aside.push((at, self.held.len() as u64));
+            self.before += self.held.len() as u64;
+            self.held.clear();
+        }
+        Ok(())
+    }
+
+    /// The bytes of every list so far.
+    fn len(&self) -> u64 {
+        self.before + self.held.len() as u64
+    }
 }
 
-/// Where a part was put aside in the scratch file of a build: at `at`, its directory, sums
-/// and lists one after the other.
-#[derive(Clone, Copy, Default)]
+/// What one run of sorted entries (a bucket, or all of them) makes of the file, as its
+/// entries come ([`Part::push`]): the directory of its listed positions (each list's start
+/// counted from the run's first list), its sums and its lists. The games of one position are
+/// gathered in a [`Group`] until the next comes.
+struct Part<'a> {
+    listed: Vec<u8>,
+    sums: Vec<u8>,
+    sum_count: u64,
+    lists: Lists<'a>,
+    group: &'a mut Group,
+    /// The games' statistics, for the sums of a position that many games reach.
+    stats: &'a BuiltStats,
+    /// Where the games of long lists are kept.
+    shared: &'a SharedGames,
+}
+
+impl<'a> Part<'a> {
+    /// An empty part, put aside in `aside`, gathering each position's games in `group`
+    /// (empty).
+    fn new(
+        aside: &'a Aside,
+        group: &'a mut Group,
+        stats: &'a BuiltStats,
+        shared: &'a SharedGames,
+    ) -> Part<'a> {
+        Part {
+            listed: Vec::new(),
+            sums: Vec::new(),
+            sum_count: 0,
+            lists: Lists {
+                held: Vec::new(),
+                aside: Vec::new(),
+                before: 0,
+                to: aside,
+            },
+            group,
+            stats,
+            shared,
+        }
+    }
+
+    /// Add entry `e`, after those before it in key and game order.
+    fn push(&mut self, e: Entry) -> std::io::Result<()> {
+        if self.group.key().is_some_and(|key| key != e.key) {
+            self.list_group()?;
+        }
+        self.group.push(e)
+    }
+
+    /// List the position of the games gathered, if at least two reach it; empty the group.
+    fn list_group(&mut self) -> std::io::Result<()> {
+        let Some(key) = self.group.key() else {
+            return Ok(());
+        };
+        if self.group.len() >= 2 {
+            self.listed.extend_from_slice(&key.to_le_bytes());
+            self.listed
+                .extend_from_slice(&start_bytes(self.lists.len())?);
+            encode_list(self.group, &mut self.lists, self.shared)?;
+            if self.group.len() >= SUMS_FROM {
+                let mut moves: Vec<(u16, MoveStats)> = Vec::new();
+                let mut indexed = 0;
+                self.group.each(|game, next| {
+                    if let Some(stats) = self.stats.of(game) {
+                        indexed += 1;
+                        count_move(&mut moves, next, &stats);
+                    }
+                    Ok(())
+                })?;
+                if indexed >= SUMS_FROM {
+                    moves.sort_unstable_by_key(|m| m.0);
+                    for (next, stats) in moves {
+                        let sum = Sum { key, next, stats };
+                        self.sums.extend_from_slice(&sum.to_bytes());
+                        self.sum_count += 1;
+                    }
+                }
+            }
+        }
+        self.group.clear()
+    }
+
+    /// Every entry added: put the part aside; where it is.
+    fn finish(mut self) -> std::io::Result<PartAt> {
+        self.list_group()?;
+        self.lists.put_aside()?;
+        let mut bytes = Vec::with_capacity(self.listed.len() + self.sums.len());
+        bytes.extend_from_slice(&self.listed);
+        bytes.extend_from_slice(&self.sums);
+        Ok(PartAt {
+            at: self.lists.to.put(&bytes)?,
+            listed: self.listed.len() as u64,
+            sums: self.sums.len() as u64,
+            sum_count: self.sum_count,
+            lists: self.lists.aside,
+        })
+    }
+}
+
+/// Where a part was put aside in the scratch file of a build: at `at`, its directory and its
+/// sums one after the other; its lists in pieces ([`Lists`]).
+#[derive(Default)]
 struct PartAt {
     at: u64,
     listed: u64,
     sums: u64,
     sum_count: u64,
-    lists: u64,
+    lists: Vec<(u64, u64)>,
+}
+
+impl PartAt {
+    /// The bytes of its lists.
+    fn lists_len(&self) -> u64 {
+        self.lists.iter().map(|l| l.1).sum()
+    }
 }
 
 /// Write the index of `games` (their filters made from `entries`) with `entries` (sorted by
@@ -735,43 +896,22 @@ fn write(
         scratch_beside(path, "shared"),
     );
     let result = (|| {
-        let shared = SharedGames::new(scratch_file(&shared_path)?, games.len() as u32);
-        let part = Part::of(&entries, &building.built_stats()?, &shared)?;
-        let scratch = scratch_file(&parts)?;
-        let at = put_aside(&scratch, &AtomicU64::new(0), &part)?;
-        building.assemble(stamp, &scratch, &[at], &shared)?.keep()
+        let shared = SharedGames::new(Aside::new(&shared_path)?.file, games.len() as u32);
+        let aside = Aside::new(&parts)?;
+        let stats = building.built_stats()?;
+        let mut group = Group::new(scratch_beside(path, "group"));
+        let mut part = Part::new(&aside, &mut group, &stats, &shared);
+        for e in entries {
+            part.push(e)?;
+        }
+        let at = part.finish()?;
+        building
+            .assemble(stamp, &aside.file, &[at], &shared)?
+            .keep()
     })();
     let _ = std::fs::remove_file(&parts);
     let _ = std::fs::remove_file(&shared_path);
     result
-}
-
-/// A new, empty scratch file at `path` to put parts aside in and read them back from.
-fn scratch_file(path: &Path) -> std::io::Result<std::fs::File> {
-    std::fs::File::options()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(path)
-}
-
-/// Put `part` aside in `scratch` at the next free place (`end`); where it is.
-fn put_aside(scratch: &std::fs::File, end: &AtomicU64, part: &Part) -> std::io::Result<PartAt> {
-    let len = (part.listed.len() + part.sums.len() + part.lists.len()) as u64;
-    let at = end.fetch_add(len, Ordering::Relaxed);
-    let mut bytes = Vec::with_capacity(len as usize);
-    bytes.extend_from_slice(&part.listed);
-    bytes.extend_from_slice(&part.sums);
-    bytes.extend_from_slice(&part.lists);
-    scratch.write_all_at(&bytes, at)?;
-    Ok(PartAt {
-        at,
-        listed: part.listed.len() as u64,
-        sums: part.sums.len() as u64,
-        sum_count: part.sum_count,
-        lists: part.lists.len() as u64,
-    })
 }
 
 /// The bytes a part copied at a time.
@@ -841,24 +981,23 @@ impl Building {
         let parts_path = scratch_beside(&self.written.path, "parts");
         let shared_path = scratch_beside(&self.written.path, "shared");
         let result = (|| {
-            let scratch = scratch_file(&parts_path)?;
-            let shared = SharedGames::new(scratch_file(&shared_path)?, self.games);
-            let end = AtomicU64::new(0);
+            let aside = Aside::new(&parts_path)?;
+            let shared = SharedGames::new(Aside::new(&shared_path)?.file, self.games);
             let parts: Vec<Mutex<PartAt>> = (0..count).map(|_| Mutex::default()).collect();
             let next = AtomicUsize::new(0);
             let stats = self.built_stats()?;
             let work = || -> std::io::Result<()> {
                 // Reused for every bucket the thread takes.
-                let (mut entries, mut moved) = (Vec::new(), Vec::new());
+                let mut room = SortRoom::default();
+                let mut group = Group::new(scratch_beside(&self.written.path, "group"));
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= count {
                         return Ok(());
                     }
-                    buckets.take_sorted(i, &mut entries, &mut moved)?;
-                    let part = Part::of(&entries, &stats, &shared)?;
-                    *parts[i].lock().unwrap_or_else(|p| p.into_inner()) =
-                        put_aside(&scratch, &end, &part)?;
+                    let mut part = Part::new(&aside, &mut group, &stats, &shared);
+                    buckets.sorted(i, &mut room, |e| part.push(e))?;
+                    *parts[i].lock().unwrap_or_else(|p| p.into_inner()) = part.finish()?;
                 }
             };
             std::thread::scope(|s| {
@@ -875,7 +1014,7 @@ impl Building {
                 "position index: {count} buckets sorted in {:.1} s",
                 started.elapsed().as_secs_f64()
             );
-            self.assemble(stamp, &scratch, &parts, &shared)
+            self.assemble(stamp, &aside.file, &parts, &shared)
         })();
         let _ = std::fs::remove_file(&parts_path);
         let _ = std::fs::remove_file(&shared_path);
@@ -896,7 +1035,7 @@ impl Building {
         let file = &self.written.file;
         let listed: u64 = parts.iter().map(|p| p.listed).sum::<u64>() / LISTED as u64;
         let sums: u64 = parts.iter().map(|p| p.sum_count).sum();
-        let lists: u64 = parts.iter().map(|p| p.lists).sum();
+        let lists: u64 = parts.iter().map(PartAt::lists_len).sum();
         let shared_bytes = shared.finish()?;
         let mut head = Vec::with_capacity(HEADER);
         head.extend_from_slice(MAGIC);
@@ -936,15 +1075,13 @@ impl Building {
                 }
                 w.write_all(b)
             })?;
-            lists_before += p.lists;
+            lists_before += p.lists_len();
         }
         for p in parts {
             read(scratch, p.at + p.listed, p.sums, &mut |b| w.write_all(b))?;
         }
-        for p in parts {
-            read(scratch, p.at + p.listed + p.sums, p.lists, &mut |b| {
-                w.write_all(b)
-            })?;
+        for &(at, len) in parts.iter().flat_map(|p| &p.lists) {
+            read(scratch, at, len, &mut |b| w.write_all(b))?;
         }
         read(&shared.file, 0, shared_bytes, &mut |b| w.write_all(b))?;
         w.flush()?;

@@ -18,6 +18,7 @@ pub mod buckets;
 pub mod changes;
 pub mod endings;
 pub mod file;
+mod group;
 pub mod key;
 pub mod line;
 pub mod material;
@@ -230,8 +231,8 @@ impl PositionIndex {
         };
         let next_batch = AtomicU32::new(0);
         // In memory, each thread's batches of records and its entries; and its games'
-        // endings (code and game, [`EndingTable::of_pairs`]).
-        type Held = (Vec<(u32, Vec<GameRecord>)>, Vec<Entry>, Vec<u64>);
+        // endings.
+        type Held = (Vec<(u32, Vec<GameRecord>)>, Vec<Entry>, endings::Gathered);
         let parts: Vec<Held> = std::thread::scope(|s| {
             let workers: Vec<_> = (0..threads)
                 .map(|_| {
@@ -251,11 +252,9 @@ impl PositionIndex {
                             for n in first..count.min(first + BATCH) {
                                 let line = line_of(coll, n);
                                 if let Some(line) = &line {
-                                    held.2.extend(
-                                        line.endings
-                                            .iter()
-                                            .map(|&c| u64::from(c) << 32 | u64::from(n)),
-                                    );
+                                    for &code in &line.endings {
+                                        held.2.add(code, n);
+                                    }
                                     match &mut writer {
                                         // The file lists positions of the opening only.
                                         Some(w) => {
@@ -329,10 +328,8 @@ impl PositionIndex {
             return false;
         }
         let mut parts = parts;
-        let ending_pairs: Vec<u64> = parts
-            .iter_mut()
-            .flat_map(|p| std::mem::take(&mut p.2))
-            .collect();
+        let endings_gathered: Vec<endings::Gathered> =
+            parts.iter_mut().map(|p| std::mem::take(&mut p.2)).collect();
         if let (Some((buckets, building)), Some(path)) = (spilled, self.path.as_deref()) {
             if !spill_failed.load(Ordering::Relaxed) {
                 let written = building.finish(stamp, &buckets, threads);
@@ -346,7 +343,8 @@ impl PositionIndex {
                         );
                         // An earlier mount's changes go over the file this one replaces.
                         let _ = std::fs::remove_file(changes::beside(path));
-                        let endings = Arc::new(EndingTable::of_pairs(stamp, count, ending_pairs));
+                        let endings =
+                            Arc::new(EndingTable::of_gathered(stamp, count, endings_gathered));
                         *self.endings.write().unwrap_or_else(|p| p.into_inner()) =
                             Some(endings.clone());
                         *self.file.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(f));
@@ -380,14 +378,14 @@ impl PositionIndex {
             left.extend(entries);
         }
         left.sort_unstable();
-        self.hold(games, left, ending_pairs);
+        self.hold(games, left, endings_gathered);
         true
     }
 
     /// Hold an index that cannot be kept in a file in the overlay. A game already there was
     /// changed during the build ([`PositionIndex::update`]): its line now is kept, not the
     /// build's reading, which may be from before the change.
-    fn hold(&self, games: Vec<GameRecord>, entries: Vec<Entry>, endings: Vec<u64>) {
+    fn hold(&self, games: Vec<GameRecord>, entries: Vec<Entry>, endings: Vec<endings::Gathered>) {
         let mut lines: HashMap<u32, Option<GameLine>> = games
             .iter()
             .enumerate()
@@ -402,9 +400,9 @@ impl PositionIndex {
                 (n as u32, line)
             })
             .collect();
-        for pair in endings {
-            if let Some(Some(line)) = lines.get_mut(&(pair as u32)) {
-                line.endings.push((pair >> 32) as u32);
+        for (code, game) in endings.iter().flat_map(endings::Gathered::pairs) {
+            if let Some(Some(line)) = lines.get_mut(&game) {
+                line.endings.push(code);
             }
         }
         for e in entries {
