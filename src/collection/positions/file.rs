@@ -195,9 +195,7 @@ fn start_moves() -> &'static [u16] {
 pub fn at_start_of(steps: &[(u64, u16)]) -> AtStart {
     match steps.iter().find(|s| s.0 == start_key()) {
         None => AtStart::Never,
-        Some(&(_, code))
-            if code == super::key::END || start_moves().binary_search(&code).is_ok() =>
-        {
+        Some(&(_, code)) if code == super::key::END || start_move_place(code).is_some() => {
             AtStart::Plays(code)
         }
         Some(_) => AtStart::Listed,
@@ -213,8 +211,14 @@ fn start_byte(indexed: bool, at_start: AtStart) -> u8 {
         (true, AtStart::Listed) => 1,
         (true, AtStart::Never) => NEVER_AT_START,
         (true, AtStart::Plays(super::key::END)) => 2,
-        (true, AtStart::Plays(code)) => 3 + start_moves().binary_search(&code).unwrap_or(0) as u8,
+        (true, AtStart::Plays(code)) => 3 + start_move_place(code).unwrap_or(0) as u8,
     }
+}
+
+/// The place of move `code` among the start position's own ([`start_moves`]); `None` when it
+/// is not one of them (a null move).
+fn start_move_place(code: u16) -> Option<usize> {
+    start_moves().binary_search(&code).ok()
 }
 
 /// A game that reaches a position as the index file has it: its number, the move it plays

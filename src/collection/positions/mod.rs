@@ -634,7 +634,7 @@ impl PositionIndex {
         let overlay = self.overlay.read().unwrap_or_else(|p| p.into_inner());
         found
             .into_iter()
-            .filter(|&(game, _, _)| overlay.is_empty() || !overlay.contains_key(&game))
+            .filter(|&(game, _, _)| !overlay.contains_key(&game))
             .filter_map(|(game, next, stats)| stats.map(|stats| Reach { game, next, stats }))
             .collect()
     }
