@@ -8,11 +8,12 @@
 //! game for a position, and the few games left are replayed (`super::PositionIndex::reach`). So the file takes tens of bytes a
 //! game where a list of every (position, game) took over a thousand.
 //!
-//! Layout, little-endian: the magic `GFPOSIX7`; the stamp of the database files the index was
+//! Layout, little-endian: the magic `GFPOSIX8`; the stamp of the database files the index was
 //! built from (8 bytes); the game count (4), the count of listed positions (8), of sums (8),
-//! the bytes of the lists (8) and of the games the lists share (8); per game its statistics (its result, 1; 0 when not
-//! indexed, else what its main line plays at the standard start position, 1
-//! ([`GameRecord::at_start`]); White's and Black's rating and the year, 2 each), then per game what a search
+//! the bytes of the lists (8) and of the games the lists share (8); per game its statistics
+//! (6 bytes: its result, what its main line plays at the standard start position
+//! ([`GameRecord::at_start`]), 0 when it is not indexed, White's and Black's rating and the
+//! year: [`GameRecord::stats_bytes`]), then per game what a search
 //! reads of it (its signature: the emptied home squares, 8, their count, 1, its final
 //! material, 2; a spare byte; its [`Filter`] of the positions its main line reaches, 32); per
 //! listed position 13
@@ -33,15 +34,20 @@ use memmap2::Mmap;
 
 use super::buckets::{Buckets, SortRoom};
 use super::group::Group;
-use super::line::GameStats;
+use super::line::{GameStats, STATS_MOST};
 use super::signature::{Signature, Target};
 use super::table::{MoveStats, count_move};
 
-const MAGIC: &[u8; 8] = b"GFPOSIX7";
+const MAGIC: &[u8; 8] = b"GFPOSIX8";
 const HEADER: usize = 8 + 8 + 4 + 8 + 8 + 8 + 8;
-/// The bytes of a game's statistics (result, 1; 1 when indexed, else 0; ratings and year, 2
-/// each), kept together for every game so that the statistics of many games read few pages.
-const STATS: usize = 8;
+/// The bytes of a game's statistics ([`GameRecord::stats_bytes`]), kept together for every
+/// game so that the statistics of many games read few pages: a player's tree at the start
+/// position reads those of every game (at ten million games, 60 MB; 80 MB at 8 bytes a game
+/// took longer than the 100 ms the tree should take cold).
+const STATS: usize = 6;
+/// The start byte of [`start_byte`] in the 5 bits the statistics keep it in: its values are
+/// at most 22 but [`NEVER_AT_START`], kept as 31.
+const NEVER_AT_START_BITS: u64 = 31;
 /// The bytes of a game's signature (emptied home squares, 8; their count, 1; final material,
 /// 2; a spare byte), before its filter.
 const SIGNATURE: usize = 12;
@@ -248,16 +254,38 @@ fn at_start_among_moves(byte: u8, moves: &[u16]) -> AtStart {
 }
 
 impl GameRecord {
-    /// The bytes on disk of its statistics.
+    /// The bytes on disk of its statistics: a number of 48 bits, little-endian, holding from
+    /// its lowest bit the result (2 bits), the start byte ([`start_byte`], 5 bits, 0 when it
+    /// is not indexed), White's and Black's ratings and the year (12 bits each, at most
+    /// [`STATS_MOST`]).
     fn stats_bytes(self) -> [u8; STATS] {
         let s = self.stats.unwrap_or_default();
-        let mut b = [0u8; STATS];
-        b[0] = s.result_code();
-        b[1] = start_byte(self.stats.is_some(), self.at_start);
-        b[2..4].copy_from_slice(&s.white_elo.to_le_bytes());
-        b[4..6].copy_from_slice(&s.black_elo.to_le_bytes());
-        b[6..8].copy_from_slice(&s.year.to_le_bytes());
-        b
+        let start = match start_byte(self.stats.is_some(), self.at_start) {
+            NEVER_AT_START => NEVER_AT_START_BITS,
+            b => u64::from(b),
+        };
+        let most = |v: u16| u64::from(v.min(STATS_MOST));
+        let v = u64::from(s.result_code())
+            | start << 2
+            | most(s.white_elo) << 7
+            | most(s.black_elo) << 19
+            | most(s.year) << 31;
+        v.to_le_bytes()[..STATS].try_into().expect("6 of 8 bytes")
+    }
+
+    /// The number of 48 bits that statistics' bytes `b` hold.
+    fn stats_number(b: &[u8]) -> u64 {
+        let mut v = [0u8; 8];
+        v[..STATS].copy_from_slice(&b[..STATS]);
+        u64::from_le_bytes(v)
+    }
+
+    /// The start byte ([`start_byte`]) of the statistics whose bytes are `b`.
+    fn start_byte_from(b: &[u8]) -> u8 {
+        match (b[0] >> 2) & 31 {
+            31 => NEVER_AT_START,
+            start => start,
+        }
     }
 
     /// The bytes on disk of what a search reads of it: its signature, then its filter.
@@ -274,12 +302,13 @@ impl GameRecord {
 
     /// The statistics whose bytes on disk are `b`.
     fn stats_from(b: &[u8]) -> Option<GameStats> {
-        let u16_at = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
-        (b[1] != 0).then(|| GameStats {
-            result: GameStats::result_of_code(b[0]),
-            white_elo: u16_at(2),
-            black_elo: u16_at(4),
-            year: u16_at(6),
+        let v = GameRecord::stats_number(b);
+        let at = |bit: u32| ((v >> bit) & u64::from(STATS_MOST)) as u16;
+        (GameRecord::start_byte_from(b) != 0).then(|| GameStats {
+            result: GameStats::result_of_code((v & 3) as u8),
+            white_elo: at(7),
+            black_elo: at(19),
+            year: at(31),
         })
     }
 
@@ -1095,7 +1124,7 @@ impl Building {
 }
 
 /// The statistics a build's records hold, read back for the sums of the positions many games
-/// reach through a map of the file: the page cache holds them (8 bytes a game, just written),
+/// reach through a map of the file: the page cache holds them (6 bytes a game, just written),
 /// the build's own memory none. Reading them a page at a time through a few kept pages took a
 /// system call for nearly every game of a list spread over the database: 2.4 million at a
 /// million games, more at ten million than the sort of the buckets' entries itself.
@@ -1288,16 +1317,18 @@ impl IndexFile {
         } else {
             Default::default()
         };
-        let at = HEADER + n as usize * STATS + 1;
+        let at = HEADER + n as usize * STATS;
         GameRecord {
             stats: self.stats(n),
             signature,
             filter,
             at_start: self
                 .map
-                .get(at)
+                .get(at..at + STATS)
                 .filter(|_| n < self.games)
-                .map_or(AtStart::Never, |&b| at_start_of_byte(b)),
+                .map_or(AtStart::Never, |b| {
+                    at_start_of_byte(GameRecord::start_byte_from(b))
+                }),
         }
     }
 
@@ -1397,11 +1428,65 @@ impl IndexFile {
 
     /// The games `found` (ascending), each with its move and its statistics.
     pub fn with_stats(&self, found: Vec<(u32, u16)>) -> Vec<FoundGame> {
-        self.read_stats_ahead(found.len());
-        found
-            .into_iter()
-            .map(|(n, next)| (n, next, self.stats(n)))
-            .collect()
+        let mut with = Vec::with_capacity(found.len());
+        self.each_stats(
+            found.len(),
+            |i| found[i].0,
+            |i, b| {
+                with.push((found[i].0, found[i].1, b.and_then(GameRecord::stats_from)));
+            },
+        );
+        with
+    }
+
+    /// Give `each` the statistics' bytes of each of `count` games (game `i` is `game(i)`) by
+    /// its place, in order; `None` for a game past the file's. Those of many games, ascending
+    /// (more than a game a page: nearly every page is read), are read through the file a
+    /// megabyte at a time, the others through the map: cold, reading a player's 195,720
+    /// games of ten million through the map spent 43 ms on its page faults and cache misses
+    /// once the 80 MB were read ahead (perf), as long as half the read.
+    fn each_stats(
+        &self,
+        count: usize,
+        game: impl Fn(usize) -> u32,
+        mut each: impl FnMut(usize, Option<&[u8]>),
+    ) {
+        let games = self.games as usize;
+        let known = (0..count)
+            .take_while(|&i| (game(i) as usize) < games)
+            .count();
+        let ascending = (1..known).all(|i| game(i - 1) < game(i));
+        if !ascending || known * STATS_PAGE < games * STATS {
+            self.read_stats_ahead(count);
+            for i in 0..count {
+                let at = HEADER + game(i) as usize * STATS;
+                each(
+                    i,
+                    self.map
+                        .get(at..at + STATS)
+                        .filter(|_| game(i) < self.games),
+                );
+            }
+            return;
+        }
+        let per_piece = READ_THROUGH_FROM / STATS;
+        let mut buf = vec![0u8; per_piece * STATS];
+        let mut i = 0;
+        while i < known {
+            let first = game(i) as usize / per_piece * per_piece;
+            let end = (first + per_piece).min(games);
+            let (at, len) = (HEADER + first * STATS, (end - first) * STATS);
+            let piece = match self.file.read_exact_at(&mut buf[..len], at as u64) {
+                Ok(()) => &buf[..len],
+                Err(_) => &self.map[at..at + len],
+            };
+            while i < known && (game(i) as usize) < end {
+                let at = (game(i) as usize - first) * STATS;
+                each(i, Some(&piece[at..at + STATS]));
+                i += 1;
+            }
+        }
+        (known..count).for_each(|i| each(i, None));
     }
 
     /// Have the kernel read a long `list` ahead whole for a question about `wanted` of its
@@ -1425,19 +1510,23 @@ impl IndexFile {
     /// them: at ten million games, 80 MB), the list read only for the games whose move there
     /// is not one of its own (null moves).
     fn at_start_among(&self, list: &List<'_>, among: &[u32]) -> Vec<FoundGame> {
-        self.read_stats_ahead(among.len());
         let mut found = Vec::with_capacity(among.len());
         let mut listed = Vec::new();
         let moves = start_moves();
-        for &n in among.iter().take_while(|&&n| n < self.games) {
-            let at = HEADER + n as usize * STATS;
-            let stats = &self.map[at..at + STATS];
-            match at_start_among_moves(stats[1], moves) {
-                AtStart::Never => {}
-                AtStart::Listed => listed.push(n),
-                AtStart::Plays(code) => found.push((n, code, GameRecord::stats_from(stats))),
-            }
-        }
+        self.each_stats(
+            among.len(),
+            |i| among[i],
+            |i, stats| {
+                let (n, Some(stats)) = (among[i], stats) else {
+                    return;
+                };
+                match at_start_among_moves(GameRecord::start_byte_from(stats), moves) {
+                    AtStart::Never => {}
+                    AtStart::Listed => listed.push(n),
+                    AtStart::Plays(code) => found.push((n, code, GameRecord::stats_from(stats))),
+                }
+            },
+        );
         if !listed.is_empty() {
             self.read_list_ahead(list, listed.len());
             found.extend(self.with_stats(list.among(&listed)));
@@ -1783,6 +1872,52 @@ mod tests {
         assert!(f.shared < 100, "{}", f.shared);
     }
 
+    /// Six bytes keep every result, every start byte and ratings and years of 12 bits; a
+    /// larger rating or year is kept as the largest.
+    #[test]
+    fn a_games_statistics_keep_what_it_is_in_six_bytes() {
+        let at_starts = [
+            AtStart::Never,
+            AtStart::Listed,
+            AtStart::Plays(super::super::key::END),
+            AtStart::Plays(start_moves()[0]),
+            AtStart::Plays(*start_moves().last().unwrap()),
+        ];
+        for (i, at_start) in at_starts.into_iter().enumerate() {
+            for (elo, year) in [(0, 0), (2851, 2047), (4000, 1), (4095, 4095), (5000, 9999)] {
+                let stats = GameStats {
+                    result: GameStats::result_of_code(i as u8 % 4),
+                    white_elo: elo,
+                    black_elo: 4095 - elo.min(4095),
+                    year,
+                };
+                let record = GameRecord {
+                    stats: Some(stats),
+                    at_start,
+                    ..GameRecord::default()
+                };
+                let b = record.stats_bytes();
+                let kept = GameStats {
+                    white_elo: elo.min(STATS_MOST),
+                    year: year.min(STATS_MOST),
+                    ..stats
+                };
+                assert_eq!(GameRecord::stats_from(&b), Some(kept), "{at_start:?}");
+                assert_eq!(
+                    at_start_of_byte(GameRecord::start_byte_from(&b)),
+                    at_start
+                );
+            }
+            let not_indexed = GameRecord {
+                at_start,
+                ..GameRecord::default()
+            };
+            let b = not_indexed.stats_bytes();
+            assert_eq!(GameRecord::stats_from(&b), None);
+            assert_eq!(GameRecord::start_byte_from(&b), 0);
+        }
+    }
+
     #[test]
     fn positions_with_enough_games_keep_their_sums_per_move() {
         let dir = tempfile::tempdir().unwrap();
@@ -1881,7 +2016,7 @@ mod tests {
         let bytes = std::fs::read(&path).unwrap();
         std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
         assert!(IndexFile::open(&path).is_none());
-        std::fs::write(&path, b"GFPOSIX7 short").unwrap();
+        std::fs::write(&path, b"GFPOSIX8 short").unwrap();
         assert!(IndexFile::open(&path).is_none());
     }
 

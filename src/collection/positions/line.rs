@@ -28,14 +28,20 @@ pub struct GameStats {
     pub year: u16,
 }
 
+/// The largest rating and year the statistics keep (12 bits each in the index file): SCID
+/// keeps ratings up to 4,000 and years up to 2,047; a larger one (a PGN file's) counts as
+/// this, whether the index file or a save's replay answers.
+pub const STATS_MOST: u16 = (1 << 12) - 1;
+
 impl GameStats {
     /// The facts of a game with `headers`.
     pub fn of(headers: &Headers) -> GameStats {
+        let most = |v: Option<u16>| v.unwrap_or(0).min(STATS_MOST);
         GameStats {
             result: headers.result,
-            white_elo: headers.white_rating.map_or(0, |r| r.value),
-            black_elo: headers.black_rating.map_or(0, |r| r.value),
-            year: headers.date.year.unwrap_or(0),
+            white_elo: most(headers.white_rating.map(|r| r.value)),
+            black_elo: most(headers.black_rating.map(|r| r.value)),
+            year: most(headers.date.year),
         }
     }
 
