@@ -494,6 +494,9 @@ pub struct PgnWriter {
     lines: Vec<LineState>,
     pending: PendingComment,
     reordered: bool,
+    /// The length of the buffer before the game: what [`GameVisitor::restart`] goes back
+    /// to.
+    start: usize,
 }
 
 impl Default for PgnWriter {
@@ -512,6 +515,7 @@ impl PgnWriter {
     /// as an export writes them); [`finish`](Self::finish) hands `out` back.
     pub fn appending_to(out: String) -> PgnWriter {
         PgnWriter {
+            start: out.len(),
             wrapper: Wrapper {
                 out,
                 line_len: 0,
@@ -630,7 +634,12 @@ impl GameVisitor for PgnWriter {
             if white || force_number {
                 self.wrapper.ascii_token_with(|out| {
                     push_decimal(out, before.fullmoves().get());
-                    out.push_str(if white { "." } else { "..." });
+                    // Each a length the compiler knows: a store, not a copy's call.
+                    if white {
+                        out.push('.');
+                    } else {
+                        out.push_str("...");
+                    }
                 });
             }
             self.wrapper
@@ -688,6 +697,15 @@ impl GameVisitor for PgnWriter {
         }
         Ok(())
     }
+
+    /// The text written of the game is taken back: the writer is as it was made.
+    fn restart(&mut self) -> bool {
+        let style = self.style;
+        let mut out = std::mem::take(&mut self.wrapper.out);
+        out.truncate(self.start);
+        *self = PgnWriter::appending_to(out).in_style(style);
+        true
+    }
 }
 
 #[cfg(test)]
@@ -718,6 +736,25 @@ mod tests {
             let mut out = String::from("x");
             push_decimal(&mut out, n);
             assert_eq!(out, format!("x{n}"));
+        }
+    }
+
+    #[test]
+    fn a_restarted_writer_takes_back_the_game_told_so_far() {
+        let pos = Chess::default();
+        let e4 = San::from_ascii(b"e4").unwrap().to_move(&pos).unwrap();
+        let after = play(&pos, &Ply::Move(e4)).unwrap();
+        for style in [Style::Standard, Style::ChessBase] {
+            let fresh = PgnWriter::appending_to("before\n".to_owned()).in_style(style);
+            let mut writer = PgnWriter::appending_to("before\n".to_owned()).in_style(style);
+            assert!(writer.restart(), "asked before the game, it says it can");
+            writer
+                .begin(&Headers::default(), &StartPosition::Standard)
+                .unwrap();
+            writer.ply(&pos, &Ply::Move(e4), &after, false).unwrap();
+            writer.comment("gone").unwrap();
+            assert!(writer.restart());
+            assert_eq!(writer.finish(), fresh.finish());
         }
     }
 

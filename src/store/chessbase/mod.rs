@@ -610,25 +610,25 @@ impl ChessStore for ChessBase {
         self.game(number, &stored)
     }
 
-    /// A game without variations (most games) is told as it is decoded, its moves played
-    /// once and no tree built (`moves::decode_main_line`); any other, as `load` and a walk
-    /// of its tree tell it (the trait's way).
+    /// A game without variations (most games) is told in one pass, its moves played once
+    /// and no tree built (`moves::tell_one_pass`); any other, as `load` and a walk of its
+    /// tree tell it (the trait's way).
     fn visit(&self, number: u32, visitor: &mut dyn GameVisitor) -> Result<()> {
         let entry = self.entry(number)?;
         let stored = self.stored(entry).map_err(|e| in_game(e, number))?;
-        let Some(line) = moves::decode_main_line(&stored.record, &stored.notes) else {
-            let game = self.game(number, &stored)?;
-            return walk(&game, visitor).map_err(|e| in_game(e, number));
+        let headers = |start: &crate::game::StartPosition, plies| {
+            let shape = Shape {
+                start,
+                plies,
+                clocks: stored.clocks,
+            };
+            self.headers(number, Some(shape))
         };
-        let shape = Shape {
-            start: line.start(),
-            plies: line.plies(),
-            clocks: stored.clocks,
-        };
-        visitor
-            .begin(&self.headers(number, Some(shape)), line.start())
-            .and_then(|()| line.tell(visitor))
-            .map_err(|e| in_game(e, number))
+        if let Some(told) = moves::tell_one_pass(&stored.record, &stored.notes, visitor, headers) {
+            return told.map_err(|e| in_game(e, number));
+        }
+        let game = self.game(number, &stored)?;
+        walk(&game, visitor).map_err(|e| in_game(e, number))
     }
 
     fn take_note(&self, number: u32) -> Option<String> {
