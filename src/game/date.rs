@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::text::decimal::push_two_digits;
+
 /// A calendar date whose parts may each be unknown (PGN's `????.??.??`).
 ///
 /// Chess databases store partial dates (a year alone is common), so each part is optional.
@@ -23,6 +25,14 @@ impl PartialDate {
 }
 
 impl PartialDate {
+    /// The PGN form ([`PartialDate::push_pgn`]) as a string of its own: what `to_string`
+    /// makes, without a formatter's cost (a tag's value).
+    pub fn pgn(&self) -> String {
+        let mut text = String::with_capacity(10);
+        self.push_pgn(&mut text);
+        text
+    }
+
     /// Append the PGN form, `YYYY.MM.DD` with `?` for unknown digits, to `out` (what
     /// `Display` writes; every game's tags have a date, so no formatter).
     pub fn push_pgn(&self, out: &mut String) {
@@ -40,10 +50,20 @@ impl PartialDate {
     }
 }
 
-/// `n` in decimal, with leading zeros to `width` digits.
+/// `n` in decimal, with leading zeros to `width` digits: a month or day (2) and a year (4)
+/// of the usual size two digits at a time ([`push_two_digits`]), as every game's dates are.
 fn push_padded(out: &mut String, n: u32, width: usize) {
-    let (digits, from) = padded(n, width);
-    out.extend(digits[from..].iter().map(|&d| char::from(d)));
+    match (width, n) {
+        (2, 0..100) => push_two_digits(out, n),
+        (4, 0..10_000) => {
+            push_two_digits(out, n / 100);
+            push_two_digits(out, n % 100);
+        }
+        _ => {
+            let (digits, from) = padded(n, width);
+            out.extend(digits[from..].iter().map(|&d| char::from(d)));
+        }
+    }
 }
 
 /// `n` in decimal, with leading zeros to `width` digits (at most 10): the array's bytes from
@@ -93,9 +113,7 @@ impl PartialDate {
 impl fmt::Display for PartialDate {
     /// PGN form: `YYYY.MM.DD` with `?` for unknown digits.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut text = String::with_capacity(10);
-        self.push_pgn(&mut text);
-        f.write_str(&text)
+        f.write_str(&self.pgn())
     }
 }
 

@@ -38,6 +38,15 @@ pub trait GameVisitor {
     fn begin_variation(&mut self) -> Result<()>;
     /// The current variation ends; its parent line is current again.
     fn end_variation(&mut self) -> Result<()>;
+    /// Forget the game told so far, its [`begin`](Self::begin) too, so that it can be told
+    /// again from the start; false (the default) when this consumer cannot. Asked before
+    /// `begin`, it forgets nothing and says whether it could: a decoder that finds out
+    /// only as it goes whether it tells a game the way it began (ChessBase's, where a move
+    /// that is not legal cuts the game short) tells a consumer that can restart as it
+    /// decodes, and keeps what it decodes for any other.
+    fn restart(&mut self) -> bool {
+        false
+    }
 }
 
 /// One line of [`walk`]'s explicit stack: where we are in it and the position before its

@@ -8,6 +8,7 @@
 
 use shakmaty::{Chess, Color, Position};
 
+use super::decimal::push_decimal;
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::legal;
 use crate::game::visit::{self, GameVisitor};
@@ -416,39 +417,6 @@ fn push_ply(before: &Chess, ply: &Ply, after: &Chess, check: bool, out: &mut Str
     }
 }
 
-/// The numbers 0 to 99 as two digits each ("00", "01", … "99").
-const DIGIT_PAIRS: &str = concat!(
-    "0001020304050607080910111213141516171819",
-    "2021222324252627282930313233343536373839",
-    "4041424344454647484950515253545556575859",
-    "6061626364656667686970717273747576777879",
-    "8081828384858687888990919293949596979899",
-);
-
-/// Append `n` in decimal (move numbers and NAGs, written for every move: no formatter). The
-/// digits are copied from [`DIGIT_PAIRS`] two at a time, in pieces of a length the compiler
-/// knows, so each is a plain store rather than a call. Inlined for the numbers below 100
-/// (nearly every move number); the others take a call.
-#[inline(always)]
-fn push_decimal(out: &mut String, n: u32) {
-    let n = n as usize;
-    if n < 10 {
-        out.push_str(&DIGIT_PAIRS[2 * n + 1..2 * n + 2]);
-    } else if n < 100 {
-        out.push_str(&DIGIT_PAIRS[2 * n..2 * n + 2]);
-    } else {
-        push_large_decimal(out, n);
-    }
-}
-
-/// [`push_decimal`] of a number of three digits or more.
-#[inline(never)]
-fn push_large_decimal(out: &mut String, n: usize) {
-    push_decimal(out, (n / 100) as u32);
-    let low = n % 100;
-    out.push_str(&DIGIT_PAIRS[2 * low..2 * low + 2]);
-}
-
 /// One line being written: the main line or an open variation.
 struct LineState {
     /// Variations are enclosed in parentheses; the main line is not.
@@ -494,6 +462,9 @@ pub struct PgnWriter {
     lines: Vec<LineState>,
     pending: PendingComment,
     reordered: bool,
+    /// The length of the buffer before the game: what [`GameVisitor::restart`] goes back
+    /// to.
+    start: usize,
 }
 
 impl Default for PgnWriter {
@@ -512,6 +483,7 @@ impl PgnWriter {
     /// as an export writes them); [`finish`](Self::finish) hands `out` back.
     pub fn appending_to(out: String) -> PgnWriter {
         PgnWriter {
+            start: out.len(),
             wrapper: Wrapper {
                 out,
                 line_len: 0,
@@ -630,7 +602,12 @@ impl GameVisitor for PgnWriter {
             if white || force_number {
                 self.wrapper.ascii_token_with(|out| {
                     push_decimal(out, before.fullmoves().get());
-                    out.push_str(if white { "." } else { "..." });
+                    // Each a length the compiler knows: a store, not a copy's call.
+                    if white {
+                        out.push('.');
+                    } else {
+                        out.push_str("...");
+                    }
                 });
             }
             self.wrapper
@@ -688,6 +665,15 @@ impl GameVisitor for PgnWriter {
         }
         Ok(())
     }
+
+    /// The text written of the game is taken back: the writer is as it was made.
+    fn restart(&mut self) -> bool {
+        let style = self.style;
+        let mut out = std::mem::take(&mut self.wrapper.out);
+        out.truncate(self.start);
+        *self = PgnWriter::appending_to(out).in_style(style);
+        true
+    }
 }
 
 #[cfg(test)]
@@ -698,26 +684,21 @@ mod tests {
     use shakmaty::san::San;
 
     #[test]
-    fn decimals_are_written_as_rust_writes_them() {
-        for n in [
-            0,
-            7,
-            9,
-            10,
-            42,
-            99,
-            100,
-            101,
-            110,
-            999,
-            1000,
-            1005,
-            65_535,
-            u32::MAX,
-        ] {
-            let mut out = String::from("x");
-            push_decimal(&mut out, n);
-            assert_eq!(out, format!("x{n}"));
+    fn a_restarted_writer_takes_back_the_game_told_so_far() {
+        let pos = Chess::default();
+        let e4 = San::from_ascii(b"e4").unwrap().to_move(&pos).unwrap();
+        let after = play(&pos, &Ply::Move(e4)).unwrap();
+        for style in [Style::Standard, Style::ChessBase] {
+            let fresh = PgnWriter::appending_to("before\n".to_owned()).in_style(style);
+            let mut writer = PgnWriter::appending_to("before\n".to_owned()).in_style(style);
+            assert!(writer.restart(), "asked before the game, it says it can");
+            writer
+                .begin(&Headers::default(), &StartPosition::Standard)
+                .unwrap();
+            writer.ply(&pos, &Ply::Move(e4), &after, false).unwrap();
+            writer.comment("gone").unwrap();
+            assert!(writer.restart());
+            assert_eq!(writer.finish(), fresh.finish());
         }
     }
 

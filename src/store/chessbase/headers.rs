@@ -3,6 +3,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::{GameResult, PartialDate};
+use crate::text::decimal::{push_decimal, push_two_digits};
 
 /// The length of the header and of each record.
 pub(super) const RECORD_LEN: usize = 46;
@@ -100,7 +101,11 @@ pub(super) fn eco_text(eco: u16) -> Option<String> {
     let code = eco >> 7;
     (1..=500).contains(&code).then(|| {
         let v = code - 1;
-        format!("{}{:02}", char::from(b'A' + (v / 100) as u8), v % 100)
+        // Written for every game: no formatter.
+        let mut text = String::with_capacity(3);
+        text.push(char::from(b'A' + (v / 100) as u8));
+        push_two_digits(&mut text, u32::from(v % 100));
+        text
     })
 }
 
@@ -176,10 +181,22 @@ impl Entry {
     pub(super) fn round_text(round: u8, subround: u8) -> String {
         match (round, subround) {
             (0, 0) => "?".to_owned(),
-            (r, 0) => r.to_string(),
-            (r, s) => format!("{r}.{s}"),
+            (r, 0) => decimal(r.into()),
+            (r, s) => {
+                let mut text = decimal(r.into());
+                text.push('.');
+                push_decimal(&mut text, s.into());
+                text
+            }
         }
     }
+}
+
+/// `n` in decimal, a tag's value (every game has a few: no formatter).
+pub(super) fn decimal(n: u32) -> String {
+    let mut text = String::with_capacity(10);
+    push_decimal(&mut text, n);
+    text
 }
 
 #[cfg(test)]

@@ -31,7 +31,7 @@ use crate::store::{
     ChessStore, Each, Format, GameSummary, NameKind, Problem, StoreInfo, check_readable_game,
     in_game,
 };
-use headers::{Entry, RECORD_LEN};
+use headers::{Entry, RECORD_LEN, decimal};
 
 /// The file extensions of a ChessBase database gamefs reads, the index first.
 pub const EXTENSIONS: [&str; 9] = [
@@ -45,6 +45,9 @@ pub const OTHER_EXTENSIONS: [&str; 7] = ["cbl", "cbm", "cbtt", "cbb", "cbgi", "c
 /// The length of the .cbj file's header (its version, record length and record count,
 /// little-endian, then bytes of no known use).
 const EXTENDED_HEADER_LEN: u64 = 32;
+
+/// The tags beyond the roster that [`ChessBase::headers`] gives a game at most.
+const EXTRA_TAGS: usize = 20;
 
 /// The base path of a database given as its base or any of its files.
 pub fn base_path(path: &Path) -> PathBuf {
@@ -370,7 +373,8 @@ impl ChessBase {
     /// final clocks too.
     fn headers(&self, number: u32, shape: Option<Shape<'_>>) -> Headers {
         let entry = &self.entries[number as usize];
-        let mut extra = Vec::new();
+        // Room for the tags a game has at most, rather than the doublings of an empty list.
+        let mut extra = Vec::with_capacity(EXTRA_TAGS);
         let mut tag = |name: &str, value: String| extra.push((name.to_owned(), value));
         if let Some(a) = self.annotator_of(entry) {
             tag("Annotator", a.to_string());
@@ -382,7 +386,8 @@ impl ChessBase {
             if *start != crate::game::StartPosition::Standard {
                 tag("SetUp", "1".to_owned());
             }
-            tag("PlyCount", plies.to_string());
+            // A record's length has three bytes, so its plies fit.
+            tag("PlyCount", decimal(plies as u32));
         }
         let tournament = self.tournaments.get(entry.tournament as usize);
         if let Some(t) = tournament {
@@ -390,17 +395,17 @@ impl ChessBase {
                 tag("EventType", kind);
             }
             if t.rounds > 0 {
-                tag("EventRounds", t.rounds.to_string());
+                tag("EventRounds", decimal(t.rounds.into()));
             }
             if let Some(country) = nations::code(t.nation) {
                 tag("EventCountry", country.to_owned());
             }
             if t.category > 0 {
-                tag("EventCategory", t.category.to_string());
+                tag("EventCategory", decimal(t.category.into()));
             }
         }
         if let Some(s) = self.sources.get(entry.source as usize) {
-            let known = |d: crate::game::PartialDate| (!d.is_unknown()).then(|| d.to_string());
+            let known = |d: crate::game::PartialDate| (!d.is_unknown()).then(|| d.pgn());
             let named = !s.title.is_empty() || !s.publisher.is_empty();
             let tags = [
                 (
@@ -415,12 +420,12 @@ impl ChessBase {
                 ("SourceDate", known(s.published).filter(|_| named)),
                 (
                     "SourceVersion",
-                    (s.version > 0).then(|| s.version.to_string()),
+                    (s.version > 0).then(|| decimal(s.version.into())),
                 ),
                 ("SourceVersionDate", known(s.date)),
                 (
                     "SourceQuality",
-                    (s.quality > 0).then(|| s.quality.to_string()),
+                    (s.quality > 0).then(|| decimal(s.quality.into())),
                 ),
             ];
             for (name, value) in tags {
@@ -449,13 +454,14 @@ impl ChessBase {
                 tag(name, annotations::clock_text(centis));
             }
         }
+        // The names copied as they are (`to_string` would take a formatter for each).
         Headers {
-            event: Self::named(&self.events, entry.tournament).to_string(),
-            site: self.name(NameKind::Site, self.site_id(entry)).to_string(),
+            event: String::from(&*Self::named(&self.events, entry.tournament)),
+            site: String::from(&*self.name(NameKind::Site, self.site_id(entry))),
             date: entry.date,
             round: Entry::round_text(entry.round, entry.subround),
-            white: Self::named(&self.players, entry.white).to_string(),
-            black: Self::named(&self.players, entry.black).to_string(),
+            white: String::from(&*Self::named(&self.players, entry.white)),
+            black: String::from(&*Self::named(&self.players, entry.black)),
             result: headers::result(entry.result),
             white_rating: rating(entry.white_elo),
             black_rating: rating(entry.black_elo),
@@ -610,25 +616,25 @@ impl ChessStore for ChessBase {
         self.game(number, &stored)
     }
 
-    /// A game without variations (most games) is told as it is decoded, its moves played
-    /// once and no tree built (`moves::decode_main_line`); any other, as `load` and a walk
-    /// of its tree tell it (the trait's way).
+    /// A game without variations (most games) is told in one pass, its moves played once
+    /// and no tree built (`moves::tell_one_pass`); any other, as `load` and a walk of its
+    /// tree tell it (the trait's way).
     fn visit(&self, number: u32, visitor: &mut dyn GameVisitor) -> Result<()> {
         let entry = self.entry(number)?;
         let stored = self.stored(entry).map_err(|e| in_game(e, number))?;
-        let Some(line) = moves::decode_main_line(&stored.record, &stored.notes) else {
-            let game = self.game(number, &stored)?;
-            return walk(&game, visitor).map_err(|e| in_game(e, number));
+        let headers = |start: &crate::game::StartPosition, plies| {
+            let shape = Shape {
+                start,
+                plies,
+                clocks: stored.clocks,
+            };
+            self.headers(number, Some(shape))
         };
-        let shape = Shape {
-            start: line.start(),
-            plies: line.plies(),
-            clocks: stored.clocks,
-        };
-        visitor
-            .begin(&self.headers(number, Some(shape)), line.start())
-            .and_then(|()| line.tell(visitor))
-            .map_err(|e| in_game(e, number))
+        if let Some(told) = moves::tell_one_pass(&stored.record, &stored.notes, visitor, headers) {
+            return told.map_err(|e| in_game(e, number));
+        }
+        let game = self.game(number, &stored)?;
+        walk(&game, visitor).map_err(|e| in_game(e, number))
     }
 
     fn take_note(&self, number: u32) -> Option<String> {

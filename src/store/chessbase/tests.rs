@@ -413,6 +413,11 @@ fn visiting_a_game_tells_what_walking_the_loaded_game_tells() {
             games += 1;
             let mut visited = Events::default();
             let told = db.visit(n, &mut visited).map_err(|e| e.to_string());
+            // A visitor that can restart is told moves as they are decoded, the same.
+            let mut streamed = Events::restartable();
+            let streamed_told = db.visit(n, &mut streamed).map_err(|e| e.to_string());
+            assert_eq!(streamed_told, told, "{}: game {n}", base.display());
+            assert_eq!(streamed.0, visited.0, "{}: game {n}", base.display());
             let mut walked = Events::default();
             let loaded = db
                 .load(n)

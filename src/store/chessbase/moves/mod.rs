@@ -21,8 +21,10 @@
 //! before that byte and no more (tests/chessbase_exports.rs, `NormalNoPop` and
 //! `Chess960Corrupt`). So does gamefs; [`Moves::cut`] says where and why.
 
+mod notes;
 mod pieces;
 mod setup;
+mod stream;
 mod table;
 
 use shakmaty::{CastlingSide, Chess, Color, File, Position, Rank, Role, Square};
@@ -32,8 +34,10 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::game::legal::{self, UciCandidate};
 use crate::game::replay::{fen_of, play_in_place};
 use crate::game::visit::GameVisitor;
-use crate::game::{Line, MoveNode, Ply, StartPosition};
+use crate::game::{Headers, Line, MoveNode, Ply, StartPosition};
+use notes::Notes;
 use pieces::{Slots, role_of, square};
+use stream::Stream;
 use table::{Cipher, Code};
 
 /// The length of a record's header (flags, mode and length).
@@ -70,16 +74,56 @@ pub fn record_len(header: [u8; HEADER_LEN]) -> usize {
     usize::from(header[1]) << 16 | usize::from(header[2]) << 8 | usize::from(header[3])
 }
 
-/// Tell `record` (a whole game record, without annotations) to `visitor` the one-pass way
-/// `decode_main_line` decodes it (tags left empty), when that way takes it; `None` when the
-/// record goes the tree's way. The fuzz target holds it to [`decode`] and a walk of its tree.
+/// Tell `record` (a whole game record, without annotations) to `visitor` the one-pass way a
+/// store's visit tells it (tags left empty), when that way takes it; `None` when the record
+/// goes the tree's way, with nothing told. A visitor that can restart
+/// ([`GameVisitor::restart`]) is told each move as it is decoded, any other once its line is
+/// decoded. The fuzz target holds it to [`decode`] and a walk of its tree.
 pub fn tell_main_line(record: &[u8], visitor: &mut dyn GameVisitor) -> Option<Result<()>> {
-    let line = decode_main_line(record, &[])?;
-    Some(
-        visitor
-            .begin(&crate::game::Headers::default(), line.start())
-            .and_then(|()| line.tell(visitor)),
-    )
+    tell_one_pass(record, &[], visitor, |_, _| Headers::default())
+}
+
+/// Tell `record` with `notes` (as [`decode_annotated`] places them) to `visitor` in one
+/// pass when it holds a main line alone that decodes to its end mark, `headers` making the
+/// game's tags from its start and its half moves (PlyCount); `None` when the record goes
+/// the tree's way, with nothing told (a visitor told part of a game before a move turned
+/// out not to be legal is restarted, [`GameVisitor::restart`]). A visitor that can
+/// restart is told each move as it is decoded ([`stream`]); any other, once the whole
+/// line is decoded ([`decode_main_line`]).
+pub(super) fn tell_one_pass<V: GameVisitor + ?Sized>(
+    record: &[u8],
+    notes: &[(u32, Note)],
+    visitor: &mut V,
+    headers: impl FnOnce(&StartPosition, usize) -> Headers,
+) -> Option<Result<()>> {
+    if !visitor.restart() {
+        let line = decode_main_line(record, notes)?;
+        let headers = headers(line.start(), line.plies());
+        return Some(
+            visitor
+                .begin(&headers, line.start())
+                .and_then(|()| line.tell(visitor)),
+        );
+    }
+    let head = Head::read(record).ok()?;
+    let plies = head.main_line_plies(record)?;
+    let mut placed = Notes::new(plies);
+    annotate(&mut placed, notes, false).ok()?;
+    let (start, pos) = start_of(record, head).ok()?;
+    let mut decoder = Decoder::new(Stream::new(pos, placed, visitor))?;
+    if let Err(e) = decoder.sink.begin(&headers(&start, plies), &start) {
+        return Some(Err(e));
+    }
+    let cut = run_body(record, head, &mut decoder);
+    if let Some(e) = decoder.sink.refused() {
+        return Some(Err(e));
+    }
+    if matches!(cut, Ok(None)) {
+        return Some(Ok(()));
+    }
+    // The game is cut (or refused): the tree's way tells it, from its start.
+    decoder.sink.visitor().restart();
+    None
 }
 
 /// The moves of `record`, a whole game record of the .cbg file (header included).
@@ -118,9 +162,14 @@ pub(super) fn decode_main_line(record: &[u8], notes: &[(u32, Note)]) -> Option<M
     if cut.is_some() {
         return None;
     }
-    let mut moves = decoder.sink;
-    annotate(&mut moves, notes, false).ok()?;
-    Some(MainLine { start, moves })
+    let moves = decoder.sink;
+    let mut placed = Notes::new(moves.plies.len());
+    annotate(&mut placed, notes, false).ok()?;
+    Some(MainLine {
+        start,
+        moves,
+        notes: placed,
+    })
 }
 
 /// What a record's four-byte header says: how its moves are written, and what comes before
@@ -253,8 +302,17 @@ fn decode_into<S: Sink>(
     head: Head,
     sink_of: impl FnOnce(Chess) -> S,
 ) -> Result<(StartPosition, Decoder<S>, Option<String>)> {
+    let (start, pos) = start_of(record, head)?;
+    let mut decoder = Decoder::new(sink_of(pos))
+        .ok_or_else(|| bad("a side has more than eight pawns".to_owned()))?;
+    let cut = run_body(record, head, &mut decoder)?;
+    Ok((start, decoder, cut))
+}
+
+/// Where `record` (its header `head` read) starts: as the game names it, and the position.
+fn start_of(record: &[u8], head: Head) -> Result<(StartPosition, Chess)> {
     let rest = &record[HEADER_LEN..];
-    let (start, pos) = match (head.setup, head.chess960) {
+    Ok(match (head.setup, head.chess960) {
         (true, false) => {
             let pos = setup::read(rest)?;
             (StartPosition::Fen(fen_of(&pos)), pos)
@@ -268,18 +326,24 @@ fn decode_into<S: Sink>(
             (StartPosition::Chess960(fen), pos)
         }
         (false, false) => (StartPosition::Standard, Chess::default()),
-    };
+    })
+}
+
+/// Decode the moves of `record` (its header `head` read) with `decoder`: where and why they
+/// stopped before their end mark ([`Moves::cut`]), if they did.
+fn run_body<S: Sink>(
+    record: &[u8],
+    head: Head,
+    decoder: &mut Decoder<S>,
+) -> Result<Option<String>> {
     let body_at = head.body_at();
     let body = &record[body_at..];
-    let mut decoder = Decoder::new(sink_of(pos))
-        .ok_or_else(|| bad("a side has more than eight pawns".to_owned()))?;
     let stopped = match head.encoding {
         Encoding::Compact(cipher) => decoder.run(body, cipher),
         Encoding::Simple(cipher) => decoder.run_simple(body, cipher),
     }
     .map_err(|(at, e)| bad(format!("byte {}: {e}", body_at + at)))?;
-    let cut = stopped.map(|(at, e)| format!("byte {}: {e}", body_at + at));
-    Ok((start, decoder, cut))
+    Ok(stopped.map(|(at, e)| format!("byte {}: {e}", body_at + at)))
 }
 
 /// What ChessBase's encoding mode `mode` is for.
@@ -303,7 +367,8 @@ type Stop = std::result::Result<Option<(usize, String)>, (usize, String)>;
 type Open<S> = (<S as Sink>::Place, Chess, Slots, bool);
 
 /// What a run over a record's moves does with the moves it plays: builds the move tree
-/// ([`Tree`]), or keeps a main line alone with the positions its moves lead to ([`Flat`]).
+/// ([`Tree`]), keeps a main line alone with the positions its moves lead to ([`Flat`]), or
+/// tells a main line alone to a visitor move by move ([`Stream`]).
 /// The sink holds the position the next move is played from, so the one-pass way plays
 /// each move straight into the position it keeps. The decoding itself (slots, legality,
 /// variation marks) is [`Decoder`]'s, whichever.
@@ -321,8 +386,9 @@ trait Sink {
     /// apart until [`Sink::keep`].
     fn next(&mut self) -> &mut Chess;
     /// `ply`, played into [`Sink::next`], is legal (`check`: it gives check): it goes into
-    /// the sink, and its position is the one the next move is played from.
-    fn keep(&mut self, ply: Ply, check: bool);
+    /// the sink, and its position is the one the next move is played from; an error (the
+    /// reason) stops the moves there.
+    fn keep(&mut self, ply: Ply, check: bool) -> std::result::Result<(), String>;
 }
 
 /// A line of the tree being built, and where it hangs.
@@ -409,7 +475,7 @@ impl Sink for Tree {
         &mut self.next
     }
 
-    fn keep(&mut self, ply: Ply, _check: bool) {
+    fn keep(&mut self, ply: Ply, _check: bool) -> std::result::Result<(), String> {
         std::mem::swap(&mut self.pos, &mut self.next);
         // The cursor's first child continues its line; a later child starts a variation of
         // that first child.
@@ -440,6 +506,7 @@ impl Sink for Tree {
             index,
         };
         self.places.push((target, index));
+        Ok(())
     }
 }
 
@@ -454,11 +521,6 @@ struct Flat {
     positions: Vec<Chess>,
     /// Each move, and whether it checks.
     plies: Vec<(Ply, bool)>,
-    /// The comment before the first move.
-    comment: Option<String>,
-    /// Each move's comment and NAGs; empty until an annotation names a move (most games
-    /// have none, and slots kept beside every move made each move's copy larger).
-    notes: Vec<(Option<String>, Vec<u8>)>,
 }
 
 impl Flat {
@@ -472,8 +534,6 @@ impl Flat {
         Flat {
             positions,
             plies: Vec::with_capacity(most_moves),
-            comment: None,
-            notes: Vec::new(),
         }
     }
 }
@@ -502,8 +562,9 @@ impl Sink for Flat {
         &mut self.positions[at + 1]
     }
 
-    fn keep(&mut self, ply: Ply, check: bool) {
+    fn keep(&mut self, ply: Ply, check: bool) -> std::result::Result<(), String> {
         self.plies.push((ply, check));
+        Ok(())
     }
 }
 
@@ -514,6 +575,7 @@ impl Sink for Flat {
 pub(super) struct MainLine {
     start: StartPosition,
     moves: Flat,
+    notes: Notes,
 }
 
 impl MainLine {
@@ -531,22 +593,11 @@ impl MainLine {
     /// [`crate::game::visit::walk`] tells of the same game loaded as [`Moves`]: the
     /// comment before the first move, then each move with its NAGs and its comment.
     pub(super) fn tell(&self, visitor: &mut (impl GameVisitor + ?Sized)) -> Result<()> {
-        if let Some(c) = &self.moves.comment {
-            visitor.line_comment(c)?;
-        }
-        let Flat {
-            positions, notes, ..
-        } = &self.moves;
+        self.notes.tell_start(visitor)?;
+        let positions = &self.moves.positions;
         for (i, (ply, check)) in self.moves.plies.iter().enumerate() {
             visitor.ply(&positions[i], ply, &positions[i + 1], *check)?;
-            if let Some((comment, nags)) = notes.get(i) {
-                for &nag in nags {
-                    visitor.nag(nag)?;
-                }
-                if let Some(c) = comment {
-                    visitor.comment(c)?;
-                }
-            }
+            self.notes.tell_after(i, visitor)?;
         }
         Ok(())
     }
@@ -588,7 +639,8 @@ fn append(comment: &mut Option<String>, more: &str) {
 }
 
 /// Where a record's annotations go: the moves decoded, named by the order they were
-/// decoded in, in the lines they went into ([`Tree`], or the one line of [`Flat`]).
+/// decoded in, in the lines they went into ([`Tree`], or the one line of a game without
+/// variations, [`Notes`]).
 trait Annotated {
     /// How many moves were decoded.
     fn decoded(&self) -> usize;
@@ -616,28 +668,6 @@ impl Annotated for Tree {
     fn move_notes(&mut self, line: usize, index: usize) -> (&mut Option<String>, &mut Vec<u8>) {
         let m = &mut self.lines[line].line.moves[index];
         (&mut m.comment, &mut m.nags)
-    }
-}
-
-impl Annotated for Flat {
-    fn decoded(&self) -> usize {
-        self.plies.len()
-    }
-
-    fn place_of(&self, n: usize) -> Option<(usize, usize)> {
-        (n < self.plies.len()).then_some((0, n))
-    }
-
-    fn line_comment(&mut self, _line: usize) -> &mut Option<String> {
-        &mut self.comment
-    }
-
-    fn move_notes(&mut self, _line: usize, index: usize) -> (&mut Option<String>, &mut Vec<u8>) {
-        if self.notes.is_empty() {
-            self.notes.resize_with(self.plies.len(), Default::default);
-        }
-        let (comment, nags) = &mut self.notes[index];
-        (comment, nags)
     }
 }
 
@@ -970,8 +1000,7 @@ impl<S: Sink> Decoder<S> {
         let check = check.unwrap_or_default();
         self.in_check = check;
         self.moves = self.moves.wrapping_add(1);
-        self.sink.keep(ply, check);
-        Ok(())
+        self.sink.keep(ply, check)
     }
 }
 

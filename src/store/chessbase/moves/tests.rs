@@ -348,9 +348,17 @@ fn many_variations_and_a_bound_on_open_ones() {
 }
 
 /// A visitor that writes down every event it is told, positions as FEN, so two ways of
-/// telling a game compare as lists.
+/// telling a game compare as lists; one made [`Events::restartable`] can forget them
+/// ([`GameVisitor::restart`]), so ChessBase's decoder tells it moves as it decodes them.
 #[derive(Default)]
-pub(in crate::store::chessbase) struct Events(pub(in crate::store::chessbase) Vec<String>);
+pub(in crate::store::chessbase) struct Events(pub(in crate::store::chessbase) Vec<String>, bool);
+
+impl Events {
+    /// A visitor that can restart.
+    pub(in crate::store::chessbase) fn restartable() -> Events {
+        Events(Vec::new(), true)
+    }
+}
 
 impl GameVisitor for Events {
     fn begin(
@@ -386,19 +394,33 @@ impl GameVisitor for Events {
         self.0.push(")".to_owned());
         Ok(())
     }
+    fn restart(&mut self) -> bool {
+        self.0.clear();
+        self.1
+    }
 }
 
-/// The events of `record` with `notes` told in one pass ([`decode_main_line`]), and as the
+/// The events of `record` with `notes` told in one pass ([`tell_one_pass`]), and as the
 /// tree [`decode_annotated`] builds is walked; `None` for the first when the record does
-/// not go the one-pass way.
+/// not go the one-pass way. Told in one pass, a visitor that can restart and one that
+/// cannot (the two ways of [`tell_one_pass`]) are told the same.
 fn both_ways(record: &[u8], notes: &[(u32, Note)]) -> (Option<Vec<String>>, Vec<String>) {
     let headers = crate::game::Headers::default();
-    let one = decode_main_line(record, notes).map(|line| {
-        let mut events = Events::default();
-        events.begin(&headers, line.start()).unwrap();
-        line.tell(&mut events).unwrap();
-        events.0
-    });
+    let one_pass = |mut events: Events| {
+        let told = tell_one_pass(record, notes, &mut events, |_, _| headers.clone());
+        match told {
+            Some(told) => {
+                told.unwrap();
+                Some(events.0)
+            }
+            None => {
+                assert!(events.0.is_empty(), "{:?}", events.0);
+                None
+            }
+        }
+    };
+    let one = one_pass(Events::default());
+    assert_eq!(one_pass(Events::restartable()), one);
     let moves = decode_annotated(record, notes).unwrap();
     let game = ChessGame {
         headers,
@@ -454,7 +476,8 @@ fn a_main_line_alone_is_told_in_one_pass_as_its_tree_is_walked() {
     ];
     let (one, tree) = both_ways(&set_up, &notes);
     assert_eq!(one, Some(tree));
-    // A variation, a cut game and a note past the last move go the tree's way.
+    // A variation, a cut game and a note past the last move go the tree's way, and a
+    // visitor told part of a game cut short (told moves as they are decoded) forgets it.
     let variation = [128, START, 119, 124, END, 120, END];
     assert!(decode_main_line(&record(&variation, None), &[]).is_none());
     assert!(decode_main_line(&record(&[128, 128, 128, END], None), &[]).is_none());
@@ -462,4 +485,7 @@ fn a_main_line_alone_is_told_in_one_pass_as_its_tree_is_walked() {
     let past = [(5, Note::Nags(vec![1]))];
     assert!(decode_main_line(&main, &past).is_none());
     assert!(decode_annotated(&main, &past).is_err());
+    for codes in [&variation[..], &[128, 128, 128, END], &[128]] {
+        assert_eq!(both_ways(&record(codes, None), &[]).0, None, "{codes:?}");
+    }
 }
