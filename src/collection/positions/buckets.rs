@@ -125,7 +125,7 @@ impl Buckets {
     }
 
     /// Give the entries of bucket `i` to `each`, sorted by key and game (a game is once at
-    /// a key, so this is [`Entry`]'s order). A bucket of at most [`SORT_AT_ONCE`] entries is
+    /// a key, so this is [`Entry`]'s order). A bucket of at most `SORT_AT_ONCE` entries is
     /// sorted in `room`'s memory; a larger one (the positions every game reaches, the start
     /// position's above all, crowd theirs: at 10M games, ten million entries) a piece of
     /// that many at a time, each piece put back on disk sorted (a run) and the runs merged:

@@ -13,7 +13,7 @@
 //! the bytes of the lists (8) and of the games the lists share (8); per game its statistics
 //! (6 bytes: its result, what its main line plays at the standard start position
 //! ([`GameRecord::at_start`]), 0 when it is not indexed, White's and Black's rating and the
-//! year: [`GameRecord::stats_bytes`]), then per game what a search
+//! year: `GameRecord::stats_bytes`), then per game what a search
 //! reads of it (its signature: the emptied home squares, 8, their count, 1, its final
 //! material, 2; a spare byte; its [`Filter`] of the positions its main line reaches, 32); per
 //! listed position 13
@@ -1903,10 +1903,7 @@ mod tests {
                     ..stats
                 };
                 assert_eq!(GameRecord::stats_from(&b), Some(kept), "{at_start:?}");
-                assert_eq!(
-                    at_start_of_byte(GameRecord::start_byte_from(&b)),
-                    at_start
-                );
+                assert_eq!(at_start_of_byte(GameRecord::start_byte_from(&b)), at_start);
             }
             let not_indexed = GameRecord {
                 at_start,
