@@ -375,12 +375,8 @@ fn filter_bits(key: u64) -> [usize; 3] {
 }
 
 /// Append `v` to `out` in LEB128 (7 bits a byte, the lowest first).
-pub(super) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
+pub(super) fn put_varint(out: &mut Vec<u8>, v: u64) {
+    out.extend_from_slice(&varint(v));
 }
 
 /// The LEB128 number at `*at` of `b`, `*at` moved past it; `None` past the end.
@@ -465,7 +461,7 @@ fn encode_list(group: &mut Group, out: &mut Lists, shared: &SharedGames) -> std:
     }
 }
 
-/// `v` in LEB128 ([`put_varint`]), on the stack.
+/// `v` in LEB128 (7 bits a byte, the lowest first), on the stack.
 fn varint(mut v: u64) -> Varint {
     let mut out = Varint([0; 10], 0);
     while v >= 0x80 {
