@@ -364,15 +364,10 @@ type Stop = std::result::Result<Option<(usize, String)>, (usize, String)>;
 
 /// What an open variation keeps to come back to: the sink's place, the position, the slots
 /// and whether the side to move is in check there.
-type Open<S> = (<S as Sink>::Place, Chess, Slots, bool);
+type Open<S> = (<S as Variations>::Place, Chess, Slots, bool);
 
-/// What a run over a record's moves does with the moves it plays: builds the move tree
-/// ([`Tree`]), keeps a main line alone with the positions its moves lead to ([`Flat`]), or
-/// tells a main line alone to a visitor move by move ([`Stream`]).
-/// The sink holds the position the next move is played from, so the one-pass way plays
-/// each move straight into the position it keeps. The decoding itself (slots, legality,
-/// variation marks) is [`Decoder`]'s, whichever.
-trait Sink {
+/// Where a sink's variations go ([`Sink`]).
+trait Variations {
     /// What a variation keeps of the sink when it opens, to come back to when it closes.
     type Place: Copy;
     /// The place the next move goes, kept when a variation opens; an error when the sink
@@ -380,6 +375,30 @@ trait Sink {
     fn place(&self) -> std::result::Result<Self::Place, String>;
     /// Back to `place`, at `pos`: the line a variation opened in goes on.
     fn back_to(&mut self, place: Self::Place, pos: Chess);
+}
+
+/// A sink of a main line alone ([`Flat`], [`Stream`]): no variation opens in it.
+trait MainLineOnly {}
+
+impl<T: MainLineOnly + ?Sized> Variations for T {
+    type Place = std::convert::Infallible;
+
+    fn place(&self) -> std::result::Result<Self::Place, String> {
+        Err("a variation".to_owned())
+    }
+
+    fn back_to(&mut self, place: Self::Place, _pos: Chess) {
+        match place {}
+    }
+}
+
+/// What a run over a record's moves does with the moves it plays: builds the move tree
+/// ([`Tree`]), keeps a main line alone with the positions its moves lead to ([`Flat`]), or
+/// tells a main line alone to a visitor move by move ([`Stream`]).
+/// The sink holds the position the next move is played from, so the one-pass way plays
+/// each move straight into the position it keeps. The decoding itself (slots, legality,
+/// variation marks) is [`Decoder`]'s, whichever.
+trait Sink: Variations {
     /// The position the next move is played from.
     fn position(&self) -> &Chess;
     /// A copy of [`Sink::position`] for the next move to be played into; it stays
@@ -454,7 +473,7 @@ impl Tree {
     }
 }
 
-impl Sink for Tree {
+impl Variations for Tree {
     type Place = Cursor;
 
     fn place(&self) -> std::result::Result<Cursor, String> {
@@ -465,7 +484,9 @@ impl Sink for Tree {
         self.cursor = place;
         self.pos = pos;
     }
+}
 
+impl Sink for Tree {
     fn position(&self) -> &Chess {
         &self.pos
     }
@@ -538,18 +559,9 @@ impl Flat {
     }
 }
 
+impl MainLineOnly for Flat {}
+
 impl Sink for Flat {
-    /// No variation opens in a main line alone.
-    type Place = std::convert::Infallible;
-
-    fn place(&self) -> std::result::Result<Self::Place, String> {
-        Err("a variation".to_owned())
-    }
-
-    fn back_to(&mut self, place: Self::Place, _pos: Chess) {
-        match place {}
-    }
-
     fn position(&self) -> &Chess {
         &self.positions[self.plies.len()]
     }

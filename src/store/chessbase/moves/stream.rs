@@ -7,8 +7,8 @@
 
 use shakmaty::Chess;
 
-use super::Sink;
 use super::notes::Notes;
+use super::{MainLineOnly, Sink};
 use crate::error::{Error, Result};
 use crate::game::visit::GameVisitor;
 use crate::game::{Headers, Ply, StartPosition};
@@ -59,18 +59,9 @@ impl<'v, V: GameVisitor + ?Sized> Stream<'v, V> {
     }
 }
 
+impl<V: GameVisitor + ?Sized> MainLineOnly for Stream<'_, V> {}
+
 impl<V: GameVisitor + ?Sized> Sink for Stream<'_, V> {
-    /// No variation opens in a main line alone.
-    type Place = std::convert::Infallible;
-
-    fn place(&self) -> std::result::Result<Self::Place, String> {
-        Err("a variation".to_owned())
-    }
-
-    fn back_to(&mut self, place: Self::Place, _pos: Chess) {
-        match place {}
-    }
-
     fn position(&self) -> &Chess {
         &self.positions[self.at]
     }
