@@ -1032,8 +1032,10 @@ mod tests {
         let left: Vec<_> = std::fs::read_dir(dir.path())
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|name| name.contains(".bucket-") || name.contains(".tmp"))
+            .filter(|name| name.contains(&format!("-{}-", std::process::id())))
             .collect();
+        // No scratch file of the build (`file::scratch_beside`: buckets and their runs,
+        // parts, shared games, a position's games, the temporary index).
         assert!(left.is_empty(), "{left:?}");
     }
 
