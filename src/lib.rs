@@ -18,6 +18,7 @@
 //! binary (`src/main.rs`, `src/cli/`) is the command line on top of this library.
 
 pub mod collection;
+pub(crate) mod decimal;
 pub mod error;
 pub mod fuse;
 pub mod fuzzing;

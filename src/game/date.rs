@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::text::decimal::push_two_digits;
+use crate::decimal::push_two_digits;
 
 /// A calendar date whose parts may each be unknown (PGN's `????.??.??`).
 ///

@@ -1,6 +1,5 @@
 //! Text formats: the game model rendered as PGN, and PGN read back into the model.
 
-pub(crate) mod decimal;
 pub mod input;
 pub mod pgn;
 pub(crate) mod pgn_chunks;

@@ -8,7 +8,7 @@
 
 use shakmaty::{Chess, Color, Position};
 
-use super::decimal::push_decimal;
+use crate::decimal::push_decimal;
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::legal;
 use crate::game::visit::{self, GameVisitor};

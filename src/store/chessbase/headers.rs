@@ -1,9 +1,9 @@
 //! The .cbh file: one 46-byte record per game or guiding text, after a 46-byte header.
 //! Integers are big-endian (docs/formats/chessbase.md).
 
+use crate::decimal::{push_decimal, push_two_digits};
 use crate::error::{Error, ErrorKind, Result};
 use crate::game::{GameResult, PartialDate};
-use crate::text::decimal::{push_decimal, push_two_digits};
 
 /// The length of the header and of each record.
 pub(super) const RECORD_LEN: usize = 46;
