@@ -102,8 +102,7 @@ impl Buckets {
 
     /// Append the chunk of `entries` entries `bytes` (its head first) to bucket `i`.
     fn append(&self, i: usize, bytes: &mut [u8], entries: usize) -> std::io::Result<()> {
-        let len = u32::try_from(bytes.len() - CHUNK_HEAD).expect("a chunk is small");
-        bytes[..CHUNK_HEAD].copy_from_slice(&len.to_le_bytes());
+        seal_chunk(bytes);
         let mut file = self.files[i].lock().unwrap_or_else(|p| p.into_inner());
         file.0.write_all(bytes)?;
         file.1 += entries;
@@ -246,14 +245,8 @@ struct RunFile {
 impl RunFile {
     /// A new, empty file of runs at `path`.
     fn create(path: &Path) -> std::io::Result<RunFile> {
-        let file = File::options()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(path)?;
         Ok(RunFile {
-            file,
+            file: super::file::scratch_file(path)?,
             runs: Vec::new(),
             end: 0,
         })
@@ -271,8 +264,7 @@ impl RunFile {
             for e in piece {
                 encode_entry(e, top, &mut last, &mut bytes);
             }
-            let len = u32::try_from(bytes.len() - CHUNK_HEAD).expect("a chunk is small");
-            bytes[..CHUNK_HEAD].copy_from_slice(&len.to_le_bytes());
+            seal_chunk(&mut bytes);
             out.write_all(&bytes)?;
             written += bytes.len() as u64;
         }
@@ -365,6 +357,12 @@ fn sort_by_key_bits(entries: &mut Vec<Entry>, fixed: u32, scratch: &mut Vec<Entr
         scratch[w[0]..w[1]].sort_unstable();
     }
     std::mem::swap(entries, scratch);
+}
+
+/// Write the length of chunk `bytes` (its head first, then its entries) into its head.
+fn seal_chunk(bytes: &mut [u8]) {
+    let len = u32::try_from(bytes.len() - CHUNK_HEAD).expect("a chunk is small");
+    bytes[..CHUNK_HEAD].copy_from_slice(&len.to_le_bytes());
 }
 
 /// Append entry `e` to a chunk of entries whose last game is `*last` (0 at its start): the

@@ -91,6 +91,7 @@ pub struct EndingTable {
 impl EndingTable {
     /// The table of `pairs` (each an ending's code in the high 32 bits, a game in the low:
     /// the games' endings, in any order) for the index file stamped `stamp` of `games` games.
+    #[cfg(test)]
     pub fn of_pairs(stamp: u64, games: u32, mut pairs: Vec<u64>) -> EndingTable {
         pairs.sort_unstable();
         let mut gathered = Gathered::default();

@@ -721,6 +721,17 @@ impl<'a> List<'a> {
     }
 }
 
+/// A new, empty file at `path` for a build to write and read back (its parts, shared games,
+/// runs, a position's games).
+pub(super) fn scratch_file(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::File::options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(path)
+}
+
 /// The scratch file a build puts its parts aside in, and where its free room starts.
 struct Aside {
     file: std::fs::File,
@@ -731,12 +742,7 @@ impl Aside {
     /// A new, empty scratch file at `path`.
     fn new(path: &Path) -> std::io::Result<Aside> {
         Ok(Aside {
-            file: std::fs::File::options()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .open(path)?,
+            file: scratch_file(path)?,
             end: AtomicU64::new(0),
         })
     }
@@ -925,7 +931,7 @@ fn write(
         scratch_beside(path, "shared"),
     );
     let result = (|| {
-        let shared = SharedGames::new(Aside::new(&shared_path)?.file, games.len() as u32);
+        let shared = SharedGames::new(scratch_file(&shared_path)?, games.len() as u32);
         let aside = Aside::new(&parts)?;
         let stats = building.built_stats()?;
         let mut group = Group::new(scratch_beside(path, "group"));
@@ -1011,7 +1017,7 @@ impl Building {
         let shared_path = scratch_beside(&self.written.path, "shared");
         let result = (|| {
             let aside = Aside::new(&parts_path)?;
-            let shared = SharedGames::new(Aside::new(&shared_path)?.file, self.games);
+            let shared = SharedGames::new(scratch_file(&shared_path)?, self.games);
             let parts: Vec<Mutex<PartAt>> = (0..count).map(|_| Mutex::default()).collect();
             let next = AtomicUsize::new(0);
             let stats = self.built_stats()?;
@@ -1581,7 +1587,7 @@ impl IndexFile {
     /// Have the kernel read every game's statistics ahead, for a question about `games`
     /// games: when they are more than a game for each page of statistics, nearly every page
     /// is read anyway, and one read ahead is far faster cold than a page fault each.
-    pub fn read_stats_ahead(&self, games: usize) {
+    fn read_stats_ahead(&self, games: usize) {
         let bytes = self.games as usize * STATS;
         if games * STATS_PAGE >= bytes {
             self.read_ahead(&self.map[HEADER..HEADER + bytes]);

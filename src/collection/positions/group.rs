@@ -136,14 +136,7 @@ impl Spill {
         }
         let file = match &mut self.file {
             Some(file) => file,
-            none => none.insert(
-                File::options()
-                    .read(true)
-                    .write(true)
-                    .create(true)
-                    .truncate(true)
-                    .open(&self.path)?,
-            ),
+            none => none.insert(super::file::scratch_file(&self.path)?),
         };
         file.write_all_at(&self.pending, self.written)?;
         self.written += self.pending.len() as u64;
