@@ -1596,7 +1596,7 @@ impl IndexFile {
 
     /// Have the kernel read what a search reads of every game (signatures and filters)
     /// ahead, for a search that checks `games` games to the end (past the opening), on the
-    /// same rule as [`IndexFile::read_stats_ahead`]: a search of every game reads them all.
+    /// same rule as `IndexFile::read_stats_ahead`: a search of every game reads them all.
     pub fn read_search_ahead(&self, games: usize) {
         let bytes = self.games as usize * SEARCH;
         if games * STATS_PAGE >= bytes {
