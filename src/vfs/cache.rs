@@ -1,7 +1,7 @@
 //! Rendered game text, kept in a byte-bounded LRU cache, plus the size of every game ever
 //! rendered so `stat` does not have to render again after the text was evicted.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use lru::LruCache;
@@ -19,6 +19,9 @@ pub(crate) struct TextCache {
     epoch: AtomicU64,
     /// Changes of the database under way ([`TextCache::changing`]).
     changing: AtomicU64,
+    /// 1 + the game whose size a reader last had to wait for (0 = none yet): where the
+    /// background fill of sizes goes on from ([`TextCache::waited_for`]).
+    waited_for: AtomicU32,
 }
 
 /// A change of the database under way: its texts are forgotten ([`TextCache::invalidate`])
@@ -50,6 +53,7 @@ impl TextCache {
             misses: AtomicU64::new(0),
             epoch: AtomicU64::new(0),
             changing: AtomicU64::new(0),
+            waited_for: AtomicU32::new(0),
         }
     }
 
@@ -134,6 +138,18 @@ impl TextCache {
             return;
         }
         put_size(&mut sizes, n, size);
+    }
+
+    /// Note that a reader waited for game `n`'s text to learn its size (`ls -l` overtaking
+    /// the background fill), so the fill goes on ahead of it rather than beside it.
+    pub(crate) fn note_waited_for(&self, n: u32) {
+        self.waited_for
+            .store(n.saturating_add(1), Ordering::Relaxed);
+    }
+
+    /// The game whose size a reader last waited for, if any ([`TextCache::note_waited_for`]).
+    pub(crate) fn waited_for(&self) -> Option<u32> {
+        self.waited_for.load(Ordering::Relaxed).checked_sub(1)
     }
 
     /// Store game `n`'s text, evicting the least recently used texts beyond the budget.

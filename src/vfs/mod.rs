@@ -548,9 +548,16 @@ impl Vfs {
             && !self.writable()
             && self.known_size(n).is_none()
         {
-            self.text(n)?;
+            self.size_by_rendering(n)?;
         }
         Ok(())
+    }
+
+    /// Game `n`'s size, learnt by rendering it for a reader that waits for it (a `stat` of a
+    /// game the background fill has not reached yet): the fill is told, to go on past it.
+    fn size_by_rendering(&self, n: u32) -> Result<u64> {
+        self.cache.note_waited_for(n);
+        Ok(self.text(n)?.len() as u64)
     }
 
     /// The node called `name` in folder `parent`, if any (ENOTDIR if `parent` is no folder).
@@ -1227,7 +1234,7 @@ impl Vfs {
                 let known = drafted.or_else(|| self.known_size(n));
                 attr.size = match known {
                     Some(size) => size,
-                    None if render => self.text(n).map_or(0, |t| t.len() as u64),
+                    None if render => self.size_by_rendering(n).unwrap_or(0),
                     None => {
                         attr.ttl_secs = 0;
                         0

@@ -5,15 +5,23 @@
 //! The texts are not kept (they would push the games being read out of the cache), only
 //! their sizes; requests from the kernel go first: the threads run only on idle cores.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::Vfs;
 
-/// Games a thread takes at a time.
-const BATCH: u32 = 256;
+/// Games a thread takes at a time: few, so a thread kept off its core (the fill runs only
+/// on idle cores) holds back few games a reader then renders itself.
+const BATCH: u64 = if cfg!(test) { 2 } else { 16 };
+
+/// How far past a game a reader had to render itself the fill goes on. Starting right after
+/// it, the fill would render the very games the reader asks for next, each of them twice in
+/// step with the reader (a first `ls -l` took 1.7× a plain folder's that way, BENCHMARKS.md
+/// figure 9); this far ahead, the reader renders these few alone while the fill gets ahead.
+const AHEAD: u64 = if cfg!(test) { 8 } else { 256 };
 
 /// Threads learning game sizes; stopped by [`SizeFill::stop`] or when done.
 pub struct SizeFill {
@@ -54,7 +62,7 @@ impl SizeFill {
     /// end runs `done` when every size was learnt (not when stopped).
     pub fn start(vfs: Arc<Vfs>, threads: usize, done: impl FnOnce() + Send + 'static) -> SizeFill {
         let stop = Arc::new(AtomicBool::new(false));
-        let next = Arc::new(AtomicU32::new(0));
+        let next = Arc::new(Cursors::default());
         let count = threads.max(1);
         let running = Arc::new(AtomicUsize::new(count));
         let done = Arc::new(Mutex::new(Some(done)));
@@ -108,20 +116,45 @@ impl SizeFill {
     }
 }
 
-/// Take batches of game numbers from `next` and learn each game's size, until all are done
-/// or `stop` is set.
-fn learn_sizes(vfs: &Vfs, stop: &AtomicBool, next: &AtomicU32) {
-    loop {
-        let count = vfs.coll.count();
-        let first = next.fetch_add(BATCH, Ordering::Relaxed);
-        if first >= count {
-            return;
-        }
-        for n in first..(first + BATCH).min(count) {
-            if stop.load(Ordering::Relaxed) {
-                return;
+/// Where the threads take their games from: first in order, going on ahead of any game a
+/// reader had to wait for; then once more from the first game, for those the first pass
+/// jumped over (a game already known costs a look in the table of sizes).
+#[derive(Default)]
+struct Cursors {
+    ahead: AtomicU64,
+    again: AtomicU64,
+}
+
+impl Cursors {
+    /// The next games for a thread to learn, in the pass `again` says; `None` once that
+    /// pass reached the last game.
+    fn take(&self, vfs: &Vfs, again: bool) -> Option<Range<u32>> {
+        let count = u64::from(vfs.coll.count());
+        let first = if again {
+            self.again.fetch_add(BATCH, Ordering::Relaxed)
+        } else {
+            if let Some(waited) = vfs.cache.waited_for() {
+                self.ahead
+                    .fetch_max(u64::from(waited) + AHEAD, Ordering::Relaxed);
             }
-            vfs.learn_size(n);
+            self.ahead.fetch_add(BATCH, Ordering::Relaxed)
+        };
+        // Both below `count`, a u32.
+        (first < count).then(|| first as u32..(first + BATCH).min(count) as u32)
+    }
+}
+
+/// Learn the size of every game, batch by batch from `next`, until all are known or `stop`
+/// is set.
+fn learn_sizes(vfs: &Vfs, stop: &AtomicBool, next: &Cursors) {
+    for again in [false, true] {
+        while let Some(games) = next.take(vfs, again) {
+            for n in games {
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                vfs.learn_size(n);
+            }
         }
     }
 }
@@ -162,6 +195,28 @@ mod tests {
             assert_eq!(size, vfs.coll.render(n).unwrap().len() as u64, "game {n}");
         }
         assert_eq!(vfs.cache.bytes(), 0, "no text kept");
+    }
+
+    #[test]
+    fn the_fill_goes_on_ahead_of_a_reader_and_then_learns_what_it_jumped_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = Arc::new(crate::vfs::testing::demo_tree(dir.path(), false));
+        let count = vfs.coll.count();
+        assert!(u64::from(count) > 3 + AHEAD + BATCH, "{count} games");
+        let cursors = Cursors::default();
+        assert_eq!(cursors.take(&vfs, false), Some(0..2));
+        vfs.cache.note_waited_for(3);
+        let past = 3 + AHEAD as u32;
+        assert_eq!(cursors.take(&vfs, false), Some(past..past + 2));
+        assert_eq!(cursors.take(&vfs, false), Some(past + 2..past + 4));
+        assert_eq!(cursors.take(&vfs, true), Some(0..2), "then from the start");
+
+        vfs.cache.clear();
+        vfs.cache.note_waited_for(count - 1);
+        SizeFill::start(vfs.clone(), 2, || {}).wait();
+        for n in 0..count {
+            assert!(vfs.known_size(n).is_some(), "game {n} jumped over and left");
+        }
     }
 
     #[test]
