@@ -1434,14 +1434,18 @@ def bench_all_pgn(args, db, runs):
 # SCID's material search, each argument after the base a Tcl list of `sc_search material`
 # options: per pass (`runs` of them; with `cold` 1 the page cache dropped before each search),
 # "PASS MICROSECONDS COUNT" per search
-TCL_MATERIAL = TCL_OPEN + r"""
-set runs [lindex $argv 1]
-set cold [lindex $argv 2]
+# tkscid SCRIPT DB KIND RUNS COLD ARGS...: SCID's search of KIND (`material`, `header`) for
+# each of ARGS (a Tcl list of its options), RUNS times, the page cache dropped before each
+# when COLD is 1; a line "RUN MICROSECONDS COUNT" a search
+TCL_SEARCH = TCL_OPEN + r"""
+set kind [lindex $argv 1]
+set runs [lindex $argv 2]
+set cold [lindex $argv 3]
 for {set r 0} {$r < $runs} {incr r} {
-    foreach a [lrange $argv 3 end] {
+    foreach a [lrange $argv 4 end] {
         if {$cold} { exec sh -c "sync; echo 3 > /proc/sys/vm/drop_caches" }
         set t0 [clock microseconds]
-        sc_search material -filter RESET {*}$a
+        sc_search $kind -filter RESET {*}$a
         puts "$r [expr {[clock microseconds] - $t0}] [sc_filter count]"
     }
 }
@@ -1576,33 +1580,30 @@ def bench_twins(args, db, runs):
             peer_name="SCID `sc_base duplicates` (the dialog's defaults), the page cache dropped", key=key)
 
 
-def bench_endings(args, db, runs):
-    """Figure 17: endings (issue 54). Each query folder of `ENDINGS` (its `count`) read on a
-    new mount of the kept index, cold (the page cache dropped before each) and with the files
-    cached (a second new mount: the answer not remembered), against SCID's material search
-    for the same balance, cold and warm; `endings/` listed cold; the endings table's bytes a
-    game."""
-    mnt = os.path.join(MNT, "m17")
-    m = ForegroundMount(args.gamefs, db, mnt, "endings: building or mapping the index", ro=True,
+def query_counts(args, db, runs, name, queries, on_cold_mount=None):
+    """Each query folder of `queries` (its `count`) read on a new mount of the kept index of
+    `db`, cold (the page cache dropped before each) and with the files cached (a second new
+    mount: the answer not remembered), `runs` times: the times by query, cold and cached, and
+    what each count says. `on_cold_mount(mnt)` runs first on each cold mount, the caches
+    dropped."""
+    mnt = os.path.join(MNT, f"m-{name}")
+    m = ForegroundMount(args.gamefs, db, mnt, f"{name}: building or mapping the index", ro=True,
                         opts=("lazy_sizes",))
     try:
         wait_tree_ready(mnt)
     finally:
         m.close()
-    games = int(tcl(TCL_COUNT, db).strip())
-    cold, cached, found, listing = {}, {}, {}, []
+    cold, cached, found = {}, {}, {}
     for _ in range(runs):
         for kind in ("cold", "cached"):
-            m = ForegroundMount(args.gamefs, db, mnt, f"endings: {kind}", ro=True, opts=("lazy_sizes",),
+            m = ForegroundMount(args.gamefs, db, mnt, f"{name}: {kind}", ro=True, opts=("lazy_sizes",),
                                 keep_sizes=True)
             try:
                 wait_tree_ready(mnt)
-                if kind == "cold":
+                if kind == "cold" and on_cold_mount:
                     drop_caches()
-                    t0 = time.perf_counter()
-                    names = os.listdir(os.path.join(mnt, "endings"))
-                    listing.append(time.perf_counter() - t0)
-                for query in ENDINGS:
+                    on_cold_mount(mnt)
+                for query in queries:
                     if kind == "cold":
                         drop_caches()
                     t, text = read_timed(os.path.join(mnt, "query", query, "count"))
@@ -1610,41 +1611,99 @@ def bench_endings(args, db, runs):
                     found[query] = text.strip()
             finally:
                 m.close()
-    script = tcl_file("material.tcl", TCL_MATERIAL)
-    scid_args = " ".join(q(scid_material_args(query)) for query in ENDINGS)
-    scid_warm, scid_cold, scid_found = {}, {}, {}
-    lines = sh(f"tkscid {q(script)} {q(db)} {runs + 1} 0 {scid_args}", timeout=36000).split("\n")
+    return cold, cached, found
+
+
+def scid_searches(db, runs, kind, arguments):
+    """SCID's search of `kind` (`sc_search KIND -filter RESET ARGS`) for each of `arguments`
+    (each a string of its options) in `db`, in-process: the times by index of `arguments`,
+    warm (after a first search of each) and cold (the page cache dropped before each, a new
+    process each run), and the count each finds."""
+    script = tcl_file("search.tcl", TCL_SEARCH)
+    quoted = " ".join(q(a) for a in arguments)
+    warm, cold, found = {}, {}, {}
+    lines = sh(f"tkscid {q(script)} {q(db)} {kind} {runs + 1} 0 {quoted}", timeout=36000).split("\n")
     for i, line in enumerate(x for x in lines if x.strip()):
         r, micros, count = line.split()
-        query = ENDINGS[i % len(ENDINGS)]
-        scid_found[query] = count
+        found[i % len(arguments)] = count
         if int(r) > 0:
-            scid_warm.setdefault(query, []).append(int(micros) / 1e6)
+            warm.setdefault(i % len(arguments), []).append(int(micros) / 1e6)
     for _ in range(runs):
-        lines = sh(f"tkscid {q(script)} {q(db)} 1 1 {scid_args}", timeout=36000).split("\n")
+        lines = sh(f"tkscid {q(script)} {q(db)} {kind} 1 1 {quoted}", timeout=36000).split("\n")
         for i, line in enumerate(x for x in lines if x.strip()):
-            scid_cold.setdefault(ENDINGS[i], []).append(int(line.split()[1]) / 1e6)
+            cold.setdefault(i, []).append(int(line.split()[1]) / 1e6)
+    return warm, cold, found
+
+
+def query_rows(num, queries, ours, theirs, search, key):
+    """The rows of figure `num`: each query folder's count read cold and cached (`ours`, from
+    [`query_counts`]) against SCID's `search` for the same question (`theirs`, from
+    [`scid_searches`], in the order of `queries`); their raw figures named `KEY_cold_QUERY`
+    and `KEY_cached_QUERY`."""
+    cold, cached, found = ours
+    scid_warm, scid_cold, scid_found = theirs
     ms = lambda xs: stat([x * 1000 for x in xs])  # noqa: E731
+    for i, query in enumerate(queries):
+        same = "same as SCID" if found[query] == scid_found.get(i) else f"SCID finds {scid_found.get(i)}"
+        for kind, mine, peer_times, peer in (
+                ("cold (the page cache dropped; gamefs: a new mount of the kept index)", cold, scid_cold,
+                 f"SCID `sc_search {search}`, the page cache dropped"),
+                ("with the files in the page cache (gamefs: a new mount, the answer not remembered)", cached,
+                 scid_warm, f"SCID `sc_search {search}` (in-process, warm)")):
+            g, sc = ms(mine[query]), ms(peer_times[i])
+            speed = sc["median"] / g["median"]
+            row(num, f"`query/{query}/count` ({found[query]} games; {same}), {kind}", g, sc,
+                f"{speed:.1f}× faster" if speed >= 1 else f"{1 / speed:.2f}× slower",
+                "< 100 ms and ≥ 10× faster (issue 54)", g["median"] < 100 and speed >= 10, unit="ms",
+                peer_name=peer, key=f"{key}_{'cold' if mine is cold else 'cached'}_{query}")
+
+
+def bench_endings(args, db, runs):
+    """Figure 17: endings (issue 54). Each query folder of `ENDINGS` (its `count`), cold and
+    cached ([`query_counts`]), against SCID's material search for the same balance, cold and
+    warm; `endings/` listed cold; the endings table's bytes a game."""
+    games = int(tcl(TCL_COUNT, db).strip())
+    listing = []
+
+    def list_endings(mnt):
+        t0 = time.perf_counter()
+        names = os.listdir(os.path.join(mnt, "endings"))
+        listing.append((time.perf_counter() - t0, len(names)))
+
+    ours = query_counts(args, db, runs, "endings", ENDINGS, on_cold_mount=list_endings)
+    theirs = scid_searches(db, runs, "material", [scid_material_args(query) for query in ENDINGS])
     size = endings_bytes()
     if size is not None:
         row(17, f"endings kept beside the position index (`INDEX.endings`), bytes a game ({games} games)",
             stat([size / games]), None, "—", "—", None, unit="B", key="endings_bytes")
-    lc = ms(listing)
-    row(17, f"`ls endings/` ({len(names)} endings), cold (caches dropped, a new mount of the kept index)",
+    lc = stat([t * 1000 for t, _ in listing])
+    row(17, f"`ls endings/` ({listing[-1][1]} endings), cold (caches dropped, a new mount of the kept index)",
         lc, None, "—", "< 100 ms", lc["median"] < 100, unit="ms", key="endings_ls_cold")
-    for query in ENDINGS:
-        same = "same as SCID" if found[query] == scid_found.get(query) else f"SCID finds {scid_found.get(query)}"
-        for kind, ours, theirs, peer in (
-                ("cold (the page cache dropped; gamefs: a new mount of the kept index)", cold, scid_cold,
-                 "SCID `sc_search material`, the page cache dropped"),
-                ("with the files in the page cache (gamefs: a new mount, the answer not remembered)", cached,
-                 scid_warm, "SCID `sc_search material` (in-process, warm)")):
-            g, sc = ms(ours[query]), ms(theirs[query])
-            speed = sc["median"] / g["median"]
-            row(17, f"`query/{query}/count` ({found[query]} games; {same}), {kind}", g, sc,
-                f"{speed:.1f}× faster" if speed >= 1 else f"{1 / speed:.2f}× slower",
-                "< 100 ms and ≥ 10× faster (issue 54)", g["median"] < 100 and speed >= 10, unit="ms",
-                peer_name=peer, key=f"ending_{'cold' if ours is cold else 'cached'}_{query}")
+    query_rows(17, ENDINGS, ours, theirs, "material", "ending")
+
+
+# Figure 20's questions: header queries, each with SCID's header search options for the same
+# question (as tests/query_oracle.rs pairs them; docs/guide/searching.md): a player, a player
+# as White over a period, both ratings over a period, an opening's wins, an event's short games,
+# two sites' draws
+HEADER_QUERIES = [
+    ("player=carlsen", "-player carlsen"),
+    ("white=carlsen,year=2010-", "-white carlsen -date {2010.??.?? 2047.12.31}"),
+    ("elo=2600-,year=2015-", "-elo {2600 9999} -date {2015.??.?? 2047.12.31}"),
+    ("eco=B90-B99,result=1-0", "-eco {B90 B99} -result 1"),
+    ("event=gibraltar,moves=-30", "-event gibraltar -length {0 60}"),
+    ("site=NOR+BRA,result=draw", "-site NOR -site| BRA -result ="),
+]
+
+
+def bench_header_queries(args, db, runs):
+    """Figure 20: header queries (issue 54). Each query folder of `HEADER_QUERIES` (its
+    `count`), cold and cached ([`query_counts`]), against SCID's header search for the same
+    question, cold and warm."""
+    queries = [query for query, _ in HEADER_QUERIES]
+    ours = query_counts(args, db, runs, "queries", queries)
+    theirs = scid_searches(db, runs, "header", [scid for _, scid in HEADER_QUERIES])
+    query_rows(20, queries, ours, theirs, "header", "query")
 
 
 def bench_tree(args, db, runs):
@@ -2221,13 +2280,14 @@ FIGURES = [
     ("17", "db", lambda c: bench_endings(c.args, c.scid_db, c.args.runs)),
     ("18", "own", lambda c: bench_chessbase(c.args, c.n, c.args.runs)),
     ("19", "db", lambda c: bench_twins(c.args, c.scid_db, c.args.runs)),
+    ("20", "db", lambda c: bench_header_queries(c.args, c.scid_db, c.args.runs)),
     ("7", "db", lambda c: bench_rss(c.args, c.scid_db, c.args.runs)),
 ]
 # the figures that are no step of their own: 11 (the corpus import, timed when the run's
 # databases are made) and 12 (10m: each figure's growth from the newest 1m run)
 FIGURES_MADE_ALONG = {"11": "db", "12": "db"}
 # the figures that scale to ten million games (no export, no 100k import, no other formats)
-FIGURES_10M = {"2", "3", "4", "6", "9", "13", "14", "15", "17", "7"}
+FIGURES_10M = {"2", "3", "4", "6", "9", "13", "14", "15", "17", "20", "7"}
 
 
 def hardware():
