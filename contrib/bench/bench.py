@@ -1268,10 +1268,12 @@ def scid_tree_times(out):
     return times, found
 
 
-def tree_txt_rows(num, shown, warm, cold, found, scid, scid_found, peer_name, key):
+def tree_txt_rows(num, shown, warm, cold, found, scid, scid_found, peer_name, key, past=None):
     """The rows of `tree.txt` reads: for each position `shown[p]` (its path), read warm (beside
     SCID's time for it) and cold; `key(p, "warm" or "cold")` names the figure in the raw
-    figures."""
+    figures. Position `past`, past the opening the index lists, is found by a scan whose
+    target is SCID's search (issue 51), judged by the rows of that search: its cold read is
+    shown, not judged against the lookups' 100 ms."""
     ms = lambda xs: stat([x * 1000 for x in xs])  # noqa: E731
     for p, path in shown.items():
         g, sc = ms(warm[p]), ms(scid[p])
@@ -1281,8 +1283,10 @@ def tree_txt_rows(num, shown, warm, cold, found, scid, scid_found, peer_name, ke
             f"{speed:.1f}× faster" if speed >= 1 else f"{1 / speed:.2f}× slower", "≥ 10× faster", speed >= 10,
             unit="ms", peer_name=peer_name, key=key(p, "warm"))
         c = ms(cold[p])
+        scanned = p == past
         row(num, f"`{path}/tree.txt` read, cold (caches dropped, a new mount of the kept index)", c, None, "—",
-            "< 100 ms", c["median"] < 100, unit="ms", key=key(p, "cold"))
+            "a scan past the opening: ≤ 1× SCID, rows below" if scanned else "< 100 ms",
+            None if scanned else c["median"] < 100, unit="ms", key=key(p, "cold"))
 
 
 def tree_positions(mnt, plies=10):
@@ -1799,7 +1803,7 @@ def bench_tree(args, db, runs):
     scid_found = {path_of(m): v for m, v in found_by_line.items()}
     tree_txt_rows(13, {p: p for p in positions}, warm, cold, found, scid, scid_found,
                   "SCID `sc_search board` + `sc_tree stats` (in-process, warm)",
-                  lambda p, kind: f"tree_txt_{kind}_{len(p.split('/')) - 1}")
+                  lambda p, kind: f"tree_txt_{kind}_{len(p.split('/')) - 1}", past=past)
     if past:
         ms = lambda xs: stat([x * 1000 for x in xs])  # noqa: E731
         same = "same as SCID" if found[past] == scid_past_found else f"SCID finds {scid_past_found}"
