@@ -1435,12 +1435,9 @@ def bench_all_pgn(args, db, runs):
         peer_name="`gamefs export \\| grep -c`, caches dropped")
 
 
-# SCID's material search, each argument after the base a Tcl list of `sc_search material`
-# options: per pass (`runs` of them; with `cold` 1 the page cache dropped before each search),
-# "PASS MICROSECONDS COUNT" per search
 # tkscid SCRIPT DB KIND RUNS COLD ARGS...: SCID's search of KIND (`material`, `header`) for
-# each of ARGS (a Tcl list of its options), RUNS times, the page cache dropped before each
-# when COLD is 1; a line "RUN MICROSECONDS COUNT" a search
+# each of ARGS (a Tcl list of its options), RUNS passes, the page cache dropped before each
+# search when COLD is 1; a line "PASS MICROSECONDS COUNT" a search
 TCL_SEARCH = TCL_OPEN + r"""
 set kind [lindex $argv 1]
 set runs [lindex $argv 2]
