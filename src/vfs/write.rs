@@ -55,6 +55,20 @@ fn invalid(message: &str) -> Error {
 /// format's limit for one item (PGN 4 MiB, SGF 16 MiB), so nothing storable is refused here.
 pub(crate) const MAX_DRAFT_BYTES: u64 = 16 << 20;
 
+/// When a game's draft is saved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Moment {
+    /// A flush or fsync: what changed since the last save.
+    Flush,
+    /// A handle's close (the kernel's late RELEASE): what the handle wrote since its last
+    /// flush; the draft's last writer also saves what is left unsaved (a game truncated and never
+    /// written: refused, a game cannot be empty).
+    Close {
+        /// The handle wrote since its last flush.
+        written: bool,
+    },
+}
+
 /// Refuse to grow a game's draft to `len` bytes past [`MAX_DRAFT_BYTES`] (EFBIG).
 fn check_draft_len(len: u64) -> Result<()> {
     if len > MAX_DRAFT_BYTES {
@@ -466,14 +480,13 @@ impl Vfs {
         if reader {
             return Ok(());
         }
-        self.save_open(ino, false)
+        self.save_open(ino, Moment::Flush)
     }
 
-    /// Save `ino`; `last` at its last close (release), where even a game truncated and never
-    /// written is saved (and refused: a game cannot be empty).
-    fn save_open(&self, ino: u64, last: bool) -> Result<()> {
+    /// Save `ino` at `moment` (see [`Moment`]).
+    fn save_open(&self, ino: u64, moment: Moment) -> Result<()> {
         match Node::from_ino(ino) {
-            Some(Node::Game(n)) => self.commit_draft(n, last),
+            Some(Node::Game(n)) => self.commit_draft(n, moment),
             Some(Node::Scratch(id)) => self.commit_scratch(id),
             _ => Ok(()),
         }
@@ -484,16 +497,11 @@ impl Vfs {
         let Some(handle) = lock(&self.handles).remove(&fh) else {
             return;
         };
-        // A writer saves at close what it wrote since its last flush; the draft's last writer
-        // also saves what is left unsaved (a game only truncated: refused). The kernel sends
-        // this late: another save of the same file may have begun since, and is not ours.
-        let last_writer = match handle.node {
-            Node::Game(n) => lock(&self.drafts).get(&n).is_none_or(|d| d.open <= 1),
-            _ => true,
+        let moment = Moment::Close {
+            written: handle.stage == Stage::Written,
         };
         if handle.write
-            && (handle.stage == Stage::Written || last_writer)
-            && let Err(e) = self.save_open(ino, last_writer)
+            && let Err(e) = self.save_open(ino, moment)
         {
             log::warn!("unsaved at close: {e}");
         }
@@ -540,16 +548,25 @@ impl Vfs {
     /// waits for its last close: a shell redirect (`cmd > game`) closes its first descriptor
     /// before the command writes, and that FLUSH must not save (and refuse) an empty game.
     /// A refused save leaves the draft to its writer and the stored game to readers.
-    fn commit_draft(&self, n: u32, last: bool) -> Result<()> {
+    fn commit_draft(&self, n: u32, moment: Moment) -> Result<()> {
         let text = {
             let mut drafts = lock(&self.drafts);
-            match drafts.get_mut(&n) {
-                Some(d) if d.dirty && (last || d.written || !d.data.is_empty()) => {
-                    d.dirty = false;
-                    d.data.clone()
-                }
-                _ => return Ok(()),
+            let Some(d) = drafts.get_mut(&n) else {
+                return Ok(());
+            };
+            // Whether this close is the last writer's is decided under the lock that takes the
+            // text: the kernel sends a close late, and another writer may have opened (and
+            // truncated) the game since; its text is not this close's to save.
+            let last = matches!(moment, Moment::Close { .. }) && d.open <= 1;
+            let due = match moment {
+                Moment::Flush => true,
+                Moment::Close { written } => written || last,
+            };
+            if !(due && d.dirty && (last || d.written || !d.data.is_empty())) {
+                return Ok(());
             }
+            d.dirty = false;
+            d.data.clone()
         };
         let saved = self.save_game_text(n, &text);
         if saved.is_err() {
@@ -1000,6 +1017,55 @@ mod tests {
         assert_eq!(text[end], b'\n');
         vfs.setattr(ino, size(end as u64, None)).unwrap();
         assert_eq!(vfs.errors.total(), 2, "the two refusals only");
+    }
+
+    #[test]
+    fn a_late_close_racing_the_next_save_saves_none_of_its_text() {
+        let GameUnderTest { _dir, vfs, ino, .. } = writable_game(1);
+        let refused = |i: usize| format!("[White \"Race {i}\"]\n\n1. e5 *\n");
+        let rounds = 2000;
+        for i in 0..rounds {
+            // A save refused at its close; the kernel's RELEASE of it comes late, on another
+            // of the mount's threads, while the same program saves again (as an editor
+            // retrying a save does): only the two saves' own texts are saved, and refused.
+            let first = vfs.open(ino, WRITE_NEW).unwrap();
+            vfs.write(ino, first.fh, 0, refused(2 * i).as_bytes(), CALLER)
+                .unwrap();
+            vfs.flush(ino, first.fh, CALLER).unwrap_err();
+            let start = std::sync::Barrier::new(2);
+            let second = std::thread::scope(|s| {
+                s.spawn(|| {
+                    start.wait();
+                    vfs.release(ino, first.fh);
+                });
+                start.wait();
+                // The close and the open meet at a different moment each round.
+                for _ in 0..(i % 100) * 20 {
+                    std::hint::spin_loop();
+                }
+                let second = vfs.open(ino, WRITE_NEW).unwrap();
+                vfs.write(ino, second.fh, 0, refused(2 * i + 1).as_bytes(), CALLER)
+                    .unwrap();
+                vfs.fsync(ino, second.fh).unwrap_err();
+                second
+            });
+            vfs.release(ino, second.fh);
+            let kept = vfs
+                .lookup(Node::Rejected.ino(), OsStr::new(&vfs.game_name(1)))
+                .unwrap();
+            assert_eq!(
+                vfs.read(kept.ino, 0, 100).unwrap(),
+                refused(2 * i + 1).as_bytes(),
+                "round {i}: the text kept is the last save's"
+            );
+            assert_eq!(
+                vfs.counters
+                    .rejected
+                    .load(std::sync::atomic::Ordering::Relaxed),
+                2 * (i as u64 + 1),
+                "round {i}: two saves, two refusals, nothing saved by the late close"
+            );
+        }
     }
 
     #[test]
