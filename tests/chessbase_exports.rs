@@ -144,13 +144,16 @@ fn annotator_queries_find_the_games_chessbase_exports_with_that_annotator() {
         .unwrap();
         let named: Vec<&String> = annotators.iter().flatten().collect();
         assert!(!named.is_empty(), "{name}");
+        let index = coll.header_index(0);
+        assert!(index.is_some(), "{name}: a header index");
         for annotator in named {
             let text = format!(
                 "annotator=={}",
                 annotator.replace(',', "%2C").replace(' ', "%20")
             );
             let query = gamefs::collection::query::Query::parse(&text).unwrap();
-            let found = coll.query(&query).unwrap();
+            let found = coll.query(&query, None).unwrap();
+            assert_eq!(coll.query(&query, index.as_ref()).unwrap(), found, "{name}");
             let want: Vec<u32> = (0..annotators.len() as u32)
                 .filter(|&n| annotators[n as usize].as_ref() == Some(annotator))
                 .collect();

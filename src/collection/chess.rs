@@ -441,8 +441,16 @@ impl Collection for ChessCollection {
         self.store.fingerprint(n)
     }
 
-    fn query(&self, query: &super::query::Query) -> Option<Vec<u32>> {
-        Some(super::query::eval::matching(&*self.store, query))
+    fn query(
+        &self,
+        query: &super::query::Query,
+        index: Option<&super::query::HeaderIndex>,
+    ) -> Option<Vec<u32>> {
+        Some(super::query::eval::matching(&*self.store, query, index))
+    }
+
+    fn header_index(&self, stamp: u64) -> Option<super::query::HeaderIndex> {
+        Some(super::query::HeaderIndex::build(&*self.store, stamp))
     }
 
     fn has_positions(&self) -> bool {

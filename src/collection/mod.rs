@@ -243,10 +243,18 @@ pub trait Collection: Send + Sync {
     }
     /// The live items meeting header query `query`'s conditions on their headers, ascending
     /// ([`query`]; its conditions on endings are the position index's,
-    /// [`query::Query::materials`]); `None` for a collection whose items have no headers to
-    /// search (Go positions).
-    fn query(&self, query: &query::Query) -> Option<Vec<u32>> {
-        let _ = query;
+    /// [`query::Query::materials`]), read from `index` where it is of the items as they are
+    /// ([`header_index`](Collection::header_index)); `None` for a collection whose items have
+    /// no headers to search (Go positions).
+    fn query(&self, query: &query::Query, index: Option<&query::HeaderIndex>) -> Option<Vec<u32>> {
+        let _ = (query, index);
+        None
+    }
+    /// The header index of the items ([`query::HeaderIndex`]), made now from the store's
+    /// index, for the files stamped `stamp`; `None` for a collection without one (Go
+    /// positions, a folder of databases: its members' queries scan).
+    fn header_index(&self, stamp: u64) -> Option<query::HeaderIndex> {
+        let _ = stamp;
         None
     }
     /// True when the items are chess games, whose positions the mount shows (`tree/`,

@@ -25,9 +25,13 @@ pub const ENDINGS: &str = ".endings";
 /// The file beside a kept position index that holds the twin games of the same files.
 pub const TWINS: &str = ".twins";
 
+/// The file beside a kept position index that holds the header index of the same files
+/// ([`crate::collection::query::HeaderIndex`]).
+pub const HEADERS: &str = ".headers";
+
 /// The files kept beside a position index `INDEX`, named `INDEX` and these ([`companion`]),
 /// which go when it is dropped.
-const COMPANIONS: [&str; 3] = [CHANGES, ENDINGS, TWINS];
+const COMPANIONS: [&str; 4] = [CHANGES, ENDINGS, TWINS, HEADERS];
 
 /// The file kept beside the position index at `index` named by `suffix` ([`CHANGES`],
 /// [`ENDINGS`]).

@@ -15,6 +15,7 @@ pub(crate) mod concat;
 pub mod content;
 pub(crate) mod ending_entries;
 pub(crate) mod endings;
+pub(crate) mod found;
 pub(crate) mod game_state;
 pub(crate) mod inode;
 pub mod kept_games;
@@ -295,6 +296,8 @@ pub struct Vfs {
     queries: queries::Queries,
     /// The twin games (`twins/`), found when first asked for.
     twins: twins::TwinsSlot,
+    /// The header index the queries read (`query/`), found when first asked for.
+    headers: found::FoundSlot<crate::collection::query::HeaderIndex>,
 }
 
 /// How many of a database's problems a mount logs and lists in `.gamefs/errors` (`gamefs
@@ -346,6 +349,7 @@ impl Vfs {
             }),
             queries: queries::Queries::default(),
             twins: twins::TwinsSlot::default(),
+            headers: found::FoundSlot::default(),
             coll,
             options,
         };
@@ -1025,6 +1029,7 @@ impl Vfs {
             self.errors.total(),
         );
         out.push_str(&self.positions_stats());
+        out.push_str(&self.header_index_stats());
         out.push_str(&members_stats(&members));
         out
     }
@@ -1107,6 +1112,7 @@ impl Vfs {
     /// index when next visited.
     fn reset_views(&self) {
         self.queries.forget_games();
+        self.headers.reset();
         for slot in &self.views {
             *slot.write().unwrap_or_else(|p| p.into_inner()) = None;
         }

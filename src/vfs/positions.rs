@@ -768,7 +768,11 @@ pub fn start_building(
                     after.wait(&stop);
                 }
             });
-            // Then the twins, so that `twins/` answers at once (kept for the next mount).
+            // Then the header index and the twins, so that `query/` and `twins/` answer at
+            // once (kept for the next mount).
+            if !stop.load(Ordering::Acquire) {
+                vfs.header_index();
+            }
             if !stop.load(Ordering::Acquire) {
                 vfs.twins();
             }

@@ -19,8 +19,10 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
+use super::found::Finder;
 use super::{DirEntry, Node, Vfs, lock};
-use crate::collection::query::Query;
+use crate::collection::positions::stamp_of;
+use crate::collection::query::{HeaderIndex, Query};
 use crate::error::{Error, ErrorKind, Result};
 
 /// One query of the table: its text, as parsed, and its games when known.
@@ -156,6 +158,41 @@ impl Vfs {
         }
     }
 
+    /// The header index of the games as they are, found now if it is not known (none for a
+    /// collection without one: its queries scan).
+    pub(super) fn header_index(&self) -> Option<Arc<HeaderIndex>> {
+        if let Some(index) = self.headers.known() {
+            return Some(index);
+        }
+        let started = std::time::Instant::now();
+        let index = self.headers.get(&Finder {
+            kept_at: self.kept_beside_index(crate::store::cache_folder::HEADERS),
+            stamp: &|| stamp_of(&self.coll.info().files),
+            open: &HeaderIndex::open,
+            find: &|stamp| self.coll.header_index(stamp),
+            keep: &|index, path, _| index.write(path),
+        })?;
+        log::info!(
+            "header index: {} games, {} bytes, ready in {:.3} s",
+            index.game_count(),
+            index.bytes(),
+            started.elapsed().as_secs_f64()
+        );
+        Some(index)
+    }
+
+    /// The `.gamefs/stats` lines of the header index: its size, once it is known.
+    pub(super) fn header_index_stats(&self) -> String {
+        match self.headers.known() {
+            Some(index) => format!(
+                "header_index: ready\nheader_index_bytes: {}\nheader_index_bytes_per_game: {}\n",
+                index.bytes(),
+                index.bytes() as u64 / u64::from(index.game_count().max(1))
+            ),
+            None => String::new(),
+        }
+    }
+
     /// The games of query `id` as the database is now, ascending (`None` when there is no
     /// such query, or it names endings and the position index is not ready).
     pub(super) fn query_games(&self, id: u32) -> Option<Arc<[u32]>> {
@@ -163,7 +200,11 @@ impl Vfs {
         if let Some(g) = &*lock(&entry.games) {
             return Some(g.clone());
         }
-        let mut found = self.coll.query(&entry.query).unwrap_or_default();
+        let index = self.header_index();
+        let mut found = self
+            .coll
+            .query(&entry.query, index.as_deref())
+            .unwrap_or_default();
         let materials = entry.query.materials();
         if let (false, Some(positions)) = (materials.is_empty(), &self.positions) {
             // Waited for, as when the folder was found (`query_named`): an index built again

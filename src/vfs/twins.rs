@@ -9,41 +9,15 @@
 //! views. What was found is kept beside the position index (`INDEX.twins`), so the next
 //! mount of the same files takes it at once.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use super::{DirEntry, Node, Vfs, lock};
+use super::found::{Finder, FoundSlot};
+use super::{DirEntry, Node, Vfs};
 use crate::collection::positions::stamp_of;
 use crate::collection::twins::Twins;
 
 /// The twins of a mount, found when first asked for.
-#[derive(Default)]
-pub(crate) struct TwinsSlot {
-    /// The twins found, while the games are as they were then.
-    found: Mutex<Option<Arc<Twins>>>,
-    /// Held by the one finding them: others wait for its answer rather than find them too,
-    /// while a save that forgets them does not wait.
-    finding: Mutex<()>,
-    /// How many times they were forgotten: twins found across a change are not kept.
-    changes: AtomicU64,
-}
-
-impl TwinsSlot {
-    /// Forget the twins found; the first games of the groups they had, so their folders can
-    /// be told stale.
-    pub(crate) fn reset(&self) -> Vec<u32> {
-        self.changes.fetch_add(1, Ordering::AcqRel);
-        let found = lock(&self.found).take();
-        found
-            .map(|t| t.groups().iter().map(|g| g[0]).collect())
-            .unwrap_or_default()
-    }
-
-    /// The twins found, if they are known.
-    fn known(&self) -> Option<Arc<Twins>> {
-        lock(&self.found).clone()
-    }
-}
+pub(crate) type TwinsSlot = FoundSlot<Twins>;
 
 impl Vfs {
     /// The twins of the live games, found now if they are not known (none for a collection
@@ -55,47 +29,28 @@ impl Vfs {
         if let Some(twins) = self.twins.known() {
             return Some(twins);
         }
-        let _finding = lock(&self.twins.finding);
-        if let Some(twins) = self.twins.known() {
-            return Some(twins);
-        }
-        let changes = self.twins.changes.load(Ordering::Acquire);
         let started = std::time::Instant::now();
-        let kept_at = self.kept_twins_path();
-        let stamp = stamp_of(&self.coll.info().files);
-        let twins = match kept_at.as_deref().and_then(|p| Twins::kept(p, stamp)) {
-            Some(kept) => Arc::new(kept),
-            None => {
-                let twins = Arc::new(self.coll.twins()?);
-                // Kept only when the files are as they were when the twins were found.
-                if let Some(path) = kept_at.filter(|_| stamp_of(&self.coll.info().files) == stamp)
-                    && let Err(e) = twins.keep(&path, stamp)
-                {
-                    log::warn!("twins: not kept at {}: {e}", path.display());
-                }
-                twins
-            }
-        };
+        let twins = self.twins.get(&Finder {
+            kept_at: self.kept_beside_index(crate::store::cache_folder::TWINS),
+            stamp: &|| stamp_of(&self.coll.info().files),
+            open: &Twins::kept,
+            find: &|_| self.coll.twins(),
+            keep: &Twins::keep,
+        })?;
         log::info!(
             "twins: {} groups, {} games SCID would delete, found in {:.3} s",
             twins.groups().len(),
             twins.to_delete().len(),
             started.elapsed().as_secs_f64()
         );
-        let mut found = lock(&self.twins.found);
-        if self.twins.changes.load(Ordering::Acquire) == changes {
-            *found = Some(twins.clone());
-        }
         Some(twins)
     }
 
-    /// Where the twins are kept: beside the position index, when it is kept.
-    fn kept_twins_path(&self) -> Option<std::path::PathBuf> {
+    /// Where the file of `suffix` ([`crate::store::cache_folder::companion`]) is kept:
+    /// beside the position index, when it is kept.
+    pub(super) fn kept_beside_index(&self, suffix: &str) -> Option<std::path::PathBuf> {
         let index = self.options.position_index.as_deref()?;
-        Some(crate::store::cache_folder::companion(
-            index,
-            crate::store::cache_folder::TWINS,
-        ))
+        Some(crate::store::cache_folder::companion(index, suffix))
     }
 
     /// How many groups `twins/` has: found now if `find` (a `stat` or a lookup of it), else
@@ -201,7 +156,11 @@ impl Vfs {
     pub(super) fn reset_twins(&self) {
         let firsts = self.twins.reset();
         let mut stale = vec![Node::TwinsRoot];
-        stale.extend(firsts.into_iter().map(Node::TwinGroup));
+        stale.extend(
+            firsts
+                .iter()
+                .flat_map(|t| t.groups().iter().map(|g| Node::TwinGroup(g[0]))),
+        );
         self.invalidate(&stale, &[]);
     }
 }
@@ -288,7 +247,9 @@ mod tests {
         ]
         .concat();
         let vfs = tree_of(dir.path(), &pgn, 4);
-        let kept = vfs.kept_twins_path().unwrap();
+        let kept = vfs
+            .kept_beside_index(crate::store::cache_folder::TWINS)
+            .unwrap();
         assert_eq!(vfs.twins().unwrap().groups(), [vec![0, 1]]);
         assert!(kept.is_file());
         drop(vfs);

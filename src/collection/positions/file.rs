@@ -375,12 +375,12 @@ fn filter_bits(key: u64) -> [usize; 3] {
 }
 
 /// Append `v` to `out` in LEB128 (7 bits a byte, the lowest first).
-pub(super) fn put_varint(out: &mut Vec<u8>, v: u64) {
+pub(crate) fn put_varint(out: &mut Vec<u8>, v: u64) {
     out.extend_from_slice(&varint(v));
 }
 
 /// The LEB128 number at `*at` of `b`, `*at` moved past it; `None` past the end.
-pub(super) fn get_varint(b: &[u8], at: &mut usize) -> Option<u64> {
+pub(crate) fn get_varint(b: &[u8], at: &mut usize) -> Option<u64> {
     let mut v = 0u64;
     for shift in (0..64).step_by(7) {
         let byte = *b.get(*at)?;

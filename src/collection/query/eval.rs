@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use super::index::HeaderIndex;
 use super::parse::{Condition, Field, Query, Value};
 use crate::store::{ChessStore, GameSummary, NameKind};
 
@@ -28,8 +29,14 @@ impl Facts {
 }
 
 /// The live games of `store` meeting `query`'s conditions on their headers, ascending (its
-/// conditions on endings are the position index's: [`Query::materials`]).
-pub(crate) fn matching(store: &dyn ChessStore, query: &Query) -> Vec<u32> {
+/// conditions on endings are the position index's: [`Query::materials`]): read from `index`
+/// (the store's [`HeaderIndex`], when it is of the store's games as they are), the rest
+/// checked game by game.
+pub(crate) fn matching(
+    store: &dyn ChessStore,
+    query: &Query,
+    index: Option<&HeaderIndex>,
+) -> Vec<u32> {
     // The conditions the summary answers first: a game they rule out is not read further.
     let mut conditions: Vec<&Condition> = query
         .conditions
@@ -42,11 +49,26 @@ pub(crate) fn matching(store: &dyn ChessStore, query: &Query) -> Vec<u32> {
         Field::Annotator => 3,
         _ => 0,
     });
+    let index = index.filter(|i| i.game_count() == store.game_count());
+    let (games, conditions): (Box<dyn Iterator<Item = u32>>, _) = match index {
+        Some(index) => {
+            let (games, mut left) = index.narrow(store, &conditions);
+            left.sort_by_key(|c| conditions.iter().position(|k| std::ptr::eq(*k, *c)));
+            (Box::new(games.into_ones().map(|n| n as u32)), left)
+        }
+        None => (
+            Box::new((0..store.game_count()).filter(|&n| store.classified(n))),
+            conditions,
+        ),
+    };
     let mut names: Vec<HashMap<u32, bool>> = vec![HashMap::new(); conditions.len()];
-    (0..store.game_count())
+    games
         .filter(|&n| {
+            if conditions.is_empty() && index.is_some() {
+                return true;
+            }
             let s = store.summary(n);
-            if s.deleted || !store.classified(n) {
+            if s.deleted {
                 return false;
             }
             let mut facts = Facts::default();
@@ -203,16 +225,101 @@ mod format_tests {
             "year=2012,welo=2600-",
         ] {
             let query = Query::parse(q).unwrap();
-            let want = matching(&*scid, &query);
+            let want = matching(&*scid, &query, None);
             assert!(!want.is_empty(), "{q}");
             for other in &others {
                 assert_eq!(
-                    matching(&**other, &query),
+                    matching(&**other, &query, None),
                     want,
                     "{q}: {}",
                     other.info().format
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod index_tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::store::{self, Format};
+
+    #[test]
+    fn the_header_index_finds_the_games_the_scan_finds_and_keeps_for_its_files_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().join("base");
+        store::create(&base, Format::Scid).unwrap();
+        let options = store::OpenOptions {
+            writable: true,
+            lossy: true,
+            ..store::OpenOptions::default()
+        };
+        let db = store::open_with(&base, &options).unwrap();
+        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+        for pgn in [
+            "najdorf/najdorf.pgn",
+            "tags.pgn",
+            "names.pgn",
+            "long-tags.pgn",
+        ] {
+            let text = std::fs::read(data.join(pgn)).unwrap();
+            crate::collection::chess::append_pgn(
+                &*db,
+                &text,
+                crate::collection::import::OnBadGame::Skip,
+                false,
+                &|_| {},
+                &mut |_| {},
+            )
+            .unwrap();
+        }
+        db.set_deleted(3, true).unwrap();
+        let index = HeaderIndex::build(&*db, 7);
+        let kept = dir.path().join("index.headers");
+        index.write(&kept).unwrap();
+        let mapped = HeaderIndex::open(&kept, 7).expect("kept whole");
+        assert!(HeaderIndex::open(&kept, 8).is_none(), "another stamp's");
+        for q in [
+            "white=kasparov",
+            "player=an",
+            "player=SPASSKY%2Cboris",
+            "black==Kasparov%2C%20Gary",
+            "black==kasparov%2C%20gary",
+            "white=stockfish+houdini",
+            "event!=open",
+            "site=ind+eng,round=6",
+            "welo=2503-2604",
+            "belo=-2500",
+            "elo=2534-2785",
+            "elo=-2400+2700-",
+            "anyelo=2785-3182",
+            "date=2012.07.31-2012.11.30",
+            "year=-1995",
+            "result!=none",
+            "result=draw+0-1",
+            "eco=B91-B94,moves=-40",
+            "plies=100-",
+            "player=anand,year=2000-,elo=2700-",
+            "event=open,site!=eng+ind",
+            "annotator=a,player=a",
+            "white!=a,black!=e",
+        ] {
+            let query = Query::parse(q).unwrap();
+            let scan = matching(&*db, &query, None);
+            assert!(scan.binary_search(&3).is_err(), "{q}: a deleted game");
+            for i in [&index, &mapped] {
+                assert_eq!(matching(&*db, &query, Some(i)), scan, "{q}");
+            }
+        }
+        assert!(
+            !matching(&*db, &Query::parse("player=a").unwrap(), Some(&index)).is_empty(),
+            "the queries find games"
+        );
+        // A torn index is none.
+        let bytes = std::fs::read(&kept).unwrap();
+        std::fs::write(&kept, &bytes[..bytes.len() - 1]).unwrap();
+        assert!(HeaderIndex::open(&kept, 7).is_none());
     }
 }

@@ -5,6 +5,8 @@
 //! ([`Collection::query`](super::Collection::query)).
 
 pub(crate) mod eval;
+pub mod index;
 mod parse;
 
+pub use index::HeaderIndex;
 pub use parse::{ParseError, Query};

@@ -307,10 +307,14 @@ impl Collection for UnionCollection {
         out
     }
 
-    fn query(&self, query: &crate::collection::query::Query) -> Option<Vec<u32>> {
+    fn query(
+        &self,
+        query: &crate::collection::query::Query,
+        _index: Option<&crate::collection::query::HeaderIndex>,
+    ) -> Option<Vec<u32>> {
         let mut out = Vec::new();
         for (k, m) in self.members.iter().enumerate() {
-            let found = m.collection.query(query).unwrap_or_default();
+            let found = m.collection.query(query, None).unwrap_or_default();
             let numbering = self.numbering();
             out.extend(
                 found

@@ -1,0 +1,93 @@
+//! What a mount finds from all of its games once and keeps until they change: the twins
+//! (`twins/`) and the header index (`query/`). Each is found in the background once the
+//! position index is ready (or when first asked for, if sooner), kept beside the position
+//! index for the next mount of the same files, and forgotten by every save, deletion, import
+//! and change by another program (the next one asked for is found again).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use super::lock;
+
+/// One thing found from the games (see the module's documentation).
+pub(crate) struct FoundSlot<T> {
+    /// What was found, while the games are as they were then.
+    found: Mutex<Option<Arc<T>>>,
+    /// Held by the one finding it: others wait for its answer rather than find it too,
+    /// while a save that forgets it does not wait.
+    finding: Mutex<()>,
+    /// How many times it was forgotten: what is found across a change is not kept.
+    changes: AtomicU64,
+}
+
+impl<T> Default for FoundSlot<T> {
+    fn default() -> Self {
+        FoundSlot {
+            found: Mutex::new(None),
+            finding: Mutex::new(()),
+            changes: AtomicU64::new(0),
+        }
+    }
+}
+
+/// How a [`FoundSlot`]'s content is kept on disk and found from the games.
+pub(crate) struct Finder<'a, T> {
+    /// Where it is kept (beside the position index), if anywhere.
+    pub kept_at: Option<PathBuf>,
+    /// The stamp of the database files now ([`crate::collection::positions::stamp_of`]).
+    pub stamp: &'a dyn Fn() -> u64,
+    /// What is kept at a path for a stamp, if it is whole and of those files.
+    pub open: &'a dyn Fn(&Path, u64) -> Option<T>,
+    /// Find it from the games (of the files of a stamp); `None` when there is nothing to find.
+    pub find: &'a dyn Fn(u64) -> Option<T>,
+    /// Keep it at a path, for a stamp.
+    pub keep: &'a dyn Fn(&T, &Path, u64) -> std::io::Result<()>,
+}
+
+impl<T> FoundSlot<T> {
+    /// Forget what was found; what it was.
+    pub(crate) fn reset(&self) -> Option<Arc<T>> {
+        self.changes.fetch_add(1, Ordering::AcqRel);
+        lock(&self.found).take()
+    }
+
+    /// What was found, if it is known.
+    pub(crate) fn known(&self) -> Option<Arc<T>> {
+        lock(&self.found).clone()
+    }
+
+    /// What was found, found now if it is not known: taken from where it is kept when that
+    /// is of the files as they are, else found and kept there (unless the files changed
+    /// meanwhile).
+    pub(crate) fn get(&self, finder: &Finder<'_, T>) -> Option<Arc<T>> {
+        if let Some(known) = self.known() {
+            return Some(known);
+        }
+        let _finding = lock(&self.finding);
+        if let Some(known) = self.known() {
+            return Some(known);
+        }
+        let changes = self.changes.load(Ordering::Acquire);
+        let stamp = (finder.stamp)();
+        let kept_at = finder.kept_at.as_deref();
+        let value = match kept_at.and_then(|p| (finder.open)(p, stamp)) {
+            Some(kept) => Arc::new(kept),
+            None => {
+                let value = Arc::new((finder.find)(stamp)?);
+                // Kept only when the files are as they were when it was found.
+                if let Some(path) = kept_at.filter(|_| (finder.stamp)() == stamp)
+                    && let Err(e) = (finder.keep)(&value, path, stamp)
+                {
+                    log::warn!("not kept at {}: {e}", path.display());
+                }
+                value
+            }
+        };
+        let mut slot = lock(&self.found);
+        if self.changes.load(Ordering::Acquire) == changes {
+            *slot = Some(value.clone());
+        }
+        Some(value)
+    }
+}
