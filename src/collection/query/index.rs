@@ -1,7 +1,7 @@
 //! The header index: for each field a header query asks (the players, event, site, round,
 //! date, ratings, ECO code, result and length), the live games of each value, so that a query
 //! reads the lists its values name instead of every game's index entry (the scan of
-//! [`super::eval::matching`], and of SCID's header search, which reads its whole index in
+//! `eval::matching`, and of SCID's header search, which reads its whole index in
 //! memory). A name condition finds its names in the index's own copy of each dictionary,
 //! folded as SCID's name search folds them, with one substring search over all of them.
 //!
@@ -11,13 +11,13 @@
 //! scans until it is made again).
 //!
 //! Layout, little-endian: the magic `GFHEAD01`; the stamp (8 bytes), the game count (4) and
-//! the number of lists (4); per list, ascending by column then value, its [`Column`] (4), its
+//! the number of lists (4); per list, ascending by column then value, its column (4), its
 //! value (4) and where its games end in the lists' bytes (4); then the names of the four
 //! dictionaries (players, events, sites, rounds), each as the number of names (4), their IDs
 //! (4 each), where each one's folded text ends in its bytes (4 each), the bytes' length (4)
 //! and the bytes (each folded name followed by a line feed); then the lists, each game as the
 //! difference from the one before (the first from 0) in LEB128. Deleted games and games the
-//! store cannot classify are in one list of their own ([`Column::Dead`]) and in no other.
+//! store cannot classify are in one list of their own (column `Dead`) and in no other.
 
 use std::collections::HashMap;
 use std::ops::Range;
