@@ -287,7 +287,18 @@ impl Vfs {
 mod tests {
     use super::*;
     use crate::error::ErrorKind;
-    use crate::vfs::testing::{CALLER, WRITE_NEW, at, game_names, names, text, tree_of};
+    use crate::vfs::testing::{
+        CALLER, WRITE_NEW, at, game_names, names, reopen_tree, text, tree_of,
+    };
+
+    /// Save `pgn` as game `n`, as an editor does (open truncating, write, close).
+    fn save(vfs: &Vfs, n: u32, pgn: &str) {
+        let ino = Node::Game(n).ino();
+        let fh = vfs.open(ino, WRITE_NEW).unwrap().fh;
+        vfs.write(ino, fh, 0, pgn.as_bytes(), CALLER).unwrap();
+        vfs.flush(ino, fh, CALLER).unwrap();
+        vfs.release(ino, fh);
+    }
 
     const GAMES: &str = concat!(
         "[Event \"Open\"]\n[Date \"2001.01.01\"]\n[White \"Carlsen, Magnus\"]\n",
@@ -392,13 +403,7 @@ mod tests {
         let q = "query/white=kramnik";
         assert_eq!(names(&vfs, &format!("{q}/games")), game_names(&vfs, &[2]));
         assert_eq!(names(&vfs, &format!("{q}/tree")).len(), 4);
-        let save = |n: u32, pgn: &str| {
-            let ino = Node::Game(n).ino();
-            let fh = vfs.open(ino, WRITE_NEW).unwrap().fh;
-            vfs.write(ino, fh, 0, pgn.as_bytes(), CALLER).unwrap();
-            vfs.flush(ino, fh, CALLER).unwrap();
-            vfs.release(ino, fh);
-        };
+        let save = |n: u32, pgn: &str| save(&vfs, n, pgn);
         // Game 1 gets Kramnik as White: in; game 3 loses him: out.
         save(
             0,
@@ -419,5 +424,33 @@ mod tests {
         vfs.unlink(Node::Games.ino(), std::ffi::OsStr::new(&vfs.game_name(0)))
             .unwrap();
         assert_eq!(text(&vfs, &format!("{q}/count")), "0\n");
+    }
+
+    #[test]
+    fn the_header_index_is_kept_for_the_next_mount_and_forgotten_by_a_save() {
+        let dir = tempfile::tempdir().unwrap();
+        let vfs = tree_of(dir.path(), GAMES, 40);
+        let kept = vfs
+            .kept_beside_index(crate::store::cache_folder::HEADERS)
+            .unwrap();
+        let q = "query/white=kramnik/count";
+        assert_eq!(text(&vfs, q), "1\n");
+        assert!(kept.is_file());
+        assert!(vfs.stats_text().contains("header_index: ready\n"));
+        // A save forgets it; the next query finds it again, with the game saved.
+        save(
+            &vfs,
+            0,
+            "[White \"Kramnik, V\"]\n[Black \"x\"]\n[Result \"1-0\"]\n\n1. c4 e5 1-0\n",
+        );
+        assert!(!vfs.stats_text().contains("header_index"));
+        assert_eq!(text(&vfs, q), "2\n");
+        assert!(vfs.stats_text().contains("header_index: ready\n"));
+        drop(vfs);
+        // The next mount of the same files maps what was kept: it is not made again.
+        let made = std::fs::metadata(&kept).unwrap().modified().unwrap();
+        let vfs = reopen_tree(dir.path(), 40);
+        assert_eq!(text(&vfs, q), "2\n");
+        assert_eq!(std::fs::metadata(&kept).unwrap().modified().unwrap(), made);
     }
 }
