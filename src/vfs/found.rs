@@ -74,14 +74,19 @@ impl<T> FoundSlot<T> {
         let value = match kept_at.and_then(|p| (finder.open)(p, stamp)) {
             Some(kept) => Arc::new(kept),
             None => {
-                let value = Arc::new((finder.find)(stamp)?);
-                // Kept only when the files are as they were when it was found.
-                if let Some(path) = kept_at.filter(|_| (finder.stamp)() == stamp)
-                    && let Err(e) = (finder.keep)(&value, path, stamp)
-                {
-                    log::warn!("not kept at {}: {e}", path.display());
+                let value = (finder.find)(stamp)?;
+                // Kept only when the files are as they were when it was found; then what
+                // was kept serves (mapped, it leaves the memory the finding took).
+                match kept_at.filter(|_| (finder.stamp)() == stamp) {
+                    Some(path) => match (finder.keep)(&value, path, stamp) {
+                        Ok(()) => Arc::new((finder.open)(path, stamp).unwrap_or(value)),
+                        Err(e) => {
+                            log::warn!("not kept at {}: {e}", path.display());
+                            Arc::new(value)
+                        }
+                    },
+                    None => Arc::new(value),
                 }
-                value
             }
         };
         let mut slot = lock(&self.found);
