@@ -19,9 +19,12 @@ const HEADER: usize = 8 + 8 + 4 + 4;
 /// Bytes of an ending's entry in the table: its code and where its games end.
 const ENTRY: usize = 8;
 
-/// The bytes of a table: mapped from its file, or made in memory.
-enum Bytes {
+/// The bytes of a table kept beside the index (the endings', the header index's): mapped
+/// from its file, or made in memory.
+pub(crate) enum Bytes {
+    /// Mapped from its file.
     Mapped(Mmap),
+    /// Made in memory.
     Owned(Vec<u8>),
 }
 

@@ -27,6 +27,7 @@ use fixedbitset::FixedBitSet;
 use memmap2::Mmap;
 
 use super::parse::{Condition, Field, Value};
+use crate::collection::positions::endings::Bytes;
 use crate::collection::positions::file::{get_varint, keep_beside, put_varint};
 use crate::game::GameResult;
 use crate::store::scid::derive::pack_date;
@@ -83,22 +84,6 @@ fn fold(name: &[u8]) -> Vec<u8> {
         .filter(|&&c| c != b' ')
         .map(u8::to_ascii_lowercase)
         .collect()
-}
-
-/// The bytes of an index: mapped from its file, or made in memory.
-enum Bytes {
-    Mapped(Mmap),
-    Owned(Vec<u8>),
-}
-
-impl std::ops::Deref for Bytes {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        match self {
-            Bytes::Mapped(m) => m,
-            Bytes::Owned(v) => v,
-        }
-    }
 }
 
 /// Where one dictionary's names are in the index's bytes.
