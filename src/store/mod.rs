@@ -141,6 +141,17 @@ pub trait ChessStore: Send + Sync {
         self.load(number)
             .map_or(0, |g| (g.moves.moves.len() % 1024) as u16)
     }
+    /// True when [`ratings`](Self::ratings) answers from the index, without decoding the
+    /// game: the header index ([`crate::collection::query::HeaderIndex`]) keeps the ratings
+    /// of a store that does, and leaves them to each query otherwise.
+    fn ratings_in_index(&self) -> bool {
+        false
+    }
+    /// True when [`plies`](Self::plies) answers from the index, without decoding the game
+    /// (as [`ratings_in_index`](Self::ratings_in_index) for the lengths).
+    fn plies_in_index(&self) -> bool {
+        false
+    }
     /// Game `number`'s annotator (its `Annotator` tag), for a header query: `None` when it
     /// has none or cannot be read. Read from the game; a format that keeps it apart (SCID's
     /// record head, ChessBase's game header) answers without decoding the moves.

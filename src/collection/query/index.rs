@@ -10,8 +10,9 @@
 //! about the time of one pass over it, and any change of the games forgets it (a query then
 //! scans until it is made again).
 //!
-//! Layout, little-endian: the magic `GFHEAD01`; the stamp (8 bytes), the game count (4) and
-//! the number of lists (4); per list, ascending by column then value, its column (4), its
+//! Layout, little-endian: the magic `GFHEAD02`; the stamp (8 bytes), the game count (4), the
+//! number of lists (4) and the columns kept (4, a bit per column: the ratings and lengths
+//! only where the store's index holds them, [`ChessStore::ratings_in_index`]); per list, ascending by column then value, its column (4), its
 //! value (4) and where its games end in the lists' bytes (4); then the names of the four
 //! dictionaries (players, events, sites, rounds), each as the number of names (4), their IDs
 //! (4 each), where each one's folded text ends in its bytes (4 each), the bytes' length (4)
@@ -33,8 +34,8 @@ use crate::game::GameResult;
 use crate::store::scid::derive::pack_date;
 use crate::store::{ChessStore, NameKind};
 
-const MAGIC: &[u8; 8] = b"GFHEAD01";
-const HEADER: usize = 8 + 8 + 4 + 4;
+const MAGIC: &[u8; 8] = b"GFHEAD02";
+const HEADER: usize = 8 + 8 + 4 + 4 + 4;
 /// Bytes of a list's entry in the table: its column, value and end.
 const ENTRY: usize = 12;
 /// The dictionaries whose names the index keeps, in the file's order.
@@ -181,6 +182,14 @@ impl HeaderIndex {
     /// index entries: one pass over the games.
     pub fn build(store: &dyn ChessStore, stamp: u64) -> HeaderIndex {
         let count = store.game_count();
+        let mut kept = u32::MAX;
+        if !store.ratings_in_index() {
+            kept &= !(1 << Column::WhiteElo as u32 | 1 << Column::BlackElo as u32);
+        }
+        if !store.plies_in_index() {
+            kept &= !(1 << Column::Plies as u32);
+        }
+        let keeps = |c: Column| kept & 1 << c as u32 != 0;
         let mut g = Gathered::default();
         for n in 0..count {
             let s = store.summary(n);
@@ -188,18 +197,22 @@ impl HeaderIndex {
                 g.add(Column::Dead, 0, n);
                 continue;
             }
-            let [white_elo, black_elo] = store.ratings(n);
             g.add(Column::White, s.white, n);
             g.add(Column::Black, s.black, n);
             g.add(Column::Event, s.event, n);
             g.add(Column::Site, s.site, n);
             g.add(Column::Round, s.round, n);
             g.add(Column::Date, pack_date(s.date), n);
-            g.add(Column::WhiteElo, u32::from(white_elo), n);
-            g.add(Column::BlackElo, u32::from(black_elo), n);
+            if keeps(Column::WhiteElo) {
+                let [white_elo, black_elo] = store.ratings(n);
+                g.add(Column::WhiteElo, u32::from(white_elo), n);
+                g.add(Column::BlackElo, u32::from(black_elo), n);
+            }
             g.add(Column::Eco, u32::from(s.eco), n);
             g.add(Column::Result, result_value(s.result), n);
-            g.add(Column::Plies, u32::from(store.plies(n)), n);
+            if keeps(Column::Plies) {
+                g.add(Column::Plies, u32::from(store.plies(n)), n);
+            }
         }
         let lists = g.into_sorted();
         let mut out = Vec::new();
@@ -207,6 +220,7 @@ impl HeaderIndex {
         out.extend_from_slice(&stamp.to_le_bytes());
         out.extend_from_slice(&count.to_le_bytes());
         out.extend_from_slice(&(lists.len() as u32).to_le_bytes());
+        out.extend_from_slice(&kept.to_le_bytes());
         let mut end = 0usize;
         for ((column, value), bytes) in &lists {
             end += bytes.len();
@@ -305,6 +319,11 @@ impl HeaderIndex {
     /// The games of the database it was made from.
     pub fn game_count(&self) -> u32 {
         word(&self.head, 16)
+    }
+
+    /// True when the index keeps the lists of `column`.
+    fn keeps(&self, column: Column) -> bool {
+        word(&self.head, 24) & 1 << column as u32 != 0
     }
 
     /// The bytes it takes.
@@ -435,6 +454,9 @@ impl HeaderIndex {
     /// index does not answer it (the annotator, an ending, a name it cannot tell).
     fn lists_of(&self, store: &dyn ChessStore, c: &Condition) -> Option<Vec<Vec<usize>>> {
         let ranges = |columns: &[Column]| -> Option<Vec<usize>> {
+            if !columns.iter().all(|&c| self.keeps(c)) {
+                return None;
+            }
             let mut lists = Vec::new();
             for v in &c.values {
                 let &Value::Range(lo, hi) = v else {
@@ -545,6 +567,19 @@ impl HeaderIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_store_whose_index_lacks_ratings_and_lengths_has_them_read_by_the_query() {
+        let pgn = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/najdorf/najdorf.pgn");
+        let store = crate::store::open(&pgn, false).unwrap();
+        let index = HeaderIndex::build(&*store, 0);
+        // Made without decoding a game: names, dates, results and ECO codes only.
+        assert!(index.keeps(Column::White) && index.keeps(Column::Date));
+        assert!(!index.keeps(Column::WhiteElo) && !index.keeps(Column::Plies));
+        let query = super::super::Query::parse("welo=2700-").unwrap();
+        assert!(index.lists_of(&*store, &query.conditions[0]).is_none());
+    }
 
     #[test]
     fn names_fold_as_scid_compares_them() {

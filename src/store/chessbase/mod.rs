@@ -597,6 +597,10 @@ impl ChessStore for ChessBase {
         [e.white_elo, e.black_elo].map(|v| crate::store::rating_value(rating(v)))
     }
 
+    fn ratings_in_index(&self) -> bool {
+        true
+    }
+
     fn name(&self, kind: NameKind, id: u32) -> Arc<str> {
         match kind {
             NameKind::Player => Self::named(&self.players, id),

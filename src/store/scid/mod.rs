@@ -1022,6 +1022,14 @@ impl ChessStore for ScidDatabase {
         self.read().entry(number).plies
     }
 
+    fn ratings_in_index(&self) -> bool {
+        true
+    }
+
+    fn plies_in_index(&self) -> bool {
+        true
+    }
+
     fn deleted(&self, number: u32) -> bool {
         let state = self.read();
         number < state.present && state.marked_deleted(number)

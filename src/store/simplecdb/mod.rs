@@ -881,6 +881,10 @@ impl ChessStore for SimpleCdb {
         [h.white_rating, h.black_rating].map(crate::store::rating_value)
     }
 
+    fn ratings_in_index(&self) -> bool {
+        true
+    }
+
     fn name(&self, kind: NameKind, id: u32) -> Arc<str> {
         match name_file(kind) {
             Some(file) => self.read().names[file].text(id),
