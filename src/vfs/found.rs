@@ -43,6 +43,9 @@ pub(crate) struct Finder<'a, T> {
     pub find: &'a dyn Fn(u64) -> Option<T>,
     /// Keep it at a path, for a stamp.
     pub keep: &'a dyn Fn(&T, &Path, u64) -> std::io::Result<()>,
+    /// Once kept, serve what was kept rather than what was found: a mapped file leaves the
+    /// memory the finding took (the header index); a copy read back would only double it.
+    pub serve_kept: bool,
 }
 
 impl<T> FoundSlot<T> {
@@ -75,11 +78,14 @@ impl<T> FoundSlot<T> {
             Some(kept) => Arc::new(kept),
             None => {
                 let value = (finder.find)(stamp)?;
-                // Kept only when the files are as they were when it was found; then what
-                // was kept serves (mapped, it leaves the memory the finding took).
+                // Kept only when the files are as they were when it was found; then, with
+                // `serve_kept`, what was kept serves.
                 match kept_at.filter(|_| (finder.stamp)() == stamp) {
                     Some(path) => match (finder.keep)(&value, path, stamp) {
-                        Ok(()) => Arc::new((finder.open)(path, stamp).unwrap_or(value)),
+                        Ok(()) if finder.serve_kept => {
+                            Arc::new((finder.open)(path, stamp).unwrap_or(value))
+                        }
+                        Ok(()) => Arc::new(value),
                         Err(e) => {
                             log::warn!("not kept at {}: {e}", path.display());
                             Arc::new(value)

@@ -171,6 +171,7 @@ impl Vfs {
             open: &HeaderIndex::open,
             find: &|stamp| self.coll.header_index(stamp),
             keep: &|index, path, _| index.write(path),
+            serve_kept: true,
         })?;
         log::info!(
             "header index: {} games, {} bytes, ready in {:.3} s",

@@ -36,6 +36,7 @@ impl Vfs {
             open: &Twins::kept,
             find: &|_| self.coll.twins(),
             keep: &Twins::keep,
+            serve_kept: false,
         })?;
         log::info!(
             "twins: {} groups, {} games SCID would delete, found in {:.3} s",

@@ -570,8 +570,8 @@ mod tests {
 
     #[test]
     fn a_store_whose_index_lacks_ratings_and_lengths_has_them_read_by_the_query() {
-        let pgn = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data/najdorf/najdorf.pgn");
+        let pgn =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/najdorf/najdorf.pgn");
         let store = crate::store::open(&pgn, false).unwrap();
         let index = HeaderIndex::build(&*store, 0);
         // Made without decoding a game: names, dates, results and ECO codes only.
