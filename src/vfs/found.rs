@@ -1,11 +1,12 @@
 //! What a mount finds from all of its games once and keeps until they change: the twins
 //! (`twins/`) and the header index (`query/`). Each is found in the background once the
-//! position index is ready (or when first asked for, if sooner), kept beside the position
-//! index for the next mount of the same files, and forgotten by every save, deletion, import
-//! and change by another program (the next one asked for is found again).
+//! position index is ready (the twins also when first asked for, if sooner; a query never
+//! waits for the header index, it scans until a thread of its own has found it), kept beside
+//! the position index for the next mount of the same files, and forgotten by every save,
+//! deletion, import and change by another program (then found again).
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::lock;
@@ -19,6 +20,8 @@ pub(crate) struct FoundSlot<T> {
     finding: Mutex<()>,
     /// How many times it was forgotten: what is found across a change is not kept.
     changes: AtomicU64,
+    /// Set while a thread of its own finds it ([`claim_background`](Self::claim_background)).
+    background: AtomicBool,
 }
 
 impl<T> Default for FoundSlot<T> {
@@ -27,6 +30,7 @@ impl<T> Default for FoundSlot<T> {
             found: Mutex::new(None),
             finding: Mutex::new(()),
             changes: AtomicU64::new(0),
+            background: AtomicBool::new(false),
         }
     }
 }
@@ -64,10 +68,43 @@ impl<T> FoundSlot<T> {
     /// is of the files as they are, else found and kept there (unless the files changed
     /// meanwhile).
     pub(crate) fn get(&self, finder: &Finder<'_, T>) -> Option<Arc<T>> {
+        self.get_or(finder, true)
+    }
+
+    /// What was found, if it is known or kept for the files as they are: `None` when it
+    /// would have to be found.
+    pub(crate) fn known_or_kept(&self, finder: &Finder<'_, T>) -> Option<Arc<T>> {
+        self.get_or(finder, false)
+    }
+
+    /// True for the one caller that is to find it on a thread of its own, until that thread
+    /// says it is done ([`background_done`](Self::background_done)).
+    pub(crate) fn claim_background(&self) -> bool {
+        !self.background.swap(true, Ordering::AcqRel)
+    }
+
+    /// True while a thread claimed by [`claim_background`](Self::claim_background) runs.
+    #[cfg(test)]
+    pub(crate) fn in_background(&self) -> bool {
+        self.background.load(Ordering::Acquire)
+    }
+
+    /// The thread claimed by [`claim_background`](Self::claim_background) is done.
+    pub(crate) fn background_done(&self) {
+        self.background.store(false, Ordering::Release);
+    }
+
+    /// [`get`](Self::get), finding it only with `find_now`.
+    fn get_or(&self, finder: &Finder<'_, T>, find_now: bool) -> Option<Arc<T>> {
         if let Some(known) = self.known() {
             return Some(known);
         }
-        let _finding = lock(&self.finding);
+        // Without finding, no waiting for whoever is finding it.
+        let _finding = if find_now {
+            lock(&self.finding)
+        } else {
+            self.finding.try_lock().ok()?
+        };
         if let Some(known) = self.known() {
             return Some(known);
         }
@@ -76,6 +113,7 @@ impl<T> FoundSlot<T> {
         let kept_at = finder.kept_at.as_deref();
         let value = match kept_at.and_then(|p| (finder.open)(p, stamp)) {
             Some(kept) => Arc::new(kept),
+            None if !find_now => return None,
             None => {
                 let value = (finder.find)(stamp)?;
                 // Kept only when the files are as they were when it was found; then, with

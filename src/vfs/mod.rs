@@ -297,7 +297,7 @@ pub struct Vfs {
     /// The twin games (`twins/`), found when first asked for.
     twins: twins::TwinsSlot,
     /// The header index the queries read (`query/`), found when first asked for.
-    headers: found::FoundSlot<crate::collection::query::HeaderIndex>,
+    headers: Arc<found::FoundSlot<crate::collection::query::HeaderIndex>>,
 }
 
 /// How many of a database's problems a mount logs and lists in `.gamefs/errors` (`gamefs
@@ -349,7 +349,7 @@ impl Vfs {
             }),
             queries: queries::Queries::default(),
             twins: twins::TwinsSlot::default(),
-            headers: found::FoundSlot::default(),
+            headers: Arc::default(),
             coll,
             options,
         };

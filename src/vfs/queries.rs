@@ -19,7 +19,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
-use super::found::Finder;
+use super::found::{Finder, FoundSlot};
 use super::{DirEntry, Node, Vfs, lock};
 use crate::collection::positions::stamp_of;
 use crate::collection::query::{HeaderIndex, Query};
@@ -159,27 +159,41 @@ impl Vfs {
     }
 
     /// The header index of the games as they are, found now if it is not known (none for a
-    /// collection without one: its queries scan).
+    /// collection without one: its queries scan). The background thread calls it once the
+    /// position index is ready.
     pub(super) fn header_index(&self) -> Option<Arc<HeaderIndex>> {
+        let kept_at = self.kept_beside_index(crate::store::cache_folder::HEADERS);
+        find_header_index(&self.headers, &*self.coll, kept_at)
+    }
+
+    /// The header index a query reads: the one known, or kept for the files as they are;
+    /// else `None` (the query scans) while it is found on a thread of its own, so that a
+    /// query after a save answers at the speed of a scan, not of the index's making.
+    fn header_index_for_query(&self) -> Option<Arc<HeaderIndex>> {
         if let Some(index) = self.headers.known() {
             return Some(index);
         }
-        let started = std::time::Instant::now();
-        let index = self.headers.get(&Finder {
-            kept_at: self.kept_beside_index(crate::store::cache_folder::HEADERS),
-            stamp: &|| stamp_of(&self.coll.info().files),
-            open: &HeaderIndex::open,
-            find: &|stamp| self.coll.header_index(stamp),
-            keep: &|index, path, _| index.write(path),
-            serve_kept: true,
-        })?;
-        log::info!(
-            "header index: {} games, {} bytes, ready in {:.3} s",
-            index.game_count(),
-            index.bytes(),
-            started.elapsed().as_secs_f64()
-        );
-        Some(index)
+        let kept_at = self.kept_beside_index(crate::store::cache_folder::HEADERS);
+        let known = with_header_finder(&*self.coll, kept_at.clone(), |finder| {
+            self.headers.known_or_kept(finder)
+        });
+        // Only one chess database has one (as it has twins): a folder of them scans.
+        if known.is_none() && self.coll.has_twins() && self.headers.claim_background() {
+            let (slot, coll) = (self.headers.clone(), self.coll.clone());
+            let spawned = std::thread::Builder::new()
+                .name("gamefs-headers".into())
+                .spawn(move || {
+                    find_header_index(&slot, &*coll, kept_at);
+                    // The database let go of before saying so.
+                    drop(coll);
+                    slot.background_done();
+                });
+            if let Err(e) = spawned {
+                self.headers.background_done();
+                log::warn!("header index: cannot start finding it: {e}");
+            }
+        }
+        known
     }
 
     /// The `.gamefs/stats` lines of the header index: its size, once it is known.
@@ -201,7 +215,7 @@ impl Vfs {
         if let Some(g) = &*lock(&entry.games) {
             return Some(g.clone());
         }
-        let index = self.header_index();
+        let index = self.header_index_for_query();
         let mut found = self
             .coll
             .query(&entry.query, index.as_deref())
@@ -282,6 +296,42 @@ impl Vfs {
             _ => false,
         }
     }
+}
+
+/// Call `f` with the finder of the header index of `coll`, kept at `kept_at`.
+fn with_header_finder<R>(
+    coll: &dyn crate::collection::Collection,
+    kept_at: Option<std::path::PathBuf>,
+    f: impl FnOnce(&Finder<'_, HeaderIndex>) -> R,
+) -> R {
+    f(&Finder {
+        kept_at,
+        stamp: &|| stamp_of(&coll.info().files),
+        open: &HeaderIndex::open,
+        find: &|stamp| coll.header_index(stamp),
+        keep: &|index, path, _| index.write(path),
+        serve_kept: true,
+    })
+}
+
+/// The header index of `coll` in `slot`, found now if it is not known (and logged).
+fn find_header_index(
+    slot: &FoundSlot<HeaderIndex>,
+    coll: &dyn crate::collection::Collection,
+    kept_at: Option<std::path::PathBuf>,
+) -> Option<Arc<HeaderIndex>> {
+    if let Some(index) = slot.known() {
+        return Some(index);
+    }
+    let started = std::time::Instant::now();
+    let index = with_header_finder(coll, kept_at, |finder| slot.get(finder))?;
+    log::info!(
+        "header index: {} games, {} bytes, ready in {:.3} s",
+        index.game_count(),
+        index.bytes(),
+        started.elapsed().as_secs_f64()
+    );
+    Some(index)
 }
 
 #[cfg(test)]
@@ -435,7 +485,9 @@ mod tests {
             .kept_beside_index(crate::store::cache_folder::HEADERS)
             .unwrap();
         let q = "query/white=kramnik/count";
+        // The first query scans while the index is found on a thread of its own.
         assert_eq!(text(&vfs, q), "1\n");
+        vfs.header_index().expect("found");
         assert!(kept.is_file());
         assert!(vfs.stats_text().contains("header_index: ready\n"));
         // A save forgets it; the next query finds it again, with the game saved.
@@ -446,7 +498,13 @@ mod tests {
         );
         assert!(!vfs.stats_text().contains("header_index"));
         assert_eq!(text(&vfs, q), "2\n");
+        vfs.header_index().expect("found again");
         assert!(vfs.stats_text().contains("header_index: ready\n"));
+        assert_eq!(text(&vfs, "query/white=kramnik,year=-2047/count"), "2\n");
+        // The thread that found it lets go of the database before the next mount opens it.
+        while vfs.headers.in_background() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
         drop(vfs);
         // The next mount of the same files maps what was kept: it is not made again.
         let made = std::fs::metadata(&kept).unwrap().modified().unwrap();
