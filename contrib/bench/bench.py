@@ -1339,6 +1339,16 @@ def read_timed(path):
     return time.perf_counter() - t0, text
 
 
+def wait_stats(mnt, line, timeout=3600):
+    """Wait until the mount's `.gamefs/stats` holds `line` (what the mount finds in the
+    background, once found)."""
+    t0 = time.perf_counter()
+    while line not in open(os.path.join(mnt, ".gamefs", "stats")).read():
+        if time.perf_counter() - t0 > timeout:
+            raise RuntimeError(f"no `{line}` in .gamefs/stats after {timeout} s")
+        time.sleep(0.05)
+
+
 def wait_tree_ready(mnt, timeout=36000, anon_peak=None):
     """Seconds until the mount's `.gamefs/stats` says the position index is ready; with
     `anon_peak` (a list), the most anonymous memory the mount held meanwhile (KiB, sampled at
@@ -1596,6 +1606,7 @@ def query_counts(args, db, runs, name, queries, on_cold_mount=None):
         # and kept now: the mounts measured below map it, and find nothing under the reads.
         open(os.path.join(mnt, "query", queries[0], "count")).read()
         os.listdir(os.path.join(mnt, "twins"))
+        wait_stats(mnt, "header_index: ready")
     finally:
         m.close()
     cold, cached, found = {}, {}, {}
@@ -1605,6 +1616,8 @@ def query_counts(args, db, runs, name, queries, on_cold_mount=None):
                                 keep_sizes=True)
             try:
                 wait_tree_ready(mnt)
+                # The kept header index is mapped right after the position index.
+                wait_stats(mnt, "header_index: ready")
                 if kind == "cold" and on_cold_mount:
                     drop_caches()
                     on_cold_mount(mnt)
