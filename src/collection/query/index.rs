@@ -302,13 +302,38 @@ impl HeaderIndex {
             0 => 0,
             n => number(HEADER + (n - 1) * ENTRY + 8)?,
         };
-        (bytes.len() == at.checked_add(last_end)?).then(|| HeaderIndex {
+        if bytes.len() != at.checked_add(last_end)? {
+            return None;
+        }
+        let index = HeaderIndex {
             head: bytes[..at].to_vec(),
             bytes,
             lists,
             names,
             data: at,
-        })
+        };
+        index.in_order().then_some(index)
+    }
+
+    /// True when its table and names are in the order its reads assume (a damaged file is
+    /// no index, rather than a slice out of range in a query): lists ascending by key and
+    /// by place, each folded name ending at a line feed after the one before.
+    fn in_order(&self) -> bool {
+        let end = |i: usize| word(&self.head, HEADER + i * ENTRY + 8);
+        let lists_in_order =
+            (1..self.lists).all(|i| self.key(i - 1) < self.key(i) && end(i - 1) <= end(i));
+        lists_in_order
+            && self.names.iter().all(|n| {
+                let text = &self.head[n.text.clone()];
+                let (ends, _) = self.head[n.ends.clone()].as_chunks::<4>();
+                let mut start = 0;
+                ends.iter().all(|e| {
+                    let e = u32::from_le_bytes(*e) as usize;
+                    let ok = e >= start && text.get(e) == Some(&b'\n');
+                    start = e + 1;
+                    ok
+                })
+            })
     }
 
     /// The stamp of the database files it was made from.
@@ -371,7 +396,7 @@ impl HeaderIndex {
             let bytes = &self.bytes[self.span(i)];
             let (mut at, mut game) = (0, 0usize);
             while let Some(step) = get_varint(bytes, &mut at) {
-                game += step as usize;
+                game = game.saturating_add(step as usize);
                 if game < all.len() {
                     all.insert(game);
                 }
@@ -579,6 +604,33 @@ mod tests {
         assert!(!index.keeps(Column::WhiteElo) && !index.keeps(Column::Plies));
         let query = super::super::Query::parse("welo=2700-").unwrap();
         assert!(index.lists_of(&*store, &query.conditions[0]).is_none());
+    }
+
+    #[test]
+    fn a_kept_index_out_of_order_is_none() {
+        let pgn =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/najdorf/najdorf.pgn");
+        let store = crate::store::open(&pgn, false).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("index.headers");
+        let index = HeaderIndex::build(&*store, 3);
+        index.write(&path).unwrap();
+        assert!(HeaderIndex::open(&path, 3).is_some());
+        let whole = std::fs::read(&path).unwrap();
+        let damaged = |at: usize, value: u32| {
+            let mut bytes = whole.clone();
+            bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
+            std::fs::write(&path, &bytes).unwrap();
+            HeaderIndex::open(&path, 3).is_none()
+        };
+        // The first list said to end past the second's start; its key after the second's.
+        assert!(damaged(HEADER + 8, u32::MAX));
+        assert!(damaged(HEADER, u32::MAX));
+        // The first player's name said to end where no line feed is.
+        let players = HEADER + index.lists * ENTRY;
+        let count = word(&whole, players) as usize;
+        assert!(count > 0);
+        assert!(damaged(players + 4 + count * 4, 0));
     }
 
     #[test]
