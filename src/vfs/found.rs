@@ -140,3 +140,12 @@ impl<T> FoundSlot<T> {
         Some(value)
     }
 }
+
+impl super::Vfs {
+    /// Where the file of `suffix` ([`crate::store::cache_folder::companion`]) is kept:
+    /// beside the position index, when it is kept.
+    pub(super) fn kept_beside_index(&self, suffix: &str) -> Option<PathBuf> {
+        let index = self.options.position_index.as_deref()?;
+        Some(crate::store::cache_folder::companion(index, suffix))
+    }
+}

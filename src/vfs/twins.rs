@@ -47,13 +47,6 @@ impl Vfs {
         Some(twins)
     }
 
-    /// Where the file of `suffix` ([`crate::store::cache_folder::companion`]) is kept:
-    /// beside the position index, when it is kept.
-    pub(super) fn kept_beside_index(&self, suffix: &str) -> Option<std::path::PathBuf> {
-        let index = self.options.position_index.as_deref()?;
-        Some(crate::store::cache_folder::companion(index, suffix))
-    }
-
     /// How many groups `twins/` has: found now if `find` (a `stat` or a lookup of it), else
     /// only if already known (a listing of the root finds nothing).
     pub(super) fn twin_groups_count(&self, find: bool) -> Option<u32> {
