@@ -11,6 +11,15 @@ fn gamefs(args: &[&std::ffi::OsStr]) -> Output {
         .expect("gamefs runs")
 }
 
+/// `gamefs ARGS` run in folder `dir`.
+fn gamefs_in(dir: &Path, args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gamefs"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("gamefs runs")
+}
+
 fn ok(args: &[&std::ffi::OsStr]) -> String {
     let out = gamefs(args);
     assert!(
@@ -123,6 +132,16 @@ fn export_to_a_file_replaces_a_longer_earlier_one_whole() {
     std::fs::remove_file(&out).unwrap();
     ok(&[os("export"), db.as_os_str(), os("-o"), out.as_os_str()]);
     assert_eq!(std::fs::read_to_string(&out).unwrap(), expected);
+}
+
+#[test]
+fn export_to_a_dash_writes_standard_output_and_makes_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, expected) = demo_database(dir.path());
+    let out = gamefs_in(dir.path(), &[os("export"), db.as_os_str(), os("-o"), os("-")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+    assert!(!dir.path().join("-").exists(), "no file named -");
 }
 
 /// A database of 4200 games made in `dir` (the demo games as gamefs writes them, copied with

@@ -47,7 +47,7 @@ complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -l log-level -d 'Lo
 complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -s f -l foreground -d 'Stay in the foreground (for systemd and debugging); Ctrl-C unmounts'
 complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -s r -l read-only -d 'Mount read-only (same as -o ro)'
 complete -c gamefs -n "__fish_gamefs_using_subcommand mount" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c gamefs -n "__fish_gamefs_using_subcommand export" -s o -l output -d 'Write to this file instead of standard output' -r -F
+complete -c gamefs -n "__fish_gamefs_using_subcommand export" -s o -l output -d 'Write to this file instead of standard output (`-` is standard output)' -r -F
 complete -c gamefs -n "__fish_gamefs_using_subcommand export" -l log-level -d 'Log level (error, warn, info, debug, trace); RUST_LOG overrides it' -r
 complete -c gamefs -n "__fish_gamefs_using_subcommand export" -l include-deleted -d 'Include games marked deleted'
 complete -c gamefs -n "__fish_gamefs_using_subcommand export" -s q -l quiet -d 'No progress output (progress shows only on a terminal, when writing to a file)'

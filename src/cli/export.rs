@@ -2,6 +2,7 @@
 //! rendered on every core and written in game order (to a file: see [`super::export_output`]).
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Condvar, Mutex, mpsc};
@@ -165,12 +166,14 @@ impl Drop for StopGuard<'_> {
 pub(crate) fn run(args: &ExportArgs) -> Result<ExitCode, String> {
     let store = store::open(&args.database, false).map_err(|e| e.to_string())?;
     // Before any thread starts: a file's output takes the stop signals from here on.
-    let mut out = match &args.output {
+    // `-o -` is standard output, as for tar, curl and 7z.
+    let to_file = args.output.as_deref().filter(|p| *p != Path::new("-"));
+    let mut out = match to_file {
         Some(path) => Output::create(path)?,
         None => Output::stdout(),
     };
     let mut failed = 0u32;
-    let pb = super::database::progress(args.quiet || args.output.is_none(), "exporting");
+    let pb = super::database::progress(args.quiet || to_file.is_none(), "exporting");
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let count = store.game_count();
     // Each worker takes the next batch to render as it becomes free, so a worker that is

@@ -437,7 +437,7 @@ pub(crate) struct MountOptions {
 pub(crate) struct ExportArgs {
     /// The database: its base path or any of its files.
     pub database: PathBuf,
-    /// Write to this file instead of standard output.
+    /// Write to this file instead of standard output (`-` is standard output).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Include games marked deleted.
