@@ -138,8 +138,15 @@ fn export_to_a_file_replaces_a_longer_earlier_one_whole() {
 fn export_to_a_dash_writes_standard_output_and_makes_no_file() {
     let dir = tempfile::tempdir().unwrap();
     let (db, expected) = demo_database(dir.path());
-    let out = gamefs_in(dir.path(), &[os("export"), db.as_os_str(), os("-o"), os("-")]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = gamefs_in(
+        dir.path(),
+        &[os("export"), db.as_os_str(), os("-o"), os("-")],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
     assert!(!dir.path().join("-").exists(), "no file named -");
 }

@@ -174,7 +174,7 @@ impl Vfs {
             return Some(index);
         }
         let kept_at = self.kept_beside_index(crate::store::cache_folder::HEADERS);
-        let known = with_header_finder(&*self.coll, kept_at.clone(), |finder| {
+        let known = with_header_finder(&*self.coll, kept_at.clone(), false, |finder| {
             self.headers.known_or_kept(finder)
         });
         // Only one chess database has one (as it has twins): a folder of them scans.
@@ -298,16 +298,25 @@ impl Vfs {
     }
 }
 
-/// Call `f` with the finder of the header index of `coll`, kept at `kept_at`.
+/// Call `f` with the finder of the header index of `coll`, kept at `kept_at`; one that
+/// `holds` reads a kept index whole into memory before it is known ([`HeaderIndex::hold`]:
+/// the background's finder, not a query's, which would wait for the read).
 fn with_header_finder<R>(
     coll: &dyn crate::collection::Collection,
     kept_at: Option<std::path::PathBuf>,
+    holds: bool,
     f: impl FnOnce(&Finder<'_, HeaderIndex>) -> R,
 ) -> R {
+    let open_held =
+        |path: &std::path::Path, stamp| HeaderIndex::open(path, stamp).inspect(HeaderIndex::hold);
     f(&Finder {
         kept_at,
         stamp: &|| stamp_of(&coll.info().files),
-        open: &HeaderIndex::open,
+        open: if holds {
+            &open_held
+        } else {
+            &HeaderIndex::open
+        },
         find: &|stamp| coll.header_index(stamp),
         keep: &|index, path, _| index.write(path),
         serve_kept: true,
@@ -324,7 +333,8 @@ fn find_header_index(
         return Some(index);
     }
     let started = std::time::Instant::now();
-    let index = with_header_finder(coll, kept_at, |finder| slot.get(finder))?;
+    let index = with_header_finder(coll, kept_at, true, |finder| slot.get(finder))?;
+    warm_up(coll, &index);
     log::info!(
         "header index: {} games, {} bytes, ready in {:.3} s",
         index.game_count(),
@@ -332,6 +342,22 @@ fn find_header_index(
         started.elapsed().as_secs_f64()
     );
     Some(index)
+}
+
+/// A query of the kinds users ask most (a name, a range of years and of ECO codes, a
+/// result), all of which every store's header index answers, so that answering it reads no
+/// game.
+const WARM_UP_QUERY: &str = "player=a,event=a,site=a,year=2000-,eco=A00-E99,result=1-0";
+
+/// Answer [`WARM_UP_QUERY`] once from `index`, in the background, and forget the answer:
+/// the code that answers queries is then in the mount's memory, as the held index is
+/// ([`HeaderIndex::hold`]), so the first query a user asks after the page cache was dropped
+/// reads nothing from disk (each page of code read back cold costs milliseconds, more than
+/// the answer).
+fn warm_up(coll: &dyn crate::collection::Collection, index: &HeaderIndex) {
+    if let Ok(query) = Query::parse(WARM_UP_QUERY) {
+        let _ = coll.query(&query, Some(index));
+    }
 }
 
 #[cfg(test)]

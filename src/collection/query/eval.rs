@@ -288,6 +288,9 @@ mod format_tests {
             "event=open,site!=eng+ind",
             "annotator=a,player=a",
             "white!=a,black!=e",
+            "eco=B90-B99,result=1-0",
+            "year=2000-,result!=draw,elo!=2700-",
+            "anyelo=-2500,welo=2600-,plies!=-60",
         ];
         for q in queries {
             let query = Query::parse(q).unwrap();

@@ -10,15 +10,25 @@
 //! about the time of one pass over it, and any change of the games forgets it (a query then
 //! scans until it is made again).
 //!
-//! Layout, little-endian: the magic `GFHEAD02`; the stamp (8 bytes), the game count (4), the
+//! The names (players, event, site, round) are lists of games by value: a name matches few
+//! games, whose list is short. The fields asked for by range or among a few values (date,
+//! ratings, ECO code, result, length) are kept as one value a game instead ("arrays"): a
+//! range such as `year=2015-` holds hundreds of thousands of games at a million, which a
+//! list would spell game by game, while an array is compared 64 games at a time, and only
+//! where the other conditions left games.
+//!
+//! Layout, little-endian: the magic `GFHEAD03`; the stamp (8 bytes), the game count (4), the
 //! number of lists (4) and the columns kept (4, a bit per column: the ratings and lengths
-//! only where the store's index holds them, [`ChessStore::ratings_in_index`]); per list, ascending by column then value, its column (4), its
-//! value (4) and where its games end in the lists' bytes (4); then the names of the four
-//! dictionaries (players, events, sites, rounds), each as the number of names (4), their IDs
-//! (4 each), where each one's folded text ends in its bytes (4 each), the bytes' length (4)
-//! and the bytes (each folded name followed by a line feed); then the lists, each game as the
-//! difference from the one before (the first from 0) in LEB128. Deleted games and games the
-//! store cannot classify are in one list of their own (column `Dead`) and in no other.
+//! only where the store's index holds them, [`ChessStore::ratings_in_index`]); per list,
+//! ascending by column then value, its column (4), its value (4) and where its games end in
+//! the lists' bytes (4); then the names of the four dictionaries (players, events, sites,
+//! rounds), each as the number of names (4), their IDs (4 each), where each one's folded
+//! text ends in its bytes (4 each), the bytes' length (4) and the bytes (each folded name
+//! followed by a line feed); then the arrays of the columns kept, in the order of
+//! [`ARRAYS`], each game's value in that many bytes (0 for a game in no list); then the
+//! lists, each game as the difference from the one before (the first from 0) in LEB128.
+//! Deleted games and games the store cannot classify are in one list of their own (column
+//! `Dead`) and in no other.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -34,7 +44,7 @@ use crate::game::GameResult;
 use crate::store::scid::derive::pack_date;
 use crate::store::{ChessStore, NameKind};
 
-const MAGIC: &[u8; 8] = b"GFHEAD02";
+const MAGIC: &[u8; 8] = b"GFHEAD03";
 const HEADER: usize = 8 + 8 + 4 + 4 + 4;
 /// Lists at most this far apart are asked of the kernel as one range ([`HeaderIndex::prefetch`]).
 const PREFETCH_GAP: usize = 64 << 10;
@@ -48,7 +58,18 @@ const DICTIONARIES: [NameKind; 4] = [
     NameKind::Round,
 ];
 
-/// What a list's value is, as its column in the table.
+/// The columns kept as arrays, one value a game, in the file's order, with the bytes of a
+/// value: the packed date takes 20 bits, the others fewer than 16 (the result 2).
+const ARRAYS: [(Column, usize); 6] = [
+    (Column::Date, 4),
+    (Column::WhiteElo, 2),
+    (Column::BlackElo, 2),
+    (Column::Eco, 2),
+    (Column::Result, 1),
+    (Column::Plies, 2),
+];
+
+/// What a list's or an array's values are, as its column in the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u32)]
 enum Column {
@@ -110,8 +131,18 @@ pub struct HeaderIndex {
     head: Vec<u8>,
     lists: usize,
     names: [Names; 4],
+    /// Each array kept: its column, the bytes of a value, and where it is.
+    arrays: Vec<(Column, usize, Range<usize>)>,
     /// Where the lists' bytes start.
     data: usize,
+}
+
+/// A condition the arrays answer: games whose value in one of the columns lies in one of
+/// the ranges (both bounds included).
+struct Term {
+    /// The array of each column asked (its index in [`HeaderIndex::arrays`]).
+    arrays: Vec<usize>,
+    ranges: Vec<(u32, u32)>,
 }
 
 /// One list of games as the games are read, ascending: each the difference from the one
@@ -175,6 +206,56 @@ impl Gathered {
     }
 }
 
+/// The games of a block of a [`FixedBitSet`], compared together in an array.
+const BLOCK: usize = usize::BITS as usize;
+
+/// The bits of the values of `values` (`W` bytes each, little-endian, a block's at most)
+/// within one of `ranges`, of those of `candidates`: one by one when they are few, else the
+/// whole block at once, which the compiler turns into vector instructions.
+fn meeting_of<const W: usize>(values: &[u8], ranges: &[(u32, u32)], candidates: usize) -> usize {
+    let (values, _) = values.as_chunks::<W>();
+    let value = |v: &[u8; W]| {
+        let mut x = [0u8; 4];
+        x[..W].copy_from_slice(v);
+        u32::from_le_bytes(x)
+    };
+    let within = |x: u32| ranges.iter().any(|&(lo, hi)| lo <= x && x <= hi);
+    if candidates.count_ones() <= 8 {
+        let (mut met, mut rest) = (0, candidates);
+        while rest != 0 {
+            let j = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if values.get(j).is_some_and(|v| within(value(v))) {
+                met |= 1 << j;
+            }
+        }
+        return met;
+    }
+    // A byte a value, 1 where it is within (a loop the compiler makes vector instructions
+    // of), then eight bytes at a time made eight bits.
+    let mut hits = [0u8; BLOCK];
+    match *ranges {
+        // One range, as most are: one comparison a value.
+        [(lo, hi)] if lo <= hi => {
+            for (h, v) in hits.iter_mut().zip(values) {
+                *h = u8::from(value(v).wrapping_sub(lo) <= hi - lo);
+            }
+        }
+        _ => {
+            for (h, v) in hits.iter_mut().zip(values) {
+                *h = u8::from(within(value(v)));
+            }
+        }
+    }
+    let (eights, _) = hits.as_chunks::<8>();
+    let all = eights.iter().enumerate().fold(0usize, |m, (k, eight)| {
+        // Byte i (0 or 1) lands on bit 56 + i of the product.
+        let bits = u64::from_le_bytes(*eight).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        m | (bits as usize) << (8 * k)
+    });
+    all & candidates
+}
+
 fn word(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
 }
@@ -193,27 +274,36 @@ impl HeaderIndex {
         }
         let keeps = |c: Column| kept & 1 << c as u32 != 0;
         let mut g = Gathered::default();
+        // Each array kept, a value a game.
+        let mut arrays: Vec<(Column, usize, Vec<u8>)> = ARRAYS
+            .iter()
+            .filter(|(c, _)| keeps(*c))
+            .map(|&(c, width)| (c, width, Vec::with_capacity(width * count as usize)))
+            .collect();
         for n in 0..count {
             let s = store.summary(n);
-            if s.deleted || !store.classified(n) {
+            let live = !s.deleted && store.classified(n);
+            if live {
+                g.add(Column::White, s.white, n);
+                g.add(Column::Black, s.black, n);
+                g.add(Column::Event, s.event, n);
+                g.add(Column::Site, s.site, n);
+                g.add(Column::Round, s.round, n);
+            } else {
                 g.add(Column::Dead, 0, n);
-                continue;
             }
-            g.add(Column::White, s.white, n);
-            g.add(Column::Black, s.black, n);
-            g.add(Column::Event, s.event, n);
-            g.add(Column::Site, s.site, n);
-            g.add(Column::Round, s.round, n);
-            g.add(Column::Date, pack_date(s.date), n);
-            if keeps(Column::WhiteElo) {
-                let [white_elo, black_elo] = store.ratings(n);
-                g.add(Column::WhiteElo, u32::from(white_elo), n);
-                g.add(Column::BlackElo, u32::from(black_elo), n);
-            }
-            g.add(Column::Eco, u32::from(s.eco), n);
-            g.add(Column::Result, result_value(s.result), n);
-            if keeps(Column::Plies) {
-                g.add(Column::Plies, u32::from(store.plies(n)), n);
+            let ratings = (live && keeps(Column::WhiteElo)).then(|| store.ratings(n));
+            for (column, width, values) in &mut arrays {
+                let value = match (live, *column) {
+                    (false, _) => 0,
+                    (_, Column::Date) => pack_date(s.date),
+                    (_, Column::WhiteElo) => u32::from(ratings.unwrap_or_default()[0]),
+                    (_, Column::BlackElo) => u32::from(ratings.unwrap_or_default()[1]),
+                    (_, Column::Eco) => u32::from(s.eco),
+                    (_, Column::Result) => result_value(s.result),
+                    _ => u32::from(store.plies(n)),
+                };
+                values.extend_from_slice(&value.to_le_bytes()[..*width]);
             }
         }
         let lists = g.into_sorted();
@@ -259,7 +349,10 @@ impl HeaderIndex {
             out.extend_from_slice(&(text.len() as u32).to_le_bytes());
             out.extend_from_slice(&text);
         }
-        // Each list let go of as it is copied: at ten million games the lists are some 240 MB.
+        for (_, _, values) in arrays {
+            out.extend_from_slice(&values);
+        }
+        // Each list let go of as it is copied: at ten million games the lists are some 110 MB.
         out.reserve_exact(end);
         for (_, bytes) in lists {
             out.extend_from_slice(&bytes);
@@ -300,6 +393,17 @@ impl HeaderIndex {
             at = text.end;
             *n = Names { ids, ends, text };
         }
+        let head_end = at;
+        let kept = number(24)? as u32;
+        let count = number(16)?;
+        let mut arrays = Vec::new();
+        for (column, width) in ARRAYS {
+            if kept & 1 << column as u32 != 0 {
+                let end = at.checked_add(count.checked_mul(width)?)?;
+                arrays.push((column, width, at..end));
+                at = end;
+            }
+        }
         let last_end = match lists {
             0 => 0,
             n => number(HEADER + (n - 1) * ENTRY + 8)?,
@@ -308,10 +412,11 @@ impl HeaderIndex {
             return None;
         }
         let index = HeaderIndex {
-            head: bytes[..at].to_vec(),
+            head: bytes[..head_end].to_vec(),
             bytes,
             lists,
             names,
+            arrays,
             data: at,
         };
         index.in_order().then_some(index)
@@ -348,7 +453,8 @@ impl HeaderIndex {
         word(&self.head, 16)
     }
 
-    /// True when the index keeps the lists of `column`.
+    /// True when the index keeps the lists or the array of `column`.
+    #[cfg(test)]
     fn keeps(&self, column: Column) -> bool {
         word(&self.head, 24) & 1 << column as u32 != 0
     }
@@ -431,6 +537,22 @@ impl HeaderIndex {
         }
     }
 
+    /// Read the whole index into the mount's memory now, its pages mapped (about 25 bytes a
+    /// game), as SCID reads its index whole when it opens a base: a query then reads no disk,
+    /// even after the page cache was dropped (mapped pages are not dropped), while the kernel
+    /// may still take the pages back when memory runs short (they are the file's). Called by
+    /// the threads that find the index in the background, never by a query, which would wait
+    /// for the whole read.
+    pub fn hold(&self) {
+        let Bytes::Mapped(map) = &self.bytes else {
+            return;
+        };
+        // Linux 5.14 and later fault every page in; before, the read is only asked for.
+        if map.advise(memmap2::Advice::PopulateRead).is_err() {
+            let _ = map.advise(memmap2::Advice::WillNeed);
+        }
+    }
+
     /// The bytes the lists `lists` take: what reading them costs.
     fn cost(&self, lists: impl IntoIterator<Item = usize>) -> usize {
         lists.into_iter().map(|i| self.span(i).len()).sum()
@@ -479,68 +601,103 @@ impl HeaderIndex {
         )
     }
 
-    /// The lists holding the games that meet one of `c`'s values (its negation aside),
-    /// several sets of lists when each value needs them all (both ratings); `None` when the
-    /// index does not answer it (the annotator, an ending, a name it cannot tell).
-    fn lists_of(&self, store: &dyn ChessStore, c: &Condition) -> Option<Vec<Vec<usize>>> {
-        let ranges = |columns: &[Column]| -> Option<Vec<usize>> {
-            if !columns.iter().all(|&c| self.keeps(c)) {
-                return None;
-            }
-            let mut lists = Vec::new();
-            for v in &c.values {
-                let &Value::Range(lo, hi) = v else {
-                    return None;
-                };
+    /// The lists holding the games that meet one of name condition `c`'s values (its
+    /// negation aside); `None` when it is no name condition or the folded names cannot tell.
+    fn lists_of(&self, store: &dyn ChessStore, c: &Condition) -> Option<Vec<usize>> {
+        let (kind, columns): (NameKind, &[Column]) = match c.field {
+            Field::White => (NameKind::Player, &[Column::White]),
+            Field::Black => (NameKind::Player, &[Column::Black]),
+            Field::Player => (NameKind::Player, &[Column::White, Column::Black]),
+            Field::Event => (NameKind::Event, &[Column::Event]),
+            Field::Site => (NameKind::Site, &[Column::Site]),
+            Field::Round => (NameKind::Round, &[Column::Round]),
+            _ => return None,
+        };
+        let mut lists = Vec::new();
+        for v in &c.values {
+            for id in self.name_ids(store, kind, v)? {
                 for &column in columns {
-                    lists.extend(self.within(column, lo, hi));
+                    lists.extend(self.within(column, id, id));
                 }
             }
-            Some(lists)
-        };
-        let names = |kind: NameKind, columns: &[Column]| -> Option<Vec<usize>> {
-            let mut lists = Vec::new();
-            for v in &c.values {
-                for id in self.name_ids(store, kind, v)? {
-                    for &column in columns {
-                        lists.extend(self.within(column, id, id));
-                    }
-                }
-            }
-            Some(lists)
-        };
-        let one = |lists: Option<Vec<usize>>| lists.map(|l| vec![l]);
-        match c.field {
-            Field::White => one(names(NameKind::Player, &[Column::White])),
-            Field::Black => one(names(NameKind::Player, &[Column::Black])),
-            Field::Player => one(names(NameKind::Player, &[Column::White, Column::Black])),
-            Field::Event => one(names(NameKind::Event, &[Column::Event])),
-            Field::Site => one(names(NameKind::Site, &[Column::Site])),
-            Field::Round => one(names(NameKind::Round, &[Column::Round])),
-            Field::WhiteElo => one(ranges(&[Column::WhiteElo])),
-            Field::BlackElo => one(ranges(&[Column::BlackElo])),
-            Field::AnyElo => one(ranges(&[Column::WhiteElo, Column::BlackElo])),
-            // One value holding both: with one value, White's lists and Black's, both met.
-            Field::BothElo if c.values.len() == 1 => Some(vec![
-                ranges(&[Column::WhiteElo])?,
-                ranges(&[Column::BlackElo])?,
-            ]),
-            Field::Date => one(ranges(&[Column::Date])),
-            Field::Eco => one(ranges(&[Column::Eco])),
-            Field::Plies => one(ranges(&[Column::Plies])),
-            Field::Result => c
-                .values
+        }
+        Some(lists)
+    }
+
+    /// The terms of the arrays that `c` needs met, all of them (both ratings: two); `None`
+    /// when the arrays do not answer it (a name, the annotator, an ending, a column not
+    /// kept, both ratings within one of several values).
+    fn terms_of(&self, c: &Condition) -> Option<Vec<Term>> {
+        let array = |column: Column| self.arrays.iter().position(|a| a.0 == column);
+        let ranges = || -> Option<Vec<(u32, u32)>> {
+            c.values
                 .iter()
-                .map(|v| match v {
-                    Value::Result(r) => {
-                        let r = result_value(*r);
-                        Some(self.within(Column::Result, r, r))
-                    }
+                .map(|v| match *v {
+                    Value::Range(lo, hi) => Some((lo, hi)),
+                    Value::Result(r) => Some((result_value(r), result_value(r))),
                     _ => None,
                 })
-                .collect::<Option<Vec<_>>>()
-                .map(|l| vec![l.into_iter().flatten().collect()]),
-            Field::BothElo | Field::Annotator | Field::Material => None,
+                .collect()
+        };
+        let term = |columns: &[Column]| -> Option<Term> {
+            Some(Term {
+                arrays: columns.iter().map(|&c| array(c)).collect::<Option<_>>()?,
+                ranges: ranges()?,
+            })
+        };
+        Some(match c.field {
+            Field::Date => vec![term(&[Column::Date])?],
+            Field::WhiteElo => vec![term(&[Column::WhiteElo])?],
+            Field::BlackElo => vec![term(&[Column::BlackElo])?],
+            Field::AnyElo => vec![term(&[Column::WhiteElo, Column::BlackElo])?],
+            // One value holding both: White's rating within it, and Black's.
+            Field::BothElo if c.values.len() == 1 => {
+                vec![term(&[Column::WhiteElo])?, term(&[Column::BlackElo])?]
+            }
+            Field::Eco => vec![term(&[Column::Eco])?],
+            Field::Result => vec![term(&[Column::Result])?],
+            Field::Plies => vec![term(&[Column::Plies])?],
+            _ => return None,
+        })
+    }
+
+    /// The games of block `block` of a [`FixedBitSet`] (its [`BLOCK`] games) whose value in
+    /// array `a` lies in one of `ranges`, as the block's bits; only those of `candidates`
+    /// are looked at.
+    fn meeting(&self, a: usize, ranges: &[(u32, u32)], block: usize, candidates: usize) -> usize {
+        let (_, width, at) = &self.arrays[a];
+        let from = at.start + block * BLOCK * width;
+        let to = (from + BLOCK * width).min(at.end);
+        let values = &self.bytes[from..to];
+        match width {
+            1 => meeting_of::<1>(values, ranges, candidates),
+            2 => meeting_of::<2>(values, ranges, candidates),
+            _ => meeting_of::<4>(values, ranges, candidates),
+        }
+    }
+
+    /// Keep of `games` those meeting every condition of `conditions` (each terms that must
+    /// all be met, and whether it is negated), a block of games at a time.
+    fn keep_meeting(&self, games: &mut FixedBitSet, conditions: &[(bool, Vec<Term>)]) {
+        if conditions.is_empty() {
+            return;
+        }
+        for (block, bits) in games.as_mut_slice().iter_mut().enumerate() {
+            let mut left = *bits;
+            for (negated, terms) in conditions {
+                if left == 0 {
+                    break;
+                }
+                let mut met = left;
+                for term in terms {
+                    met &= term
+                        .arrays
+                        .iter()
+                        .fold(0, |any, &a| any | self.meeting(a, &term.ranges, block, met));
+                }
+                left = if *negated { left & !met } else { met };
+            }
+            *bits = left;
         }
     }
 
@@ -552,31 +709,30 @@ impl HeaderIndex {
         store: &dyn ChessStore,
         conditions: &[&'q Condition],
     ) -> (FixedBitSet, Vec<&'q Condition>) {
-        let mut answered: Vec<(usize, &Condition, Vec<Vec<usize>>)> = Vec::new();
+        let mut answered: Vec<(usize, &Condition, Vec<usize>)> = Vec::new();
+        let mut compared = Vec::new();
         let mut left = Vec::new();
         for &c in conditions {
-            match self.lists_of(store, c) {
-                Some(sets) => {
-                    let cost = sets.iter().map(|s| self.cost(s.iter().copied())).sum();
-                    answered.push((cost, c, sets));
-                }
-                None => left.push(c),
+            if let Some(terms) = self.terms_of(c) {
+                compared.push((c.negated, terms));
+            } else if let Some(lists) = self.lists_of(store, c) {
+                answered.push((self.cost(lists.iter().copied()), c, lists));
+            } else {
+                left.push(c);
             }
         }
-        let mut all: Vec<usize> = answered.iter().flat_map(|a| a.2.concat()).collect();
+        let mut all: Vec<usize> = answered.iter().flat_map(|a| a.2.clone()).collect();
         self.prefetch(&mut all);
         // The cheapest first, the negated ones last: they take games away.
         answered.sort_by_key(|(cost, c, _)| (c.negated, *cost));
         let mut games: Option<FixedBitSet> = None;
-        for (cost, c, sets) in answered {
+        for (cost, c, lists) in answered {
             // Reading a list costs a few nanoseconds a byte, checking a game some hundred.
             if games.as_ref().is_some_and(|g| g.count_ones(..) * 50 < cost) {
                 left.push(c);
                 continue;
             }
-            let mut meeting = sets.into_iter().map(|s| self.games(s));
-            let mut met = meeting.next().unwrap_or_default();
-            meeting.for_each(|m| met.intersect_with(&m));
+            let met = self.games(lists);
             games = Some(match (c.negated, games.take()) {
                 (false, Some(mut g)) => {
                     g.intersect_with(&met);
@@ -590,7 +746,9 @@ impl HeaderIndex {
                 }
             });
         }
-        (games.unwrap_or_else(|| self.live()), left)
+        let mut games = games.unwrap_or_else(|| self.live());
+        self.keep_meeting(&mut games, &compared);
+        (games, left)
     }
 }
 
@@ -608,6 +766,7 @@ mod tests {
         assert!(index.keeps(Column::White) && index.keeps(Column::Date));
         assert!(!index.keeps(Column::WhiteElo) && !index.keeps(Column::Plies));
         let query = super::super::Query::parse("welo=2700-").unwrap();
+        assert!(index.terms_of(&query.conditions[0]).is_none());
         assert!(index.lists_of(&*store, &query.conditions[0]).is_none());
     }
 
@@ -636,6 +795,93 @@ mod tests {
         let count = word(&whole, players) as usize;
         assert!(count > 0);
         assert!(damaged(players + 4 + count * 4, 0));
+    }
+
+    /// A held index keeps its pages when the page cache is dropped (they are mapped), so a
+    /// query after a `drop_caches` reads no disk; one not held loses them.
+    #[test]
+    fn a_held_index_keeps_its_pages_when_the_page_cache_is_dropped() {
+        use std::os::fd::AsRawFd;
+        // A folder on a disk: a tmpfs never drops its pages.
+        let dir = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).unwrap();
+        // Games enough for lists past the pages a fault maps around the ones opening reads
+        // (some 700 KiB of index).
+        let mut text = String::new();
+        for n in 0..30_000 {
+            let date = format!("{}.{:02}.{:02}", 1950 + n % 70, 1 + n % 12, 1 + n % 28);
+            text += &format!(
+                "[White \"W{n}\"]\n[Black \"B{}\"]\n[Date \"{date}\"]\n\n1. e4 *\n\n",
+                n % 97
+            );
+        }
+        let pgn = dir.path().join("games.pgn");
+        std::fs::write(&pgn, text).unwrap();
+        let store = crate::store::open(&pgn, false).unwrap();
+        let path = dir.path().join("index.headers");
+        HeaderIndex::build(&*store, 3).write(&path).unwrap();
+        let file = std::fs::File::open(&path).unwrap();
+        // Drop the file's pages that no map holds, then count those in the page cache.
+        let drop_and_count = |index: &HeaderIndex| {
+            // SAFETY: advice on a file this test opened.
+            unsafe { libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+            let Bytes::Mapped(map) = &index.bytes else {
+                panic!("a kept index is mapped");
+            };
+            let mut resident = vec![0u8; map.len().div_ceil(4096)];
+            // SAFETY: the map's own range, a byte of `resident` for each of its pages.
+            let ok =
+                unsafe { libc::mincore(map.as_ptr() as *mut _, map.len(), resident.as_mut_ptr()) };
+            assert_eq!(ok, 0);
+            (
+                resident.iter().filter(|&&r| r & 1 == 1).count(),
+                resident.len(),
+            )
+        };
+        let index = HeaderIndex::open(&path, 3).unwrap();
+        // Opening it read its table and names (those pages are mapped), not its lists.
+        let (kept, pages) = drop_and_count(&index);
+        assert!(
+            kept < pages,
+            "the page cache of {} drops pages",
+            dir.path().display()
+        );
+        index.hold();
+        assert_eq!(drop_and_count(&index), (pages, pages));
+    }
+
+    /// A block's values compared at once, or one by one, are the values within the ranges.
+    #[test]
+    fn a_block_of_values_meets_the_ranges_its_values_are_in() {
+        let mut rng = crate::testing::Rng(0x5EED);
+        for round in 0..2000 {
+            let count = [BLOCK, BLOCK, 1, 7, BLOCK - 1][round % 5];
+            let values: Vec<u32> = (0..count).map(|_| rng.below(40) as u32).collect();
+            let ranges: Vec<(u32, u32)> = (0..1 + round % 3)
+                .map(|_| (rng.below(45) as u32, rng.below(45) as u32))
+                .collect();
+            let candidates = match round % 4 {
+                0 => usize::MAX,
+                1 => 1 << rng.below(BLOCK) | 1 << rng.below(BLOCK),
+                _ => rng.next_u64() as usize,
+            };
+            let want = (0..count)
+                .filter(|&j| candidates >> j & 1 == 1)
+                .filter(|&j| {
+                    ranges
+                        .iter()
+                        .any(|&(lo, hi)| lo <= values[j] && values[j] <= hi)
+                })
+                .fold(0usize, |m, j| m | 1 << j);
+            let bytes = |w: usize| -> Vec<u8> {
+                values
+                    .iter()
+                    .flat_map(|v| v.to_le_bytes()[..w].to_vec())
+                    .collect()
+            };
+            assert_eq!(meeting_of::<1>(&bytes(1), &ranges, candidates), want);
+            assert_eq!(meeting_of::<2>(&bytes(2), &ranges, candidates), want);
+            assert_eq!(meeting_of::<4>(&bytes(4), &ranges, candidates), want);
+        }
     }
 
     #[test]
