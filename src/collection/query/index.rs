@@ -1,8 +1,7 @@
-//! The header index: for each field a header query asks (the players, event, site, round,
-//! date, ratings, ECO code, result and length), the live games of each value, so that a query
-//! reads the lists its values name instead of every game's index entry (the scan of
-//! `eval::matching`, and of SCID's header search, which reads its whole index in
-//! memory). A name condition finds its names in the index's own copy of each dictionary,
+//! The header index: what a header query asks of a game (the players, event, site, round,
+//! date, ratings, ECO code, result and length), kept so that a query reads the games its
+//! conditions name rather than every game's index entry (the scan of `eval::matching`, and of
+//! SCID's header search, which reads its whole index in memory). A name condition finds its names in the index's own copy of each dictionary,
 //! folded as SCID's name search folds them, with one substring search over all of them.
 //!
 //! Kept beside the position index (`INDEX.headers`) for the database files of one stamp
