@@ -24,7 +24,7 @@
 //! rounds), each as the number of names (4), their IDs (4 each), where each one's folded
 //! text ends in its bytes (4 each), the bytes' length (4) and the bytes (each folded name
 //! followed by a line feed); then the arrays of the columns kept, in the order of
-//! [`ARRAYS`], each game's value in that many bytes (0 for a game in no list); then the
+//! `ARRAYS`, each game's value in that many bytes (0 for a game in no list); then the
 //! lists, each game as the difference from the one before (the first from 0) in LEB128.
 //! Deleted games and games the store cannot classify are in one list of their own (column
 //! `Dead`) and in no other.
