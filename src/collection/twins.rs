@@ -14,10 +14,12 @@
 //! Of each pair SCID deletes the shorter game, of two as long one of them, but never a game
 //! with a comment or a variation (`delete Shorter`, `comments Yes`, `variations Yes`).
 //!
-//! Candidates are grouped by those fields from the index alone ([`GameSummary`]); only games
-//! of a group of two or more are decoded, and within a group the games are sorted by their
-//! moves, so each game meets only the games whose moves start with its own (no comparison of
-//! every pair); the groups are compared on every core. What was found is kept beside the
+//! Candidates are grouped by those fields from the index alone ([`GameSummary`]; sorted by a
+//! hash of them, 12 bytes a game); only games of a group of two or more are decoded, and
+//! within a group the games are sorted by their moves, so each game meets only the games
+//! whose moves start with its own (no comparison of every pair); the groups are compared on
+//! every core, in the order of their first games, so that the games a thread reads lie near
+//! each other in the database's file. What was found is kept beside the
 //! position index ([`Twins::keep`]) for the next mount of the same files.
 
 use rayon::prelude::*;
