@@ -243,8 +243,21 @@ fn twins_and_their_deletion_equal_scids() {
     };
     assert_eq!(as_weighed(twins.to_delete()), as_weighed(&scid_deleted));
 
-    // gamefs twins --delete marks those.
+    // gamefs twins lists the groups, each game marked as --delete would treat it.
     let ours = copy_database(&base, &dir.path().join("gamefs-run"));
+    let listed = Command::new(env!("CARGO_BIN_EXE_gamefs"))
+        .args(["twins", "--quiet"])
+        .arg(&ours)
+        .output()
+        .unwrap();
+    assert!(listed.status.success());
+    let listed = String::from_utf8(listed.stdout).unwrap();
+    let lines = |start: &str| listed.lines().filter(|l| l.starts_with(start)).count();
+    assert_eq!(lines("twins of "), twins.groups().len());
+    assert_eq!(lines("  delete "), twins.to_delete().len());
+    let in_groups: usize = twins.groups().iter().map(Vec::len).sum();
+    assert_eq!(lines("  "), in_groups);
+    // gamefs twins --delete marks those.
     common::run(
         Command::new(env!("CARGO_BIN_EXE_gamefs"))
             .args(["twins", "--delete", "--quiet"])

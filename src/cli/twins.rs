@@ -2,6 +2,7 @@
 //! with its default settings (docs/guide/twins.md), printed, or with `--delete` the copies
 //! SCID's "delete twin games" deletes marked deleted.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use super::TwinsArgs;
@@ -25,15 +26,23 @@ pub(crate) fn run(args: &TwinsArgs) -> Result<ExitCode, String> {
     pb.finish_and_clear();
     let in_groups: usize = twins.groups().iter().map(Vec::len).sum();
     if !args.delete {
-        let mut out = String::new();
-        for group in twins.groups() {
-            out.push_str(&format!("twins of {}\n", coll.file_name(group[0])));
+        // Written as it goes: at ten million games, every one a twin, the text is 600 MB.
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let written = twins.groups().iter().try_for_each(|group| {
+            writeln!(out, "twins of {}", coll.file_name(group[0]))?;
             for &n in group {
                 let mark = if twins.deletes(n) { "delete" } else { "keep" };
-                out.push_str(&format!("  {mark:<6} {}\n", coll.file_name(n)));
+                writeln!(out, "  {mark:<6} {}", coll.file_name(n))?;
             }
+            Ok(())
+        });
+        match written.and_then(|()| out.flush()) {
+            // A reader that stops early (`| head`) is not an error.
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                return Err(format!("writing the twins: {e}"));
+            }
+            _ => {}
         }
-        print!("{out}");
     } else {
         for &n in twins.to_delete() {
             coll.set_deleted(n, true)
