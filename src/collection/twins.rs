@@ -173,6 +173,13 @@ fn key_of(s: &GameSummary, white: u32, black: u32) -> Key {
 
 /// The twins of the live games of `store`.
 pub fn find(store: &dyn ChessStore) -> Twins {
+    let hasher = foldhash::fast::FixedState::default();
+    find_hashed(store, |key| hasher.hash_one(key))
+}
+
+/// [`find`], the games sorted by `hash` of their keys: whatever keys share a hash, each
+/// group holds games of one key alone (the tests make every key collide).
+fn find_hashed(store: &dyn ChessStore, hash: impl Fn(&Key) -> u64) -> Twins {
     // What the loose player match compares of each player's name, found once.
     let mut starts: HashMap<u32, u32> = HashMap::new();
     let mut start_of = |id: u32| {
@@ -182,7 +189,6 @@ pub fn find(store: &dyn ChessStore) -> Twins {
     };
     // Every live game with a hash of its key, sorted: 12 bytes a game (120 MB at ten
     // million games, where the key itself took twice that), one sort, no map of groups.
-    let hasher = foldhash::fast::FixedState::default();
     let mut hashed: Vec<[u32; 3]> = Vec::with_capacity(store.game_count() as usize);
     for n in 0..store.game_count() {
         let s: GameSummary = store.summary(n);
@@ -190,7 +196,7 @@ pub fn find(store: &dyn ChessStore) -> Twins {
             continue;
         }
         let key = key_of(&s, start_of(s.white), start_of(s.black));
-        let h = hasher.hash_one(key);
+        let h = hash(&key);
         hashed.push([(h >> 32) as u32, h as u32, n]);
     }
     hashed.sort_unstable();
@@ -460,6 +466,41 @@ mod tests {
             annotations: u32::from(kept),
             tags: 0,
         }
+    }
+
+    #[test]
+    fn games_whose_keys_share_a_hash_are_twins_only_of_their_own_key() {
+        // The real games of tests/data/najdorf/, each of its first 40 again (40 groups of
+        // two, whose keys all differ), and the first game's moves by another player: no twin
+        // of it, its key another.
+        let pgn =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/najdorf/najdorf.pgn");
+        let text = String::from_utf8_lossy(&std::fs::read(pgn).unwrap()).into_owned();
+        let firsts: Vec<&str> = text.split("\n[Event ").take(40).collect();
+        let other: String = firsts[0]
+            .lines()
+            .map(|l| match l.starts_with("[White ") {
+                true => "[White \"Nobody, Else\"]\n".to_owned(),
+                false => format!("{l}\n"),
+            })
+            .collect();
+        let again = firsts.join("\n[Event ");
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("twice.pgn");
+        std::fs::write(&file, format!("{text}\n\n{again}\n\n{other}\n")).unwrap();
+        let store = crate::store::open(&file, false).unwrap();
+        let hashed = find(&*store);
+        assert!(
+            hashed.groups().len() >= 40,
+            "{} groups",
+            hashed.groups().len()
+        );
+        let other = store.game_count() - 1;
+        assert!(hashed.groups().iter().all(|g| !g.contains(&other)));
+        // Every game's key hashed alike: one run of all the games, split by their keys.
+        let collided = find_hashed(&*store, |_| 0);
+        assert_eq!(collided.groups(), hashed.groups());
+        assert_eq!(collided.to_delete(), hashed.to_delete());
     }
 
     #[test]
