@@ -299,16 +299,23 @@ impl Vfs {
 }
 
 /// Call `f` with the finder of the header index of `coll`, kept at `kept_at`; one that
-/// `holds` reads a kept index whole into memory before it is known ([`HeaderIndex::hold`]:
-/// the background's finder, not a query's, which would wait for the read).
+/// `holds` reads a kept index whole into memory and answers [`WARM_UP_QUERY`] from it
+/// before it is known ([`HeaderIndex::hold`], [`warm_up`]: the background's finder, not a
+/// query's, which would wait for the read), so that no query finds it known but cold.
 fn with_header_finder<R>(
     coll: &dyn crate::collection::Collection,
     kept_at: Option<std::path::PathBuf>,
     holds: bool,
     f: impl FnOnce(&Finder<'_, HeaderIndex>) -> R,
 ) -> R {
-    let open_held =
-        |path: &std::path::Path, stamp| HeaderIndex::open(path, stamp).inspect(HeaderIndex::hold);
+    let warmed = |index: &HeaderIndex| warm_up(coll, index);
+    let open_held = |path: &std::path::Path, stamp| {
+        HeaderIndex::open(path, stamp)
+            .inspect(HeaderIndex::hold)
+            .inspect(warmed)
+    };
+    let find_warmed = |stamp| coll.header_index(stamp).inspect(warmed);
+    let find_cold = |stamp| coll.header_index(stamp);
     f(&Finder {
         kept_at,
         stamp: &|| stamp_of(&coll.info().files),
@@ -317,7 +324,7 @@ fn with_header_finder<R>(
         } else {
             &HeaderIndex::open
         },
-        find: &|stamp| coll.header_index(stamp),
+        find: if holds { &find_warmed } else { &find_cold },
         keep: &|index, path, _| index.write(path),
         serve_kept: true,
     })
@@ -334,7 +341,6 @@ fn find_header_index(
     }
     let started = std::time::Instant::now();
     let index = with_header_finder(coll, kept_at, true, |finder| slot.get(finder))?;
-    warm_up(coll, &index);
     log::info!(
         "header index: {} games, {} bytes, ready in {:.3} s",
         index.game_count(),
@@ -349,7 +355,8 @@ fn find_header_index(
 /// game.
 const WARM_UP_QUERY: &str = "player=a,event=a,site=a,year=2000-,eco=A00-E99,result=1-0";
 
-/// Answer [`WARM_UP_QUERY`] once from `index`, in the background, and forget the answer:
+/// Answer [`WARM_UP_QUERY`] once from `index`, in the background before the index is
+/// known ([`with_header_finder`]), and forget the answer:
 /// the code that answers queries is then in the mount's memory, as the held index is
 /// ([`HeaderIndex::hold`]), so the first query a user asks after the page cache was dropped
 /// reads nothing from disk (each page of code read back cold costs milliseconds, more than
