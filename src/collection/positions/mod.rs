@@ -161,7 +161,7 @@ impl PositionIndex {
             self.done.store(count, Ordering::Relaxed);
             *self.overlay.write().unwrap_or_else(|p| p.into_inner()) = changed;
             *self.endings.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(endings));
-            *self.file.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(f));
+            self.serve(f);
         } else {
             before_build();
             if stop.load(Ordering::Relaxed) || !self.build(coll, threads, stop, stamp, true) {
@@ -193,6 +193,13 @@ impl PositionIndex {
             let _ = std::fs::remove_file(changes::beside(path));
             let _ = std::fs::remove_file(endings::beside(path));
         }
+    }
+
+    /// Answer from index file `f` from now on, its statistics held in memory
+    /// ([`IndexFile::hold_stats`]).
+    fn serve(&self, f: IndexFile) {
+        f.hold_stats();
+        *self.file.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(f));
     }
 
     /// Say the index is ready, to those waiting for it too.
@@ -347,7 +354,7 @@ impl PositionIndex {
                             Arc::new(EndingTable::of_gathered(stamp, count, endings_gathered));
                         *self.endings.write().unwrap_or_else(|p| p.into_inner()) =
                             Some(endings.clone());
-                        *self.file.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(f));
+                        self.serve(f);
                         // It answers now; kept for the next mount once durable (its endings
                         // first: an index kept without them is built again).
                         self.set_ready();
