@@ -152,8 +152,12 @@ fn annotator_queries_find_the_games_chessbase_exports_with_that_annotator() {
                 annotator.replace(',', "%2C").replace(' ', "%20")
             );
             let query = gamefs::collection::query::Query::parse(&text).unwrap();
-            let found = coll.query(&query, None).unwrap();
-            assert_eq!(coll.query(&query, index.as_ref()).unwrap(), found, "{name}");
+            let found = coll.query(&query, None, &[]).unwrap();
+            assert_eq!(
+                coll.query(&query, index.as_ref(), &[]).unwrap(),
+                found,
+                "{name}"
+            );
             let want: Vec<u32> = (0..annotators.len() as u32)
                 .filter(|&n| annotators[n as usize].as_ref() == Some(annotator))
                 .collect();

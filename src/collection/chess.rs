@@ -445,8 +445,14 @@ impl Collection for ChessCollection {
         &self,
         query: &super::query::Query,
         index: Option<&super::query::HeaderIndex>,
+        changed: &[u32],
     ) -> Option<Vec<u32>> {
-        Some(super::query::eval::matching(&*self.store, query, index))
+        Some(super::query::eval::matching(
+            &*self.store,
+            query,
+            index,
+            changed,
+        ))
     }
 
     fn header_index(&self, stamp: u64) -> Option<super::query::HeaderIndex> {

@@ -243,11 +243,17 @@ pub trait Collection: Send + Sync {
     }
     /// The live items meeting header query `query`'s conditions on their headers, ascending
     /// ([`query`]; its conditions on endings are the position index's,
-    /// [`query::Query::materials`]), read from `index` where it is of the items as they are
-    /// ([`header_index`](Collection::header_index)); `None` for a collection whose items have
-    /// no headers to search (Go positions).
-    fn query(&self, query: &query::Query, index: Option<&query::HeaderIndex>) -> Option<Vec<u32>> {
-        let _ = (query, index);
+    /// [`query::Query::materials`]), read from `index`
+    /// ([`header_index`](Collection::header_index)) but for the items `changed` since it was
+    /// made (ascending) and those past its count, checked one by one; `None` for a collection
+    /// whose items have no headers to search (Go positions).
+    fn query(
+        &self,
+        query: &query::Query,
+        index: Option<&query::HeaderIndex>,
+        changed: &[u32],
+    ) -> Option<Vec<u32>> {
+        let _ = (query, index, changed);
         None
     }
     /// The header index of the items ([`query::HeaderIndex`]), made now from the store's

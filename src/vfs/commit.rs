@@ -195,6 +195,7 @@ impl Vfs {
     /// items themselves have nothing cached anywhere yet.
     fn added(&self, numbers: &[u32]) {
         self.reset_views();
+        self.headers_changed(numbers);
         let mut inodes: HashSet<Node> =
             [Node::Root, Node::Games, Node::Deleted, Node::AllGames].into();
         inodes.extend(self.view_indexes().map(Node::ViewRoot));
@@ -299,6 +300,7 @@ impl Vfs {
         self.cache.invalidate(n);
         // The views first: the position folders made anew take their slices' games from them.
         self.reset_views();
+        self.headers_changed(&[n]);
         self.positions_changed(&[n]);
         self.broken.forget(n);
         lock(&self.saved).insert(n);

@@ -298,6 +298,9 @@ pub struct Vfs {
     twins: twins::TwinsSlot,
     /// The header index the queries read (`query/`), found when first asked for.
     headers: Arc<found::FoundSlot<crate::collection::query::HeaderIndex>>,
+    /// The games changed through the mount since the header index was let go of, ascending:
+    /// it goes on answering for the others ([`Vfs::headers_changed`]).
+    header_changes: Mutex<Vec<u32>>,
 }
 
 /// How many of a database's problems a mount logs and lists in `.gamefs/errors` (`gamefs
@@ -350,6 +353,7 @@ impl Vfs {
             queries: queries::Queries::default(),
             twins: twins::TwinsSlot::default(),
             headers: Arc::default(),
+            header_changes: Mutex::default(),
             coll,
             options,
         };
@@ -696,6 +700,7 @@ impl Vfs {
         self.states.reloaded(self.coll.info().modified);
         self.cache.clear();
         self.reset_views();
+        self.forget_header_index();
         self.note_problems();
         self.positions_outside_change();
         let mut stale = vec![Node::Root, Node::Games, Node::Deleted];
@@ -1112,7 +1117,6 @@ impl Vfs {
     /// index when next visited.
     fn reset_views(&self) {
         self.queries.forget_games();
-        self.headers.reset();
         for slot in &self.views {
             *slot.write().unwrap_or_else(|p| p.into_inner()) = None;
         }

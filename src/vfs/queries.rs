@@ -196,6 +196,30 @@ impl Vfs {
         known
     }
 
+    /// Games `numbers` were saved, marked deleted or undeleted, or added through the mount:
+    /// the header index goes on answering for every other game, and a query checks these one
+    /// by one ([`crate::collection::query`]'s evaluation), so that a save leaves no time in
+    /// which a query scans every game while the index is made again. Past
+    /// [`MOST_HEADER_CHANGES`] games (an import), the index is let go of and found again.
+    pub(super) fn headers_changed(&self, numbers: &[u32]) {
+        let mut changed = lock(&self.header_changes);
+        changed.extend_from_slice(numbers);
+        changed.sort_unstable();
+        changed.dedup();
+        if changed.len() > MOST_HEADER_CHANGES {
+            changed.clear();
+            self.headers.reset();
+        }
+    }
+
+    /// Let go of the header index and the changes over it: the games may all have changed
+    /// (another program wrote the database).
+    pub(super) fn forget_header_index(&self) {
+        let mut changed = lock(&self.header_changes);
+        changed.clear();
+        self.headers.reset();
+    }
+
     /// The `.gamefs/stats` lines of the header index: its size, once it is known.
     pub(super) fn header_index_stats(&self) -> String {
         match self.headers.known() {
@@ -216,9 +240,10 @@ impl Vfs {
             return Some(g.clone());
         }
         let index = self.header_index_for_query();
+        let changed = lock(&self.header_changes).clone();
         let mut found = self
             .coll
-            .query(&entry.query, index.as_deref())
+            .query(&entry.query, index.as_deref(), &changed)
             .unwrap_or_default();
         let materials = entry.query.materials();
         if let (false, Some(positions)) = (materials.is_empty(), &self.positions) {
@@ -350,6 +375,11 @@ fn find_header_index(
     Some(index)
 }
 
+/// The most games changed through a mount over which the header index goes on answering
+/// ([`Vfs::headers_changed`]): each is checked on its own by every query (some 65,000 game
+/// summaries, milliseconds), where an import of more has the index made again.
+const MOST_HEADER_CHANGES: usize = 1 << 16;
+
 /// A query of the kinds users ask most (a name, a range of years and of ECO codes, a
 /// result), all of which every store's header index answers, so that answering it reads no
 /// game.
@@ -363,7 +393,7 @@ const WARM_UP_QUERY: &str = "player=a,event=a,site=a,year=2000-,eco=A00-E99,resu
 /// the answer).
 fn warm_up(coll: &dyn crate::collection::Collection, index: &HeaderIndex) {
     if let Ok(query) = Query::parse(WARM_UP_QUERY) {
-        let _ = coll.query(&query, Some(index));
+        let _ = coll.query(&query, Some(index), &[]);
     }
 }
 
@@ -511,7 +541,7 @@ mod tests {
     }
 
     #[test]
-    fn the_header_index_is_kept_for_the_next_mount_and_forgotten_by_a_save() {
+    fn the_header_index_is_kept_for_the_next_mount_and_goes_on_answering_over_a_save() {
         let dir = tempfile::tempdir().unwrap();
         let vfs = tree_of(dir.path(), GAMES, 40);
         let kept = vfs
@@ -520,21 +550,28 @@ mod tests {
         let q = "query/white=kramnik/count";
         // The first query scans while the index is found on a thread of its own.
         assert_eq!(text(&vfs, q), "1\n");
-        vfs.header_index().expect("found");
+        let index = vfs.header_index().expect("found");
         assert!(kept.is_file());
         assert!(vfs.stats_text().contains("header_index: ready\n"));
-        // A save forgets it; the next query finds it again, with the game saved.
+        // A save keeps it: it answers for the other games, the game saved is checked alone.
         save(
             &vfs,
             0,
             "[White \"Kramnik, V\"]\n[Black \"x\"]\n[Result \"1-0\"]\n\n1. c4 e5 1-0\n",
         );
-        assert!(!vfs.stats_text().contains("header_index"));
+        assert!(vfs.stats_text().contains("header_index: ready\n"));
+        assert_eq!(text(&vfs, q), "2\n");
+        assert_eq!(text(&vfs, "query/white=kramnik,year=-2047/count"), "2\n");
+        assert!(Arc::ptr_eq(&vfs.headers.known().unwrap(), &index));
+        // The thread that found it lets go of the database before the next mount opens it.
+        while vfs.headers.in_background() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        drop((vfs, index));
+        // The next mount, of files changed since it was kept, makes it again, and keeps it.
+        let vfs = reopen_tree(dir.path(), 40);
         assert_eq!(text(&vfs, q), "2\n");
         vfs.header_index().expect("found again");
-        assert!(vfs.stats_text().contains("header_index: ready\n"));
-        assert_eq!(text(&vfs, "query/white=kramnik,year=-2047/count"), "2\n");
-        // The thread that found it lets go of the database before the next mount opens it.
         while vfs.headers.in_background() {
             std::thread::sleep(std::time::Duration::from_millis(1));
         }

@@ -30,12 +30,16 @@ impl Facts {
 
 /// The live games of `store` meeting `query`'s conditions on their headers, ascending (its
 /// conditions on endings are the position index's: [`Query::materials`]): read from `index`
-/// (the store's [`HeaderIndex`], when it is of the store's games as they are), the rest
-/// checked game by game.
+/// (the store's [`HeaderIndex`], made when the store held its first games as they were then),
+/// the rest checked game by game. `changed` (ascending) names the games saved, marked deleted
+/// or undeleted since `index` was made, and the games past its count are new: it does not
+/// answer for them, so each is checked on its own, as a query without an index checks every
+/// game; a save needs no new index.
 pub(crate) fn matching(
     store: &dyn ChessStore,
     query: &Query,
     index: Option<&HeaderIndex>,
+    changed: &[u32],
 ) -> Vec<u32> {
     // The conditions the summary answers first: a game they rule out is not read further.
     let mut conditions: Vec<&Condition> = query
@@ -49,37 +53,69 @@ pub(crate) fn matching(
         Field::Annotator => 3,
         _ => 0,
     });
-    let index = index.filter(|i| i.game_count() == store.game_count());
-    let (games, conditions): (Box<dyn Iterator<Item = u32>>, _) = match index {
-        Some(index) => {
-            let (games, mut left) = index.narrow(store, &conditions);
-            left.sort_by_key(|c| conditions.iter().position(|k| std::ptr::eq(*k, *c)));
-            (Box::new(games.into_ones().map(|n| n as u32)), left)
-        }
-        None => (
-            Box::new((0..store.game_count()).filter(|&n| store.classified(n))),
-            conditions,
-        ),
+    let count = store.game_count();
+    let Some(index) = index.filter(|i| i.game_count() <= count) else {
+        let games = (0..count).filter(|&n| store.classified(n));
+        return Checker::new(store, conditions).keep(games).collect();
     };
+    let (mut games, mut left) = index.narrow(store, &conditions);
+    left.sort_by_key(|c| conditions.iter().position(|k| std::ptr::eq(*k, *c)));
+    let indexed = index.game_count();
+    for &n in changed.iter().take_while(|&&n| n < indexed) {
+        games.set(n as usize, false);
+    }
     // The index's games are live: with nothing left to check, no game is read.
-    let read_each = index.is_none() || !conditions.is_empty();
-    let mut names: Vec<HashMap<u32, bool>> = vec![HashMap::new(); conditions.len()];
-    games
-        .filter(|&n| {
-            if !read_each {
-                return true;
-            }
-            let s = store.summary(n);
+    let from_index = games.into_ones().map(|n| n as u32);
+    let from_index: Vec<u32> = match left.is_empty() {
+        true => from_index.collect(),
+        false => Checker::new(store, left).keep(from_index).collect(),
+    };
+    let own = changed
+        .iter()
+        .copied()
+        .take_while(|&n| n < indexed)
+        .chain(indexed..count)
+        .filter(|&n| store.classified(n));
+    let own: Vec<u32> = Checker::new(store, conditions).keep(own).collect();
+    let mut all = from_index;
+    all.extend(own);
+    all.sort_unstable();
+    all
+}
+
+/// Conditions checked game by game: each name of a condition's dictionary looked up once,
+/// however many games carry it.
+struct Checker<'a> {
+    store: &'a dyn ChessStore,
+    conditions: Vec<&'a Condition>,
+    names: Vec<HashMap<u32, bool>>,
+}
+
+impl<'a> Checker<'a> {
+    fn new(store: &'a dyn ChessStore, conditions: Vec<&'a Condition>) -> Checker<'a> {
+        let names = vec![HashMap::new(); conditions.len()];
+        Checker {
+            store,
+            conditions,
+            names,
+        }
+    }
+
+    /// The live games of `games` that meet every condition.
+    fn keep(mut self, games: impl Iterator<Item = u32>) -> impl Iterator<Item = u32> {
+        games.filter(move |&n| {
+            let s = self.store.summary(n);
             if s.deleted {
                 return false;
             }
             let mut facts = Facts::default();
-            conditions
+            let store = self.store;
+            self.conditions
                 .iter()
-                .zip(&mut names)
+                .zip(&mut self.names)
                 .all(|(c, memo)| meets(store, n, c, memo, &s, &mut facts) != c.negated)
         })
-        .collect()
+    }
 }
 
 /// True when game `n`, of summary `s`, meets one of `c`'s values (its negation aside);
@@ -227,14 +263,14 @@ mod format_tests {
             "year=2012,welo=2600-",
         ] {
             let query = Query::parse(q).unwrap();
-            let want = matching(&*scid, &query, None);
+            let want = matching(&*scid, &query, None, &[]);
             assert!(!want.is_empty(), "{q}");
             for other in &others {
                 // Its header index keeps the ratings and lengths only where its index does.
                 let index = HeaderIndex::build(&**other, 0);
                 for index in [None, Some(&index)] {
                     assert_eq!(
-                        matching(&**other, &query, index),
+                        matching(&**other, &query, index, &[]),
                         want,
                         "{q}: {}",
                         other.info().format
@@ -243,6 +279,36 @@ mod format_tests {
             }
         }
     }
+
+    /// Queries of every field and form, for the index against the scan.
+    const QUERIES: &[&str] = &[
+        "white=kasparov",
+        "player=an",
+        "player=SPASSKY%2Cboris",
+        "black==Kasparov%2C%20Gary",
+        "black==kasparov%2C%20gary",
+        "white=stockfish+houdini",
+        "event!=open",
+        "site=ind+eng,round=6",
+        "welo=2503-2604",
+        "belo=-2500",
+        "elo=2534-2785",
+        "elo=-2400+2700-",
+        "anyelo=2785-3182",
+        "date=2012.07.31-2012.11.30",
+        "year=-1995",
+        "result!=none",
+        "result=draw+0-1",
+        "eco=B91-B94,moves=-40",
+        "plies=100-",
+        "player=anand,year=2000-,elo=2700-",
+        "event=open,site!=eng+ind",
+        "annotator=a,player=a",
+        "white!=a,black!=e",
+        "eco=B90-B99,result=1-0",
+        "year=2000-,result!=draw,elo!=2700-",
+        "anyelo=-2500,welo=2600-,plies!=-60",
+    ];
 
     #[test]
     fn the_header_index_finds_the_games_the_scan_finds_and_keeps_for_its_files_only() {
@@ -264,44 +330,17 @@ mod format_tests {
         index.write(&kept).unwrap();
         let mapped = HeaderIndex::open(&kept, 7).expect("kept whole");
         assert!(HeaderIndex::open(&kept, 8).is_none(), "another stamp's");
-        let queries = [
-            "white=kasparov",
-            "player=an",
-            "player=SPASSKY%2Cboris",
-            "black==Kasparov%2C%20Gary",
-            "black==kasparov%2C%20gary",
-            "white=stockfish+houdini",
-            "event!=open",
-            "site=ind+eng,round=6",
-            "welo=2503-2604",
-            "belo=-2500",
-            "elo=2534-2785",
-            "elo=-2400+2700-",
-            "anyelo=2785-3182",
-            "date=2012.07.31-2012.11.30",
-            "year=-1995",
-            "result!=none",
-            "result=draw+0-1",
-            "eco=B91-B94,moves=-40",
-            "plies=100-",
-            "player=anand,year=2000-,elo=2700-",
-            "event=open,site!=eng+ind",
-            "annotator=a,player=a",
-            "white!=a,black!=e",
-            "eco=B90-B99,result=1-0",
-            "year=2000-,result!=draw,elo!=2700-",
-            "anyelo=-2500,welo=2600-,plies!=-60",
-        ];
+        let queries = QUERIES;
         for q in queries {
             let query = Query::parse(q).unwrap();
-            let scan = matching(&*db, &query, None);
+            let scan = matching(&*db, &query, None, &[]);
             assert!(scan.binary_search(&3).is_err(), "{q}: a deleted game");
             for i in [&index, &mapped] {
-                assert_eq!(matching(&*db, &query, Some(i)), scan, "{q}");
+                assert_eq!(matching(&*db, &query, Some(i), &[]), scan, "{q}");
             }
         }
         assert!(
-            !matching(&*db, &Query::parse("player=a").unwrap(), Some(&index)).is_empty(),
+            !matching(&*db, &Query::parse("player=a").unwrap(), Some(&index), &[]).is_empty(),
             "the queries find games"
         );
         // Databases SCID 5 and SCID vs. PC wrote: the same games either way.
@@ -315,13 +354,53 @@ mod format_tests {
             let index = HeaderIndex::build(&*db, 0);
             for q in queries {
                 let query = Query::parse(q).unwrap();
-                let scan = matching(&*db, &query, None);
-                assert_eq!(matching(&*db, &query, Some(&index)), scan, "{base}: {q}");
+                let scan = matching(&*db, &query, None, &[]);
+                assert_eq!(
+                    matching(&*db, &query, Some(&index), &[]),
+                    scan,
+                    "{base}: {q}"
+                );
             }
         }
         // A torn index is none.
         let bytes = std::fs::read(&kept).unwrap();
         std::fs::write(&kept, &bytes[..bytes.len() - 1]).unwrap();
         assert!(HeaderIndex::open(&kept, 7).is_none());
+    }
+
+    #[test]
+    fn an_index_goes_on_answering_over_the_games_changed_since_it_was_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+        let text: Vec<u8> = ["najdorf/najdorf.pgn", "tags.pgn"]
+            .iter()
+            .flat_map(|pgn| std::fs::read(data.join(pgn)).unwrap())
+            .collect();
+        let db = database(dir.path(), "base", Format::Scid, &text);
+        db.set_deleted(3, true).unwrap();
+        let index = HeaderIndex::build(&*db, 7);
+        // Since: one game undeleted, one deleted, two saved as other games, ten added.
+        let games: Vec<crate::game::ChessGame> = crate::text::pgn_parse::games(&text)
+            .filter_map(std::result::Result::ok)
+            .collect();
+        db.set_deleted(3, false).unwrap();
+        db.set_deleted(5, true).unwrap();
+        db.replace(8, &games[100]).unwrap();
+        db.replace(9, &games[7]).unwrap();
+        let added = db
+            .append(&mut games[200..210].iter().cloned().map(Ok))
+            .unwrap();
+        assert_eq!(added.first(), Some(&index.game_count()));
+        let mut changed = vec![3, 5, 8, 9];
+        changed.extend(&added);
+        let mut told = 0;
+        for q in QUERIES {
+            let query = Query::parse(q).unwrap();
+            let scan = matching(&*db, &query, None, &[]);
+            assert_eq!(matching(&*db, &query, Some(&index), &changed), scan, "{q}");
+            // Not told of the changes, the index answers as the games were.
+            told += usize::from(matching(&*db, &query, Some(&index), &[]) != scan);
+        }
+        assert!(told > 5, "the changes change {told} answers");
     }
 }

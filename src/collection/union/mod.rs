@@ -311,10 +311,11 @@ impl Collection for UnionCollection {
         &self,
         query: &crate::collection::query::Query,
         _index: Option<&crate::collection::query::HeaderIndex>,
+        _changed: &[u32],
     ) -> Option<Vec<u32>> {
         let mut out = Vec::new();
         for (k, m) in self.members.iter().enumerate() {
-            let found = m.collection.query(query, None).unwrap_or_default();
+            let found = m.collection.query(query, None, &[]).unwrap_or_default();
             let numbering = self.numbering();
             out.extend(
                 found
