@@ -280,6 +280,20 @@ mod format_tests {
         }
     }
 
+    /// A SCID base in `dir` of the games of `pgns` (files of tests/data), the fourth game
+    /// marked deleted, and its header index (stamp 7); and the text of the games.
+    fn indexed_base(dir: &Path, pgns: &[&str]) -> (Vec<u8>, Arc<dyn ChessStore>, HeaderIndex) {
+        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+        let text: Vec<u8> = pgns
+            .iter()
+            .flat_map(|pgn| std::fs::read(data.join(pgn)).unwrap())
+            .collect();
+        let db = database(dir, "base", Format::Scid, &text);
+        db.set_deleted(3, true).unwrap();
+        let index = HeaderIndex::build(&*db, 7);
+        (text, db, index)
+    }
+
     /// Queries of every field and form, for the index against the scan.
     const QUERIES: &[&str] = &[
         "white=kasparov",
@@ -314,18 +328,13 @@ mod format_tests {
     fn the_header_index_finds_the_games_the_scan_finds_and_keeps_for_its_files_only() {
         let dir = tempfile::tempdir().unwrap();
         let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-        let text: Vec<u8> = [
+        let pgns = [
             "najdorf/najdorf.pgn",
             "tags.pgn",
             "names.pgn",
             "long-tags.pgn",
-        ]
-        .iter()
-        .flat_map(|pgn| std::fs::read(data.join(pgn)).unwrap())
-        .collect();
-        let db = database(dir.path(), "base", Format::Scid, &text);
-        db.set_deleted(3, true).unwrap();
-        let index = HeaderIndex::build(&*db, 7);
+        ];
+        let (_, db, index) = indexed_base(dir.path(), &pgns);
         let kept = dir.path().join("index.headers");
         index.write(&kept).unwrap();
         let mapped = HeaderIndex::open(&kept, 7).expect("kept whole");
@@ -371,14 +380,7 @@ mod format_tests {
     #[test]
     fn an_index_goes_on_answering_over_the_games_changed_since_it_was_made() {
         let dir = tempfile::tempdir().unwrap();
-        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-        let text: Vec<u8> = ["najdorf/najdorf.pgn", "tags.pgn"]
-            .iter()
-            .flat_map(|pgn| std::fs::read(data.join(pgn)).unwrap())
-            .collect();
-        let db = database(dir.path(), "base", Format::Scid, &text);
-        db.set_deleted(3, true).unwrap();
-        let index = HeaderIndex::build(&*db, 7);
+        let (text, db, index) = indexed_base(dir.path(), &["najdorf/najdorf.pgn", "tags.pgn"]);
         // Since: one game undeleted, one deleted, two saved as other games, ten added.
         let games: Vec<crate::game::ChessGame> = crate::text::pgn_parse::games(&text)
             .filter_map(std::result::Result::ok)
