@@ -194,8 +194,10 @@ impl Vfs {
     /// million games must not queue a million invalidations of the same folders). The new
     /// items themselves have nothing cached anywhere yet.
     fn added(&self, numbers: &[u32]) {
-        self.reset_views();
+        // Told to the header index before the queries' games are forgotten: a query between
+        // the two would keep what the index said of these games.
         self.headers_changed(numbers);
+        self.reset_views();
         let mut inodes: HashSet<Node> =
             [Node::Root, Node::Games, Node::Deleted, Node::AllGames].into();
         inodes.extend(self.view_indexes().map(Node::ViewRoot));
@@ -298,9 +300,10 @@ impl Vfs {
     /// the kernel.
     fn changed(&self, n: u32, before: Option<Before>) {
         self.cache.invalidate(n);
+        // Told to the header index before the queries' games are forgotten (`added`).
+        self.headers_changed(&[n]);
         // The views first: the position folders made anew take their slices' games from them.
         self.reset_views();
-        self.headers_changed(&[n]);
         self.positions_changed(&[n]);
         self.broken.forget(n);
         lock(&self.saved).insert(n);

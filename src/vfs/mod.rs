@@ -699,8 +699,9 @@ impl Vfs {
             .store(numbering_of(&*self.coll), Ordering::Relaxed);
         self.states.reloaded(self.coll.info().modified);
         self.cache.clear();
-        self.reset_views();
+        // The header index let go of before the queries' games are forgotten (`added`).
         self.forget_header_index();
+        self.reset_views();
         self.note_problems();
         self.positions_outside_change();
         let mut stale = vec![Node::Root, Node::Games, Node::Deleted];
