@@ -770,8 +770,8 @@ pub fn start_building(
             });
             // Then the header index and the twins, so that `query/` and `twins/` answer at
             // once (kept for the next mount).
-            if !stop.load(Ordering::Acquire) {
-                vfs.header_index();
+            if !stop.load(Ordering::Acquire) && vfs.header_index().is_some() {
+                vfs.warm_query_folders();
             }
             if !stop.load(Ordering::Acquire) {
                 vfs.twins();
