@@ -8,6 +8,7 @@
 
 pub mod chess;
 pub mod go;
+mod held;
 pub mod import;
 pub(crate) mod naming;
 pub mod positions;

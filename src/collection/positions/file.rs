@@ -1593,17 +1593,7 @@ impl IndexFile {
     /// still take them back when memory runs short. Called where the index comes to serve,
     /// before it is said to be ready, never by a question.
     pub fn hold_stats(&self) {
-        let bytes = self.games as usize * STATS;
-        // Linux 5.14 and later fault every page in; before, the read is only asked for.
-        if self
-            .map
-            .advise_range(memmap2::Advice::PopulateRead, HEADER, bytes)
-            .is_err()
-        {
-            let _ = self
-                .map
-                .advise_range(memmap2::Advice::WillNeed, HEADER, bytes);
-        }
+        crate::collection::held::hold(&self.map, HEADER..HEADER + self.games as usize * STATS);
     }
 
     /// Have the kernel read every game's statistics ahead, for a question about `games`

@@ -550,12 +550,8 @@ impl HeaderIndex {
     /// the threads that find the index in the background, never by a query, which would wait
     /// for the whole read.
     pub fn hold(&self) {
-        let Bytes::Mapped(map) = &self.bytes else {
-            return;
-        };
-        // Linux 5.14 and later fault every page in; before, the read is only asked for.
-        if map.advise(memmap2::Advice::PopulateRead).is_err() {
-            let _ = map.advise(memmap2::Advice::WillNeed);
+        if let Bytes::Mapped(map) = &self.bytes {
+            crate::collection::held::hold(map, 0..map.len());
         }
     }
 
