@@ -82,6 +82,9 @@ pub struct ChessBase {
     modified: std::time::SystemTime,
     /// The chess games' records, in .cbh order.
     entries: Vec<Entry>,
+    /// How many of them are marked deleted (counted once: the base is read-only, and
+    /// `.gamefs/stats` tells it on every read).
+    deleted_count: u32,
     /// Each game's place among the .cbh records (1-based, as ChessBase numbers them).
     record_numbers: Vec<u32>,
     players: Vec<Arc<str>>,
@@ -268,6 +271,7 @@ impl ChessBase {
             base,
             files,
             modified,
+            deleted_count: entries.iter().filter(|e| e.deleted).count() as u32,
             entries,
             record_numbers,
             players,
@@ -575,6 +579,14 @@ impl ChessStore for ChessBase {
 
     fn game_count(&self) -> u32 {
         self.entries.len() as u32
+    }
+
+    fn deleted(&self, number: u32) -> bool {
+        self.entries[number as usize].deleted
+    }
+
+    fn deleted_count(&self) -> u32 {
+        self.deleted_count
     }
 
     fn summary(&self, number: u32) -> GameSummary {

@@ -442,3 +442,24 @@ fn visiting_a_game_tells_what_walking_the_loaded_game_tells() {
     assert!(one_pass * 10 > games * 9, "{one_pass} of {games}");
     assert!(annotated > 500, "{annotated}");
 }
+
+#[test]
+fn games_marked_deleted_are_counted_once_and_each_is_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("marked");
+    for ext in ["cbh", "cbg", "cbp", "cbt", "cbc", "cbs", "cbe", "cbj"] {
+        std::fs::copy(with_ext(&twic(), ext), with_ext(&base, ext)).unwrap();
+    }
+    // The deleted mark: the top bit of a .cbh record's first byte (46-byte header and records).
+    let mut cbh = std::fs::read(with_ext(&base, "cbh")).unwrap();
+    for game in [1usize, 4, 6116] {
+        cbh[46 * (game + 1)] |= 0x80;
+    }
+    std::fs::write(with_ext(&base, "cbh"), &cbh).unwrap();
+    let db = ChessBase::open(&base, false).unwrap();
+    assert_eq!(db.deleted_count(), 3);
+    let marked: Vec<u32> = (0..db.game_count()).filter(|&n| db.deleted(n)).collect();
+    assert_eq!(marked, [1, 4, 6116]);
+    assert!((0..db.game_count()).all(|n| db.summary(n).deleted == db.deleted(n)));
+    assert!(db.load(4).is_ok(), "a game marked deleted still reads");
+}
