@@ -341,6 +341,17 @@ impl Collection for ChessCollection {
         out
     }
 
+    fn view_group_count(&self, view: usize) -> usize {
+        let mut keys = crate::store::distinct_ids::DistinctIds::default();
+        for n in 0..self.store.game_count() {
+            let s = self.store.summary(n);
+            if !s.deleted && self.store.classified(n) {
+                group_keys(view, &s).for_each(|key| keys.insert(key));
+            }
+        }
+        keys.len()
+    }
+
     fn view_has_sides(&self, view: usize) -> bool {
         // `group_keys`: White's name, then Black's.
         view == 0

@@ -171,6 +171,20 @@ pub trait Collection: Send + Sync {
             .flat_map(|n| self.view_keys(view, n).into_iter().map(move |key| (key, n)))
             .collect()
     }
+    /// How many groups view `view` has (the distinct keys of its
+    /// [`view_members`](Collection::view_members)), without gathering them: `.gamefs/stats`
+    /// tells it of views whose folders were not visited, whose tables would take 256 MiB at
+    /// ten million games (collections override it to count in a bit a key).
+    fn view_group_count(&self, view: usize) -> usize {
+        let mut keys: Vec<u32> = self
+            .view_members(view)
+            .into_iter()
+            .map(|(key, _)| key)
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys.len()
+    }
     /// The folder label of group `key` of view `view`, before it is made safe.
     fn view_label(&self, view: usize, key: u32) -> String;
     /// True when view `view` groups items by the players of both sides (chess's `players/`):

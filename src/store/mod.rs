@@ -11,6 +11,7 @@ pub mod charset;
 pub mod chessbase;
 pub mod convert;
 pub mod damage;
+pub(crate) mod distinct_ids;
 pub mod files;
 pub mod go9x9;
 pub mod location;

@@ -255,6 +255,11 @@ pub struct Vfs {
     /// The view folder paths (`players`, `scores/fuego_chinese`), by view index.
     view_paths: Vec<String>,
     views: Vec<RwLock<Option<Arc<ViewTable>>>>,
+    /// How many groups each view has, counted without making its table ([`Vfs::view_count`]),
+    /// with the number of [`Vfs::reset_views`] calls it was counted after.
+    view_counts: Mutex<Vec<Option<(u64, usize)>>>,
+    /// How often the views were reset: a count taken before the last reset is not used.
+    views_reset: AtomicU64,
     cache: TextCache,
     /// Each game's modification time, and the sizes and times earlier mounts kept
     /// ([`kept_games`]), each used once its game's fingerprint is checked.
@@ -322,6 +327,8 @@ impl Vfs {
             states: game_state::GameStates::new(coll.info().modified),
             all_files: concat::AllFiles::default(),
             views: view_paths.iter().map(|_| RwLock::new(None)).collect(),
+            view_counts: Mutex::new(vec![None; view_paths.len()]),
+            views_reset: AtomicU64::new(0),
             view_paths,
             scratch: Mutex::default(),
             scratch_idle: Condvar::new(),
@@ -1018,7 +1025,7 @@ impl Vfs {
                 out,
                 "{}: {}",
                 self.view_paths[usize::from(v.0)],
-                self.view(v).len()
+                self.view_count(v)
             );
         }
         let _ = write!(
@@ -1114,9 +1121,36 @@ impl Vfs {
         table
     }
 
+    /// How many groups view `v` has: its table's count when it is made, else counted over the
+    /// games without making it (kept until the views are reset), so reading `.gamefs/stats`
+    /// does not hold every view's table (256 MiB at ten million games).
+    fn view_count(&self, v: View) -> usize {
+        let i = usize::from(v.0);
+        if let Some(table) = self.views[i]
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+        {
+            return table.len();
+        }
+        let reset = self.views_reset.load(Ordering::SeqCst);
+        if let Some((at, count)) = lock(&self.view_counts)[i]
+            && at == reset
+        {
+            return count;
+        }
+        let count = self.coll.view_group_count(i);
+        let mut counts = lock(&self.view_counts);
+        if self.views_reset.load(Ordering::SeqCst) == reset {
+            counts[i] = Some((reset, count));
+        }
+        count
+    }
+
     /// Forget the grouped views and the games of the queries; they are found again from the
     /// index when next visited.
     fn reset_views(&self) {
+        self.views_reset.fetch_add(1, Ordering::SeqCst);
         self.queries.forget_games();
         for slot in &self.views {
             *slot.write().unwrap_or_else(|p| p.into_inner()) = None;

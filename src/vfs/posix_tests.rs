@@ -516,3 +516,67 @@ fn the_stats_count_the_games_deleted_now() {
     vfs.set_deleted(3, false).unwrap();
     assert_eq!(deleted(&vfs).as_deref(), Some("deleted: 1"));
 }
+
+/// `.gamefs/stats` counts each view's groups without making the view's table (256 MiB at ten
+/// million games), the same counts as the tables once made, and counts again after a change
+/// that empties a group.
+#[test]
+fn the_stats_count_each_views_groups_without_making_its_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), true);
+    let said = |vfs: &super::Vfs| -> Vec<String> {
+        let text = vfs.stats_text();
+        vfs.view_paths
+            .iter()
+            .map(|path| {
+                let head = format!("{path}: ");
+                text.lines()
+                    .find(|l| l.starts_with(&head))
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect()
+    };
+    let made = |vfs: &super::Vfs| -> Vec<String> {
+        vfs.view_indexes()
+            .map(|v| {
+                format!(
+                    "{}: {}",
+                    vfs.view_paths[usize::from(v.0)],
+                    vfs.view(v).len()
+                )
+            })
+            .collect()
+    };
+    let tables_made = |vfs: &super::Vfs| {
+        vfs.views
+            .iter()
+            .filter(|slot| slot.read().unwrap().is_some())
+            .count()
+    };
+    let before = said(&vfs);
+    assert_eq!(
+        tables_made(&vfs),
+        0,
+        "reading the stats made a view's table"
+    );
+    assert_eq!(before, made(&vfs));
+    assert_eq!(tables_made(&vfs), vfs.view_paths.len());
+    // Every game of the first player deleted: the players count one fewer (at least).
+    let players = vfs.view_indexes().next().unwrap();
+    let games: Vec<u32> = vfs
+        .view(players)
+        .groups_from(0)
+        .next()
+        .unwrap()
+        .1
+        .games
+        .to_vec();
+    for n in games {
+        vfs.set_deleted(n, true).unwrap();
+    }
+    let after = said(&vfs);
+    assert_eq!(tables_made(&vfs), 0, "the change let the tables go");
+    assert_ne!(after[0], before[0]);
+    assert_eq!(after, made(&vfs));
+}

@@ -12,6 +12,7 @@ use super::writer::BLOCK;
 use crate::game::chess::{ChessGame, StartPosition};
 use crate::game::replay::{play_in_place, start_position};
 use crate::store::damage::without_label;
+use crate::store::distinct_ids::DistinctIds;
 use crate::store::{ChessStore, NameKind, Problem};
 use shakmaty::{Chess, Color, Position, Role};
 
@@ -42,7 +43,7 @@ pub fn store_info(db: &dyn ChessStore) -> Info {
         games: db.game_count(),
         ..Info::default()
     };
-    let mut used: [UsedIds; 4] = Default::default();
+    let mut used: [DistinctIds; 4] = Default::default();
     for n in 0..info.games {
         let s = db.summary(n);
         if s.deleted {
@@ -63,34 +64,6 @@ pub fn store_info(db: &dyn ChessStore) -> Info {
     }
     info.names = used.map(|u| u.len() as u32);
     info
-}
-
-/// The distinct name IDs among those given: a bit each for the IDs a name file numbers (from
-/// 0 up, densely), a hash set for the others (damage,
-/// [`UNKNOWN_NAME`](crate::store::damage::UNKNOWN_NAME)). Five a game: with a hash set for
-/// all, `gamefs info` of a million lichess-shaped games, their index kept (a million sites),
-/// took 0.23 s; 0.16 s with bits.
-#[derive(Default)]
-struct UsedIds {
-    dense: bit_set::BitSet,
-    others: hashbrown::HashSet<u32, foldhash::fast::FixedState>,
-}
-
-impl UsedIds {
-    /// IDs from here on are not taken as a name file's (a bit each would take 8 MiB).
-    const DENSE_BELOW: u32 = 1 << 26;
-
-    fn insert(&mut self, id: u32) {
-        if id < Self::DENSE_BELOW {
-            self.dense.insert(id as usize);
-        } else {
-            self.others.insert(id);
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.dense.count() + self.others.len()
-    }
 }
 
 /// Gather the facts of a SCID database: those of any store, plus the name file's counts
@@ -664,28 +637,6 @@ mod tests {
     use super::super::derive::matsig;
     use super::*;
     use crate::game::replay::position_from_fen;
-
-    /// Used name IDs are counted once each, those a name file numbers and the others alike.
-    #[test]
-    fn used_name_ids_are_counted_once_each() {
-        let mut used = UsedIds::default();
-        let unknown = crate::store::damage::UNKNOWN_NAME;
-        for id in [
-            0,
-            5,
-            5,
-            1_000_000,
-            0,
-            UsedIds::DENSE_BELOW - 1,
-            unknown,
-            unknown,
-        ] {
-            used.insert(id);
-        }
-        assert_eq!(used.len(), 5);
-        used.insert(UsedIds::DENSE_BELOW);
-        assert_eq!(used.len(), 6);
-    }
 
     fn pos(fen: &str) -> Chess {
         position_from_fen(fen).unwrap()
