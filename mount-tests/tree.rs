@@ -428,6 +428,46 @@ fn a_read_only_mount_notices_games_scid_added() {
     assert!(m.join("players/Outside, Ann").is_dir());
 }
 
+/// A game SCID adds shows in a query's `count` and in a view's listing with no listing of
+/// the root or `games/` first: opening any file or listing any folder looks (at most once a
+/// second).
+#[test]
+fn a_query_and_a_view_notice_a_game_scid_added_without_games_being_listed() {
+    let dir = scratch("grows-query");
+    let db = copy_db(edge_db(), dir.path(), "growing");
+    let m = Mount::new(&db, dir.path(), &["-o", "ro"]);
+    let count = m.join("query/white=outside/count");
+    assert_eq!(std::fs::read_to_string(&count).unwrap(), "0\n");
+    let players = || -> Vec<String> {
+        std::fs::read_dir(m.join("players"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    assert!(!players().iter().any(|p| p == "Outside, Ann"));
+    // A mount that has been up a while: its background work (indexes) done.
+    eventually("the indexes are ready", || {
+        let stats = std::fs::read_to_string(m.join(".gamefs/stats")).unwrap();
+        stats.contains("position_index: ready") && stats.contains("header_index: ready")
+    });
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    assert_eq!(std::fs::read_to_string(&count).unwrap(), "0\n");
+    let pgn = dir.path().join("more.pgn");
+    std::fs::write(&pgn, "[Event \"Added by SCID\"]\n[White \"Outside, Ann\"]\n[Black \"Outside, Bo\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n").unwrap();
+    let out = Command::new("sc_import")
+        .arg(&db)
+        .arg(&pgn)
+        .output()
+        .expect("sc_import");
+    assert!(out.status.success());
+    eventually("the query counts the new game", || {
+        std::fs::read_to_string(&count).unwrap() == "1\n"
+    });
+    eventually("players/ lists the new player", || {
+        players().iter().any(|p| p == "Outside, Ann")
+    });
+}
+
 #[test]
 fn a_read_only_mount_shows_games_another_program_replaced() {
     let (ro_dir, rw_dir) = (scratch("replaced-ro"), scratch("replaced-rw"));

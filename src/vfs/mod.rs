@@ -482,6 +482,10 @@ impl Vfs {
     /// support (NFS), for a file handle whose inode it no longer caches: `.` is `parent` itself
     /// (a file or a folder), `..` the folder holding folder `parent`.
     pub fn lookup(&self, parent: u64, name: &OsStr) -> Result<Attr> {
+        // At most once a second: another program's change shows at the next lookup (a
+        // read-only mount's files are opened by the kernel alone, so a path's lookup is
+        // where `cat query/…/count` reaches the mount).
+        self.notice_outside_changes();
         let node = match name.as_bytes() {
             b"." => self.by_number(parent)?,
             b".." => self.parent_folder(self.node(parent)?)?,
@@ -764,13 +768,14 @@ impl Vfs {
     }
 
     /// Open folder `ino` for listing; answers whether the kernel may keep its cached listing
-    /// (read-only mounts whose database did not change).
+    /// (read-only mounts whose database did not change). Any folder's listing shows another
+    /// program's change (at most once a second).
     pub fn opendir(&self, ino: u64) -> Result<bool> {
         let node = self.node(ino)?;
         if !is_dir(node) {
             return Err(Error::new(ErrorKind::NotADirectory, "not a folder"));
         }
-        let changed = matches!(node, Node::Root | Node::Games) && self.notice_outside_changes();
+        let changed = self.notice_outside_changes();
         Ok(!self.writable() && !changed)
     }
 

@@ -104,10 +104,11 @@ impl Vfs {
         if mode.write {
             self.check_writable()?;
         }
+        // At most once a second: another program's change shows at the next open of any file
+        // (a game, a query's count, an `all.pgn`, a `tree.txt`, the status files).
+        self.notice_outside_changes();
         match node {
             Node::Game(n) => {
-                // At most once a second: another program's change shows at the next open.
-                self.notice_outside_changes();
                 if mode.write {
                     if self.coll.deleted(n) {
                         return Err(deleted_games_are_read_only());
