@@ -394,20 +394,26 @@ fn deleted_games_live_in_dot_deleted_only() {
     );
 }
 
+/// SCID's `sc_import` adds a game (Outside, Ann against Outside, Bo, event "Added by SCID")
+/// to database `db`, its PGN written in `dir`.
+fn scid_adds_a_game(dir: &Path, db: &Path) {
+    let pgn = dir.join("more.pgn");
+    std::fs::write(&pgn, "[Event \"Added by SCID\"]\n[White \"Outside, Ann\"]\n[Black \"Outside, Bo\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n").unwrap();
+    let out = Command::new("sc_import")
+        .arg(db)
+        .arg(&pgn)
+        .output()
+        .expect("sc_import");
+    assert!(out.status.success());
+}
+
 #[test]
 fn a_read_only_mount_notices_games_scid_added() {
     let dir = scratch("grows");
     let db = copy_db(edge_db(), dir.path(), "growing");
     let m = Mount::new(&db, dir.path(), &["-o", "ro"]);
     let before = listing(&m.join("games")).len();
-    let pgn = dir.path().join("more.pgn");
-    std::fs::write(&pgn, "[Event \"Added by SCID\"]\n[White \"Outside, Ann\"]\n[Black \"Outside, Bo\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n").unwrap();
-    let out = Command::new("sc_import")
-        .arg(&db)
-        .arg(&pgn)
-        .output()
-        .expect("sc_import");
-    assert!(out.status.success());
+    scid_adds_a_game(dir.path(), &db);
     // The mount looks at the database files again at most once a second.
     eventually("the new game appears", || {
         listing(&m.join("games")).len() == before + 1
@@ -438,13 +444,9 @@ fn a_query_and_a_view_notice_a_game_scid_added_without_games_being_listed() {
     let m = Mount::new(&db, dir.path(), &["-o", "ro"]);
     let count = m.join("query/white=outside/count");
     assert_eq!(std::fs::read_to_string(&count).unwrap(), "0\n");
-    let players = || -> Vec<String> {
-        std::fs::read_dir(m.join("players"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect()
-    };
-    assert!(!players().iter().any(|p| p == "Outside, Ann"));
+    let ann = m.join("players/Outside, Ann");
+    let players = || listing(&m.join("players"));
+    assert!(!players().contains(&ann));
     // A mount that has been up a while: its background work (indexes) done.
     eventually("the indexes are ready", || {
         let stats = std::fs::read_to_string(m.join(".gamefs/stats")).unwrap();
@@ -452,20 +454,11 @@ fn a_query_and_a_view_notice_a_game_scid_added_without_games_being_listed() {
     });
     std::thread::sleep(std::time::Duration::from_millis(1100));
     assert_eq!(std::fs::read_to_string(&count).unwrap(), "0\n");
-    let pgn = dir.path().join("more.pgn");
-    std::fs::write(&pgn, "[Event \"Added by SCID\"]\n[White \"Outside, Ann\"]\n[Black \"Outside, Bo\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n").unwrap();
-    let out = Command::new("sc_import")
-        .arg(&db)
-        .arg(&pgn)
-        .output()
-        .expect("sc_import");
-    assert!(out.status.success());
+    scid_adds_a_game(dir.path(), &db);
     eventually("the query counts the new game", || {
         std::fs::read_to_string(&count).unwrap() == "1\n"
     });
-    eventually("players/ lists the new player", || {
-        players().iter().any(|p| p == "Outside, Ann")
-    });
+    eventually("players/ lists the new player", || players().contains(&ann));
 }
 
 #[test]
