@@ -281,6 +281,10 @@ pub struct Vfs {
     next_fh: AtomicU64,
     /// When the database files were last checked for outside changes (seconds since the epoch).
     last_check: AtomicU64,
+    /// When an outside change was last taken in (seconds since the epoch): until the second
+    /// after, the kernel keeps no folder's listing, whichever call noticed the change (its
+    /// invalidations are sent from a thread of their own and may come after a listing).
+    last_outside_change: AtomicU64,
     /// The saves this mount acknowledged, watched for another program writing over them.
     acknowledged: Mutex<acknowledged::Acknowledged>,
     errors: ErrorLog,
@@ -339,6 +343,7 @@ impl Vfs {
             orphans: Mutex::default(),
             next_fh: AtomicU64::new(1),
             last_check: AtomicU64::new(0),
+            last_outside_change: AtomicU64::new(0),
             acknowledged: Mutex::default(),
             errors: ErrorLog::default(),
             broken: Broken::default(),
@@ -675,18 +680,16 @@ impl Vfs {
         }
     }
 
-    /// At most once a second (on listing the root or `games/`, on opening a game): if
-    /// another program (SCID) changed the database, show its new state
+    /// At most once a second (on any lookup, any folder's listing, any open): if another
+    /// program (SCID) changed the database, show its new state
     /// ([`take_in_outside_changes`](Self::take_in_outside_changes)).
     /// Returns true when the tree changed.
     fn notice_outside_changes(&self) -> bool {
-        let now = SystemTime::now()
-            .duration_since(SystemTime::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        if self
-            .last_check
-            .swap(now, std::sync::atomic::Ordering::Relaxed)
-            == now
+        let now = now_secs();
+        // Read before written: lookups run on every thread, and within the second the shared
+        // value is only read.
+        if self.last_check.load(Ordering::Relaxed) == now
+            || self.last_check.swap(now, Ordering::Relaxed) == now
         {
             return false;
         }
@@ -706,6 +709,8 @@ impl Vfs {
         if !self.coll.reload_if_changed()? {
             return Ok(false);
         }
+        self.last_outside_change
+            .store(now_secs(), Ordering::Relaxed);
         self.numbering
             .store(numbering_of(&*self.coll), Ordering::Relaxed);
         self.states.reloaded(self.coll.info().modified);
@@ -776,7 +781,8 @@ impl Vfs {
             return Err(Error::new(ErrorKind::NotADirectory, "not a folder"));
         }
         let changed = self.notice_outside_changes();
-        Ok(!self.writable() && !changed)
+        let settled = self.last_outside_change.load(Ordering::Relaxed) + 1 < now_secs();
+        Ok(!self.writable() && !changed && settled)
     }
 
     /// The listing of folder `ino` after the entry whose `next` offset is `offset` (0 = from
@@ -1404,6 +1410,13 @@ impl Vfs {
             }
         }
     }
+}
+
+/// Seconds since the epoch, now.
+fn now_secs() -> u64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 /// The cores a position index is built on.

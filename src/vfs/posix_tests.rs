@@ -420,6 +420,29 @@ fn an_index_replaced_under_a_read_only_tree_gives_its_items_a_new_generation() {
     assert_eq!(vfs.getattr(Node::Games.ino()).unwrap().generation, 0);
 }
 
+/// Whichever call notices another program's change (here a lookup), no folder's cached
+/// listing is kept until the second after: the kernel's invalidations go from a thread of
+/// their own and may come after the next listing.
+#[test]
+fn no_listing_is_kept_in_the_second_an_outside_change_was_taken_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let vfs = demo_tree(dir.path(), false);
+    let games = Node::Games.ino();
+    assert!(
+        vfs.opendir(games).unwrap(),
+        "nothing changed: the listing is kept"
+    );
+    let si4 = dir.path().join("db.si4");
+    let copy = dir.path().join("copy.si4");
+    std::fs::copy(&si4, &copy).unwrap();
+    std::fs::rename(&copy, &si4).unwrap();
+    std::thread::sleep(Duration::from_millis(1100));
+    vfs.lookup(Node::Root.ino(), OsStr::new("games")).unwrap();
+    assert!(!vfs.opendir(games).unwrap(), "a lookup took the change in");
+    std::thread::sleep(Duration::from_millis(2100));
+    assert!(vfs.opendir(games).unwrap(), "settled: kept again");
+}
+
 #[test]
 fn after_a_refused_save_readers_see_the_stored_game_before_the_writer_lets_go() {
     let GameUnderTest {

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 /// How many recent errors `.gamefs/errors` keeps.
 const KEEP: usize = 200;
@@ -68,10 +68,7 @@ impl ErrorLog {
     /// Record `message` about `what` (a file name or game), and log it.
     pub(crate) fn record(&self, what: &str, message: &str) {
         log::error!("{what}: {message}");
-        let secs = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        let line = format!("{} {what}: {message}\n", format_utc(secs));
+        let line = format!("{} {what}: {message}\n", format_utc(super::now_secs()));
         self.total.fetch_add(1, Ordering::Relaxed);
         let mut lines = self.lines.lock().unwrap_or_else(|p| p.into_inner());
         if lines.len() == KEEP {
