@@ -403,17 +403,22 @@ fn dot_does_not_find_a_position_removed_for_good() {
     assert_eq!(kind(vfs.lookup(ino, OsStr::new("."))), ErrorKind::NotFound);
 }
 
+/// A new index file written over the demo base's old one in `dir`, as a compaction (SCID's
+/// too) writes it: another program's change.
+fn write_a_new_index_file(dir: &std::path::Path) {
+    let si4 = dir.join("db.si4");
+    let copy = dir.join("copy.si4");
+    std::fs::copy(&si4, &copy).unwrap();
+    std::fs::rename(&copy, &si4).unwrap();
+}
+
 #[test]
 fn an_index_replaced_under_a_read_only_tree_gives_its_items_a_new_generation() {
     let dir = tempfile::tempdir().unwrap();
     let vfs = demo_tree(dir.path(), false);
     let game = Node::Game(0).ino();
     let before = vfs.getattr(game).unwrap().generation;
-    // A new index file written over the old one, as a compaction (SCID's too) writes it.
-    let si4 = dir.path().join("db.si4");
-    let copy = dir.path().join("copy.si4");
-    std::fs::copy(&si4, &copy).unwrap();
-    std::fs::rename(&copy, &si4).unwrap();
+    write_a_new_index_file(dir.path());
     // The tree notices at the next listing of the root (the first one of this tree).
     vfs.opendir(Node::Root.ino()).unwrap();
     assert_ne!(vfs.getattr(game).unwrap().generation, before);
@@ -432,10 +437,7 @@ fn no_listing_is_kept_in_the_second_an_outside_change_was_taken_in() {
         vfs.opendir(games).unwrap(),
         "nothing changed: the listing is kept"
     );
-    let si4 = dir.path().join("db.si4");
-    let copy = dir.path().join("copy.si4");
-    std::fs::copy(&si4, &copy).unwrap();
-    std::fs::rename(&copy, &si4).unwrap();
+    write_a_new_index_file(dir.path());
     std::thread::sleep(Duration::from_millis(1100));
     vfs.lookup(Node::Root.ino(), OsStr::new("games")).unwrap();
     assert!(!vfs.opendir(games).unwrap(), "a lookup took the change in");
