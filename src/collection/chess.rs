@@ -482,6 +482,14 @@ impl Collection for ChessCollection {
         Some(super::twins::find(&*self.store))
     }
 
+    fn twins_after(
+        &self,
+        before: &super::twins::Twins,
+        changed: &[u32],
+    ) -> Option<super::twins::Twins> {
+        Some(super::twins::update(&*self.store, before, changed))
+    }
+
     fn ending_entry(&self, n: u32, codes: &[u32]) -> Result<Option<String>> {
         let mut finder = MainLine::new(super::positions::material::EntryFinder::new(codes));
         self.store.visit(n, &mut finder)?;

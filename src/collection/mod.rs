@@ -293,6 +293,13 @@ pub trait Collection: Send + Sync {
     fn twins(&self) -> Option<twins::Twins> {
         None
     }
+    /// The twins of the live items once items `changed` (ascending) changed, the twins
+    /// before being `before`: [`twins`](Collection::twins) of the items as they are now,
+    /// found again only where they changed ([`twins::update`]).
+    fn twins_after(&self, before: &twins::Twins, changed: &[u32]) -> Option<twins::Twins> {
+        let _ = (before, changed);
+        self.twins()
+    }
     /// For a folder of databases mounted as one ([`union`]), each database (and each file
     /// that did not open), as `.gamefs/stats` lists them; empty for one database.
     fn members(&self) -> Vec<MemberStats> {

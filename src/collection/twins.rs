@@ -177,10 +177,96 @@ pub fn find(store: &dyn ChessStore) -> Twins {
     find_hashed(store, |key| hasher.hash_one(key))
 }
 
+/// The twins of the live games of `store` once games `changed` (ascending) were saved,
+/// added, marked deleted or undeleted, the twins before being `before`: only the games that
+/// share a key with a changed game, or a group with one, are judged again (one pass over the
+/// index to find them, and only they decoded), where [`find`] judges every game. Equal to
+/// [`find`] of the games as they are now.
+///
+/// A group holds games of one key, so a group none of whose games changed or shares a key
+/// with a changed game, before or now, is as it was: the games of a changed game's former
+/// group keep that former key, and are found by it.
+pub fn update(store: &dyn ChessStore, before: &Twins, changed: &[u32]) -> Twins {
+    let mut start_of = name_starts(store);
+    let touched = |n: &u32| changed.binary_search(n).is_ok();
+    // The games whose keys are judged again: the changed ones and their former groups'.
+    let mut seeds: Vec<u32> = changed.to_vec();
+    for group in before.groups.iter().filter(|g| g.iter().any(touched)) {
+        seeds.extend_from_slice(group);
+    }
+    let live = |n: u32| n < store.game_count() && store.classified(n);
+    let keys: std::collections::HashSet<Key> = seeds
+        .iter()
+        .filter(|&&n| live(n))
+        .map(|&n| store.summary(n))
+        .filter(|s| !s.deleted)
+        .map(|s| key_of(&s, start_of(s.white), start_of(s.black)))
+        .collect();
+    // The fields other than the players first: most games differ there, and need no name.
+    let fields: std::collections::HashSet<(u32, u32, u16, u8)> = keys
+        .iter()
+        .map(|k| (k.site, k.round, k.year, k.month))
+        .collect();
+    let mut keyed: Vec<(Key, u32)> = Vec::new();
+    for n in 0..store.game_count() {
+        let s = store.summary(n);
+        let date = (s.date.year.unwrap_or(0), s.date.month.unwrap_or(0));
+        if s.deleted || !fields.contains(&(s.site, s.round, date.0, date.1)) || !live(n) {
+            continue;
+        }
+        let key = key_of(&s, start_of(s.white), start_of(s.black));
+        if keys.contains(&key) {
+            keyed.push((key, n));
+        }
+    }
+    keyed.sort_unstable();
+    // The groups and deletions of every other key stay; those of the keys judged again go.
+    let judged: std::collections::HashSet<u32> = keyed.iter().map(|&(_, n)| n).collect();
+    let stays = |g: &&Vec<u32>| !g.iter().any(|n| touched(n) || judged.contains(n));
+    let mut twins = Twins::default();
+    let mut gone = Vec::new();
+    for group in &before.groups {
+        match stays(&group) {
+            true => twins.groups.push(group.clone()),
+            false => gone.extend_from_slice(group),
+        }
+    }
+    gone.sort_unstable();
+    twins.doomed = (before.doomed.iter())
+        .filter(|n| gone.binary_search(n).is_err())
+        .copied()
+        .collect();
+    for same in keyed.chunk_by(|a, b| a.0 == b.0).filter(|s| s.len() > 1) {
+        let games: Vec<u32> = same.iter().map(|&(_, n)| n).collect();
+        twins_among(store, &games, &mut twins);
+    }
+    twins.groups.sort_unstable_by_key(|g| g[0]);
+    twins.doomed.sort_unstable();
+    twins.doomed.dedup();
+    log::debug!(
+        "twins: {} changed games, {} games judged again",
+        changed.len(),
+        judged.len()
+    );
+    twins
+}
+
+/// What the loose player match compares of each player's name ([`name_start`]), by the
+/// player's ID, each found once.
+fn name_starts(store: &dyn ChessStore) -> impl FnMut(u32) -> u32 + '_ {
+    let mut starts: HashMap<u32, u32> = HashMap::new();
+    move |id: u32| {
+        *starts
+            .entry(id)
+            .or_insert_with(|| name_start(&store.name(NameKind::Player, id)))
+    }
+}
+
 /// [`find`], the games sorted by `hash` of their keys: whatever keys share a hash, each
 /// group holds games of one key alone (the tests make every key collide).
 fn find_hashed(store: &dyn ChessStore, hash: impl Fn(&Key) -> u64) -> Twins {
-    // What the loose player match compares of each player's name, found once.
+    // What the loose player match compares of each player's name, found once (kept for the
+    // threads below).
     let mut starts: HashMap<u32, u32> = HashMap::new();
     let mut start_of = |id: u32| {
         *starts
@@ -501,6 +587,98 @@ mod tests {
         let collided = find_hashed(&*store, |_| 0);
         assert_eq!(collided.groups(), hashed.groups());
         assert_eq!(collided.to_delete(), hashed.to_delete());
+    }
+
+    #[test]
+    fn an_update_after_changes_equals_finding_the_twins_again() {
+        // The real games of tests/data/najdorf/, each of its first 30 again with the colours
+        // swapped: groups to start with, then random saves (a copy of another game, a
+        // copy cut short, another player, another comment), deletions, undeletions and
+        // appended copies, each round's update checked against finding every twin again.
+        let pgn =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/najdorf/najdorf.pgn");
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().join("db");
+        crate::store::create(&base, crate::store::Format::Scid).unwrap();
+        let store = crate::store::open(&base, true).unwrap();
+        let text = std::fs::read(pgn).unwrap();
+        // The games the strict parser takes (a few join two comments after a move).
+        let parsed = || crate::text::pgn_parse::games(&text).filter_map(|g| g.ok().map(Ok));
+        store.append(&mut parsed()).unwrap();
+        store
+            .append(&mut parsed().take(30).map(|g| {
+                g.map(|mut g: crate::game::ChessGame| {
+                    std::mem::swap(&mut g.headers.white, &mut g.headers.black);
+                    g
+                })
+            }))
+            .unwrap();
+        let mut twins = find(&*store);
+        assert!(
+            twins.groups().len() >= 10,
+            "{} groups",
+            twins.groups().len()
+        );
+        let mut rng = crate::testing::Rng(54);
+        let mut rounds_that_changed_twins = 0;
+        for round in 0..60 {
+            let count = store.game_count() as usize;
+            let mut changed = Vec::new();
+            for _ in 0..1 + rng.below(3) {
+                let n = rng.below(count) as u32;
+                let other = rng.below(count) as u32;
+                match rng.below(6) {
+                    0 => {
+                        let copy = store.load(other).unwrap();
+                        store.replace(n, &copy).unwrap();
+                    }
+                    1 => {
+                        let mut copy = store.load(other).unwrap();
+                        let keep = copy.moves.moves.len().saturating_sub(rng.below(8));
+                        copy.moves.moves.truncate(keep);
+                        store.replace(n, &copy).unwrap();
+                    }
+                    2 => {
+                        let mut game = store.load(n).unwrap();
+                        game.headers.white = format!("Somebody {round}");
+                        store.replace(n, &game).unwrap();
+                    }
+                    3 => {
+                        let mut game = store.load(n).unwrap();
+                        game.moves.comment = Some(format!("round {round}"));
+                        store.replace(n, &game).unwrap();
+                    }
+                    4 => store.set_deleted(n, !store.deleted(n)).unwrap(),
+                    _ => {
+                        let copy = store.load(other).unwrap();
+                        let added = store.append(&mut std::iter::once(Ok(copy))).unwrap();
+                        changed.extend(added);
+                        continue;
+                    }
+                }
+                changed.push(n);
+            }
+            changed.sort_unstable();
+            changed.dedup();
+            let updated = update(&*store, &twins, &changed);
+            let found = find(&*store);
+            assert_eq!(updated, found, "round {round}, games {changed:?} changed");
+            rounds_that_changed_twins += usize::from(found != twins);
+            twins = found;
+        }
+        // The rounds did change the twins, most of the time.
+        assert!(
+            rounds_that_changed_twins > 30,
+            "{rounds_that_changed_twins}"
+        );
+        // Every game of a group deleted at once: none is left to share its key.
+        let group = twins.groups()[0].clone();
+        for &n in &group {
+            store.set_deleted(n, true).unwrap();
+        }
+        let updated = update(&*store, &twins, &group);
+        assert!(!updated.groups().contains(&group));
+        assert_eq!(updated, find(&*store));
     }
 
     #[test]

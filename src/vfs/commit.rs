@@ -198,6 +198,7 @@ impl Vfs {
         // the two would keep what the index said of these games.
         self.headers_changed(numbers);
         self.reset_views();
+        self.twins_changed(numbers);
         let mut inodes: HashSet<Node> =
             [Node::Root, Node::Games, Node::Deleted, Node::AllGames].into();
         inodes.extend(self.view_indexes().map(Node::ViewRoot));
@@ -304,6 +305,7 @@ impl Vfs {
         self.headers_changed(&[n]);
         // The views first: the position folders made anew take their slices' games from them.
         self.reset_views();
+        self.twins_changed(&[n]);
         self.positions_changed(&[n]);
         self.broken.forget(n);
         lock(&self.saved).insert(n);

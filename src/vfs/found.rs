@@ -2,8 +2,10 @@
 //! (`twins/`) and the header index (`query/`). Each is found in the background once the
 //! position index is ready (the twins also when first asked for, if sooner; a query never
 //! waits for the header index, it scans until a thread of its own has found it), kept beside
-//! the position index for the next mount of the same files, and forgotten by every save,
-//! deletion, import and change by another program (then found again).
+//! the position index for the next mount of the same files. A change by another program
+//! forgets it (then it is found again); a save, deletion or import through the mount is
+//! either told to it ([`FoundSlot::note_changed`]: the twins are brought up to date from
+//! the games that changed, [`FoundSlot::revise`]) or forgets it too.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -22,6 +24,9 @@ pub(crate) struct FoundSlot<T> {
     changes: AtomicU64,
     /// Set while a thread of its own finds it ([`claim_background`](Self::claim_background)).
     background: AtomicBool,
+    /// The items changed since it was found, as told ([`note_changed`](Self::note_changed)),
+    /// not yet brought in ([`revise`](Self::revise)); repeats and all, in the order told.
+    changed: Mutex<Vec<u32>>,
 }
 
 impl<T> Default for FoundSlot<T> {
@@ -31,6 +36,7 @@ impl<T> Default for FoundSlot<T> {
             finding: Mutex::new(()),
             changes: AtomicU64::new(0),
             background: AtomicBool::new(false),
+            changed: Mutex::new(Vec::new()),
         }
     }
 }
@@ -56,7 +62,50 @@ impl<T> FoundSlot<T> {
     /// Forget what was found; what it was.
     pub(crate) fn reset(&self) -> Option<Arc<T>> {
         self.changes.fetch_add(1, Ordering::AcqRel);
+        lock(&self.changed).clear();
         lock(&self.found).take()
+    }
+
+    /// Items `items` changed: what was found is brought up to date when next asked for
+    /// ([`revise`](Self::revise)), rather than found again.
+    pub(crate) fn note_changed(&self, items: &[u32]) {
+        lock(&self.changed).extend_from_slice(items);
+    }
+
+    /// True when items changed since what is known was found ([`note_changed`](Self::note_changed)).
+    pub(crate) fn has_changes(&self) -> bool {
+        !lock(&self.changed).is_empty()
+    }
+
+    /// What was found brought up to date by `revise` (given it and the items changed since,
+    /// ascending), and kept as [`get`](Self::get) keeps it; `None` when nothing is known.
+    /// Callers wait for one another (each sees what the one before brought in), and a
+    /// change told meanwhile is brought in by the next call.
+    pub(crate) fn revise(
+        &self,
+        finder: &Finder<'_, T>,
+        revise: &dyn Fn(&T, &[u32]) -> T,
+    ) -> Option<Arc<T>> {
+        let _finding = lock(&self.finding);
+        let known = self.known()?;
+        let changes = self.changes.load(Ordering::Acquire);
+        let (told, mut items) = {
+            let changed = lock(&self.changed);
+            (changed.len(), changed.clone())
+        };
+        if items.is_empty() {
+            return Some(known);
+        }
+        items.sort_unstable();
+        items.dedup();
+        let stamp = (finder.stamp)();
+        let value = keep(finder, revise(&known, &items), stamp);
+        let mut slot = lock(&self.found);
+        if self.changes.load(Ordering::Acquire) == changes {
+            lock(&self.changed).drain(..told);
+            *slot = Some(value.clone());
+        }
+        Some(value)
     }
 
     /// What was found, if it is known.
@@ -114,30 +163,30 @@ impl<T> FoundSlot<T> {
         let value = match kept_at.and_then(|p| (finder.open)(p, stamp)) {
             Some(kept) => Arc::new(kept),
             None if !find_now => return None,
-            None => {
-                let value = (finder.find)(stamp)?;
-                // Kept only when the files are as they were when it was found; then, with
-                // `serve_kept`, what was kept serves.
-                match kept_at.filter(|_| (finder.stamp)() == stamp) {
-                    Some(path) => match (finder.keep)(&value, path, stamp) {
-                        Ok(()) if finder.serve_kept => {
-                            Arc::new((finder.open)(path, stamp).unwrap_or(value))
-                        }
-                        Ok(()) => Arc::new(value),
-                        Err(e) => {
-                            log::warn!("not kept at {}: {e}", path.display());
-                            Arc::new(value)
-                        }
-                    },
-                    None => Arc::new(value),
-                }
-            }
+            None => keep(finder, (finder.find)(stamp)?, stamp),
         };
         let mut slot = lock(&self.found);
         if self.changes.load(Ordering::Acquire) == changes {
             *slot = Some(value.clone());
         }
         Some(value)
+    }
+}
+
+/// `value`, found from the files of `stamp`, kept where `finder` keeps it when the files
+/// are still as they were; then, with `serve_kept`, what was kept serves.
+fn keep<T>(finder: &Finder<'_, T>, value: T, stamp: u64) -> Arc<T> {
+    let kept_at = finder.kept_at.as_deref();
+    match kept_at.filter(|_| (finder.stamp)() == stamp) {
+        Some(path) => match (finder.keep)(&value, path, stamp) {
+            Ok(()) if finder.serve_kept => Arc::new((finder.open)(path, stamp).unwrap_or(value)),
+            Ok(()) => Arc::new(value),
+            Err(e) => {
+                log::warn!("not kept at {}: {e}", path.display());
+                Arc::new(value)
+            }
+        },
+        None => Arc::new(value),
     }
 }
 

@@ -718,6 +718,7 @@ impl Vfs {
         // The header index let go of before the queries' games are forgotten (`added`).
         self.forget_header_index();
         self.reset_views();
+        self.reset_twins();
         self.note_problems();
         self.positions_outside_change();
         let mut stale = vec![Node::Root, Node::Games, Node::Deleted];
@@ -1166,7 +1167,6 @@ impl Vfs {
         for slot in &self.views {
             *slot.write().unwrap_or_else(|p| p.into_inner()) = None;
         }
-        self.reset_twins();
     }
 
     fn group_has(&self, v: View, key: u32, n: u32) -> bool {

@@ -4,10 +4,12 @@
 //! in `games/`, ranked: `1-NAME.pgn` the better copy, then `2-…`.
 //!
 //! Found once the position index is ready, in the background (or the first time `twins/`
-//! is visited, if sooner; the time it took is logged), and kept until the games change:
-//! every save, deletion or import, and any change by another program, forgets it with the
-//! views. What was found is kept beside the position index (`INDEX.twins`), so the next
-//! mount of the same files takes it at once.
+//! is visited, if sooner; the time it took is logged). A save, deletion or import through
+//! the mount is told to it, and the next visit judges again only the games that share their
+//! players, site, round and date with a game that changed (or a group with one): one pass
+//! over the index, where finding them decodes every game that has a candidate twin. A change
+//! by another program forgets them: they are found again. What was found is kept beside the
+//! position index (`INDEX.twins`), so the next mount of the same files takes it at once.
 
 use std::sync::Arc;
 
@@ -26,25 +28,64 @@ impl Vfs {
         if !self.coll.has_twins() {
             return None;
         }
-        if let Some(twins) = self.twins.known() {
+        let changed = self.twins.has_changes();
+        if let Some(twins) = self.twins.known().filter(|_| !changed) {
             return Some(twins);
         }
         let started = std::time::Instant::now();
-        let twins = self.twins.get(&Finder {
+        let finder = Finder {
             kept_at: self.kept_beside_index(crate::store::cache_folder::TWINS),
             stamp: &|| stamp_of(&self.coll.info().files),
             open: &Twins::kept,
             find: &|_| self.coll.twins(),
             keep: &Twins::keep,
             serve_kept: false,
-        })?;
+        };
+        let mut twins = self.twins.get(&finder)?;
+        let mut how = "found";
+        if changed {
+            let before = twins.clone();
+            twins = self.twins.revise(&finder, &|before, changed| {
+                self.coll
+                    .twins_after(before, changed)
+                    .unwrap_or_else(|| before.clone())
+            })?;
+            // The groups that went or came: the kernel forgets their folders.
+            let stale: Vec<Node> = symmetric_difference(before.groups(), twins.groups())
+                .map(|g| Node::TwinGroup(g[0]))
+                .chain([Node::TwinsRoot])
+                .collect();
+            self.invalidate(&stale, &[]);
+            how = "brought up to date";
+        }
         log::info!(
-            "twins: {} groups, {} games SCID would delete, found in {:.3} s",
+            "twins: {} groups, {} games SCID would delete, {how} in {:.3} s",
             twins.groups().len(),
             twins.to_delete().len(),
             started.elapsed().as_secs_f64()
         );
         Some(twins)
+    }
+
+    /// Games `numbers` were saved, marked deleted or undeleted, or added through the mount:
+    /// the twins are brought up to date when next asked for, and the kernel forgets
+    /// `twins/` and the groups these games were in.
+    pub(super) fn twins_changed(&self, numbers: &[u32]) {
+        if !self.coll.has_twins() {
+            return;
+        }
+        self.twins.note_changed(numbers);
+        let mut stale = vec![Node::TwinsRoot];
+        if let Some(twins) = self.twins.known() {
+            let mut numbers = numbers.to_vec();
+            numbers.sort_unstable();
+            stale.extend(
+                (twins.groups().iter())
+                    .filter(|g| g.iter().any(|n| numbers.binary_search(n).is_ok()))
+                    .map(|g| Node::TwinGroup(g[0])),
+            );
+        }
+        self.invalidate(&stale, &[]);
     }
 
     /// How many groups `twins/` has: found now if `find` (a `stat` or a lookup of it), else
@@ -145,8 +186,8 @@ impl Vfs {
         }
     }
 
-    /// Forget the twins found (the games changed): they are found again when next asked
-    /// for, and the kernel forgets `twins/` and the groups' folders.
+    /// Forget the twins found (another program changed the games): they are found again
+    /// when next asked for, and the kernel forgets `twins/` and the groups' folders.
     pub(super) fn reset_twins(&self) {
         let firsts = self.twins.reset();
         let mut stale = vec![Node::TwinsRoot];
@@ -157,6 +198,21 @@ impl Vfs {
         );
         self.invalidate(&stale, &[]);
     }
+}
+
+/// The groups of `a` not in `b` and of `b` not in `a` (each ordered by its first game).
+fn symmetric_difference<'a>(
+    a: &'a [Vec<u32>],
+    b: &'a [Vec<u32>],
+) -> impl Iterator<Item = &'a Vec<u32>> {
+    let missing_from = |other: &'a [Vec<u32>]| {
+        move |g: &&Vec<u32>| {
+            (other.binary_search_by_key(&g[0], |o| o[0])).map_or(true, |k| other[k] != **g)
+        }
+    };
+    a.iter()
+        .filter(missing_from(b))
+        .chain(b.iter().filter(missing_from(a)))
 }
 
 #[cfg(test)]
@@ -229,6 +285,46 @@ mod tests {
         vfs.set_deleted(2, true).unwrap();
         assert!(names(&vfs, "twins").is_empty());
         assert!(at(&vfs, &format!("twins/{group}")).is_err());
+    }
+
+    #[test]
+    fn a_save_judges_again_only_the_games_it_could_make_or_unmake_twins_of() {
+        let dir = tempfile::tempdir().unwrap();
+        let pgn = [
+            game("Anand", "Kramnik", &format!("{LINE} e5 7. Nb3"), "1-0"),
+            game("Anand", "Kramnik", LINE, "1-0"),
+            game("Other", "Player", LINE, "1-0"),
+            game("Third", "Person", LINE, "0-1"),
+        ]
+        .concat();
+        let vfs = tree_of(dir.path(), &pgn, 4);
+        assert_eq!(vfs.twins().unwrap().groups(), [vec![0, 1]]);
+        let kept = vfs
+            .kept_beside_index(crate::store::cache_folder::TWINS)
+            .unwrap();
+        drop(vfs);
+        // The next mount takes a group made up beside the real one: games 2 and 3, of
+        // other players, are no twins.
+        let mut forged = std::fs::read(&kept).unwrap()[..16].to_vec();
+        for word in [2, 0, 1, 2, 2, 3, 0, 2, 1, 3] {
+            forged.extend_from_slice(&u32::to_le_bytes(word));
+        }
+        std::fs::write(&kept, &forged).unwrap();
+        let vfs = super::super::testing::reopen_tree(dir.path(), 4);
+        assert_eq!(vfs.twins().unwrap().groups(), [vec![0, 1], vec![2, 3]]);
+        // Game 1 saved with another site: its group and its key are judged again, and it
+        // has no twin any more; the made-up group, which it shares nothing with, stays
+        // (finding the twins again would not have it).
+        let moved = game("Anand", "Kramnik", LINE, "1-0").replace("\"S\"", "\"T\"");
+        save(&vfs, 1, &moved);
+        let after = vfs.twins().unwrap();
+        assert_eq!(after.groups(), [vec![2, 3]]);
+        assert_eq!(after.to_delete(), [3]);
+        assert!(vfs.coll.twins().unwrap().groups().is_empty());
+        // Game 2 saved with another player: the made-up group is judged again, and goes.
+        save(&vfs, 2, &game("Fourth", "Player", LINE, "1-0"));
+        assert!(vfs.twins().unwrap().groups().is_empty());
+        assert!(vfs.twins().unwrap().to_delete().is_empty());
     }
 
     #[test]
