@@ -1595,6 +1595,11 @@ def bench_twins(args, db, runs):
             f"{deleted}), {what}", found, sc,
             f"{speed:.1f}× faster" if speed >= 1 else f"{1 / speed:.2f}× slower", target, met, unit="ms",
             peer_name="SCID `sc_base duplicates` (the dialog's defaults), the page cache dropped", key=key)
+    size = kept_bytes(".twins")
+    if size is not None:
+        games = int(tcl(TCL_COUNT, base).strip())
+        row(19, f"twins kept beside the position index (`INDEX.twins`), bytes a game ({games} games, "
+            f"{groups} groups)", stat([size / games]), None, "—", "—", None, unit="B", key="twins_bytes")
 
 
 def listed_after_saves(args, base, runs):
