@@ -1587,9 +1587,12 @@ def bench_twins(args, db, runs):
             ("after a save on a writable mount (a copy, `-o tree=off`), brought up to date", ms(after_save),
              "< 100 ms (issue 54: updated by saves at once)", None, "twins_after_save")):
         speed = sc["median"] / found["median"]
-        if key == "twins_kept_cold":
+        if args.mode == "10m" and met is None and target != "—":
+            # Issue 54 sets its targets at a million games; here a million groups are listed.
+            target = "— (issue 54's target is at 1M games)"
+        elif key == "twins_kept_cold":
             met = found["median"] < 100 and speed >= 10
-        if key == "twins_after_save":
+        elif key == "twins_after_save":
             met = found["median"] < 100
         row(19, f"`ls twins/` ({groups} groups; `gamefs twins --delete` would delete {ours}, SCID deletes "
             f"{deleted}), {what}", found, sc,
@@ -2363,7 +2366,7 @@ FIGURES = [
 # databases are made) and 12 (10m: each figure's growth from the newest 1m run)
 FIGURES_MADE_ALONG = {"11": "db", "12": "db"}
 # the figures that scale to ten million games (no export, no 100k import, no other formats)
-FIGURES_10M = {"2", "3", "4", "6", "9", "13", "14", "15", "17", "20", "7"}
+FIGURES_10M = {"2", "3", "4", "6", "9", "13", "14", "15", "17", "19", "20", "7"}
 
 
 def hardware():
