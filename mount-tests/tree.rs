@@ -136,9 +136,32 @@ fn twins_link_the_copies_of_a_game_and_a_deletion_takes_one_out() {
     let err = std::fs::remove_file(&links[2]).unwrap_err();
     assert_eq!(err.raw_os_error(), Some(libc::EPERM), "{err}");
     let last = std::fs::read_link(&links[2]).unwrap();
+    let text = std::fs::read_to_string(&links[2]).unwrap();
     std::fs::remove_file(m.join("games").join(last.file_name().unwrap())).unwrap();
     eventually("the deleted copy leaves its group", || {
         listing(group).len() == 2
+    });
+    // Its text copied in as a new game joins the group again; a save of another round
+    // takes it out, and one of its round back brings it in again.
+    let again = m.join("games/again.pgn");
+    std::fs::write(&again, &text).unwrap();
+    eventually("the new copy joins the group", || listing(group).len() == 3);
+    let target = |link: &PathBuf| std::fs::read_link(link).unwrap();
+    let kept: Vec<PathBuf> = links[..2].iter().map(target).collect();
+    let new_copy = listing(group)
+        .iter()
+        .map(target)
+        .find(|t| !kept.contains(t))
+        .map(|t| m.join("games").join(t.file_name().unwrap()))
+        .expect("the new copy's link");
+    let round = text.lines().find(|l| l.starts_with("[Round ")).unwrap();
+    std::fs::write(&new_copy, text.replace(round, "[Round \"elsewhere\"]")).unwrap();
+    eventually("a save of another round takes the copy out", || {
+        listing(group).len() == 2
+    });
+    std::fs::write(&new_copy, &text).unwrap();
+    eventually("a save of its round brings it back", || {
+        listing(group).len() == 3
     });
 }
 

@@ -1606,8 +1606,8 @@ def bench_twins(args, db, runs):
 
 
 def listed_after_saves(args, base, runs):
-    """Seconds of `ls twins/` right after each of `runs` saves of one game (its round changed
-    back and forth, taking it out of its group and back), on a writable mount of a scratch
+    """Seconds of `ls twins/` right after each of `runs` saves of one game (its round changed,
+    taking it out of its group, and back, bringing it in; each checked), on a writable mount of a scratch
     copy of `base` with `-o tree=off` (the twins found at the first visit, then brought up to
     date after each save, `FoundSlot::revise`)."""
     copy = os.path.join(os.path.dirname(base), "saved")
@@ -1618,21 +1618,27 @@ def listed_after_saves(args, base, runs):
     times = []
     try:
         games = os.path.join(mnt, "games")
-        groups = len(os.listdir(os.path.join(mnt, "twins")))
+        os.listdir(os.path.join(mnt, "twins"))
         # The first game: the corpus's first games are imported again at its end (its twin).
         name = sorted(os.listdir(games))[0]
+        stem = name[:-len(".pgn")]
         text = open(os.path.join(games, name), encoding="utf-8").read()
+        # Another round takes it out of its group; its text back with a comment before its
+        # moves brings it back as the group's better copy (of copies as long, a commented one
+        # ranks first), so the group is named after it.
+        commented = text.replace("\n\n", "\n\n{gamefs bench} ", 1)
         for k in range(runs):
-            round_tag = '[Round "gamefs-bench"]' if k % 2 == 0 else None
-            edited = re.sub(r'^\[Round "[^"]*"\]$', round_tag, text, count=1, flags=re.M) if round_tag else text
+            out = k % 2 == 0
+            edited = re.sub(r'^\[Round "[^"]*"\]$', '[Round "gamefs-bench"]', text, count=1,
+                            flags=re.M) if out else commented
             with open(os.path.join(games, name), "w", encoding="utf-8") as f:
                 f.write(edited)
             t0 = time.perf_counter()
             listed = os.listdir(os.path.join(mnt, "twins"))
             times.append(time.perf_counter() - t0)
-            # The first game left its group of two, or came back to it.
-            if len(listed) != groups - (k % 2 == 0):
-                raise RuntimeError(f"twins after save {k + 1}: {len(listed)} groups of {groups}")
+            if (stem in listed) == out:
+                raise RuntimeError(f"twins after save {k + 1}: the group named after the saved game is "
+                                   + ("still there" if out else "missing"))
     finally:
         m.close()
         for ext in ("si4", "sn4", "sg4"):
@@ -1702,11 +1708,12 @@ def scid_searches(db, runs, kind, arguments):
     return warm, cold, found
 
 
-def query_rows(num, queries, ours, theirs, search, key):
+def query_rows(num, queries, ours, theirs, search, key, mode):
     """The rows of figure `num`: each query folder's count read cold and cached (`ours`, from
     [`query_counts`]) against SCID's `search` for the same question (`theirs`, from
     [`scid_searches`], in the order of `queries`); their raw figures named `KEY_cold_QUERY`
-    and `KEY_cached_QUERY`."""
+    and `KEY_cached_QUERY`. Issue 54's target is at a million games: in the 10m `mode`
+    the rows state it without judging it."""
     cold, cached, found = ours
     scid_warm, scid_cold, scid_found = theirs
     ms = lambda xs: stat([x * 1000 for x in xs])  # noqa: E731
@@ -1721,7 +1728,8 @@ def query_rows(num, queries, ours, theirs, search, key):
             speed = sc["median"] / g["median"]
             row(num, f"`query/{query}/count` ({found[query]} games; {same}), {kind}", g, sc,
                 f"{speed:.1f}× faster" if speed >= 1 else f"{1 / speed:.2f}× slower",
-                "< 100 ms and ≥ 10× faster (issue 54)", g["median"] < 100 and speed >= 10, unit="ms",
+                *(("— (issue 54's target, < 100 ms and ≥ 10× faster, is at 1M games)", None) if mode == "10m"
+                  else ("< 100 ms and ≥ 10× faster (issue 54)", g["median"] < 100 and speed >= 10)), unit="ms",
                 peer_name=peer, key=f"{key}_{'cold' if mine is cold else 'cached'}_{query}")
 
 
@@ -1746,7 +1754,7 @@ def bench_endings(args, db, runs):
     lc = stat([t * 1000 for t, _ in listing])
     row(17, f"`ls endings/` ({listing[-1][1]} endings), cold (caches dropped, a new mount of the kept index)",
         lc, None, "—", "< 100 ms", lc["median"] < 100, unit="ms", key="endings_ls_cold")
-    query_rows(17, ENDINGS, ours, theirs, "material", "ending")
+    query_rows(17, ENDINGS, ours, theirs, "material", "ending", args.mode)
 
 
 # Figure 20's questions: header queries, each with SCID's header search options for the same
@@ -1770,7 +1778,7 @@ def bench_header_queries(args, db, runs):
     queries = [query for query, _ in HEADER_QUERIES]
     ours = query_counts(args, db, runs, "queries", queries)
     theirs = scid_searches(db, runs, "header", [scid for _, scid in HEADER_QUERIES])
-    query_rows(20, queries, ours, theirs, "header", "query")
+    query_rows(20, queries, ours, theirs, "header", "query", args.mode)
     size = kept_bytes(".headers")
     if size is not None:
         games = int(tcl(TCL_COUNT, db).strip())

@@ -34,6 +34,9 @@ use crate::game::chess::{Headers, Ply, StartPosition};
 use crate::game::visit::GameVisitor;
 use crate::store::{ChessStore, GameSummary, NameKind};
 
+/// A set hashed fast: looked up once a game by [`update`]'s pass.
+type FastSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;
+
 /// Games shorter than this many half-moves are never twins (SCID's `skipshort`).
 const SHORTEST: usize = 10;
 
@@ -195,7 +198,7 @@ pub fn update(store: &dyn ChessStore, before: &Twins, changed: &[u32]) -> Twins 
         seeds.extend_from_slice(group);
     }
     let live = |n: u32| n < store.game_count() && store.classified(n);
-    let keys: std::collections::HashSet<Key> = seeds
+    let keys: FastSet<Key> = seeds
         .iter()
         .filter(|&&n| live(n))
         .map(|&n| store.summary(n))
@@ -203,7 +206,7 @@ pub fn update(store: &dyn ChessStore, before: &Twins, changed: &[u32]) -> Twins 
         .map(|s| key_of(&s, start_of(s.white), start_of(s.black)))
         .collect();
     // The fields other than the players first: most games differ there, and need no name.
-    let fields: std::collections::HashSet<(u32, u32, u16, u8)> = keys
+    let fields: FastSet<(u32, u32, u16, u8)> = keys
         .iter()
         .map(|k| (k.site, k.round, k.year, k.month))
         .collect();
@@ -221,7 +224,7 @@ pub fn update(store: &dyn ChessStore, before: &Twins, changed: &[u32]) -> Twins 
     }
     keyed.sort_unstable();
     // The groups and deletions of every other key stay; those of the keys judged again go.
-    let judged: std::collections::HashSet<u32> = keyed.iter().map(|&(_, n)| n).collect();
+    let judged: FastSet<u32> = keyed.iter().map(|&(_, n)| n).collect();
     let stays = |g: &&Vec<u32>| !g.iter().any(|n| touched(n) || judged.contains(n));
     let mut twins = Twins::default();
     let mut gone = Vec::new();

@@ -89,12 +89,13 @@ impl Vfs {
     }
 
     /// How many groups `twins/` has: found now if `find` (a `stat` or a lookup of it), else
-    /// only if already known (a listing of the root finds nothing).
+    /// only if already known and up to date (a listing of the root finds nothing, nor brings
+    /// in a save).
     pub(super) fn twin_groups_count(&self, find: bool) -> Option<u32> {
         let twins = if find {
             self.twins()
         } else {
-            self.twins.known()
+            self.twins.known().filter(|_| !self.twins.has_changes())
         };
         twins.map(|t| t.groups().len() as u32)
     }
