@@ -52,6 +52,14 @@ pub struct Twins {
 }
 
 impl Twins {
+    /// The groups in the order of their first games, the deletions ascending, each once:
+    /// as the parts judged apart are joined.
+    fn order(&mut self) {
+        self.groups.sort_unstable_by_key(|g| g[0]);
+        self.doomed.sort_unstable();
+        self.doomed.dedup();
+    }
+
     /// The groups of twins, in the order of their first games' numbers. In each group, games
     /// linked by twin pairs (a game with a prefix of two others' moves joins them), the
     /// better copy first: more half-moves, then a game with comments or variations (which
@@ -190,7 +198,7 @@ pub fn find(store: &dyn ChessStore) -> Twins {
 /// with a changed game, before or now, is as it was: the games of a changed game's former
 /// group keep that former key, and are found by it.
 pub fn update(store: &dyn ChessStore, before: &Twins, changed: &[u32]) -> Twins {
-    let mut start_of = name_starts(store);
+    let mut starts = NameStarts::new(store);
     let touched = |n: &u32| changed.binary_search(n).is_ok();
     // The games whose keys are judged again: the changed ones and their former groups'.
     let mut seeds: Vec<u32> = changed.to_vec();
@@ -203,7 +211,7 @@ pub fn update(store: &dyn ChessStore, before: &Twins, changed: &[u32]) -> Twins 
         .filter(|&&n| live(n))
         .map(|&n| store.summary(n))
         .filter(|s| !s.deleted)
-        .map(|s| key_of(&s, start_of(s.white), start_of(s.black)))
+        .map(|s| starts.key(&s))
         .collect();
     // The fields other than the players first: most games differ there, and need no name.
     let fields: FastSet<(u32, u32, u16, u8)> = keys
@@ -217,12 +225,11 @@ pub fn update(store: &dyn ChessStore, before: &Twins, changed: &[u32]) -> Twins 
         if s.deleted || !fields.contains(&(s.site, s.round, date.0, date.1)) || !live(n) {
             continue;
         }
-        let key = key_of(&s, start_of(s.white), start_of(s.black));
+        let key = starts.key(&s);
         if keys.contains(&key) {
             keyed.push((key, n));
         }
     }
-    keyed.sort_unstable();
     // The groups and deletions of every other key stay; those of the keys judged again go.
     let judged: FastSet<u32> = keyed.iter().map(|&(_, n)| n).collect();
     let stays = |g: &&Vec<u32>| !g.iter().any(|n| touched(n) || judged.contains(n));
@@ -239,13 +246,8 @@ pub fn update(store: &dyn ChessStore, before: &Twins, changed: &[u32]) -> Twins 
         .filter(|n| gone.binary_search(n).is_err())
         .copied()
         .collect();
-    for same in keyed.chunk_by(|a, b| a.0 == b.0).filter(|s| s.len() > 1) {
-        let games: Vec<u32> = same.iter().map(|&(_, n)| n).collect();
-        twins_among(store, &games, &mut twins);
-    }
-    twins.groups.sort_unstable_by_key(|g| g[0]);
-    twins.doomed.sort_unstable();
-    twins.doomed.dedup();
+    judge_by_key(store, keyed, &mut twins);
+    twins.order();
     log::debug!(
         "twins: {} changed games, {} games judged again",
         changed.len(),
@@ -256,26 +258,53 @@ pub fn update(store: &dyn ChessStore, before: &Twins, changed: &[u32]) -> Twins 
 
 /// What the loose player match compares of each player's name ([`name_start`]), by the
 /// player's ID, each found once.
-fn name_starts(store: &dyn ChessStore) -> impl FnMut(u32) -> u32 + '_ {
-    let mut starts: HashMap<u32, u32> = HashMap::new();
-    move |id: u32| {
-        *starts
-            .entry(id)
-            .or_insert_with(|| name_start(&store.name(NameKind::Player, id)))
+struct NameStarts<'a> {
+    store: &'a dyn ChessStore,
+    starts: HashMap<u32, u32>,
+}
+
+impl<'a> NameStarts<'a> {
+    fn new(store: &'a dyn ChessStore) -> NameStarts<'a> {
+        NameStarts {
+            store,
+            starts: HashMap::new(),
+        }
+    }
+
+    /// The key of the game `s` summarizes, its players' name starts found if new.
+    fn key(&mut self, s: &GameSummary) -> Key {
+        let store = self.store;
+        let mut start_of = |id: u32| {
+            *(self.starts)
+                .entry(id)
+                .or_insert_with(|| name_start(&store.name(NameKind::Player, id)))
+        };
+        let (white, black) = (start_of(s.white), start_of(s.black));
+        key_of(s, white, black)
+    }
+
+    /// The key of the game `s` summarizes, its players' name starts found before
+    /// ([`key`](Self::key)): shared by threads.
+    fn known_key(&self, s: &GameSummary) -> Key {
+        key_of(s, self.starts[&s.white], self.starts[&s.black])
+    }
+}
+
+/// The twins among the games of `keyed` (each with its key) that share a key, added to
+/// `twins`.
+fn judge_by_key(store: &dyn ChessStore, mut keyed: Vec<(Key, u32)>, twins: &mut Twins) {
+    keyed.sort_unstable();
+    for same in keyed.chunk_by(|a, b| a.0 == b.0).filter(|s| s.len() > 1) {
+        let games: Vec<u32> = same.iter().map(|&(_, n)| n).collect();
+        twins_among(store, &games, twins);
     }
 }
 
 /// [`find`], the games sorted by `hash` of their keys: whatever keys share a hash, each
 /// group holds games of one key alone (the tests make every key collide).
 fn find_hashed(store: &dyn ChessStore, hash: impl Fn(&Key) -> u64) -> Twins {
-    // What the loose player match compares of each player's name, found once (kept for the
-    // threads below).
-    let mut starts: HashMap<u32, u32> = HashMap::new();
-    let mut start_of = |id: u32| {
-        *starts
-            .entry(id)
-            .or_insert_with(|| name_start(&store.name(NameKind::Player, id)))
-    };
+    // Each player's name start found once, then read by the threads below.
+    let mut starts = NameStarts::new(store);
     // Every live game with a hash of its key, sorted: 12 bytes a game (120 MB at ten
     // million games, where the key itself took twice that), one sort, no map of groups.
     let mut hashed: Vec<[u32; 3]> = Vec::with_capacity(store.game_count() as usize);
@@ -284,8 +313,7 @@ fn find_hashed(store: &dyn ChessStore, hash: impl Fn(&Key) -> u64) -> Twins {
         if s.deleted || !store.classified(n) {
             continue;
         }
-        let key = key_of(&s, start_of(s.white), start_of(s.black));
-        let h = hash(&key);
+        let h = hash(&starts.key(&s));
         hashed.push([(h >> 32) as u32, h as u32, n]);
     }
     hashed.sort_unstable();
@@ -309,18 +337,10 @@ fn find_hashed(store: &dyn ChessStore, hash: impl Fn(&Key) -> u64) -> Twins {
     let mut twins = runs
         .par_iter()
         .fold(Twins::default, |mut part, run| {
-            let mut keyed: Vec<(Key, u32)> = run
-                .iter()
-                .map(|&[_, _, n]| {
-                    let s = store.summary(n);
-                    (key_of(&s, starts[&s.white], starts[&s.black]), n)
-                })
+            let keyed = (run.iter())
+                .map(|&[_, _, n]| (starts.known_key(&store.summary(n)), n))
                 .collect();
-            keyed.sort_unstable();
-            for same in keyed.chunk_by(|a, b| a.0 == b.0).filter(|s| s.len() > 1) {
-                let games: Vec<u32> = same.iter().map(|&(_, n)| n).collect();
-                twins_among(store, &games, &mut part);
-            }
+            judge_by_key(store, keyed, &mut part);
             part
         })
         .reduce(Twins::default, |mut all, part| {
@@ -328,9 +348,7 @@ fn find_hashed(store: &dyn ChessStore, hash: impl Fn(&Key) -> u64) -> Twins {
             all.doomed.extend(part.doomed);
             all
         });
-    twins.groups.sort_unstable_by_key(|g| g[0]);
-    twins.doomed.sort_unstable();
-    twins.doomed.dedup();
+    twins.order();
     twins
 }
 
