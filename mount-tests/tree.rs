@@ -430,6 +430,42 @@ fn scid_adds_a_game(dir: &Path, db: &Path) {
     assert!(out.status.success());
 }
 
+/// Another program's write reaches `twins/` too: a game SCID imports a second time into the
+/// mounted base makes a new group, with no listing of `games/` between.
+#[test]
+fn a_game_scid_imports_again_beside_a_mount_makes_a_twin_group() {
+    let dir = scratch("twins-outside");
+    let db = dir.path().join("najdorf");
+    crate::harness::scid_import(
+        &[&crate::harness::repo().join("tests/data/najdorf/najdorf.pgn")],
+        &db,
+    );
+    let m = Mount::new(&db, dir.path(), &["-o", "ro"]);
+    let groups = listing(&m.join("twins"));
+    let in_groups: Vec<PathBuf> = groups
+        .iter()
+        .flat_map(|g| listing(g))
+        .map(|link| std::fs::read_link(link).unwrap())
+        .map(|target| m.join("games").join(target.file_name().unwrap()))
+        .collect();
+    // The longest game in no group (SCID's twins have at least 10 half-moves).
+    let mut games = listing(&m.join("games"));
+    games.sort_by_key(|g| std::cmp::Reverse(std::fs::metadata(g).unwrap().len()));
+    let single = games.iter().find(|g| !in_groups.contains(g)).unwrap();
+    let pgn = dir.path().join("again.pgn");
+    std::fs::copy(single, &pgn).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let out = Command::new("sc_import")
+        .arg(&db)
+        .arg(&pgn)
+        .output()
+        .expect("sc_import");
+    assert!(out.status.success());
+    eventually("the game and its new copy make a group", || {
+        listing(&m.join("twins")).len() == groups.len() + 1
+    });
+}
+
 #[test]
 fn a_read_only_mount_notices_games_scid_added() {
     let dir = scratch("grows");
