@@ -90,17 +90,24 @@ fn an_empty_database_mounts_with_empty_folders() {
     }
 }
 
+/// The real Najdorf games of tests/data imported by SCID into `dir`/najdorf (some held two
+/// or three times): the base's path.
+fn najdorf_imported_by_scid(dir: &Path) -> PathBuf {
+    let db = dir.join("najdorf");
+    crate::harness::scid_import(
+        &[&crate::harness::repo().join("tests/data/najdorf/najdorf.pgn")],
+        &db,
+    );
+    db
+}
+
 /// `twins/` through the kernel: a group per game held more than once (the real Najdorf
 /// games, imported by SCID), links ranked into `games/`, and a deletion takes a copy out at
 /// once (docs/guide/twins.md).
 #[test]
 fn twins_link_the_copies_of_a_game_and_a_deletion_takes_one_out() {
     let dir = scratch("twins");
-    let db = dir.path().join("najdorf");
-    crate::harness::scid_import(
-        &[&crate::harness::repo().join("tests/data/najdorf/najdorf.pgn")],
-        &db,
-    );
+    let db = najdorf_imported_by_scid(dir.path());
     let m = Mount::new(&db, dir.path(), &[]);
     let groups = listing(&m.join("twins"));
     assert!(!groups.is_empty());
@@ -435,11 +442,7 @@ fn scid_adds_a_game(dir: &Path, db: &Path) {
 #[test]
 fn a_game_scid_imports_again_beside_a_mount_makes_a_twin_group() {
     let dir = scratch("twins-outside");
-    let db = dir.path().join("najdorf");
-    crate::harness::scid_import(
-        &[&crate::harness::repo().join("tests/data/najdorf/najdorf.pgn")],
-        &db,
-    );
+    let db = najdorf_imported_by_scid(dir.path());
     let m = Mount::new(&db, dir.path(), &["-o", "ro"]);
     let groups = listing(&m.join("twins"));
     let in_groups: Vec<PathBuf> = groups
