@@ -248,11 +248,14 @@ test ! -e /usr/bin/gamefs"#;
 /// After a package example, whatever happened: the package is gone.
 const PURGE_PACKAGE: &str = "apt-get purge -y -qq gamefs > /dev/null 2>&1 || true";
 
-/// What every example's script starts with: strict mode, the namespace's name for the
-/// test's cleanup, the example's mounts detached on the way out, the copies of other tests'
-/// mounts (every mount is copied into a new namespace) detached at once, and `same_games`.
+/// What every example's script starts with: strict mode, the namespace's name and a process
+/// that keeps it alive for the test's cleanup ([`kill_namespace`]), the example's mounts
+/// detached on the way out, the copies of other tests' mounts (every mount is copied into a new
+/// namespace) detached at once, and `same_games`.
 const PRELUDE: &str = r#"set -euo pipefail
 readlink /proc/self/ns/mnt > "$S/namespace"
+sleep infinity > /dev/null 2>&1 &
+echo $! > "$S/holder"
 on_exit() {
   umount -a -l -t fuse.gamefs 2> /dev/null || true
   eval "$CLEANUP"
@@ -451,20 +454,37 @@ fn start_nginx(dir: &Path) -> Server {
     )
 }
 
-/// Kill every process left in the mount namespace named in `file` (a daemon of an example
-/// that failed or ran out of time keeps its namespace, and its mounts, alive).
-fn kill_namespace(file: &Path) {
-    let Ok(ns) = std::fs::read_to_string(file) else {
+/// Kill every process left in the example's mount namespace, named in `dir/namespace` (a
+/// daemon of an example that failed or ran out of time keeps its namespace, and its mounts,
+/// alive). The kernel gives a dead namespace's number to the next one made, another test's
+/// `unshare` among them, so the namespace is held open through the process `dir/holder` names
+/// (the prelude's `sleep`, which lives in it) while its processes are killed; when that process
+/// is gone or elsewhere, the name may already be another's and nothing is killed.
+fn kill_namespace(dir: &Path) {
+    let (Ok(ns), Ok(holder)) = (
+        std::fs::read_to_string(dir.join("namespace")),
+        std::fs::read_to_string(dir.join("holder")),
+    ) else {
         return;
     };
-    let ns = ns.trim();
+    let (ns, holder) = (ns.trim(), format!("/proc/{}/ns/mnt", holder.trim()));
+    let Ok(_held) = std::fs::File::open(&holder) else {
+        return;
+    };
+    if std::fs::read_link(&holder)
+        .unwrap_or_default()
+        .to_string_lossy()
+        != ns
+    {
+        return;
+    }
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
             continue;
         };
         let link = std::fs::read_link(entry.path().join("ns/mnt")).unwrap_or_default();
         if link.to_string_lossy() == ns {
-            // SAFETY: signalling a process of the example's own namespace.
+            // SAFETY: signalling a process of the example's own namespace, held alive by `_held`.
             unsafe { libc::kill(pid, libc::SIGKILL) };
         }
     }
@@ -551,6 +571,8 @@ fn run(example: &Example, dir: &Path, bin: &Path, remote: &Path) -> String {
             break Some(status);
         }
         if start.elapsed() > limit {
+            // The namespace first, while its holder keeps it this example's.
+            kill_namespace(dir);
             // SAFETY: the process group this test started.
             unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
             let _ = child.wait();
@@ -558,7 +580,7 @@ fn run(example: &Example, dir: &Path, bin: &Path, remote: &Path) -> String {
         }
         std::thread::sleep(Duration::from_millis(100));
     };
-    kill_namespace(&dir.join("namespace"));
+    kill_namespace(dir);
     let printed = std::fs::read_to_string(&out_file).unwrap_or_default();
     match status {
         Some(s) if s.success() => {}
@@ -635,4 +657,45 @@ fn the_shell_examples_of_the_readme_and_the_guide_run_as_written() {
             started.elapsed().as_secs_f64()
         );
     }
+}
+
+/// The cleanup after an example that ended kills what is left of its namespace and nothing of
+/// the namespace made next, which the kernel may give the same name: this once killed the
+/// `unshare` of `a_mount_is_found_by_its_type`, running beside the examples.
+#[test]
+fn the_cleanup_after_an_example_spares_the_namespace_made_next() {
+    let dir = scratch("doc-shell-cleanup");
+    let example = Command::new("unshare")
+        .args(["--mount", "--propagation", "private", "bash", "-c"])
+        .arg(format!("{PRELUDE}\ntrue\n"))
+        .env("S", dir.path())
+        .env("CLEANUP", "")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(example.status.success(), "the example: {example:?}");
+    let mut next = Command::new("unshare")
+        .args(["--mount", "sleep", "60"])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    kill_namespace(dir.path());
+    let holder = std::fs::read_to_string(dir.path().join("holder")).unwrap();
+    let holder_gone = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(20));
+        !Path::new(&format!("/proc/{}", holder.trim())).exists()
+            || std::fs::read_to_string(format!("/proc/{}/stat", holder.trim()))
+                .is_ok_and(|stat| stat.contains(") Z "))
+    });
+    let next_alive = next.try_wait().unwrap().is_none();
+    let _ = next.kill();
+    let _ = next.wait();
+    assert!(
+        next_alive,
+        "the cleanup killed the next namespace's process"
+    );
+    assert!(
+        holder_gone,
+        "the cleanup left the example's namespace alive"
+    );
 }
