@@ -1565,6 +1565,8 @@ def bench_twins(args, db, runs):
     for _ in range(runs):
         kept.append(listed_cold("kept", ("lazy_sizes",), True))
         scratch.append(listed_cold("found", ("lazy_sizes", "tree=off"), False))
+    # Read before the saves' mount, which forgets what earlier mounts kept (`forget_sizes`).
+    size = kept_bytes(".twins")
     after_save = listed_after_saves(args, base, runs)
     script = tcl_file("twins.tcl", TCL_TWINS)
     scid = os.path.join(os.path.dirname(base), "scid")
@@ -1598,7 +1600,6 @@ def bench_twins(args, db, runs):
             f"{deleted}), {what}", found, sc,
             f"{speed:.1f}× faster" if speed >= 1 else f"{1 / speed:.2f}× slower", target, met, unit="ms",
             peer_name="SCID `sc_base duplicates` (the dialog's defaults), the page cache dropped", key=key)
-    size = kept_bytes(".twins")
     if size is not None:
         games = int(tcl(TCL_COUNT, base).strip())
         row(19, f"twins kept beside the position index (`INDEX.twins`), bytes a game ({games} games, "
