@@ -131,13 +131,7 @@ fn push_square(sq: Square, out: &mut String) {
 
 /// The move of a `role` from `from` to `to` in `pos`, taking what stands on `to` (not yet
 /// known to be possible: that is the caller's question).
-pub(crate) fn normal_move(
-    pos: &Chess,
-    role: Role,
-    from: Square,
-    to: Square,
-    promotion: Option<Role>,
-) -> Move {
+fn normal_move(pos: &Chess, role: Role, from: Square, to: Square, promotion: Option<Role>) -> Move {
     Move::Normal {
         role,
         from,
@@ -378,7 +372,7 @@ fn king_safe(pos: &Chess, m: Move) -> Option<bool> {
 /// move keeps the board consistent, so [`after_move`] can judge the rest. `None` for castling
 /// and en passant.
 #[inline(always)]
-pub(crate) fn is_pseudo_legal(pos: &Chess, m: Move) -> Option<bool> {
+fn is_pseudo_legal(pos: &Chess, m: Move) -> Option<bool> {
     let Move::Normal {
         role,
         from,
@@ -411,6 +405,52 @@ pub(crate) fn is_pseudo_legal(pos: &Chess, m: Move) -> Option<bool> {
         promotion_fits(us, to, promotion) && pawn_reaches(us, from, to, capture.is_some(), occupied)
     } else {
         promotion.is_none() && attacks_of(from, piece, occupied).contains(to)
+    })
+}
+
+/// The move of `us`'s `role` (not a pawn) that stands on `from` (the caller knows it does:
+/// a decoder that keeps where each piece is, as ChessBase's slots do) to `to`, when
+/// [`is_pseudo_legal`]: the piece reaches `to`, which holds no piece of ours and no king.
+/// What it takes is read off the board: nothing is checked twice.
+#[inline(always)]
+pub(crate) fn piece_step(
+    board: &Board,
+    us: Color,
+    role: Role,
+    from: Square,
+    to: Square,
+) -> Option<Move> {
+    let reach = attacks_of(from, Piece { color: us, role }, board.occupied());
+    let open = !(board.by_color(us) | board.kings()).contains(to);
+    (reach.contains(to) && open).then(|| Move::Normal {
+        role,
+        from,
+        capture: board.role_at(to),
+        to,
+        promotion: None,
+    })
+}
+
+/// [`piece_step`] of a pawn, promoting to `promotion`: the move when [`is_pseudo_legal`].
+#[inline(always)]
+pub(crate) fn pawn_step(
+    board: &Board,
+    us: Color,
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+) -> Option<Move> {
+    let capture = board.role_at(to);
+    let open = !(board.by_color(us) | board.kings()).contains(to);
+    (open
+        && promotion_fits(us, to, promotion)
+        && pawn_reaches(us, from, to, capture.is_some(), board.occupied()))
+    .then_some(Move::Normal {
+        role: Role::Pawn,
+        from,
+        capture,
+        to,
+        promotion,
     })
 }
 
@@ -607,13 +647,42 @@ mod tests {
     fn check_position(pos: &Chess, rng: &mut Rng, all_pairs: bool) {
         let pseudo_legal = pseudo_legal_moves(pos);
         for m in candidate_moves(pos, rng) {
-            if matches!(m, Move::Normal { .. }) {
+            if let Move::Normal {
+                role,
+                from,
+                to,
+                promotion,
+                ..
+            } = m
+            {
                 assert_eq!(
                     is_pseudo_legal(pos, m),
                     Some(pseudo_legal.contains(&m)),
                     "{m:?} in {}",
                     crate::game::replay::fen_of(pos)
                 );
+                let board = pos.board();
+                if board.piece_at(from) == Some(role.of(pos.turn())) {
+                    let made = match role {
+                        Role::Pawn => pawn_step(board, pos.turn(), from, to, promotion),
+                        _ if promotion.is_some() => None,
+                        _ => piece_step(board, pos.turn(), role, from, to),
+                    };
+                    let same = |p: &&Move| {
+                        (p.role(), p.from(), p.to(), p.promotion())
+                            == (role, Some(from), to, promotion)
+                    };
+                    let wanted = pseudo_legal
+                        .iter()
+                        .find(same)
+                        .filter(|p| !p.is_en_passant() && !p.is_castle());
+                    assert_eq!(
+                        made.as_ref(),
+                        wanted,
+                        "step {m:?} in {}",
+                        crate::game::replay::fen_of(pos)
+                    );
+                }
             }
             assert_eq!(
                 is_legal(pos, m),

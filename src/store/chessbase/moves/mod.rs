@@ -881,7 +881,7 @@ impl<S: Sink> Decoder<S> {
                 .ok_or_else(|| format!("no {role:?} in slot {slot}"))?;
                 let file = (from.file() as u8 + dx) % 8;
                 let rank = (from.rank() as u8 + dy) % 8;
-                self.by_piece(role, from, square(file * 8 + rank), None)
+                self.piece_step(role, from, square(file * 8 + rank))
             }
             Code::Pawn { slot, kind } => {
                 let from = self
@@ -908,30 +908,39 @@ impl<S: Sink> Decoder<S> {
                     Rank::First
                 };
                 let promotion = (to.rank() == last).then_some(Role::Queen);
-                self.by_piece(Role::Pawn, from, to, promotion)
+                self.pawn_step(from, to, promotion)
             }
             other => Err(format!("{other:?} is no move")),
         }
     }
 
-    /// The move of the `role` its slot puts on `from` to `to`: made at once when that
-    /// piece can make it ([`legal::is_pseudo_legal`]; its king's safety is
+    /// The move of our `role` (not a pawn) on `from` (its slot puts it there) to `to`: made
+    /// at once when the piece can make it ([`legal::piece_step`]; its king's safety is
     /// [`Decoder::play`]'s question), else found by its squares as any move is
-    /// ([`Decoder::by_squares`]: what stands on `from` moves, en passant is checked whole,
-    /// and the reason for a refusal is the same).
-    fn by_piece(
+    /// ([`Decoder::by_squares`], which gives the reason for a refusal).
+    #[inline]
+    fn piece_step(&self, role: Role, from: Square, to: Square) -> std::result::Result<Ply, String> {
+        let pos = self.sink.position();
+        match legal::piece_step(pos.board(), pos.turn(), role, from, to) {
+            Some(m) => Ok(Ply::Move(m)),
+            None => self.by_squares(from, to, None),
+        }
+    }
+
+    /// [`Decoder::piece_step`] of a pawn, promoting to `promotion` ([`legal::pawn_step`];
+    /// en passant is found by its squares).
+    #[inline]
+    fn pawn_step(
         &self,
-        role: Role,
         from: Square,
         to: Square,
         promotion: Option<Role>,
     ) -> std::result::Result<Ply, String> {
         let pos = self.sink.position();
-        let m = legal::normal_move(pos, role, from, to, promotion);
-        if legal::is_pseudo_legal(pos, m) == Some(true) {
-            return Ok(Ply::Move(m));
+        match legal::pawn_step(pos.board(), pos.turn(), from, to, promotion) {
+            Some(m) => Ok(Ply::Move(m)),
+            None => self.by_squares(from, to, promotion),
         }
-        self.by_squares(from, to, promotion)
     }
 
     /// The move a two-byte word names: from square, to square, promotion piece. The king

@@ -63,7 +63,11 @@ impl<V: GameVisitor + ?Sized> MainLineOnly for Stream<'_, V> {}
 
 impl<V: GameVisitor + ?Sized> Sink for Stream<'_, V> {
     fn position(&self) -> &Chess {
-        &self.positions[self.at]
+        let [first, second] = &self.positions;
+        match self.at {
+            0 => first,
+            _ => second,
+        }
     }
 
     fn next(&mut self) -> &mut Chess {
@@ -77,7 +81,11 @@ impl<V: GameVisitor + ?Sized> Sink for Stream<'_, V> {
     }
 
     fn keep(&mut self, ply: Ply, check: bool) -> std::result::Result<(), String> {
-        let (before, after) = (&self.positions[self.at], &self.positions[self.at ^ 1]);
+        let [first, second] = &self.positions;
+        let (before, after) = match self.at {
+            0 => (first, second),
+            _ => (second, first),
+        };
         let told = self
             .visitor
             .ply(before, &ply, after, check)
