@@ -787,9 +787,8 @@ impl<S: Sink> Decoder<S> {
                     self.two_byte_move(word)
                 }
                 code => self.one_byte_move(code),
-            }
-            .and_then(|ply| self.play(ply));
-            if let Err(e) = ply {
+            };
+            if let Err(e) = self.play_found(ply) {
                 return Ok(Some((here, e)));
             }
         }
@@ -825,9 +824,8 @@ impl<S: Sink> Decoder<S> {
                 Ok(Ply::Null)
             } else {
                 self.two_byte_move(word & 0x3FFF)
-            }
-            .and_then(|ply| self.play(ply));
-            if let Err(e) = ply {
+            };
+            if let Err(e) = self.play_found(ply) {
                 return Ok(Some((here, e)));
             }
             if word & 0x4000 != 0 && !self.close(&mut open) {
@@ -859,7 +857,7 @@ impl<S: Sink> Decoder<S> {
     }
 
     /// The move a single-byte code names.
-    fn one_byte_move(&self, code: Code) -> std::result::Result<Ply, String> {
+    fn one_byte_move(&self, code: Code) -> std::result::Result<Ply, Refusal> {
         let pos = self.sink.position();
         let color = pos.turn();
         match code {
@@ -878,7 +876,7 @@ impl<S: Sink> Decoder<S> {
                 } else {
                     self.slots.piece(color, piece, slot)
                 }
-                .ok_or_else(|| format!("no {role:?} in slot {slot}"))?;
+                .ok_or(Refusal::NoPiece { role, slot })?;
                 let file = (from.file() as u8 + dx) % 8;
                 let rank = (from.rank() as u8 + dy) % 8;
                 self.piece_step(role, from, square(file * 8 + rank))
@@ -887,7 +885,7 @@ impl<S: Sink> Decoder<S> {
                 let from = self
                     .slots
                     .pawn(color, slot)
-                    .ok_or_else(|| format!("no pawn in slot {slot}"))?;
+                    .ok_or(Refusal::NoPawn { slot })?;
                 let dir = if color == Color::White { 1 } else { -1 };
                 let (dx, dy) = match kind {
                     0 => (0, dir),
@@ -898,7 +896,7 @@ impl<S: Sink> Decoder<S> {
                 let file = from.file() as i32 + dx;
                 let rank = from.rank() as i32 + dy;
                 if !(0..8).contains(&file) || !(0..8).contains(&rank) {
-                    return Err(format!("the pawn on {from} would leave the board"));
+                    return Err(Refusal::OffBoard { from });
                 }
                 let to = Square::from_coords(File::new(file as u32), Rank::new(rank as u32));
                 // A promotion takes two bytes; one that takes one is to a queen.
@@ -910,7 +908,7 @@ impl<S: Sink> Decoder<S> {
                 let promotion = (to.rank() == last).then_some(Role::Queen);
                 self.pawn_step(from, to, promotion)
             }
-            other => Err(format!("{other:?} is no move")),
+            other => Err(Refusal::NoMove(other)),
         }
     }
 
@@ -919,7 +917,12 @@ impl<S: Sink> Decoder<S> {
     /// [`Decoder::play`]'s question), else found by its squares as any move is
     /// ([`Decoder::by_squares`], which gives the reason for a refusal).
     #[inline]
-    fn piece_step(&self, role: Role, from: Square, to: Square) -> std::result::Result<Ply, String> {
+    fn piece_step(
+        &self,
+        role: Role,
+        from: Square,
+        to: Square,
+    ) -> std::result::Result<Ply, Refusal> {
         let pos = self.sink.position();
         match legal::piece_step(pos.board(), pos.turn(), role, from, to) {
             Some(m) => Ok(Ply::Move(m)),
@@ -935,7 +938,7 @@ impl<S: Sink> Decoder<S> {
         from: Square,
         to: Square,
         promotion: Option<Role>,
-    ) -> std::result::Result<Ply, String> {
+    ) -> std::result::Result<Ply, Refusal> {
         let pos = self.sink.position();
         match legal::pawn_step(pos.board(), pos.turn(), from, to, promotion) {
             Some(m) => Ok(Ply::Move(m)),
@@ -945,14 +948,14 @@ impl<S: Sink> Decoder<S> {
 
     /// The move a two-byte word names: from square, to square, promotion piece. The king
     /// two files along, or (Chess960) from and to the g- or c-file square, castles.
-    fn two_byte_move(&self, word: u16) -> std::result::Result<Ply, String> {
+    fn two_byte_move(&self, word: u16) -> std::result::Result<Ply, Refusal> {
         let from = square((word & 0x3F) as u8);
         let to = square((word >> 6 & 0x3F) as u8);
         if from == to {
             match to.file() {
                 File::G => return self.castle(CastlingSide::KingSide),
                 File::C => return self.castle(CastlingSide::QueenSide),
-                _ => return Err(format!("a move from {from} to itself")),
+                _ => return Err(Refusal::ToItself { from }),
             }
         }
         let role = self.sink.position().board().role_at(from);
@@ -975,7 +978,7 @@ impl<S: Sink> Decoder<S> {
         from: Square,
         to: Square,
         promotion: Option<Role>,
-    ) -> std::result::Result<Ply, String> {
+    ) -> std::result::Result<Ply, Refusal> {
         let pos = self.sink.position();
         // No move list for the usual move (game::legal); castling has its own codes.
         match legal::uci_candidate(pos, from, to, promotion) {
@@ -986,17 +989,29 @@ impl<S: Sink> Decoder<S> {
             }
         }
         .map(Ply::Move)
-        .ok_or_else(|| not_legal(from, to, pos))
+        .ok_or(Refusal::NotLegal { from, to })
     }
 
     /// Castling to `side`, when legal.
-    fn castle(&self, side: CastlingSide) -> std::result::Result<Ply, String> {
+    fn castle(&self, side: CastlingSide) -> std::result::Result<Ply, Refusal> {
         let pos = self.sink.position();
         pos.castling_moves(side)
             .into_iter()
             .next()
             .map(Ply::Move)
-            .ok_or_else(|| format!("castling {side:?} is not legal in {}", fen_of(pos)))
+            .ok_or(Refusal::Castling(side))
+    }
+
+    /// Play the move `found` (a move its piece can make, [`Decoder::play`]), or say why none
+    /// was found.
+    fn play_found(
+        &mut self,
+        found: std::result::Result<Ply, Refusal>,
+    ) -> std::result::Result<(), String> {
+        match found {
+            Ok(ply) => self.play(ply),
+            Err(why) => Err(why.message(self.sink.position())),
+        }
     }
 
     /// Play `ply`, a move its piece can make ([`Decoder::by_squares`]), at the place: into
@@ -1022,6 +1037,42 @@ impl<S: Sink> Decoder<S> {
         self.in_check = check;
         self.moves = self.moves.wrapping_add(1);
         self.sink.keep(ply, check)
+    }
+}
+
+/// Why no move was found for a code or a word, said ([`Refusal::message`]) only where a
+/// game is cut: small and plain, so a move found comes back in registers (a `String`
+/// beside it sent the move through memory, where reading it back stalled the decoder).
+#[derive(Clone, Copy)]
+enum Refusal {
+    /// No piece of the kind in the slot the code names.
+    NoPiece { role: Role, slot: u8 },
+    /// No pawn in the slot the code names.
+    NoPawn { slot: u8 },
+    /// The pawn on `from` would step off the board.
+    OffBoard { from: Square },
+    /// A code that names no move.
+    NoMove(Code),
+    /// A two-byte move from a square to itself, not castling.
+    ToItself { from: Square },
+    /// The piece on `from` cannot move to `to`.
+    NotLegal { from: Square, to: Square },
+    /// Castling to that side is not legal.
+    Castling(CastlingSide),
+}
+
+impl Refusal {
+    /// What the cut says, in `pos`, the position the move was looked for in.
+    fn message(self, pos: &Chess) -> String {
+        match self {
+            Refusal::NoPiece { role, slot } => format!("no {role:?} in slot {slot}"),
+            Refusal::NoPawn { slot } => format!("no pawn in slot {slot}"),
+            Refusal::OffBoard { from } => format!("the pawn on {from} would leave the board"),
+            Refusal::NoMove(code) => format!("{code:?} is no move"),
+            Refusal::ToItself { from } => format!("a move from {from} to itself"),
+            Refusal::NotLegal { from, to } => not_legal(from, to, pos),
+            Refusal::Castling(side) => format!("castling {side:?} is not legal in {}", fen_of(pos)),
+        }
     }
 }
 

@@ -143,7 +143,24 @@ fn moves_that_stop_making_sense_end_the_game_there() {
     // A move that is not legal (the e-pawn two steps twice): the game ends before it.
     let moves = decode(&record(&[128, 128, 128, END], None)).unwrap();
     assert_eq!(moves.line.plies(), 2);
-    assert!(moves.cut.unwrap().starts_with("byte 6: "));
+    assert_eq!(
+        moves.cut.unwrap(),
+        "byte 6: e4e6 is not a legal move in \
+         rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    // Each reason a code names no move, said where the game ends.
+    let cut = |codes: &[u16]| decode(&record(codes, None)).unwrap().cut.unwrap();
+    assert_eq!(cut(&[143, END]), "byte 4: no Queen in slot 1");
+    assert_eq!(
+        cut(&[141, END]),
+        "byte 4: the pawn on h2 would leave the board"
+    );
+    assert_eq!(cut(&[TWO, END]), "byte 4: a move from a1 to itself");
+    assert_eq!(
+        cut(&[9, END]),
+        "byte 4: castling KingSide is not legal in \
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
     // An unknown code, and a start never closed.
     let moves = decode(&record(&[128, 240, 128, END], None)).unwrap();
     assert_eq!(moves.line.plies(), 1);
