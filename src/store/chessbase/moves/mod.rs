@@ -916,7 +916,7 @@ impl<S: Sink> Decoder<S> {
     /// at once when the piece can make it ([`legal::piece_step`]; its king's safety is
     /// [`Decoder::play`]'s question), else found by its squares as any move is
     /// ([`Decoder::by_squares`], which gives the reason for a refusal).
-    #[inline]
+    #[inline(always)]
     fn piece_step(
         &self,
         role: Role,
@@ -932,7 +932,7 @@ impl<S: Sink> Decoder<S> {
 
     /// [`Decoder::piece_step`] of a pawn, promoting to `promotion` ([`legal::pawn_step`];
     /// en passant is found by its squares).
-    #[inline]
+    #[inline(always)]
     fn pawn_step(
         &self,
         from: Square,
