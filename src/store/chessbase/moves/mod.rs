@@ -879,7 +879,9 @@ impl<S: Sink> Decoder<S> {
                 .ok_or(Refusal::NoPiece { role, slot })?;
                 let file = (from.file() as u8 + dx) % 8;
                 let rank = (from.rank() as u8 + dy) % 8;
-                self.piece_step(role, from, square(file * 8 + rank))
+                let to = square(file * 8 + rank);
+                let found = legal::piece_step(pos.board(), color, role, from, to);
+                self.or_by_squares(found, from, to, None)
             }
             Code::Pawn { slot, kind } => {
                 let from = self
@@ -906,41 +908,27 @@ impl<S: Sink> Decoder<S> {
                     Rank::First
                 };
                 let promotion = (to.rank() == last).then_some(Role::Queen);
-                self.pawn_step(from, to, promotion)
+                let found = legal::pawn_step(pos.board(), color, from, to, promotion);
+                self.or_by_squares(found, from, to, promotion)
             }
             other => Err(Refusal::NoMove(other)),
         }
     }
 
-    /// The move of our `role` (not a pawn) on `from` (its slot puts it there) to `to`: made
-    /// at once when the piece can make it ([`legal::piece_step`]; its king's safety is
-    /// [`Decoder::play`]'s question), else found by its squares as any move is
-    /// ([`Decoder::by_squares`], which gives the reason for a refusal).
+    /// `found`, the move a slot's piece makes when it can ([`legal::piece_step`],
+    /// [`legal::pawn_step`]; its king's safety is [`Decoder::play`]'s question), else the
+    /// move from `from` to `to` found by its squares as any move is
+    /// ([`Decoder::by_squares`]: en passant is checked whole, and it gives the reason for a
+    /// refusal).
     #[inline(always)]
-    fn piece_step(
+    fn or_by_squares(
         &self,
-        role: Role,
-        from: Square,
-        to: Square,
-    ) -> std::result::Result<Ply, Refusal> {
-        let pos = self.sink.position();
-        match legal::piece_step(pos.board(), pos.turn(), role, from, to) {
-            Some(m) => Ok(Ply::Move(m)),
-            None => self.by_squares(from, to, None),
-        }
-    }
-
-    /// [`Decoder::piece_step`] of a pawn, promoting to `promotion` ([`legal::pawn_step`];
-    /// en passant is found by its squares).
-    #[inline(always)]
-    fn pawn_step(
-        &self,
+        found: Option<shakmaty::Move>,
         from: Square,
         to: Square,
         promotion: Option<Role>,
     ) -> std::result::Result<Ply, Refusal> {
-        let pos = self.sink.position();
-        match legal::pawn_step(pos.board(), pos.turn(), from, to, promotion) {
+        match found {
             Some(m) => Ok(Ply::Move(m)),
             None => self.by_squares(from, to, promotion),
         }

@@ -63,11 +63,7 @@ impl<V: GameVisitor + ?Sized> MainLineOnly for Stream<'_, V> {}
 
 impl<V: GameVisitor + ?Sized> Sink for Stream<'_, V> {
     fn position(&self) -> &Chess {
-        let [first, second] = &self.positions;
-        match self.at {
-            0 => first,
-            _ => second,
-        }
+        in_turn(&self.positions, self.at).0
     }
 
     fn next(&mut self) -> &mut Chess {
@@ -81,11 +77,7 @@ impl<V: GameVisitor + ?Sized> Sink for Stream<'_, V> {
     }
 
     fn keep(&mut self, ply: Ply, check: bool) -> std::result::Result<(), String> {
-        let [first, second] = &self.positions;
-        let (before, after) = match self.at {
-            0 => (first, second),
-            _ => (second, first),
-        };
+        let (before, after) = in_turn(&self.positions, self.at);
         let told = self
             .visitor
             .ply(before, &ply, after, check)
@@ -98,5 +90,15 @@ impl<V: GameVisitor + ?Sized> Sink for Stream<'_, V> {
         self.at ^= 1;
         self.told += 1;
         Ok(())
+    }
+}
+
+/// The position the next move is played from (`positions[at]`) and the other: a choice of
+/// two references, where indexing by `at` took a bounds check and a multiplication a call.
+fn in_turn(positions: &[Chess; 2], at: usize) -> (&Chess, &Chess) {
+    let [first, second] = positions;
+    match at {
+        0 => (first, second),
+        _ => (second, first),
     }
 }
