@@ -376,36 +376,25 @@ fn is_pseudo_legal(pos: &Chess, m: Move) -> Option<bool> {
     let Move::Normal {
         role,
         from,
-        capture,
         to,
         promotion,
+        ..
     } = m
     else {
         return None;
     };
     let board = pos.board();
     let us = pos.turn();
-    let piece = Piece { color: us, role };
-    let occupied = board.occupied();
-    // The capture field names what stands on `to`: nothing, or a piece of theirs (not a king).
-    let captures_right = match capture {
-        None => !occupied.contains(to),
-        Some(Role::King) => false,
-        Some(taken) => board
-            .by_piece(Piece {
-                color: !us,
-                role: taken,
-            })
-            .contains(to),
-    };
-    if !board.by_piece(piece).contains(from) || !captures_right {
+    if !board.by_piece(role.of(us)).contains(from) {
         return Some(false);
     }
-    Some(if role == Role::Pawn {
-        promotion_fits(us, to, promotion) && pawn_reaches(us, from, to, capture.is_some(), occupied)
-    } else {
-        promotion.is_none() && attacks_of(from, piece, occupied).contains(to)
-    })
+    // Our piece stands there: the move its step makes, with what stands on `to` as its
+    // capture, is the one `m` must be.
+    let made = match role {
+        Role::Pawn => pawn_step(board, us, from, to, promotion),
+        _ => piece_step(board, us, role, from, to),
+    };
+    Some(made == Some(m))
 }
 
 /// The move of `us`'s `role` (not a pawn) that stands on `from` (the caller knows it does:
