@@ -739,6 +739,48 @@ fn sizes_learnt_in_one_mount_serve_the_next_for_every_game_that_did_not_change()
     assert_eq!(replaced.len() as u64, games);
 }
 
+/// `ls` of a big folder and then `ls -l` of it: the second reads the listing again with each
+/// entry's attributes instead of taking the cached bare names and asking the mount for each
+/// name on its own (a round trip a game: 3.5 s against 0.75 s at 98,000 games). The kernel
+/// hands a reader that wants names alone the names without attributes after the first
+/// request, so the folder needs more games than one request holds: TWIC 944, 2,953 games.
+#[test]
+fn ls_l_after_a_plain_ls_asks_the_mount_for_no_name_on_its_own() {
+    let dir = scratch("bare-listing");
+    let tar = run_with_timeout(
+        Command::new("tar")
+            .arg("-xJf")
+            .arg(crate::harness::repo().join("tests/data/realworld.tar.xz"))
+            .arg("-C")
+            .arg(dir.path())
+            .arg("realworld/pgn4web/twic944.pgn"),
+        std::time::Duration::from_secs(120),
+    );
+    assert!(tar.status.success(), "{tar:?}");
+    let pgn = dir.path().join("realworld/pgn4web/twic944.pgn");
+    let cache = dir.path().join("cache");
+    let m = Mount::with_env(
+        &pgn,
+        dir.path(),
+        &["-o", "ro"],
+        &[("XDG_CACHE_HOME", &cache)],
+    );
+    let games = stat_of(&m, "games:");
+    assert!(games > 2000, "{games} games");
+    eventually("every size learnt", || stat_of(&m, "sizes_known:") == games);
+    for _ in 0..2 {
+        sh(&m.path, "ls games >/dev/null");
+        let before = stat_of(&m, "lookups:");
+        let long = sh(&m.path, "ls -l games | grep -c '^-'");
+        let asked = stat_of(&m, "lookups:") - before;
+        assert_eq!(long.trim(), games.to_string());
+        assert!(
+            asked < 10,
+            "ls -l asked for {asked} of {games} names one at a time"
+        );
+    }
+}
+
 #[test]
 fn a_fresh_mount_learns_every_size_in_the_background() {
     let dir = scratch("sizes-fill");

@@ -23,9 +23,11 @@ use fuser::{Config, MountOption, Session, SessionACL, SessionUnmounter};
 
 use crate::error::Error;
 
+mod bare_listings;
 mod kernel_mount;
 use crate::vfs::write::{RenameFlags as VfsRenameFlags, SetAttr};
 use crate::vfs::{Attr, FileKind, Invalidator, OpenMode, Opened, Vfs};
+use bare_listings::BareListings;
 
 /// Who may use a mount.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -263,12 +265,16 @@ fn keep_last_of_each_pair(options: &mut Vec<MountOption>) {
 /// A [`Vfs`] served to the kernel.
 pub struct GameFs {
     vfs: Arc<Vfs>,
+    bare_listings: BareListings,
 }
 
 impl GameFs {
     /// Serve `vfs`.
     pub fn new(vfs: Arc<Vfs>) -> GameFs {
-        GameFs { vfs }
+        GameFs {
+            vfs,
+            bare_listings: BareListings::default(),
+        }
     }
 }
 
@@ -675,10 +681,12 @@ impl Filesystem for GameFs {
 
     fn opendir(&self, _req: &Request, ino: INodeNo, _flags: OpenFlags, reply: ReplyOpen) {
         guard("opendir", || match self.vfs.opendir(ino.0) {
-            Ok(true) => reply.opened(
+            Ok(true) if self.bare_listings.may_keep(ino.0) => reply.opened(
                 FileHandle(0),
                 FopenFlags::FOPEN_KEEP_CACHE | FopenFlags::FOPEN_CACHE_DIR,
             ),
+            // The kernel drops its listing and caches the one it reads now.
+            Ok(true) => reply.opened(FileHandle(0), FopenFlags::FOPEN_CACHE_DIR),
             Ok(false) => reply.opened(FileHandle(0), FopenFlags::empty()),
             Err(e) => reply.error(errno(&e)),
         });
@@ -693,6 +701,7 @@ impl Filesystem for GameFs {
         mut reply: ReplyDirectory,
     ) {
         guard("readdir", || {
+            self.bare_listings.listed_bare(ino.0);
             let listed = self.vfs.readdir(ino.0, offset, &mut |e| {
                 reply.add(INodeNo(e.ino), e.next, file_type(e.kind), &e.name)
             });
@@ -712,6 +721,9 @@ impl Filesystem for GameFs {
         mut reply: ReplyDirectoryPlus,
     ) {
         guard("readdirplus", || {
+            if offset == 0 {
+                self.bare_listings.listed_with_attributes_from_start(ino.0);
+            }
             let listed = self.vfs.readdir(ino.0, offset, &mut |e| {
                 // An entry gone since it was listed is left out; the listing goes on.
                 let Ok(attr) = self.vfs.listing_attr(e.ino) else {

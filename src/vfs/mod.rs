@@ -491,6 +491,7 @@ impl Vfs {
         // read-only mount's files are opened by the kernel alone, so a path's lookup is
         // where `cat query/…/count` reaches the mount).
         self.notice_outside_changes();
+        Counters::bump(&self.counters.lookups, 1);
         let node = match name.as_bytes() {
             b"." => self.by_number(parent)?,
             b".." => self.parent_folder(self.node(parent)?)?,
@@ -1044,9 +1045,10 @@ impl Vfs {
             out,
             "cache_bytes: {}\ncache_hits: {hits}\ncache_misses: {misses}\ncache_hit_rate: {rate:.1}%\n\
              sizes_known: {}\n\
-             saves: {}\nimported: {}\ndeletions_and_restores: {}\nrejected_saves: {}\nerrors: {}\n",
+             lookups: {}\nsaves: {}\nimported: {}\ndeletions_and_restores: {}\nrejected_saves: {}\nerrors: {}\n",
             self.cache.bytes(),
             self.cache.known_count(),
+            c.lookups.load(Relaxed),
             c.saves.load(Relaxed),
             c.imported.load(Relaxed),
             c.deletions.load(Relaxed),

@@ -48,6 +48,9 @@ pub(crate) struct Counters {
     pub deletions: AtomicU64,
     /// Saves refused.
     pub rejected: AtomicU64,
+    /// Names the kernel asked for one at a time (a round trip each): what its caches of
+    /// names and listings did not answer.
+    pub lookups: AtomicU64,
 }
 
 impl Counters {
