@@ -5,8 +5,8 @@
 //! its length with these 6 bytes) and its data. Integers are big-endian
 //! (docs/formats/chessbase.md §5).
 
+use super::code_page::CodePage;
 use crate::error::{Error, Result};
-use crate::store::charset::windows_1252;
 
 /// The length of a block's head.
 pub(super) const HEAD_LEN: usize = 14;
@@ -86,48 +86,97 @@ fn colour(b: u8) -> Option<char> {
 /// The byte that marks a diagram in ChessBase's texts, shown as `#`.
 const DIAGRAM: u8 = 0x9E;
 
-/// An annotation's text: UTF-8 when it is valid UTF-8 beyond ASCII, else Windows-1252 with a
-/// diagram mark as `#` (the mark is no UTF-8); line breaks as spaces.
-fn text(bytes: &[u8]) -> String {
+/// An annotation's text: UTF-8 when it is valid UTF-8 beyond ASCII, else the base's code
+/// page with a diagram mark as `#` (the mark is no UTF-8); line breaks as spaces.
+fn text(bytes: &[u8], page: CodePage) -> String {
     let text = match std::str::from_utf8(bytes) {
         Ok(utf8) if !utf8.is_ascii() => utf8.to_owned(),
         _ => {
-            let parts: Vec<String> = bytes.split(|&b| b == DIAGRAM).map(windows_1252).collect();
+            let parts: Vec<String> = bytes
+                .split(|&b| b == DIAGRAM)
+                .map(|part| page.single_byte(part))
+                .collect();
             parts.join("#")
         }
     };
     crate::game::normalize_comment(&text)
 }
 
+/// The annotations of `block` as stored, in order: each one's byte in the block (for errors),
+/// the move it belongs to as stored (-1: the start), its kind and its data; an annotation
+/// that runs past the block ends them with an error.
+fn entries(block: &[u8]) -> impl Iterator<Item = Result<(usize, i32, u8, &[u8])>> {
+    let mut at = HEAD_LEN;
+    std::iter::from_fn(move || {
+        if at >= block.len() {
+            return None;
+        }
+        let start = at;
+        let entry = block
+            .get(at..at + 6)
+            .ok_or_else(|| bad(start, "an annotation cut short"))
+            .and_then(|head| {
+                let node = i32::from_be_bytes([
+                    if head[0] & 0x80 != 0 { 0xFF } else { 0 },
+                    head[0],
+                    head[1],
+                    head[2],
+                ]);
+                let len = usize::from(u16::from_be_bytes([head[4], head[5]]));
+                let data = block
+                    .get(at + 6..at + len.max(6))
+                    .filter(|_| len >= 6)
+                    .ok_or_else(|| bad(start, "an annotation longer than its block"))?;
+                at += len;
+                Ok((start, node, head[3], data))
+            });
+        if entry.is_err() {
+            at = block.len();
+        }
+        Some(entry)
+    })
+}
+
+/// The error of the annotation at byte `at` of its block.
+fn bad(at: usize, what: &str) -> Error {
+    Error::corrupt_record(format!("annotations: byte {at} of the block: {what}"))
+}
+
+/// The texts of `block`'s annotations, as stored: what the base's code page is told from.
+pub(super) fn texts(block: &[u8]) -> impl Iterator<Item = &[u8]> {
+    entries(block)
+        .map_while(Result::ok)
+        .filter(|&(_, _, kind, data)| matches!(kind, 0x02 | 0x82) && data.len() >= 2)
+        .map(|(_, _, _, data)| &data[2..])
+}
+
+/// The blocks of a .cba file's first `bytes`, one after the other from the end of its header
+/// (its first two bytes, big-endian), up to the first that does not look like a block
+/// (a hole left by an edited game) or runs past `bytes`: a sample of the base's texts.
+pub(super) fn first_blocks(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut at = bytes.get(..2).map_or(bytes.len(), |h| {
+        usize::from(u16::from_be_bytes([h[0], h[1]]))
+    });
+    std::iter::from_fn(move || {
+        let head: &[u8; HEAD_LEN] = bytes.get(at..at + HEAD_LEN)?.try_into().ok()?;
+        let len = block_len(head).ok()?;
+        let block = bytes.get(at..at + len)?;
+        at += len;
+        Some(block)
+    })
+}
+
 /// The annotations of `block` (a whole block, head included) that gamefs shows; the kinds it
 /// does not show are skipped (the .cbh's flags count them). An annotation that runs past the
 /// block, or a bad square or colour, is an error.
-pub(super) fn read(block: &[u8]) -> Result<Notes> {
-    let bad = |at: usize, what: &str| {
-        Error::corrupt_record(format!("annotations: byte {at} of the block: {what}"))
-    };
+pub(super) fn read(block: &[u8], page: CodePage) -> Result<Notes> {
     let mut notes = Vec::new();
-    let mut at = HEAD_LEN;
-    while at < block.len() {
-        let head = block
-            .get(at..at + 6)
-            .ok_or_else(|| bad(at, "an annotation cut short"))?;
-        let node = i32::from_be_bytes([
-            if head[0] & 0x80 != 0 { 0xFF } else { 0 },
-            head[0],
-            head[1],
-            head[2],
-        ]);
-        let kind = head[3];
-        let len = usize::from(u16::from_be_bytes([head[4], head[5]]));
-        let data = block
-            .get(at + 6..at + len.max(6))
-            .filter(|_| len >= 6)
-            .ok_or_else(|| bad(at, "an annotation longer than its block"))?;
+    for entry in entries(block) {
+        let (at, node, kind, data) = entry?;
         let node = u32::try_from(node + 1).map_err(|_| bad(at, "a move before the start"))?;
         let note = match kind {
             0x02 | 0x82 if data.len() >= 2 => {
-                let t = text(&data[2..]);
+                let t = text(&data[2..], page);
                 if kind == 0x02 {
                     Note::After(t)
                 } else {
@@ -164,13 +213,9 @@ pub(super) fn read(block: &[u8]) -> Result<Notes> {
                 white: kind == 0x16,
                 centis: u32::from_be_bytes([data[0], data[1], data[2], data[3]]),
             },
-            _ => {
-                at += len;
-                continue;
-            }
+            _ => continue,
         };
         notes.push((node, note));
-        at += len;
     }
     Ok(notes)
 }
@@ -216,7 +261,7 @@ pub(super) mod tests {
             b.len()
         );
         assert_eq!(
-            read(&b).unwrap(),
+            read(&b, CodePage::default()).unwrap(),
             vec![
                 (0, Note::After("Pre-game".to_owned())),
                 (1, Note::Nags(vec![1, 18])),
@@ -249,11 +294,38 @@ pub(super) mod tests {
     fn damaged_blocks_are_errors() {
         let mut b = block(&[(0, 0x02, b"\x00\x00text")]);
         b.truncate(b.len() - 2);
-        assert!(read(&b).is_err());
-        assert!(read(&block(&[(0, 0x04, &[9, 1])])).is_err());
-        assert!(read(&block(&[(-2, 0x02, b"\x00\x00x")])).is_err());
+        assert!(read(&b, CodePage::default()).is_err());
+        assert!(read(&block(&[(0, 0x04, &[9, 1])]), CodePage::default()).is_err());
+        assert!(read(&block(&[(-2, 0x02, b"\x00\x00x")]), CodePage::default()).is_err());
         let mut head = [0u8; HEAD_LEN];
         head[13] = 3;
         assert!(block_len(&head).is_err());
+    }
+
+    #[test]
+    fn the_first_blocks_of_a_cba_file_give_their_texts() {
+        // a 26-byte header that says its length, two blocks, then a hole
+        let mut cba = vec![0u8; 26];
+        cba[1] = 26;
+        cba.extend(block(&[
+            (0, 0x02, b"\x00\x00\xcf\xee\xe7\xe8\xf6\xe8\xff"),
+            (0, 0x03, &[1]),
+        ]));
+        cba.extend(block(&[(1, 0x82, b"\x00\x2a\xcb\xf3\xf7\xf8\xe5")]));
+        cba.extend([0xFF; 20]);
+        let texts: Vec<&[u8]> = first_blocks(&cba).flat_map(texts).collect();
+        assert_eq!(
+            texts,
+            [
+                &b"\xcf\xee\xe7\xe8\xf6\xe8\xff"[..],
+                b"\xcb\xf3\xf7\xf8\xe5"
+            ]
+        );
+        let page = CodePage::detect(texts);
+        assert_eq!(page.name(), "windows-1251");
+        let notes = read(first_blocks(&cba).next().unwrap(), page).unwrap();
+        assert_eq!(notes[0], (1, Note::After("Позиция".to_owned())));
+        // a file cut inside its header gives none
+        assert_eq!(first_blocks(&cba[..1]).count(), 0);
     }
 }

@@ -2,13 +2,14 @@
 //! teams (.cbe).
 //! Each is a header (28 bytes, plus the number at offset 24) and fixed-size records, each
 //! 9 bytes of search-tree links and the entity's fields; games name them by record number.
-//! Integers are little-endian; text is Windows-1252, cut at the first zero byte.
+//! Integers are little-endian; text is in the base's code page ([`CodePage`]), cut at the
+//! first zero byte.
 
 use std::sync::Arc;
 
+use super::code_page::CodePage;
 use crate::error::{Error, Result};
 use crate::game::PartialDate;
-use crate::store::charset::utf8_or_windows_1252;
 
 /// The bytes of each record before the entity's fields.
 const LINKS: usize = 9;
@@ -21,17 +22,78 @@ fn le(bytes: &[u8]) -> u32 {
         .fold(0, |acc, &b| acc << 8 | u32::from(b))
 }
 
-/// The text of `bytes` up to the first zero byte, spaces at the ends dropped.
-fn field(bytes: &[u8]) -> String {
+/// `bytes` up to the first zero byte.
+fn up_to_zero(bytes: &[u8]) -> &[u8] {
     let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-    utf8_or_windows_1252(&bytes[..end]).trim().to_owned()
+    &bytes[..end]
 }
 
-/// The records of an entity file: each one's fields (after the links), in number order.
-/// `min_len` is the shortest record that holds the fields gamefs reads; `file` names the file
-/// in errors.
-pub(super) fn records<'a>(bytes: &'a [u8], min_len: usize, file: &str) -> Result<Vec<&'a [u8]>> {
-    let bad = |what: String| Error::corrupt_database(format!("{file}: {what}"));
+/// The text of `bytes` up to the first zero byte, spaces at the ends dropped.
+fn field(bytes: &[u8], page: CodePage) -> String {
+    page.text(up_to_zero(bytes)).trim().to_owned()
+}
+
+/// An entity file: its extension, the shortest record that holds the fields gamefs reads,
+/// and where a record keeps its texts.
+pub(super) struct Kind {
+    ext: &'static str,
+    min_len: usize,
+    /// Each text field's first byte and the byte after it.
+    texts: &'static [(usize, usize)],
+}
+
+/// The players: last name (30 bytes), first name (20).
+pub(super) const PLAYERS: Kind = Kind {
+    ext: ".cbp",
+    min_len: 50,
+    texts: &[(0, 30), (30, 50)],
+};
+
+/// The tournaments: title (40 bytes), place (30), then numbers (ChessBase writes 90 bytes).
+pub(super) const TOURNAMENTS: Kind = Kind {
+    ext: ".cbt",
+    min_len: 74,
+    texts: &[(0, 40), (40, 70)],
+};
+
+/// The annotators: a name (45 bytes).
+pub(super) const ANNOTATORS: Kind = Kind {
+    ext: ".cbc",
+    min_len: 45,
+    texts: &[(0, 45)],
+};
+
+/// The sources: title (25 bytes), publisher (16), then numbers.
+pub(super) const SOURCES: Kind = Kind {
+    ext: ".cbs",
+    min_len: 51,
+    texts: &[(0, 25), (25, 41)],
+};
+
+/// The teams: title (45 bytes), then numbers.
+pub(super) const TEAMS: Kind = Kind {
+    ext: ".cbe",
+    min_len: 55,
+    texts: &[(0, 45)],
+};
+
+/// Every text of an entity file, as stored (what the base's code page is told from).
+pub(super) fn texts<'a>(bytes: &'a [u8], kind: &Kind) -> Result<Vec<&'a [u8]>> {
+    Ok(records(bytes, kind)?
+        .into_iter()
+        .flat_map(|r| {
+            kind.texts
+                .iter()
+                .map(move |&(from, to)| up_to_zero(&r[from..to]))
+        })
+        .collect())
+}
+
+/// The records of an entity file of `kind`: each one's fields (after the links), in number
+/// order.
+fn records<'a>(bytes: &'a [u8], kind: &Kind) -> Result<Vec<&'a [u8]>> {
+    let bad = |what: String| Error::corrupt_database(format!("{}: {what}", kind.ext));
+    let min_len = kind.min_len;
     if bytes.is_empty() {
         return Ok(Vec::new());
     }
@@ -59,11 +121,11 @@ fn or_unknown(name: String) -> String {
 }
 
 /// The names of the players: `Last, First`, or the last name alone (`?` when both are empty).
-pub(super) fn players(bytes: &[u8]) -> Result<Vec<Arc<str>>> {
-    Ok(records(bytes, 50, ".cbp")?
+pub(super) fn players(bytes: &[u8], page: CodePage) -> Result<Vec<Arc<str>>> {
+    Ok(records(bytes, &PLAYERS)?
         .into_iter()
         .map(|r| {
-            let (last, first) = (field(&r[..30]), field(&r[30..50]));
+            let (last, first) = (field(&r[..30], page), field(&r[30..50], page));
             Arc::from(if first.is_empty() {
                 or_unknown(last)
             } else {
@@ -125,14 +187,14 @@ impl Tournament {
 }
 
 /// The tournaments. Records shorter than ChessBase's 90 bytes keep what they hold.
-pub(super) fn tournaments(bytes: &[u8]) -> Result<Vec<Tournament>> {
-    Ok(records(bytes, 74, ".cbt")?
+pub(super) fn tournaments(bytes: &[u8], page: CodePage) -> Result<Vec<Tournament>> {
+    Ok(records(bytes, &TOURNAMENTS)?
         .into_iter()
         .map(|r| {
             let byte = |at: usize| r.get(at).copied().unwrap_or_default();
             Tournament {
-                title: or_unknown(field(&r[..40])),
-                place: or_unknown(field(&r[40..70])),
+                title: or_unknown(field(&r[..40], page)),
+                place: or_unknown(field(&r[40..70], page)),
                 date: super::headers::date(le(&r[70..74])),
                 kind: byte(74),
                 team: byte(75) & 1 != 0,
@@ -163,12 +225,12 @@ pub(super) struct Source {
 }
 
 /// The sources.
-pub(super) fn sources(bytes: &[u8]) -> Result<Vec<Source>> {
-    Ok(records(bytes, 51, ".cbs")?
+pub(super) fn sources(bytes: &[u8], page: CodePage) -> Result<Vec<Source>> {
+    Ok(records(bytes, &SOURCES)?
         .into_iter()
         .map(|r| Source {
-            title: field(&r[..25]),
-            publisher: field(&r[25..41]),
+            title: field(&r[..25], page),
+            publisher: field(&r[25..41], page),
             published: super::headers::date(le(&r[41..45])),
             date: super::headers::date(le(&r[45..49])),
             version: r[49],
@@ -218,11 +280,11 @@ fn roman(mut n: u32) -> String {
 }
 
 /// The teams: title (45 bytes), number (4), season flag (1), year (4), nation (1).
-pub(super) fn teams(bytes: &[u8]) -> Result<Vec<Team>> {
-    Ok(records(bytes, 55, ".cbe")?
+pub(super) fn teams(bytes: &[u8], page: CodePage) -> Result<Vec<Team>> {
+    Ok(records(bytes, &TEAMS)?
         .into_iter()
         .map(|r| {
-            let title = field(&r[..45]);
+            let title = field(&r[..45], page);
             let number = le(&r[45..49]);
             Team {
                 name: match number {
@@ -235,12 +297,11 @@ pub(super) fn teams(bytes: &[u8]) -> Result<Vec<Team>> {
         .collect())
 }
 
-/// The names of the annotators (.cbc) or of the sources (.cbs): the text of the first
-/// `width` bytes of each record.
-pub(super) fn names(bytes: &[u8], width: usize, file: &str) -> Result<Vec<Arc<str>>> {
-    Ok(records(bytes, width, file)?
+/// The names of the annotators.
+pub(super) fn annotators(bytes: &[u8], page: CodePage) -> Result<Vec<Arc<str>>> {
+    Ok(records(bytes, &ANNOTATORS)?
         .into_iter()
-        .map(|r| Arc::from(field(&r[..width])))
+        .map(|r| Arc::from(field(&r[..45], page)))
         .collect())
 }
 
@@ -269,7 +330,7 @@ mod tests {
         a.extend(b"Magnus");
         let mut b = b"R\xe9ti".to_vec();
         b.resize(30, 0);
-        let names = players(&file(58, &[a, b])).unwrap();
+        let names = players(&file(58, &[a, b]), CodePage::default()).unwrap();
         assert_eq!(&*names[0], "Carlsen, Magnus");
         assert_eq!(&*names[1], "Réti");
     }
@@ -282,7 +343,7 @@ mod tests {
         eppingen.extend([1, 0xD6, 7, 0, 0, 53]);
         let mut club = b"Club".to_vec();
         club.resize(55, 0);
-        let teams = teams(&file(63, &[eppingen, club])).unwrap();
+        let teams = teams(&file(63, &[eppingen, club]), CodePage::default()).unwrap();
         assert_eq!(teams[0].name, "Eppingen II");
         assert_eq!(teams[0].nation, 53);
         assert_eq!(teams[1].name, "Club");
@@ -318,10 +379,10 @@ mod tests {
         let mut t = b"Norway".to_vec();
         t.resize(54, 0);
         t.push(108);
-        let teams = teams(&file(63, &[t])).unwrap();
+        let teams = teams(&file(63, &[t]), CodePage::default()).unwrap();
         assert_eq!(teams[0].name, "Norway");
         assert_eq!(super::super::nations::code(teams[0].nation), Some("NOR"));
-        assert!(super::teams(&file(40, &[])).is_err());
+        assert!(super::teams(&file(40, &[]), CodePage::default()).is_err());
     }
 
     #[test]
@@ -331,13 +392,14 @@ mod tests {
         t.extend(b"Wijk aan Zee");
         t.resize(70, 0);
         t.extend((2024u32 << 9 | 1 << 5 | 12).to_le_bytes());
-        let ts = tournaments(&file(90, &[t])).unwrap();
+        let ts = tournaments(&file(90, &[t]), CodePage::default()).unwrap();
         assert_eq!(ts[0].title, "Tata Steel");
         assert_eq!(ts[0].place, "Wijk aan Zee");
         assert_eq!(ts[0].date.year, Some(2024));
         assert_eq!(ts[0].event_type(), None);
-        assert!(tournaments(&file(10, &[])).is_err());
-        assert!(players(&[0; 5]).is_err());
-        assert!(players(&[]).unwrap().is_empty());
+        let page = CodePage::default();
+        assert!(tournaments(&file(10, &[]), page).is_err());
+        assert!(players(&[0; 5], page).is_err());
+        assert!(players(&[], page).unwrap().is_empty());
     }
 }

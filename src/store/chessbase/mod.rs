@@ -11,6 +11,7 @@
 //! makes a SCID copy to write into. The byte layouts: docs/formats/chessbase.md.
 
 mod annotations;
+mod code_page;
 mod entities;
 mod headers;
 pub mod moves;
@@ -31,6 +32,7 @@ use crate::store::{
     ChessStore, Each, Format, GameSummary, NameKind, Problem, StoreInfo, check_readable_game,
     in_game,
 };
+use code_page::CodePage;
 use headers::{Entry, RECORD_LEN, decimal};
 
 /// The file extensions of a ChessBase database gamefs reads, the index first.
@@ -101,6 +103,8 @@ pub struct ChessBase {
     annotations: Option<FixedFile>,
     /// The teams (.cbe).
     teams: Vec<entities::Team>,
+    /// The code page of the base's single-byte texts.
+    code_page: CodePage,
     /// The .cbj file (extended headers: each game's teams) and its records' length, when
     /// there is one whose records hold the teams.
     extended: Option<(FixedFile, u64)>,
@@ -167,11 +171,27 @@ impl ChessBase {
                 cbh_path.display(),
             ));
         }
-        let players = entities::players(&optional(&base, "cbp")?)?;
-        let tournaments = entities::tournaments(&optional(&base, "cbt")?)?;
-        let annotators = entities::names(&optional(&base, "cbc")?, 45, ".cbc")?;
-        let sources = entities::sources(&optional(&base, "cbs")?)?;
-        let teams = entities::teams(&optional(&base, "cbe")?)?;
+        let [cbp, cbt, cbc, cbs, cbe] =
+            ["cbp", "cbt", "cbc", "cbs", "cbe"].map(|ext| optional(&base, ext));
+        let (cbp, cbt, cbc, cbs, cbe) = (cbp?, cbt?, cbc?, cbs?, cbe?);
+        let code_page = Self::code_page(
+            [
+                (&cbp, &entities::PLAYERS),
+                (&cbt, &entities::TOURNAMENTS),
+                (&cbc, &entities::ANNOTATORS),
+                (&cbs, &entities::SOURCES),
+                (&cbe, &entities::TEAMS),
+            ],
+            annotations.as_ref(),
+        )?;
+        let players = entities::players(&cbp, code_page)?;
+        let tournaments = entities::tournaments(&cbt, code_page)?;
+        let annotators = entities::annotators(&cbc, code_page)?;
+        let sources = entities::sources(&cbs, code_page)?;
+        let teams = entities::teams(&cbe, code_page)?;
+        if code_page != CodePage::default() {
+            log::info!("{}: texts read as {}", cbh_path.display(), code_page.name());
+        }
         let extended = Self::open_extended(&base, count, &mut damage)?;
         let mut sites: Vec<Arc<str>> = Vec::new();
         let mut site_ids = std::collections::HashMap::new();
@@ -287,10 +307,36 @@ impl ChessBase {
             games,
             annotations,
             teams,
+            code_page,
             extended,
             damage,
             notes: Default::default(),
         })
+    }
+
+    /// The code page of the base's single-byte texts ([`CodePage::detect`]): told from the
+    /// texts of its entity files (each with its kind) and of the first blocks of its .cba.
+    fn code_page(
+        files: [(&Vec<u8>, &entities::Kind); 5],
+        cba: Option<&FixedFile>,
+    ) -> Result<CodePage> {
+        /// The bytes of the .cba read for its first blocks' texts.
+        const SAMPLE: u64 = 1 << 20;
+        let mut texts = Vec::new();
+        for (bytes, kind) in files {
+            texts.extend(entities::texts(bytes, kind)?);
+        }
+        let sample = match cba {
+            Some(cba) => {
+                let mut bytes = vec![0; cba.len().min(SAMPLE) as usize];
+                cba.read_exact_at(&mut bytes, 0)
+                    .map_err(|e| Error::io("cannot read the .cba file".to_owned(), e))?;
+                bytes
+            }
+            None => Vec::new(),
+        };
+        texts.extend(annotations::first_blocks(&sample).flat_map(annotations::texts));
+        Ok(CodePage::detect(texts))
     }
 
     /// The .cbj file and its records' length; none when there is no file, or its records
@@ -513,7 +559,7 @@ impl ChessBase {
         let mut notes = if block.is_empty() {
             Vec::new()
         } else {
-            annotations::read(&block)?
+            annotations::read(&block, self.code_page)?
         };
         let mut clocks = [None, None];
         notes.retain_mut(|(node, note)| {
@@ -712,18 +758,25 @@ pub(crate) fn fuzz_files(data: &[u8]) {
             let _ = (headers::eco_text(entry.eco), headers::scid_eco(entry.eco));
         }
     }
-    if let Ok(players) = entities::players(data) {
+    let page = CodePage::detect(
+        [&entities::PLAYERS, &entities::TEAMS]
+            .into_iter()
+            .filter_map(|kind| entities::texts(data, kind).ok())
+            .flatten()
+            .chain(annotations::first_blocks(data).flat_map(annotations::texts)),
+    );
+    if let Ok(players) = entities::players(data, page) {
         assert!(players.len() <= data.len() / 9);
     }
-    if let Ok(tournaments) = entities::tournaments(data) {
+    if let Ok(tournaments) = entities::tournaments(data, page) {
         for t in tournaments {
             let _ = (t.event_type(), nations::code(t.nation));
         }
     }
-    let _ = entities::names(data, 45, ".cbc");
-    let _ = entities::sources(data);
-    let _ = entities::teams(data);
-    let _ = annotations::read(data);
+    let _ = entities::annotators(data, page);
+    let _ = entities::sources(data, page);
+    let _ = entities::teams(data, page);
+    let _ = annotations::read(data, page);
 }
 
 /// A game's move record and annotations as stored ([`ChessBase::stored`]), with the clocks
