@@ -77,37 +77,38 @@ pub(super) const TEAMS: Kind = Kind {
     texts: &[(0, 45)],
 };
 
-/// Every text of an entity file, as stored (what the base's code page is told from).
-pub(super) fn texts<'a>(bytes: &'a [u8], kind: &Kind) -> Result<Vec<&'a [u8]>> {
-    Ok(records(bytes, kind)?
-        .into_iter()
-        .flat_map(|r| {
-            kind.texts
-                .iter()
-                .map(move |&(from, to)| up_to_zero(&r[from..to]))
-        })
-        .collect())
+/// Every text of an entity file, as stored, record by record (what the base's code page is
+/// told from).
+pub(super) fn texts<'a>(
+    bytes: &'a [u8],
+    kind: &'a Kind,
+) -> Result<impl Iterator<Item = &'a [u8]> + 'a> {
+    Ok(records(bytes, kind)?.flat_map(|r| {
+        kind.texts
+            .iter()
+            .map(move |&(from, to)| up_to_zero(&r[from..to]))
+    }))
 }
 
 /// The records of an entity file of `kind`: each one's fields (after the links), in number
 /// order.
-fn records<'a>(bytes: &'a [u8], kind: &Kind) -> Result<Vec<&'a [u8]>> {
+fn records<'a>(bytes: &'a [u8], kind: &Kind) -> Result<impl Iterator<Item = &'a [u8]> + 'a> {
     let bad = |what: String| Error::corrupt_database(format!("{}: {what}", kind.ext));
     let min_len = kind.min_len;
-    if bytes.is_empty() {
-        return Ok(Vec::new());
-    }
-    let header = bytes
-        .get(..28)
-        .ok_or_else(|| bad(format!("{} bytes, less than its header", bytes.len())))?;
-    let len = le(&header[12..16]) as usize;
-    let start = 28 + le(&header[24..28]) as usize;
-    if len < min_len || len > 1 << 16 {
-        return Err(bad(format!("records of {len} bytes")));
-    }
-    let whole = LINKS + len;
-    let body = bytes.get(start..).unwrap_or_default();
-    Ok(body.chunks_exact(whole).map(|r| &r[LINKS..]).collect())
+    let (body, whole) = if bytes.is_empty() {
+        (bytes, LINKS + min_len)
+    } else {
+        let header = bytes
+            .get(..28)
+            .ok_or_else(|| bad(format!("{} bytes, less than its header", bytes.len())))?;
+        let len = le(&header[12..16]) as usize;
+        let start = 28 + le(&header[24..28]) as usize;
+        if len < min_len || len > 1 << 16 {
+            return Err(bad(format!("records of {len} bytes")));
+        }
+        (bytes.get(start..).unwrap_or_default(), LINKS + len)
+    };
+    Ok(body.chunks_exact(whole).map(|r| &r[LINKS..]))
 }
 
 /// A name ChessBase's export writes as `?` when empty (a player's, a tournament's title or
@@ -123,7 +124,6 @@ fn or_unknown(name: String) -> String {
 /// The names of the players: `Last, First`, or the last name alone (`?` when both are empty).
 pub(super) fn players(bytes: &[u8], page: CodePage) -> Result<Vec<Arc<str>>> {
     Ok(records(bytes, &PLAYERS)?
-        .into_iter()
         .map(|r| {
             let (last, first) = (field(&r[..30], page), field(&r[30..50], page));
             Arc::from(if first.is_empty() {
@@ -189,7 +189,6 @@ impl Tournament {
 /// The tournaments. Records shorter than ChessBase's 90 bytes keep what they hold.
 pub(super) fn tournaments(bytes: &[u8], page: CodePage) -> Result<Vec<Tournament>> {
     Ok(records(bytes, &TOURNAMENTS)?
-        .into_iter()
         .map(|r| {
             let byte = |at: usize| r.get(at).copied().unwrap_or_default();
             Tournament {
@@ -227,7 +226,6 @@ pub(super) struct Source {
 /// The sources.
 pub(super) fn sources(bytes: &[u8], page: CodePage) -> Result<Vec<Source>> {
     Ok(records(bytes, &SOURCES)?
-        .into_iter()
         .map(|r| Source {
             title: field(&r[..25], page),
             publisher: field(&r[25..41], page),
@@ -282,7 +280,6 @@ fn roman(mut n: u32) -> String {
 /// The teams: title (45 bytes), number (4), season flag (1), year (4), nation (1).
 pub(super) fn teams(bytes: &[u8], page: CodePage) -> Result<Vec<Team>> {
     Ok(records(bytes, &TEAMS)?
-        .into_iter()
         .map(|r| {
             let title = field(&r[..45], page);
             let number = le(&r[45..49]);
@@ -300,7 +297,6 @@ pub(super) fn teams(bytes: &[u8], page: CodePage) -> Result<Vec<Team>> {
 /// The names of the annotators.
 pub(super) fn annotators(bytes: &[u8], page: CodePage) -> Result<Vec<Arc<str>>> {
     Ok(records(bytes, &ANNOTATORS)?
-        .into_iter()
         .map(|r| Arc::from(field(&r[..45], page)))
         .collect())
 }

@@ -176,13 +176,14 @@ impl ChessBase {
         let (cbp, cbt, cbc, cbs, cbe) = (cbp?, cbt?, cbc?, cbs?, cbe?);
         let code_page = Self::code_page(
             [
-                (&cbp, &entities::PLAYERS),
+                (&cbp[..], &entities::PLAYERS),
                 (&cbt, &entities::TOURNAMENTS),
                 (&cbc, &entities::ANNOTATORS),
                 (&cbs, &entities::SOURCES),
                 (&cbe, &entities::TEAMS),
             ],
             annotations.as_ref(),
+            &cba_path,
         )?;
         let players = entities::players(&cbp, code_page)?;
         let tournaments = entities::tournaments(&cbt, code_page)?;
@@ -315,28 +316,32 @@ impl ChessBase {
     }
 
     /// The code page of the base's single-byte texts ([`CodePage::detect`]): told from the
-    /// texts of its entity files (each with its kind) and of the first blocks of its .cba.
+    /// texts of its entity files (each with its kind) and of the first blocks of its .cba
+    /// (at `cba_path`), as many as it takes.
     fn code_page(
-        files: [(&Vec<u8>, &entities::Kind); 5],
+        files: [(&[u8], &entities::Kind); 5],
         cba: Option<&FixedFile>,
+        cba_path: &Path,
     ) -> Result<CodePage> {
         /// The bytes of the .cba read for its first blocks' texts.
         const SAMPLE: u64 = 1 << 20;
-        let mut texts = Vec::new();
-        for (bytes, kind) in files {
-            texts.extend(entities::texts(bytes, kind)?);
-        }
         let sample = match cba {
             Some(cba) => {
                 let mut bytes = vec![0; cba.len().min(SAMPLE) as usize];
                 cba.read_exact_at(&mut bytes, 0)
-                    .map_err(|e| Error::io("cannot read the .cba file".to_owned(), e))?;
+                    .map_err(|e| Error::io(format!("cannot read {}", cba_path.display()), e))?;
                 bytes
             }
             None => Vec::new(),
         };
-        texts.extend(annotations::first_blocks(&sample).flat_map(annotations::texts));
-        Ok(CodePage::detect(texts))
+        let mut entity_texts = Vec::with_capacity(files.len());
+        for (bytes, kind) in files {
+            entity_texts.push(entities::texts(bytes, kind)?);
+        }
+        let annotation_texts = annotations::first_blocks(&sample).flat_map(annotations::texts);
+        Ok(CodePage::detect(
+            entity_texts.into_iter().flatten().chain(annotation_texts),
+        ))
     }
 
     /// The .cbj file and its records' length; none when there is no file, or its records
