@@ -770,9 +770,9 @@ fn ls_l_after_a_plain_ls_asks_the_mount_for_no_name_on_its_own() {
     eventually("every size learnt", || stat_of(&m, "sizes_known:") == games);
     for _ in 0..2 {
         sh(&m.path, "ls games >/dev/null");
-        let before = stat_of(&m, "lookups:");
+        let before = stat_of(&m, "game_lookups:");
         let long = sh(&m.path, "ls -l games | grep -c '^-'");
-        let asked = stat_of(&m, "lookups:") - before;
+        let asked = stat_of(&m, "game_lookups:") - before;
         assert_eq!(long.trim(), games.to_string());
         assert!(
             asked < 10,

@@ -491,7 +491,6 @@ impl Vfs {
         // read-only mount's files are opened by the kernel alone, so a path's lookup is
         // where `cat query/…/count` reaches the mount).
         self.notice_outside_changes();
-        Counters::bump(&self.counters.lookups, 1);
         let node = match name.as_bytes() {
             b"." => self.by_number(parent)?,
             b".." => self.parent_folder(self.node(parent)?)?,
@@ -499,6 +498,9 @@ impl Vfs {
                 .child(parent, name)?
                 .ok_or_else(|| not_found(format!("no entry {}", name.to_string_lossy())))?,
         };
+        if matches!(node, Node::Game(_)) {
+            Counters::bump(&self.counters.game_lookups, 1);
+        }
         self.check_readable(node)?;
         Ok(self.attr(node, true))
     }
@@ -1045,10 +1047,10 @@ impl Vfs {
             out,
             "cache_bytes: {}\ncache_hits: {hits}\ncache_misses: {misses}\ncache_hit_rate: {rate:.1}%\n\
              sizes_known: {}\n\
-             lookups: {}\nsaves: {}\nimported: {}\ndeletions_and_restores: {}\nrejected_saves: {}\nerrors: {}\n",
+             game_lookups: {}\nsaves: {}\nimported: {}\ndeletions_and_restores: {}\nrejected_saves: {}\nerrors: {}\n",
             self.cache.bytes(),
             self.cache.known_count(),
-            c.lookups.load(Relaxed),
+            c.game_lookups.load(Relaxed),
             c.saves.load(Relaxed),
             c.imported.load(Relaxed),
             c.deletions.load(Relaxed),

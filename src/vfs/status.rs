@@ -48,9 +48,10 @@ pub(crate) struct Counters {
     pub deletions: AtomicU64,
     /// Saves refused.
     pub rejected: AtomicU64,
-    /// Names the kernel asked for one at a time (a round trip each): what its caches of
-    /// names and listings did not answer.
-    pub lookups: AtomicU64,
+    /// Games whose names the kernel asked for one at a time (a round trip each): what its
+    /// caches of names and listings did not answer. (Games only: the status files' own
+    /// names, looked up each time they are read, would change the text they count in.)
+    pub game_lookups: AtomicU64,
 }
 
 impl Counters {
