@@ -173,6 +173,42 @@ mod tests {
                 include_str!("../../../tests/data/chessbase/code-pages/swedish.txt"),
                 encoding_rs::WINDOWS_1252,
             ),
+            (
+                include_str!("../../../tests/data/chessbase/code-pages/francais.txt"),
+                encoding_rs::WINDOWS_1252,
+            ),
+            (
+                include_str!("../../../tests/data/chessbase/code-pages/spanish.txt"),
+                encoding_rs::WINDOWS_1252,
+            ),
+            (
+                include_str!("../../../tests/data/chessbase/code-pages/italian.txt"),
+                encoding_rs::WINDOWS_1252,
+            ),
+            (
+                include_str!("../../../tests/data/chessbase/code-pages/portbr.txt"),
+                encoding_rs::WINDOWS_1252,
+            ),
+            (
+                include_str!("../../../tests/data/chessbase/code-pages/nederlan.txt"),
+                encoding_rs::WINDOWS_1252,
+            ),
+            (
+                include_str!("../../../tests/data/chessbase/code-pages/norsk.txt"),
+                encoding_rs::WINDOWS_1252,
+            ),
+            (
+                include_str!("../../../tests/data/chessbase/code-pages/suomi.txt"),
+                encoding_rs::WINDOWS_1252,
+            ),
+            (
+                include_str!("../../../tests/data/chessbase/code-pages/catalan.txt"),
+                encoding_rs::WINDOWS_1252,
+            ),
+            (
+                include_str!("../../../tests/data/chessbase/code-pages/greek.txt"),
+                encoding_rs::WINDOWS_1253,
+            ),
         ] {
             let texts = sample(text, page);
             let found = CodePage::detect(texts.iter().map(Vec::as_slice));
