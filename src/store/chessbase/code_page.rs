@@ -97,8 +97,8 @@ impl CodePage {
         self.0
             .decode_without_bom_handling_and_without_replacement(bytes)
             .map(std::borrow::Cow::into_owned)
-            // A byte a code page leaves undefined (0x98 in Windows-1251) as Windows-1252
-            // reads it, so that nothing is dropped.
+            // A byte the code page leaves undefined (0xAA in Windows-1253) as the character
+            // of its number (ISO-8859-1's), so that nothing is dropped.
             .unwrap_or_else(|| {
                 bytes
                     .iter()
@@ -223,6 +223,12 @@ mod tests {
                 assert_eq!(found.text(bytes), line);
             }
         }
+    }
+
+    #[test]
+    fn a_byte_the_code_page_leaves_undefined_is_kept() {
+        let greek = CodePage(encoding_rs::WINDOWS_1253);
+        assert_eq!(greek.single_byte(b"\xc1\xaa"), "Α\u{aa}");
     }
 
     #[test]
