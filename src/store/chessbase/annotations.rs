@@ -142,12 +142,17 @@ fn bad(at: usize, what: &str) -> Error {
     Error::corrupt_record(format!("annotations: byte {at} of the block: {what}"))
 }
 
+/// The text an annotation of `kind` holds in `data`, as stored: after a byte and a language
+/// byte, for a text after the move (0x02) or before it (0x82).
+fn stored_text(kind: u8, data: &[u8]) -> Option<&[u8]> {
+    data.get(2..).filter(|_| matches!(kind, 0x02 | 0x82))
+}
+
 /// The texts of `block`'s annotations, as stored: what the base's code page is told from.
 pub(super) fn texts(block: &[u8]) -> impl Iterator<Item = &[u8]> {
     entries(block)
         .map_while(Result::ok)
-        .filter(|&(_, _, kind, data)| matches!(kind, 0x02 | 0x82) && data.len() >= 2)
-        .map(|(_, _, _, data)| &data[2..])
+        .filter_map(|(_, _, kind, data)| stored_text(kind, data))
 }
 
 /// The blocks of a .cba file's first `bytes`, one after the other from the end of its header
@@ -174,17 +179,17 @@ pub(super) fn read(block: &[u8], page: CodePage) -> Result<Notes> {
     for entry in entries(block) {
         let (at, node, kind, data) = entry?;
         let node = u32::try_from(node + 1).map_err(|_| bad(at, "a move before the start"))?;
-        let note = match kind {
-            0x02 | 0x82 if data.len() >= 2 => {
-                let t = text(&data[2..], page);
+        let note = match (kind, stored_text(kind, data)) {
+            (_, Some(stored)) => {
+                let t = text(stored, page);
                 if kind == 0x02 {
                     Note::After(t)
                 } else {
                     Note::Before(t)
                 }
             }
-            0x03 => Note::Nags(data.iter().copied().filter(|&n| n != 0).collect()),
-            0x04 => Note::Squares(
+            (0x03, _) => Note::Nags(data.iter().copied().filter(|&n| n != 0).collect()),
+            (0x04, _) => Note::Squares(
                 data.chunks(2)
                     .map(|c| match c {
                         [col, sq] => Some(format!("{}{}", colour(*col)?, square(*sq)?)),
@@ -194,7 +199,7 @@ pub(super) fn read(block: &[u8], page: CodePage) -> Result<Notes> {
                     .ok_or_else(|| bad(at, "a bad coloured square"))?
                     .join(","),
             ),
-            0x05 => Note::Arrows(
+            (0x05, _) => Note::Arrows(
                 data.chunks(3)
                     .map(|c| match c {
                         [col, from, to] => Some(format!(
@@ -209,7 +214,7 @@ pub(super) fn read(block: &[u8], page: CodePage) -> Result<Notes> {
                     .ok_or_else(|| bad(at, "a bad arrow"))?
                     .join(","),
             ),
-            0x16 | 0x17 if data.len() >= 4 => Note::Clock {
+            (0x16 | 0x17, _) if data.len() >= 4 => Note::Clock {
                 white: kind == 0x16,
                 centis: u32::from_be_bytes([data[0], data[1], data[2], data[3]]),
             },

@@ -28,11 +28,6 @@ fn up_to_zero(bytes: &[u8]) -> &[u8] {
     &bytes[..end]
 }
 
-/// The text of `bytes` up to the first zero byte, spaces at the ends dropped.
-fn field(bytes: &[u8], page: CodePage) -> String {
-    page.text(up_to_zero(bytes)).trim().to_owned()
-}
-
 /// An entity file: its extension, the shortest record that holds the fields gamefs reads,
 /// and where a record keeps its texts.
 pub(super) struct Kind {
@@ -77,17 +72,33 @@ pub(super) const TEAMS: Kind = Kind {
     texts: &[(0, 45)],
 };
 
+impl Kind {
+    /// The texts of record `r`, as stored, each up to its first zero byte.
+    fn stored_texts<'a>(&'a self, r: &'a [u8]) -> impl Iterator<Item = &'a [u8]> + 'a {
+        self.texts
+            .iter()
+            .map(move |&(from, to)| up_to_zero(&r[from..to]))
+    }
+
+    /// The texts of record `r` read in `page`, spaces at the ends dropped: as many as
+    /// the kind has.
+    fn fields<const N: usize>(&self, r: &[u8], page: CodePage) -> [String; N] {
+        let mut texts = self.stored_texts(r);
+        std::array::from_fn(|_| {
+            page.text(texts.next().unwrap_or_default())
+                .trim()
+                .to_owned()
+        })
+    }
+}
+
 /// Every text of an entity file, as stored, record by record (what the base's code page is
 /// told from).
 pub(super) fn texts<'a>(
     bytes: &'a [u8],
     kind: &'a Kind,
 ) -> Result<impl Iterator<Item = &'a [u8]> + 'a> {
-    Ok(records(bytes, kind)?.flat_map(|r| {
-        kind.texts
-            .iter()
-            .map(move |&(from, to)| up_to_zero(&r[from..to]))
-    }))
+    Ok(records(bytes, kind)?.flat_map(|r| kind.stored_texts(r)))
 }
 
 /// The records of an entity file of `kind`: each one's fields (after the links), in number
@@ -125,7 +136,7 @@ fn or_unknown(name: String) -> String {
 pub(super) fn players(bytes: &[u8], page: CodePage) -> Result<Vec<Arc<str>>> {
     Ok(records(bytes, &PLAYERS)?
         .map(|r| {
-            let (last, first) = (field(&r[..30], page), field(&r[30..50], page));
+            let [last, first] = PLAYERS.fields(r, page);
             Arc::from(if first.is_empty() {
                 or_unknown(last)
             } else {
@@ -191,9 +202,10 @@ pub(super) fn tournaments(bytes: &[u8], page: CodePage) -> Result<Vec<Tournament
     Ok(records(bytes, &TOURNAMENTS)?
         .map(|r| {
             let byte = |at: usize| r.get(at).copied().unwrap_or_default();
+            let [title, place] = TOURNAMENTS.fields(r, page);
             Tournament {
-                title: or_unknown(field(&r[..40], page)),
-                place: or_unknown(field(&r[40..70], page)),
+                title: or_unknown(title),
+                place: or_unknown(place),
                 date: super::headers::date(le(&r[70..74])),
                 kind: byte(74),
                 team: byte(75) & 1 != 0,
@@ -226,13 +238,16 @@ pub(super) struct Source {
 /// The sources.
 pub(super) fn sources(bytes: &[u8], page: CodePage) -> Result<Vec<Source>> {
     Ok(records(bytes, &SOURCES)?
-        .map(|r| Source {
-            title: field(&r[..25], page),
-            publisher: field(&r[25..41], page),
-            published: super::headers::date(le(&r[41..45])),
-            date: super::headers::date(le(&r[45..49])),
-            version: r[49],
-            quality: r[50],
+        .map(|r| {
+            let [title, publisher] = SOURCES.fields(r, page);
+            Source {
+                title,
+                publisher,
+                published: super::headers::date(le(&r[41..45])),
+                date: super::headers::date(le(&r[45..49])),
+                version: r[49],
+                quality: r[50],
+            }
         })
         .collect())
 }
@@ -281,7 +296,7 @@ fn roman(mut n: u32) -> String {
 pub(super) fn teams(bytes: &[u8], page: CodePage) -> Result<Vec<Team>> {
     Ok(records(bytes, &TEAMS)?
         .map(|r| {
-            let title = field(&r[..45], page);
+            let [title] = TEAMS.fields(r, page);
             let number = le(&r[45..49]);
             Team {
                 name: match number {
@@ -297,7 +312,10 @@ pub(super) fn teams(bytes: &[u8], page: CodePage) -> Result<Vec<Team>> {
 /// The names of the annotators.
 pub(super) fn annotators(bytes: &[u8], page: CodePage) -> Result<Vec<Arc<str>>> {
     Ok(records(bytes, &ANNOTATORS)?
-        .map(|r| Arc::from(field(&r[..45], page)))
+        .map(|r| {
+            let [name] = ANNOTATORS.fields(r, page);
+            Arc::from(name)
+        })
         .collect())
 }
 
